@@ -1,0 +1,51 @@
+"""The command line: ``python -m bot <command>`` (also the ``balcao`` console script).
+
+Each area of the product registers its subcommands in a module of this package; ``--help`` works on
+every command. Commands print plain text and exit non-zero with a one-line reason on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
+
+from bot.cli import core
+from bot.cli.errors import CommandError
+from bot.settings import SettingsError
+
+Handler = Callable[[argparse.Namespace], Coroutine[Any, Any, int]]
+
+REGISTRARS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
+    core.register,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser, with one subcommand per operation."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Balcão: the city hall's service counter in Telegram.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for register in REGISTRARS:
+        register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the arguments, run the command and return its exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    handler: Handler = args.handler
+    try:
+        return asyncio.run(handler(args))
+    except (SettingsError, CommandError) as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

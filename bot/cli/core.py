@@ -1,0 +1,49 @@
+"""Core commands: ``db upgrade`` and ``staff add``; ``run`` and ``demo`` live in ``bot.cli.running``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from bot import migrate
+from bot.db import database
+from bot.settings import get_settings
+from models.people import Role, add_staff
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``db`` and ``staff`` to the command line."""
+    db = subparsers.add_parser("db", help="database schema")
+    db_commands = db.add_subparsers(dest="db_command", metavar="ACTION", required=True)
+    upgrade = db_commands.add_parser("upgrade", help="apply every pending migration (BALCAO_DATABASE_URL)")
+    upgrade.set_defaults(handler=_db_upgrade)
+
+    staff = subparsers.add_parser("staff", help="municipal staff and their roles")
+    staff_commands = staff.add_subparsers(dest="staff_command", metavar="ACTION", required=True)
+    add = staff_commands.add_parser(
+        "add",
+        help="make a Telegram user a staff member (or change their role)",
+        description="The Telegram user id is a number; the person can see it with @userinfobot.",
+    )
+    add.add_argument("telegram_id", type=int, metavar="TELEGRAM_ID")
+    add.add_argument("--role", required=True, choices=[role.value for role in Role])
+    add.add_argument("--name", default="", help="display name")
+    add.set_defaults(handler=_staff_add)
+
+
+async def _db_upgrade(_args: argparse.Namespace) -> int:
+    settings = get_settings()
+    await asyncio.to_thread(migrate.upgrade, settings.database_url)
+    print(f"Database at migration {migrate.head_revision()}.")
+    return 0
+
+
+async def _staff_add(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    await migrate.check_schema(settings.database_url)
+    async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        member = await add_staff(
+            session=session, telegram_user_id=args.telegram_id, role=Role(args.role), name=args.name, actor="cli"
+        )
+    print(f"Staff member {member.telegram_user_id} has role {member.role.value}.")
+    return 0

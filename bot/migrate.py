@@ -1,0 +1,70 @@
+"""Alembic, driven from code: ``python -m bot db upgrade`` and the schema check at start.
+
+Choice (documented in the README): ``run`` and ``dispatch`` *refuse to start* when the database is not at
+the latest migration and say which command fixes it. Upgrading automatically is unsafe when several
+processes start at once against PostgreSQL. ``demo`` and ``make run`` upgrade first, on purpose.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import Connection
+
+from bot.db import create_engine
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+
+
+class SchemaOutOfDate(Exception):
+    """The database is behind (or ahead of) the code's migrations."""
+
+
+def alembic_config(database_url: str) -> Config:
+    """An Alembic configuration pointing at our migrations and the given database."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
+    return config
+
+
+def upgrade(database_url: str, revision: str = "head") -> None:
+    """Apply migrations up to ``revision`` (runs its own event loop through Alembic's env.py)."""
+    command.upgrade(alembic_config(database_url), revision)
+
+
+def head_revision() -> str | None:
+    """The newest migration in the code."""
+    return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+
+
+def _current(connection: Connection) -> str | None:
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+async def current_revision(database_url: str) -> str | None:
+    """The migration the database is at (None for an empty database)."""
+    engine = create_engine(database_url)
+    try:
+        async with engine.connect() as connection:
+            return await connection.run_sync(_current)
+    finally:
+        await engine.dispose()
+
+
+async def check_schema(database_url: str) -> None:
+    """Refuse to go on when the database is not at the latest migration.
+
+    Raises:
+        SchemaOutOfDate: with the command that fixes it.
+    """
+    current, head = await current_revision(database_url), head_revision()
+    if current != head:
+        raise SchemaOutOfDate(
+            f"The database is at migration {current or '(empty)'} but this version of Balcão needs {head}.\n"
+            "Run: python -m bot db upgrade"
+        )

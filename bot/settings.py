@@ -1,0 +1,180 @@
+"""Typed settings read from ``BALCAO_*`` environment variables and a ``.env`` file.
+
+This module is a leaf: any layer may import it. The contract (names and defaults) is in
+``DESIGN.md``; the README's configuration table lists every variable.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from functools import lru_cache
+from typing import Annotated, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+Rulebook = Literal["sapezal-1533", "nx-posturas"]
+
+
+class SettingsError(Exception):
+    """Raised with a readable, multi-line explanation when the settings are invalid."""
+
+
+class Settings(BaseSettings):
+    """Every setting of one Balcão deployment (one municipality, one bot token)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="BALCAO_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+    )
+
+    telegram_token: SecretStr | None = None
+    telegram_api_url: str = "https://api.telegram.org"
+    database_url: str = "sqlite+aiosqlite:///./balcao.db"
+    timezone: str = "America/Cuiaba"
+    webhook_url: str | None = None
+    webhook_secret: SecretStr | None = None
+    http_host: str = "127.0.0.1"
+    http_port: int = Field(default=8080, ge=0, le=65535)
+    staff_api_token: SecretStr | None = None
+    public_url: str | None = Field(
+        default=None,
+        description="Public root of the aiohttp server, printed on PDFs (verification page); "
+        "defaults to http://HTTP_HOST:HTTP_PORT.",
+    )
+
+    municipality_name: str = "Sapezal"
+    municipality_state: str = "MT"
+    ouvidoria_phone: str = Field(
+        default="",
+        description="Ouvidoria phone shown to users (Lei 1.533/2020 Art. 14 requires it on the sticker).",
+    )
+    rulebooks: Annotated[list[Rulebook], NoDecode] = ["sapezal-1533", "nx-posturas"]
+    unit_values: dict[str, dict[int, Decimal]] = Field(
+        default_factory=lambda: {
+            "URS": {2025: Decimal("5.00"), 2026: Decimal("5.25")},
+            "UPF-NX": {2025: Decimal("40.00"), 2026: Decimal("42.00")},
+        },
+        description="R$ value of each fiscal unit per year, as JSON: "
+        '{"URS": {"2026": "5.25"}, "UPF-NX": {"2026": "42.00"}}.',
+    )
+    municipal_holidays: Annotated[list[dt.date], NoDecode] = Field(
+        default_factory=list,
+        description="Municipal holidays (ISO dates, comma separated), added to the national and MT ones.",
+    )
+
+    dispatch_global_rate: float = Field(default=30.0, gt=0, description="Messages per second, overall.")
+    dispatch_per_chat_rate: float = Field(default=1.0, gt=0, description="Messages per second, per chat.")
+    dispatch_paid_rate: float = Field(default=1000.0, gt=0, description="Messages per second in paid mode.")
+    dispatch_paid_broadcast: bool = False
+    log_level: str = "INFO"
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_timezone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {value!r}; use an IANA name like America/Cuiaba") from exc
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _async_driver(cls, value: str) -> str:
+        if value.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
+            return value
+        if value.startswith(("postgresql://", "postgres://")):
+            return "postgresql+asyncpg://" + value.split("://", 1)[1]
+        if value.startswith("sqlite://"):
+            return "sqlite+aiosqlite://" + value.split("://", 1)[1]
+        raise ValueError("use sqlite+aiosqlite:///path/to/file.db or postgresql+asyncpg://user:pass@host/db")
+
+    @field_validator("telegram_api_url", "webhook_url", "public_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None or value == "":
+            return None
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("must start with http:// or https://")
+        return value.rstrip("/")
+
+    @field_validator("telegram_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value():
+            return None
+        bot_id, _, secret = value.get_secret_value().partition(":")
+        if not bot_id.isdigit() or len(secret) < 10:
+            raise ValueError("does not look like a bot token (123456789:ABC…); copy it again from @BotFather")
+        return value
+
+    @field_validator("rulebooks", mode="before")
+    @classmethod
+    def _split_rulebooks(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [item.strip() for item in value.split(",") if item.strip()]
+        return value
+
+    @field_validator("municipal_holidays", mode="before")
+    @classmethod
+    def _split_holidays(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [item.strip() for item in value.split(",") if item.strip()]
+        return value
+
+    @model_validator(mode="after")
+    def _webhook_needs_secret(self) -> Settings:
+        if self.webhook_url and not self.webhook_secret:
+            raise ValueError(
+                "BALCAO_WEBHOOK_URL is set but BALCAO_WEBHOOK_SECRET is not: "
+                "set a random secret (1-256 characters A-Z, a-z, 0-9, _ and -)"
+            )
+        return self
+
+    @property
+    def tz(self) -> ZoneInfo:
+        """The civil time zone as a ``ZoneInfo``."""
+        return ZoneInfo(self.timezone)
+
+    @property
+    def http_root(self) -> str:
+        """Public root URL of the aiohttp server."""
+        return self.public_url or f"http://{self.http_host}:{self.http_port}"
+
+    @property
+    def is_postgres(self) -> bool:
+        """Whether the database is PostgreSQL."""
+        return self.database_url.startswith("postgresql")
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read and validate the settings.
+
+    Args:
+        **overrides: values that win over the environment (used by the CLI and tests).
+
+    Returns:
+        The validated settings.
+
+    Raises:
+        SettingsError: with one line per invalid variable, naming it as the user must set it.
+    """
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        lines = ["Invalid settings:"]
+        for error in exc.errors():
+            field = ".".join(str(part) for part in error["loc"]) or "settings"
+            name = f"BALCAO_{field.upper()}" if error["loc"] else "settings"
+            lines.append(f"  {name}: {error['msg']}")
+        raise SettingsError("\n".join(lines)) from exc
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return load_settings()

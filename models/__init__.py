@@ -1,0 +1,8 @@
+"""Domain: SQLModel tables and the rules of the laws as plain functions.
+
+Importing this package registers every table on ``SQLModel.metadata`` (Alembic and the tests rely on it).
+``models`` imports nothing from ``notifications``, ``handlers`` or ``bot`` (except the leaf modules
+``bot.settings`` and ``bot.i18n``).
+"""
+
+from models import audit, drafts, outbox, people  # noqa: F401  (register tables)

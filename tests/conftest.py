@@ -1,0 +1,117 @@
+"""Fixtures shared by every test: the network guard, the database, settings and named example people.
+
+Run against SQLite (default) or a throwaway PostgreSQL cluster with ``pytest --db=postgres``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlmodel import SQLModel
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+import models  # noqa: F401  (registers every table)
+from bot.db import SessionFactory, create_engine, session_factory
+from bot.settings import Settings, load_settings
+from tests.auxil import network_guard
+from tests.auxil.postgres import ThrowawayCluster
+
+network_guard.install()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--db",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="database engine for the tests (postgres starts a throwaway cluster)",
+    )
+
+
+@pytest.fixture(scope="session")
+def db_kind(request: pytest.FixtureRequest) -> str:
+    return str(request.config.getoption("--db"))
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster(db_kind: str) -> Iterator[ThrowawayCluster | None]:
+    if db_kind != "postgres":
+        yield None
+        return
+    cluster = ThrowawayCluster()
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def _postgres_schema(postgres_cluster: ThrowawayCluster | None) -> Iterator[str | None]:
+    if postgres_cluster is None:
+        yield None
+        return
+    import asyncio
+
+    url = postgres_cluster.url("balcao_test")
+
+    async def create() -> None:
+        engine = create_engine(url)
+        async with engine.begin() as connection:
+            await connection.run_sync(SQLModel.metadata.create_all)
+        await engine.dispose()
+
+    asyncio.run(create())
+    yield url
+
+
+@pytest.fixture
+async def db_url(tmp_path: Path, _postgres_schema: str | None) -> AsyncIterator[str]:
+    """A database with the full schema, empty, for one test."""
+    if _postgres_schema is None:
+        url = f"sqlite+aiosqlite:///{tmp_path / 'balcao.db'}"
+        engine = create_engine(url)
+        async with engine.begin() as connection:
+            await connection.run_sync(SQLModel.metadata.create_all)
+        await engine.dispose()
+        yield url
+        return
+    yield _postgres_schema
+    engine = create_engine(_postgres_schema)
+    tables = ", ".join(f'"{table.name}"' for table in SQLModel.metadata.sorted_tables)
+    async with engine.begin() as connection:
+        await connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    await engine.dispose()
+
+
+@pytest.fixture
+async def engine(db_url: str) -> AsyncIterator[AsyncEngine]:
+    engine = create_engine(db_url)
+    yield engine
+    await engine.dispose()
+
+
+@pytest.fixture
+def sessions(engine: AsyncEngine) -> SessionFactory:
+    """A session factory on the test database."""
+    return session_factory(engine)
+
+
+@pytest.fixture
+async def session(sessions: SessionFactory) -> AsyncIterator[AsyncSession]:
+    async with sessions() as session:
+        yield session
+
+
+@pytest.fixture
+def settings(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """Settings for a test: the test database, no token, and no stray .env or BALCAO_* variable."""
+    monkeypatch.chdir(tmp_path)
+    for name in list(__import__("os").environ):
+        if name.startswith("BALCAO_"):
+            monkeypatch.delenv(name)
+    return load_settings(database_url=db_url)

@@ -1,0 +1,86 @@
+"""People, staff roles and the audit log."""
+
+import datetime as dt
+
+import pytest
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from models.audit import AuditEvent, AuditLogIsAppendOnly
+from models.outbox import OutboxMessage, enqueue
+from models.people import PermissionDenied, Role, add_staff, ensure_person, require_role, set_locale
+
+
+async def test_a_new_person_gets_the_locale_of_their_telegram_app(session: AsyncSession) -> None:
+    maria = await ensure_person(
+        session=session, telegram_user_id=1001, chat_id=1001, first_name="Maria", language_code="pt-br"
+    )
+    john = await ensure_person(
+        session=session, telegram_user_id=1002, chat_id=1002, first_name="John", language_code="en-US"
+    )
+    ana = await ensure_person(
+        session=session, telegram_user_id=1003, chat_id=1003, first_name="Ana", language_code="es-AR"
+    )
+    yuki = await ensure_person(
+        session=session, telegram_user_id=1004, chat_id=1004, first_name="Yuki", language_code="ja"
+    )
+    assert (maria.locale, john.locale, ana.locale, yuki.locale) == ("pt_BR", "en", "es", "pt_BR")
+
+
+async def test_a_chosen_language_wins_over_telegram(session: AsyncSession) -> None:
+    john = await ensure_person(
+        session=session, telegram_user_id=1002, chat_id=1002, first_name="John", language_code="en"
+    )
+    await set_locale(session=session, person_id=john.id, locale="es")
+    again = await ensure_person(
+        session=session, telegram_user_id=1002, chat_id=1002, first_name="John", language_code="en"
+    )
+    assert again.locale == "es"
+
+
+async def test_roles_are_checked_and_admin_may_do_everything(session: AsyncSession) -> None:
+    await add_staff(session=session, telegram_user_id=5001, role=Role.CLERK, name="Clara", actor="cli")
+    await add_staff(session=session, telegram_user_id=5002, role=Role.ADMIN, name="Adão", actor="cli")
+    assert await require_role(session=session, telegram_user_id=5001, allowed=frozenset({Role.CLERK})) is Role.CLERK
+    assert await require_role(
+        session=session, telegram_user_id=5002, allowed=frozenset({Role.OMBUDSMAN})
+    ) is Role.ADMIN
+    with pytest.raises(PermissionDenied):
+        await require_role(session=session, telegram_user_id=5001, allowed=frozenset({Role.OMBUDSMAN}))
+    with pytest.raises(PermissionDenied):
+        await require_role(session=session, telegram_user_id=9999, allowed=frozenset({Role.CLERK}))
+
+
+async def test_the_audit_log_refuses_changes(session: AsyncSession) -> None:
+    await add_staff(session=session, telegram_user_id=5001, role=Role.CLERK, actor="cli")
+    audit = (await session.exec(select(AuditEvent))).one()
+    assert audit.action == "staff.add"
+    audit.action = "something.else"
+    with pytest.raises(AuditLogIsAppendOnly):
+        await session.commit()
+    await session.rollback()
+    await session.delete(audit)
+    with pytest.raises(AuditLogIsAppendOnly):
+        await session.commit()
+
+
+async def test_enqueueing_the_same_key_twice_is_a_no_op(session: AsyncSession) -> None:
+    maria = await ensure_person(
+        session=session, telegram_user_id=1001, chat_id=1001, first_name="Maria", language_code="pt"
+    )
+    first = await enqueue(session=session, person_id=maria.id, kind="test", dedupe_key="renewal:auth-42:30d")
+    second = await enqueue(session=session, person_id=maria.id, kind="test", dedupe_key="renewal:auth-42:30d")
+    await session.commit()
+    assert (first, second) == (True, False)
+    assert len((await session.exec(select(OutboxMessage))).all()) == 1
+
+
+async def test_naive_datetimes_are_refused(session: AsyncSession) -> None:
+    maria = await ensure_person(
+        session=session, telegram_user_id=1001, chat_id=1001, first_name="Maria", language_code="pt"
+    )
+    with pytest.raises(ValueError, match="timezone-aware"):
+        await enqueue(
+            session=session, person_id=maria.id, kind="t", dedupe_key="k",
+            not_before=dt.datetime(2027, 1, 1, 12, 0),  # noqa: DTZ001  (the point of the test)
+        )
