@@ -13,14 +13,16 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from bot.cli import core
+from bot.cli import core, running
 from bot.cli.errors import CommandError
+from bot.migrate import SchemaOutOfDate
 from bot.settings import SettingsError
 
 Handler = Callable[[argparse.Namespace], Coroutine[Any, Any, int]]
 
 REGISTRARS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
     core.register,
+    running.register,
 )
 
 
@@ -44,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     try:
         return asyncio.run(handler(args))
-    except (SettingsError, CommandError) as exc:
+    except (SettingsError, CommandError, SchemaOutOfDate) as exc:
         print(exc, file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -1,0 +1,51 @@
+"""The application factory: a python-telegram-bot ``Application`` wired to our database and settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram.ext import Application, ApplicationBuilder, ContextTypes
+
+from bot.db import SessionFactory
+from bot.settings import Settings
+from handlers.chat import register_all
+from handlers.chat.context import SESSIONS_KEY, SETTINGS_KEY, BalcaoContext
+from handlers.chat.menus import publish_command_menus
+
+BalcaoApplication = Application[Any, BalcaoContext, Any, Any, Any, Any]
+
+
+def build_application(settings: Settings, sessions: SessionFactory, *, with_updater: bool = True) -> BalcaoApplication:
+    """Build the bot application.
+
+    Args:
+        settings: validated settings with a token.
+        sessions: the database session factory.
+        with_updater: False in webhook mode (updates come from our aiohttp server).
+
+    Returns:
+        The application, not yet initialised.
+    """
+    if settings.telegram_token is None:
+        raise ValueError("a token is required to build the application")
+    root = settings.telegram_api_url
+    builder = (
+        ApplicationBuilder()
+        .token(settings.telegram_token.get_secret_value())
+        .base_url(f"{root}/bot")
+        .base_file_url(f"{root}/file/bot")
+        .context_types(ContextTypes(context=BalcaoContext))
+        .post_init(_post_init)
+        .concurrent_updates(8)
+    )
+    if not with_updater:
+        builder = builder.updater(None)
+    application: BalcaoApplication = builder.build()
+    application.bot_data[SESSIONS_KEY] = sessions
+    application.bot_data[SETTINGS_KEY] = settings
+    register_all(application)
+    return application
+
+
+async def _post_init(application: BalcaoApplication) -> None:
+    await publish_command_menus(application.bot, sessions=application.bot_data[SESSIONS_KEY])

@@ -1,0 +1,40 @@
+"""``run``: the bot for real (polling, or webhook when BALCAO_WEBHOOK_URL is set)."""
+
+from __future__ import annotations
+
+import argparse
+
+from bot.cli.errors import CommandError
+from bot.running import serve
+from bot.settings import get_settings
+
+NO_TOKEN = """\
+BALCAO_TELEGRAM_TOKEN is not set, so there is no bot to run.
+
+To get a token:
+  1. In Telegram, open a chat with @BotFather and send /newbot.
+  2. Choose a name and a username ending in "bot".
+  3. BotFather answers with a token like 123456789:AA...; put it in .env:
+       BALCAO_TELEGRAM_TOKEN=123456789:AA...
+
+To try Balcão without Telegram, run the offline sandbox instead:
+  python -m bot demo"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``run`` to the command line."""
+    run = subparsers.add_parser(
+        "run",
+        help="run the bot (polling; webhook when BALCAO_WEBHOOK_URL is set)",
+        description="Serves the bot, the staff API and /healthz until SIGTERM; "
+        "the database must be migrated first (python -m bot db upgrade).",
+    )
+    run.set_defaults(handler=_run)
+
+
+async def _run(_args: argparse.Namespace) -> int:
+    settings = get_settings()
+    if settings.telegram_token is None:
+        raise CommandError(NO_TOKEN)
+    await serve(settings)
+    return 0

@@ -1,0 +1,57 @@
+"""The aiohttp server: ``/healthz``, the Telegram webhook, the staff API and public pages."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+from typing import Any
+
+from aiohttp import web
+from telegram import Update
+
+from bot.db import SessionFactory
+from bot.settings import Settings
+from handlers.web.keys import BOT_APPLICATION, SESSIONS, SETTINGS
+from handlers.web.routes import ROUTE_TABLES
+
+logger = logging.getLogger("balcao.web")
+WEBHOOK_PATH = "/telegram/webhook"
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+
+
+def build_web_app(settings: Settings, sessions: SessionFactory, bot_application: Any | None = None) -> web.Application:
+    """The aiohttp application with every route; the webhook route only when a bot application is given.
+
+    Args:
+        settings: the deployment's settings.
+        sessions: the database session factory.
+        bot_application: the PTB application that receives webhook updates (webhook mode only).
+    """
+    app = web.Application(client_max_size=25 * 1024 * 1024)
+    app[SETTINGS] = settings
+    app[SESSIONS] = sessions
+    for table in ROUTE_TABLES:
+        app.add_routes(table)
+    if bot_application is not None:
+        app[BOT_APPLICATION] = bot_application
+        app.router.add_post(WEBHOOK_PATH, telegram_webhook)
+    return app
+
+
+async def telegram_webhook(request: web.Request) -> web.Response:
+    """Receive an update from Telegram: the secret header must match (constant time) or nothing is processed."""
+    settings = request.app[SETTINGS]
+    expected = settings.webhook_secret.get_secret_value() if settings.webhook_secret else ""
+    given = request.headers.get(SECRET_HEADER, "")
+    if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
+        logger.warning("webhook request with a wrong or missing secret token from %s", request.remote)
+        return web.Response(status=403, text="forbidden")
+    try:
+        data = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return web.Response(status=400, text="bad json")
+    bot_application = request.app[BOT_APPLICATION]
+    update = Update.de_json(data, bot_application.bot)  # type: ignore[attr-defined]
+    await bot_application.update_queue.put(update)  # type: ignore[attr-defined]
+    return web.Response(text="ok")

@@ -1,0 +1,1 @@
+"""Inbound: Telegram conversations (``handlers.chat``) and HTTP endpoints (``handlers.web``)."""

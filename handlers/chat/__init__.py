@@ -1,0 +1,26 @@
+"""Telegram conversations. ``register_all`` adds every area's handlers to the application.
+
+Handler groups: -100 loads the person (every update); 0 commands and buttons; 50 free input to forms.
+"""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import Application, CommandHandler, TypeHandler
+
+from handlers.chat import start
+from handlers.chat.commands import COMMANDS
+from handlers.chat.errors import on_error
+from handlers.chat.people import load_person
+
+AREAS = (start,)
+
+
+def register_all(application: Application) -> None:  # type: ignore[type-arg]
+    """Add the person loader, every area's handlers, the registered commands and the error handler."""
+    application.add_handler(TypeHandler(Update, load_person), group=-100)
+    for area in AREAS:
+        area.register(application)
+    for command in COMMANDS.values():
+        application.add_handler(CommandHandler([command.name, *command.aliases], command.callback))
+    application.add_error_handler(on_error)

@@ -1,0 +1,44 @@
+"""The callback context every chat handler receives: database sessions, settings, the person, their language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram.ext import Application, CallbackContext, ExtBot
+
+from bot.i18n import Translator
+from bot.settings import Settings
+from models.people import PersonView
+
+SESSIONS_KEY = "sessions"
+SETTINGS_KEY = "settings"
+
+
+class BalcaoContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
+    """PTB's context plus what Balcão needs.
+
+    ``person`` and ``tr`` are filled for every update that has a user by the first handler group
+    (``handlers.chat.people.load_person``), before any other handler runs.
+    """
+
+    person: PersonView
+    tr: Translator
+
+    def __init__(
+        self,
+        application: Application[Any, Any, Any, Any, Any, Any],
+        chat_id: int | None = None,
+        user_id: int | None = None,
+    ) -> None:
+        super().__init__(application=application, chat_id=chat_id, user_id=user_id)
+
+    @property
+    def sessions(self) -> Any:
+        """The ``async_sessionmaker`` of the deployment's database."""
+        return self.application.bot_data[SESSIONS_KEY]
+
+    @property
+    def settings(self) -> Settings:
+        """The deployment's settings."""
+        settings: Settings = self.application.bot_data[SETTINGS_KEY]
+        return settings

@@ -1,0 +1,28 @@
+"""The first handler of every update: who is this person, and in which language do we answer."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatType
+
+from bot.i18n import translator
+from handlers.chat.context import BalcaoContext
+from models.people import ensure_person
+
+
+async def load_person(update: Update, context: BalcaoContext) -> None:
+    """Find or create the person behind the update and attach them and their translator to the context."""
+    user = update.effective_user
+    chat = update.effective_chat
+    if user is None or user.is_bot:
+        return
+    chat_id = chat.id if chat is not None and chat.type == ChatType.PRIVATE else user.id
+    async with context.sessions() as session:
+        context.person = await ensure_person(
+            session=session,
+            telegram_user_id=user.id,
+            chat_id=chat_id,
+            first_name=user.first_name or "",
+            language_code=user.language_code,
+        )
+    context.tr = translator(context.person.locale, context.settings.timezone)

@@ -1,0 +1,160 @@
+"""The front door: /start (with deep links), the main menu, /ajuda, /idioma, /cancelar, /privacidade.
+
+Also the fallback for free input: it goes to the form being filled in, or gets a gentle pointer to the menu.
+"""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import Application, CallbackQueryHandler, MessageHandler, filters
+
+from bot.i18n import N_, SUPPORTED_LOCALES, translator
+from handlers.chat.commands import COMMANDS, ChatCommand, chat_command, public_commands, staff_commands
+from handlers.chat.context import BalcaoContext
+from handlers.chat.deep_links import find_deep_link
+from handlers.chat.forms import FORMS, active_draft
+from handlers.chat.replies import MENU_DATA, esc, keyboard, menu_row, reply
+from models.drafts import discard_draft
+from models.people import set_locale
+
+
+def _menu_commands(context: BalcaoContext) -> list[ChatCommand]:
+    commands = [c for c in public_commands() if c.menu_label]
+    role = context.person.staff_role
+    if role is not None:
+        commands += [c for c in staff_commands() if c.menu_label and c.staff_roles and (
+            role.value == "admin" or role in c.staff_roles)]
+    return commands
+
+
+async def show_main_menu(update: Update, context: BalcaoContext, *, edit: bool = False) -> None:
+    """The main menu: one button per journey (two per row), staff journeys for staff."""
+    tr = context.tr
+    buttons = [(tr._(str(c.menu_label)), f"cmd:{c.name}") for c in _menu_commands(context)]
+    rows = [buttons[index : index + 2] for index in range(0, len(buttons), 2)]
+    text = tr._("What would you like to do? Choose below.")
+    await reply(update, context, text, markup=keyboard(rows), edit=edit)
+
+
+@chat_command("start", description=N_("Start and show the main menu"), order=0)
+async def start(update: Update, context: BalcaoContext) -> None:
+    """``/start [payload]``: greet, follow a deep link, or show the menu."""
+    payload = context.args[0] if context.args else ""
+    if payload:
+        found = find_deep_link(payload)
+        if found is not None:
+            handler, rest = found
+            await handler(update, context, rest)
+            return
+    tr = context.tr
+    greeting = tr._(
+        "Hello, {name}! I am Balcão, the service counter of the city hall of {city} on your phone."
+    ).format(name=esc(context.person.first_name or ""), city=esc(context.settings.municipality_name))
+    await reply(update, context, greeting)
+    await show_main_menu(update, context)
+
+
+@chat_command("ajuda", aliases=("help",), description=N_("How to use Balcão"), menu_label=N_("Help"), order=90)
+async def help_command(update: Update, context: BalcaoContext) -> None:
+    """``/ajuda``: what each command does."""
+    tr = context.tr
+    commands = public_commands() + (staff_commands() if context.person.is_staff else [])
+    lines = [tr._("<b>How to use Balcão</b>"), tr._("Press the buttons, or send one of these commands:"), ""]
+    lines += [f"/{c.name} — {esc(tr._(c.description))}" for c in commands]
+    lines += ["", tr._("/cancelar stops what you are doing at any time.")]
+    await reply(update, context, "\n".join(lines), markup=keyboard([menu_row(context)]))
+
+
+@chat_command("idioma", aliases=("language", "lingua"), description=N_("Change the language"),
+              menu_label=N_("Language"), order=95)
+async def language_command(update: Update, context: BalcaoContext) -> None:
+    """``/idioma``: pick Portuguese, English or Spanish."""
+    rows = [[(translator(locale).language_name(locale).capitalize(), f"lang:{locale}")] for locale in SUPPORTED_LOCALES]
+    await reply(update, context, context.tr._("Choose your language:"), markup=keyboard(rows), edit=True)
+
+
+async def language_chosen(update: Update, context: BalcaoContext) -> None:
+    """A language button was pressed: store it and answer in the new language."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    locale = query.data.split(":", 1)[1]
+    async with context.sessions() as session:
+        stored = await set_locale(session=session, person_id=context.person.id, locale=locale)
+    context.tr = translator(stored, context.settings.timezone)
+    await reply(update, context, context.tr._("Done: I will talk to you in English."), edit=True)
+    await show_main_menu(update, context)
+
+
+@chat_command("cancelar", aliases=("cancel",), description=N_("Stop what you are doing"), order=98)
+async def cancel(update: Update, context: BalcaoContext) -> None:
+    """``/cancelar``: discard the half-filled form and say what was kept."""
+    tr = context.tr
+    async with context.sessions() as session:
+        form = await discard_draft(session=session, person_id=context.person.id)
+    if form is None:
+        text = tr._("There was nothing in progress. Everything you sent before is kept.")
+    else:
+        text = tr._(
+            "Cancelled: {form} was discarded and nothing was sent. "
+            "Everything you had sent before (cases, registration, notices) is kept."
+        ).format(form=esc(tr._(FORMS[form].title if form in FORMS else N_("the form"))))
+    await reply(update, context, text, markup=keyboard([menu_row(context)]))
+
+
+@chat_command("privacidade", aliases=("privacy",), description=N_("How we use your data (LGPD)"),
+              menu_label=N_("Privacy"), order=92)
+async def privacy(update: Update, context: BalcaoContext) -> None:
+    """``/privacidade``: what Balcão keeps, why, for how long, and the person's rights (LGPD)."""
+    tr = context.tr
+    text = tr._(
+        "<b>Your data at Balcão</b>\n"
+        "The city hall of {city} keeps only what each service needs: your Telegram id and language, "
+        "and what you send in a case or registration.\n\n"
+        "• Why: to provide public services (LGPD Art. 7 III and Art. 23).\n"
+        "• Who sees it: only the staff in charge of your case. "
+        "When you report someone, your name is never shown to them.\n"
+        "• How long: while the case is open, then as long as the law on public records requires.\n"
+        "• Your rights (LGPD Art. 18): see your data and ask for its deletion with /meusdados."
+    ).format(city=esc(context.settings.municipality_name))
+    await reply(update, context, text, markup=keyboard([menu_row(context)]))
+
+
+async def menu_button(update: Update, context: BalcaoContext) -> None:
+    """The ☰ button present on every screen."""
+    await show_main_menu(update, context, edit=True)
+
+
+async def command_button(update: Update, context: BalcaoContext) -> None:
+    """A main-menu button: run the same function as the command it stands for."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    command = COMMANDS.get(query.data.split(":", 1)[1])
+    if command is None:
+        await query.answer()
+        return
+    context.args = []
+    await command.callback(update, context)
+
+
+async def free_input(update: Update, context: BalcaoContext) -> None:
+    """Text, contact, location, photo or document outside a command."""
+    draft = await active_draft(context)
+    if draft is not None and draft.form in FORMS:
+        await FORMS[draft.form].handler(update, context, draft)
+        return
+    await reply(
+        update,
+        context,
+        context.tr._("I did not understand. Choose an option below, or send /ajuda."),
+        markup=keyboard([menu_row(context)]),
+    )
+
+
+def register(application: Application) -> None:  # type: ignore[type-arg]
+    """Add the front-door handlers (the registered commands are added by the application factory)."""
+    application.add_handler(CallbackQueryHandler(menu_button, pattern=f"^{MENU_DATA}$"))
+    application.add_handler(CallbackQueryHandler(command_button, pattern=r"^cmd:"))
+    application.add_handler(CallbackQueryHandler(language_chosen, pattern=r"^lang:"))
+    application.add_handler(
+        MessageHandler(filters.ChatType.PRIVATE & ~filters.COMMAND, free_input), group=50
+    )

@@ -1,0 +1,23 @@
+"""Typed keys under which the aiohttp application holds shared objects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from bot.settings import Settings
+
+SESSIONS = web.AppKey("sessions", object)
+SETTINGS = web.AppKey("settings", Settings)
+BOT_APPLICATION = web.AppKey("bot_application", object)
+
+
+def sessions_of(request: web.Request) -> Any:
+    """The database session factory."""
+    return request.app[SESSIONS]
+
+
+def settings_of(request: web.Request) -> Settings:
+    """The deployment's settings."""
+    return request.app[SETTINGS]

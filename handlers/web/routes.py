@@ -1,0 +1,9 @@
+"""The list of route tables that the aiohttp server mounts (areas append theirs here)."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from handlers.web import health
+
+ROUTE_TABLES: tuple[web.RouteTableDef, ...] = (health.routes,)

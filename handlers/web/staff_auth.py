@@ -1,0 +1,66 @@
+"""Authentication and authorisation of the staff HTTP API.
+
+Every request carries ``Authorization: Bearer <BALCAO_STAFF_API_TOKEN>`` (compared in constant time) and
+names the acting staff member in ``X-Balcao-Staff: <telegram user id>``, whose role is checked on every
+call against the database, exactly as in the bot.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Awaitable, Callable
+
+from aiohttp import web
+
+from handlers.web.keys import sessions_of, settings_of
+from models.people import PermissionDenied, Role, require_role
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _error(status: int, code: str, message: str) -> web.Response:
+    return web.json_response({"error": code, "message": message}, status=status)
+
+
+def bearer_ok(request: web.Request) -> bool:
+    """Whether the request carries the staff API token (constant-time comparison)."""
+    expected = settings_of(request).staff_api_token
+    if expected is None:
+        return False
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(
+        token.encode(), expected.get_secret_value().encode()
+    )
+
+
+def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
+    """Protect an API handler: valid token, then an active staff member with one of ``roles`` (or admin).
+
+    The handler finds the checked actor in ``request["staff_id"]`` and ``request["staff_role"]``.
+    """
+    allowed = frozenset(roles)
+
+    def decorate(handler: Handler) -> Handler:
+        async def wrapper(request: web.Request) -> web.StreamResponse:
+            if settings_of(request).staff_api_token is None:
+                return _error(404, "api_disabled", "The staff API is off (BALCAO_STAFF_API_TOKEN is not set).")
+            if not bearer_ok(request):
+                return _error(401, "unauthorized", "Missing or wrong bearer token.")
+            raw = request.headers.get("X-Balcao-Staff", "")
+            if not raw.isdigit():
+                return _error(400, "staff_required", "Send X-Balcao-Staff with your Telegram user id.")
+            async with sessions_of(request)() as session:
+                try:
+                    role = await require_role(session=session, telegram_user_id=int(raw), allowed=allowed)
+                except PermissionDenied:
+                    return _error(403, "forbidden", "This staff member may not do this.")
+            request["staff_id"] = int(raw)
+            request["staff_role"] = role
+            return await handler(request)
+
+        wrapper.__name__ = handler.__name__
+        wrapper.__doc__ = handler.__doc__
+        return wrapper
+
+    return decorate
