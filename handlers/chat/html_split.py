@@ -85,9 +85,10 @@ def split_html(text: str, limit: int = TELEGRAM_LIMIT) -> list[str]:
                 close(len(pieces), open_tags)
                 pieces = [opening for _, opening in open_tags]
                 length = 0
+                if value.isspace():
+                    line_break = None
+                    continue
             line_break = None
-            if value.isspace():
-                continue
         pieces.append(html.escape(value, quote=False))
         length += len(value)
         if "\n" in value:

@@ -1,0 +1,69 @@
+"""Settings from BALCAO_* variables and .env, validated at start with messages that name the variable."""
+
+from pathlib import Path
+
+import pytest
+
+from bot.settings import SettingsError, load_settings
+
+
+@pytest.fixture(autouse=True)
+def _clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in list(__import__("os").environ):
+        if name.startswith("BALCAO_"):
+            monkeypatch.delenv(name)
+
+
+def test_defaults_follow_the_design_contract() -> None:
+    settings = load_settings()
+    assert settings.telegram_token is None
+    assert settings.telegram_api_url == "https://api.telegram.org"
+    assert settings.database_url == "sqlite+aiosqlite:///./balcao.db"
+    assert settings.timezone == "America/Cuiaba"
+    assert (settings.http_host, settings.http_port) == ("127.0.0.1", 8080)
+    assert settings.webhook_url is None and settings.staff_api_token is None
+
+
+def test_environment_and_dotenv_are_read(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("BALCAO_HTTP_PORT=9090\nBALCAO_MUNICIPALITY_NAME=Nova Xavantina\n")
+    monkeypatch.setenv("BALCAO_TELEGRAM_TOKEN", "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw")
+    monkeypatch.setenv("BALCAO_MUNICIPAL_HOLIDAYS", "2026-03-12, 2026-07-01")
+    monkeypatch.setenv("BALCAO_UNIT_VALUES", '{"URS": {"2026": "5.50"}}')
+    settings = load_settings()
+    assert settings.http_port == 9090
+    assert settings.municipality_name == "Nova Xavantina"
+    assert settings.telegram_token is not None
+    assert [d.isoformat() for d in settings.municipal_holidays] == ["2026-03-12", "2026-07-01"]
+    assert str(settings.unit_values["URS"][2026]) == "5.50"
+
+
+def test_a_plain_postgres_url_gets_the_async_driver() -> None:
+    assert load_settings(database_url="postgresql://u:p@db/balcao").database_url == (
+        "postgresql+asyncpg://u:p@db/balcao"
+    )
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "expected"),
+    [
+        ("BALCAO_TIMEZONE", "Mars/Olympus", "BALCAO_TIMEZONE"),
+        ("BALCAO_DATABASE_URL", "mysql://x", "BALCAO_DATABASE_URL"),
+        ("BALCAO_TELEGRAM_TOKEN", "not-a-token", "BALCAO_TELEGRAM_TOKEN"),
+        ("BALCAO_HTTP_PORT", "99999", "BALCAO_HTTP_PORT"),
+        ("BALCAO_TELEGRAM_API_URL", "ftp://example", "BALCAO_TELEGRAM_API_URL"),
+    ],
+)
+def test_invalid_values_are_named_in_the_error(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str, expected: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(SettingsError) as error:
+        load_settings()
+    assert expected in str(error.value)
+
+
+def test_a_webhook_without_a_secret_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BALCAO_WEBHOOK_URL", "https://balcao.example.gov.br")
+    with pytest.raises(SettingsError, match="BALCAO_WEBHOOK_SECRET"):
+        load_settings()
