@@ -35,7 +35,6 @@ def build_application(settings: Settings, sessions: SessionFactory, *, with_upda
         .base_url(f"{root}/bot")
         .base_file_url(f"{root}/file/bot")
         .context_types(ContextTypes(context=BalcaoContext))
-        .post_init(_post_init)
         .concurrent_updates(8)
     )
     if not with_updater:
@@ -47,5 +46,17 @@ def build_application(settings: Settings, sessions: SessionFactory, *, with_upda
     return application
 
 
-async def _post_init(application: BalcaoApplication) -> None:
+async def start_application(application: BalcaoApplication) -> None:
+    """Initialise and start the application, and publish the command menus (every language, staff chats)."""
+    await application.initialize()
     await publish_command_menus(application.bot, sessions=application.bot_data[SESSIONS_KEY])
+    await application.start()
+
+
+async def stop_application(application: BalcaoApplication) -> None:
+    """Stop fetching updates, finish the updates already received, and shut down."""
+    if application.updater is not None and application.updater.running:
+        await application.updater.stop()
+    if application.running:
+        await application.stop()
+    await application.shutdown()

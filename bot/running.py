@@ -17,7 +17,7 @@ from aiohttp import web
 from telegram import Update
 
 from bot import migrate
-from bot.app import build_application
+from bot.app import build_application, start_application, stop_application
 from bot.db import create_engine, session_factory
 from bot.settings import Settings
 from bot.web import WEBHOOK_PATH, build_web_app
@@ -57,8 +57,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None, check_
     runner = web.AppRunner(web_app, handle_signals=False)
     background: list[asyncio.Task[None]] = []
     try:
-        await application.initialize()
-        await application.start()
+        await start_application(application)
         await runner.setup()
         await web.TCPSite(runner, settings.http_host, settings.http_port).start()
         if webhook:
@@ -80,15 +79,11 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None, check_
         await stop.wait()
     finally:
         logger.info("stopping: finishing the updates in flight")
-        if application.updater is not None and application.updater.running:
-            await application.updater.stop()
-        if application.running:
-            await application.stop()
+        await stop_application(application)
         stop.set()
         for task in background:
             with contextlib.suppress(asyncio.CancelledError):
                 await asyncio.wait_for(task, timeout=30)
         await runner.cleanup()
-        await application.shutdown()
         await engine.dispose()
         logger.info("stopped")

@@ -17,7 +17,7 @@ from handlers.web.routes import ROUTE_TABLES
 
 logger = logging.getLogger("balcao.web")
 WEBHOOK_PATH = "/telegram/webhook"
-SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105  (a header name)
 
 
 def build_web_app(settings: Settings, sessions: SessionFactory, bot_application: Any | None = None) -> web.Application:

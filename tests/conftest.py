@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -115,3 +116,21 @@ def settings(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Se
         if name.startswith("BALCAO_"):
             monkeypatch.delenv(name)
     return load_settings(database_url=db_url)
+
+
+@pytest.fixture
+async def emulator() -> AsyncIterator[Any]:
+    """A started Bot API emulator with its default personas (Carlos the driver, Maria, Ana the clerk)."""
+    from bot.sandbox.emulator import BotApiEmulator
+
+    async with BotApiEmulator() as running:
+        yield running
+
+
+@pytest.fixture
+async def bot_app(settings: Settings, sessions: SessionFactory, emulator: Any) -> AsyncIterator[Any]:
+    """The real Balcão application, polling the emulator."""
+    from tests.auxil.bot_harness import running_bot
+
+    async with running_bot(settings, sessions, emulator) as application:
+        yield application

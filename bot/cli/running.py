@@ -8,7 +8,7 @@ from bot.cli.errors import CommandError
 from bot.running import serve
 from bot.settings import get_settings
 
-NO_TOKEN = """\
+HOW_TO_GET_A_BOT = """\
 BALCAO_TELEGRAM_TOKEN is not set, so there is no bot to run.
 
 To get a token:
@@ -35,6 +35,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 async def _run(_args: argparse.Namespace) -> int:
     settings = get_settings()
     if settings.telegram_token is None:
-        raise CommandError(NO_TOKEN)
+        raise CommandError(HOW_TO_GET_A_BOT)
     await serve(settings)
     return 0

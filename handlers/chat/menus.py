@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from telegram import Bot, BotCommand, BotCommandScopeChat, BotCommandScopeDefault
 from sqlmodel import select
+from telegram import Bot, BotCommand, BotCommandScopeChat, BotCommandScopeDefault
 
 from bot.i18n import SUPPORTED_LOCALES, translator
 from handlers.chat.commands import ChatCommand, public_commands, staff_commands

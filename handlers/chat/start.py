@@ -13,6 +13,7 @@ from handlers.chat.commands import COMMANDS, ChatCommand, chat_command, public_c
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import find_deep_link
 from handlers.chat.forms import FORMS, active_draft
+from handlers.chat.menus import publish_staff_menu
 from handlers.chat.replies import MENU_DATA, esc, keyboard, menu_row, reply
 from models.drafts import discard_draft
 from models.people import set_locale
@@ -51,6 +52,10 @@ async def start(update: Update, context: BalcaoContext) -> None:
         "Hello, {name}! I am Balcão, the service counter of the city hall of {city} on your phone."
     ).format(name=esc(context.person.first_name or ""), city=esc(context.settings.municipality_name))
     await reply(update, context, greeting)
+    if context.person.staff_role is not None:
+        await publish_staff_menu(
+            context.bot, chat_id=context.person.chat_id, role=context.person.staff_role, locale=context.person.locale
+        )
     await show_main_menu(update, context)
 
 

@@ -1,0 +1,41 @@
+"""Run the real Balcão application against the Bot API emulator, for end-to-end tests."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from pydantic import SecretStr
+
+from bot.app import BalcaoApplication, build_application, start_application, stop_application
+from bot.db import SessionFactory
+from bot.sandbox.emulator import BotApiEmulator
+from bot.settings import Settings
+
+
+def settings_for(settings: Settings, emulator: BotApiEmulator) -> Settings:
+    """The test settings pointed at the emulator, with its token."""
+    return settings.model_copy(
+        update={"telegram_token": SecretStr(emulator.token), "telegram_api_url": emulator.root_url}
+    )
+
+
+@asynccontextmanager
+async def running_bot(
+    settings: Settings, sessions: SessionFactory, emulator: BotApiEmulator
+) -> AsyncIterator[BalcaoApplication]:
+    """Build, start and poll the application against the emulator; stop it cleanly after the block.
+
+    Args:
+        settings: test settings (database, time zone…).
+        sessions: session factory on the test database.
+        emulator: a started emulator.
+    """
+    application = build_application(settings_for(settings, emulator), sessions)
+    await start_application(application)
+    assert application.updater is not None
+    await application.updater.start_polling(timeout=1, poll_interval=0.0)
+    try:
+        yield application
+    finally:
+        await stop_application(application)
