@@ -3,16 +3,30 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any, Literal
 
 from alembic import context
+from sqlalchemy import JSON
 from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
 import models  # noqa: F401  (registers every table)
 from bot.db import create_engine
+from models.columns import UTCDateTime
 
 config = context.config
 target_metadata = SQLModel.metadata
+
+
+def _render_item(type_: str, obj: Any, autogen_context: Any) -> str | Literal[False]:
+    """Render our column types by name, so migrations import them instead of spelling out variants."""
+    if type_ == "type" and isinstance(obj, UTCDateTime):
+        autogen_context.imports.add("import models.columns")
+        return "models.columns.UTCDateTime()"
+    if type_ == "type" and isinstance(obj, JSON) and getattr(obj, "_variant_mapping", None):
+        autogen_context.imports.add("import models.columns")
+        return "models.columns.JSONData"
+    return False
 
 
 def _run(connection: Connection) -> None:
@@ -21,6 +35,7 @@ def _run(connection: Connection) -> None:
         target_metadata=target_metadata,
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
+        render_item=_render_item,
     )
     with context.begin_transaction():
         context.run_migrations()

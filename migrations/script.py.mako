@@ -10,7 +10,6 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-import models.columns
 ${imports if imports else ""}
 
 revision: str = ${repr(up_revision)}
