@@ -1,0 +1,67 @@
+"""The offline sandbox: the emulator, the real bot pointed at it, demo data, and the web chat.
+
+``python -m bot demo`` (and ``make run`` without a token) ends here. Everything stays on this machine:
+the bot talks to the local emulator, never to Telegram.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from pydantic import SecretStr
+
+from bot import migrate
+from bot.db import database
+from bot.running import serve
+from bot.sandbox.emulator import BotApiEmulator
+from bot.sandbox.state import DEFAULT_PERSONAS, Persona
+from bot.settings import Settings
+from models.people import Role, add_staff
+
+logger = logging.getLogger("balcao.demo")
+DEMO_DATABASE_URL = "sqlite+aiosqlite:///./balcao-demo.db"
+
+STAFF_PERSONA: Persona = DEFAULT_PERSONAS[2]
+"""Ana, the city hall employee of the web chat, is an admin in the demo (she sees every staff journey)."""
+
+
+async def seed(settings: Settings) -> None:
+    """Load the demo data (idempotent: running the demo twice changes nothing)."""
+    async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        await add_staff(
+            session=session,
+            telegram_user_id=STAFF_PERSONA.user_id,
+            role=Role.ADMIN,
+            name=f"{STAFF_PERSONA.first_name} {STAFF_PERSONA.last_name or ''}".strip(),
+            actor="demo",
+        )
+
+
+async def run_demo(settings: Settings, *, emulator_port: int, ready: asyncio.Future[str] | None = None,
+                   stop: asyncio.Event | None = None) -> None:
+    """Migrate and seed the demo database, start the emulator and serve the bot until stopped.
+
+    Args:
+        settings: settings; the token and API URL are replaced by the emulator's.
+        emulator_port: port of the emulator and its web chat (0 picks a free one).
+        ready: receives the web chat's URL once the bot is up (tests wait on it).
+        stop: set it to stop; SIGTERM/SIGINT also stop.
+    """
+    await asyncio.to_thread(migrate.upgrade, settings.database_url)
+    await seed(settings)
+    emulator = BotApiEmulator(personas=DEFAULT_PERSONAS)
+    root = await emulator.start(port=emulator_port)
+    demo_settings = settings.model_copy(
+        update={"telegram_token": SecretStr(emulator.token), "telegram_api_url": root}
+    )
+    print(f"Balcão sandbox: open {root}/ to chat with the bot as a driver, a citizen or a staff member.", flush=True)
+    print("Stop with Ctrl+C.", flush=True)
+    try:
+        serving = asyncio.create_task(serve(demo_settings, stop=stop))
+        await emulator.wait_until(lambda: emulator.calls_to("setMyCommands", ok=True) or None, timeout=30)
+        if ready is not None:
+            ready.set_result(root)
+        await serving
+    finally:
+        await emulator.stop()
