@@ -73,7 +73,8 @@ def add(area: str) -> int:
         catalog = _read(path, locale) if path.exists() else Catalog(locale=locale, domain=area, project="Balcão")
         catalog.fuzzy = False
         # Babel's pt_BR header has three plural forms; Balcão uses two everywhere (DESIGN.md).
-        catalog._num_plurals, catalog._plural_expr = 2, PLURAL_FORMS[locale].split("plural=")[1].rstrip(";")
+        catalog._num_plurals = 2  # type: ignore[assignment]
+        catalog._plural_expr = PLURAL_FORMS[locale].split("plural=")[1].rstrip(";")  # type: ignore[assignment]
         for msgid in missing(locale):
             context, locations = used[msgid]
             catalog.add(msgid, string=("", "") if isinstance(msgid, tuple) else "", locations=locations,

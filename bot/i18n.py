@@ -89,7 +89,7 @@ class Translator:
 
     def pgettext(self, context: str, message: str) -> str:
         """Translate a message in a context (for short words with several meanings)."""
-        return self._catalog.pgettext(context, message)
+        return str(self._catalog.pgettext(context, message))
 
     def date(self, value: dt.date, format: str = "full") -> str:
         """A date as people say it, e.g. ``segunda-feira, 4 de janeiro de 2027``."""
@@ -121,7 +121,7 @@ class Translator:
 
     def language_name(self, locale: str) -> str:
         """The name of a locale in that locale's own language (for the language picker)."""
-        return Locale.parse(locale).get_display_name(locale) or locale
+        return str(Locale.parse(locale).get_display_name(locale) or locale)
 
 
 @cache

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from aiohttp import web
@@ -24,7 +24,7 @@ from bot.web import WEBHOOK_PATH, build_web_app
 
 logger = logging.getLogger("balcao.run")
 
-BackgroundService = Callable[[Settings, Any, Any, asyncio.Event], Awaitable[None]]
+BackgroundService = Callable[[Settings, Any, Any, asyncio.Event], Coroutine[Any, Any, None]]
 """A coroutine run beside the bot until the stop event is set: (settings, sessions, bot, stop)."""
 
 BACKGROUND_SERVICES: list[BackgroundService] = []

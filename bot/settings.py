@@ -16,6 +16,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 Rulebook = Literal["sapezal-1533", "nx-posturas"]
+ALL_RULEBOOKS: tuple[Rulebook, ...] = ("sapezal-1533", "nx-posturas")
 
 
 class SettingsError(Exception):
@@ -53,7 +54,7 @@ class Settings(BaseSettings):
         default="",
         description="Ouvidoria phone shown to users (Lei 1.533/2020 Art. 14 requires it on the sticker).",
     )
-    rulebooks: Annotated[list[Rulebook], NoDecode] = ["sapezal-1533", "nx-posturas"]
+    rulebooks: Annotated[list[Rulebook], NoDecode] = Field(default_factory=lambda: list(ALL_RULEBOOKS))
     unit_values: dict[str, dict[int, Decimal]] = Field(
         default_factory=lambda: {
             "URS": {2025: Decimal("5.00"), 2026: Decimal("5.25")},
@@ -65,6 +66,28 @@ class Settings(BaseSettings):
     municipal_holidays: Annotated[list[dt.date], NoDecode] = Field(
         default_factory=list,
         description="Municipal holidays (ISO dates, comma separated), added to the national and MT ones.",
+    )
+
+    tacit_ciencia_days: int = Field(
+        default=30,
+        ge=1,
+        le=89,
+        description="Days after an electronic notice is sent until the person counts as notified without pressing "
+        '"Tomo ciência" (the SNE model, CTB Art. 282-A §2: 30 days).',
+    )
+    tacit_ciencia_rulebooks: Annotated[list[Rulebook], NoDecode] = Field(
+        default_factory=lambda: ["sapezal-1533"],
+        description="Rulebooks whose electronic notices admit tacit ciência (Lei 1.533/2020 Art. 22 §1 allows "
+        "electronic delivery); in the others an unacknowledged notice goes to postal delivery (CP Art. 36 II).",
+    )
+    notice_limit_warning_days: int = Field(
+        default=15, ge=1, le=89, description="Warn staff this many days before the 90-day delivery limit "
+        "of Lei 1.533/2020 Art. 22 §1."
+    )
+    notice_reminder_days: Annotated[list[int], NoDecode] = Field(
+        default_factory=lambda: [3, 1],
+        description="Remind the notified person this many days before each defence/appeal window closes "
+        "(comma separated).",
     )
 
     dispatch_global_rate: float = Field(default=30.0, gt=0, description="Messages per second, overall.")
@@ -112,7 +135,7 @@ class Settings(BaseSettings):
             raise ValueError("does not look like a bot token (123456789:ABC…); copy it again from @BotFather")
         return value
 
-    @field_validator("rulebooks", mode="before")
+    @field_validator("rulebooks", "tacit_ciencia_rulebooks", "notice_reminder_days", mode="before")
     @classmethod
     def _split_rulebooks(cls, value: object) -> object:
         if isinstance(value, str):

@@ -101,5 +101,5 @@ async def enqueue(
     dialect = session.bind.dialect.name if session.bind is not None else "sqlite"
     insert = pg_insert if dialect == "postgresql" else sqlite_insert
     statement = insert(OutboxMessage).values(**values).on_conflict_do_nothing(index_elements=["dedupe_key"])
-    result = await session.exec(statement)  # type: ignore[call-overload]
+    result = await session.exec(statement)
     return bool(result.rowcount)

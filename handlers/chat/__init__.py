@@ -16,7 +16,7 @@ from handlers.chat.people import load_person
 AREAS = (start,)
 
 
-def register_all(application: Application) -> None:  # type: ignore[type-arg]
+def register_all(application: Application) -> None:
     """Add the person loader, every area's handlers, the registered commands and the error handler."""
     application.add_handler(TypeHandler(Update, load_person), group=-100)
     for area in AREAS:

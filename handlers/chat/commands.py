@@ -6,15 +6,16 @@ PTB handlers, main-menu buttons (``cmd:<name>``) and the per-language command me
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 from telegram import Update
 
 from handlers.chat.context import BalcaoContext
 from models.people import Role
 
-Callback = Callable[[Update, BalcaoContext], Awaitable[None]]
+Callback = Callable[[Update, BalcaoContext], Coroutine[Any, Any, None]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlmodel import select
+from sqlmodel import col, select
 from telegram import Bot, BotCommand, BotCommandScopeChat, BotCommandScopeDefault
 
 from bot.i18n import SUPPORTED_LOCALES, translator
@@ -35,7 +35,7 @@ async def publish_command_menus(bot: Bot, *, sessions: object) -> None:
         rows = (
             await session.exec(
                 select(StaffMember, Person)
-                .join(Person, Person.telegram_user_id == StaffMember.telegram_user_id)
+                .join(Person, col(Person.telegram_user_id) == col(StaffMember.telegram_user_id))
                 .where(StaffMember.active == True)  # noqa: E712
             )
         ).all()

@@ -155,7 +155,7 @@ async def free_input(update: Update, context: BalcaoContext) -> None:
     )
 
 
-def register(application: Application) -> None:  # type: ignore[type-arg]
+def register(application: Application) -> None:
     """Add the front-door handlers (the registered commands are added by the application factory)."""
     application.add_handler(CallbackQueryHandler(menu_button, pattern=f"^{MENU_DATA}$"))
     application.add_handler(CallbackQueryHandler(command_button, pattern=r"^cmd:"))
