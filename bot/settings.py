@@ -67,6 +67,58 @@ class Settings(BaseSettings):
         default_factory=list,
         description="Municipal holidays (ISO dates, comma separated), added to the national and MT ones.",
     )
+    calendar_optional_days_off: bool = Field(
+        default=False,
+        description="Count the federal pontos facultativos (Carnaval, Ash Wednesday until 14:00, Corpus Christi, "
+        "28 Oct, 24 and 31 Dec) as days off; by default only national and state holidays are.",
+    )
+    cp_defence_window: Literal["latest", "earliest", "art24", "art37", "art278"] = Field(
+        default="latest",
+        description="Código de Posturas defence windows (Art. 24/25 VI, 37, 278 §2): which one governs; "
+        "'latest' = the one that closes last. Notices show all.",
+    )
+    cp_notice_defence_days: int = Field(
+        default=30,
+        ge=1,
+        le=90,
+        description="Days written on a Código de Posturas notificação preliminar (Art. 25 VI); 30 matches Art. 278 §2.",
+    )
+    cp_edital_start: Literal["fim_do_edital", "publicacao"] = Field(
+        default="fim_do_edital",
+        description="Código de Posturas Art. 37 after service by edital: count the 8 business days after the "
+        "edital's 30 days (Art. 36 III) or from its publication.",
+    )
+    cp_deposit_days_kind: Literal["calendar", "business"] = Field(
+        default="calendar",
+        description="Código de Posturas Art. 46 deposit: 10 calendar days as written, or business days like Art. 43.",
+    )
+    l1533_notice_90d_start: Literal["lavratura", "juntada"] = Field(
+        default="lavratura",
+        description="Lei 1.533 Art. 22: the 90 days to deliver the penalty notice run from the lavratura (§1) "
+        "or the juntada (§2).",
+    )
+    l1533_repeat_suspension: Literal["art26", "art24"] = Field(
+        default="art26",
+        description="Lei 1.533 repeat of Art. 26 IV: 30-day suspension (Art. 26 §1) or 12 months (Art. 24 par. único).",
+    )
+    l1533_defence_days: int = Field(
+        default=10,
+        ge=1,
+        le=90,
+        description="Lei 1.533 Art. 22 defesa prévia length in days (the Law leaves it to a Decreto; "
+        "Lei 9.784/1999 gives 10).",
+    )
+    l1533_appeal_days: int = Field(
+        default=10,
+        ge=1,
+        le=90,
+        description="Lei 1.533 Art. 22 recurso length in days (the Law leaves it to a Decreto; Lei 9.784/1999 Art. 59).",
+    )
+    month_end_rule: Literal["next_day", "clamp"] = Field(
+        default="next_day",
+        description="A period of months/years from a day the last month lacks (31 Jan + 1 month): ends on the "
+        "next day (Código Civil Art. 132 §3) or on the month's last day.",
+    )
 
     tacit_ciencia_days: int = Field(
         default=30,
