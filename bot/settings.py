@@ -142,6 +142,26 @@ class Settings(BaseSettings):
         "(comma separated).",
     )
 
+    cases_per_day: int = Field(
+        default=5, ge=1, le=100, description="New cases (representações, reports, ombudsman) one person may file "
+        "per day; a limit against abuse."
+    )
+    case_attachments_max: int = Field(default=5, ge=0, le=20, description="Files (JPEG, PNG, PDF) per case.")
+    case_attachment_max_mb: int = Field(
+        default=10, ge=1, le=20, description="Largest file accepted, in MB (Telegram bots download up to 20 MB)."
+    )
+    case_target_days: int = Field(
+        default=10, ge=1, le=90, description="Days staff have to decide a representação or a ride-hailing report: "
+        "CP Art. 32 says 'imediatamente' and Lei 1.533/2020 sets no number, so this internal target is a choice."
+    )
+    case_warning_days: int = Field(
+        default=3, ge=0, le=30, description="Warn staff this many days before a case's deadline (0: on the day)."
+    )
+    ombudsman_complement_restarts: bool = Field(
+        default=True, description="A request for complementação interrupts the 30-day answer deadline, which "
+        "starts again from the citizen's answer (Decreto 9.492/2018 Art. 18); false keeps the original deadline."
+    )
+
     dispatch_global_rate: float = Field(default=30.0, gt=0, description="Messages per second, overall.")
     dispatch_per_chat_rate: float = Field(default=1.0, gt=0, description="Messages per second, per chat.")
     dispatch_paid_rate: float = Field(default=1000.0, gt=0, description="Messages per second in paid mode.")
