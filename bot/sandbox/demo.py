@@ -38,8 +38,13 @@ async def seed(settings: Settings) -> None:
         )
 
 
-async def run_demo(settings: Settings, *, emulator_port: int, ready: asyncio.Future[str] | None = None,
-                   stop: asyncio.Event | None = None) -> None:
+async def run_demo(
+    settings: Settings,
+    *,
+    emulator_port: int,
+    ready: asyncio.Future[str] | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
     """Migrate and seed the demo database, start the emulator and serve the bot until stopped.
 
     Args:
@@ -52,9 +57,7 @@ async def run_demo(settings: Settings, *, emulator_port: int, ready: asyncio.Fut
     await seed(settings)
     emulator = BotApiEmulator(personas=DEFAULT_PERSONAS)
     root = await emulator.start(port=emulator_port)
-    demo_settings = settings.model_copy(
-        update={"telegram_token": SecretStr(emulator.token), "telegram_api_url": root}
-    )
+    demo_settings = settings.model_copy(update={"telegram_token": SecretStr(emulator.token), "telegram_api_url": root})
     print(f"Balcão sandbox: open {root}/ to chat with the bot as a driver, a citizen or a staff member.", flush=True)
     print("Stop with Ctrl+C.", flush=True)
     try:

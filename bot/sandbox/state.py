@@ -375,6 +375,7 @@ class BotState:
         self.webhook_task: asyncio.Task[None] | None = None
         self.updates_signal = Signal()
         self.poll_generation = 0
+        self.waiting_polls = 0
         self.chats: dict[int, ChatState] = {}
         self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
         self.menu_buttons: dict[int | None, dict[str, Any]] = {}

@@ -86,10 +86,15 @@ class UpdateDelivery:
                 stop = self.world.closing or bot.poll_generation != generation or bot.webhook is not None
                 return True if stop or bot.pending else None
 
+            bot.waiting_polls += 1
+            self.world.changes.notify()
             try:
                 await bot.updates_signal.wait_for(ready, poll_timeout)
             except TimeoutError:
                 return []
+            finally:
+                bot.waiting_polls -= 1
+                self.world.changes.notify()
             if bot.poll_generation != generation:
                 raise conflict(TERMINATED)
             if bot.webhook is not None:
