@@ -55,7 +55,7 @@ async def test_photo_upload_gives_photo_sizes(emu: BotApiEmulator, tg: telegram.
         await tg.send_photo(CARLOS, b"not an image", filename="x.jpg")
     with pytest.raises(BadRequest, match="Wrong file identifier/http url specified"):
         await tg.send_photo(CARLOS, "AgAC-no-such-file")
-    with pytest.raises(BadRequest, match="(?i)can't use file of type photo as document"):
+    with pytest.raises(BadRequest, match=r"(?i)can't use file of type photo as document"):
         await tg.send_document(CARLOS, sent.photo[-1].file_id)
 
 

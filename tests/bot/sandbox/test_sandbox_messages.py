@@ -111,9 +111,9 @@ async def test_parse_errors_and_length_limits(tg: telegram.Bot) -> None:
 
     # the limit applies after markup is removed: 4096 characters inside tags pass, one more does not
     await tg.send_message(CARLOS, "<b>" + "a" * 4096 + "</b>", parse_mode="HTML")
-    with pytest.raises(BadRequest, match="^Message is too long$"):
+    with pytest.raises(BadRequest, match=r"^Message is too long$"):
         await tg.send_message(CARLOS, "a" * 4097)
-    with pytest.raises(BadRequest, match="^Message text is empty$"):
+    with pytest.raises(BadRequest, match=r"^Message text is empty$"):
         await tg.send_message(CARLOS, "  <b> </b> ", parse_mode="HTML")
 
 
@@ -146,7 +146,7 @@ async def test_ptb_raises_the_right_exceptions(
     emu.block(CARLOS)
     with pytest.raises(Forbidden, match="bot was blocked by the user"):
         await tg.send_message(CARLOS, "Seu prazo termina amanhã")
-    with pytest.raises(BadRequest, match="^Chat not found$"):
+    with pytest.raises(BadRequest, match=r"^Chat not found$"):
         await tg.send_message(123, "oi")
 
     emu.fail_next("sendMessage", error_code=429, description="Too Many Requests: retry after 7", retry_after=7)

@@ -167,5 +167,5 @@ async def test_webhook_without_secret_sends_no_header(
     emu.send_text(MARIA, "depois")
     secret, update = await asyncio.wait_for(received.get(), 5)
     assert secret is None and update["message"]["text"] == "depois"  # type: ignore[index]
-    with pytest.raises(BadRequest, match="^Secret token contains unallowed characters$"):
+    with pytest.raises(BadRequest, match=r"^Secret token contains unallowed characters$"):
         await tg.set_webhook(url, secret_token="com espaço")
