@@ -112,7 +112,8 @@ class Settings(BaseSettings):
         default=10,
         ge=1,
         le=90,
-        description="Lei 1.533 Art. 22 recurso length in days (the Law leaves it to a Decreto; Lei 9.784/1999 Art. 59).",
+        description="Lei 1.533 Art. 22 recurso length in days (the Law leaves it to a Decreto; "
+        "Lei 9.784/1999 Art. 59 gives 10).",
     )
     month_end_rule: Literal["next_day", "clamp"] = Field(
         default="next_day",

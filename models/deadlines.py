@@ -1,0 +1,401 @@
+"""Deadline computation: from a start date and a rulebook deadline to the final date, with every step shown.
+
+How a deadline is counted (the laws in force say nothing else, so the general rules apply):
+
+- the start day is excluded and the last day included (Código Civil Art. 132 caput; Lei 9.784/1999 Art. 66);
+- *dias* are calendar days (``DEADLINES.md``: neither law says *corridos*); *dias úteis* count only business days
+  (:class:`models.calendar.BusinessCalendar`: weekends, national, Mato Grosso and municipal holidays);
+- a deadline to act that ends on a non-business day moves to the next business day (CC Art. 132 §1;
+  Lei 9.784/1999 Art. 66 §1). Durations (a suspension, a validity, the period of an *edital*) do not move;
+- months and years end on the day with the same number; when the last month lacks it, on the next day
+  (CC Art. 132 §3; Lei 810/1949 Art. 3) or, with ``BALCAO_MONTH_END_RULE=clamp``, on the month's last day;
+- hours run minute by minute from an aware date-time (CC Art. 132 §4) and never move.
+
+:func:`compute_deadline` gives one deadline; :func:`applicable_windows` gives every window a notice must show
+(for the ambiguous ones, every reading, marked chosen or alternative); :func:`delivery_windows` gives the Lei 1.533
+Art. 22 90-day delivery deadline under both readings.
+"""
+
+from __future__ import annotations
+
+import calendar as gregorian
+import datetime as dt
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Final
+
+from models.calendar import BusinessCalendar, DayOff
+from models.rulebooks.deadline_rules import (
+    CP,
+    L1533,
+    DeadlineChoices,
+    DeadlineRule,
+    MonthEndRule,
+    Reading,
+    Unit,
+    get_rule,
+)
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
+
+
+class DeadlineError(ValueError):
+    """A deadline cannot be computed from these arguments (e.g. an hours deadline from a bare date)."""
+
+
+class StepKind(StrEnum):
+    """What happened on a day of the count."""
+
+    START = "start"  # the start day: excluded from the count
+    COUNTED = "counted"  # a day that counts (``count`` = how many so far)
+    SKIPPED = "skipped"  # a business-day count passes over a non-business day
+    PERIOD_END = "period_end"  # months/years/hours: the day the period ends
+    PASSED = "passed"  # the deadline cannot end on this non-business day
+    MOVED_TO = "moved_to"  # the next business day, where the deadline ends instead
+
+
+class MonthAdjustment(StrEnum):
+    """How a period of months or years ended when the last month lacks the start's day number."""
+
+    NEXT_DAY = "next_day"  # CC Art. 132 §3 / Lei 810/1949 Art. 3
+    CLAMPED = "clamped"  # BALCAO_MONTH_END_RULE=clamp
+
+
+@dataclass(frozen=True, slots=True)
+class DayStep:
+    """One day walked by the count.
+
+    Attributes:
+        day: the date.
+        kind: what happened on it.
+        count: for ``COUNTED`` days, how many days have counted so far.
+        off: why the day is not a business day (also on counted calendar days, for information).
+        adjustment: for ``PERIOD_END``, how a missing day number was handled.
+    """
+
+    day: dt.date
+    kind: StepKind
+    count: int | None = None
+    off: DayOff | None = None
+    adjustment: MonthAdjustment | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineResult:
+    """A computed deadline.
+
+    Attributes:
+        rule: the rulebook deadline (article, description…).
+        reading: the reading applied (the chosen one unless another was asked for).
+        length: the length counted (settings give it when the law does not).
+        start: the start date (excluded from the count).
+        final_date: the last day to act (or the last day of the measure).
+        steps: every day walked, in order; the last one is ``final_date``.
+        final_moment: for hours deadlines, the exact end (aware).
+        moved: whether the end fell on a non-business day and moved to the next business day.
+        adjustment: for months/years, how a missing day number was handled.
+        preceded_by: when the reading starts at the end of another period (the *edital*), that period.
+    """
+
+    rule: DeadlineRule
+    reading: Reading
+    length: int
+    start: dt.date
+    final_date: dt.date
+    steps: tuple[DayStep, ...]
+    final_moment: dt.datetime | None = None
+    moved: bool = False
+    adjustment: MonthAdjustment | None = None
+    preceded_by: DeadlineResult | None = None
+
+    @property
+    def unit(self) -> Unit:
+        """How the length was counted."""
+        return self.reading.unit
+
+    @property
+    def not_counted(self) -> tuple[DayStep, ...]:
+        """The days skipped or passed over, each with its reason (for "how it was counted")."""
+        return tuple(step for step in self.steps if step.kind in (StepKind.SKIPPED, StepKind.PASSED))
+
+    def is_open(self, on: dt.date) -> bool:
+        """Whether the deadline has not expired on ``on`` (the final day included)."""
+        return on <= self.final_date
+
+    def days_left(self, today: dt.date) -> int:
+        """Calendar days from ``today`` to the final date (0 on the last day, negative once expired)."""
+        return (self.final_date - today).days
+
+
+def _add_months(start: dt.date, months: int, rule: MonthEndRule) -> tuple[dt.date, MonthAdjustment | None]:
+    index = start.month - 1 + months
+    year, month = start.year + index // 12, index % 12 + 1
+    last = gregorian.monthrange(year, month)[1]
+    if start.day <= last:
+        return dt.date(year, month, start.day), None
+    if rule == "clamp":
+        return dt.date(year, month, last), MonthAdjustment.CLAMPED
+    return dt.date(year, month, last) + dt.timedelta(days=1), MonthAdjustment.NEXT_DAY
+
+
+def _extend(
+    steps: list[DayStep], end: dt.date, calendar: BusinessCalendar, rule: DeadlineRule
+) -> tuple[dt.date, bool]:
+    """Move an end that falls on a non-business day to the next business day (CC Art. 132 §1)."""
+    if not rule.extends_to_business_day or calendar.is_business_day(end):
+        return end, False
+    day = end + dt.timedelta(days=1)
+    while (off := calendar.day_off(day)) is not None:
+        steps.append(DayStep(day, StepKind.PASSED, off=off))
+        day += dt.timedelta(days=1)
+    steps.append(DayStep(day, StepKind.MOVED_TO))
+    return day, True
+
+
+def _count_days(
+    steps: list[DayStep], start: dt.date, length: int, calendar: BusinessCalendar, *, business: bool
+) -> dt.date:
+    day, counted = start, 0
+    while counted < length:
+        day += dt.timedelta(days=1)
+        off = calendar.day_off(day)
+        if business and off is not None:
+            steps.append(DayStep(day, StepKind.SKIPPED, off=off))
+            continue
+        counted += 1
+        steps.append(DayStep(day, StepKind.COUNTED, count=counted, off=off))
+    return day
+
+
+def compute_deadline(
+    *,
+    rule_id: str,
+    start: dt.date,
+    calendar: BusinessCalendar,
+    choices: DeadlineChoices | None = None,
+    reading: str | None = None,
+) -> DeadlineResult:
+    """Compute a rulebook deadline from its start event.
+
+    Args:
+        rule_id: the deadline's id (see ``models.rulebooks.RULES``), e.g. ``cp-43-recurso``.
+        start: the date of the start event (excluded from the count). Hours deadlines need an aware
+            ``datetime``; other deadlines accept a ``datetime`` too and use its civil date.
+        calendar: the business-day calendar (``BusinessCalendar.from_settings(settings)``).
+        choices: the configurable legal choices (``DeadlineChoices.from_settings(settings)``); defaults if omitted.
+        reading: compute this reading of an ambiguous rule instead of the chosen one (e.g. ``"business"``).
+
+    Returns:
+        The final date and every step of the count.
+
+    Raises:
+        UnknownRule: no such rule id.
+        KeyError: the rule has no such reading.
+        DeadlineError: an hours deadline without an aware start time.
+    """
+    rule = get_rule(rule_id)
+    choices = choices or DeadlineChoices()
+    chosen = rule.reading(reading) if reading is not None else choices.selected(rule)
+    length = choices.length(chosen)
+
+    if chosen.unit is Unit.HOURS:
+        if not isinstance(start, dt.datetime) or start.tzinfo is None:
+            raise DeadlineError(f"{rule.id} is counted in hours: give the start as an aware date and time")
+        moment = start + dt.timedelta(hours=length)
+        local = moment.astimezone(start.tzinfo)
+        hour_steps = (DayStep(start.date(), StepKind.START), DayStep(local.date(), StepKind.PERIOD_END))
+        return DeadlineResult(rule, chosen, length, start.date(), local.date(), hour_steps, final_moment=moment)
+
+    day0 = start.date() if isinstance(start, dt.datetime) else start
+    preceded_by = None
+    if chosen.after is not None:
+        preceded_by = compute_deadline(rule_id=chosen.after, start=day0, calendar=calendar, choices=choices)
+        day0 = preceded_by.final_date
+
+    steps: list[DayStep] = [DayStep(day0, StepKind.START, off=calendar.day_off(day0))]
+    adjustment = None
+    if chosen.unit in (Unit.CALENDAR_DAYS, Unit.BUSINESS_DAYS):
+        end = _count_days(steps, day0, length, calendar, business=chosen.unit is Unit.BUSINESS_DAYS)
+    else:
+        months = length * 12 if chosen.unit is Unit.YEARS else length
+        end, adjustment = _add_months(day0, months, choices.month_end_rule)
+        steps.append(DayStep(end, StepKind.PERIOD_END, off=calendar.day_off(end), adjustment=adjustment))
+    final, moved = _extend(steps, end, calendar, rule)
+    return DeadlineResult(
+        rule=rule,
+        reading=chosen,
+        length=length,
+        start=day0 if preceded_by is None else preceded_by.start,
+        final_date=final,
+        steps=tuple(steps),
+        moved=moved,
+        adjustment=adjustment,
+        preceded_by=preceded_by,
+    )
+
+
+class NoticeType(StrEnum):
+    """The notices (and decisions) that open windows for the person notified."""
+
+    NOTIFICACAO_PRELIMINAR = "notificacao_preliminar"  # CP Art. 24
+    AUTO_DE_INFRACAO = "auto_de_infracao"  # CP Art. 36 I–II (in person, by letter)
+    EDITAL = "edital"  # CP Art. 36 III (address unknown); start = publication
+    DECISAO = "decisao"  # first-instance decision (CP Art. 43; Lei 1.533 Art. 22 recurso)
+    DECISAO_DEFINITIVA = "decisao_definitiva"  # CP Art. 47
+    NOTIFICACAO_PENALIDADE = "notificacao_penalidade"  # Lei 1.533 Art. 22
+    REPROVACAO_VISTORIA = "reprovacao_vistoria"  # Lei 1.533 Art. 16 §2
+
+
+class WindowRole(StrEnum):
+    """How a window relates to the others on the same notice."""
+
+    ONLY = "only"  # the law is clear: the one window for this act
+    CHOSEN = "chosen"  # one of several readings/windows for the same act: the one the system applies
+    ALTERNATIVE = "alternative"  # another reading/window for the same act, shown for information
+
+
+DEFENCE: Final = "defence"
+
+# (rulebook, notice) -> (rule id, group); rules in the same group are windows for the same act.
+_NOTICE_WINDOWS: Final[dict[tuple[str, NoticeType], tuple[tuple[str, str | None], ...]]] = {
+    (CP, NoticeType.NOTIFICACAO_PRELIMINAR): (("cp-24-defesa-notificacao", DEFENCE), ("cp-278-defesa", DEFENCE)),
+    (CP, NoticeType.AUTO_DE_INFRACAO): (("cp-37-reclamacao", DEFENCE), ("cp-278-defesa", DEFENCE)),
+    (CP, NoticeType.EDITAL): (("cp-37-reclamacao-edital", DEFENCE), ("cp-278-defesa", DEFENCE)),
+    (CP, NoticeType.DECISAO): (("cp-43-recurso", None), ("cp-46-deposito", None)),
+    (CP, NoticeType.DECISAO_DEFINITIVA): (("cp-47-1-pagamento", None), ("cp-47-3-diferenca", None)),
+    (L1533, NoticeType.NOTIFICACAO_PENALIDADE): (("l1533-22-defesa", None),),
+    (L1533, NoticeType.DECISAO): (("l1533-22-recurso", None),),
+    (L1533, NoticeType.REPROVACAO_VISTORIA): (("l1533-16-regularizar", None),),
+}
+
+_DEFENCE_RULE_PREFIX: Final = {"art24": "cp-24-", "art37": "cp-37-", "art278": "cp-278-"}
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """A deadline a notice shows.
+
+    Attributes:
+        result: the computed deadline (``result.rule`` has the article and description).
+        role: only, chosen or alternative.
+        group: windows with the same group are for the same act (``"defence"``), else ``None``.
+    """
+
+    result: DeadlineResult
+    role: WindowRole
+    group: str | None = None
+
+    @property
+    def rule(self) -> DeadlineRule:
+        """The rulebook deadline."""
+        return self.result.rule
+
+    @property
+    def final_date(self) -> dt.date:
+        """The last day of the window."""
+        return self.result.final_date
+
+
+def _governing_defence(candidates: list[DeadlineResult], policy: str) -> DeadlineResult:
+    prefix = _DEFENCE_RULE_PREFIX.get(policy)
+    if prefix is not None:
+        for result in candidates:
+            if result.rule.id.startswith(prefix):
+                return result
+    if policy == "earliest":
+        return min(candidates, key=lambda result: result.final_date)
+    return max(candidates, key=lambda result: result.final_date)
+
+
+def applicable_windows(
+    *,
+    notice_type: NoticeType | str,
+    rulebook: str,
+    start: dt.date,
+    calendar: BusinessCalendar,
+    settings: Settings | None = None,
+    choices: DeadlineChoices | None = None,
+) -> tuple[Window, ...]:
+    """Every window a notice must show to the person notified, computed from its start.
+
+    For an ambiguous deadline every reading is returned, the one the settings choose marked ``CHOSEN`` and the
+    others ``ALTERNATIVE``. The Código de Posturas defence windows (Art. 24/25 VI, 37, 278 §2) are all shown; the
+    one ``BALCAO_CP_DEFENCE_WINDOW`` selects (by default the one that closes last) is ``CHOSEN``.
+
+    Args:
+        notice_type: what was served (:class:`NoticeType`).
+        rulebook: ``nx-posturas`` or ``sapezal-1533``.
+        start: the date of ciência (for an *edital*, its publication).
+        calendar: the business-day calendar.
+        settings: the deployment's settings (for the choices), unless ``choices`` is given.
+        choices: the legal choices to apply; from ``settings`` (or the defaults) when omitted.
+
+    Raises:
+        DeadlineError: this rulebook has no such notice.
+    """
+    notice = NoticeType(notice_type)
+    spec = _NOTICE_WINDOWS.get((rulebook, notice))
+    if spec is None:
+        known = ", ".join(f"{book}/{kind.value}" for book, kind in _NOTICE_WINDOWS)
+        raise DeadlineError(f"no windows for {rulebook}/{notice.value}; known: {known}")
+    if choices is None:
+        choices = DeadlineChoices.from_settings(settings) if settings is not None else DeadlineChoices()
+
+    computed: list[tuple[DeadlineResult, str | None, bool]] = []  # (result, group, selected reading)
+    for rule_id, group in spec:
+        rule = get_rule(rule_id)
+        selected_key = choices.selected(rule).key
+        for reading in rule.readings:
+            result = compute_deadline(
+                rule_id=rule_id, start=start, calendar=calendar, choices=choices, reading=reading.key
+            )
+            computed.append((result, group, reading.key == selected_key))
+
+    defence = [result for result, group, is_selected in computed if group == DEFENCE and is_selected]
+    governing = _governing_defence(defence, choices.cp_defence_window) if defence else None
+    windows = []
+    for result, group, is_selected in computed:
+        if group == DEFENCE:
+            role = WindowRole.CHOSEN if result is governing else WindowRole.ALTERNATIVE
+        elif result.rule.ambiguous:
+            role = WindowRole.CHOSEN if is_selected else WindowRole.ALTERNATIVE
+        else:
+            role = WindowRole.ONLY
+        windows.append(Window(result=result, role=role, group=group))
+    return tuple(windows)
+
+
+def delivery_windows(
+    *,
+    lavratura: dt.date,
+    juntada: dt.date | None,
+    calendar: BusinessCalendar,
+    choices: DeadlineChoices | None = None,
+) -> tuple[Window, ...]:
+    """Lei 1.533 Art. 22 §§1–2: the 90 days to deliver the penalty notice, under each reading.
+
+    Args:
+        lavratura: the day the *Auto de Infração* was drawn up (§1).
+        juntada: the day the notice was filed in the case file (§2), if it has been.
+        calendar: the business-day calendar.
+        choices: the legal choices (``BALCAO_L1533_NOTICE_90D_START`` picks the governing reading).
+
+    Returns:
+        One window per reading whose start is known, the configured one ``CHOSEN``.
+    """
+    choices = choices or DeadlineChoices()
+    rule = get_rule("l1533-22-entrega")
+    starts = {"lavratura": lavratura, "juntada": juntada}
+    selected_key = choices.selected(rule).key
+    windows = []
+    for reading in rule.readings:
+        start = starts[reading.key]
+        if start is None:
+            continue
+        result = compute_deadline(
+            rule_id=rule.id, start=start, calendar=calendar, choices=choices, reading=reading.key
+        )
+        role = WindowRole.CHOSEN if reading.key == selected_key else WindowRole.ALTERNATIVE
+        windows.append(Window(result=result, role=role, group="delivery"))
+    return tuple(windows)

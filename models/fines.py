@@ -1,0 +1,229 @@
+"""Fines in R$: the catalogue value in fiscal units times the unit's value in the year, and repeat offences.
+
+- Código de Posturas (Nova Xavantina): the table value in UPF-NX (Art. 12), **doubled on specific recidivism**
+  (Art. 8: the person was already cited — *autuada* — or punished for an infraction of the same nature; no time
+  limit). Art. 8 is the general rule, so it applies to every table, including Art. 247's (which repeats no
+  clause) and the chapters that write "*reincidência*" without "*específica*".
+- Lei 1.533/2020 (Sapezal): the class value in URS (Art. 25); **no doubling**. A repeat has other consequences
+  (:func:`recidivism_consequences`): Art. 26 §1 suspension (30 days, or 12 months under Art. 24 par. único,
+  ``BALCAO_L1533_REPEAT_SUSPENSION``), Art. 26 §2 *cassação*, Art. 27 par. único fine plus seizure of the vehicle.
+
+The year's unit value comes from ``BALCAO_UNIT_VALUES``; the amount is rounded to cents, half up. Whether the
+person is a repeat offender is decided by the caller (the notices keep the history).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from enum import StrEnum
+from typing import Final
+
+from bot.i18n import N_, Translator
+from models.rulebooks.catalogue import CP, L1533, Infraction
+from models.rulebooks.deadline_rules import DeadlineChoices, DeadlineRule, get_rule
+
+CENT: Final = Decimal("0.01")
+CP_DOUBLING_ARTICLE: Final = "Art. 8º"
+
+
+class FineError(ValueError):
+    """A fine cannot be computed; the message says what to configure or supply."""
+
+
+class MissingUnitValue(FineError):
+    """``BALCAO_UNIT_VALUES`` has no value for the unit in the year of the infraction."""
+
+    def __init__(self, unit: str, year: int) -> None:
+        super().__init__(
+            f"no R$ value for the fiscal unit {unit} in {year}: add it to BALCAO_UNIT_VALUES, "
+            f'e.g. {{"{unit}": {{"{year}": "0.00"}}}}'
+        )
+        self.unit = unit
+        self.year = year
+
+
+class MissingCatalogueValue(FineError):
+    """The published table lost this row's value (OCR gap): the units must be given explicitly."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fine:
+    """A computed fine.
+
+    Attributes:
+        infraction: the catalogue row.
+        base_units: the catalogue value (or the value given for a row without one).
+        units: the units charged (doubled on CP specific recidivism).
+        unit: ``URS`` or ``UPF-NX``.
+        year: the year whose unit value applies (the year of ``on``).
+        unit_value: R$ per unit that year.
+        amount: R$, rounded to cents half up.
+        doubled: whether the fine was doubled.
+        article: the article that sets the value.
+        doubling_article: ``Art. 8º`` when doubled, else ``None``.
+    """
+
+    infraction: Infraction
+    base_units: Decimal
+    units: Decimal
+    unit: str
+    year: int
+    unit_value: Decimal
+    amount: Decimal
+    doubled: bool
+    article: str
+    doubling_article: str | None = None
+
+    def money(self, tr: Translator) -> str:
+        """The amount in the reader's locale, e.g. ``R$ 1.234,50``."""
+        return tr.money(self.amount)
+
+
+def unit_value(*, unit: str, year: int, unit_values: Mapping[str, Mapping[int, Decimal]]) -> Decimal:
+    """R$ per fiscal unit in a year (``settings.unit_values``).
+
+    Raises:
+        MissingUnitValue: the setting has no value for that unit and year.
+    """
+    value = unit_values.get(unit, {}).get(year)
+    if value is None:
+        raise MissingUnitValue(unit, year)
+    return Decimal(value)
+
+
+def compute_fine(
+    *,
+    infraction: Infraction,
+    on: dt.date,
+    unit_values: Mapping[str, Mapping[int, Decimal]],
+    recidivist: bool,
+    units: Decimal | None = None,
+) -> Fine:
+    """The fine for an infraction committed (or cited) on a date.
+
+    Args:
+        infraction: the catalogue row.
+        on: the date whose year's unit value applies (the date of the infraction).
+        unit_values: ``settings.unit_values`` (unit → year → R$).
+        recidivist: CP: a *reincidente específico* (Art. 8 par. único: same nature, already cited or punished);
+            Lei 1.533: a repeat of the same infraction. Only the CP doubles the fine.
+        units: the value in units for a row whose value the table lost (``infraction.units is None``).
+
+    Raises:
+        MissingUnitValue: no unit value for that year.
+        MissingCatalogueValue: the row has no value and ``units`` was not given.
+        FineError: ``units`` given for a row that has a value, or not positive.
+    """
+    if infraction.units is None:
+        if units is None:
+            raise MissingCatalogueValue(
+                f"{infraction.code} ({infraction.article}) has no value in the published table; give the units"
+            )
+        if units <= 0:
+            raise FineError("the units of a fine must be positive")
+        base = units
+    else:
+        if units is not None and units != infraction.units:
+            raise FineError(f"{infraction.code} is {infraction.units} {infraction.unit} in the table")
+        base = infraction.units
+    doubled = recidivist and infraction.rulebook == CP
+    charged = base * 2 if doubled else base
+    value = unit_value(unit=infraction.unit, year=on.year, unit_values=unit_values)
+    return Fine(
+        infraction=infraction,
+        base_units=base,
+        units=charged,
+        unit=infraction.unit,
+        year=on.year,
+        unit_value=value,
+        amount=(charged * value).quantize(CENT, rounding=ROUND_HALF_UP),
+        doubled=doubled,
+        article=infraction.article,
+        doubling_article=CP_DOUBLING_ARTICLE if doubled else None,
+    )
+
+
+class ConsequenceKind(StrEnum):
+    """A sanction that goes with (or follows) a fine."""
+
+    SUSPENSION = "suspension"
+    CASSATION = "cassation"
+    VEHICLE_SEIZURE = "vehicle_seizure"
+    IMMEDIATE_BAN = "immediate_ban"
+
+
+CONSEQUENCE_LABELS: Final[dict[ConsequenceKind, str]] = {
+    ConsequenceKind.SUSPENSION: N_("Suspension of the authorisation"),
+    ConsequenceKind.CASSATION: N_("Cancellation (cassação) of the authorisation"),
+    ConsequenceKind.VEHICLE_SEIZURE: N_("Seizure of the vehicle until it is regularised with the traffic authority"),
+    ConsequenceKind.IMMEDIATE_BAN: N_("Immediately barred from providing the service"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Consequence:
+    """A sanction besides the fine.
+
+    Attributes:
+        kind: suspension, cassation, vehicle seizure or immediate ban.
+        article: the article that imposes it.
+        duration: for a suspension, the deadline rule giving its length (``compute_deadline`` from the day the
+            penalty is applied); ``None`` when it has no fixed length.
+        reading: for an ambiguous duration, the reading the settings chose (``art26`` or ``art24``).
+        recidivism: whether it follows from a repeat offence.
+    """
+
+    kind: ConsequenceKind
+    article: str
+    duration: DeadlineRule | None = None
+    reading: str | None = None
+    recidivism: bool = False
+
+    @property
+    def label(self) -> str:
+        """English msgid for the UI (translate with ``tr._``)."""
+        return CONSEQUENCE_LABELS[self.kind]
+
+
+_REPEAT: Final[dict[str, tuple[ConsequenceKind, str]]] = {
+    "L1533-26-IV": (ConsequenceKind.SUSPENSION, "Art. 26, §1º"),
+    "L1533-26-V": (ConsequenceKind.CASSATION, "Art. 26, §2º"),
+    "L1533-27": (ConsequenceKind.VEHICLE_SEIZURE, "Art. 27, par. único"),
+}
+
+
+def recidivism_consequences(
+    *, infraction: Infraction, recidivist: bool, choices: DeadlineChoices | None = None
+) -> tuple[Consequence, ...]:
+    """Lei 1.533 sanctions besides the fine, for a first offence or a repeat.
+
+    - Art. 26 II: immediately barred from the service (a measure, always);
+    - Art. 26 VI: suspension for 12 months (always; Art. 24 par. único);
+    - repeat of Art. 26 IV: suspension (Art. 26 §1: 30 days; or 12 months, ``BALCAO_L1533_REPEAT_SUSPENSION``);
+    - repeat of Art. 26 V: *cassação* of the authorisation (Art. 26 §2);
+    - repeat of Art. 27: fine plus seizure of the vehicle until regularised (Art. 27 par. único).
+
+    The Código de Posturas's repeat consequence is the doubled fine (:func:`compute_fine`); its *interdição* and
+    *cassação* (Art. 13, 19) need a separate process and are not automatic, so none is returned for it.
+    """
+    if infraction.rulebook != L1533:
+        return ()
+    choices = choices or DeadlineChoices()
+    found: list[Consequence] = []
+    if infraction.code == "L1533-26-II":
+        found.append(Consequence(ConsequenceKind.IMMEDIATE_BAN, "Art. 26, II"))
+    if infraction.code == "L1533-26-VI":
+        found.append(Consequence(ConsequenceKind.SUSPENSION, "Art. 26, VI", duration=get_rule("l1533-26vi-suspensao")))
+    if recidivist and infraction.code in _REPEAT:
+        kind, article = _REPEAT[infraction.code]
+        if kind is ConsequenceKind.SUSPENSION:
+            rule = get_rule("l1533-26-1-suspensao")
+            found.append(
+                Consequence(kind, article, duration=rule, reading=choices.selected(rule).key, recidivism=True)
+            )
+        else:
+            found.append(Consequence(kind, article, recidivism=True))
+    return tuple(found)
