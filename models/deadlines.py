@@ -115,6 +115,11 @@ class DeadlineResult:
         return self.reading.unit
 
     @property
+    def period_end(self) -> DayStep:
+        """The day the count itself ended (before any move to the next business day)."""
+        return next(step for step in reversed(self.steps) if step.kind in (StepKind.COUNTED, StepKind.PERIOD_END))
+
+    @property
     def not_counted(self) -> tuple[DayStep, ...]:
         """The days skipped or passed over, each with its reason (for "how it was counted")."""
         return tuple(step for step in self.steps if step.kind in (StepKind.SKIPPED, StepKind.PASSED))
@@ -139,9 +144,7 @@ def _add_months(start: dt.date, months: int, rule: MonthEndRule) -> tuple[dt.dat
     return dt.date(year, month, last) + dt.timedelta(days=1), MonthAdjustment.NEXT_DAY
 
 
-def _extend(
-    steps: list[DayStep], end: dt.date, calendar: BusinessCalendar, rule: DeadlineRule
-) -> tuple[dt.date, bool]:
+def _extend(steps: list[DayStep], end: dt.date, calendar: BusinessCalendar, rule: DeadlineRule) -> tuple[dt.date, bool]:
     """Move an end that falls on a non-business day to the next business day (CC Art. 132 §1)."""
     if not rule.extends_to_business_day or calendar.is_business_day(end):
         return end, False
@@ -393,9 +396,7 @@ def delivery_windows(
         start = starts[reading.key]
         if start is None:
             continue
-        result = compute_deadline(
-            rule_id=rule.id, start=start, calendar=calendar, choices=choices, reading=reading.key
-        )
+        result = compute_deadline(rule_id=rule.id, start=start, calendar=calendar, choices=choices, reading=reading.key)
         role = WindowRole.CHOSEN if reading.key == selected_key else WindowRole.ALTERNATIVE
         windows.append(Window(result=result, role=role, group="delivery"))
     return tuple(windows)

@@ -221,9 +221,7 @@ def recidivism_consequences(
         kind, article = _REPEAT[infraction.code]
         if kind is ConsequenceKind.SUSPENSION:
             rule = get_rule("l1533-26-1-suspensao")
-            found.append(
-                Consequence(kind, article, duration=rule, reading=choices.selected(rule).key, recidivism=True)
-            )
+            found.append(Consequence(kind, article, duration=rule, reading=choices.selected(rule).key, recidivism=True))
         else:
             found.append(Consequence(kind, article, recidivism=True))
     return tuple(found)

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from bot.cli import core, demo, running
+from bot.cli import core, deadlines, demo, running
 from bot.cli.errors import CommandError
 from bot.migrate import SchemaOutOfDate
 from bot.settings import SettingsError
@@ -24,6 +24,7 @@ REGISTRARS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]]
     core.register,
     running.register,
     demo.register,
+    deadlines.register,
 )
 
 

@@ -1,0 +1,163 @@
+"""``python -m bot prazo RULE --inicio DATE``: compute any rulebook deadline and show how it was counted.
+
+A staff tool for the city hall's clerks, so it prints in Portuguese (pt_BR catalog): the final date as people say
+it, the rule and its article, the kind of day, and every day not counted with the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import re
+
+from bot.cli.errors import CommandError
+from bot.i18n import Translator, translator
+from bot.settings import get_settings
+from models.calendar import BusinessCalendar
+from models.deadlines import DeadlineResult, MonthAdjustment, StepKind, compute_deadline
+from models.rulebooks import RULES, START_EVENT_LABELS, UNIT_LABELS, DeadlineChoices, Unit, UnknownRule, get_rule
+
+STAFF_LOCALE = "pt_BR"
+_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2}))?$")
+_BR = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})(?:[T ](\d{1,2}):(\d{2}))?$")
+
+
+def _rule_list() -> str:
+    width = max(len(rule.id) for rule in RULES)
+    return "\n".join(f"  {rule.id:<{width}}  {rule.citation}" for rule in RULES)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``prazo`` to the command line."""
+    parser = subparsers.add_parser(
+        "prazo",
+        help="compute a rulebook deadline from a start date and show how it was counted",
+        description="Compute a deadline of the rulebooks from the date of its starting event (excluded from the "
+        "count), with national, Mato Grosso and municipal holidays (BALCAO_MUNICIPAL_HOLIDAYS).",
+        epilog="rules:\n" + _rule_list(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("rule", metavar="RULE", help="deadline id, e.g. cp-43-recurso (listed below)")
+    parser.add_argument(
+        "--inicio",
+        required=True,
+        metavar="DATE",
+        help="date of the starting event: YYYY-MM-DD or DD/MM/YYYY (add HH:MM for deadlines in hours)",
+    )
+    parser.add_argument(
+        "--leitura",
+        metavar="READING",
+        help="for an ambiguous rule, count this reading instead of the configured one",
+    )
+    parser.set_defaults(handler=_prazo)
+
+
+def parse_start(text: str, tz: dt.tzinfo) -> dt.date:
+    """A date (``2027-01-04``, ``04/01/2027``) or, with ``HH:MM``, an aware date-time in ``tz``.
+
+    Raises:
+        CommandError: not a valid date.
+    """
+    value = text.strip()
+    iso, br = _ISO.match(value), _BR.match(value)
+    try:
+        if iso:
+            year, month, day, hour, minute = iso.groups()
+        elif br:
+            day, month, year, hour, minute = br.groups()
+        else:
+            raise ValueError(value)
+        date = dt.date(int(year), int(month), int(day))
+        if hour is None:
+            return date
+        return dt.datetime(date.year, date.month, date.day, int(hour), int(minute), tzinfo=tz)
+    except ValueError:
+        raise CommandError(f"--inicio {text!r}: use YYYY-MM-DD or DD/MM/YYYY (with HH:MM for hours)") from None
+
+
+def _length(tr: Translator, result: DeadlineResult) -> str:
+    singular, plural = UNIT_LABELS[result.unit]
+    return tr.ngettext(singular, plural, result.length).format(n=result.length)
+
+
+def render(result: DeadlineResult, tr: Translator, *, alternatives: tuple[DeadlineResult, ...] = ()) -> str:
+    """The explanation of a computed deadline, in the translator's language."""
+    rule = result.rule
+    lines = [
+        tr._("Deadline: {description}").format(description=tr._(rule.description)),
+        rule.citation,
+        tr._("Counted in: {length}, from {event}").format(
+            length=_length(tr, result), event=tr._(START_EVENT_LABELS[result.reading.start_event])
+        ),
+    ]
+    if rule.ambiguous or result.reading.basis:
+        lines.append(tr._("Reading applied: {basis}").format(basis=tr._(result.reading.basis)))
+    lines.append(tr._("Start: {date} (not counted)").format(date=tr.date(result.start)))
+    start_day = result.steps[0].day.day
+    if result.preceded_by is not None:
+        before = result.preceded_by
+        lines.append(
+            tr._("{description} ({article}): ends on {date}; the count starts after it").format(
+                description=tr._(before.rule.description), article=before.rule.article, date=tr.date(before.final_date)
+            )
+        )
+    if result.final_moment is not None:
+        lines.append(tr._("Ends at: {moment}").format(moment=tr.datetime(result.final_moment, format="full")))
+        return "\n".join(lines)
+    if result.unit is Unit.BUSINESS_DAYS:
+        skipped = [step for step in result.steps if step.kind is StepKind.SKIPPED]
+        if skipped:
+            lines.append(tr._("Days not counted:"))
+            lines.extend(f"  {tr.date(step.day)}: {step.off.describe(tr)}" for step in skipped if step.off)
+        else:
+            lines.append(tr._("No day skipped."))
+    if result.adjustment is MonthAdjustment.NEXT_DAY:
+        lines.append(tr._("The last month has no day {day}: the period ends on the next day.").format(day=start_day))
+    elif result.adjustment is MonthAdjustment.CLAMPED:
+        lines.append(
+            tr._("The last month has no day {day}: the period ends on the month's last day.").format(day=start_day)
+        )
+    if result.moved:
+        end = result.period_end
+        lines.append(
+            tr._("The count ended on {date} ({reason}), not a business day; it moves to the next business day.").format(
+                date=tr.date(end.day), reason=end.off.describe(tr) if end.off else ""
+            )
+        )
+        lines.extend(
+            f"  {tr.date(step.day)}: {step.off.describe(tr)}"
+            for step in result.steps
+            if step.kind is StepKind.PASSED and step.off
+        )
+    lines.append(tr._("Final date: {date}").format(date=tr.date(result.final_date)))
+    for other in alternatives:
+        lines.append(
+            tr._("Other reading: {basis} → {date}").format(
+                basis=tr._(other.reading.basis), date=tr.date(other.final_date)
+            )
+        )
+    return "\n".join(lines)
+
+
+async def _prazo(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    try:
+        rule = get_rule(args.rule.strip().lower())
+    except UnknownRule:
+        raise CommandError(f"unknown rule {args.rule!r}; the rules are:\n{_rule_list()}") from None
+    if args.leitura is not None and args.leitura not in {reading.key for reading in rule.readings}:
+        keys = ", ".join(reading.key for reading in rule.readings)
+        raise CommandError(f"{rule.id} has no reading {args.leitura!r}; use one of: {keys}")
+    start = parse_start(args.inicio, settings.tz)
+    if rule.readings[0].unit is Unit.HOURS and not isinstance(start, dt.datetime):
+        raise CommandError(f"{rule.id} is counted in hours: give --inicio with a time, e.g. 2027-01-04T14:30")
+    calendar = BusinessCalendar.from_settings(settings)
+    choices = DeadlineChoices.from_settings(settings)
+    result = compute_deadline(rule_id=rule.id, start=start, calendar=calendar, choices=choices, reading=args.leitura)
+    alternatives = tuple(
+        compute_deadline(rule_id=rule.id, start=start, calendar=calendar, choices=choices, reading=reading.key)
+        for reading in rule.readings
+        if reading.key != result.reading.key
+    )
+    print(render(result, translator(STAFF_LOCALE, settings.timezone), alternatives=alternatives))
+    return 0
