@@ -93,6 +93,7 @@ class DeadlineResult:
         final_date: the last day to act (or the last day of the measure).
         steps: every day walked, in order; the last one is ``final_date``.
         final_moment: for hours deadlines, the exact end (aware).
+        start_moment: for hours deadlines, the exact start (aware).
         moved: whether the end fell on a non-business day and moved to the next business day.
         adjustment: for months/years, how a missing day number was handled.
         preceded_by: when the reading starts at the end of another period (the *edital*), that period.
@@ -105,6 +106,7 @@ class DeadlineResult:
     final_date: dt.date
     steps: tuple[DayStep, ...]
     final_moment: dt.datetime | None = None
+    start_moment: dt.datetime | None = None
     moved: bool = False
     adjustment: MonthAdjustment | None = None
     preceded_by: DeadlineResult | None = None
@@ -208,7 +210,9 @@ def compute_deadline(
         moment = start + dt.timedelta(hours=length)
         local = moment.astimezone(start.tzinfo)
         hour_steps = (DayStep(start.date(), StepKind.START), DayStep(local.date(), StepKind.PERIOD_END))
-        return DeadlineResult(rule, chosen, length, start.date(), local.date(), hour_steps, final_moment=moment)
+        return DeadlineResult(
+            rule, chosen, length, start.date(), local.date(), hour_steps, final_moment=moment, start_moment=start
+        )
 
     day0 = start.date() if isinstance(start, dt.datetime) else start
     preceded_by = None

@@ -15,7 +15,7 @@ from bot.i18n import Translator, translator
 from bot.settings import get_settings
 from models.calendar import BusinessCalendar
 from models.deadlines import DeadlineResult, MonthAdjustment, StepKind, compute_deadline
-from models.rulebooks import RULES, START_EVENT_LABELS, UNIT_LABELS, DeadlineChoices, Unit, UnknownRule, get_rule
+from models.rulebooks import RULES, START_EVENT_LABELS, DeadlineChoices, Unit, UnknownRule, get_rule, unit_phrase
 
 STAFF_LOCALE = "pt_BR"
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2}))?$")
@@ -75,11 +75,6 @@ def parse_start(text: str, tz: dt.tzinfo) -> dt.date:
         raise CommandError(f"--inicio {text!r}: use YYYY-MM-DD or DD/MM/YYYY (with HH:MM for hours)") from None
 
 
-def _length(tr: Translator, result: DeadlineResult) -> str:
-    singular, plural = UNIT_LABELS[result.unit]
-    return tr.ngettext(singular, plural, result.length).format(n=result.length)
-
-
 def render(result: DeadlineResult, tr: Translator, *, alternatives: tuple[DeadlineResult, ...] = ()) -> str:
     """The explanation of a computed deadline, in the translator's language."""
     rule = result.rule
@@ -87,11 +82,16 @@ def render(result: DeadlineResult, tr: Translator, *, alternatives: tuple[Deadli
         tr._("Deadline: {description}").format(description=tr._(rule.description)),
         rule.citation,
         tr._("Counted in: {length}, from {event}").format(
-            length=_length(tr, result), event=tr._(START_EVENT_LABELS[result.reading.start_event])
+            length=unit_phrase(tr, result.unit, result.length),
+            event=tr._(START_EVENT_LABELS[result.reading.start_event]),
         ),
     ]
     if rule.ambiguous or result.reading.basis:
         lines.append(tr._("Reading applied: {basis}").format(basis=tr._(result.reading.basis)))
+    if result.final_moment is not None and result.start_moment is not None:
+        lines.append(tr._("Start: {moment}").format(moment=tr.datetime(result.start_moment, format="short")))
+        lines.append(tr._("Ends at: {moment}").format(moment=tr.datetime(result.final_moment, format="short")))
+        return "\n".join(lines)
     lines.append(tr._("Start: {date} (not counted)").format(date=tr.date(result.start)))
     start_day = result.steps[0].day.day
     if result.preceded_by is not None:
@@ -101,9 +101,6 @@ def render(result: DeadlineResult, tr: Translator, *, alternatives: tuple[Deadli
                 description=tr._(before.rule.description), article=before.rule.article, date=tr.date(before.final_date)
             )
         )
-    if result.final_moment is not None:
-        lines.append(tr._("Ends at: {moment}").format(moment=tr.datetime(result.final_moment, format="full")))
-        return "\n".join(lines)
     if result.unit is Unit.BUSINESS_DAYS:
         skipped = [step for step in result.steps if step.kind is StepKind.SKIPPED]
         if skipped:

@@ -21,7 +21,6 @@ from models.rulebooks.deadline_rules import (
     OMBUDSMAN,
     RULES,
     START_EVENT_LABELS,
-    UNIT_LABELS,
     DeadlineChoices,
     DeadlineRule,
     Obliged,
@@ -31,6 +30,7 @@ from models.rulebooks.deadline_rules import (
     UnknownRule,
     get_rule,
     rules_of,
+    unit_phrase,
 )
 
 __all__ = [
@@ -40,7 +40,6 @@ __all__ = [
     "RULEBOOK_IDS",
     "RULES",
     "START_EVENT_LABELS",
-    "UNIT_LABELS",
     "CatalogueError",
     "DeadlineChoices",
     "DeadlineRule",
@@ -55,4 +54,5 @@ __all__ = [
     "infractions_in_force",
     "load_infractions",
     "rules_of",
+    "unit_phrase",
 ]

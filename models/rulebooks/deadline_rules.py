@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Final, Literal
 from bot.i18n import N_
 
 if TYPE_CHECKING:
+    from bot.i18n import Translator
     from bot.settings import Settings
 
 L1533: Final = "sapezal-1533"
@@ -70,13 +71,20 @@ class Unit(StrEnum):
     HOURS = "hours"
 
 
-UNIT_LABELS: Final[dict[Unit, tuple[str, str]]] = {
-    Unit.CALENDAR_DAYS: (N_("{n} calendar day"), N_("{n} calendar days")),
-    Unit.BUSINESS_DAYS: (N_("{n} business day"), N_("{n} business days")),
-    Unit.MONTHS: (N_("{n} month"), N_("{n} months")),
-    Unit.YEARS: (N_("{n} year"), N_("{n} years")),
-    Unit.HOURS: (N_("{n} hour"), N_("{n} hours")),
-}
+def unit_phrase(tr: Translator, unit: Unit, n: int) -> str:
+    """A length in the reader's language, e.g. ``10 dias úteis``."""
+    match unit:
+        case Unit.CALENDAR_DAYS:
+            text = tr.ngettext("{n} calendar day", "{n} calendar days", n)
+        case Unit.BUSINESS_DAYS:
+            text = tr.ngettext("{n} business day", "{n} business days", n)
+        case Unit.MONTHS:
+            text = tr.ngettext("{n} month", "{n} months", n)
+        case Unit.YEARS:
+            text = tr.ngettext("{n} year", "{n} years", n)
+        case Unit.HOURS:
+            text = tr.ngettext("{n} hour", "{n} hours", n)
+    return text.format(n=n)
 
 
 class StartEvent(StrEnum):
