@@ -153,7 +153,7 @@ DEFAULT_PERSONAS: tuple[Persona, ...] = (
     Persona(
         user_id=700000001,
         first_name="Carlos",
-        last_name="Motorista",
+        last_name="Pereira",
         phone="+5565999110001",
         role_label="Motorista de aplicativo",
         username="carlos_motorista",
@@ -161,14 +161,14 @@ DEFAULT_PERSONAS: tuple[Persona, ...] = (
     Persona(
         user_id=700000002,
         first_name="Maria",
-        last_name="Cidadã",
+        last_name="Souza",
         phone="+5565999110002",
         role_label="Cidadã",
     ),
     Persona(
         user_id=700000003,
         first_name="Ana",
-        last_name="Servidora",
+        last_name="Lima",
         phone="+5565999110003",
         role_label="Servidora da prefeitura",
         username="ana_prefeitura",
@@ -437,6 +437,7 @@ class World:
         self.blocked: set[int] = set()
         self.changes = Signal()
         self.closing = False
+        self.page_polls = 0  # web chat requests waiting for a change
         self._query_ids = itertools.count(int(time.time()) * 1000)
         self.primary = self.bot(primary_token, first_name=bot_first_name, username=bot_username)
 

@@ -112,10 +112,16 @@ async def _chat(request: web.Request) -> web.Response:
     since = request.query.get("since")
     if since is not None and since.lstrip("-").isdigit():
         version = int(since)
-        with contextlib.suppress(TimeoutError):
-            await emulator.world.changes.wait_for(
-                lambda: True if chat.version != version or emulator.world.closing else None, LONG_POLL_SECONDS
-            )
+        world = emulator.world
+        world.page_polls += 1
+        world.changes.notify()
+        try:
+            with contextlib.suppress(TimeoutError):
+                await world.changes.wait_for(
+                    lambda: True if chat.version != version or world.closing else None, LONG_POLL_SECONDS
+                )
+        finally:
+            world.page_polls -= 1
     return web.json_response(_chat_view(emulator, chat, user))
 
 

@@ -4,7 +4,10 @@
 
 (function () {
   const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
-  const state = { userId: null, personas: [], generation: 0, controller: null, seenNotices: new Set() };
+  const state = {
+    userId: null, personas: [], generation: 0, controller: null, seenNotices: new Set(), rendered: new Map(),
+    pinned: true,  // keep the newest message in view unless the person scrolled up
+  };
 
   // --- talking to the emulator ----------------------------------------------------------------
 
@@ -86,6 +89,8 @@
     state.controller = new AbortController();
     state.userId = userId;
     state.seenNotices = new Set();
+    state.rendered = new Map();
+    state.pinned = true;
     const persona = state.personas.find((p) => p.user_id === userId) || {};
     $("persona-role").textContent = persona.role_label || "";
     $("contact-phone").value = persona.phone || "";
@@ -207,6 +212,7 @@
       image.src = message.photo.url;
       image.alt = "Foto";
       image.dataset.testid = "message-photo";
+      image.addEventListener("load", keepPinned);
       link.appendChild(image);
       box.appendChild(link);
     }
@@ -216,7 +222,7 @@
       link.href = message.document.url;
       link.target = "_blank";
       link.dataset.testid = "document-link";
-      link.textContent = `📄 ${message.document.file_name} ${humanSize(message.document.file_size)}`.trim();
+      link.textContent = `Documento: ${message.document.file_name} ${humanSize(message.document.file_size)}`.trim();
       box.appendChild(link);
       box.appendChild(document.createElement("br"));
     }
@@ -279,6 +285,11 @@
     return element;
   }
 
+  function keepPinned() {
+    const log = $("chat-log");
+    if (state.pinned) log.scrollTop = log.scrollHeight;
+  }
+
   function renderReplyKeyboard(keyboard) {
     const box = $("reply-keyboard");
     box.replaceChildren();
@@ -328,11 +339,27 @@
     if (commands.length === 0) box.hidden = true;
   }
 
+  // Only messages that changed get a new element; the others stay as they are on the page.
   function render(data) {
     const log = $("chat-log");
-    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
-    log.replaceChildren(...data.messages.map(messageElement));
-    if (atBottom) log.scrollTop = log.scrollHeight;
+    const wanted = [];
+    const present = new Set();
+    for (const message of data.messages) {
+      const key = JSON.stringify(message);
+      let entry = state.rendered.get(message.message_id);
+      if (!entry || entry.key !== key) {
+        entry = { key, element: messageElement(message) };
+        state.rendered.set(message.message_id, entry);
+      }
+      present.add(message.message_id);
+      wanted.push(entry.element);
+    }
+    for (const id of Array.from(state.rendered.keys())) if (!present.has(id)) state.rendered.delete(id);
+    wanted.forEach((element, index) => {
+      if (log.children[index] !== element) log.insertBefore(element, log.children[index] || null);
+    });
+    while (log.children.length > wanted.length) log.lastElementChild.remove();
+    keepPinned();
     renderReplyKeyboard(data.reply_keyboard);
     renderCommands(data.commands);
     for (const notice of data.notices) {
@@ -356,8 +383,7 @@
     for (const persona of info.personas) {
       const option = document.createElement("option");
       option.value = String(persona.user_id);
-      option.textContent = [persona.first_name, persona.last_name].filter(Boolean).join(" ") +
-        (persona.role_label ? ` — ${persona.role_label}` : "");
+      option.textContent = [persona.first_name, persona.last_name].filter(Boolean).join(" ");
       select.appendChild(option);
     }
     const wanted = Number(new URL(window.location.href).searchParams.get("persona"));
@@ -377,6 +403,11 @@
     $("share-location").addEventListener("click", shareLocation);
     $("photo-input").addEventListener("change", (event) => upload(event.target, "photo"));
     $("document-input").addEventListener("change", (event) => upload(event.target, "document"));
+    $("chat-log").addEventListener("scroll", () => {
+      const log = $("chat-log");
+      state.pinned = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    });
+    if (window.ResizeObserver) new ResizeObserver(keepPinned).observe($("chat-log"));
     $("commands-button").addEventListener("click", () => { $("commands-menu").hidden = !$("commands-menu").hidden; });
     choosePersona(first.user_id);
   }
