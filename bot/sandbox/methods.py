@@ -171,7 +171,7 @@ def _reply_to(call: Call, chat: ChatState) -> ChatMessage | None:
 def _base_message(call: Call, chat: ChatState, message_id: int) -> dict[str, Any]:
     raw: dict[str, Any] = {
         "message_id": message_id,
-        "from": call.bot.as_user(),
+        "from": call.bot.as_sender(),
         "chat": chat.user.as_chat(),
         "date": _now(),
     }
@@ -195,8 +195,8 @@ def _deliver_bot_message(
     markup: Mapping[str, Any] | None,
     reply_to: ChatMessage | None,
 ) -> dict[str, Any]:
-    if reply_to is not None:
-        raw["reply_to_message"] = dict(reply_to.raw)
+    if reply_to is not None:  # Telegram nests one level only
+        raw["reply_to_message"] = {k: v for k, v in reply_to.raw.items() if k != "reply_to_message"}
     if markup is not None and "inline_keyboard" in markup:
         raw["reply_markup"] = markup
     if markup is not None:

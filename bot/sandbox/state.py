@@ -396,6 +396,10 @@ class BotState:
             "has_main_web_app": False,
         }
 
+    def as_sender(self) -> dict[str, Any]:
+        """The bot as the ``from`` of its messages (the short ``User`` form)."""
+        return {"id": self.bot_id, "is_bot": True, "first_name": self.first_name, "username": self.username}
+
     def enqueue(self, kind: str, payload: Mapping[str, Any]) -> dict[str, Any] | None:
         """Queue an update for the bot, unless its ``allowed_updates`` exclude this kind.
 

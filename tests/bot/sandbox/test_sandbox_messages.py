@@ -257,3 +257,18 @@ async def test_chat_actions_menu_button_and_get_chat(emu: BotApiEmulator, tg: te
     assert await tg.get_chat_menu_button(CARLOS) == telegram.MenuButtonCommands()
     chat = await tg.get_chat(CARLOS)
     assert (chat.id, chat.first_name, chat.type) == (CARLOS, "Carlos", "private")
+
+
+async def test_replies_quote_one_level(emu: BotApiEmulator, tg: telegram.Bot) -> None:
+    question = emu.send_text(MARIA, "Qual o prazo?")
+    first = await tg.send_message(MARIA, "30 dias", reply_parameters=telegram.ReplyParameters(question.message_id))
+    assert first.reply_to_message is not None and first.reply_to_message.text == "Qual o prazo?"
+    second = await tg.send_message(MARIA, "Úteis", reply_to_message_id=first.message_id)
+    assert second.reply_to_message is not None and second.reply_to_message.reply_to_message is None
+
+    with pytest.raises(BadRequest, match="Message to be replied not found"):
+        await tg.send_message(MARIA, "x", reply_parameters=telegram.ReplyParameters(999))
+    sent = await tg.send_message(
+        MARIA, "x", reply_parameters=telegram.ReplyParameters(999, allow_sending_without_reply=True)
+    )
+    assert sent.reply_to_message is None
