@@ -1,0 +1,123 @@
+"""``python -m bot prazo RULE --inicio DATE``: the clerk's deadline calculator, in Portuguese."""
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.settings import get_settings
+
+
+@pytest.fixture(autouse=True)
+def clean_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No stray .env or BALCAO_* variable; the cached settings are re-read for each test."""
+    monkeypatch.chdir(tmp_path)
+    for name in list(os.environ):
+        if name.startswith("BALCAO_"):
+            monkeypatch.delenv(name)
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
+def test_the_appeal_across_christmas_and_new_year(capsys: pytest.CaptureFixture[str]) -> None:
+    """Código de Posturas Art. 43 par. único: 10 dias úteis from Friday 18 December 2026."""
+    assert main(["prazo", "cp-43-recurso", "--inicio", "18/12/2026"]) == 0
+    out = capsys.readouterr().out
+    assert "Prazo: Recurso voluntário ao Prefeito" in out
+    assert "Código de Posturas (Nova Xavantina), Art. 43, par. único" in out
+    assert "Contagem: 10 dias úteis, a partir de: ciência da decisão de primeira instância" in out
+    assert "Início: sexta-feira, 18 de dezembro de 2026 (esse dia não conta)" in out
+    assert "  sexta-feira, 25 de dezembro de 2026: feriado: Natal" in out
+    assert "  sexta-feira, 1 de janeiro de 2027: feriado: Confraternização Universal" in out
+    assert "  sábado, 2 de janeiro de 2027: sábado" in out
+    assert out.count("\n  ") == 8  # the eight days not counted
+    assert out.rstrip().endswith("Prazo final: terça-feira, 5 de janeiro de 2027")
+
+
+def test_a_calendar_deadline_ending_on_saturday_moves_to_monday(capsys: pytest.CaptureFixture[str]) -> None:
+    """Código de Posturas Art. 278 §2: 30 dias from 3 December 2026 end on Saturday 2 January 2027."""
+    assert main(["prazo", "cp-278-defesa", "--inicio", "2026-12-03"]) == 0
+    out = capsys.readouterr().out
+    assert "30 dias corridos" in out
+    assert "A contagem terminou em sábado, 2 de janeiro de 2027 (sábado), que não é dia útil" in out
+    assert "  domingo, 3 de janeiro de 2027: domingo" in out
+    assert "Prazo final: segunda-feira, 4 de janeiro de 2027" in out
+
+
+def test_a_municipal_holiday_from_settings(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Código de Posturas Art. 37 with BALCAO_MUNICIPAL_HOLIDAYS on Wednesday 10 March 2027."""
+    monkeypatch.setenv("BALCAO_MUNICIPAL_HOLIDAYS", "2027-03-10")
+    assert main(["prazo", "cp-37-reclamacao", "--inicio", "2027-03-05"]) == 0
+    out = capsys.readouterr().out
+    assert "  quarta-feira, 10 de março de 2027: feriado municipal" in out
+    assert "Prazo final: quinta-feira, 18 de março de 2027" in out
+
+
+def test_an_ambiguous_rule_shows_the_reading_applied_and_the_other(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Código de Posturas Art. 46 (10 dias) against Art. 43 (dias úteis); BALCAO_CP_DEPOSIT_DAYS_KIND or --leitura."""
+    assert main(["prazo", "cp-46-deposito", "--inicio", "05/02/2027"]) == 0
+    out = capsys.readouterr().out
+    assert "Leitura aplicada: 10 dias, como está escrito (o Art. 46 não diz dias úteis)" in out
+    assert "Prazo final: segunda-feira, 15 de fevereiro de 2027" in out
+    assert (
+        "Outra leitura: 10 dias úteis, como o recurso que ele acompanha (Art. 43) → sexta-feira, 19 de fevereiro" in out
+    )
+
+    assert main(["prazo", "cp-46-deposito", "--inicio", "05/02/2027", "--leitura", "business"]) == 0
+    assert "Prazo final: sexta-feira, 19 de fevereiro de 2027" in capsys.readouterr().out
+
+    monkeypatch.setenv("BALCAO_CP_DEPOSIT_DAYS_KIND", "business")
+    get_settings.cache_clear()
+    assert main(["prazo", "cp-46-deposito", "--inicio", "05/02/2027"]) == 0
+    assert "Prazo final: sexta-feira, 19 de fevereiro de 2027" in capsys.readouterr().out
+
+
+def test_months_from_29_february(capsys: pytest.CaptureFixture[str]) -> None:
+    """Lei 1.533 Art. 24 par. único: 12 months from 29 February 2028 end on 1 March 2029 (CC Art. 132 §3)."""
+    assert main(["prazo", "l1533-24-suspensao", "--inicio", "2028-02-29"]) == 0
+    out = capsys.readouterr().out
+    assert "12 meses" in out
+    assert "O último mês não tem o dia 29: o prazo termina no dia seguinte." in out
+    assert "Prazo final: quinta-feira, 1 de março de 2029" in out
+
+
+def test_hours_need_a_time(capsys: pytest.CaptureFixture[str]) -> None:
+    """Lei 1.533 Art. 4 §2: 24 hours for the platform to share the trip data."""
+    assert main(["prazo", "l1533-4-dados", "--inicio", "04/01/2027 14:30"]) == 0
+    out = capsys.readouterr().out
+    assert "Início: 04/01/2027 14:30" in out
+    assert "Termina em: 05/01/2027 14:30" in out
+    assert main(["prazo", "l1533-4-dados", "--inicio", "04/01/2027"]) == 2
+    assert "give --inicio with a time" in capsys.readouterr().err
+
+
+def test_an_unknown_rule_exits_2_with_the_list(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prazo", "cp-99-nada", "--inicio", "2027-01-04"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown rule 'cp-99-nada'" in err
+    assert "cp-43-recurso" in err and "ouvidoria-13460-resposta" in err
+
+
+@pytest.mark.parametrize("bad", ["2027-02-30", "4 de janeiro", "31/13/2027", ""])
+def test_a_bad_date_exits_2(capsys: pytest.CaptureFixture[str], bad: str) -> None:
+    assert main(["prazo", "cp-43-recurso", "--inicio", bad]) == 2
+    assert "--inicio" in capsys.readouterr().err
+
+
+def test_an_unknown_reading_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prazo", "cp-46-deposito", "--inicio", "2027-01-04", "--leitura", "weekly"]) == 2
+    assert "use one of: calendar, business" in capsys.readouterr().err
+
+
+def test_help_lists_every_rule_with_its_article(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["prazo", "--help"])
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    assert "cp-46-deposito" in out and "Art. 46" in out
+    assert "l1533-22-entrega" in out and "Art. 22, §§1º–2º" in out
