@@ -46,6 +46,7 @@ from bot.sandbox.state import (
     CallbackQueryRecord,
     ChatMessage,
     ChatState,
+    MessageRef,
     Persona,
     User,
     UserRef,
@@ -218,12 +219,12 @@ class BotApiEmulator:
             content["entities"] = entities
         return self._user_message(user, content)
 
-    def press_button(self, user: UserRef, message: ChatMessage | int, callback_data: str) -> str:
+    def press_button(self, user: UserRef, message: MessageRef, callback_data: str) -> str:
         """The user presses the inline button with ``callback_data`` under one of the bot's messages.
 
         Args:
             user: who presses.
-            message: the bot's message (or its id) in that user's chat.
+            message: the bot's message (ours, PTB's, or its id) in that user's chat.
             callback_data: the button's data; the button must be there now.
 
         Returns:
@@ -380,6 +381,10 @@ class BotApiEmulator:
     def callback_query(self, query_id: str) -> CallbackQueryRecord:
         """A button press and how (whether) the bot answered it."""
         return self.world.primary.callback_queries[query_id]
+
+    def unanswered_callbacks(self) -> list[CallbackQueryRecord]:
+        """Button presses the bot has not answered with ``answerCallbackQuery`` (Telegram shows a spinner)."""
+        return [record for record in self.world.primary.callback_queries.values() if not record.answered]
 
     def commands_for(self, user: UserRef) -> list[dict[str, str]]:
         """The command menu Telegram would show this user (scope and language resolved)."""

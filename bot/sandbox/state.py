@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from bot.sandbox.files import FileStore
 from bot.sandbox.html_entities import FormattedText, to_html
@@ -177,6 +177,19 @@ DEFAULT_PERSONAS: tuple[Persona, ...] = (
 
 UserRef = User | Persona | int
 """A user given to the emulator's API: the user, a persona, or a known user id."""
+
+
+class HasMessageId(Protocol):
+    """Anything with a ``message_id``: a :class:`ChatMessage` or python-telegram-bot's ``Message``."""
+
+    @property
+    def message_id(self) -> int:
+        """The message's id in its chat."""
+        ...
+
+
+MessageRef = HasMessageId | int
+"""A message given to the emulator's API: a message object or its id."""
 
 
 @dataclass(frozen=True)

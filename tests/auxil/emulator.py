@@ -29,7 +29,7 @@ import telegram
 from telegram.ext import Application, ApplicationBuilder
 
 from bot.sandbox.emulator import DEFAULT_TIMEOUT, DEFAULT_TOKEN, BotApiEmulator
-from bot.sandbox.state import ChatMessage, Persona, UserRef
+from bot.sandbox.state import ChatMessage, MessageRef, Persona, UserRef
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 AnyBuilder = ApplicationBuilder[Any, Any, Any, Any, Any, Any]
@@ -166,7 +166,7 @@ async def say(
 async def press(
     emulator: BotApiEmulator,
     user: UserRef,
-    message: ChatMessage | int,
+    message: MessageRef,
     label_or_data: str,
     *,
     timeout: float = DEFAULT_TIMEOUT,  # noqa: ASYNC109

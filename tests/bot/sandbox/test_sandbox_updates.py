@@ -88,10 +88,12 @@ async def test_callback_query_flow(emu: BotApiEmulator, tg: telegram.Bot) -> Non
     assert (query.id, query.data, query.from_user.id) == (query_id, "ok", MARIA)
     assert query.message.message_id == sent.message_id and query.message.text == "Confirma o envio?"
     assert not emu.callback_query(query_id).answered
+    assert [r.id for r in emu.unanswered_callbacks()] == [query_id]
 
     assert await query.answer("Enviado", show_alert=True) is True
     record = await emu.wait_for_answer(query_id, timeout=1)
     assert (record.answered, record.answer_text, record.show_alert) == (True, "Enviado", True)
+    assert emu.unanswered_callbacks() == []
     with pytest.raises(BadRequest, match="Query is too old"):
         await query.answer()
 
