@@ -24,16 +24,19 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
+from bot.i18n import Translator
 from models.calendar import BusinessCalendar, DayOff
 from models.rulebooks.deadline_rules import (
     CP,
     L1533,
+    START_EVENT_LABELS,
     DeadlineChoices,
     DeadlineRule,
     MonthEndRule,
     Reading,
     Unit,
     get_rule,
+    unit_phrase,
 )
 
 if TYPE_CHECKING:
@@ -341,6 +344,9 @@ def applicable_windows(
     Raises:
         DeadlineError: this rulebook has no such notice.
     """
+    known_types = {kind.value for kind in NoticeType}
+    if str(notice_type) not in known_types:
+        raise DeadlineError(f"unknown notice type {notice_type!r}; use one of {', '.join(sorted(known_types))}")
     notice = NoticeType(notice_type)
     spec = _NOTICE_WINDOWS.get((rulebook, notice))
     if spec is None:
@@ -404,3 +410,74 @@ def delivery_windows(
         role = WindowRole.CHOSEN if reading.key == selected_key else WindowRole.ALTERNATIVE
         windows.append(Window(result=result, role=role, group="delivery"))
     return tuple(windows)
+
+
+def explain(result: DeadlineResult, tr: Translator, *, alternatives: tuple[DeadlineResult, ...] = ()) -> list[str]:
+    """How a deadline was counted, line by line, in the reader's language (the ``prazo`` command prints it).
+
+    Args:
+        result: the computed deadline.
+        tr: the reader's translator.
+        alternatives: the other readings of an ambiguous rule, to show their final dates too.
+
+    Returns:
+        The rule and article, the kind of day, the start, every day not counted with its reason, any move to the
+        next business day or month-end adjustment, the final date, and the other readings.
+    """
+    rule = result.rule
+    lines = [
+        tr._("Deadline: {description}").format(description=tr._(rule.description)),
+        rule.citation,
+        tr._("Counted in: {length}, from {event}").format(
+            length=unit_phrase(tr, result.unit, result.length),
+            event=tr._(START_EVENT_LABELS[result.reading.start_event]),
+        ),
+    ]
+    if rule.ambiguous or result.reading.basis:
+        lines.append(tr._("Reading applied: {basis}").format(basis=tr._(result.reading.basis)))
+    if result.final_moment is not None and result.start_moment is not None:
+        lines.append(tr._("Start: {moment}").format(moment=tr.datetime(result.start_moment, format="short")))
+        lines.append(tr._("Ends at: {moment}").format(moment=tr.datetime(result.final_moment, format="short")))
+        return lines
+    lines.append(tr._("Start: {date} (not counted)").format(date=tr.date(result.start)))
+    start_day = result.steps[0].day.day
+    if result.preceded_by is not None:
+        before = result.preceded_by
+        lines.append(
+            tr._("{description} ({article}): ends on {date}; the count starts after it").format(
+                description=tr._(before.rule.description), article=before.rule.article, date=tr.date(before.final_date)
+            )
+        )
+    if result.unit is Unit.BUSINESS_DAYS:
+        skipped = [step for step in result.steps if step.kind is StepKind.SKIPPED]
+        if skipped:
+            lines.append(tr._("Days not counted:"))
+            lines.extend(f"  {tr.date(step.day)}: {step.off.describe(tr)}" for step in skipped if step.off)
+        else:
+            lines.append(tr._("No day skipped."))
+    if result.adjustment is MonthAdjustment.NEXT_DAY:
+        lines.append(tr._("The last month has no day {day}: the period ends on the next day.").format(day=start_day))
+    elif result.adjustment is MonthAdjustment.CLAMPED:
+        lines.append(
+            tr._("The last month has no day {day}: the period ends on the month's last day.").format(day=start_day)
+        )
+    if result.moved:
+        end = result.period_end
+        lines.append(
+            tr._("The count ended on {date} ({reason}), not a business day; it moves to the next business day.").format(
+                date=tr.date(end.day), reason=end.off.describe(tr) if end.off else ""
+            )
+        )
+        lines.extend(
+            f"  {tr.date(step.day)}: {step.off.describe(tr)}"
+            for step in result.steps
+            if step.kind is StepKind.PASSED and step.off
+        )
+    lines.append(tr._("Final date: {date}").format(date=tr.date(result.final_date)))
+    for other in alternatives:
+        lines.append(
+            tr._("Other reading: {basis} → {date}").format(
+                basis=tr._(other.reading.basis), date=tr.date(other.final_date)
+            )
+        )
+    return lines

@@ -11,11 +11,11 @@ import datetime as dt
 import re
 
 from bot.cli.errors import CommandError
-from bot.i18n import Translator, translator
+from bot.i18n import translator
 from bot.settings import get_settings
 from models.calendar import BusinessCalendar
-from models.deadlines import DeadlineResult, MonthAdjustment, StepKind, compute_deadline
-from models.rulebooks import RULES, START_EVENT_LABELS, DeadlineChoices, Unit, UnknownRule, get_rule, unit_phrase
+from models.deadlines import compute_deadline, explain
+from models.rulebooks import RULES, DeadlineChoices, Unit, UnknownRule, get_rule
 
 STAFF_LOCALE = "pt_BR"
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2}))?$")
@@ -75,67 +75,6 @@ def parse_start(text: str, tz: dt.tzinfo) -> dt.date:
         raise CommandError(f"--inicio {text!r}: use YYYY-MM-DD or DD/MM/YYYY (with HH:MM for hours)") from None
 
 
-def render(result: DeadlineResult, tr: Translator, *, alternatives: tuple[DeadlineResult, ...] = ()) -> str:
-    """The explanation of a computed deadline, in the translator's language."""
-    rule = result.rule
-    lines = [
-        tr._("Deadline: {description}").format(description=tr._(rule.description)),
-        rule.citation,
-        tr._("Counted in: {length}, from {event}").format(
-            length=unit_phrase(tr, result.unit, result.length),
-            event=tr._(START_EVENT_LABELS[result.reading.start_event]),
-        ),
-    ]
-    if rule.ambiguous or result.reading.basis:
-        lines.append(tr._("Reading applied: {basis}").format(basis=tr._(result.reading.basis)))
-    if result.final_moment is not None and result.start_moment is not None:
-        lines.append(tr._("Start: {moment}").format(moment=tr.datetime(result.start_moment, format="short")))
-        lines.append(tr._("Ends at: {moment}").format(moment=tr.datetime(result.final_moment, format="short")))
-        return "\n".join(lines)
-    lines.append(tr._("Start: {date} (not counted)").format(date=tr.date(result.start)))
-    start_day = result.steps[0].day.day
-    if result.preceded_by is not None:
-        before = result.preceded_by
-        lines.append(
-            tr._("{description} ({article}): ends on {date}; the count starts after it").format(
-                description=tr._(before.rule.description), article=before.rule.article, date=tr.date(before.final_date)
-            )
-        )
-    if result.unit is Unit.BUSINESS_DAYS:
-        skipped = [step for step in result.steps if step.kind is StepKind.SKIPPED]
-        if skipped:
-            lines.append(tr._("Days not counted:"))
-            lines.extend(f"  {tr.date(step.day)}: {step.off.describe(tr)}" for step in skipped if step.off)
-        else:
-            lines.append(tr._("No day skipped."))
-    if result.adjustment is MonthAdjustment.NEXT_DAY:
-        lines.append(tr._("The last month has no day {day}: the period ends on the next day.").format(day=start_day))
-    elif result.adjustment is MonthAdjustment.CLAMPED:
-        lines.append(
-            tr._("The last month has no day {day}: the period ends on the month's last day.").format(day=start_day)
-        )
-    if result.moved:
-        end = result.period_end
-        lines.append(
-            tr._("The count ended on {date} ({reason}), not a business day; it moves to the next business day.").format(
-                date=tr.date(end.day), reason=end.off.describe(tr) if end.off else ""
-            )
-        )
-        lines.extend(
-            f"  {tr.date(step.day)}: {step.off.describe(tr)}"
-            for step in result.steps
-            if step.kind is StepKind.PASSED and step.off
-        )
-    lines.append(tr._("Final date: {date}").format(date=tr.date(result.final_date)))
-    for other in alternatives:
-        lines.append(
-            tr._("Other reading: {basis} → {date}").format(
-                basis=tr._(other.reading.basis), date=tr.date(other.final_date)
-            )
-        )
-    return "\n".join(lines)
-
-
 async def _prazo(args: argparse.Namespace) -> int:
     settings = get_settings()
     try:
@@ -156,5 +95,5 @@ async def _prazo(args: argparse.Namespace) -> int:
         for reading in rule.readings
         if reading.key != result.reading.key
     )
-    print(render(result, translator(STAFF_LOCALE, settings.timezone), alternatives=alternatives))
+    print("\n".join(explain(result, translator(STAFF_LOCALE, settings.timezone), alternatives=alternatives)))
     return 0

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.i18n import translator
 from bot.settings import Settings
 from models.calendar import BusinessCalendar, DayOffKind
 from models.deadlines import (
@@ -21,6 +22,7 @@ from models.deadlines import (
     applicable_windows,
     compute_deadline,
     delivery_windows,
+    explain,
 )
 from models.rulebooks import RULES, DeadlineChoices
 
@@ -339,3 +341,20 @@ def test_lei_1533_art_22_delivery_under_both_readings(calendar: BusinessCalendar
         choices=DeadlineChoices(l1533_notice_90d_start="juntada"),
     )
     assert _roles(juntada) == [("l1533-22-entrega", "lavratura", D(2027, 4, 5), WindowRole.ALTERNATIVE)]
+
+
+def test_unknown_notice_types_are_refused(calendar: BusinessCalendar) -> None:
+    with pytest.raises(DeadlineError, match="unknown notice type 'multa'"):
+        applicable_windows(notice_type="multa", rulebook="nx-posturas", start=D(2027, 3, 1), calendar=calendar)
+
+
+def test_the_explanation_is_in_the_readers_language(calendar: BusinessCalendar) -> None:
+    """What a citizen sees when they ask how their deadline was counted (Código de Posturas Art. 278 §2)."""
+    result = compute_deadline(rule_id="cp-278-defesa", start=D(2026, 12, 3), calendar=calendar)
+    english = explain(result, translator("en"))
+    assert english[0] == "Deadline: Written defence filed at the city hall, addressed to the Mayor's office"
+    assert english[2] == "Counted in: 30 calendar days, from receipt (ciência) of the notice"
+    assert "not a business day; it moves to the next business day" in english[-3]
+    assert english[-1] == "Final date: Monday, January 4, 2027"
+    spanish = explain(result, translator("es"))
+    assert spanish[-1] == "Fecha final: lunes, 4 de enero de 2027"
