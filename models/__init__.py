@@ -6,3 +6,4 @@ Importing this package registers every table on ``SQLModel.metadata`` (Alembic a
 """
 
 from models import audit, drafts, outbox, people  # noqa: F401  (register tables)
+from models import cases  # noqa: F401  (citizens' cases)

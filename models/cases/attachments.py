@@ -1,0 +1,177 @@
+"""Attachments (photos and documents), stored in the database the moment they arrive.
+
+A file received while a form is being filled in belongs to its sender and to no case yet
+(``case_id`` empty); filing the case claims it. Limits: at most ``max_attachments`` per case, each at most
+``max_attachment_bytes``, and only JPEG, PNG or PDF — checked on the content itself (magic bytes), not on
+the name or the type the phone declares.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+
+from sqlalchemy import delete, update
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.i18n import N_, Translator
+from models.cases.fields import InvalidInput
+from models.cases.limits import ALLOWED_TYPES, CaseLimits
+from models.cases.tables import CaseAttachment
+from models.drafts import Draft
+
+
+class AttachmentRefused(InvalidInput):
+    """A file that is not kept, with the reason. Everything else already entered stays."""
+
+
+class TooManyAttachments(AttachmentRefused):
+    """The case already has as many files as allowed."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__("too many attachments", n=limit)
+        self.limit = limit
+
+    def render(self, tr: Translator) -> str:
+        """The explanation, with the limit."""
+        return tr.ngettext(
+            "You can send at most {n} file per case, so this one was not kept. Everything else is safe.",
+            "You can send at most {n} files per case, so this one was not kept. Everything else is safe.",
+            self.limit,
+        ).format(n=self.limit)
+
+
+def sniff_type(content: bytes) -> str | None:
+    """The MIME type of an accepted file judged by its first bytes, or None for anything else."""
+    for mime, (magic, _extension) in ALLOWED_TYPES.items():
+        if content.startswith(magic):
+            return mime
+    return None
+
+
+def check_before_download(*, declared_size: int | None, count: int, limits: CaseLimits) -> None:
+    """Refuse early, before downloading, a file that cannot be kept (too many, or declared too big).
+
+    Raises:
+        AttachmentRefused: with the reason.
+    """
+    if count >= limits.max_attachments:
+        raise TooManyAttachments(limits.max_attachments)
+    if declared_size is not None and declared_size > limits.max_attachment_bytes:
+        raise AttachmentRefused(
+            N_("This file is too big: the limit is {mb} MB per file. It was not kept; everything else is safe."),
+            mb=limits.max_attachment_bytes // (1024 * 1024),
+        )
+
+
+def _safe_name(file_name: str | None, mime: str) -> str:
+    extension = ALLOWED_TYPES[mime][1]
+    stem = re.sub(r"[^\w.\-]+", "_", (file_name or "").rsplit(".", 1)[0])[:100].strip("._") or "arquivo"
+    return f"{stem}.{extension}"
+
+
+async def store_attachment(
+    *,
+    session: AsyncSession,
+    person_id: int,
+    content: bytes,
+    file_name: str | None,
+    limits: CaseLimits,
+    already: list[int],
+    case_id: int | None = None,
+) -> CaseAttachment:
+    """Check and keep a received file (committed).
+
+    Args:
+        session: database session.
+        person_id: the sender.
+        content: the downloaded bytes.
+        file_name: the name the sender's phone gave, if any (only used for display, sanitised).
+        limits: the limits in force.
+        already: ids of the files already attached to this form or answer.
+        case_id: the case, when the file answers a request for complementação; None in a draft.
+
+    Returns:
+        The stored attachment.
+
+    Raises:
+        AttachmentRefused: too many, too big, not JPEG/PNG/PDF, or the same file sent twice.
+    """
+    check_before_download(declared_size=len(content), count=len(already), limits=limits)
+    mime = sniff_type(content)
+    if mime is None:
+        raise AttachmentRefused(
+            N_(
+                "I can only accept photos (JPEG or PNG) and PDF documents, so this file was not kept. "
+                "Everything else you entered is safe."
+            )
+        )
+    digest = hashlib.sha256(content).hexdigest()
+    if already:
+        twins = await session.exec(
+            select(CaseAttachment.id).where(col(CaseAttachment.id).in_(already), CaseAttachment.sha256 == digest)
+        )
+        if twins.first() is not None:
+            raise AttachmentRefused(N_("You already sent this file; it is kept only once."))
+    attachment = CaseAttachment(
+        case_id=case_id,
+        person_id=person_id,
+        file_name=_safe_name(file_name, mime),
+        mime_type=mime,
+        size=len(content),
+        sha256=digest,
+        content=content,
+    )
+    session.add(attachment)
+    await session.commit()
+    await session.refresh(attachment)
+    return attachment
+
+
+async def claim_attachments(
+    *, session: AsyncSession, person_id: int, attachment_ids: list[int], case_id: int
+) -> int:
+    """Attach the sender's unfiled files to a case (the caller commits); return how many."""
+    if not attachment_ids:
+        return 0
+    result = await session.exec(
+        update(CaseAttachment)
+        .where(
+            col(CaseAttachment.id).in_(attachment_ids),
+            col(CaseAttachment.person_id) == person_id,
+            col(CaseAttachment.case_id).is_(None),
+        )
+        .values(case_id=case_id)
+    )
+    return int(result.rowcount)
+
+
+async def discard_unfiled(*, session: AsyncSession, person_id: int) -> int:
+    """Delete a person's files that never became part of a case (a cancelled form); the caller commits.
+
+    Returns:
+        How many were deleted.
+    """
+    result = await session.exec(
+        delete(CaseAttachment).where(col(CaseAttachment.case_id).is_(None), col(CaseAttachment.person_id) == person_id)
+    )
+    return int(result.rowcount)
+
+
+async def discard_abandoned(*, session: AsyncSession, older_than: dt.datetime) -> int:
+    """Delete files of no case whose sender has no form in progress, received before ``older_than``.
+
+    Returns:
+        How many were deleted (the caller commits).
+    """
+    in_progress = select(Draft.person_id)
+    result = await session.exec(
+        delete(CaseAttachment).where(
+            col(CaseAttachment.case_id).is_(None),
+            col(CaseAttachment.created_at) < older_than,
+            col(CaseAttachment.person_id).not_in(in_progress),
+        )
+    )
+    return int(result.rowcount)

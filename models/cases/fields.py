@@ -1,0 +1,145 @@
+"""What a citizen types, checked and normalised: names, addresses, CPF, dates, free text.
+
+Each function returns the clean value or raises :class:`InvalidInput` carrying an English message id (and its
+parameters) that the chat translates, so the answer to bad input is clear and in the person's language.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+from typing import Any
+
+from bot.i18n import N_, Translator
+from models.drivers.identifiers import InvalidIdentifier, parse_cpf
+
+_SPACES = re.compile(r"[ \t]+")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+class InvalidInput(ValueError):
+    """Input that cannot be accepted, with the message that says why (English msgid + format parameters)."""
+
+    def __init__(self, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.params = params
+
+    def render(self, tr: Translator) -> str:
+        """The explanation in the reader's language (dates as people say them)."""
+        params = {key: tr.date(value) if isinstance(value, dt.date) else value for key, value in self.params.items()}
+        return tr._(self.message).format(**params)
+
+
+def clean_text(text: str, *, min_length: int, max_length: int) -> str:
+    """Trim and squeeze spaces (keeping line breaks); check the length.
+
+    Raises:
+        InvalidInput: too short, too long, or without a single letter.
+    """
+    lines = [_SPACES.sub(" ", line).strip() for line in text.strip().splitlines()]
+    value = "\n".join(line for line in lines if line)
+    if len(value) < min_length or not _LETTER.search(value):
+        raise InvalidInput(N_("That is too short: please write at least {n} characters."), n=min_length)
+    if len(value) > max_length:
+        raise InvalidInput(N_("That is too long: please keep it under {n} characters."), n=max_length)
+    return value
+
+
+def person_name(text: str) -> str:
+    """A full name: letters, at least a first name and a surname (CP Art. 31: the author's legible name).
+
+    Raises:
+        InvalidInput: digits or symbols, or a single word.
+    """
+    value = clean_text(text, min_length=3, max_length=128).replace("\n", " ")
+    if any(char.isdigit() for char in value) or re.search(r"[^\w\s'.\-]", value):
+        raise InvalidInput(N_("Please write your name with letters only."))
+    if len(value.split()) < 2:
+        raise InvalidInput(N_("Please write your full name (first name and surname)."))
+    return value
+
+
+def profession(text: str) -> str:
+    """A profession or occupation (CP Art. 31)."""
+    return clean_text(text, min_length=2, max_length=80).replace("\n", " ")
+
+
+def address(text: str) -> str:
+    """A postal address or the description of a place."""
+    return clean_text(text, min_length=5, max_length=300).replace("\n", ", ")
+
+
+def cpf(text: str) -> str:
+    """A CPF (11 digits, check digits verified), as digits only; the check is the driver registry's.
+
+    Raises:
+        InvalidInput: wrong number of digits or wrong check digits.
+    """
+    if not re.fullmatch(r"[\d.\-\s/]+", text.strip()):
+        raise InvalidInput(N_("A CPF has 11 digits, like 123.456.789-09. Please check and type it again."))
+    try:
+        return parse_cpf(text)
+    except InvalidIdentifier:
+        raise InvalidInput(
+            N_("This CPF is not valid. Please check the 11 digits and type it again, or skip it.")
+        ) from None
+
+
+_TODAY = {"hoje", "today", "hoy"}
+_YESTERDAY = {"ontem", "yesterday", "ayer"}
+_BEFORE_YESTERDAY = {"anteontem", "antes de ontem", "anteayer"}
+
+
+def _plain(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def past_day(text: str, *, today: dt.date) -> dt.date:
+    """A day in the past as people type it: ``hoje``, ``ontem``, ``4/1``, ``04/01/2026``, ``2026-01-04``.
+
+    A day and month without a year is the latest such day not after today.
+
+    Raises:
+        InvalidInput: not a date, or a date in the future.
+    """
+    plain = _plain(text)
+    if plain in _TODAY:
+        return today
+    if plain in _YESTERDAY:
+        return today - dt.timedelta(days=1)
+    if plain in _BEFORE_YESTERDAY:
+        return today - dt.timedelta(days=2)
+    day: dt.date | None = None
+    iso = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", plain)
+    local = re.fullmatch(r"(\d{1,2})[/.\-](\d{1,2})(?:[/.\-](\d{2}|\d{4}))?", plain)
+    try:
+        if iso:
+            day = dt.date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3)))
+        elif local:
+            year_text = local.group(3)
+            year = today.year if year_text is None else int(year_text) + (2000 if len(year_text) == 2 else 0)
+            day = dt.date(year, int(local.group(2)), int(local.group(1)))
+            if year_text is None and day > today:
+                day = day.replace(year=today.year - 1)
+    except ValueError:
+        day = None
+    if day is None:
+        raise InvalidInput(N_("I could not read that date. Type it like 4/1 or 04/01/2026, or press a button."))
+    if day > today:
+        raise InvalidInput(N_("That date is in the future. Please type the day it happened."))
+    if day.year < 1900:
+        raise InvalidInput(N_("I could not read that date. Type it like 4/1 or 04/01/2026, or press a button."))
+    return day
+
+
+def yes_or_no(text: str) -> bool | None:
+    """``sim``/``yes``/``sí`` → True, ``não``/``no`` → False, anything else → None."""
+    plain = _plain(text).rstrip("!.")
+    if plain in {"sim", "s", "yes", "y", "si", "ok", "confirmo", "confirmar", "enviar", "send"}:
+        return True
+    if plain in {"nao", "n", "no"}:
+        return False
+    return None

@@ -1,0 +1,357 @@
+"""Filing a case: a representação (CP Art. 30–31), a ride-hailing report (Lei 1.533/2020), an ombudsman case.
+
+Each ``file_*`` function checks the form as the law requires, takes the next protocol number, stores the case
+with its author kept apart, claims the files received during the conversation, starts the timeline, puts the
+case in the staff queue (staff are told) and commits — all in one transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from dataclasses import dataclass, field
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.i18n import N_
+from bot.settings import Settings
+from models.cases.attachments import claim_attachments
+from models.cases.fields import InvalidInput
+from models.cases.limits import check_daily_limit
+from models.cases.protocol import next_protocol
+from models.cases.schedule import first_due_on
+from models.cases.tables import (
+    HANDLING_ROLE,
+    Case,
+    CaseAuthor,
+    CaseKind,
+    EventKind,
+    OmbudsmanType,
+    Relation,
+)
+from models.cases.timeline import notify_staff, record_event
+from models.rulebooks.catalogue import CP, L1533, CatalogueError, get_infraction
+
+CP_TITLE = "Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina)"
+L1533_TITLE = "Lei nº 1.533/2020 (Sapezal)"
+OMBUDSMAN_TITLE = "Lei nº 13.460/2017"
+
+
+@dataclass(frozen=True, slots=True)
+class Author:
+    """Who files: CP Art. 31 asks for name, profession and address; the CPF is optional."""
+
+    name: str
+    profession: str | None = None
+    address: str | None = None
+    cpf: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where it happened: a shared location, a typed address, or both."""
+
+    text: str | None = None
+    latitude: float | None = None
+    longitude: float | None = None
+
+    @property
+    def given(self) -> bool:
+        """Whether anything was said about the place."""
+        return bool(self.text) or (self.latitude is not None and self.longitude is not None)
+
+    def describe(self) -> str:
+        """The place in one line (the address, or the coordinates)."""
+        if self.text:
+            return self.text
+        if self.latitude is not None and self.longitude is not None:
+            return f"{self.latitude:.6f}, {self.longitude:.6f}"
+        return ""
+
+
+@dataclass(frozen=True, slots=True)
+class RepresentationForm:
+    """A *representação* as the citizen filled it in (CP Art. 31)."""
+
+    author: Author
+    facts: str
+    occurred_on: dt.date
+    place: Place
+    learned_how: str
+    relation: Relation
+    infraction_code: str | None = None
+    accused: str | None = None
+    evidence_note: str | None = None
+    attachment_ids: list[int] = field(default_factory=list)
+    relation_ended_on: dt.date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RideHailingReason:
+    """A reason to report a ride-hailing driver, with the article breached and the catalogue row."""
+
+    key: str
+    label: str  # English msgid
+    article: str
+    infraction_code: str
+
+
+RIDE_HAILING_REASONS: tuple[RideHailingReason, ...] = (
+    RideHailingReason("street", N_("Picked up passengers on the street, without the app"), "Art. 7º",
+                      "L1533-26-IV"),
+    RideHailingReason("rank", N_("Waited for passengers at a taxi rank"), "Art. 7º, par. único", "L1533-26-VI"),
+    RideHailingReason("conduct", N_("The driver's conduct (rudeness, unsafe driving, dirty car…)"), "Art. 13",
+                      "L1533-26-III"),
+    RideHailingReason("sticker", N_("The car had no identification sticker"), "Art. 14", "L1533-26-III"),
+)
+"""Why a citizen reports a driver (Lei 1.533/2020): Art. 7 boarding on the street, Art. 13 conduct, Art. 14
+sticker. A car missing from the registry is also illegal transport (Art. 27)."""
+
+RIDE_HAILING_BY_KEY = {reason.key: reason for reason in RIDE_HAILING_REASONS}
+UNREGISTERED_CODE = "L1533-27"
+
+
+@dataclass(frozen=True, slots=True)
+class RideHailingForm:
+    """A report about a ride-hailing driver, identified by the plate or the authorization number."""
+
+    author: Author
+    vehicle_ref: str
+    reason: str  # a key of RIDE_HAILING_REASONS
+    facts: str
+    occurred_on: dt.date
+    place: Place
+    driver_id: int | None = None
+    evidence_note: str | None = None
+    attachment_ids: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class OmbudsmanForm:
+    """A *manifestação* (Lei 13.460/2017): type, text, files, and whether the identity is restricted."""
+
+    author: Author
+    type: OmbudsmanType
+    text: str
+    identity_restricted: bool
+    attachment_ids: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class FiledCase:
+    """What the author is told after filing, and what the receipt prints."""
+
+    case_id: int
+    protocol: str
+    kind: CaseKind
+    received_at: dt.datetime
+    due_on: dt.date
+    summary: str
+    legal_refs: tuple[str, ...]
+
+
+class NotAdmitted(InvalidInput):
+    """The law does not admit this case as filled in (e.g. CP Art. 31 sole paragraph)."""
+
+
+def check_representation(form: RepresentationForm) -> None:
+    """Check a representação against CP Art. 31.
+
+    Raises:
+        InvalidInput: a required element is missing.
+        NotAdmitted: a former partner, director, agent or employee reports facts from before they left
+            (Art. 31, sole paragraph).
+    """
+    if not (form.author.name and form.author.profession and form.author.address):
+        raise InvalidInput(N_("The law asks for your name, profession and address (Código de Posturas, Art. 31)."))
+    if not form.attachment_ids and not form.evidence_note:
+        raise InvalidInput(
+            N_("Please send evidence, or say where it can be found (Código de Posturas, Art. 31).")
+        )
+    if not form.learned_how:
+        raise InvalidInput(N_("Please say how you learned of it (Código de Posturas, Art. 31)."))
+    if form.relation is Relation.FORMER:
+        if form.relation_ended_on is None:
+            raise InvalidInput(N_("Please say when you left."))
+        if form.occurred_on < form.relation_ended_on:
+            raise NotAdmitted(
+                N_(
+                    "The law does not accept a report from a former partner, director, agent or employee about "
+                    "facts from before they left (Código de Posturas, Art. 31, sole paragraph). You left on "
+                    "{left}, and the facts are from before that date."
+                ),
+                left=form.relation_ended_on,
+            )
+
+
+def representation_refs(infraction_code: str | None) -> tuple[str, ...]:
+    """The articles a representação rests on: Art. 30–32, and the breached rule when picked from the catalogue."""
+    refs = [f"{CP_TITLE}, Art. 30 a 32"]
+    if infraction_code:
+        try:
+            infraction = get_infraction(infraction_code)
+        except CatalogueError:
+            return tuple(refs)
+        table = f" (Tabela {infraction.table}, item {infraction.item})" if infraction.table else ""
+        refs.append(f"{CP_TITLE}, {infraction.article}{table}")
+    return tuple(refs)
+
+
+def ride_hailing_refs(reason: str, *, registered: bool) -> tuple[str, ...]:
+    """The articles a ride-hailing report rests on (the duty breached; Art. 27 when the car is not registered)."""
+    refs = [f"{L1533_TITLE}, {RIDE_HAILING_BY_KEY[reason].article}"]
+    if not registered:
+        refs.append(f"{L1533_TITLE}, Art. 27")
+    return tuple(refs)
+
+
+def _pseudonym() -> str:
+    return secrets.token_hex(2).upper()
+
+
+async def _file(
+    *,
+    session: AsyncSession,
+    person_id: int,
+    case: Case,
+    author: Author,
+    attachment_ids: list[int],
+    now: dt.datetime,
+    settings: Settings,
+) -> FiledCase:
+    year = now.astimezone(settings.tz).year
+    case.protocol = await next_protocol(session=session, kind=case.kind, year=year)
+    await check_daily_limit(session=session, person_id=person_id, now=now, settings=settings)
+    case.handling_role = HANDLING_ROLE[case.kind]
+    case.received_at = now
+    case.updated_at = now
+    case.due_on = first_due_on(kind=case.kind, received_at=now, settings=settings)
+    session.add(case)
+    await session.flush()
+    assert case.id is not None
+    session.add(
+        CaseAuthor(
+            case_id=case.id,
+            person_id=person_id,
+            name=author.name,
+            profession=author.profession,
+            address=author.address,
+            cpf=author.cpf,
+            pseudonym=_pseudonym(),
+        )
+    )
+    await claim_attachments(session=session, person_id=person_id, attachment_ids=attachment_ids, case_id=case.id)
+    await session.flush()
+    await record_event(
+        session=session, case=case, kind=EventKind.FILED, actor=f"person:{person_id}", now=now, notify_author=False
+    )
+    await notify_staff(session=session, case=case, what="new", dedupe=f"new:{case.id}")
+    await session.commit()
+    return FiledCase(
+        case_id=case.id,
+        protocol=case.protocol,
+        kind=case.kind,
+        received_at=now,
+        due_on=case.due_on,
+        summary=case.summary,
+        legal_refs=tuple(case.legal_refs),
+    )
+
+
+async def file_representation(
+    *, session: AsyncSession, person_id: int, form: RepresentationForm, now: dt.datetime, settings: Settings
+) -> FiledCase:
+    """File a representação under the Código de Posturas (Art. 30–32).
+
+    Raises:
+        InvalidInput: an Art. 31 element is missing.
+        NotAdmitted: Art. 31 sole paragraph.
+        DailyLimitReached: the person filed too many cases today.
+    """
+    if CP not in settings.rulebooks:
+        raise InvalidInput(N_("Representations under the Código de Posturas are not available in this city."))
+    check_representation(form)
+    case = Case(
+        protocol="",
+        kind=CaseKind.REPRESENTATION,
+        handling_role=HANDLING_ROLE[CaseKind.REPRESENTATION],
+        summary=form.facts,
+        infraction_code=form.infraction_code,
+        legal_refs=list(representation_refs(form.infraction_code)),
+        accused=form.accused,
+        place_text=form.place.text,
+        latitude=form.place.latitude,
+        longitude=form.place.longitude,
+        occurred_on=form.occurred_on,
+        evidence_note=form.evidence_note,
+        learned_how=form.learned_how,
+        relation=form.relation,
+        relation_ended_on=form.relation_ended_on if form.relation is Relation.FORMER else None,
+        due_on=now.date(),
+    )
+    return await _file(
+        session=session, person_id=person_id, case=case, author=form.author,
+        attachment_ids=form.attachment_ids, now=now, settings=settings,
+    )
+
+
+async def file_ride_hailing_report(
+    *, session: AsyncSession, person_id: int, form: RideHailingForm, now: dt.datetime, settings: Settings
+) -> FiledCase:
+    """File a report about a ride-hailing driver (Lei 1.533/2020 Art. 7, 13, 14); it goes to the inspectors.
+
+    Raises:
+        InvalidInput: unknown reason, or the rulebook is not in force.
+        DailyLimitReached: the person filed too many cases today.
+    """
+    if L1533 not in settings.rulebooks:
+        raise InvalidInput(N_("Reports about ride-hailing drivers are not available in this city."))
+    reason = RIDE_HAILING_BY_KEY.get(form.reason)
+    if reason is None:
+        raise InvalidInput(N_("Please choose what the driver did."))
+    registered = form.driver_id is not None
+    case = Case(
+        protocol="",
+        kind=CaseKind.RIDE_HAILING,
+        handling_role=HANDLING_ROLE[CaseKind.RIDE_HAILING],
+        summary=form.facts,
+        infraction_code=reason.infraction_code if registered else UNREGISTERED_CODE,
+        legal_refs=list(ride_hailing_refs(form.reason, registered=registered)),
+        accused=form.vehicle_ref,
+        driver_id=form.driver_id,
+        vehicle_ref=form.vehicle_ref,
+        place_text=form.place.text,
+        latitude=form.place.latitude,
+        longitude=form.place.longitude,
+        occurred_on=form.occurred_on,
+        evidence_note=form.evidence_note,
+        due_on=now.date(),
+    )
+    return await _file(
+        session=session, person_id=person_id, case=case, author=form.author,
+        attachment_ids=form.attachment_ids, now=now, settings=settings,
+    )
+
+
+async def file_ombudsman_case(
+    *, session: AsyncSession, person_id: int, form: OmbudsmanForm, now: dt.datetime, settings: Settings
+) -> FiledCase:
+    """File an ombudsman case (Lei 13.460/2017): the answer is due in 30 days (Art. 16).
+
+    Raises:
+        DailyLimitReached: the person filed too many cases today.
+    """
+    case = Case(
+        protocol="",
+        kind=CaseKind.OMBUDSMAN,
+        ombudsman_type=form.type,
+        handling_role=HANDLING_ROLE[CaseKind.OMBUDSMAN],
+        summary=form.text,
+        legal_refs=[f"{OMBUDSMAN_TITLE}, Art. 16"],
+        identity_restricted=form.identity_restricted,
+        due_on=now.date(),
+    )
+    return await _file(
+        session=session, person_id=person_id, case=case, author=form.author,
+        attachment_ids=form.attachment_ids, now=now, settings=settings,
+    )

@@ -1,0 +1,446 @@
+"""What staff do with cases: the queue, assigning, asking for complementação, deciding, answering, extending.
+
+Every function checks the caller's role on each call (:func:`models.people.require_role`) and returns data.
+Who may act: the role the case is routed to (clerks for representações, inspectors for ride-hailing reports,
+the ombudsman for ombudsman cases) and admins. Any staff member may *look* at a case, but the author of an
+ombudsman case with restricted identity is shown only to the ombudsman (:func:`models.cases.views.may_see_author`).
+
+The decision on a representação (CP Art. 32: notify the offender, draw up an *auto*, or archive) records the
+outcome and returns a :class:`NoticeHandover` — what the penalty notices need to issue the notificação
+preliminar or the auto de infração, with the case id to reference, and nothing about the author.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import case as sql_case
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.i18n import N_
+from bot.settings import Settings
+from models.cases.fields import InvalidInput, clean_text
+from models.cases.schedule import complement_due_on, extended_due_on
+from models.cases.tables import (
+    FINAL_STATUSES,
+    HANDLING_ROLE,
+    OUTCOME_STATUS,
+    Case,
+    CaseAttachment,
+    CaseEvent,
+    CaseKind,
+    CaseStatus,
+    EventKind,
+    Outcome,
+)
+from models.cases.timeline import get_author, get_case, notify_staff, record_event
+from models.cases.views import CaseView, QueueItem, author_view, case_view, may_see_author
+from models.people import PermissionDenied, Role, StaffMember, require_role
+from models.rulebooks.catalogue import CP, L1533
+
+ALL_STAFF = frozenset(Role)
+
+
+class CaseActionRefused(InvalidInput):
+    """The action does not fit the case as it stands (closed, already extended, wrong kind…)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StaffActor:
+    """The staff member acting, as checked on this call."""
+
+    member_id: int
+    telegram_user_id: int
+    role: Role
+    name: str
+
+    @property
+    def tag(self) -> str:
+        """The actor for the audit log and the timeline (an id, never a name)."""
+        return f"staff:{self.telegram_user_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeHandover:
+    """What the penalty notices need to issue the notice a decision calls for. Never carries the author.
+
+    Attributes:
+        case_id: the case, for ``Notice.case_id``.
+        protocol: the case's protocol, to quote.
+        notice_type: ``"preliminar"`` (CP Art. 24, notificação preliminar) or ``"auto"`` (CP Art. 33–34;
+            Lei 1.533/2020 Art. 22), as in ``models.notices.tables.NoticeType``.
+        rulebook: ``"nx-posturas"`` or ``"sapezal-1533"``.
+        infraction_code: the catalogue row, when the author picked one (or the report implies it).
+        accused: who is accused, as the author described them (a business, a person, a plate).
+        driver_id: the registered driver, for ride-hailing reports.
+        place: where.
+        occurred_on: when.
+        facts: what happened, in the author's words.
+    """
+
+    case_id: int
+    protocol: str
+    notice_type: str
+    rulebook: str
+    infraction_code: str | None
+    accused: str | None
+    driver_id: int | None
+    place: str
+    occurred_on: dt.date | None
+    facts: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The result of deciding a representação or a report."""
+
+    case_id: int
+    protocol: str
+    outcome: Outcome
+    status: CaseStatus
+    handover: NoticeHandover | None
+
+
+async def staff_actor(*, session: AsyncSession, telegram_user_id: int, allowed: frozenset[Role]) -> StaffActor:
+    """Check the caller's role now and return who they are.
+
+    Raises:
+        PermissionDenied: not active staff with an allowed role (admins always are).
+    """
+    role = await require_role(session=session, telegram_user_id=telegram_user_id, allowed=allowed)
+    member = (
+        await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == telegram_user_id))
+    ).one()
+    assert member.id is not None
+    return StaffActor(member_id=member.id, telegram_user_id=telegram_user_id, role=role, name=member.name)
+
+
+async def _acting(*, session: AsyncSession, telegram_user_id: int, case: Case) -> StaffActor:
+    return await staff_actor(
+        session=session, telegram_user_id=telegram_user_id, allowed=frozenset({HANDLING_ROLE[case.kind]})
+    )
+
+
+def _open(case: Case) -> None:
+    if case.status in FINAL_STATUSES:
+        raise CaseActionRefused(N_("This case is already closed."))
+
+
+async def _load_view(*, session: AsyncSession, case: Case, author_visible: bool) -> CaseView:
+    assert case.id is not None
+    author = await get_author(session=session, case_id=case.id)
+    events = (
+        await session.exec(select(CaseEvent).where(CaseEvent.case_id == case.id).order_by(col(CaseEvent.id)))
+    ).all()
+    attachments = (
+        await session.exec(
+            select(CaseAttachment).where(CaseAttachment.case_id == case.id).order_by(col(CaseAttachment.id))
+        )
+    ).all()
+    assigned_name = None
+    if case.assigned_staff_id is not None:
+        member = await session.get(StaffMember, case.assigned_staff_id)
+        assigned_name = member.name if member else None
+    return case_view(
+        case,
+        author=author_view(author, visible=author_visible),
+        events=list(events),
+        attachments=list(attachments),
+        assigned_staff_name=assigned_name,
+    )
+
+
+async def case_view_for(*, session: AsyncSession, case: Case, viewer_role: Role | None) -> CaseView:
+    """A case as a staff member of ``viewer_role`` may see it (``None``: the author's own view, in full)."""
+    visible = True if viewer_role is None else may_see_author(case, viewer_role)
+    return await _load_view(session=session, case=case, author_visible=visible)
+
+
+async def staff_case(
+    *, session: AsyncSession, telegram_user_id: int, case_id: int | None = None, protocol: str | None = None
+) -> CaseView:
+    """A case for a staff member, the author pseudonymised where the law requires.
+
+    Raises:
+        PermissionDenied: not staff.
+        CaseNotFound: no such case.
+    """
+    actor = await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF)
+    case = await get_case(session=session, case_id=case_id, protocol=protocol)
+    return await case_view_for(session=session, case=case, viewer_role=actor.role)
+
+
+async def staff_queue(
+    *, session: AsyncSession, telegram_user_id: int, today: dt.date, limit: int = 50
+) -> list[QueueItem]:
+    """The open cases of the caller's role (every role for admins), the nearest deadline first.
+
+    A case waiting for the citizen's complementação is ordered by that period's end (then it may be archived).
+
+    Raises:
+        PermissionDenied: not staff.
+    """
+    actor = await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF)
+    deadline = sql_case(
+        (col(Case.status) == CaseStatus.AWAITING_COMPLEMENT.value, col(Case.complement_due_on)),
+        else_=col(Case.due_on),
+    )
+    statement = select(Case).where(col(Case.status).not_in([s.value for s in FINAL_STATUSES]))
+    if actor.role is not Role.ADMIN:
+        statement = statement.where(Case.handling_role == actor.role)
+    statement = statement.order_by(deadline, col(Case.id)).limit(limit)
+    items = []
+    for case in (await session.exec(statement)).all():
+        assert case.id is not None
+        awaiting = case.status is CaseStatus.AWAITING_COMPLEMENT and case.complement_due_on is not None
+        due = case.complement_due_on if awaiting and case.complement_due_on else case.due_on
+        items.append(
+            QueueItem(
+                id=case.id,
+                protocol=case.protocol,
+                kind=case.kind,
+                ombudsman_type=case.ombudsman_type,
+                status=case.status,
+                due_on=due,
+                days_left=(due - today).days,
+                complement_due_on=case.complement_due_on,
+                complement_lapsed=awaiting and due < today,
+                assigned_staff_id=case.assigned_staff_id,
+                assigned_to_me=case.assigned_staff_id == actor.member_id,
+                summary=case.summary if len(case.summary) <= 80 else case.summary[:79] + "…",
+            )
+        )
+    return items
+
+
+async def assign(
+    *,
+    session: AsyncSession,
+    telegram_user_id: int,
+    case_id: int,
+    now: dt.datetime,
+    assignee_telegram_user_id: int | None = None,
+) -> CaseStatus:
+    """Assign a case to the caller (or to another staff member of the role); the first assignment starts it.
+
+    Raises:
+        PermissionDenied: the caller or the assignee may not work this case.
+        CaseActionRefused: the case is closed.
+    """
+    case = await get_case(session=session, case_id=case_id)
+    actor = await _acting(session=session, telegram_user_id=telegram_user_id, case=case)
+    _open(case)
+    assignee = actor
+    if assignee_telegram_user_id is not None and assignee_telegram_user_id != telegram_user_id:
+        try:
+            assignee = await _acting(session=session, telegram_user_id=assignee_telegram_user_id, case=case)
+        except PermissionDenied:
+            raise CaseActionRefused(N_("That person is not staff who can work this case.")) from None
+    case.assigned_staff_id = assignee.member_id
+    started = case.status is CaseStatus.RECEIVED
+    if started:
+        case.status = CaseStatus.IN_PROGRESS
+    await record_event(
+        session=session, case=case, kind=EventKind.ASSIGNED, actor=actor.tag, now=now,
+        details={"staff_id": assignee.member_id}, notify_author=started,
+    )
+    if assignee is not actor:
+        await notify_staff(session=session, case=case, what="assigned", dedupe=f"assigned:{case_id}:{now.isoformat()}")
+    await session.commit()
+    return case.status
+
+
+def _self_assign(case: Case, actor: StaffActor) -> None:
+    if case.assigned_staff_id is None:
+        case.assigned_staff_id = actor.member_id
+
+
+async def request_complement(
+    *, session: AsyncSession, telegram_user_id: int, case_id: int, question: str, now: dt.datetime, settings: Settings
+) -> dt.date:
+    """Ask the author to complete the case; they have 20 days (Decreto 9.492/2018 Art. 18). Once per case.
+
+    Returns:
+        The last day for the author's answer.
+
+    Raises:
+        PermissionDenied: the caller may not work this case.
+        CaseActionRefused: closed, or complementação already asked once.
+        InvalidInput: the question is too short or too long.
+    """
+    case = await get_case(session=session, case_id=case_id)
+    actor = await _acting(session=session, telegram_user_id=telegram_user_id, case=case)
+    _open(case)
+    if case.complement_requested_at is not None:
+        raise CaseActionRefused(
+            N_("More information was already asked for once on this case; it can't be asked again.")
+        )
+    text = clean_text(question, min_length=10, max_length=1000)
+    _self_assign(case, actor)
+    case.status = CaseStatus.AWAITING_COMPLEMENT
+    case.complement_question = text
+    case.complement_requested_at = now
+    case.complement_due_on = complement_due_on(requested_at=now, settings=settings)
+    await record_event(session=session, case=case, kind=EventKind.COMPLEMENT_REQUESTED, actor=actor.tag, now=now,
+                       note=text)
+    await session.commit()
+    return case.complement_due_on
+
+
+def _handover(case: Case, outcome: Outcome) -> NoticeHandover | None:
+    assert case.id is not None
+    if outcome is Outcome.ARCHIVE:
+        return None
+    if case.kind is CaseKind.RIDE_HAILING:
+        if outcome is not Outcome.AUTO:
+            return None  # Lei 1.533 has no notificação preliminar: a regularisation notice is not a penalty
+        rulebook, notice_type = L1533, "auto"
+    else:
+        rulebook, notice_type = CP, ("auto" if outcome is Outcome.AUTO else "preliminar")
+    place = case.place_text or (
+        f"{case.latitude:.6f}, {case.longitude:.6f}" if case.latitude is not None and case.longitude is not None else ""
+    )
+    return NoticeHandover(
+        case_id=case.id,
+        protocol=case.protocol,
+        notice_type=notice_type,
+        rulebook=rulebook,
+        infraction_code=case.infraction_code,
+        accused=case.accused,
+        driver_id=case.driver_id,
+        place=place,
+        occurred_on=case.occurred_on,
+        facts=case.summary,
+    )
+
+
+async def decide(
+    *,
+    session: AsyncSession,
+    telegram_user_id: int,
+    case_id: int,
+    outcome: Outcome,
+    reason: str | None,
+    now: dt.datetime,
+) -> Decision:
+    """Decide a representação (CP Art. 32) or a ride-hailing report: notify, issue an auto, or archive.
+
+    Archiving needs a reason, which the author is told. Notifying or issuing an auto hands over to the penalty
+    notices (the returned :class:`NoticeHandover`; the notice references ``case_id``).
+
+    Raises:
+        PermissionDenied: the caller may not work this case.
+        CaseActionRefused: an ombudsman case (answer it instead) or a closed case.
+        InvalidInput: no reason to archive.
+    """
+    case = await get_case(session=session, case_id=case_id)
+    actor = await _acting(session=session, telegram_user_id=telegram_user_id, case=case)
+    if case.kind is CaseKind.OMBUDSMAN:
+        raise CaseActionRefused(N_("An ombudsman case is answered, not decided."))
+    _open(case)
+    note = None
+    if outcome is Outcome.ARCHIVE or (reason and reason.strip()):
+        note = clean_text(reason or "", min_length=5, max_length=1000)
+    _self_assign(case, actor)
+    case.outcome = outcome
+    case.outcome_reason = note
+    case.status = OUTCOME_STATUS[outcome]
+    case.closed_at = now
+    await record_event(session=session, case=case, kind=EventKind.DECIDED, actor=actor.tag, now=now, note=note,
+                       details={"outcome": outcome.value})
+    await session.commit()
+    assert case.id is not None
+    return Decision(case_id=case.id, protocol=case.protocol, outcome=outcome, status=case.status,
+                    handover=_handover(case, outcome))
+
+
+async def notice_handover(*, session: AsyncSession, case_id: int) -> NoticeHandover | None:
+    """The hand-over of a decided case to the penalty notices (None if archived or not decided)."""
+    case = await get_case(session=session, case_id=case_id)
+    return _handover(case, case.outcome) if case.outcome is not None else None
+
+
+def _ombudsman(case: Case) -> None:
+    if case.kind is not CaseKind.OMBUDSMAN:
+        raise CaseActionRefused(N_("Only ombudsman cases are answered this way; decide this case instead."))
+    _open(case)
+
+
+async def answer_case(
+    *, session: AsyncSession, telegram_user_id: int, case_id: int, text: str, now: dt.datetime
+) -> None:
+    """Give an ombudsman case its conclusive answer (Lei 13.460/2017 Art. 12); the author gets it in the chat.
+
+    Raises:
+        PermissionDenied: not the ombudsman.
+        CaseActionRefused: not an ombudsman case, or closed.
+        InvalidInput: the answer is too short or too long.
+    """
+    case = await get_case(session=session, case_id=case_id)
+    actor = await _acting(session=session, telegram_user_id=telegram_user_id, case=case)
+    _ombudsman(case)
+    answer = clean_text(text, min_length=10, max_length=3500)
+    _self_assign(case, actor)
+    case.answer = answer
+    case.status = CaseStatus.ANSWERED
+    case.closed_at = now
+    await record_event(session=session, case=case, kind=EventKind.ANSWERED, actor=actor.tag, now=now, note=answer)
+    await session.commit()
+
+
+async def extend(
+    *, session: AsyncSession, telegram_user_id: int, case_id: int, reason: str, now: dt.datetime, settings: Settings
+) -> dt.date:
+    """Extend an ombudsman case's deadline once, by 30 days, with a reason (Lei 13.460/2017 Art. 16).
+
+    Returns:
+        The new deadline.
+
+    Raises:
+        PermissionDenied: not the ombudsman.
+        CaseActionRefused: not an ombudsman case, closed, or already extended.
+        InvalidInput: the reason is too short or too long.
+    """
+    case = await get_case(session=session, case_id=case_id)
+    actor = await _acting(session=session, telegram_user_id=telegram_user_id, case=case)
+    _ombudsman(case)
+    if case.extended_at is not None:
+        raise CaseActionRefused(
+            N_("The deadline was already extended once; the law allows only one extension (Lei 13.460/2017, Art. 16).")
+        )
+    why = clean_text(reason, min_length=10, max_length=1000)
+    _self_assign(case, actor)
+    case.due_on = extended_due_on(due_on=case.due_on, settings=settings)
+    case.extended_at = now
+    case.extension_reason = why
+    await record_event(session=session, case=case, kind=EventKind.EXTENDED, actor=actor.tag, now=now, note=why,
+                       details={"due_on": case.due_on.isoformat()})
+    await session.commit()
+    return case.due_on
+
+
+async def archive_ombudsman(
+    *, session: AsyncSession, telegram_user_id: int, case_id: int, reason: str, now: dt.datetime
+) -> None:
+    """Archive an ombudsman case without an answer, with a reason the author is told.
+
+    For example when the 20 days to complete it ran out (Decreto 9.492/2018 Art. 18).
+
+    Raises:
+        PermissionDenied: not the ombudsman.
+        CaseActionRefused: not an ombudsman case, or closed.
+        InvalidInput: the reason is too short or too long.
+    """
+    case = await get_case(session=session, case_id=case_id)
+    actor = await _acting(session=session, telegram_user_id=telegram_user_id, case=case)
+    _ombudsman(case)
+    why = clean_text(reason, min_length=5, max_length=1000)
+    _self_assign(case, actor)
+    case.status = CaseStatus.ARCHIVED
+    case.outcome = Outcome.ARCHIVE
+    case.outcome_reason = why
+    case.closed_at = now
+    await record_event(session=session, case=case, kind=EventKind.ARCHIVED, actor=actor.tag, now=now, note=why)
+    await session.commit()

@@ -1,0 +1,82 @@
+"""The PDF receipt (*comprovante de protocolo*) a citizen gets when a case is filed.
+
+One A4 page: the municipality, the protocol number, date and time of receipt, the kind of case, the deadline,
+a summary of what was reported, and the articles it rests on. It is written in the citizen's language and
+never shows the author's CPF.
+"""
+
+from __future__ import annotations
+
+import io
+from xml.sax.saxutils import escape
+
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from bot.i18n import Translator
+from models.cases.filing import FiledCase
+from models.cases.labels import KIND_LABELS
+
+SUMMARY_LIMIT = 1500
+
+
+def _pdf_text(value: str) -> str:
+    """Escaped for a Paragraph, limited to what the standard PDF fonts can draw (Windows-1252)."""
+    return escape(value.encode("cp1252", errors="replace").decode("cp1252")).replace("\n", "<br/>")
+
+
+def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str) -> bytes:
+    """The receipt of a filed case as PDF bytes.
+
+    Args:
+        filed: the filed case.
+        tr: the reader's translator (language and time zone).
+        municipality: the city hall's municipality name.
+    """
+    styles = getSampleStyleSheet()
+    small = ParagraphStyle("small", parent=styles["Normal"], fontSize=8, leading=10)
+    buffer = io.BytesIO()
+    document = SimpleDocTemplate(
+        buffer,
+        pagesize=A4,
+        leftMargin=20 * mm,
+        rightMargin=20 * mm,
+        topMargin=20 * mm,
+        bottomMargin=20 * mm,
+        title=f"{filed.protocol}",
+        author=municipality,
+        invariant=True,
+    )
+    summary = filed.summary if len(filed.summary) <= SUMMARY_LIMIT else filed.summary[: SUMMARY_LIMIT - 1] + "…"
+    rows = [
+        [tr._("Protocol"), filed.protocol],
+        [tr._("Received on"), tr.datetime(filed.received_at, format="long")],
+        [tr._("Kind"), tr._(KIND_LABELS[filed.kind])],
+        [tr._("Answer due by"), tr.date(filed.due_on)],
+    ]
+    table = Table(
+        [[Paragraph(_pdf_text(label), styles["Normal"]), Paragraph(f"<b>{_pdf_text(value)}</b>", styles["Normal"])]
+         for label, value in rows],
+        colWidths=[45 * mm, 125 * mm],
+    )
+    table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("BOTTOMPADDING", (0, 0), (-1, -1), 4)]))
+    story = [
+        Paragraph(_pdf_text(tr._("City hall of {city}").format(city=municipality)), styles["Title"]),
+        Paragraph(_pdf_text(tr._("Filing receipt")), styles["Heading2"]),
+        Spacer(1, 4 * mm),
+        table,
+        Spacer(1, 6 * mm),
+        Paragraph(_pdf_text(tr._("What you reported")), styles["Heading3"]),
+        Paragraph(_pdf_text(summary), styles["Normal"]),
+        Spacer(1, 6 * mm),
+        Paragraph(_pdf_text(tr._("Legal basis")), styles["Heading3"]),
+        *[Paragraph(_pdf_text(ref), small) for ref in filed.legal_refs],
+        Spacer(1, 8 * mm),
+        Paragraph(
+            _pdf_text(tr._("Follow this case in the Balcão chat with /acompanhar and the protocol number.")), small
+        ),
+    ]
+    document.build(story)
+    return buffer.getvalue()

@@ -1,0 +1,162 @@
+"""A case's timeline, and the messages each step causes (enqueued in the same transaction as the step).
+
+Every change of a case is a :class:`~models.cases.tables.CaseEvent`; the author hears of it through the
+outbox (kind ``cases.update``), and staff hear of new work (``cases.staff``). Payloads hold the protocol,
+the step and the note meant for the reader — never the author's identity, which staff messages do not need
+and which must not reach anyone who may not see it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from models.audit import record
+from models.cases.tables import Case, CaseAuthor, CaseEvent, EventKind
+from models.outbox import enqueue
+from models.people import Person, StaffMember
+
+logger = logging.getLogger("balcao.cases")
+
+CITIZEN_UPDATE = "cases.update"
+"""Outbox kind: a step of the author's case (status change, question, answer)."""
+STAFF_NOTICE = "cases.staff"
+"""Outbox kind: something for staff to do on a case (new case, citizen answered, deadline coming)."""
+
+
+class CaseNotFound(LookupError):
+    """No case with this id or protocol (or not one the caller may see)."""
+
+
+async def get_case(*, session: AsyncSession, case_id: int | None = None, protocol: str | None = None) -> Case:
+    """A case by id or protocol.
+
+    Raises:
+        CaseNotFound: no such case.
+    """
+    if case_id is not None:
+        case = await session.get(Case, case_id)
+    else:
+        case = (await session.exec(select(Case).where(Case.protocol == (protocol or "").upper()))).first()
+    if case is None:
+        raise CaseNotFound(f"no case {case_id or protocol!r}")
+    return case
+
+
+async def get_author(*, session: AsyncSession, case_id: int) -> CaseAuthor:
+    """The author row of a case (only for code paths allowed to see it)."""
+    author = (await session.exec(select(CaseAuthor).where(CaseAuthor.case_id == case_id))).first()
+    if author is None:
+        raise CaseNotFound(f"case {case_id} has no author")
+    return author
+
+
+async def record_event(
+    *,
+    session: AsyncSession,
+    case: Case,
+    kind: EventKind,
+    actor: str,
+    now: dt.datetime,
+    note: str | None = None,
+    details: dict[str, Any] | None = None,
+    notify_author: bool = True,
+) -> CaseEvent:
+    """Append a step to the timeline, audit it, and tell the author (the caller commits).
+
+    Args:
+        session: the session holding the change.
+        case: the case, already updated (its status is recorded with the event).
+        kind: what happened.
+        actor: ``"staff:<telegram id>"``, ``"person:<id>"`` or ``"system"`` (ids only).
+        now: when.
+        note: text for the author (a question, a reason, an answer).
+        details: JSON-safe facts for the timeline (no personal data).
+        notify_author: whether the author gets a message about it.
+    """
+    assert case.id is not None
+    case.updated_at = now
+    event = CaseEvent(
+        case_id=case.id, at=now, kind=kind, status=case.status, actor=actor, note=note, details=details or {}
+    )
+    session.add(event)
+    await session.flush()
+    await record(
+        session=session,
+        actor=actor,
+        action=f"case.{kind.value}",
+        entity="citizen_case",
+        entity_id=str(case.id),
+        details={"protocol": case.protocol, "status": case.status.value},
+    )
+    logger.info("case %s: %s (status %s)", case.protocol, kind.value, case.status.value)
+    if notify_author:
+        author = await get_author(session=session, case_id=case.id)
+        await enqueue(
+            session=session,
+            person_id=author.person_id,
+            kind=CITIZEN_UPDATE,
+            dedupe_key=f"case-event:{event.id}",
+            payload={
+                "case_id": case.id,
+                "protocol": case.protocol,
+                "kind": case.kind.value,
+                "event": kind.value,
+                "status": case.status.value,
+                "note": note,
+                "due_on": case.due_on.isoformat(),
+                "complement_due_on": case.complement_due_on.isoformat() if case.complement_due_on else None,
+            },
+        )
+    return event
+
+
+async def staff_recipients(*, session: AsyncSession, case: Case) -> list[int]:
+    """Person ids of the staff to tell about a case: the assignee, or every active member of its role."""
+    statement = select(Person.id).join(StaffMember, col(StaffMember.telegram_user_id) == Person.telegram_user_id)
+    if case.assigned_staff_id is not None:
+        statement = statement.where(StaffMember.id == case.assigned_staff_id)
+    else:
+        statement = statement.where(StaffMember.role == case.handling_role)
+    statement = statement.where(StaffMember.active == True)  # noqa: E712
+    return [int(person_id) for person_id in (await session.exec(statement)).all() if person_id is not None]
+
+
+async def notify_staff(
+    *, session: AsyncSession, case: Case, what: str, dedupe: str, extra: dict[str, Any] | None = None
+) -> int:
+    """Tell the staff in charge of a case that something needs them (the caller commits).
+
+    Args:
+        session: the session of the change.
+        case: the case.
+        what: ``"new"``, ``"complement_answered"``, ``"deadline"``, ``"complement_lapsed"``.
+        dedupe: a key unique to this occasion (the recipient is appended).
+        extra: more JSON-safe data for the renderer (dates as ISO strings).
+
+    Returns:
+        How many messages were enqueued.
+    """
+    assert case.id is not None
+    count = 0
+    for person_id in await staff_recipients(session=session, case=case):
+        added = await enqueue(
+            session=session,
+            person_id=person_id,
+            kind=STAFF_NOTICE,
+            dedupe_key=f"case-staff:{dedupe}:{person_id}",
+            payload={
+                "case_id": case.id,
+                "protocol": case.protocol,
+                "kind": case.kind.value,
+                "what": what,
+                "due_on": case.due_on.isoformat(),
+                **(extra or {}),
+            },
+        )
+        count += int(added)
+    return count

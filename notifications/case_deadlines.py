@@ -1,0 +1,68 @@
+"""Scans for citizens' cases: deadlines, complementação periods, abandoned files.
+
+Staff are warned before a deadline passes; the author is reminded to complete a case; staff are told when
+the 20 days to complete it lapsed; files of forms that were abandoned are deleted.
+
+Each warning has a dedupe key naming the case and the date it is about, so it goes once — and again only if
+the date changes (an extension, a restarted deadline).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.settings import Settings
+from models.cases.attachments import discard_abandoned
+from models.cases.tables import FINAL_STATUSES, Case, CaseStatus
+from models.cases.timeline import CITIZEN_UPDATE, get_author, notify_staff
+from models.outbox import enqueue
+from notifications.scans import scan
+
+ABANDONED_FILES_AFTER = dt.timedelta(days=1)
+
+
+@scan("case-deadlines")
+async def case_deadlines(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
+    """Warn staff ``BALCAO_CASE_WARNING_DAYS`` before a case is due; handle the complementação period."""
+    today = now.astimezone(settings.tz).date()
+    horizon = today + dt.timedelta(days=settings.case_warning_days)
+    count = 0
+    open_cases = select(Case).where(col(Case.status).not_in([s.value for s in FINAL_STATUSES]))
+    due_soon = open_cases.where(
+        Case.status != CaseStatus.AWAITING_COMPLEMENT, col(Case.due_on) >= today, col(Case.due_on) <= horizon
+    )
+    for case in (await session.exec(due_soon)).all():
+        count += await notify_staff(
+            session=session, case=case, what="deadline", dedupe=f"deadline:{case.id}:{case.due_on.isoformat()}"
+        )
+    waiting = open_cases.where(Case.status == CaseStatus.AWAITING_COMPLEMENT, col(Case.complement_due_on).is_not(None))
+    for case in (await session.exec(waiting)).all():
+        assert case.id is not None and case.complement_due_on is not None
+        due = case.complement_due_on.isoformat()
+        if case.complement_due_on < today:
+            count += await notify_staff(session=session, case=case, what="complement_lapsed",
+                                        dedupe=f"lapsed:{case.id}:{due}", extra={"complement_due_on": due})
+        elif case.complement_due_on <= horizon:
+            added = await enqueue(
+                session=session,
+                person_id=(await get_author(session=session, case_id=case.id)).person_id,
+                kind=CITIZEN_UPDATE,
+                dedupe_key=f"case-complement-reminder:{case.id}:{due}",
+                payload={
+                    "case_id": case.id, "protocol": case.protocol, "kind": case.kind.value,
+                    "event": "complement_reminder", "status": case.status.value, "note": case.complement_question,
+                    "due_on": case.due_on.isoformat(), "complement_due_on": due,
+                },
+            )
+            count += int(added)
+    return count
+
+
+@scan("case-abandoned-files")
+async def case_abandoned_files(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
+    """Delete files received for a form that was cancelled or replaced (no case, no draft, older than a day)."""
+    await discard_abandoned(session=session, older_than=now - ABANDONED_FILES_AFTER)
+    return 0

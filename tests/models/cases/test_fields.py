@@ -1,0 +1,55 @@
+"""Typed input: names, CPF, dates as people type them."""
+
+import datetime as dt
+
+import pytest
+
+from bot.i18n import translator
+from models.cases.fields import InvalidInput, address, clean_text, cpf, past_day, person_name, yes_or_no
+
+TODAY = dt.date(2026, 3, 2)
+
+
+def test_a_full_name_is_required_with_letters_only() -> None:
+    assert person_name("  joão   batista ") == "joão batista"
+    for bad in ("João", "J0ão Silva", "João <b>Silva</b>", "ab"):
+        with pytest.raises(InvalidInput):
+            person_name(bad)
+
+
+def test_cpf_check_digits_are_verified() -> None:
+    assert cpf("529.982.247-25") == "52998224725"
+    for bad in ("529.982.247-24", "111.111.111-11", "1234", "abc.def.ghi-jk"):
+        with pytest.raises(InvalidInput):
+            cpf(bad)
+
+
+def test_dates_as_people_type_them() -> None:
+    assert past_day("hoje", today=TODAY) == TODAY
+    assert past_day("Ontem", today=TODAY) == dt.date(2026, 3, 1)
+    assert past_day("27/2", today=TODAY) == dt.date(2026, 2, 27)
+    assert past_day("25/12", today=TODAY) == dt.date(2025, 12, 25)  # no year: the last such day
+    assert past_day("04/01/26", today=TODAY) == dt.date(2026, 1, 4)
+    assert past_day("2025-11-30", today=TODAY) == dt.date(2025, 11, 30)
+
+
+@pytest.mark.parametrize("text", ["31/2/2026", "amanhã", "3/3/2026", "99/99"])
+def test_impossible_or_future_dates_are_refused_with_a_clear_answer(text: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        past_day(text, today=TODAY)
+    assert caught.value.render(translator("pt_BR"))
+
+
+def test_text_limits_say_the_number() -> None:
+    with pytest.raises(InvalidInput) as caught:
+        clean_text("oi", min_length=10, max_length=100)
+    assert "10" in caught.value.render(translator("en"))
+    with pytest.raises(InvalidInput):
+        address("12345")  # no letters
+    assert clean_text("  a  b \n\n c ", min_length=1, max_length=20) == "a b\nc"
+
+
+def test_yes_and_no_in_three_languages() -> None:
+    assert yes_or_no("Sim") is True and yes_or_no("sí") is True and yes_or_no("yes!") is True
+    assert yes_or_no("não") is False and yes_or_no("No") is False
+    assert yes_or_no("talvez") is None

@@ -1,0 +1,35 @@
+"""The PDF receipt: protocol, date, summary and articles, in the reader's language."""
+
+import base64
+import datetime as dt
+import re
+import zlib
+
+from bot.i18n import translator
+from models.cases.filing import FiledCase
+from models.cases.receipt_pdf import build_receipt
+from models.cases.tables import CaseKind
+
+
+def page_text(content: bytes) -> str:
+    """The text drawn on the pages (ReportLab's ASCII85 + Flate content streams, decoded)."""
+    texts = []
+    for stream in re.findall(rb"stream\r?\n(.*?)\s*endstream", content, flags=re.DOTALL):
+        raw = base64.a85decode(stream.strip().removesuffix(b"~>"))
+        texts.append(zlib.decompress(raw).decode("cp1252", errors="replace"))
+    return "\n".join(texts)
+
+
+def test_the_receipt_is_a_pdf_with_the_protocol_and_the_articles() -> None:
+    filed = FiledCase(
+        case_id=1, protocol="REP-2026-000123", kind=CaseKind.REPRESENTATION,
+        received_at=dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC), due_on=dt.date(2026, 3, 12),
+        summary="Entulho na calçada — toda sexta-feira. 🚛", legal_refs=("Lei nº 1.101/2004, Art. 30 a 32",),
+    )
+    content = build_receipt(filed, tr=translator("pt_BR"), municipality="Nova Xavantina")
+    assert content.startswith(b"%PDF-")
+    text = page_text(content)
+    for expected in ("REP-2026-000123", "Comprovante de protocolo", "Lei nº 1.101/2004, Art. 30 a 32",
+                     "quinta-feira, 12 de março de 2026", "Entulho na calçada"):
+        assert expected in text, expected
+    assert build_receipt(filed, tr=translator("pt_BR"), municipality="Nova Xavantina") == content  # reproducible
