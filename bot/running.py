@@ -21,13 +21,14 @@ from bot.app import build_application, start_application, stop_application
 from bot.db import create_engine, session_factory
 from bot.settings import Settings
 from bot.web import WEBHOOK_PATH, build_web_app
+from notifications.service import notification_service
 
 logger = logging.getLogger("balcao.run")
 
 BackgroundService = Callable[[Settings, Any, Any, asyncio.Event], Coroutine[Any, Any, None]]
 """A coroutine run beside the bot until the stop event is set: (settings, sessions, bot, stop)."""
 
-BACKGROUND_SERVICES: list[BackgroundService] = []
+BACKGROUND_SERVICES: list[BackgroundService] = [notification_service]
 
 
 def _install_stop_signals(stop: asyncio.Event) -> None:

@@ -167,6 +167,18 @@ class Settings(BaseSettings):
     dispatch_per_chat_rate: float = Field(default=1.0, gt=0, description="Messages per second, per chat.")
     dispatch_paid_rate: float = Field(default=1000.0, gt=0, description="Messages per second in paid mode.")
     dispatch_paid_broadcast: bool = False
+    dispatch_lease_seconds: float = Field(
+        default=60.0, ge=1, description="Seconds a dispatcher holds claimed outbox rows unless it renews them."
+    )
+    dispatch_max_attempts: int = Field(
+        default=8, ge=1, le=50, description="Attempts (network errors) before an outbox message is marked failed."
+    )
+    dispatch_retry_max_seconds: float = Field(
+        default=900.0, ge=1, description="Longest wait between two attempts of one message (the backoff's cap)."
+    )
+    scan_interval_minutes: float = Field(
+        default=15.0, gt=0, description="How often `run` runs the reminder scans (also once at start)."
+    )
     log_level: str = "INFO"
 
     @field_validator("timezone")

@@ -6,7 +6,8 @@ An area registers its audiences::
     async def linked_drivers(*, session: AsyncSession, now: dt.datetime, params: AudienceParams) -> list[int]:
         ...  # person ids
 
-``python -m bot broadcast --help`` lists them; the bot's /aviso shows their labels.
+``python -m bot broadcast --help`` lists them; the bot's /aviso shows their labels. An audience that takes a
+topic may list the topics staff can pick (``topic_choices``); otherwise staff type it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ class AudienceParams:
 
 
 AudienceQuery = Callable[..., Awaitable[list[int]]]
+TopicChoices = Callable[..., Awaitable[list[tuple[str, str]]]]
+"""``async def f(*, session) -> list[tuple[str, str]]``: (topic, label shown to staff, already translated or
+an English msgid)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,21 +42,40 @@ class Audience:
     query: AudienceQuery
     takes_days: bool
     takes_topic: bool
+    topic_choices: TopicChoices | None = None
 
 
 AUDIENCES: dict[str, Audience] = {}
 
 
 def audience(
-    name: str, *, label: str, takes_days: bool = False, takes_topic: bool = False
+    name: str,
+    *,
+    label: str,
+    takes_days: bool = False,
+    takes_topic: bool = False,
+    topic_choices: TopicChoices | None = None,
 ) -> Callable[[AudienceQuery], AudienceQuery]:
-    """Register an audience: ``async def f(*, session, now, params) -> list[int]`` (person ids)."""
+    """Register an audience: ``async def f(*, session, now, params) -> list[int]`` (person ids).
+
+    Args:
+        name: identifier used by the CLI and the API (``drivers``, ``drivers-expiring``…).
+        label: English msgid (mark it with ``N_``) shown to staff.
+        takes_days: the query reads ``params.days`` (e.g. "expiring within N days").
+        takes_topic: the query reads ``params.topic``.
+        topic_choices: for a topic audience, the topics staff can pick from.
+    """
 
     def decorate(query: AudienceQuery) -> AudienceQuery:
         if name in AUDIENCES:
             raise ValueError(f"audience {name!r} registered twice")
         AUDIENCES[name] = Audience(
-            name=name, label=label, query=query, takes_days=takes_days, takes_topic=takes_topic
+            name=name,
+            label=label,
+            query=query,
+            takes_days=takes_days,
+            takes_topic=takes_topic,
+            topic_choices=topic_choices,
         )
         return query
 

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from bot.cli import core, deadlines, demo, running
+from bot.cli import core, deadlines, demo, outbox, running
 from bot.cli.errors import CommandError
 from bot.migrate import SchemaOutOfDate
 from bot.settings import SettingsError
@@ -23,6 +23,7 @@ Handler = Callable[[argparse.Namespace], Coroutine[Any, Any, int]]
 REGISTRARS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
     core.register,
     running.register,
+    outbox.register,
     demo.register,
     deadlines.register,
 )

@@ -9,11 +9,12 @@ from telegram import Update
 from telegram.ext import Application, CommandHandler, TypeHandler
 
 from handlers.chat import start
+from handlers.chat import broadcasts, reminders  # notifications: /aviso, /lembretes
 from handlers.chat.commands import COMMANDS
 from handlers.chat.errors import on_error
 from handlers.chat.people import load_person
 
-AREAS = (start,)
+AREAS = (start, broadcasts, reminders)
 
 
 def register_all(application: Application) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from handlers.web import health
+from handlers.web import api_broadcasts, health
 
 ROUTE_TABLES: tuple[web.RouteTableDef, ...] = (health.routes,)
+ROUTE_TABLES += (api_broadcasts.routes,)  # notifications: staff broadcasts

@@ -1,0 +1,144 @@
+"""``scan``, ``dispatch`` and ``broadcast``: the notification engine for operators and cron-style deployments.
+
+``run`` does the first two on its own (scans every 15 minutes and at start, the dispatcher always on); these
+commands do one round and exit, e.g. from cron::
+
+    */15 * * * *  python -m bot scan
+    * * * * *     python -m bot dispatch
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from bot import migrate
+from bot.cli.errors import CommandError
+from bot.db import database
+from bot.i18n import translator
+from bot.settings import get_settings
+from models.columns import utcnow
+from notifications.audiences import AUDIENCES
+from notifications.broadcasts import AudienceChoice, BroadcastRefused, check_text, create_broadcast, parse_when
+from notifications.dispatcher import Dispatcher, DispatchStopped, sending_bot
+from notifications.plugins import load_all
+from notifications.service import run_scans
+
+REFUSALS = {
+    "empty_text": "--text is empty.",
+    "bad_html": "--text is not valid Telegram HTML: {detail}.",
+    "text_too_long": "--text is too long: at most {limit} characters.",
+    "unknown_audience": "unknown audience {detail!r}; python -m bot broadcast --help lists them.",
+    "days_required": "this audience needs --days N (0 to {limit}).",
+    "topic_required": "this audience needs --topic TOPIC.",
+    "in_the_past": "--at is in the past.",
+    "nobody": "nobody is in this audience now; nothing was sent.",
+}
+
+
+def _audience_list() -> str:
+    load_all()
+    english = translator("en")
+    lines = ["audiences:"]
+    for found in AUDIENCES.values():
+        needs = " (needs --days N)" if found.takes_days else " (needs --topic TOPIC)" if found.takes_topic else ""
+        lines.append(f"  {found.name:<22} {english._(found.label)}{needs}")
+    if len(lines) == 1:
+        lines.append("  (none registered)")
+    return "\n".join(lines)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``scan``, ``dispatch`` and ``broadcast`` to the command line."""
+    scan = subparsers.add_parser(
+        "scan",
+        help="run every reminder scan once and exit",
+        description="Each scan computes from the database what is due (reminders, deadlines) and queues it; "
+        "running it again queues nothing twice. Exit code 1 when a scan failed.",
+    )
+    scan.set_defaults(handler=_scan)
+
+    dispatch = subparsers.add_parser(
+        "dispatch",
+        help="send the queued messages that are due, then exit",
+        description="Sends within BALCAO_DISPATCH_GLOBAL_RATE and BALCAO_DISPATCH_PER_CHAT_RATE (paid broadcasts: "
+        "BALCAO_DISPATCH_PAID_BROADCAST). Several dispatch processes may run against one PostgreSQL.",
+    )
+    dispatch.set_defaults(handler=_dispatch)
+
+    broadcast = subparsers.add_parser(
+        "broadcast",
+        help="send a notice to an audience, now or at a date and time",
+        description="Queues a notice for everyone in AUDIENCE (people who muted notices are left out). "
+        "The running bot, or python -m bot dispatch, sends it.",
+        epilog=_audience_list(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    broadcast.add_argument("--audience", required=True, metavar="AUDIENCE", help="who gets it (see below)")
+    broadcast.add_argument("--text", required=True, metavar="TEXT", help="the notice (plain text)")
+    broadcast.add_argument("--html", action="store_true", help="TEXT is Telegram HTML (<b>, <i>, <a href=…>)")
+    broadcast.add_argument("--days", type=int, metavar="N", help="for audiences about a deadline within N days")
+    broadcast.add_argument("--topic", metavar="TOPIC", help="for the audience of people who follow a topic")
+    broadcast.add_argument(
+        "--at",
+        metavar="DATETIME",
+        help="send later: 'YYYY-MM-DD HH:MM' or 'DD/MM/YYYY HH:MM' in BALCAO_TIMEZONE (default: now)",
+    )
+    broadcast.set_defaults(handler=_broadcast)
+
+
+async def _scan(_args: argparse.Namespace) -> int:
+    settings = get_settings()
+    await migrate.check_schema(settings.database_url)
+    async with database(settings.database_url) as (_engine, sessions):
+        outcomes = await run_scans(sessions=sessions, settings=settings)
+    for outcome in outcomes:
+        print(f"{outcome.name}: " + (f"FAILED ({outcome.error})" if outcome.error else f"{outcome.enqueued} queued"))
+    if not outcomes:
+        print("No scans are registered.")
+    return 1 if any(outcome.error for outcome in outcomes) else 0
+
+
+async def _dispatch(_args: argparse.Namespace) -> int:
+    settings = get_settings()
+    if settings.telegram_token is None:
+        raise CommandError("BALCAO_TELEGRAM_TOKEN is not set: there is no bot to send with.")
+    await migrate.check_schema(settings.database_url)
+    load_all()
+    async with database(settings.database_url) as (_engine, sessions):
+        try:
+            async with sending_bot(settings) as bot:
+                stats = await Dispatcher(sessions=sessions, bot=bot, settings=settings).run_until_idle()
+        except DispatchStopped as exc:
+            raise CommandError(str(exc)) from exc
+    print(
+        f"sent {stats.sent}, unreachable {stats.unreachable}, failed {stats.failed}, "
+        f"cancelled {stats.cancelled}, to retry later {stats.retry_later}"
+    )
+    return 0
+
+
+async def _broadcast(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    await migrate.check_schema(settings.database_url)
+    load_all()
+    now = utcnow()
+    send_at = None
+    if args.at:
+        send_at = parse_when(args.at, now=now, settings=settings)
+        if send_at is None:
+            raise CommandError(f"--at {args.at!r}: use 'YYYY-MM-DD HH:MM' or 'DD/MM/YYYY HH:MM' ({settings.timezone}).")
+    choice = AudienceChoice(name=args.audience, days=args.days, topic=args.topic)
+    try:
+        text = check_text(args.text, is_html=args.html)
+        async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+            created = await create_broadcast(
+                session=session, settings=settings, choice=choice, text=text, actor="cli", now=now, send_at=send_at
+            )
+    except BroadcastRefused as refused:
+        raise CommandError(REFUSALS[refused.code].format(detail=refused.detail, limit=refused.limit)) from refused
+    when = "now" if created.send_at <= now else created.send_at.astimezone(settings.tz).strftime("%Y-%m-%d %H:%M")
+    print(f"Notice #{created.id} queued for {created.recipients} people, to be sent {when}.")
+    if created.left_out:
+        print(f"{created.left_out} people of this audience are left out (they muted notices or erased their data).")
+    print("The running bot sends it; without one, run: python -m bot dispatch")
+    return 0

@@ -1,0 +1,207 @@
+"""Staff HTTP API for broadcasts (bearer token + ``X-Balcao-Staff``; clerks and admins).
+
+* ``GET  /api/audiences`` — the audiences and the parameter each takes.
+* ``POST /api/broadcasts/preview`` — ``{"audience", "days"?, "topic"?, "text", "html"?, "locale"?}``: the
+  recipient count and the notice exactly as recipients reading that language will see it.
+* ``POST /api/broadcasts`` — the same body plus ``"at"`` (ISO 8601, or ``DD/MM/YYYY HH:MM`` in the deployment's
+  time zone; omitted: now). An ``Idempotency-Key`` header makes a retried request create one broadcast. 201.
+* ``GET  /api/broadcasts`` — broadcasts scheduled or being sent.
+* ``GET  /api/broadcasts/{id}`` — a broadcast and its counts by status.
+* ``POST /api/broadcasts/{id}/cancel`` — stop it (409 when it is not running).
+
+Errors are ``{"error": code, "message": …}``; refusals use the codes of ``BroadcastRefused``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiohttp import web
+from sqlmodel import select
+
+from bot.i18n import SUPPORTED_LOCALES, translator
+from handlers.web.keys import sessions_of, settings_of
+from handlers.web.staff_auth import staff_endpoint
+from models.columns import utcnow
+from models.people import Person, Role
+from notifications.audiences import AUDIENCES
+from notifications.broadcasts import (
+    AudienceChoice,
+    BroadcastRefused,
+    audience_size,
+    broadcast_view,
+    check_text,
+    create_broadcast,
+    open_broadcasts,
+    parse_when,
+    preview,
+    stop_broadcast,
+)
+from notifications.plugins import load_all
+from notifications.service import wake_dispatcher
+
+routes = web.RouteTableDef()
+MESSAGES = {
+    "empty_text": "The text is empty.",
+    "bad_html": "The text is not valid Telegram HTML: {detail}.",
+    "text_too_long": "The text is too long: at most {limit} characters.",
+    "unknown_audience": "Unknown audience {detail!r}; GET /api/audiences lists them.",
+    "days_required": "This audience needs \"days\" (0 to {limit}).",
+    "topic_required": "This audience needs \"topic\".",
+    "in_the_past": "\"at\" is in the past.",
+    "nobody": "Nobody is in this audience now.",
+}
+
+
+def _error(status: int, code: str, message: str) -> web.Response:
+    return web.json_response({"error": code, "message": message}, status=status)
+
+
+def _refused(refused: BroadcastRefused) -> web.Response:
+    return _error(422, refused.code, MESSAGES[refused.code].format(detail=refused.detail, limit=refused.limit))
+
+
+class BadBody(Exception):
+    """The JSON body is missing or malformed; the message says how."""
+
+
+async def _body(request: web.Request) -> tuple[AudienceChoice, str]:
+    try:
+        body = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BadBody("Send a JSON object.") from exc
+    if not isinstance(body, dict):
+        raise BadBody("Send a JSON object.")
+    audience, text = body.get("audience"), body.get("text")
+    days, topic = body.get("days"), body.get("topic")
+    if not isinstance(audience, str) or not isinstance(text, str):
+        raise BadBody('"audience" and "text" are required strings.')
+    if days is not None and (not isinstance(days, int) or isinstance(days, bool)):
+        raise BadBody('"days" must be a whole number.')
+    if topic is not None and not isinstance(topic, str):
+        raise BadBody('"topic" must be a string.')
+    request["body"] = body
+    return AudienceChoice(name=audience, days=days, topic=topic), text
+
+
+@routes.get("/api/audiences")
+@staff_endpoint(Role.CLERK)
+async def list_audiences(request: web.Request) -> web.Response:
+    """The audiences a broadcast can go to."""
+    load_all()
+    english = translator("en")
+    return web.json_response({"audiences": [
+        {"name": found.name, "label": english._(found.label), "takes_days": found.takes_days,
+         "takes_topic": found.takes_topic}
+        for found in AUDIENCES.values()
+    ]})
+
+
+@routes.post("/api/broadcasts/preview")
+@staff_endpoint(Role.CLERK)
+async def preview_broadcast(request: web.Request) -> web.Response:
+    """How many people a broadcast would reach now, and how it reads."""
+    load_all()
+    try:
+        choice, raw_text = await _body(request)
+        text = check_text(raw_text, is_html=bool(request["body"].get("html")))
+        async with sessions_of(request)() as session:
+            size = await audience_size(session=session, choice=choice, now=utcnow())
+    except BadBody as exc:
+        return _error(400, "bad_request", str(exc))
+    except BroadcastRefused as refused:
+        return _refused(refused)
+    locale = request["body"].get("locale")
+    locale = locale if locale in SUPPORTED_LOCALES else "pt_BR"
+    settings = settings_of(request)
+    rendered = preview(text, translator(locale, settings.timezone), settings)
+    return web.json_response({"recipients": len(size.recipients), "left_out": size.left_out, "locale": locale,
+                              "preview": rendered.text})
+
+
+@routes.post("/api/broadcasts")
+@staff_endpoint(Role.CLERK)
+async def create(request: web.Request) -> web.Response:
+    """Create a broadcast; the dispatcher sends it now or at ``at``."""
+    load_all()
+    settings = settings_of(request)
+    now = utcnow()
+    try:
+        choice, raw_text = await _body(request)
+        text = check_text(raw_text, is_html=bool(request["body"].get("html")))
+    except BadBody as exc:
+        return _error(400, "bad_request", str(exc))
+    except BroadcastRefused as refused:
+        return _refused(refused)
+    at: Any = request["body"].get("at")
+    send_at = None
+    if at is not None:
+        send_at = parse_when(at, now=now, settings=settings) if isinstance(at, str) else None
+        if send_at is None:
+            return _error(400, "bad_request", '"at" must be a date and time, like "2027-01-04T08:00-04:00".')
+    key = request.headers.get("Idempotency-Key")
+    staff_id: int = request["staff_id"]
+    async with sessions_of(request)() as session:
+        person = (await session.exec(select(Person).where(Person.telegram_user_id == staff_id))).first()
+        try:
+            created = await create_broadcast(
+                session=session,
+                settings=settings,
+                choice=choice,
+                text=text,
+                actor=f"api:staff:{staff_id}",
+                now=now,
+                send_at=send_at,
+                requester_person_id=person.id if person else None,
+                request_key=f"api:{staff_id}:{key[:80]}" if key else None,
+            )
+        except BroadcastRefused as refused:
+            return _refused(refused)
+        view = await broadcast_view(session=session, broadcast_id=created.id)
+    assert view is not None
+    wake_dispatcher()
+    return web.json_response({**view.as_json(), "left_out": created.left_out},
+                             status=200 if created.already_existed else 201)
+
+
+@routes.get("/api/broadcasts")
+@staff_endpoint(Role.CLERK)
+async def list_open(request: web.Request) -> web.Response:
+    """Broadcasts scheduled or being sent."""
+    async with sessions_of(request)() as session:
+        views = await open_broadcasts(session=session)
+    return web.json_response({"broadcasts": [view.as_json() for view in views]})
+
+
+def _broadcast_id(request: web.Request) -> int | None:
+    raw = request.match_info["broadcast_id"]
+    return int(raw) if raw.isdigit() else None
+
+
+@routes.get("/api/broadcasts/{broadcast_id}")
+@staff_endpoint(Role.CLERK)
+async def show(request: web.Request) -> web.Response:
+    """A broadcast and its progress."""
+    broadcast_id = _broadcast_id(request)
+    async with sessions_of(request)() as session:
+        view = await broadcast_view(session=session, broadcast_id=broadcast_id) if broadcast_id else None
+    if view is None:
+        return _error(404, "not_found", "No such broadcast.")
+    return web.json_response(view.as_json())
+
+
+@routes.post("/api/broadcasts/{broadcast_id}/cancel")
+@staff_endpoint(Role.CLERK)
+async def cancel(request: web.Request) -> web.Response:
+    """Stop a broadcast: what is not sent yet is not sent."""
+    broadcast_id = _broadcast_id(request)
+    async with sessions_of(request)() as session:
+        if broadcast_id is None or await broadcast_view(session=session, broadcast_id=broadcast_id) is None:
+            return _error(404, "not_found", "No such broadcast.")
+        view = await stop_broadcast(session=session, broadcast_id=broadcast_id,
+                                    actor=f"api:staff:{request['staff_id']}")
+    if view is None:
+        return _error(409, "not_running", "This broadcast is not running (finished or already cancelled).")
+    wake_dispatcher()
+    return web.json_response(view.as_json())

@@ -1,0 +1,170 @@
+"""The notification engine inside ``python -m bot run``: scheduled scans and a dispatcher that is always on.
+
+APScheduler (``AsyncIOScheduler`` in the deployment's time zone, America/Cuiaba by default) only *triggers*:
+the scans once at start and every ``BALCAO_SCAN_INTERVAL_MINUTES``, and the dispatcher every few seconds.
+What is due is computed from database rows, so a process that was down at a trigger time catches up at
+start, and nothing lives only in the scheduler's memory. Enqueueing code in this process can call
+:func:`wake_dispatcher` to have the dispatcher look at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.db import SessionFactory
+from bot.settings import Settings
+from models.columns import utcnow
+from notifications.dispatcher import Dispatcher, DispatchStopped, sending_bot
+from notifications.plugins import load_all
+from notifications.scans import SCANS, run_scan
+
+logger = logging.getLogger("balcao.notifications")
+
+DISPATCH_TRIGGER_SECONDS = 5
+"""The dispatcher looks for due rows at least this often (rows enqueued by other processes)."""
+
+_WAKERS: set[Callable[[], None]] = set()
+
+
+def wake_dispatcher() -> None:
+    """Make the dispatcher running in this process (if any) look for due messages now."""
+    for wake in list(_WAKERS):
+        wake()
+
+
+@dataclass(frozen=True, slots=True)
+class ScanOutcome:
+    """What one scan did."""
+
+    name: str
+    enqueued: int
+    error: str | None = None
+
+
+async def run_scans(
+    *, sessions: SessionFactory, settings: Settings, now: dt.datetime | None = None
+) -> list[ScanOutcome]:
+    """Run every registered scan once, each in its own transaction; one failing does not stop the others.
+
+    Args:
+        sessions: session factory.
+        settings: the deployment's settings.
+        now: the time the scans see (now when None).
+
+    Returns:
+        One outcome per scan, in registration order.
+    """
+    load_all()
+    now = now or utcnow()
+    outcomes = []
+    for name in SCANS:
+        try:
+            async with sessions() as session:
+                count = await run_scan(name, session=session, now=now, settings=settings)
+        except Exception as exc:  # one scan's bug must not stop the others
+            logger.exception("scan %s failed", name)
+            outcomes.append(ScanOutcome(name, 0, f"{type(exc).__name__}: {exc}"))
+        else:
+            if count:
+                logger.info("scan %s enqueued %d messages", name, count)
+            outcomes.append(ScanOutcome(name, count))
+    return outcomes
+
+
+def build_scheduler(
+    settings: Settings, *, scans_due: asyncio.Event, dispatch_due: asyncio.Event
+) -> AsyncIOScheduler:
+    """The scheduler of ``run``: it only sets events (nothing it holds needs to survive a restart).
+
+    Args:
+        settings: for the time zone and the scan interval.
+        scans_due: set at start and every ``scan_interval_minutes``.
+        dispatch_due: set every :data:`DISPATCH_TRIGGER_SECONDS`.
+    """
+    scheduler = AsyncIOScheduler(timezone=settings.tz)
+
+    async def trigger_scans() -> None:
+        scans_due.set()
+
+    async def trigger_dispatch() -> None:
+        dispatch_due.set()
+
+    scheduler.add_job(
+        trigger_scans,
+        "interval",
+        minutes=settings.scan_interval_minutes,
+        next_run_time=dt.datetime.now(settings.tz),
+        id="balcao-scans",
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=None,
+    )
+    scheduler.add_job(
+        trigger_dispatch, "interval", seconds=DISPATCH_TRIGGER_SECONDS, id="balcao-dispatch", coalesce=True
+    )
+    return scheduler
+
+
+async def _scan_loop(
+    *, sessions: SessionFactory, settings: Settings, scans_due: asyncio.Event, dispatch_due: asyncio.Event,
+    stop: asyncio.Event,
+) -> None:
+    while not stop.is_set():
+        stopper = asyncio.ensure_future(stop.wait())
+        due = asyncio.ensure_future(scans_due.wait())
+        try:
+            await asyncio.wait([stopper, due], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopper.cancel()
+            due.cancel()
+        if stop.is_set():
+            return
+        scans_due.clear()
+        outcomes = await run_scans(sessions=sessions, settings=settings)
+        if any(outcome.enqueued for outcome in outcomes):
+            dispatch_due.set()
+
+
+async def notification_service(settings: Settings, sessions: SessionFactory, _bot: Any, stop: asyncio.Event) -> None:
+    """Run the scans and the dispatcher until ``stop`` is set (a ``bot.running`` background service).
+
+    The dispatcher uses a bot of its own (a small HTTP connection pool is faster for bulk sending) rather
+    than the application's.
+
+    Args:
+        settings: the deployment's settings (with a token).
+        sessions: session factory.
+        _bot: the application's bot (not used, see above).
+        stop: set when ``run`` stops; the service then finishes the calls in flight and returns.
+    """
+    load_all()
+    scans_due, dispatch_due = asyncio.Event(), asyncio.Event()
+    scheduler = build_scheduler(settings, scans_due=scans_due, dispatch_due=dispatch_due)
+    _WAKERS.add(dispatch_due.set)
+    scheduler.start()
+    scans = asyncio.create_task(
+        _scan_loop(sessions=sessions, settings=settings, scans_due=scans_due, dispatch_due=dispatch_due, stop=stop)
+    )
+    try:
+        async with sending_bot(settings) as bot:
+            dispatcher = Dispatcher(sessions=sessions, bot=bot, settings=settings)
+            await dispatcher.run_forever(stop=stop, wake=dispatch_due)
+    except DispatchStopped:
+        logger.exception("the dispatcher stopped; messages stay queued until it runs again")
+    except Exception:  # never take the bot down with the notifications
+        logger.exception("the notification service failed; messages stay queued until it runs again")
+    finally:
+        _WAKERS.discard(dispatch_due.set)
+        scheduler.shutdown(wait=False)
+        if not stop.is_set():
+            scans.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await scans
