@@ -9,12 +9,13 @@ from telegram import Update
 from telegram.ext import Application, CommandHandler, TypeHandler
 
 from handlers.chat import start
+from handlers.chat import follow, my_data, ombudsman, representation, staff_queue  # citizens
 from handlers.chat import broadcasts, reminders  # notifications: /aviso, /lembretes
 from handlers.chat.commands import COMMANDS
 from handlers.chat.errors import on_error
 from handlers.chat.people import load_person
 
-AREAS = (start, broadcasts, reminders)
+AREAS = (start, representation, ombudsman, follow, my_data, staff_queue, broadcasts, reminders)
 
 
 def register_all(application: Application) -> None:

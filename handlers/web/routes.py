@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from handlers.web import api_broadcasts, health
+from handlers.web import api_broadcasts, api_cases, health
 
 ROUTE_TABLES: tuple[web.RouteTableDef, ...] = (health.routes,)
 ROUTE_TABLES += (api_broadcasts.routes,)  # notifications: staff broadcasts
+ROUTE_TABLES += (api_cases.routes,)  # citizens: cases

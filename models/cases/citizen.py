@@ -44,11 +44,19 @@ class CaseLine:
     status: CaseStatus
     received_at: dt.datetime
     due_on: dt.date
+    complement_due_on: dt.date | None
 
     @property
     def is_open(self) -> bool:
         """Whether the case still awaits a decision or answer."""
         return self.status not in FINAL_STATUSES
+
+    @property
+    def next_date(self) -> dt.date:
+        """The date that matters now: the author's own deadline while more information is awaited."""
+        if self.status is CaseStatus.AWAITING_COMPLEMENT and self.complement_due_on is not None:
+            return self.complement_due_on
+        return self.due_on
 
 
 async def my_cases(*, session: AsyncSession, person_id: int, limit: int = 20) -> list[CaseLine]:
@@ -71,6 +79,7 @@ async def my_cases(*, session: AsyncSession, person_id: int, limit: int = 20) ->
             status=case.status,
             received_at=case.received_at,
             due_on=case.due_on,
+            complement_due_on=case.complement_due_on,
         )
         for case in rows
     ]

@@ -91,6 +91,22 @@ class NoticeHandover:
     occurred_on: dt.date | None
     facts: str
 
+    def notice_fields(self) -> dict[str, object]:
+        """The elements a penalty notice can start from, named as the notices' issue form names them.
+
+        The keys are those of ``models.notices.issuing.NoticeInput`` and of the staff API ``POST /api/notices``;
+        staff complete the rest (the offender's document, the issuer, the date…).
+        """
+        return {
+            "type": self.notice_type,
+            "rulebook": self.rulebook,
+            "infraction_code": self.infraction_code,
+            "offender_name": self.accused,
+            "place": self.place[:200] if self.place else None,
+            "facts": self.facts,
+            "case_id": self.case_id,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:

@@ -21,7 +21,9 @@ def pdf(text: str = "prova") -> bytes:
     """A tiny PDF document."""
     return (
         b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n"
-        b"2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n% " + text.encode() + b"\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+        b"2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n% "
+        + text.encode()
+        + b"\ntrailer << /Root 1 0 R >>\n%%EOF\n"
     )
 
 

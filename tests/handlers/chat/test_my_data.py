@@ -1,0 +1,51 @@
+"""/meusdados end to end: the JSON export of everything held about the person (LGPD Art. 18 II), and the
+erasure that keeps what the law requires and says why (Art. 16 I, Art. 18 VI)."""
+
+import json
+from typing import Any
+
+from sqlmodel import select
+
+from bot.db import SessionFactory
+from bot.settings import Settings
+from models.cases.filing import file_representation
+from models.cases.tables import CaseAuthor
+from models.columns import utcnow
+from models.people import Person
+from tests.auxil.case_chat import Talk
+from tests.auxil.case_people import representation
+
+JOAO = 870001
+
+
+async def test_export_then_erasure(emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory) -> None:
+    joao = Talk(emulator, emulator.add_user(JOAO, "João", language_code="en"))
+    await joao.send("/start", "What would you like to do?")
+    async with sessions() as session:
+        person = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
+        assert person.id is not None
+        filed = await file_representation(session=session, person_id=person.id, form=representation(), now=utcnow(),
+                                          settings=settings)
+    menu = await joao.send("/meusdados", "Your data")
+    await joao.press(menu, "dados:export", "Your data is in the file above")
+    document = joao.last_document()
+    assert document is not None and document["file_name"] == "meus-dados-balcao.json"
+    exported = json.loads(emulator.file(document["file_id"]).data)
+    assert exported["person"]["first_name"] == "João"
+    assert exported["cases"][0]["protocol"] == filed.protocol
+    assert exported["cases"][0]["author"]["cpf"] == "***.982.247-**"
+
+    menu = await joao.send("/meusdados", "Your data")
+    confirm = await joao.press_and_edit(menu, "dados:erase", "Delete your personal data?")
+    assert "Código de Posturas, Art. 31" in confirm.text and "LGPD Art. 16 I" in confirm.text
+    done = await joao.press_and_edit(confirm, "dados:erase:yes", "your personal data was deleted")
+    assert "Your representations (Código de Posturas)" in done.text
+    async with sessions() as session:
+        person = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
+        author = (await session.exec(select(CaseAuthor))).one()
+    assert person.first_name == "" and person.erased_at is not None
+    assert author.name == "João Batista Pereira" and author.cpf is None
+    await joao.send("/start", "What would you like to do?")  # the bot still works, without the name
+    async with sessions() as session:
+        person = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
+    assert person.first_name == ""

@@ -1,0 +1,75 @@
+"""/pendencias end to end: the clerk's queue by deadline, taking a case, deciding per CP Art. 32 (auto, with the
+hand-over to the penalty notices; archive with a reason), the author told each time; only staff get in."""
+
+from typing import Any
+
+from sqlmodel import select
+
+from bot.db import SessionFactory
+from bot.settings import Settings
+from models.cases.filing import file_representation
+from models.cases.tables import Case, CaseStatus, Outcome
+from models.columns import utcnow
+from models.people import Person, Role, add_staff
+from tests.auxil.case_chat import Talk, deliver
+from tests.auxil.case_people import representation
+
+JOAO, CLARA, OTAVIO = 850001, 850101, 850103
+
+
+async def _setup(sessions: SessionFactory, settings: Settings) -> list[Case]:
+    async with sessions() as session:
+        for telegram_id, name, locale in ((JOAO, "João", "en"), (CLARA, "Clara", "en"), (OTAVIO, "Otávio", "en")):
+            session.add(Person(telegram_user_id=telegram_id, chat_id=telegram_id, first_name=name, locale=locale))
+        await session.commit()
+        await add_staff(session=session, telegram_user_id=CLARA, role=Role.CLERK, name="Clara", actor="test")
+        await add_staff(session=session, telegram_user_id=OTAVIO, role=Role.OMBUDSMAN, name="Otávio", actor="test")
+        joao = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
+        assert joao.id is not None
+        for _ in range(2):
+            await file_representation(session=session, person_id=joao.id, form=representation(), now=utcnow(),
+                                      settings=settings)
+        return list((await session.exec(select(Case).order_by(Case.id))).all())  # type: ignore[arg-type]
+
+
+async def test_a_clerk_decides_representations_and_the_author_is_told(
+    emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    first, second = await _setup(sessions, settings)
+    joao = Talk(emulator, emulator.add_user(JOAO, "João", language_code="en"))
+    clara = Talk(emulator, emulator.add_user(CLARA, "Clara", language_code="en"))
+    otavio = Talk(emulator, emulator.add_user(OTAVIO, "Otávio", language_code="en"))
+    await joao.send("/pendencias", "only for city hall staff")
+    await otavio.send("/pendencias", "Nothing pending in your queue")
+    queue = await clara.send("/pendencias", "Pending cases")
+    assert queue.text.index(first.protocol) < queue.text.index(second.protocol)
+    assert "unassigned" in queue.text
+    opened = await clara.press(queue, f"pend:case:{first.id}", first.protocol)
+    assert "João Batista Pereira" in opened.text and "Depósito Bom Preço" in opened.text
+    await clara.press(opened, f"pend:take:{first.id}", "The case is yours now")
+    opened = await emulator.wait_for_message(CLARA, lambda m: "Assigned to: Clara" in (m.text or ""), after=0)
+    note = await clara.press(opened, f"pend:auto:{first.id}", "Type a note for the author, or press Skip")
+    confirm = await clara.press(note, "pend:skip", "Confirm?")
+    done = await clara.press(confirm, "pend:ok", "Decided")
+    assert "auto de infração" in done.text and first.protocol in done.text
+    assert "João" not in done.text
+
+    queue = await clara.send("/pendencias", "Pending cases")
+    opened = await clara.press(queue, f"pend:case:{second.id}", second.protocol)
+    await clara.press(opened, f"pend:archive:{second.id}", "reason for archiving")
+    await clara.send("no", "at least 5 characters")
+    confirm = await clara.send("Fiscal foi ao local e não havia entulho.", "Confirm?")
+    await clara.press(confirm, "pend:ok", "Archived. The author was told the reason.")
+    await clara.send("/pendencias", "Nothing pending in your queue")
+    stale = await clara.press(opened, f"pend:notify:{second.id}", "Type a note")
+    confirm = await clara.press(stale, "pend:skip", "Confirm?")
+    await clara.press(confirm, "pend:ok", "already closed")
+
+    await deliver(settings, sessions, emulator)
+    await emulator.wait_for_message(JOAO, lambda m: "an infraction report (auto de infração) was drawn up"
+                                    in (m.text or ""), after=0)
+    archived = await emulator.wait_for_message(JOAO, lambda m: "checked and archived" in (m.text or ""), after=0)
+    assert "Fiscal foi ao local e não havia entulho." in archived.text
+    async with sessions() as session:
+        statuses = [(c.status, c.outcome) for c in (await session.exec(select(Case).order_by(Case.id))).all()]  # type: ignore[arg-type]
+    assert statuses == [(CaseStatus.AUTO_ISSUED, Outcome.AUTO), (CaseStatus.ARCHIVED, Outcome.ARCHIVE)]
