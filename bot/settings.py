@@ -129,7 +129,7 @@ class Settings(BaseSettings):
         '"Tomo ciência" (the SNE model, CTB Art. 282-A §2: 30 days).',
     )
     tacit_ciencia_rulebooks: Annotated[list[Rulebook], NoDecode] = Field(
-        default_factory=lambda: ["sapezal-1533"],
+        default=["sapezal-1533"],
         description="Rulebooks whose electronic notices admit tacit ciência (Lei 1.533/2020 Art. 22 §1 allows "
         "electronic delivery); in the others an unacknowledged notice goes to postal delivery (CP Art. 36 II).",
     )

@@ -8,3 +8,4 @@ Importing this package registers every table on ``SQLModel.metadata`` (Alembic a
 from models import audit, drafts, outbox, people  # noqa: F401  (register tables)
 from models import broadcasts, reminders  # noqa: F401  (staff broadcasts, reminder mutes)
 from models import cases  # noqa: F401  (citizens' cases)
+from models import notices  # noqa: F401  (penalty notices)

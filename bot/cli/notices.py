@@ -1,0 +1,178 @@
+"""``python -m bot notice issue …`` (issue a penalty notice) and ``python -m bot notice verify`` (check the chains).
+
+Staff tools, so they print in Portuguese (pt_BR catalog). ``notice issue`` takes one flag per element of the
+Código de Posturas Art. 25 (notificação preliminar) or Art. 34 (auto de infração) — Lei 1.533/2020 autos the
+same, Art. 22 — and refuses a missing one naming its article (exit 2). ``notice verify`` walks every notice's
+event chain and exits 1 when a link is broken.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import re
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from sqlmodel import select
+
+from bot import migrate
+from bot.cli.errors import CommandError
+from bot.db import database
+from bot.i18n import translator
+from bot.settings import get_settings
+from models.cases.fields import InvalidInput
+from models.notices.chain import verify_chains
+from models.notices.documents import offender_document
+from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice
+from models.notices.status import notice_by_number
+from models.notices.tables import DeliveryState, NoticeDelivery, NoticeType
+from models.rulebooks.catalogue import RULEBOOK_IDS
+
+STAFF_LOCALE = "pt_BR"
+_DATE = re.compile(r"^(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})/(\d{4}))$")
+_TIME = re.compile(r"^(\d{1,2})[:h](\d{2})$")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``notice`` to the command line."""
+    notice = subparsers.add_parser("notice", help="penalty notices: issue one, verify the event chains")
+    actions = notice.add_subparsers(dest="notice_command", metavar="ACTION", required=True)
+    issue = actions.add_parser(
+        "issue",
+        help="issue a notificação preliminar or an auto de infração (prints number, code and PDF path)",
+        description="Every element of Código de Posturas Art. 25 (preliminar) / Art. 34 (auto), or Lei 1.533/2020 "
+        "Art. 22, is a flag; a missing one is refused naming its article. The fine comes from the catalogue and "
+        "BALCAO_UNIT_VALUES, doubled for a repeat offender (CP Art. 8).",
+    )
+    issue.add_argument("--tipo", required=True, choices=[t.value for t in NoticeType], help="type of notice")
+    issue.add_argument("--rulebook", required=True, choices=list(RULEBOOK_IDS), help="the law applied")
+    issue.add_argument("--infracao", metavar="CODE", help="catalogue code, e.g. CP-I-1 or L1533-26-IV")
+    issue.add_argument("--nome", metavar="NAME", help="offender's name or a designation that identifies them")
+    issue.add_argument("--documento", metavar="CPF_OR_CNPJ", help="offender's CPF or CNPJ (optional)")
+    issue.add_argument("--endereco", metavar="ADDRESS", help="offender's address, for postal delivery (optional)")
+    issue.add_argument("--local", metavar="PLACE", help="place where it is drawn up")
+    issue.add_argument("--data", metavar="DATE", help="day it is drawn up: YYYY-MM-DD or DD/MM/YYYY")
+    issue.add_argument("--hora", metavar="HH:MM", help="hour it is drawn up")
+    issue.add_argument("--fatos", metavar="TEXT", help="description of the facts")
+    issue.add_argument("--emissor", metavar="NAME", help="the agent who draws it up (name, registration)")
+    issue.add_argument("--testemunhas", metavar="NAMES", help="witnesses, if any (auto, Art. 34 II)")
+    issue.add_argument("--termo", metavar="REF", help="termo de fiscalização, if any (auto, Art. 34 III)")
+    issue.add_argument("--unidades", metavar="UNITS", help="fine in units, only for a row the table lost")
+    issue.add_argument("--person-telegram-id", type=int, metavar="ID", help="deliver in the bot to this user")
+    issue.add_argument("--person-id", type=int, metavar="ID", help="deliver in the bot to this person")
+    issue.add_argument("--case-id", type=int, metavar="ID", help="the representação case it comes from")
+    issue.add_argument("--preliminar", metavar="NUMBER", help="the notificação preliminar this auto follows")
+    issue.add_argument("--pdf", metavar="FILE", help="where to write the PDF (default: <number>.pdf)")
+    issue.set_defaults(handler=_issue)
+    verify = actions.add_parser(
+        "verify",
+        help="check every notice's event chain (exit 1 when a link is broken)",
+        description="Recomputes each event's hash from its content and the previous event's hash, and each "
+        "notice's elements against the digest recorded when it was issued.",
+    )
+    verify.set_defaults(handler=_verify)
+
+
+def parse_day(text: str | None) -> dt.date | None:
+    """``2026-03-02`` or ``02/03/2026``.
+
+    Raises:
+        CommandError: not a date.
+    """
+    if text is None:
+        return None
+    match = _DATE.match(text.strip())
+    try:
+        if match is None:
+            raise ValueError(text)
+        year, month, day = (match.group(1), match.group(2), match.group(3)) if match.group(1) else (
+            match.group(6), match.group(5), match.group(4))
+        return dt.date(int(year), int(month), int(day))
+    except ValueError:
+        raise CommandError(f"--data {text!r}: use YYYY-MM-DD or DD/MM/YYYY") from None
+
+
+def parse_time(text: str | None) -> dt.time | None:
+    """``09:30`` or ``9h30``.
+
+    Raises:
+        CommandError: not an hour.
+    """
+    if text is None:
+        return None
+    match = _TIME.match(text.strip())
+    try:
+        if match is None:
+            raise ValueError(text)
+        return dt.time(int(match.group(1)), int(match.group(2)))
+    except ValueError:
+        raise CommandError(f"--hora {text!r}: use HH:MM") from None
+
+
+async def _issue(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    tr = translator(STAFF_LOCALE, settings.timezone)
+    document = None
+    if args.documento:
+        try:
+            document = offender_document(args.documento)
+        except InvalidInput as exc:
+            raise CommandError(f"--documento: {exc.render(tr)}") from None
+    units = None
+    if args.unidades:
+        try:
+            units = Decimal(args.unidades.replace(",", "."))
+        except InvalidOperation:
+            raise CommandError(f"--unidades {args.unidades!r}: not a number") from None
+    await migrate.check_schema(settings.database_url)
+    async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        preliminar_id = None
+        if args.preliminar:
+            preliminar = await notice_by_number(session=session, number=args.preliminar)
+            if preliminar is None:
+                raise CommandError(f"--preliminar {args.preliminar!r}: no such notice")
+            preliminar_id = preliminar.id
+        data = NoticeInput(
+            type=NoticeType(args.tipo), rulebook=args.rulebook, infraction_code=args.infracao,
+            offender_name=args.nome, offender_document=document, offender_address=args.endereco, place=args.local,
+            drawn_up_on=parse_day(args.data), drawn_up_time=parse_time(args.hora), facts=args.fatos,
+            issuer_name=args.emissor, witnesses=args.testemunhas, inspection_term=args.termo,
+            person_id=args.person_id, person_telegram_id=args.person_telegram_id, case_id=args.case_id,
+            preliminar_id=preliminar_id, units=units,
+        )
+        try:
+            issued = await issue_notice(session=session, settings=settings, data=data, actor="cli")
+        except NoticeRefused as exc:
+            lines = [tr._("The notice was not issued:")] + [f"  - {p.render(tr)}" for p in exc.problems]
+            raise CommandError("\n".join(lines)) from None
+        delivery = (await session.exec(
+            select(NoticeDelivery).where(NoticeDelivery.notice_id == issued.notice.id)
+        )).first()
+    path = Path(args.pdf or f"{issued.notice.number}.pdf")
+    await asyncio.to_thread(path.write_bytes, issued.pdf)
+    print(tr._("Number: {number}").format(number=issued.notice.number))
+    print(tr._("Verification code: {code}").format(code=issued.code))
+    print(tr._("PDF: {path}").format(path=path))
+    if delivery is not None and delivery.state is DeliveryState.ELECTRONIC:
+        print(tr._("Delivery: in the bot (the person accepted electronic notices)."))
+    else:
+        print(tr._("Delivery: on the list to deliver in person, by post or by edital."))
+    return 0
+
+
+async def _verify(_args: argparse.Namespace) -> int:
+    settings = get_settings()
+    tr = translator(STAFF_LOCALE, settings.timezone)
+    await migrate.check_schema(settings.database_url)
+    async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        report = await verify_chains(session=session)
+    for broken in report.breaks:
+        where = tr._("event {seq}").format(seq=broken.seq) if broken.seq is not None else "-"
+        print(f"{broken.number} ({where}): {tr._(broken.problem)}")
+    checked = tr._("{notices} notices, {events} events checked").format(notices=report.notices, events=report.events)
+    broken_count = tr.ngettext("{n} broken link", "{n} broken links", len(report.breaks)).format(
+        n=len(report.breaks))
+    print(f"{checked}; {broken_count}.")
+    return 0 if report.ok else 1

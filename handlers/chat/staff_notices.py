@@ -1,0 +1,768 @@
+"""Staff and notices in the bot: /emitir (issue), /entregas (post, in person, edital), /defesas (decide).
+
+- /emitir — inspectors and clerks: a form, one element per step (saved after each), then a review with the fine
+  computed (doubled for a repeat offender, CP Art. 8) and an explicit "Issue". A missing element is refused with
+  its article (CP Art. 25 / 34; Lei 1.533 Art. 22). ``nstf:case:<case id>`` starts it from a decided
+  representação (``models.notices.issuing.input_from_case``).
+- /entregas — inspectors and clerks: documents to deliver in person (CP Art. 36 I), by post with AR (II) or by
+  edital (III), with the date the staff member records; Lei 1.533 notices show their 90-day limit (Art. 22 §1).
+- /defesas — clerks: defences, reclamações and appeals waiting for a decision (CP Art. 40–41, 45), with the files,
+  the deposit of an appeal (Art. 46), and the decision (text, then confirmation).
+
+The role is checked on every button and every message (``require_role``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from decimal import Decimal
+from typing import Any
+
+from sqlmodel import select
+from telegram import InputFile, Update
+from telegram.ext import Application, CallbackQueryHandler
+
+from bot.i18n import N_, Translator
+from handlers.chat.commands import chat_command
+from handlers.chat.context import BalcaoContext
+from handlers.chat.forms import form_input
+from handlers.chat.replies import esc, keyboard, menu_row, reply
+from handlers.chat.representation import cancel_row, current_draft, save
+from models.calendar import BusinessCalendar
+from models.cases.catalogue_search import search_infractions
+from models.cases.fields import InvalidInput, address, clean_text, past_day
+from models.columns import utcnow
+from models.deadlines import WindowRole, delivery_windows
+from models.drafts import Draft, discard_draft
+from models.notices.delivery import DeliveryError, civil_date, record_edital, record_staff_delivery, staff_list
+from models.notices.documents import offender_document
+from models.notices.filings import (
+    FilingRefused,
+    attachments_of,
+    decide_filing,
+    pending_filings,
+    record_deposit,
+)
+from models.notices.issuing import NoticeInput, NoticeRefused, input_from_case, issue_notice, prepare
+from models.notices.pdf import format_document
+from models.notices.tables import (
+    CienciaKind,
+    FilingKind,
+    FilingOutcome,
+    Notice,
+    NoticeDelivery,
+    NoticeFiling,
+    NoticeType,
+    StaffReason,
+)
+from models.notices.windows import choices_for
+from models.people import PermissionDenied, Role, StaffMember, require_role
+from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, get_infraction
+
+ISSUE_FORM = "notice_issue"
+DELIVERY_FORM = "notice_delivery"
+DECISION_FORM = "notice_decision"
+ISSUERS = frozenset({Role.INSPECTOR, Role.CLERK})
+DECIDERS = frozenset({Role.CLERK})
+LIST_LIMIT = 20
+
+STEPS = ("rulebook", "type", "infraction", "name", "document", "address", "person", "place", "date", "time",
+         "facts", "witnesses", "term", "issuer", "review")
+OPTIONAL = {"document", "address", "person", "witnesses", "term"}
+AUTO_ONLY = {"witnesses", "term"}
+QUESTIONS = {
+    "infraction": N_("Which infraction? Type its code (e.g. CP-I-1) or words to search the catalogue."),
+    "name": N_("Name of the offender (or a designation that identifies them)."),
+    "document": N_("CPF or CNPJ of the offender, if known."),
+    "address": N_("Address of the offender, for delivery by post, if known."),
+    "person": N_("Telegram user id of the person, if they use the bot (people who registered their CPF are "
+                 "found by it)."),
+    "place": N_("Place where the notice is drawn up."),
+    "date": N_("Day it is drawn up (e.g. 4/3 or 04/03/2026)."),
+    "time": N_("Hour it is drawn up (e.g. 9:30)."),
+    "facts": N_("Describe the facts."),
+    "witnesses": N_("Witnesses, if any (names)."),
+    "term": N_("Reference of the termo de fiscalização, if any."),
+    "issuer": N_("Who draws it up (name and registration)?"),
+}
+REASONS = {
+    StaffReason.NO_PERSON: N_("nobody in the bot"),
+    StaffReason.NO_OPTIN: N_("did not accept electronic notices"),
+    StaffReason.UNREACHABLE: N_("unreachable in Telegram"),
+    StaffReason.NOT_ACKNOWLEDGED: N_("did not confirm receipt in time"),
+    StaffReason.OPTED_OUT: N_("stopped electronic notices"),
+}
+HOW = {"personal": N_("Delivered in person"), "postal": N_("AR received (post)"), "edital": N_("Edital published")}
+FILING_NAMES = {FilingKind.DEFESA: N_("defence"), FilingKind.RECLAMACAO: N_("complaint (reclamação)"),
+                FilingKind.RECURSO: N_("appeal")}
+_TIME = re.compile(r"^(\d{1,2})(?:[:h.](\d{2}))?$")
+
+
+async def _role(update: Update, context: BalcaoContext, allowed: frozenset[Role]) -> bool:
+    """Check the role now; tell the person when they may not."""
+    try:
+        async with context.sessions() as session:
+            await require_role(session=session, telegram_user_id=context.person.telegram_user_id, allowed=allowed)
+    except PermissionDenied:
+        await reply(update, context, context.tr._("Only staff with the right role can do this."),
+                    markup=keyboard([menu_row(context)]))
+        return False
+    return True
+
+
+def _money(tr: Translator, cents: int) -> str:
+    return tr.money((Decimal(cents) / 100).quantize(Decimal("0.01")))
+
+
+def _small(text: str) -> str:
+    return f"\n<i>{esc(text)}</i>"
+
+
+def _today(context: BalcaoContext) -> dt.date:
+    return civil_date(utcnow(), context.settings)
+
+
+# --- issuing ------------------------------------------------------------------------------------------------------
+
+
+def _applies(step: str, data: dict[str, Any], settings_rulebooks: list[str]) -> bool:
+    if step == "rulebook":
+        return len(settings_rulebooks) > 1
+    if step == "type":
+        return data.get("rulebook") == CP
+    if step in AUTO_ONLY:
+        return data.get("type") == NoticeType.AUTO.value
+    return True
+
+
+def _next_step(step: str, data: dict[str, Any], context: BalcaoContext) -> str:
+    if data.get("editing"):
+        return "review"
+    index = STEPS.index(step) + 1
+    while not _applies(STEPS[index], data, list(context.settings.rulebooks)):
+        index += 1
+    return STEPS[index]
+
+
+@chat_command("emitir", description=N_("Issue a penalty notice"), menu_label=N_("Issue a notice"),
+              staff_roles=ISSUERS, order=60)
+async def issue_command(update: Update, context: BalcaoContext) -> None:
+    """``/emitir``: start the issue form."""
+    if not await _role(update, context, ISSUERS):
+        return
+    data: dict[str, Any] = {}
+    rulebooks = list(context.settings.rulebooks)
+    if len(rulebooks) == 1:
+        data["rulebook"] = rulebooks[0]
+        if rulebooks[0] == L1533:
+            data["type"] = NoticeType.AUTO.value
+    first = "rulebook" if len(rulebooks) > 1 else ("type" if data["rulebook"] == CP else "infraction")
+    await save(context, ISSUE_FORM, first, data)
+    await ask(update, context, first, data)
+
+
+async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str, Any], *, edit: bool = False) -> None:
+    """Ask the question of a step, with its buttons."""
+    tr = context.tr
+    cancel = cancel_row(context, "nstf:cancel")
+    rows: list[list[tuple[str, str]]] = []
+    if step == "rulebook":
+        rows = [[(LAW_TITLES[book], f"nstf:rb:{book}")] for book in context.settings.rulebooks]
+        await reply(update, context, tr._("Which law does the notice apply?"), markup=keyboard([*rows, cancel]),
+                    edit=edit)
+    elif step == "type":
+        rows = [[(tr._("Preliminary notice (Art. 24)"), "nstf:type:preliminar")],
+                [(tr._("Auto de infração (Art. 33)"), "nstf:type:auto")]]
+        await reply(update, context, tr._("Which type of notice?"), markup=keyboard([*rows, cancel]), edit=edit)
+    elif step == "review":
+        await show_review(update, context, data, edit=edit)
+    else:
+        if step in OPTIONAL:
+            rows.append([(tr._("Skip"), "nstf:skip")])
+        if step == "date":
+            rows.append([(tr._("Today"), "nstf:today")])
+        if step == "time":
+            rows.append([(tr._("Now"), "nstf:now")])
+        if step == "issuer":
+            rows.append([(tr._("Me ({name})").format(name=context.person.first_name), "nstf:me")])
+        await reply(update, context, tr._(QUESTIONS[step]), markup=keyboard([*rows, cancel]), edit=edit)
+
+
+def notice_input(data: dict[str, Any]) -> NoticeInput:
+    """The form's answers as the elements of a notice."""
+    hour = data.get("time")
+    return NoticeInput(
+        type=NoticeType(data["type"]) if data.get("type") else None,
+        rulebook=data.get("rulebook"),
+        infraction_code=data.get("code"),
+        offender_name=data.get("name"),
+        offender_document=data.get("document"),
+        offender_address=data.get("address"),
+        person_telegram_id=int(data["person"]) if data.get("person") else None,
+        person_id=data.get("person_id"),
+        place=data.get("place"),
+        drawn_up_on=dt.date.fromisoformat(data["date"]) if data.get("date") else None,
+        drawn_up_time=dt.time.fromisoformat(hour) if hour else None,
+        facts=data.get("facts"),
+        witnesses=data.get("witnesses"),
+        inspection_term=data.get("term"),
+        issuer_name=data.get("issuer"),
+        case_id=data.get("case_id"),
+    )
+
+
+async def show_review(update: Update, context: BalcaoContext, data: dict[str, Any], *, edit: bool = False) -> None:
+    """Every element, the fine as it will be, and the explicit Issue button (or what is missing, with articles)."""
+    tr = context.tr
+    await save(context, ISSUE_FORM, "review", data)
+    elements = notice_input(data)
+    lines = [tr._("<b>Check the notice before issuing</b>")]
+    shown = [
+        (tr._("Law"), LAW_TITLES.get(data.get("rulebook", ""), "")),
+        (tr._("Type"), data.get("type", "")),
+        (tr._("Infraction"), data.get("code", "")),
+        (tr._("Offender"), data.get("name", "")),
+        (tr._("CPF/CNPJ"), format_document(data.get("document"))),
+        (tr._("Address"), data.get("address") or ""),
+        (tr._("Place"), data.get("place", "")),
+        (tr._("Drawn up on"), f"{data.get('date', '')} {data.get('time', '')}"),
+        (tr._("Facts"), data.get("facts", "")),
+        (tr._("Witnesses"), data.get("witnesses") or ""),
+        (tr._("Termo de fiscalização"), data.get("term") or ""),
+        (tr._("Drawn up by"), data.get("issuer", "")),
+    ]
+    lines += [f"<b>{esc(name)}:</b> {esc(value)}" for name, value in shown if value]
+    rows: list[list[tuple[str, str]]] = []
+    try:
+        async with context.sessions() as session:
+            ready = await prepare(session=session, settings=context.settings, data=elements)
+    except NoticeRefused as refused:
+        lines.append("")
+        lines.append(tr._("<b>It cannot be issued yet:</b>"))
+        lines += ["• " + esc(problem.render(tr)) for problem in refused.problems]
+    else:
+        fine = tr._("Fine: {amount} ({units} {unit})").format(
+            amount=tr.money(ready.fine.amount), units=tr.number(ready.fine.units), unit=ready.fine.unit)
+        if ready.fine.doubled:
+            fine += " — " + tr._("doubled: repeat offender (Art. 8)")
+        lines += ["", fine]
+        lines.append(tr._("Delivery: in the bot.") if ready.person_id else
+                     tr._("Delivery: nobody in the bot yet — it will go on the list for post or edital."))
+        rows.append([(tr._("✅ Issue the notice"), "nstf:issue")])
+    edits = [(tr._("Edit {what}").format(what=tr._(label)), f"nstf:edit:{step}")
+             for step, label in (("infraction", N_("infraction")), ("name", N_("name")), ("place", N_("place")),
+                                 ("facts", N_("facts")))]
+    rows += [edits[:2], edits[2:], cancel_row(context, "nstf:cancel")]
+    await reply(update, context, "\n".join(lines), markup=keyboard(rows), edit=edit)
+
+
+async def _take(update: Update, context: BalcaoContext, step: str, data: dict[str, Any], value: Any) -> None:
+    data[step] = value
+    following = _next_step(step, data, context)
+    if following == "review":
+        data.pop("editing", None)
+    await save(context, ISSUE_FORM, following, data)
+    await ask(update, context, following, data)
+
+
+def _parse_time(text: str) -> str:
+    match = _TIME.match(text.strip().lower())
+    if match is None:
+        raise InvalidInput(N_("Type the hour like 9:30."))
+    hour, minute = int(match.group(1)), int(match.group(2) or 0)
+    if hour > 23 or minute > 59:
+        raise InvalidInput(N_("Type the hour like 9:30."))
+    return f"{hour:02d}:{minute:02d}"
+
+
+@form_input(ISSUE_FORM, title=N_("the notice being issued"))
+async def on_issue_input(update: Update, context: BalcaoContext, draft: Draft) -> None:
+    """A typed answer to the current step."""
+    if not await _role(update, context, ISSUERS):
+        return
+    message = update.effective_message
+    text = (message.text or "").strip() if message is not None else ""
+    step, data = draft.step, dict(draft.data)
+    tr = context.tr
+    if not text or step in ("rulebook", "type", "review"):
+        await reply(update, context, tr._("Please use the buttons above."))
+        return
+    try:
+        if step == "infraction":
+            await _infraction(update, context, data, text)
+            return
+        value: Any
+        if step == "document":
+            value = offender_document(text)
+        elif step == "address":
+            value = address(text)
+        elif step == "person":
+            if not text.isdigit():
+                raise InvalidInput(N_("A Telegram user id is a number."))
+            value = text
+        elif step == "date":
+            value = past_day(text, today=_today(context)).isoformat()
+        elif step == "time":
+            value = _parse_time(text)
+        elif step == "facts":
+            value = clean_text(text, min_length=10, max_length=4000)
+        else:
+            value = clean_text(text, min_length=2, max_length=200).replace("\n", " ")
+    except InvalidInput as bad:
+        await reply(update, context, bad.render(tr))
+        return
+    await _take(update, context, step, data, value)
+
+
+async def _infraction(update: Update, context: BalcaoContext, data: dict[str, Any], text: str) -> None:
+    tr = context.tr
+    try:
+        found = get_infraction(text)
+    except CatalogueError:
+        found = None
+    if found is not None and found.rulebook == data.get("rulebook"):
+        await _take(update, context, "infraction", {**data, "code": found.code}, found.code)
+        return
+    matches = search_infractions(text, rulebooks=[data["rulebook"]], limit=8)
+    if not matches:
+        await reply(update, context, tr._("Nothing found for “{query}”. Try other words or the code.").format(
+            query=esc(text)), markup=keyboard([cancel_row(context, "nstf:cancel")]))
+        return
+    rows = [[(f"{row.code} · {row.description[:48]}", f"nstf:inf:{row.code}")] for row in matches]
+    await reply(update, context, tr._("Which one? Press it, or type again."),
+                markup=keyboard([*rows, cancel_row(context, "nstf:cancel")]))
+
+
+async def _issue(update: Update, context: BalcaoContext) -> None:
+    tr = context.tr
+    draft = await current_draft(context, ISSUE_FORM)
+    if draft is None:
+        await reply(update, context, tr._("There is no notice being issued. Start with /emitir."), edit=True)
+        return
+    try:
+        async with context.sessions() as session:
+            issued = await issue_notice(session=session, settings=context.settings, data=notice_input(draft.data),
+                                        actor=f"staff:{context.person.telegram_user_id}",
+                                        issuer_telegram_id=context.person.telegram_user_id)
+            await discard_draft(session=session, person_id=context.person.id)
+    except NoticeRefused:
+        await show_review(update, context, dict(draft.data), edit=True)
+        return
+    notice = issued.notice
+    text = tr._("Issued: <b>{number}</b>. Verification code: <code>{code}</code>.").format(
+        number=esc(notice.number), code=esc(issued.code))
+    text += "\n" + (tr._("It was sent to the person in the bot.") if notice.person_id else
+                    tr._("It is on the list to deliver in person, by post or by edital: /entregas."))
+    await reply(update, context, text, markup=keyboard([menu_row(context)]), edit=True)
+    chat = update.effective_chat
+    assert chat is not None
+    await context.bot.send_document(chat_id=chat.id, document=InputFile(issued.pdf, filename=f"{notice.number}.pdf"),
+                                    caption=notice.number)
+
+
+async def start_from_case(update: Update, context: BalcaoContext, case_id: int) -> None:
+    """Start the issue form pre-filled from a decided representação."""
+    async with context.sessions() as session:
+        member = (await session.exec(
+            select(StaffMember).where(StaffMember.telegram_user_id == context.person.telegram_user_id))).first()
+        issuer = (member.name if member is not None else "") or context.person.first_name
+        try:
+            elements = await input_from_case(session=session, settings=context.settings, case_id=case_id,
+                                             issuer_name=issuer, now=utcnow())
+        except LookupError:
+            await reply(update, context, context.tr._("This case does not call for a notice."), edit=True)
+            return
+    data = {
+        "rulebook": elements.rulebook, "type": elements.type.value if elements.type else None,
+        "code": elements.infraction_code, "infraction": elements.infraction_code, "name": elements.offender_name,
+        "document": elements.offender_document, "person_id": elements.person_id, "place": elements.place,
+        "date": elements.drawn_up_on.isoformat() if elements.drawn_up_on else None,
+        "time": elements.drawn_up_time.strftime("%H:%M") if elements.drawn_up_time else None,
+        "facts": elements.facts, "issuer": elements.issuer_name, "case_id": case_id,
+    }
+    data = {key: value for key, value in data.items() if value is not None}
+    missing = [step for step in ("infraction", "name", "place") if not data.get(step)]
+    step = missing[0] if missing else "review"
+    data["editing"] = True
+    await save(context, ISSUE_FORM, step, data)
+    await ask(update, context, step, data, edit=True)
+
+
+# --- deliveries (post, in person, edital) ----------------------------------------------------------------------------
+
+
+@chat_command("entregas", description=N_("Notices to deliver by post, in person or by edital"),
+              menu_label=N_("Notices to deliver"), staff_roles=ISSUERS, order=61)
+async def deliveries_command(update: Update, context: BalcaoContext) -> None:
+    """``/entregas``: the staff list."""
+    if not await _role(update, context, ISSUERS):
+        return
+    await show_deliveries(update, context, edit=update.callback_query is not None)
+
+
+def _limit(notice: Notice, context: BalcaoContext) -> dt.date | None:
+    if notice.rulebook != L1533:
+        return None
+    windows = delivery_windows(lavratura=civil_date(notice.drawn_up_at, context.settings), juntada=None,
+                               calendar=BusinessCalendar.from_settings(context.settings),
+                               choices=choices_for(notice, context.settings))
+    chosen = next((w for w in windows if w.role is not WindowRole.ALTERNATIVE), None)
+    return chosen.final_date if chosen is not None else None
+
+
+async def show_deliveries(update: Update, context: BalcaoContext, *, edit: bool = False) -> None:
+    """Each document to deliver, why it is here, and the 90-day limit of Lei 1.533 notices."""
+    tr = context.tr
+    async with context.sessions() as session:
+        items = await staff_list(session=session)
+    lines = [tr._("<b>Notices to deliver</b>")]
+    rows: list[list[tuple[str, str]]] = []
+    if not items:
+        lines.append(tr._("Nothing to deliver."))
+    for item in items[:LIST_LIMIT]:
+        delivery, notice = item.delivery, item.notice
+        if delivery.edital_published_on is not None:
+            reason = tr._("edital published on {date}").format(date=tr.short_date(delivery.edital_published_on))
+        else:
+            reason = tr._(REASONS[delivery.staff_reason]) if delivery.staff_reason else ""
+        line = f"• <b>{esc(notice.number)}</b> — {esc(reason)}"
+        limit = _limit(notice, context)
+        if limit is not None:
+            line += "\n  " + tr._("deliver by {date} (Lei 1.533, Art. 22 §1)").format(date=tr.short_date(limit))
+        lines.append(line)
+        rows.append([(notice.number, f"nstf:dlv:{delivery.id}")])
+    rows.append(menu_row(context))
+    await reply(update, context, "\n".join(lines), markup=keyboard(rows), edit=edit)
+
+
+async def show_delivery(update: Update, context: BalcaoContext, delivery_id: int) -> None:
+    """One document to deliver: who, where, and the ways to record the delivery."""
+    tr = context.tr
+    async with context.sessions() as session:
+        delivery = await session.get(NoticeDelivery, delivery_id)
+        notice = await session.get(Notice, delivery.notice_id) if delivery is not None else None
+    if delivery is None or notice is None:
+        await show_deliveries(update, context, edit=True)
+        return
+    what = tr._("the decision") if delivery.document.value == "decision" else tr._("the notice")
+    lines = [
+        f"<b>{esc(notice.number)}</b> — {esc(what)}",
+        tr._("Offender: {name}").format(name=esc(notice.offender_name)),
+        tr._("Address: {address}").format(address=esc(notice.offender_address or tr._("unknown"))),
+    ]
+    if notice.offender_document:
+        lines.append(tr._("CPF/CNPJ: {document}").format(document=format_document(notice.offender_document)))
+    lines.append(_small(tr._("Código de Posturas, Art. 36: in person (I), by letter with AR (II), "
+                             "by edital when the address is unknown (III).")))
+    rows = [[(tr._(HOW[how]), f"nstf:how:{delivery_id}:{how}")] for how in HOW]
+    rows += [[(tr._("📄 PDF"), f"nstf:pdf:{notice.id}"), (tr._("◀ Back"), "nstf:list")], menu_row(context)]
+    await reply(update, context, "\n".join(lines), markup=keyboard(rows), edit=True)
+
+
+async def ask_delivery_date(update: Update, context: BalcaoContext, delivery_id: int, how: str) -> None:
+    """The date of the delivery, of the AR, or of the edital's publication."""
+    await save(context, DELIVERY_FORM, "date", {"delivery_id": delivery_id, "how": how})
+    tr = context.tr
+    question = tr._("On which day was it published?") if how == "edital" else tr._("On which day was it delivered?")
+    await reply(update, context, question + " " + tr._("(e.g. 4/3 or 04/03/2026)"),
+                markup=keyboard([[(tr._("Today"), "nstf:dtoday")], cancel_row(context, "nstf:cancel")]), edit=True)
+
+
+async def confirm_delivery(update: Update, context: BalcaoContext, data: dict[str, Any], *, edit: bool) -> None:
+    """Summary and confirmation of the delivery to record."""
+    tr = context.tr
+    await save(context, DELIVERY_FORM, "confirm", data)
+    text = tr._("Record: {how}, on {date}?").format(how=tr._(HOW[data["how"]]),
+                                                     date=tr.date(dt.date.fromisoformat(data["date"])))
+    await reply(update, context, text, markup=keyboard([[(tr._("✅ Confirm"), "nstf:dconfirm")],
+                                                        cancel_row(context, "nstf:cancel")]), edit=edit)
+
+
+@form_input(DELIVERY_FORM, title=N_("the delivery being recorded"))
+async def on_delivery_input(update: Update, context: BalcaoContext, draft: Draft) -> None:
+    """The typed date."""
+    if not await _role(update, context, ISSUERS):
+        return
+    message = update.effective_message
+    try:
+        day = past_day((message.text or "") if message else "", today=_today(context))
+    except InvalidInput as bad:
+        await reply(update, context, bad.render(context.tr))
+        return
+    await confirm_delivery(update, context, {**draft.data, "date": day.isoformat()}, edit=False)
+
+
+async def record_delivery(update: Update, context: BalcaoContext) -> None:
+    """Record the delivery; the deadlines start from it."""
+    tr = context.tr
+    draft = await current_draft(context, DELIVERY_FORM)
+    if draft is None:
+        await show_deliveries(update, context, edit=True)
+        return
+    data = draft.data
+    actor = f"staff:{context.person.telegram_user_id}"
+    day = dt.date.fromisoformat(data["date"])
+    try:
+        async with context.sessions() as session:
+            if data["how"] == "edital":
+                result = await record_edital(session=session, settings=context.settings,
+                                             delivery_id=int(data["delivery_id"]), published_on=day, actor=actor)
+            else:
+                result = await record_staff_delivery(session=session, settings=context.settings,
+                                                     delivery_id=int(data["delivery_id"]),
+                                                     how=CienciaKind(data["how"]), on=day, actor=actor)
+            await discard_draft(session=session, person_id=context.person.id)
+    except DeliveryError as refused:
+        await reply(update, context, tr._("Not recorded: {reason}.").format(reason=esc(str(refused))),
+                    markup=keyboard([menu_row(context)]), edit=True)
+        return
+    assert result.delivery.ciencia_on is not None
+    text = tr._("Recorded. {number} counts as received on {date}; the deadlines start from it.").format(
+        number=esc(result.notice.number), date=tr.date(result.delivery.ciencia_on))
+    await reply(update, context, text, markup=keyboard([[(tr._("◀ Notices to deliver"), "nstf:list")],
+                                                        menu_row(context)]), edit=True)
+
+
+# --- decisions -------------------------------------------------------------------------------------------------
+
+
+@chat_command("defesas", description=N_("Defences and appeals to decide"), menu_label=N_("Defences to decide"),
+              staff_roles=DECIDERS, order=62)
+async def filings_command(update: Update, context: BalcaoContext) -> None:
+    """``/defesas``: filings waiting for a decision."""
+    if not await _role(update, context, DECIDERS):
+        return
+    tr = context.tr
+    async with context.sessions() as session:
+        rows_found = await pending_filings(session=session)
+    lines = [tr._("<b>Defences and appeals to decide</b>")]
+    rows: list[list[tuple[str, str]]] = []
+    if not rows_found:
+        lines.append(tr._("Nothing waiting for a decision."))
+    for filing, notice in rows_found[:LIST_LIMIT]:
+        lines.append(tr._("• <b>{number}</b> — {kind}, filed on {date}").format(
+            number=esc(notice.number), kind=tr._(FILING_NAMES[filing.kind]), date=tr.short_date(filing.filed_at)))
+        rows.append([(notice.number, f"nstf:fil:{filing.id}")])
+    rows.append(menu_row(context))
+    await reply(update, context, "\n".join(lines), markup=keyboard(rows), edit=update.callback_query is not None)
+
+
+async def show_filing(update: Update, context: BalcaoContext, filing_id: int) -> None:
+    """A filing: its text, files, the deposit of an appeal, and the decision buttons."""
+    tr = context.tr
+    async with context.sessions() as session:
+        filing = await session.get(NoticeFiling, filing_id)
+        notice = await session.get(Notice, filing.notice_id) if filing is not None else None
+        files = await attachments_of(session=session, filing_id=filing_id) if filing is not None else []
+    if filing is None or notice is None or filing.decided_at is not None:
+        await reply(update, context, tr._("This filing was already decided."), markup=keyboard([menu_row(context)]),
+                    edit=True)
+        return
+    lines = [
+        tr._("<b>{number}</b> — {kind}, filed on {date}").format(
+            number=esc(notice.number), kind=tr._(FILING_NAMES[filing.kind]), date=tr.date(filing.filed_at)),
+        f"<blockquote>{esc(filing.text)}</blockquote>",
+        tr.ngettext("{n} file attached.", "{n} files attached.", len(files)).format(n=len(files)),
+        tr._("Fine: {amount}").format(amount=_money(tr, notice.fine_cents)),
+    ]
+    rows: list[list[tuple[str, str]]] = []
+    if filing.kind is FilingKind.RECURSO and notice.rulebook == CP:
+        lines.append(tr._("Deposit of half the fine: {state}").format(
+            state=tr._("made") if filing.deposit_at else tr._("not recorded")) + _small("Código de Posturas, Art. 46"))
+        if filing.deposit_at is None:
+            rows.append([(tr._("Record the deposit"), f"nstf:dep:{filing_id}")])
+    if files:
+        rows.append([(tr._("Send me the files"), f"nstf:att:{filing_id}")])
+    rows.append([(tr._("Accept (procedente)"), f"nstf:dec:{filing_id}:granted"),
+                 (tr._("Reject (improcedente)"), f"nstf:dec:{filing_id}:denied")])
+    rows.append(menu_row(context))
+    await reply(update, context, "\n".join(lines), markup=keyboard(rows), edit=True)
+
+
+async def send_files(update: Update, context: BalcaoContext, filing_id: int) -> None:
+    """The filing's files, one message each."""
+    async with context.sessions() as session:
+        files = await attachments_of(session=session, filing_id=filing_id)
+    chat = update.effective_chat
+    assert chat is not None
+    if update.callback_query is not None:
+        await update.callback_query.answer()
+    for attachment in files:
+        await context.bot.send_document(chat_id=chat.id,
+                                        document=InputFile(attachment.content, filename=attachment.file_name))
+
+
+async def ask_decision(update: Update, context: BalcaoContext, filing_id: int, outcome: str) -> None:
+    """The decision's text (CP Art. 41: it states its effects)."""
+    await save(context, DECISION_FORM, "text", {"filing_id": filing_id, "outcome": outcome})
+    tr = context.tr
+    verdict = tr._("Accept") if outcome == FilingOutcome.GRANTED.value else tr._("Reject")
+    text = tr._("{verdict}: write the decision and its effects in one message.").format(verdict=verdict)
+    await reply(update, context, text + _small("Código de Posturas, Art. 41"),
+                markup=keyboard([cancel_row(context, "nstf:cancel")]), edit=True)
+
+
+@form_input(DECISION_FORM, title=N_("the decision being written"))
+async def on_decision_input(update: Update, context: BalcaoContext, draft: Draft) -> None:
+    """The decision's text, then the confirmation."""
+    if not await _role(update, context, DECIDERS):
+        return
+    tr = context.tr
+    message = update.effective_message
+    try:
+        text = clean_text((message.text or "") if message else "", min_length=10, max_length=4000)
+    except InvalidInput as bad:
+        await reply(update, context, bad.render(tr))
+        return
+    data = {**draft.data, "text": text}
+    await save(context, DECISION_FORM, "confirm", data)
+    verdict = tr._("Accept") if data["outcome"] == FilingOutcome.GRANTED.value else tr._("Reject")
+    summary = tr._("<b>{verdict}</b>, with this decision:").format(verdict=verdict)
+    await reply(update, context, f"{summary}\n<blockquote>{esc(text)}</blockquote>\n"
+                + tr._("It will be delivered to the person with the deadlines that follow."),
+                markup=keyboard([[(tr._("✅ Confirm the decision"), "nstf:dsend")],
+                                 cancel_row(context, "nstf:cancel")]))
+
+
+async def send_decision(update: Update, context: BalcaoContext) -> None:
+    """Decide and deliver."""
+    tr = context.tr
+    draft = await current_draft(context, DECISION_FORM)
+    if draft is None:
+        await reply(update, context, tr._("There is no decision being written."), edit=True)
+        return
+    try:
+        async with context.sessions() as session:
+            await decide_filing(session=session, settings=context.settings, filing_id=int(draft.data["filing_id"]),
+                                outcome=FilingOutcome(draft.data["outcome"]), text=draft.data["text"],
+                                actor=f"staff:{context.person.telegram_user_id}")
+            await discard_draft(session=session, person_id=context.person.id)
+    except FilingRefused as refused:
+        await reply(update, context, esc(refused.render(tr)), markup=keyboard([menu_row(context)]), edit=True)
+        return
+    await reply(update, context, tr._("Decided. The decision is being delivered to the person."),
+                markup=keyboard([[(tr._("◀ Defences to decide"), "nstf:filings")], menu_row(context)]), edit=True)
+
+
+async def deposit(update: Update, context: BalcaoContext, filing_id: int) -> None:
+    """Record an appeal's deposit (CP Art. 46)."""
+    try:
+        async with context.sessions() as session:
+            await record_deposit(session=session, filing_id=filing_id,
+                                 actor=f"staff:{context.person.telegram_user_id}")
+    except FilingRefused as refused:
+        await reply(update, context, esc(refused.render(context.tr)), edit=True)
+        return
+    await show_filing(update, context, filing_id)
+
+
+# --- buttons -----------------------------------------------------------------------------------------------------
+
+
+async def on_button(update: Update, context: BalcaoContext) -> None:
+    """Every ``nstf:`` button (the role is checked first)."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    parts = query.data.split(":")
+    action, args = parts[1], parts[2:]
+    deciding = action in ("filings", "fil", "att", "dec", "dsend", "dep")
+    if not await _role(update, context, DECIDERS if deciding else ISSUERS):
+        return
+    if action in ("list", "dlv", "how", "dtoday", "dconfirm", "pdf"):
+        await _delivery_button(update, context, action, args)
+    elif deciding:
+        await _decision_button(update, context, action, args)
+    elif action == "cancel":
+        async with context.sessions() as session:
+            await discard_draft(session=session, person_id=context.person.id)
+        await reply(update, context, context.tr._("Cancelled: nothing was recorded."),
+                    markup=keyboard([menu_row(context)]), edit=True)
+    elif action == "case" and args and args[0].isdigit():
+        await start_from_case(update, context, int(args[0]))
+    else:
+        await _issue_button(update, context, action, args)
+
+
+async def _issue_button(update: Update, context: BalcaoContext, action: str, args: list[str]) -> None:
+    draft = await current_draft(context, ISSUE_FORM)
+    if draft is None:
+        await reply(update, context, context.tr._("There is no notice being issued. Start with /emitir."),
+                    markup=keyboard([menu_row(context)]), edit=True)
+        return
+    data, step = dict(draft.data), draft.step
+    if action == "rb" and args and args[0] in context.settings.rulebooks:
+        data["rulebook"] = args[0]
+        if args[0] == L1533:
+            data["type"] = NoticeType.AUTO.value
+        await _take(update, context, "rulebook", data, args[0])
+    elif action == "type" and args and args[0] in (t.value for t in NoticeType):
+        await _take(update, context, "type", data, args[0])
+    elif action == "inf" and args:
+        await _take(update, context, "infraction", {**data, "code": args[0]}, args[0])
+    elif action == "skip" and step in OPTIONAL:
+        await _take(update, context, step, data, None)
+    elif action == "today" and step == "date":
+        await _take(update, context, "date", data, _today(context).isoformat())
+    elif action == "now" and step == "time":
+        await _take(update, context, "time", data, utcnow().astimezone(context.settings.tz).strftime("%H:%M"))
+    elif action == "me" and step == "issuer":
+        await _take(update, context, "issuer", data, context.person.first_name)
+    elif action == "edit" and args and args[0] in QUESTIONS:
+        data["editing"] = True
+        await save(context, ISSUE_FORM, args[0], data)
+        await ask(update, context, args[0], data, edit=True)
+    elif action == "issue":
+        await _issue(update, context)
+    else:
+        await ask(update, context, step, data, edit=True)
+
+
+async def _delivery_button(update: Update, context: BalcaoContext, action: str, args: list[str]) -> None:
+    if action == "list":
+        await show_deliveries(update, context, edit=True)
+    elif action == "dlv" and args and args[0].isdigit():
+        await show_delivery(update, context, int(args[0]))
+    elif action == "how" and len(args) == 2 and args[0].isdigit() and args[1] in HOW:
+        await ask_delivery_date(update, context, int(args[0]), args[1])
+    elif action == "pdf" and args and args[0].isdigit():
+        async with context.sessions() as session:
+            notice = await session.get(Notice, int(args[0]))
+        chat = update.effective_chat
+        if notice is not None and chat is not None and update.callback_query is not None:
+            await update.callback_query.answer()
+            await context.bot.send_document(chat_id=chat.id, document=InputFile(notice.pdf,
+                                                                                filename=f"{notice.number}.pdf"))
+    else:
+        draft = await current_draft(context, DELIVERY_FORM)
+        if draft is None:
+            await show_deliveries(update, context, edit=True)
+        elif action == "dtoday":
+            await confirm_delivery(update, context, {**draft.data, "date": _today(context).isoformat()}, edit=True)
+        else:
+            await record_delivery(update, context)
+
+
+async def _decision_button(update: Update, context: BalcaoContext, action: str, args: list[str]) -> None:
+    filing_id = int(args[0]) if args and args[0].isdigit() else None
+    if action == "filings":
+        await filings_command(update, context)
+    elif action == "dsend":
+        await send_decision(update, context)
+    elif filing_id is None:
+        await filings_command(update, context)
+    elif action == "fil":
+        await show_filing(update, context, filing_id)
+    elif action == "att":
+        await send_files(update, context, filing_id)
+    elif action == "dep":
+        await deposit(update, context, filing_id)
+    elif action == "dec" and len(args) == 2 and args[1] in (o.value for o in FilingOutcome):
+        await ask_decision(update, context, filing_id, args[1])
+    else:
+        await show_filing(update, context, filing_id)
+
+
+def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Add the staff notice buttons."""
+    application.add_handler(CallbackQueryHandler(on_button, pattern=r"^nstf:"))

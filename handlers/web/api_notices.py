@@ -1,0 +1,293 @@
+"""The staff HTTP API of penalty notices (JSON in and out; errors as ``{"error", "message"}``).
+
+===========================================  ======================  =============================================
+route                                        roles                   what
+===========================================  ======================  =============================================
+``POST /api/notices``                        inspector, clerk        issue (422 lists each missing element + article)
+``GET /api/notices/{number}``                inspector, clerk        stage, deliveries, windows, filings
+``GET /api/notices/{number}/pdf``            inspector, clerk        the PDF
+``GET /api/notices/deliveries``              inspector, clerk        the staff list (post, in person, edital)
+``POST /api/notices/deliveries/{id}``        inspector, clerk        record ``personal``/``postal`` (AR) or ``edital``
+``GET /api/notices/filings``                 clerk                   defences and appeals waiting for a decision
+``POST /api/notices/filings/{id}/decision``  clerk                   ``{"outcome": "granted"|"denied", "text"}``
+``POST /api/notices/filings/{id}/deposit``   clerk                   the appeal's deposit was made (CP Art. 46)
+``GET /api/notices/chains``                  admin                   verify every event chain
+===========================================  ======================  =============================================
+
+Admins may call every route. Messages are English (the API is for systems); the problems of a refused notice
+carry their article in ``citation``.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import json
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from aiohttp import web
+
+from bot.i18n import translator
+from handlers.web.keys import sessions_of, settings_of
+from handlers.web.staff_auth import staff_endpoint
+from models.cases.fields import InvalidInput
+from models.columns import utcnow
+from models.deadlines import Window
+from models.notices.chain import verify_chains
+from models.notices.delivery import DeliveryError, civil_date, record_edital, record_staff_delivery, staff_list
+from models.notices.documents import offender_document
+from models.notices.filings import FilingRefused, decide_filing, pending_filings, record_deposit
+from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice
+from models.notices.status import NoticeView, notice_by_number, notice_view
+from models.notices.tables import CienciaKind, FilingOutcome, NoticeDelivery, NoticeType
+from models.people import Role
+
+routes = web.RouteTableDef()
+API_LOCALE = "en"
+ISSUERS = (Role.INSPECTOR, Role.CLERK)
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> web.Response:
+    return web.json_response({"error": code, "message": message, **extra}, status=status)
+
+
+async def _json(request: web.Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise web.HTTPBadRequest(text=json.dumps({"error": "bad_json", "message": "The body is not JSON."}),
+                                 content_type="application/json") from None
+    if not isinstance(body, dict):
+        raise web.HTTPBadRequest(text=json.dumps({"error": "bad_json", "message": "Send a JSON object."}),
+                                 content_type="application/json")
+    return body
+
+
+def _text(body: dict[str, Any], key: str) -> str | None:
+    value = body.get(key)
+    return str(value) if value is not None else None
+
+
+def _parse(body: dict[str, Any], key: str, parse: Any) -> Any:
+    raw = body.get(key)
+    if raw in (None, ""):
+        return None
+    try:
+        return parse(str(raw))
+    except (ValueError, InvalidOperation):
+        raise web.HTTPUnprocessableEntity(
+            text=json.dumps({"error": "bad_value", "message": f"{key}: {raw!r} is not valid."}),
+            content_type="application/json") from None
+
+
+def _int(body: dict[str, Any], key: str) -> int | None:
+    value: int | None = _parse(body, key, int)
+    return value
+
+
+def _window(window: Window, today: dt.date) -> dict[str, Any]:
+    return {"rule": window.rule.id, "article": window.rule.citation, "final_date": window.final_date.isoformat(),
+            "days_left": (window.final_date - today).days, "role": window.role.value}
+
+
+def _delivery(delivery: NoticeDelivery) -> dict[str, Any]:
+    return {
+        "id": delivery.id, "document": delivery.document.value, "state": delivery.state.value,
+        "staff_reason": delivery.staff_reason.value if delivery.staff_reason else None,
+        "sent_at": delivery.sent_at.isoformat() if delivery.sent_at else None,
+        "ciencia": delivery.ciencia_kind.value if delivery.ciencia_kind else None,
+        "ciencia_at": delivery.ciencia_at.isoformat() if delivery.ciencia_at else None,
+        "ciencia_on": delivery.ciencia_on.isoformat() if delivery.ciencia_on else None,
+        "edital_published_on": delivery.edital_published_on.isoformat() if delivery.edital_published_on else None,
+    }
+
+
+def _view(view: NoticeView, today: dt.date) -> dict[str, Any]:
+    notice = view.notice
+    return {
+        "number": notice.number, "type": notice.type.value, "rulebook": notice.rulebook,
+        "infraction_code": notice.infraction_code, "article": notice.infraction_article,
+        "offender_name": notice.offender_name, "person_id": notice.person_id,
+        "fine": str((Decimal(notice.fine_cents) / 100).quantize(Decimal("0.01"))), "recidivist": notice.recidivist,
+        "stage": notice.stage.value, "outcome": notice.outcome.value if notice.outcome else None,
+        "case_id": notice.case_id, "issued_at": notice.issued_at.isoformat(),
+        "suspended": view.suspended,
+        "deliveries": [_delivery(d) for d in [view.delivery, view.decision_delivery] if d is not None],
+        "windows": [_window(w, today) for w in view.windows],
+        "filings": [
+            {"id": f.id, "kind": f.kind.value, "filed_at": f.filed_at.isoformat(), "text": f.text,
+             "decided_at": f.decided_at.isoformat() if f.decided_at else None,
+             "outcome": f.outcome.value if f.outcome else None, "decision_text": f.decision_text,
+             "deposit_at": f.deposit_at.isoformat() if f.deposit_at else None}
+            for f in view.filings
+        ],
+    }
+
+
+@routes.post("/api/notices")
+@staff_endpoint(*ISSUERS)
+async def issue(request: web.Request) -> web.Response:
+    """Issue a notice from its elements; 201 with the number, the verification code and the PDF (base64)."""
+    settings = settings_of(request)
+    body = await _json(request)
+    tr = translator(API_LOCALE, settings.timezone)
+    document = None
+    if body.get("offender_document"):
+        try:
+            document = offender_document(str(body["offender_document"]))
+        except InvalidInput as exc:
+            return _error(422, "bad_document", exc.render(tr))
+    notice_type = _parse(body, "type", NoticeType)
+    async with sessions_of(request)() as session:
+        preliminar_id = None
+        if body.get("preliminar_number"):
+            preliminar = await notice_by_number(session=session, number=str(body["preliminar_number"]))
+            if preliminar is None:
+                return _error(404, "not_found", "No preliminary notice has that number.")
+            preliminar_id = preliminar.id
+        data = NoticeInput(
+            type=notice_type, rulebook=_text(body, "rulebook"), infraction_code=_text(body, "infraction_code"),
+            offender_name=_text(body, "offender_name"), offender_document=document,
+            offender_address=_text(body, "offender_address"), place=_text(body, "place"),
+            drawn_up_on=_parse(body, "date", dt.date.fromisoformat),
+            drawn_up_time=_parse(body, "time", dt.time.fromisoformat),
+            facts=_text(body, "facts"), issuer_name=_text(body, "issuer_name"), witnesses=_text(body, "witnesses"),
+            inspection_term=_text(body, "inspection_term"), person_id=_int(body, "person_id"),
+            person_telegram_id=_int(body, "person_telegram_id"), case_id=_int(body, "case_id"),
+            preliminar_id=preliminar_id, units=_parse(body, "units", Decimal),
+        )
+        try:
+            issued = await issue_notice(session=session, settings=settings, data=data,
+                                        actor=f"staff:{request['staff_id']}", issuer_telegram_id=request["staff_id"])
+        except NoticeRefused as exc:
+            problems = [{"element": p.element, "message": p.render(tr), "citation": p.citation}
+                        for p in exc.problems]
+            return _error(422, "refused", "The notice was not issued.", problems=problems)
+        view = await notice_view(session=session, settings=settings, notice=issued.notice,
+                                 today=civil_date(utcnow(), settings))
+    payload = _view(view, civil_date(utcnow(), settings))
+    payload.update(code=issued.code, pdf_base64=base64.b64encode(issued.pdf).decode("ascii"))
+    return web.json_response(payload, status=201)
+
+
+@routes.get("/api/notices/deliveries")
+@staff_endpoint(*ISSUERS)
+async def deliveries(request: web.Request) -> web.Response:
+    """Documents to deliver in person, by post (CP Art. 36 I–II) or by edital (III), with the address."""
+    async with sessions_of(request)() as session:
+        items = await staff_list(session=session)
+    return web.json_response({"deliveries": [
+        {**_delivery(item.delivery), "number": item.notice.number, "offender_name": item.notice.offender_name,
+         "offender_address": item.notice.offender_address, "rulebook": item.notice.rulebook}
+        for item in items
+    ]})
+
+
+@routes.post("/api/notices/deliveries/{delivery_id:\\d+}")
+@staff_endpoint(*ISSUERS)
+async def record_delivery(request: web.Request) -> web.Response:
+    """Record a delivery: ``{"how": "personal"|"postal"|"edital", "date": "YYYY-MM-DD"}`` (AR or publication date)."""
+    settings = settings_of(request)
+    body = await _json(request)
+    day = _parse(body, "date", dt.date.fromisoformat)
+    how = body.get("how")
+    if day is None or how not in ("personal", "postal", "edital"):
+        return _error(422, "bad_value", 'Send "how" (personal, postal or edital) and "date" (YYYY-MM-DD).')
+    actor = f"staff:{request['staff_id']}"
+    delivery_id = int(request.match_info["delivery_id"])
+    async with sessions_of(request)() as session:
+        try:
+            if how == "edital":
+                result = await record_edital(session=session, settings=settings, delivery_id=delivery_id,
+                                             published_on=day, actor=actor)
+            else:
+                result = await record_staff_delivery(session=session, settings=settings, delivery_id=delivery_id,
+                                                     how=CienciaKind(how), on=day, actor=actor)
+        except DeliveryError as exc:
+            return _error(409, "refused", str(exc))
+    return web.json_response(_delivery(result.delivery))
+
+
+@routes.get("/api/notices/filings")
+@staff_endpoint(Role.CLERK)
+async def filings(request: web.Request) -> web.Response:
+    """Defences, reclamações and appeals waiting for a decision, oldest first."""
+    async with sessions_of(request)() as session:
+        rows = await pending_filings(session=session)
+    return web.json_response({"filings": [
+        {"id": f.id, "number": n.number, "kind": f.kind.value, "filed_at": f.filed_at.isoformat(), "text": f.text,
+         "deposit_at": f.deposit_at.isoformat() if f.deposit_at else None}
+        for f, n in rows
+    ]})
+
+
+@routes.post("/api/notices/filings/{filing_id:\\d+}/decision")
+@staff_endpoint(Role.CLERK)
+async def decision(request: web.Request) -> web.Response:
+    """Decide a filing (CP Art. 40–41, 45): the decision is delivered to the person with its ciência."""
+    settings = settings_of(request)
+    body = await _json(request)
+    outcome = _parse(body, "outcome", FilingOutcome)
+    if outcome is None:
+        return _error(422, "bad_value", 'Send "outcome" (granted or denied) and "text".')
+    async with sessions_of(request)() as session:
+        try:
+            filing = await decide_filing(session=session, settings=settings,
+                                         filing_id=int(request.match_info["filing_id"]), outcome=outcome,
+                                         text=str(body.get("text") or ""), actor=f"staff:{request['staff_id']}")
+        except FilingRefused as exc:
+            return _error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
+    return web.json_response({"id": filing.id, "outcome": outcome.value, "decided_at": utcnow().isoformat()})
+
+
+@routes.post("/api/notices/filings/{filing_id:\\d+}/deposit")
+@staff_endpoint(Role.CLERK)
+async def deposit(request: web.Request) -> web.Response:
+    """Record that half the fine was deposited, so the appeal goes forward (CP Art. 46)."""
+    async with sessions_of(request)() as session:
+        try:
+            filing = await record_deposit(session=session, filing_id=int(request.match_info["filing_id"]),
+                                          actor=f"staff:{request['staff_id']}")
+        except FilingRefused as exc:
+            return _error(409, "refused", exc.render(translator(API_LOCALE)))
+    assert filing.deposit_at is not None
+    return web.json_response({"id": filing.id, "deposit_at": filing.deposit_at.isoformat()})
+
+
+@routes.get("/api/notices/chains")
+@staff_endpoint(Role.ADMIN)
+async def chains(request: web.Request) -> web.Response:
+    """Verify every notice's event chain."""
+    async with sessions_of(request)() as session:
+        report = await verify_chains(session=session)
+    return web.json_response({
+        "ok": report.ok, "notices": report.notices, "events": report.events,
+        "breaks": [{"number": b.number, "seq": b.seq, "problem": b.problem} for b in report.breaks],
+    })
+
+
+@routes.get("/api/notices/{number}")
+@staff_endpoint(*ISSUERS)
+async def show(request: web.Request) -> web.Response:
+    """One notice: stage, deliveries with ciência, the windows of its stage, filings and decisions."""
+    settings = settings_of(request)
+    today = civil_date(utcnow(), settings)
+    async with sessions_of(request)() as session:
+        notice = await notice_by_number(session=session, number=request.match_info["number"])
+        if notice is None:
+            return _error(404, "not_found", "No notice has that number.")
+        view = await notice_view(session=session, settings=settings, notice=notice, today=today)
+    return web.json_response(_view(view, today))
+
+
+@routes.get("/api/notices/{number}/pdf")
+@staff_endpoint(*ISSUERS)
+async def pdf(request: web.Request) -> web.Response:
+    """The notice's PDF, as issued."""
+    async with sessions_of(request)() as session:
+        notice = await notice_by_number(session=session, number=request.match_info["number"])
+    if notice is None:
+        return _error(404, "not_found", "No notice has that number.")
+    return web.Response(body=notice.pdf, content_type="application/pdf",
+                        headers={"Content-Disposition": f'inline; filename="{notice.number}.pdf"'})

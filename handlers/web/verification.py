@@ -1,0 +1,126 @@
+"""The public verification page: ``/verificar`` (a form) and ``/verificar/<code>`` (the answer).
+
+Anyone holding a notice (paper or PDF) can check that it is authentic: the QR code opens
+``/verificar/<code>``. The page shows whether the code is valid and, if so, the type, number and issue date of the
+notice, the law and article, and its stage — never the name, CPF/CNPJ, address or facts (LGPD). It is written
+in Portuguese, the municipality's language; every value is HTML-escaped. Not found and malformed codes get the
+same answer, so the page tells nothing about which codes exist.
+"""
+
+from __future__ import annotations
+
+import html
+from urllib.parse import quote
+
+from aiohttp import web
+
+from bot.i18n import N_, Translator, translator
+from handlers.web.keys import sessions_of, settings_of
+from models.notices.codes import format_code, normalize_code
+from models.notices.tables import NoticeOutcome, NoticeStage, NoticeType
+from models.notices.verification import PublicNotice, verify_code
+
+routes = web.RouteTableDef()
+PAGE_LOCALE = "pt_BR"
+
+TYPE_NAMES = {
+    NoticeType.PRELIMINAR: N_("Preliminary notice (notificação preliminar)"),
+    NoticeType.AUTO: N_("Infraction report (auto de infração)"),
+}
+STAGE_NAMES = {
+    NoticeStage.AWAITING_CIENCIA: N_("Issued, being delivered"),
+    NoticeStage.NOTIFIED: N_("Delivered; the deadline for a defence is running"),
+    NoticeStage.UNDER_REVIEW: N_("Defence under review"),
+    NoticeStage.DECIDED: N_("Decided at first instance; an appeal is possible"),
+    NoticeStage.APPEALED: N_("Appeal under review"),
+}
+OUTCOME_NAMES = {
+    NoticeOutcome.UPHELD: N_("Closed: the penalty stands"),
+    NoticeOutcome.ANNULLED: N_("Closed: the notice was cancelled"),
+}
+STYLE = (
+    "body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}"
+    "h1{font-size:1.4rem}.ok{color:#0a6b2d}.bad{color:#a4000f}dt{font-weight:600;margin-top:.6rem}"
+    "dd{margin:0}input{font-size:1.1rem;padding:.4rem;width:14rem;text-transform:uppercase}"
+    "button{font-size:1.1rem;padding:.4rem .9rem}small{color:#555}"
+)
+
+
+def _esc(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _page(tr: Translator, city: str, body: str, status: int = 200) -> web.Response:
+    title = _esc(tr._("Check a notice — city hall of {city}").format(city=city))
+    text = (
+        f'<!doctype html><html lang="pt-BR"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{title}</title><style>{STYLE}</style></head><body>{body}</body></html>"
+    )
+    return web.Response(text=text, status=status, content_type="text/html", charset="utf-8",
+                        headers={"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+                                 "Cache-Control": "no-store"})
+
+
+def _form(tr: Translator, typed: str = "") -> str:
+    label = _esc(tr._("Verification code (printed on the notice, e.g. 7K2M-QX9D-4HRT)"))
+    button = _esc(tr._("Check"))
+    return (
+        f'<form method="get" action="/verificar"><label for="codigo">{label}</label><br>'
+        f'<input id="codigo" name="codigo" value="{_esc(typed)}" maxlength="32" autocomplete="off" required> '
+        f'<button type="submit">{button}</button></form>'
+    )
+
+
+def _status(notice: PublicNotice, tr: Translator) -> str:
+    if notice.stage is NoticeStage.CLOSED and notice.outcome is not None:
+        return tr._(OUTCOME_NAMES[notice.outcome])
+    return tr._(STAGE_NAMES.get(notice.stage, N_("Closed")))
+
+
+def _valid(notice: PublicNotice, code: str, tr: Translator) -> str:
+    rows = [
+        (tr._("Type"), tr._(TYPE_NAMES[notice.type])),
+        (tr._("Number"), notice.number),
+        (tr._("Issued on"), tr.date(notice.issued_at)),
+        (tr._("Provision"), f"{notice.law_title}, {notice.article}"),
+        (tr._("Status"), _status(notice, tr)),
+    ]
+    items = "".join(f"<dt>{_esc(name)}</dt><dd>{_esc(value)}</dd>" for name, value in rows)
+    heading = _esc(tr._("Authentic document"))
+    lead = _esc(tr._("The code {code} belongs to a notice issued by the city hall.").format(code=code))
+    privacy = _esc(tr._("For privacy, personal data is not shown here (LGPD)."))
+    return (f'<h1 class="ok">✔ {heading}</h1><p>{lead}</p><dl>{items}</dl>'
+            f"<p><small>{privacy}</small></p>")
+
+
+@routes.get("/verificar")
+async def verification_form(request: web.Request) -> web.StreamResponse:
+    """The form; with ``?codigo=`` it sends the visitor to the code's page."""
+    settings = settings_of(request)
+    tr = translator(PAGE_LOCALE, settings.timezone)
+    typed = request.query.get("codigo", "").strip()
+    if typed:
+        normalised = normalize_code(typed)
+        target = format_code(normalised) if normalised else typed[:32]
+        raise web.HTTPSeeOther(f"/verificar/{quote(target, safe='')}")
+    heading = _esc(tr._("Check a notice"))
+    body = f"<h1>{heading}</h1>{_form(tr)}"
+    return _page(tr, settings.municipality_name, body)
+
+
+@routes.get("/verificar/{code}")
+async def verification_result(request: web.Request) -> web.Response:
+    """Whether a code is authentic, with the notice's public data (never personal data)."""
+    settings = settings_of(request)
+    tr = translator(PAGE_LOCALE, settings.timezone)
+    typed = request.match_info["code"][:64]
+    async with sessions_of(request)() as session:
+        found = await verify_code(session=session, code=typed)
+    if found is None:
+        heading = _esc(tr._("Code not found"))
+        hint = _esc(tr._("No notice has this code. Check the characters and try again."))
+        body = f'<h1 class="bad">✘ {heading}</h1><p>{hint}</p>{_form(tr, typed)}'
+        return _page(tr, settings.municipality_name, body, status=404)
+    body = _valid(found, format_code(typed), tr) + _form(tr)
+    return _page(tr, settings.municipality_name, body)

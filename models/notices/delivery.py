@@ -1,0 +1,451 @@
+"""Delivery of a notice (and of each decision) until the offender's ciência (issue 6, item 4).
+
+Telegram gives no read receipts, so proof of delivery follows the SNE model (CTB Art. 282-A):
+
+1. a document goes to the bot only when the person accepted electronic notification (:mod:`.optin`); it is
+   enqueued in the outbox as a mandatory message with the PDF and a "Tomo ciência" button;
+2. pressing the button records the moment (server time, UTC) as the ciência — an event in the chain;
+3. if the person does not press it, after ``BALCAO_TACIT_CIENCIA_DAYS`` days from the sending the ciência is
+   *tacit* (CTB Art. 282-A §2: 30 days) — for the rulebooks listed in ``BALCAO_TACIT_CIENCIA_RULEBOOKS``, by
+   default Lei 1.533/2020, whose Art. 22 §1 admits delivery "por via eletrônica". The Código de Posturas's
+   Art. 36 knows only delivery in person against a dated receipt, by letter with AR and by edital: there, the
+   button is the dated receipt, and a document not acknowledged in that time goes to the staff list;
+4. a document whose person has not opted in, cannot be reached, revoked the opt-in or did not acknowledge it
+   goes to the staff list, where staff record the delivery in person (Art. 36 I) or by post with the AR date
+   (Art. 36 II), or the publication of an edital (Art. 36 III; its 30 days as :mod:`models.deadlines` reads them).
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.settings import Settings
+from models.audit import record
+from models.calendar import BusinessCalendar
+from models.columns import utcnow
+from models.notices.chain import append_event
+from models.notices.optin import current_optin, end_optin
+from models.notices.tables import (
+    CienciaKind,
+    DeliveryState,
+    DocumentKind,
+    Notice,
+    NoticeDelivery,
+    NoticeFiling,
+    NoticeOutcome,
+    NoticeStage,
+    StaffReason,
+)
+from models.notices.windows import choices_for, edital_ciencia
+from models.outbox import OutboxMessage, OutboxStatus, enqueue
+from models.people import Person
+from models.rulebooks.catalogue import CP
+from models.rulebooks.deadline_rules import get_rule
+
+DELIVERY_KIND = "notice.delivery"
+DECISION_KIND = "notice.decision"
+TACIT_KIND = "notice.tacit_ciencia"
+FAILED_OUTBOX = (OutboxStatus.UNREACHABLE, OutboxStatus.FAILED, OutboxStatus.CANCELLED)
+
+
+class DeliveryError(Exception):
+    """A delivery action that does not apply (wrong state, wrong person, date out of range)."""
+
+
+def civil_date(moment: dt.datetime, settings: Settings) -> dt.date:
+    """The date in the deployment's time zone."""
+    return moment.astimezone(settings.tz).date()
+
+
+def document_payload(*, notice: Notice, delivery: NoticeDelivery, filing: NoticeFiling | None,
+                     settings: Settings) -> dict[str, Any]:
+    """What the renderer of a delivered document needs (rendered later, in the reader's language)."""
+    payload: dict[str, Any] = {
+        "delivery_id": delivery.id,
+        "notice_id": notice.id,
+        "number": notice.number,
+        "type": notice.type.value,
+        "rulebook": notice.rulebook,
+        "article": notice.infraction_article,
+        "description": notice.infraction_description,
+        "fine_cents": notice.fine_cents,
+        "tacit": notice.rulebook in settings.tacit_ciencia_rulebooks,
+        "tacit_days": settings.tacit_ciencia_days,
+    }
+    if filing is None:
+        payload["pdf_name"] = f"{notice.number}.pdf"
+        payload["pdf_b64"] = base64.b64encode(notice.pdf).decode("ascii")
+    else:
+        payload["filing_id"] = filing.id
+        payload["filing_kind"] = filing.kind.value
+        payload["outcome"] = filing.outcome.value if filing.outcome else None
+        payload["decision_text"] = filing.decision_text or ""
+        payload["final"] = notice.stage is NoticeStage.CLOSED
+        payload["windows"] = decision_window_terms(notice=notice, final=payload["final"], settings=settings)
+        if notice.rulebook == CP and not payload["final"]:
+            payload["deposit_cents"] = notice.fine_cents // 2 + notice.fine_cents % 2
+    return payload
+
+
+def decision_window_terms(*, notice: Notice, final: bool, settings: Settings) -> list[dict[str, Any]]:
+    """The windows a decision opens, as terms (rule, length, unit) — their dates exist only after its ciência."""
+    if final:
+        rule_ids = ["cp-47-1-pagamento"] if notice.rulebook == CP and notice.outcome is not NoticeOutcome.ANNULLED \
+            else []
+    else:
+        rule_ids = ["cp-43-recurso", "cp-46-deposito"] if notice.rulebook == CP else ["l1533-22-recurso"]
+    choices = choices_for(notice, settings)
+    terms = []
+    for rule_id in rule_ids:
+        reading = choices.selected(get_rule(rule_id))
+        terms.append({"rule": rule_id, "length": choices.length(reading), "unit": reading.unit.value})
+    return terms
+
+
+async def _reachable_person(
+    *, session: AsyncSession, person_id: int | None
+) -> tuple[Person | None, StaffReason | None]:
+    if person_id is None:
+        return None, StaffReason.NO_PERSON
+    person = await session.get(Person, person_id)
+    if person is None or person.erased_at is not None:
+        return None, StaffReason.NO_PERSON
+    if await current_optin(session=session, person_id=person_id) is None:
+        return person, StaffReason.NO_OPTIN
+    return person, None
+
+
+async def start_delivery(
+    *,
+    session: AsyncSession,
+    settings: Settings,
+    notice: Notice,
+    actor: str,
+    filing: NoticeFiling | None = None,
+    now: dt.datetime | None = None,
+) -> NoticeDelivery:
+    """Deliver a notice (or the decision on ``filing``): in the bot when possible, else to the staff list.
+
+    The caller commits (the outbox row commits with the change that causes it).
+    """
+    assert notice.id is not None
+    moment = now or utcnow()
+    document = DocumentKind.NOTICE if filing is None else DocumentKind.DECISION
+    person, reason = await _reachable_person(session=session, person_id=notice.person_id)
+    delivery = NoticeDelivery(notice_id=notice.id, document=document, filing_id=filing.id if filing else None,
+                              state=DeliveryState.STAFF if reason else DeliveryState.ELECTRONIC,
+                              staff_reason=reason, created_at=moment)
+    session.add(delivery)
+    await session.flush()
+    if reason is not None:
+        await append_event(session=session, notice_id=notice.id, kind="delivery.staff", actor=actor, at=moment,
+                           data={"delivery_id": delivery.id, "document": document.value, "reason": reason.value})
+        return delivery
+    assert person is not None and person.id is not None
+    delivery.outbox_key = f"notice:{notice.id}:delivery:{delivery.id}"
+    await enqueue(
+        session=session,
+        person_id=person.id,
+        kind=DELIVERY_KIND if filing is None else DECISION_KIND,
+        dedupe_key=delivery.outbox_key,
+        payload=document_payload(notice=notice, delivery=delivery, filing=filing, settings=settings),
+        mandatory=True,
+    )
+    await append_event(session=session, notice_id=notice.id, kind="delivery.electronic", actor=actor, at=moment,
+                       data={"delivery_id": delivery.id, "document": document.value, "person_id": person.id})
+    return delivery
+
+
+@dataclass(frozen=True, slots=True)
+class CienciaResult:
+    """The ciência recorded (or found already recorded) for a delivery."""
+
+    notice: Notice
+    delivery: NoticeDelivery
+    already: bool
+
+
+async def _advance_stage(*, session: AsyncSession, notice: Notice, delivery: NoticeDelivery) -> None:
+    """A notice's ciência opens its defence windows; a decision's ciência changes no stage."""
+    if delivery.document is DocumentKind.NOTICE and notice.stage is NoticeStage.AWAITING_CIENCIA:
+        notice.stage = NoticeStage.NOTIFIED
+        session.add(notice)
+
+
+async def _set_ciencia(
+    *,
+    session: AsyncSession,
+    notice: Notice,
+    delivery: NoticeDelivery,
+    kind: CienciaKind,
+    at: dt.datetime | None,
+    on: dt.date,
+    actor: str,
+    event_at: dt.datetime,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    assert notice.id is not None
+    delivery.state = DeliveryState.DONE
+    delivery.ciencia_kind = kind
+    delivery.ciencia_at = at
+    delivery.ciencia_on = on
+    session.add(delivery)
+    await _advance_stage(session=session, notice=notice, delivery=delivery)
+    data: dict[str, Any] = {"delivery_id": delivery.id, "document": delivery.document.value, "how": kind.value,
+                            "on": on.isoformat()}
+    if at is not None:
+        data["moment"] = at.astimezone(dt.UTC).isoformat()
+    data.update(extra or {})
+    await append_event(session=session, notice_id=notice.id, kind="ciencia", actor=actor, at=event_at, data=data)
+
+
+async def record_explicit_ciencia(
+    *, session: AsyncSession, settings: Settings, delivery_id: int, person_id: int, now: dt.datetime | None = None
+) -> CienciaResult:
+    """The person pressed "Tomo ciência": record the moment (server time, UTC); idempotent; commits.
+
+    Raises:
+        DeliveryError: no such delivery for this person, or it is not an electronic delivery.
+    """
+    moment = now or utcnow()
+    delivery = await session.get(NoticeDelivery, delivery_id)
+    notice = await session.get(Notice, delivery.notice_id) if delivery is not None else None
+    if delivery is None or notice is None or notice.person_id != person_id:
+        raise DeliveryError("no such delivery for this person")
+    if delivery.state is DeliveryState.DONE:
+        return CienciaResult(notice=notice, delivery=delivery, already=True)
+    if delivery.state is not DeliveryState.ELECTRONIC:
+        raise DeliveryError("this document is being delivered by other means")
+    await _set_ciencia(session=session, notice=notice, delivery=delivery, kind=CienciaKind.EXPLICIT, at=moment,
+                       on=civil_date(moment, settings), actor=f"person:{person_id}", event_at=moment)
+    await session.commit()
+    return CienciaResult(notice=notice, delivery=delivery, already=False)
+
+
+async def _to_staff(
+    *, session: AsyncSession, notice: Notice, delivery: NoticeDelivery, reason: StaffReason, actor: str,
+    now: dt.datetime
+) -> None:
+    assert notice.id is not None
+    delivery.state = DeliveryState.STAFF
+    delivery.staff_reason = reason
+    session.add(delivery)
+    await append_event(session=session, notice_id=notice.id, kind="delivery.staff", actor=actor, at=now,
+                       data={"delivery_id": delivery.id, "document": delivery.document.value, "reason": reason.value})
+
+
+async def move_pending_to_staff(*, session: AsyncSession, person_id: int, actor: str, now: dt.datetime) -> int:
+    """Send every document of a person still waiting for ciência in the bot to the staff list; the caller commits."""
+    rows = (
+        await session.exec(
+            select(NoticeDelivery, Notice)
+            .join(Notice, col(Notice.id) == NoticeDelivery.notice_id)
+            .where(Notice.person_id == person_id, NoticeDelivery.state == DeliveryState.ELECTRONIC)
+        )
+    ).all()
+    for delivery, notice in rows:
+        await _to_staff(session=session, notice=notice, delivery=delivery, reason=StaffReason.OPTED_OUT, actor=actor,
+                        now=now)
+    return len(rows)
+
+
+async def revoke_electronic_notices(*, session: AsyncSession, person_id: int, now: dt.datetime | None = None) -> bool:
+    """The person stops electronic notification: close the opt-in, move what awaits ciência to staff; commits.
+
+    Returns:
+        False when the person had no active opt-in.
+    """
+    moment = now or utcnow()
+    row = await end_optin(session=session, person_id=person_id, now=moment)
+    if row is None:
+        return False
+    actor = f"person:{person_id}"
+    moved = await move_pending_to_staff(session=session, person_id=person_id, actor=actor, now=moment)
+    await record(session=session, actor=actor, action="notice.optin.revoke", entity="notice_optin",
+                 entity_id=str(row.id), details={"moved_to_staff": moved})
+    await session.commit()
+    return True
+
+
+async def scan_electronic_deliveries(*, session: AsyncSession, settings: Settings, now: dt.datetime) -> int:
+    """Follow every electronic delivery still waiting for ciência; the caller commits.
+
+    - the outbox could not deliver it (blocked bot, deleted account, gave up): to the staff list;
+    - sent: keep the moment it was sent (``sent_at``), the start of the tacit period;
+    - ``BALCAO_TACIT_CIENCIA_DAYS`` after sending: tacit ciência at that moment where the rulebook admits it
+      (a message tells the person), otherwise to the staff list (not acknowledged).
+
+    Returns:
+        How many deliveries changed state (and messages were enqueued).
+    """
+    rows = (
+        await session.exec(
+            select(NoticeDelivery, Notice, OutboxMessage)
+            .join(Notice, col(Notice.id) == NoticeDelivery.notice_id)
+            .join(OutboxMessage, col(OutboxMessage.dedupe_key) == NoticeDelivery.outbox_key)
+            .where(NoticeDelivery.state == DeliveryState.ELECTRONIC)
+            .order_by(col(NoticeDelivery.id))
+        )
+    ).all()
+    period = dt.timedelta(days=settings.tacit_ciencia_days)
+    changed = 0
+    for delivery, notice, message in rows:
+        if message.status in FAILED_OUTBOX:
+            await _to_staff(session=session, notice=notice, delivery=delivery, reason=StaffReason.UNREACHABLE,
+                            actor="system", now=now)
+            changed += 1
+            continue
+        if message.status is not OutboxStatus.SENT or message.sent_at is None:
+            continue
+        if delivery.sent_at is None:
+            delivery.sent_at = message.sent_at
+            session.add(delivery)
+        deadline = delivery.sent_at + period
+        if now < deadline:
+            continue
+        if notice.rulebook in settings.tacit_ciencia_rulebooks:
+            await _set_ciencia(session=session, notice=notice, delivery=delivery, kind=CienciaKind.TACIT,
+                               at=deadline, on=civil_date(deadline, settings), actor="system", event_at=now,
+                               extra={"sent_at": delivery.sent_at.astimezone(dt.UTC).isoformat()})
+            assert notice.person_id is not None
+            await enqueue(session=session, person_id=notice.person_id, kind=TACIT_KIND,
+                          dedupe_key=f"notice:{notice.id}:tacit:{delivery.id}", mandatory=True,
+                          payload={"notice_id": notice.id, "number": notice.number,
+                                   "document": delivery.document.value,
+                                   "on": civil_date(deadline, settings).isoformat()})
+        else:
+            await _to_staff(session=session, notice=notice, delivery=delivery,
+                            reason=StaffReason.NOT_ACKNOWLEDGED, actor="system", now=now)
+        changed += 1
+    return changed
+
+
+@dataclass(frozen=True, slots=True)
+class StaffListItem:
+    """A document staff must deliver in person, by post or by edital."""
+
+    delivery: NoticeDelivery
+    notice: Notice
+
+
+async def staff_list(*, session: AsyncSession) -> list[StaffListItem]:
+    """Documents on the staff list and editals running, oldest first (the notice holds the address)."""
+    rows = (
+        await session.exec(
+            select(NoticeDelivery, Notice)
+            .join(Notice, col(Notice.id) == NoticeDelivery.notice_id)
+            .where(col(NoticeDelivery.state).in_([DeliveryState.STAFF, DeliveryState.EDITAL]))
+            .order_by(col(NoticeDelivery.id))
+        )
+    ).all()
+    return [StaffListItem(delivery=delivery, notice=notice) for delivery, notice in rows]
+
+
+async def _staff_delivery(*, session: AsyncSession, delivery_id: int) -> tuple[NoticeDelivery, Notice]:
+    delivery = await session.get(NoticeDelivery, delivery_id)
+    if delivery is None:
+        raise DeliveryError("no such delivery")
+    notice = await session.get(Notice, delivery.notice_id)
+    assert notice is not None
+    if delivery.state is DeliveryState.DONE:
+        raise DeliveryError("this document already has its ciência")
+    return delivery, notice
+
+
+def _check_day(day: dt.date, *, notice: Notice, settings: Settings, now: dt.datetime) -> None:
+    if day > civil_date(now, settings):
+        raise DeliveryError("the date is in the future")
+    if day < civil_date(notice.issued_at, settings):
+        raise DeliveryError("the date is before the notice was issued")
+
+
+async def record_staff_delivery(
+    *,
+    session: AsyncSession,
+    settings: Settings,
+    delivery_id: int,
+    how: CienciaKind,
+    on: dt.date,
+    actor: str,
+    now: dt.datetime | None = None,
+) -> CienciaResult:
+    """Staff record a delivery in person (CP Art. 36 I: dated receipt) or by post (Art. 36 II: the AR date); commits.
+
+    Raises:
+        DeliveryError: unknown delivery, already acknowledged, a date in the future or before the issue.
+    """
+    if how not in (CienciaKind.PERSONAL, CienciaKind.POSTAL):
+        raise DeliveryError("only a delivery in person or by post is recorded this way")
+    moment = now or utcnow()
+    delivery, notice = await _staff_delivery(session=session, delivery_id=delivery_id)
+    _check_day(on, notice=notice, settings=settings, now=moment)
+    await _set_ciencia(session=session, notice=notice, delivery=delivery, kind=how, at=None, on=on, actor=actor,
+                       event_at=moment)
+    await record(session=session, actor=actor, action=f"notice.delivery.{how.value}", entity="notice",
+                 entity_id=str(notice.id), details={"delivery_id": delivery.id, "on": on.isoformat()})
+    await session.commit()
+    return CienciaResult(notice=notice, delivery=delivery, already=False)
+
+
+async def record_edital(
+    *,
+    session: AsyncSession,
+    settings: Settings,
+    delivery_id: int,
+    published_on: dt.date,
+    actor: str,
+    now: dt.datetime | None = None,
+) -> CienciaResult:
+    """Staff record the publication of an edital (CP Art. 36 III; Lei 1.533/2020 Art. 22 §1); commits.
+
+    The ciência is the day :func:`models.notices.windows.edital_ciencia` gives (the end of the edital's
+    30 days, or its publication, per ``BALCAO_CP_EDITAL_START``); until then the delivery shows as a running
+    edital on the staff list.
+    """
+    moment = now or utcnow()
+    delivery, notice = await _staff_delivery(session=session, delivery_id=delivery_id)
+    _check_day(published_on, notice=notice, settings=settings, now=moment)
+    calendar = BusinessCalendar.from_settings(settings)
+    on = edital_ciencia(notice=notice, published_on=published_on, settings=settings, calendar=calendar)
+    delivery.edital_published_on = published_on
+    await _set_ciencia(session=session, notice=notice, delivery=delivery, kind=CienciaKind.EDITAL, at=None, on=on,
+                       actor=actor, event_at=moment, extra={"published_on": published_on.isoformat()})
+    if on > civil_date(moment, settings):
+        delivery.state = DeliveryState.EDITAL
+    await record(session=session, actor=actor, action="notice.delivery.edital", entity="notice",
+                 entity_id=str(notice.id),
+                 details={"delivery_id": delivery.id, "published_on": published_on.isoformat()})
+    await session.commit()
+    return CienciaResult(notice=notice, delivery=delivery, already=False)
+
+
+async def close_running_editals(*, session: AsyncSession, settings: Settings, now: dt.datetime) -> int:
+    """Editals whose period is over leave the staff list (their ciência was fixed at publication); caller commits."""
+    today = civil_date(now, settings)
+    rows = (
+        await session.exec(
+            select(NoticeDelivery).where(NoticeDelivery.state == DeliveryState.EDITAL,
+                                         col(NoticeDelivery.ciencia_on) <= today)
+        )
+    ).all()
+    for delivery in rows:
+        delivery.state = DeliveryState.DONE
+        session.add(delivery)
+    return len(rows)
+
+
+async def deliveries_of(*, session: AsyncSession, notice_id: int) -> list[NoticeDelivery]:
+    """A notice's deliveries, oldest first."""
+    return list(
+        (
+            await session.exec(
+                select(NoticeDelivery).where(NoticeDelivery.notice_id == notice_id).order_by(col(NoticeDelivery.id))
+            )
+        ).all()
+    )

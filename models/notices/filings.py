@@ -1,0 +1,341 @@
+"""Defences, reclamações and appeals, and the decisions on them (issue 6, item 6).
+
+- First instance: the offender files a *defesa* (CP Art. 24 / Art. 278 for a notificação preliminar; Lei 1.533
+  Art. 22 *defesa prévia*) or a *reclamação* against an auto (CP Art. 37–38: by petition, documents optional),
+  inside the window :mod:`models.notices.windows` computes; after it the filing is refused citing the article.
+  A reclamação suspends the fine and the other penalties until decided (CP Art. 39).
+- The decision (CP Art. 40–41) is delivered like the notice, with its own ciência; from it run the appeal
+  (CP Art. 43: 10 dias úteis; Lei 1.533 Art. 22) and, in the Código de Posturas, the deposit of half the fine
+  without which the appeal is not forwarded (Art. 46).
+- Second instance: the recurso (CP Art. 44) is decided by the Prefeito (Art. 45); that decision is final and is
+  delivered with the payment window (Art. 47).
+
+A decision on the defence of a notificação preliminar closes it: granted, it is archived; denied, the
+infraction becomes an auto de infração (Art. 28, 277), which staff issue with ``preliminar_id``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from typing import Any
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.i18n import N_, Translator
+from bot.settings import Settings
+from models.audit import record
+from models.calendar import BusinessCalendar
+from models.cases.attachments import AttachmentRefused, check_before_download, sniff_type
+from models.cases.limits import CaseLimits
+from models.columns import utcnow
+from models.notices.chain import append_event
+from models.notices.delivery import civil_date, start_delivery
+from models.notices.tables import (
+    DocumentKind,
+    FilingKind,
+    FilingOutcome,
+    Notice,
+    NoticeAttachment,
+    NoticeDelivery,
+    NoticeFiling,
+    NoticeOutcome,
+    NoticeStage,
+    NoticeType,
+)
+from models.notices.windows import decision_windows, first_instance_windows, governing
+from models.rulebooks.catalogue import CP, LAW_TITLES
+
+MAX_TEXT = 4000
+
+
+class FilingRefused(Exception):
+    """A filing or decision that cannot be accepted, with the reason and, where the law sets it, the article."""
+
+    def __init__(self, message: str, *, citation: str = "", params: dict[str, Any] | None = None) -> None:
+        super().__init__(f"{message} {citation}".strip())
+        self.message = message  # English msgid
+        self.citation = citation
+        self.params = dict(params or {})
+
+    def render(self, tr: Translator) -> str:
+        """The reason in the reader's language; dates in ``params`` are written as people say them."""
+        values = {key: tr.date(value) if isinstance(value, dt.date) else value for key, value in self.params.items()}
+        if isinstance(values.get("rule"), str):
+            values["rule"] = tr._(values["rule"])
+        return tr._(self.message).format(**values)
+
+
+def first_filing_kind(notice: Notice) -> FilingKind:
+    """What the offender files against a notice: a reclamação against a CP auto (Art. 37), else a defesa."""
+    if notice.rulebook == CP and notice.type is NoticeType.AUTO:
+        return FilingKind.RECLAMACAO
+    return FilingKind.DEFESA
+
+
+def suspends_penalty(filing: NoticeFiling) -> bool:
+    """CP Art. 39: a reclamação pending decision suspends the fine and the other penalties."""
+    return filing.kind is FilingKind.RECLAMACAO and filing.decided_at is None
+
+
+async def _notice_delivery(session: AsyncSession, notice_id: int, document: DocumentKind,
+                           filing_id: int | None = None) -> NoticeDelivery | None:
+    query = select(NoticeDelivery).where(NoticeDelivery.notice_id == notice_id, NoticeDelivery.document == document)
+    if filing_id is not None:
+        query = query.where(NoticeDelivery.filing_id == filing_id)
+    return (await session.exec(query.order_by(col(NoticeDelivery.id).desc()))).first()
+
+
+async def filings_of(*, session: AsyncSession, notice_id: int) -> list[NoticeFiling]:
+    """A notice's filings, oldest first."""
+    return list(
+        (await session.exec(
+            select(NoticeFiling).where(NoticeFiling.notice_id == notice_id).order_by(col(NoticeFiling.id))
+        )).all()
+    )
+
+
+async def last_decided(*, session: AsyncSession, notice_id: int) -> NoticeFiling | None:
+    """The latest decided filing of a notice."""
+    return (
+        await session.exec(
+            select(NoticeFiling)
+            .where(NoticeFiling.notice_id == notice_id, col(NoticeFiling.decided_at).is_not(None))
+            .order_by(col(NoticeFiling.id).desc())
+        )
+    ).first()
+
+
+def _law(notice: Notice) -> str:
+    return LAW_TITLES[notice.rulebook]
+
+
+async def check_can_file(
+    *, session: AsyncSession, settings: Settings, notice: Notice, today: dt.date
+) -> tuple[FilingKind, dt.date]:
+    """What the offender may file today and the last day to do it.
+
+    Raises:
+        FilingRefused: nothing can be filed now — not yet notified, waiting for a decision, closed, or the window
+            closed (citing its article and last day).
+    """
+    assert notice.id is not None
+    calendar = BusinessCalendar.from_settings(settings)
+    if notice.stage is NoticeStage.AWAITING_CIENCIA:
+        raise FilingRefused(N_("First confirm that you received the notice (Tomo ciência)."))
+    if notice.stage in (NoticeStage.UNDER_REVIEW, NoticeStage.APPEALED):
+        raise FilingRefused(N_("Your filing is waiting for a decision; you will be told here."))
+    if notice.stage is NoticeStage.CLOSED:
+        raise FilingRefused(N_("This notice is closed: there is nothing more to file."))
+    if notice.stage is NoticeStage.NOTIFIED:
+        delivery = await _notice_delivery(session, notice.id, DocumentKind.NOTICE)
+        assert delivery is not None
+        window = governing(first_instance_windows(notice=notice, delivery=delivery, settings=settings,
+                                                  calendar=calendar)).defence
+        kind = first_filing_kind(notice)
+    else:  # DECIDED: the first-instance decision was given
+        decided = await last_decided(session=session, notice_id=notice.id)
+        assert decided is not None and decided.id is not None
+        delivery = await _notice_delivery(session, notice.id, DocumentKind.DECISION, decided.id)
+        if delivery is None or delivery.ciencia_on is None:
+            raise FilingRefused(N_("First confirm that you received the decision (Tomo ciência)."))
+        window = governing(decision_windows(notice=notice, delivery=delivery, final=False, settings=settings,
+                                            calendar=calendar)).appeal
+        kind = FilingKind.RECURSO
+    if window is None:
+        raise FilingRefused(N_("This notice has no open deadline for a filing."))
+    if today > window.final_date:
+        raise FilingRefused(
+            N_("The deadline to file ended on {date}: {rule} ({citation}). The bot can no longer accept it."),
+            citation=f"{_law(notice)}, {window.rule.article}",
+            params={"date": window.final_date, "rule": window.rule.description,
+                    "citation": f"{_law(notice)}, {window.rule.article}"},
+        )
+    return kind, window.final_date
+
+
+async def store_filing_attachment(
+    *, session: AsyncSession, settings: Settings, person_id: int, content: bytes, file_name: str | None,
+    already: list[int],
+) -> NoticeAttachment:
+    """Check and keep a file sent for a filing (JPEG, PNG or PDF, within the deployment's limits); commits.
+
+    The limits and the type check are those of the citizens' cases (``BALCAO_CASE_ATTACHMENTS_MAX``,
+    ``BALCAO_CASE_ATTACHMENT_MAX_MB``), so a person meets the same rules everywhere.
+
+    Raises:
+        AttachmentRefused: too many, too big, not JPEG/PNG/PDF, or the same file twice.
+    """
+    check_before_download(declared_size=len(content), count=len(already), limits=CaseLimits.from_settings(settings))
+    mime = sniff_type(content)
+    if mime is None:
+        raise AttachmentRefused(N_("I can only accept photos (JPEG or PNG) and PDF documents, so this file was "
+                                   "not kept. Everything else you entered is safe."))
+    digest = hashlib.sha256(content).hexdigest()
+    if already:
+        twin = (await session.exec(
+            select(NoticeAttachment.id).where(col(NoticeAttachment.id).in_(already), NoticeAttachment.sha256 == digest)
+        )).first()
+        if twin is not None:
+            raise AttachmentRefused(N_("You already sent this file; it is kept only once."))
+    extension = {"image/jpeg": "jpg", "image/png": "png", "application/pdf": "pdf"}[mime]
+    stem = re.sub(r"[^\w.\-]+", "_", (file_name or "").rsplit(".", 1)[0])[:100].strip("._") or "arquivo"
+    attachment = NoticeAttachment(person_id=person_id, file_name=f"{stem}.{extension}", mime_type=mime,
+                                  size=len(content), sha256=digest, content=content)
+    session.add(attachment)
+    await session.commit()
+    await session.refresh(attachment)
+    return attachment
+
+
+async def attachments_of(*, session: AsyncSession, filing_id: int) -> list[NoticeAttachment]:
+    """The files of a filing, in the order they were sent."""
+    return list((await session.exec(
+        select(NoticeAttachment).where(NoticeAttachment.filing_id == filing_id).order_by(col(NoticeAttachment.id))
+    )).all())
+
+
+async def file_filing(
+    *,
+    session: AsyncSession,
+    settings: Settings,
+    notice_id: int,
+    person_id: int,
+    text: str,
+    attachment_ids: list[int] | None = None,
+    now: dt.datetime | None = None,
+) -> NoticeFiling:
+    """The offender files their defesa, reclamação or recurso (whichever is open); commits.
+
+    Args:
+        session: database session.
+        settings: the deployment.
+        notice_id: the notice.
+        person_id: who files (must be the notice's person).
+        text: the petition (CP Art. 38, 44).
+        attachment_ids: files this person sent for it (:func:`store_filing_attachment`), claimed by the filing.
+        now: the moment of filing (server time).
+
+    Raises:
+        FilingRefused: not this person's notice, nothing open, or the window closed (citing the article).
+    """
+    moment = now or utcnow()
+    notice = await session.get(Notice, notice_id)
+    if notice is None or notice.person_id != person_id:
+        raise FilingRefused(N_("This notice is not addressed to you."))
+    if not text.strip():
+        raise FilingRefused(N_("Write what you want to say before sending."))
+    kind, _last_day = await check_can_file(session=session, settings=settings, notice=notice,
+                                           today=civil_date(moment, settings))
+    filing = NoticeFiling(notice_id=notice_id, kind=kind, text=text.strip()[:MAX_TEXT], person_id=person_id,
+                          filed_by=f"person:{person_id}", filed_at=moment)
+    session.add(filing)
+    notice.stage = NoticeStage.APPEALED if kind is FilingKind.RECURSO else NoticeStage.UNDER_REVIEW
+    session.add(notice)
+    await session.flush()
+    files: list[NoticeAttachment] = []
+    if attachment_ids:
+        files = list((await session.exec(
+            select(NoticeAttachment).where(col(NoticeAttachment.id).in_(attachment_ids),
+                                           NoticeAttachment.person_id == person_id,
+                                           col(NoticeAttachment.filing_id).is_(None))
+        )).all())
+        for attachment in files:
+            attachment.filing_id = filing.id
+            session.add(attachment)
+    await append_event(session=session, notice_id=notice_id, kind="filing", actor=f"person:{person_id}", at=moment,
+                       data={"filing_id": filing.id, "kind": kind.value,
+                             "text_sha256": hashlib.sha256(filing.text.encode("utf-8")).hexdigest(),
+                             "attachments_sha256": [attachment.sha256 for attachment in files]})
+    await record(session=session, actor=f"person:{person_id}", action=f"notice.filing.{kind.value}", entity="notice",
+                 entity_id=str(notice_id), details={"filing_id": filing.id, "attachments": len(files)})
+    await session.commit()
+    return filing
+
+
+async def decide_filing(
+    *,
+    session: AsyncSession,
+    settings: Settings,
+    filing_id: int,
+    outcome: FilingOutcome,
+    text: str,
+    actor: str,
+    now: dt.datetime | None = None,
+) -> NoticeFiling:
+    """Staff decide a filing (CP Art. 40–41 first instance; Art. 45 second) and deliver the decision; commits.
+
+    Raises:
+        FilingRefused: no such pending filing, or no reasons given (CP Art. 41: the decision states its effects).
+    """
+    moment = now or utcnow()
+    filing = await session.get(NoticeFiling, filing_id)
+    if filing is None or filing.decided_at is not None:
+        raise FilingRefused(N_("There is no pending filing {id}."), params={"id": filing_id})
+    if not text.strip():
+        raise FilingRefused(N_("Write the decision and its effects."), citation=f"{LAW_TITLES[CP]}, Art. 41")
+    notice = await session.get(Notice, filing.notice_id)
+    assert notice is not None and notice.id is not None
+    filing.decided_at, filing.decided_by = moment, actor
+    filing.outcome, filing.decision_text = outcome, text.strip()[:MAX_TEXT]
+    session.add(filing)
+    final = (
+        filing.kind is FilingKind.RECURSO
+        or outcome is FilingOutcome.GRANTED
+        or notice.type is NoticeType.PRELIMINAR
+    )
+    if final:
+        notice.stage = NoticeStage.CLOSED
+        notice.outcome = NoticeOutcome.ANNULLED if outcome is FilingOutcome.GRANTED else NoticeOutcome.UPHELD
+    else:
+        notice.stage = NoticeStage.DECIDED
+    session.add(notice)
+    await session.flush()
+    await append_event(session=session, notice_id=notice.id, kind="decision", actor=actor, at=moment, data={
+        "filing_id": filing.id, "kind": filing.kind.value, "outcome": outcome.value, "final": final,
+        "text_sha256": hashlib.sha256(filing.decision_text.encode("utf-8")).hexdigest(),
+    })
+    await record(session=session, actor=actor, action="notice.decision", entity="notice", entity_id=str(notice.id),
+                 details={"filing_id": filing.id, "outcome": outcome.value, "final": final})
+    await start_delivery(session=session, settings=settings, notice=notice, actor=actor, filing=filing, now=moment)
+    await session.commit()
+    return filing
+
+
+async def record_deposit(
+    *, session: AsyncSession, filing_id: int, actor: str, now: dt.datetime | None = None
+) -> NoticeFiling:
+    """Staff record the deposit of half the fine that lets a recurso go forward (CP Art. 46); commits.
+
+    Raises:
+        FilingRefused: no such recurso, or the deposit was already recorded.
+    """
+    moment = now or utcnow()
+    filing = await session.get(NoticeFiling, filing_id)
+    if filing is None or filing.kind is not FilingKind.RECURSO:
+        raise FilingRefused(N_("There is no appeal {id}."), params={"id": filing_id})
+    if filing.deposit_at is not None:
+        raise FilingRefused(N_("The deposit of this appeal was already recorded."))
+    filing.deposit_at = moment
+    session.add(filing)
+    await append_event(session=session, notice_id=filing.notice_id, kind="deposit", actor=actor, at=moment,
+                       data={"filing_id": filing.id})
+    await record(session=session, actor=actor, action="notice.deposit", entity="notice",
+                 entity_id=str(filing.notice_id), details={"filing_id": filing.id})
+    await session.commit()
+    return filing
+
+
+async def pending_filings(*, session: AsyncSession) -> list[tuple[NoticeFiling, Notice]]:
+    """Filings waiting for a decision, oldest first."""
+    rows = (
+        await session.exec(
+            select(NoticeFiling, Notice)
+            .join(Notice, col(Notice.id) == NoticeFiling.notice_id)
+            .where(col(NoticeFiling.decided_at).is_(None))
+            .order_by(col(NoticeFiling.filed_at))
+        )
+    ).all()
+    return [(filing, notice) for filing, notice in rows]

@@ -1,0 +1,550 @@
+"""Issuing a notice (issue 6, item 3): check every element the law requires, apply the fine, write the PDF.
+
+Elements checked, each refused with its article when missing:
+
+- Código de Posturas, notificação preliminar (Art. 25): I the name of the person notified; II the day, month,
+  year, hour and place it is drawn up; III the facts and the provision infringed; IV the notifying agent;
+  V the fine; VI the deadline for the defence (``BALCAO_CP_NOTICE_DEFENCE_DAYS``, printed on it);
+- Código de Posturas, auto de infração (Art. 34): I place, day, month and hour; II the offender's name (and
+  witnesses, if any); III the facts, the provision infringed (and the termo de fiscalização, when there is
+  one); IV the intimação to pay or defend within the deadlines (written from the rulebook's windows); V the
+  agent who drew it up;
+- Lei 1.533/2020: the auto de infração and its notificação de penalidade (Art. 22–23) — the Law lists no
+  elements, so the auto's are required, citing Art. 22; the fine is the class value of Art. 25. Lei 1.533 has
+  no notificação preliminar.
+
+The fine is :func:`models.fines.compute_fine` for the year of the drawing up, doubled for a repeat offender of
+the Código de Posturas (Art. 8: already cited — *autuado* — for an infraction of the same nature). "Same
+nature" is read as the same catalogue item: a repeat offender is someone with an earlier auto de infração for
+the same infraction code, not annulled, identified by the same CPF/CNPJ or the same person.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import or_
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.i18n import N_, Translator, translator
+from bot.settings import Settings
+from models.audit import record
+from models.cases.handling import notice_handover
+from models.columns import utcnow
+from models.drivers.tables import Driver
+from models.fines import (
+    CONSEQUENCE_LABELS,
+    Consequence,
+    ConsequenceKind,
+    Fine,
+    FineError,
+    MissingCatalogueValue,
+    compute_fine,
+    recidivism_consequences,
+)
+from models.notices.chain import ISSUED, append_event, elements_digest
+from models.notices.codes import code_hash, format_code, new_code
+from models.notices.delivery import start_delivery
+from models.notices.optin import person_by_cpf
+from models.notices.pdf import PdfContext, money_of, render_notice_pdf
+from models.notices.tables import PROVISIONAL_NUMBER_PREFIX, Notice, NoticeOutcome, NoticeType
+from models.notices.windows import choices_for, printed_defence_days
+from models.people import Person
+from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
+from models.rulebooks.deadline_rules import START_EVENT_LABELS, DeadlineChoices, get_rule, unit_phrase
+
+DOCUMENT_LOCALE = "pt_BR"
+"""The language of the official document (the PDF)."""
+NUMBER_PREFIX = {NoticeType.PRELIMINAR: "NP", NoticeType.AUTO: "AI"}
+LIMITS = {"offender_name": 160, "place": 200, "facts": 4000, "issuer_name": 160, "witnesses": 1000,
+          "inspection_term": 64, "offender_address": 300}
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeInput:
+    """What staff give to issue a notice (every field may be missing; :func:`issue_notice` says which are needed).
+
+    Attributes:
+        type: preliminar or auto.
+        rulebook: ``nx-posturas`` or ``sapezal-1533``.
+        infraction_code: the catalogue item (``CP-I-1``, ``L1533-26-IV``): the provision infringed.
+        offender_name: the person or company notified, or a designation that identifies them.
+        place: where the notice is drawn up.
+        drawn_up_on: the day it is drawn up (civil date in the deployment's time zone).
+        drawn_up_time: the hour it is drawn up.
+        facts: what happened.
+        issuer_name: the agent who draws it up (the signature, Art. 25 IV / Art. 34 V).
+        offender_document: CPF or CNPJ, digits only (already validated).
+        offender_address: for postal delivery (Art. 36 II).
+        witnesses: names of the witnesses, if any (Art. 34 II).
+        inspection_term: the termo de fiscalização, when there is one (Art. 34 III).
+        person_id: the person (Telegram) to deliver to.
+        person_telegram_id: the same, by Telegram user id.
+        case_id: the representação case that led to the notice (CP Art. 32).
+        preliminar_id: the notificação preliminar this auto follows (CP Art. 28, 277).
+        units: the fine in units, only for a catalogue row whose value the published table lost.
+    """
+
+    type: NoticeType | None = None
+    rulebook: str | None = None
+    infraction_code: str | None = None
+    offender_name: str | None = None
+    place: str | None = None
+    drawn_up_on: dt.date | None = None
+    drawn_up_time: dt.time | None = None
+    facts: str | None = None
+    issuer_name: str | None = None
+    offender_document: str | None = None
+    offender_address: str | None = None
+    witnesses: str | None = None
+    inspection_term: str | None = None
+    person_id: int | None = None
+    person_telegram_id: int | None = None
+    case_id: int | None = None
+    preliminar_id: int | None = None
+    units: Decimal | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Why a notice cannot be issued: a missing or wrong element, with the article that requires it."""
+
+    element: str
+    message: str  # English msgid
+    citation: str = ""  # e.g. "Código de Posturas, Art. 25, II"
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def render(self, tr: Translator) -> str:
+        """The problem in the reader's language, with its article."""
+        text = tr._(self.message).format(**self.params)
+        return f"{text} ({self.citation})" if self.citation else text
+
+
+class NoticeRefused(Exception):
+    """The notice was not issued; ``problems`` says why, each with its article."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("; ".join(f"{p.element}: {p.message} {p.citation}".strip() for p in problems))
+        self.problems = problems
+
+
+ELEMENT_MESSAGES = {
+    "offender_name": N_("The name of the offender (or a designation that identifies them) is missing"),
+    "drawn_up_on": N_("The day it is drawn up is missing"),
+    "drawn_up_time": N_("The hour it is drawn up is missing"),
+    "place": N_("The place it is drawn up is missing"),
+    "facts": N_("The description of the facts is missing"),
+    "infraction_code": N_("The provision infringed (the infraction) is missing"),
+    "issuer_name": N_("The agent who draws it up is missing"),
+}
+
+
+def element_articles(rulebook: str, notice_type: NoticeType) -> dict[str, str]:
+    """The article that requires each element, for a rulebook and a type of notice."""
+    if rulebook == L1533:
+        law = LAW_TITLES[L1533]
+        return {name: f"{law}, Art. 22–23" for name in (*ELEMENT_MESSAGES, "fine")}
+    law = LAW_TITLES[CP]
+    if notice_type is NoticeType.PRELIMINAR:
+        return {
+            "offender_name": f"{law}, Art. 25, I",
+            "drawn_up_on": f"{law}, Art. 25, II",
+            "drawn_up_time": f"{law}, Art. 25, II",
+            "place": f"{law}, Art. 25, II",
+            "facts": f"{law}, Art. 25, III",
+            "infraction_code": f"{law}, Art. 25, III",
+            "issuer_name": f"{law}, Art. 25, IV",
+            "fine": f"{law}, Art. 25, V",
+            "deadline": f"{law}, Art. 25, VI",
+        }
+    return {
+        "drawn_up_on": f"{law}, Art. 34, I",
+        "drawn_up_time": f"{law}, Art. 34, I",
+        "place": f"{law}, Art. 34, I",
+        "offender_name": f"{law}, Art. 34, II",
+        "facts": f"{law}, Art. 34, III",
+        "infraction_code": f"{law}, Art. 34, III",
+        "fine": f"{law}, Art. 34, IV",
+        "deadline": f"{law}, Art. 34, IV",
+        "issuer_name": f"{law}, Art. 34, V",
+    }
+
+
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def check_elements(data: NoticeInput, settings: Settings) -> list[Problem]:
+    """Every problem with the elements of a notice, each with the article that requires the element."""
+    if data.type is None:
+        return [Problem("type", N_("Choose the type of notice: notificação preliminar or auto de infração"))]
+    if data.rulebook is None:
+        return [Problem("rulebook", N_("Choose the law the notice applies"))]
+    if data.rulebook not in settings.rulebooks:
+        return [Problem("rulebook", N_("The law {rulebook} is not in force in this deployment"),
+                        params={"rulebook": data.rulebook})]
+    if data.rulebook == L1533 and data.type is NoticeType.PRELIMINAR:
+        return [Problem("type", N_("Lei 1.533/2020 has no preliminary notice: issue an auto de infração"),
+                        f"{LAW_TITLES[L1533]}, Art. 22")]
+    articles = element_articles(data.rulebook, data.type)
+    problems = [
+        Problem(name, message, articles[name])
+        for name, message in ELEMENT_MESSAGES.items()
+        if _blank(getattr(data, name))
+    ]
+    for name, limit in LIMITS.items():
+        value = getattr(data, name)
+        if isinstance(value, str) and len(value.strip()) > limit:
+            problems.append(Problem(name, N_("{name} is too long: keep it under {n} characters"),
+                                    params={"name": name, "n": limit}))
+    if not _blank(data.infraction_code):
+        try:
+            infraction = get_infraction(str(data.infraction_code))
+        except CatalogueError:
+            problems.append(Problem("infraction_code", N_("There is no infraction {code} in the catalogue"),
+                                    articles["infraction_code"], {"code": data.infraction_code}))
+        else:
+            if infraction.rulebook != data.rulebook:
+                problems.append(Problem("infraction_code", N_("The infraction {code} belongs to another law"),
+                                        articles["infraction_code"], {"code": infraction.code}))
+    return problems
+
+
+def drawn_up_moment(data: NoticeInput, settings: Settings) -> dt.datetime:
+    """The drawing-up day and hour, in the deployment's time zone, as an aware UTC moment."""
+    assert data.drawn_up_on is not None and data.drawn_up_time is not None
+    local = dt.datetime.combine(data.drawn_up_on, data.drawn_up_time.replace(tzinfo=None), tzinfo=settings.tz)
+    return local.astimezone(dt.UTC)
+
+
+async def is_recidivist(
+    *,
+    session: AsyncSession,
+    infraction_code: str,
+    offender_document: str | None,
+    person_id: int | None,
+    before: dt.datetime,
+) -> bool:
+    """CP Art. 8: already cited (an earlier auto, not annulled) for the same infraction, by CPF/CNPJ or person."""
+    who = []
+    if offender_document:
+        who.append(col(Notice.offender_document) == offender_document)
+    if person_id is not None:
+        who.append(col(Notice.person_id) == person_id)
+    if not who:
+        return False
+    earlier = (
+        await session.exec(
+            select(Notice.id)
+            .where(
+                Notice.infraction_code == infraction_code,
+                Notice.type == NoticeType.AUTO,
+                col(Notice.drawn_up_at) < before,
+                or_(col(Notice.outcome).is_(None), col(Notice.outcome) != NoticeOutcome.ANNULLED),
+                or_(*who),
+            )
+            .limit(1)
+        )
+    ).first()
+    return earlier is not None
+
+
+async def resolve_person(*, session: AsyncSession, data: NoticeInput) -> tuple[int | None, list[Problem]]:
+    """The person to deliver to: given by id or Telegram id, else found by the CPF (driver link or opt-in)."""
+    if data.person_id is not None:
+        if await session.get(Person, data.person_id) is None:
+            return None, [Problem("person_id", N_("There is no person {id}"), params={"id": data.person_id})]
+        return data.person_id, []
+    if data.person_telegram_id is not None:
+        person = (
+            await session.exec(select(Person).where(Person.telegram_user_id == data.person_telegram_id))
+        ).first()
+        if person is None:
+            return None, [Problem("person_telegram_id",
+                                  N_("Nobody with Telegram id {id} has talked to the bot yet"),
+                                  params={"id": data.person_telegram_id})]
+        return person.id, []
+    document = data.offender_document
+    if document and len(document) == 11:
+        driver = (
+            await session.exec(select(Driver).where(Driver.cpf == document, col(Driver.person_id).is_not(None)))
+        ).first()
+        if driver is not None:
+            return driver.person_id, []
+        return await person_by_cpf(session=session, cpf=document), []
+    return None, []
+
+
+def _fine(data: NoticeInput, infraction: Infraction, on: dt.date, recidivist: bool, settings: Settings,
+          articles: dict[str, str]) -> tuple[Fine | None, list[Problem]]:
+    try:
+        fine = compute_fine(infraction=infraction, on=on, unit_values=settings.unit_values, recidivist=recidivist,
+                            units=data.units)
+    except MissingCatalogueValue:
+        return None, [Problem("units", N_("The published table lost the value of {code}: give the fine in units"),
+                              articles["fine"], {"code": infraction.code})]
+    except FineError as exc:
+        return None, [Problem("fine", N_("The fine cannot be computed: {reason}"), articles["fine"],
+                              {"reason": str(exc)})]
+    return fine, []
+
+
+def fine_detail(notice: Notice, tr: Translator) -> str:
+    """The fine as the document and the messages state it: units, unit value, amount, doubling."""
+    text = tr._("{amount} ({units} {unit})").format(
+        amount=tr.money(money_of(notice.fine_cents)), units=tr.number(Decimal(notice.fine_units)),
+        unit=notice.fine_unit)
+    if notice.recidivist and notice.rulebook == CP:
+        text += " — " + tr._("doubled for repeat offence (Art. 8)")
+    return text
+
+
+def deadline_lines(notice: Notice, settings: Settings, tr: Translator) -> list[str]:
+    """The deadline element (CP Art. 25 VI) or the intimação (CP Art. 34 IV; Lei 1.533 Art. 22), in words."""
+    choices = choices_for(notice, settings)
+    if notice.rulebook == L1533:
+        rules = ["l1533-22-defesa", "l1533-22-recurso"]
+    elif notice.type is NoticeType.PRELIMINAR:
+        rules = ["cp-24-defesa-notificacao", "cp-278-defesa"]
+    else:
+        rules = ["cp-37-reclamacao", "cp-278-defesa", "cp-43-recurso", "cp-46-deposito"]
+    lines = []
+    for rule_id in rules:
+        rule = get_rule(rule_id)
+        reading = choices.selected(rule)
+        length = choices.length(reading)
+        lines.append(tr._("{what}: {length} from the {start} ({article})").format(
+            what=tr._(rule.description), length=unit_phrase(tr, reading.unit, length),
+            start=tr._(START_EVENT_LABELS[reading.start_event]), article=rule.article))
+    if notice.type is NoticeType.AUTO:
+        intro = tr._("You are summoned to pay the fine or to present a defence and evidence within:")
+        return [intro, *lines]
+    return lines
+
+
+def penalty_lines(notice: Notice, tr: Translator) -> list[str]:
+    """The sanctions besides the fine, in words with their articles."""
+    return [f"{tr._(CONSEQUENCE_LABELS[kind])} ({article})" for kind, article in _penalties(notice)]
+
+
+def _penalties(notice: Notice) -> list[tuple[ConsequenceKind, str]]:
+    if not notice.penalties:
+        return []
+    pairs = []
+    for item in notice.penalties.split("\n"):
+        kind, _, article = item.partition("|")
+        pairs.append((ConsequenceKind(kind), article))
+    return pairs
+
+
+@dataclass(frozen=True, slots=True)
+class IssuedNotice:
+    """A notice just issued: the row, its verification code (shown once) and the PDF."""
+
+    notice: Notice
+    code: str
+    pdf: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedNotice:
+    """A notice's elements checked and its fine computed, not yet issued (a preview for staff)."""
+
+    infraction: Infraction
+    drawn_up_at: dt.datetime
+    person_id: int | None
+    recidivist: bool
+    fine: Fine
+    consequences: tuple[Consequence, ...]
+
+
+async def prepare(
+    *, session: AsyncSession, settings: Settings, data: NoticeInput, now: dt.datetime | None = None
+) -> PreparedNotice:
+    """Check every element, find the person, decide recidivism (CP Art. 8) and compute the fine; writes nothing.
+
+    Raises:
+        NoticeRefused: with every missing or wrong element and its article.
+    """
+    moment = now or utcnow()
+    problems = check_elements(data, settings)
+    if problems:
+        raise NoticeRefused(problems)
+    assert data.type is not None and data.rulebook is not None and data.infraction_code is not None
+    articles = element_articles(data.rulebook, data.type)
+    drawn_up_at = drawn_up_moment(data, settings)
+    if drawn_up_at > moment + dt.timedelta(minutes=5):
+        raise NoticeRefused([Problem("drawn_up_on", N_("The day and hour it is drawn up are in the future"),
+                                     articles["drawn_up_on"])])
+    infraction = get_infraction(data.infraction_code)
+    person_id, person_problems = await resolve_person(session=session, data=data)
+    if person_problems:
+        raise NoticeRefused(person_problems)
+    if data.preliminar_id is not None:
+        preliminar = await session.get(Notice, data.preliminar_id)
+        if preliminar is None or preliminar.type is not NoticeType.PRELIMINAR or data.type is not NoticeType.AUTO:
+            raise NoticeRefused([Problem("preliminar_id", N_("An auto can only follow a preliminary notice"),
+                                         f"{LAW_TITLES[CP]}, Art. 28")])
+    recidivist = await is_recidivist(session=session, infraction_code=infraction.code,
+                                     offender_document=data.offender_document, person_id=person_id,
+                                     before=drawn_up_at)
+    fine, fine_problems = _fine(data, infraction, data.drawn_up_on or moment.date(), recidivist, settings, articles)
+    if fine is None:
+        raise NoticeRefused(fine_problems)
+    consequences = recidivism_consequences(infraction=infraction, recidivist=recidivist,
+                                           choices=DeadlineChoices.from_settings(settings))
+    return PreparedNotice(infraction=infraction, drawn_up_at=drawn_up_at, person_id=person_id,
+                          recidivist=recidivist, fine=fine, consequences=consequences)
+
+
+async def issue_notice(
+    *,
+    session: AsyncSession,
+    settings: Settings,
+    data: NoticeInput,
+    actor: str,
+    issuer_telegram_id: int | None = None,
+    now: dt.datetime | None = None,
+) -> IssuedNotice:
+    """Issue a notice: check its elements, compute the fine, write the PDF, start its delivery; commits.
+
+    Callers: the staff form in the bot, the staff API, ``python -m bot notice issue`` and the representation
+    cases (an auto decided on a case: pass its ``case_id``). The caller checks the staff member's role.
+
+    Args:
+        session: database session.
+        settings: the deployment (rulebooks in force, unit values, deadlines, public URL).
+        data: the elements.
+        actor: ``"staff:<telegram id>"``, ``"api"``, ``"cli"`` — for the audit log and the event chain.
+        issuer_telegram_id: the staff member who issues it, if known.
+        now: the moment of issue (server time); now when omitted.
+
+    Raises:
+        NoticeRefused: with every missing or wrong element and its article.
+    """
+    moment = now or utcnow()
+    ready = await prepare(session=session, settings=settings, data=data, now=moment)
+    assert data.type is not None and data.rulebook is not None
+    infraction, fine, recidivist = ready.infraction, ready.fine, ready.recidivist
+    person_id, drawn_up_at, consequences = ready.person_id, ready.drawn_up_at, ready.consequences
+    code = new_code()
+    notice = Notice(
+        number=PROVISIONAL_NUMBER_PREFIX + code_hash(code)[:16],
+        type=data.type,
+        rulebook=data.rulebook,
+        infraction_code=infraction.code,
+        infraction_article=infraction.article,
+        infraction_description=infraction.description,
+        offender_name=str(data.offender_name).strip(),
+        offender_document=data.offender_document or None,
+        offender_address=(data.offender_address or "").strip() or None,
+        person_id=person_id,
+        place=str(data.place).strip(),
+        drawn_up_at=drawn_up_at,
+        facts=str(data.facts).strip(),
+        witnesses=(data.witnesses or "").strip() or None,
+        inspection_term=(data.inspection_term or "").strip() or None,
+        issuer_name=str(data.issuer_name).strip(),
+        issuer_telegram_id=issuer_telegram_id,
+        fine_cents=int(fine.amount * 100),
+        fine_units=str(fine.units),
+        fine_unit=fine.unit,
+        recidivist=recidivist,
+        penalties="\n".join(f"{c.kind.value}|{c.article}" for c in consequences) or None,
+        defence_days=printed_defence_days(rulebook=data.rulebook, notice_type=data.type, settings=settings),
+        case_id=data.case_id,
+        preliminar_id=data.preliminar_id,
+        code_hash=code_hash(code),
+        pdf=b"",
+        pdf_sha256="",
+        issued_at=moment,
+    )
+    session.add(notice)
+    await session.flush()
+    assert notice.id is not None
+    notice.number = f"{NUMBER_PREFIX[data.type]}-{data.drawn_up_on.year if data.drawn_up_on else moment.year}-" \
+                    f"{notice.id:06d}"
+    pdf = render_pdf(notice=notice, code=code, settings=settings)
+    notice.pdf, notice.pdf_sha256 = pdf, hashlib.sha256(pdf).hexdigest()
+    session.add(notice)
+    await session.flush()
+    await append_event(session=session, notice_id=notice.id, kind=ISSUED, actor=actor, at=moment, data={
+        "number": notice.number,
+        "type": notice.type.value,
+        "rulebook": notice.rulebook,
+        "infraction_code": notice.infraction_code,
+        "fine_cents": notice.fine_cents,
+        "recidivist": recidivist,
+        "case_id": notice.case_id,
+        "elements_sha256": elements_digest(notice),
+        "pdf_sha256": notice.pdf_sha256,
+    })
+    await record(session=session, actor=actor, action="notice.issue", entity="notice", entity_id=str(notice.id),
+                 details={"number": notice.number, "type": notice.type.value, "infraction": notice.infraction_code,
+                          "case_id": notice.case_id})
+    await start_delivery(session=session, settings=settings, notice=notice, actor=actor, now=moment)
+    await session.commit()
+    return IssuedNotice(notice=notice, code=format_code(code), pdf=pdf)
+
+
+def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
+    """The notice's official PDF (in the municipality's language)."""
+    tr = translator(DOCUMENT_LOCALE, settings.timezone)
+    grouped = format_code(code)
+    signed = tr._("{name}, electronically, on {date} at {time}").format(
+        name=notice.issuer_name, date=tr.short_date(notice.drawn_up_at), time=tr.time(notice.drawn_up_at))
+    lines = deadline_lines(notice, settings, tr)
+    penalties = penalty_lines(notice, tr)
+    context = PdfContext(
+        municipality=settings.municipality_name,
+        law_title=LAW_TITLES[notice.rulebook],
+        code=grouped,
+        verify_url=f"{settings.http_root}/verificar/{grouped}",
+        fine_detail=fine_detail(notice, tr) + ("\n" + "\n".join(penalties) if penalties else ""),
+        deadline_lines=lines,
+        signed_line=signed,
+    )
+    return render_notice_pdf(notice=notice, context=context, tr=tr)
+
+
+
+async def input_from_case(
+    *, session: AsyncSession, settings: Settings, case_id: int, issuer_name: str | None, now: dt.datetime
+) -> NoticeInput:
+    """The elements of the notice a decided representação calls for (CP Art. 32), for staff to complete and issue.
+
+    The case hands over (``models.cases.handling.notice_handover``) the type, law, infraction, accused, place and
+    facts — never the author. A registered driver named in a ride-hailing report gives the name, CPF and Telegram
+    link. The drawing up is ``now``; staff check and complete the rest before issuing.
+
+    Raises:
+        LookupError: the case is not decided for a notice (archived, or still open).
+    """
+    handover = await notice_handover(session=session, case_id=case_id)
+    if handover is None:
+        raise LookupError(f"case {case_id} does not call for a notice")
+    name, document, person_id = handover.accused, None, None
+    if handover.driver_id is not None:
+        driver = await session.get(Driver, handover.driver_id)
+        if driver is not None:
+            name, document, person_id = driver.name, driver.cpf, driver.person_id
+    local = now.astimezone(settings.tz)
+    return NoticeInput(
+        type=NoticeType(handover.notice_type),
+        rulebook=handover.rulebook,
+        infraction_code=handover.infraction_code,
+        offender_name=name,
+        offender_document=document,
+        person_id=person_id,
+        place=handover.place,
+        drawn_up_on=local.date(),
+        drawn_up_time=local.time().replace(second=0, microsecond=0),
+        facts=f"{handover.facts}\n(Representação {handover.protocol})",
+        issuer_name=issuer_name,
+        case_id=case_id,
+    )

@@ -1,0 +1,173 @@
+"""The notice as a PDF: the elements the law requires, the verification code and a QR code to check it.
+
+The document is written in the municipality's language (``pt_BR``) through the catalogs, laid out with
+reportlab and stamped with a QR code (segno) pointing to ``{BALCAO_PUBLIC_URL}/verificar/<code>``. It is
+produced once, at issue, stored with the notice and never regenerated (its SHA-256 is in the event chain).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from xml.sax.saxutils import escape
+
+import segno
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from bot.i18n import N_, Translator
+from models.notices.tables import Notice, NoticeType
+
+TITLES = {
+    NoticeType.PRELIMINAR: N_("PRELIMINARY NOTICE (NOTIFICAÇÃO PRELIMINAR)"),
+    NoticeType.AUTO: N_("INFRACTION REPORT (AUTO DE INFRAÇÃO)"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PdfContext:
+    """What the document needs besides the notice's own fields."""
+
+    municipality: str
+    law_title: str
+    code: str  # the verification code, grouped
+    verify_url: str  # the page the QR code opens
+    fine_detail: str  # e.g. "9 UPF-NX × R$ 42,00 = R$ 378,00, em dobro por reincidência (Art. 8º)"
+    deadline_lines: Sequence[str]  # the deadline element (CP Art. 25 VI) or the intimação (CP Art. 34 IV)
+    signed_line: str  # who drew it up, and when (CP Art. 25 IV / Art. 34 V)
+
+
+class QrCode(Flowable):
+    """A QR code drawn as vector squares (sharp at any zoom, no image library needed)."""
+
+    def __init__(self, data: str, size: float) -> None:
+        super().__init__()
+        self.matrix = [list(row) for row in segno.make(data, error="m", micro=False).matrix_iter(border=2)]
+        self.size = size
+        self.width = self.height = size
+
+    def draw(self) -> None:
+        """Draw the dark modules."""
+        count = len(self.matrix)
+        module = self.size / count
+        canvas = self.canv
+        canvas.setFillColor(colors.black)
+        for row_index, row in enumerate(self.matrix):
+            for col_index, dark in enumerate(row):
+                if dark:
+                    x = col_index * module
+                    y = self.size - (row_index + 1) * module
+                    canvas.rect(x, y, module, module, stroke=0, fill=1)
+
+
+def format_document(digits: str | None) -> str:
+    """A CPF (``123.456.789-09``) or CNPJ (``12.345.678/0001-95``) as printed on paper."""
+    if not digits:
+        return ""
+    if len(digits) == 11:
+        return f"{digits[:3]}.{digits[3:6]}.{digits[6:9]}-{digits[9:]}"
+    if len(digits) == 14:
+        return f"{digits[:2]}.{digits[2:5]}.{digits[5:8]}/{digits[8:12]}-{digits[12:]}"
+    return digits
+
+
+def money_of(cents: int) -> Decimal:
+    """Cents as a Decimal amount in reais."""
+    return (Decimal(cents) / 100).quantize(Decimal("0.01"))
+
+
+def render_notice_pdf(*, notice: Notice, context: PdfContext, tr: Translator) -> bytes:
+    """The notice's PDF.
+
+    Args:
+        notice: the issued notice (number set).
+        context: municipality, verification code and URL, fine and deadline wording, signature line.
+        tr: the document's translator (the municipality's language, ``pt_BR``).
+
+    Returns:
+        The PDF bytes (deterministic for the same input).
+    """
+    styles = getSampleStyleSheet()
+    body = ParagraphStyle("body", parent=styles["BodyText"], fontSize=9.5, leading=12)
+    small = ParagraphStyle("small", parent=body, fontSize=8, leading=10, textColor=colors.HexColor("#444444"))
+    label = ParagraphStyle("label", parent=body, fontName="Helvetica-Bold")
+    title = ParagraphStyle("title", parent=styles["Title"], fontSize=14, leading=17, spaceAfter=2)
+    header = ParagraphStyle("header", parent=body, alignment=1, fontName="Helvetica-Bold", fontSize=11)
+
+    def para(text: str, style: ParagraphStyle = body) -> Paragraph:
+        return Paragraph(escape(text).replace("\n", "<br/>"), style)
+
+    rows: list[tuple[str, str]] = [
+        (tr._("Notified person") if notice.type is NoticeType.PRELIMINAR else tr._("Offender"), notice.offender_name),
+    ]
+    if notice.offender_document:
+        rows.append((tr._("CPF/CNPJ"), format_document(notice.offender_document)))
+    if notice.offender_address:
+        rows.append((tr._("Address"), notice.offender_address))
+    rows += [
+        (tr._("Drawn up on"), tr._("{date} at {time}").format(
+            date=tr.date(notice.drawn_up_at), time=tr.time(notice.drawn_up_at))),
+        (tr._("Place"), notice.place),
+        (tr._("Facts"), notice.facts),
+        (tr._("Provision infringed"), f"{context.law_title}, {notice.infraction_article} — "
+                                      f"{notice.infraction_description}"),
+    ]
+    if notice.witnesses:
+        rows.append((tr._("Witnesses"), notice.witnesses))
+    if notice.inspection_term:
+        rows.append((tr._("Inspection record (termo de fiscalização)"), notice.inspection_term))
+    rows.append((tr._("Fine"), context.fine_detail))
+    rows.append((tr._("Deadlines") if notice.type is NoticeType.AUTO else tr._("Deadline"),
+                 "\n".join(context.deadline_lines)))
+    rows.append((tr._("Drawn up by"), context.signed_line))
+
+    table = Table(
+        [[para(name, label), para(value)] for name, value in rows],
+        colWidths=[42 * mm, 128 * mm],
+        style=TableStyle([
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.HexColor("#BBBBBB")),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+        ]),
+    )
+    verification = Table(
+        [[QrCode(context.verify_url, 30 * mm), [
+            para(tr._("Verification code"), label),
+            Paragraph(f'<font name="Courier-Bold" size="14">{escape(context.code)}</font>', body),
+            Spacer(1, 3 * mm),
+            para(tr._("Check that this document is authentic at {url} or by scanning the QR code.").format(
+                url=context.verify_url), small),
+        ]]],
+        colWidths=[34 * mm, 136 * mm],
+        style=TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]),
+    )
+    story: list[Flowable] = [
+        para(tr._("City hall of {city}").format(city=context.municipality), header),
+        para(context.law_title, ParagraphStyle("law", parent=small, alignment=1)),
+        Spacer(1, 4 * mm),
+        para(tr._(TITLES[notice.type]), title),
+        para(tr._("No. {number}").format(number=notice.number), ParagraphStyle("number", parent=header)),
+        Spacer(1, 5 * mm),
+        table,
+        Spacer(1, 6 * mm),
+        verification,
+    ]
+    buffer = io.BytesIO()
+    document = SimpleDocTemplate(
+        buffer,
+        pagesize=A4,
+        leftMargin=20 * mm,
+        rightMargin=20 * mm,
+        topMargin=18 * mm,
+        bottomMargin=18 * mm,
+        title=f"{tr._(TITLES[notice.type])} {notice.number}",
+        author=context.municipality,
+        invariant=1,
+    )
+    document.build(story)
+    return buffer.getvalue()

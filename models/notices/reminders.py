@@ -1,0 +1,126 @@
+"""What the notice scans must send: reminders before each window closes, and the 90-day warning to staff.
+
+- Reminders (issue 6, item 6): before the window of the act the offender can still do closes — the defence
+  while notified, the appeal and the deposit after a decision, the deposit while an appeal waits without it,
+  the payment after a final decision (CP Art. 47) — ``BALCAO_NOTICE_REMINDER_DAYS`` days before its last day
+  (by default 3 and 1). A person notified late gets only the nearest reminder, never a burst.
+- The 90-day limit (Lei 1.533/2020 Art. 22 §1): staff are warned ``BALCAO_NOTICE_LIMIT_WARNING_DAYS`` days
+  before the last day to deliver a notice still without ciência, counted as :func:`models.deadlines.delivery_windows`
+  reads §1–§2 (``BALCAO_L1533_NOTICE_90D_START``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import or_
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.settings import Settings
+from models.calendar import BusinessCalendar
+from models.deadlines import Window, WindowRole, delivery_windows
+from models.notices.delivery import civil_date
+from models.notices.status import notice_view
+from models.notices.tables import Notice, NoticeOutcome, NoticeStage
+from models.notices.windows import choices_for
+from models.people import Person, Role, StaffMember
+from models.rulebooks.catalogue import L1533
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A reminder to send to the offender."""
+
+    notice: Notice
+    window: Window
+    offset: int  # the BALCAO_NOTICE_REMINDER_DAYS entry it answers
+
+    @property
+    def dedupe_key(self) -> str:
+        """One reminder per notice, window, last day and offset."""
+        return (f"notice:{self.notice.id}:remind:{self.window.rule.id}:"
+                f"{self.window.final_date.isoformat()}:{self.offset}")
+
+
+def reminder_offset(days_left: int, offsets: list[int]) -> int | None:
+    """The reminder due with ``days_left`` days to go: the smallest offset not below it (None if none)."""
+    if days_left < 0:
+        return None
+    candidates = [offset for offset in offsets if offset >= days_left]
+    return min(candidates) if candidates else None
+
+
+async def due_reminders(*, session: AsyncSession, settings: Settings, now: dt.datetime) -> list[Reminder]:
+    """Every reminder due now (the scan enqueues them; dedupe keys make repeats harmless)."""
+    today = civil_date(now, settings)
+    stages = [NoticeStage.NOTIFIED, NoticeStage.DECIDED, NoticeStage.APPEALED, NoticeStage.CLOSED]
+    notices = (
+        await session.exec(
+            select(Notice).where(col(Notice.person_id).is_not(None), col(Notice.stage).in_(stages),
+                                 or_(col(Notice.outcome).is_(None), col(Notice.outcome) == NoticeOutcome.UPHELD))
+        )
+    ).all()
+    found: list[Reminder] = []
+    for notice in notices:
+        view = await notice_view(session=session, settings=settings, notice=notice, today=today)
+        windows: list[Window] = []
+        if notice.stage is NoticeStage.NOTIFIED and view.acts.defence is not None:
+            windows.append(view.acts.defence)
+        elif notice.stage is NoticeStage.DECIDED:
+            windows += [w for w in (view.acts.appeal, view.acts.deposit) if w is not None]
+        elif notice.stage is NoticeStage.APPEALED:
+            pending = view.pending_filing
+            if view.acts.deposit is not None and pending is not None and pending.deposit_at is None:
+                windows.append(view.acts.deposit)
+        else:
+            windows += [w for w in view.windows if w.rule.id == "cp-47-1-pagamento"]
+        for window in windows:
+            offset = reminder_offset((window.final_date - today).days, settings.notice_reminder_days)
+            if offset is not None:
+                found.append(Reminder(notice=notice, window=window, offset=offset))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class LimitWarning:
+    """A Lei 1.533 notice nearing the 90-day limit to be delivered, for staff."""
+
+    notice: Notice
+    window: Window
+
+
+async def limit_warnings(*, session: AsyncSession, settings: Settings, now: dt.datetime) -> list[LimitWarning]:
+    """Lei 1.533 notices without ciência whose delivery limit (Art. 22 §1) is near or past."""
+    if L1533 not in settings.rulebooks:
+        return []
+    today = civil_date(now, settings)
+    calendar = BusinessCalendar.from_settings(settings)
+    notices = (
+        await session.exec(
+            select(Notice).where(Notice.rulebook == L1533, Notice.stage == NoticeStage.AWAITING_CIENCIA)
+        )
+    ).all()
+    found = []
+    for notice in notices:
+        windows = delivery_windows(lavratura=civil_date(notice.drawn_up_at, settings), juntada=None,
+                                   calendar=calendar, choices=choices_for(notice, settings))
+        chosen = next((w for w in windows if w.role is not WindowRole.ALTERNATIVE), None)
+        if chosen is not None and (chosen.final_date - today).days <= settings.notice_limit_warning_days:
+            found.append(LimitWarning(notice=notice, window=chosen))
+    return found
+
+
+async def notice_staff(*, session: AsyncSession) -> list[int]:
+    """Person ids of the active staff who deliver notices (clerks, inspectors, admins) and use the bot."""
+    rows = (
+        await session.exec(
+            select(Person.id)
+            .join(StaffMember, col(StaffMember.telegram_user_id) == Person.telegram_user_id)
+            .where(StaffMember.active == True,  # noqa: E712
+                   col(StaffMember.role).in_([Role.CLERK, Role.INSPECTOR, Role.ADMIN]))
+            .order_by(col(Person.id))
+        )
+    ).all()
+    return [person_id for person_id in rows if person_id is not None]

@@ -1,0 +1,148 @@
+"""A notice as the offender and staff see it: stage, ciência, windows with their last days, what may be done now."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.settings import Settings
+from models.calendar import BusinessCalendar
+from models.deadlines import Window
+from models.notices.delivery import civil_date, deliveries_of
+from models.notices.filings import FilingRefused, check_can_file, filings_of, suspends_penalty
+from models.notices.tables import (
+    DeliveryState,
+    DocumentKind,
+    FilingKind,
+    Notice,
+    NoticeDelivery,
+    NoticeFiling,
+    NoticeOutcome,
+    NoticeStage,
+)
+from models.notices.windows import ActWindows, decision_windows, first_instance_windows, governing
+from models.rulebooks.catalogue import CP
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeView:
+    """Everything a screen about one notice needs.
+
+    Attributes:
+        notice: the notice.
+        delivery: the delivery of the notice itself (the latest).
+        filings: defences, reclamações and appeals, oldest first.
+        decision_delivery: the delivery of the latest decision, if any.
+        windows: the windows of the current stage (every reading; see ``models.deadlines``).
+        acts: the window that governs each act (defence, appeal, deposit).
+        awaiting_ciencia: a document in the bot waiting for this person's "Tomo ciência", if any.
+        tacit_on: the day a tacit ciência will happen, when it applies.
+        suspended: a reclamação pending decision suspends the fine (CP Art. 39).
+        can_file: what the person may file now, or None (then ``refusal`` says why).
+        refusal: why nothing can be filed now.
+        deposit_cents: the deposit of half the fine for an appeal (CP Art. 46), when the appeal window is open.
+    """
+
+    notice: Notice
+    delivery: NoticeDelivery | None
+    filings: list[NoticeFiling]
+    decision_delivery: NoticeDelivery | None
+    windows: tuple[Window, ...]
+    acts: ActWindows
+    awaiting_ciencia: NoticeDelivery | None
+    tacit_on: dt.date | None
+    suspended: bool
+    can_file: FilingKind | None
+    refusal: FilingRefused | None
+    deposit_cents: int | None
+
+    @property
+    def pending_filing(self) -> NoticeFiling | None:
+        """The filing waiting for a decision, if any."""
+        return next((filing for filing in self.filings if filing.decided_at is None), None)
+
+    @property
+    def last_decision(self) -> NoticeFiling | None:
+        """The latest decided filing, if any."""
+        return next((filing for filing in reversed(self.filings) if filing.decided_at is not None), None)
+
+
+def _latest(deliveries: list[NoticeDelivery], document: DocumentKind) -> NoticeDelivery | None:
+    found = [delivery for delivery in deliveries if delivery.document is document]
+    return found[-1] if found else None
+
+
+async def notice_view(*, session: AsyncSession, settings: Settings, notice: Notice, today: dt.date) -> NoticeView:
+    """Build the view of one notice for ``today`` (civil date)."""
+    assert notice.id is not None
+    calendar = BusinessCalendar.from_settings(settings)
+    deliveries = await deliveries_of(session=session, notice_id=notice.id)
+    filings = await filings_of(session=session, notice_id=notice.id)
+    delivery = _latest(deliveries, DocumentKind.NOTICE)
+    decision_delivery = _latest(deliveries, DocumentKind.DECISION)
+    windows: tuple[Window, ...] = ()
+    if notice.stage in (NoticeStage.NOTIFIED, NoticeStage.UNDER_REVIEW) and delivery is not None:
+        windows = first_instance_windows(notice=notice, delivery=delivery, settings=settings, calendar=calendar)
+    elif notice.stage in (NoticeStage.DECIDED, NoticeStage.APPEALED) and decision_delivery is not None:
+        first = next((d for d in reversed(deliveries) if d.document is DocumentKind.DECISION
+                      and _filing_kind(filings, d.filing_id) is not FilingKind.RECURSO), decision_delivery)
+        windows = decision_windows(notice=notice, delivery=first, final=False, settings=settings, calendar=calendar)
+    elif notice.stage is NoticeStage.CLOSED and notice.outcome is NoticeOutcome.UPHELD and decision_delivery:
+        windows = decision_windows(notice=notice, delivery=decision_delivery, final=True, settings=settings,
+                                   calendar=calendar)
+    acts = governing(windows)
+    awaiting = next((d for d in reversed(deliveries) if d.state is DeliveryState.ELECTRONIC), None)
+    tacit_on = None
+    if awaiting is not None and awaiting.sent_at is not None and notice.rulebook in settings.tacit_ciencia_rulebooks:
+        tacit_on = civil_date(awaiting.sent_at + dt.timedelta(days=settings.tacit_ciencia_days), settings)
+    can_file: FilingKind | None = None
+    refusal: FilingRefused | None = None
+    try:
+        can_file, _last = await check_can_file(session=session, settings=settings, notice=notice, today=today)
+    except FilingRefused as exc:
+        refusal = exc
+    deposit = None
+    if notice.rulebook == CP and acts.deposit is not None and notice.stage in (NoticeStage.DECIDED,
+                                                                               NoticeStage.APPEALED):
+        deposit = notice.fine_cents // 2 + notice.fine_cents % 2
+    return NoticeView(
+        notice=notice,
+        delivery=delivery,
+        filings=filings,
+        decision_delivery=decision_delivery,
+        windows=windows,
+        acts=acts,
+        awaiting_ciencia=awaiting,
+        tacit_on=tacit_on,
+        suspended=any(suspends_penalty(filing) for filing in filings),
+        can_file=can_file,
+        refusal=refusal,
+        deposit_cents=deposit,
+    )
+
+
+def _filing_kind(filings: list[NoticeFiling], filing_id: int | None) -> FilingKind | None:
+    return next((filing.kind for filing in filings if filing.id == filing_id), None)
+
+
+async def notices_of_person(*, session: AsyncSession, person_id: int) -> list[Notice]:
+    """The notices addressed to a person, newest first."""
+    return list(
+        (await session.exec(
+            select(Notice).where(Notice.person_id == person_id).order_by(col(Notice.id).desc())
+        )).all()
+    )
+
+
+async def notice_of_person(*, session: AsyncSession, notice_id: int, person_id: int) -> Notice | None:
+    """One notice, only if it is addressed to this person."""
+    notice = await session.get(Notice, notice_id)
+    return notice if notice is not None and notice.person_id == person_id else None
+
+
+async def notice_by_number(*, session: AsyncSession, number: str) -> Notice | None:
+    """A notice by its number (``AI-2026-000001``), case-insensitive."""
+    return (await session.exec(select(Notice).where(Notice.number == number.strip().upper()))).first()

@@ -1,0 +1,49 @@
+"""The public check of a verification code: is this document authentic? (issue 6, item 3).
+
+Returns only what the paper already shows to anyone holding it and nothing personal: the type, number and
+issue date, the law and article, and the notice's stage. Never the name, CPF/CNPJ, address or facts.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from models.notices.codes import code_hash, normalize_code, same_hash
+from models.notices.tables import Notice, NoticeOutcome, NoticeStage, NoticeType
+from models.rulebooks.catalogue import LAW_TITLES
+
+
+@dataclass(frozen=True, slots=True)
+class PublicNotice:
+    """What the verification page may show about an authentic notice."""
+
+    type: NoticeType
+    number: str
+    issued_at: dt.datetime
+    law_title: str
+    article: str
+    stage: NoticeStage
+    outcome: NoticeOutcome | None
+
+
+async def verify_code(*, session: AsyncSession, code: str) -> PublicNotice | None:
+    """The notice a verification code belongs to, or None (not a code, or no such notice)."""
+    if normalize_code(code) is None:
+        return None
+    digest = code_hash(code)
+    notice = (await session.exec(select(Notice).where(Notice.code_hash == digest))).first()
+    if notice is None or not same_hash(notice.code_hash, digest):
+        return None
+    return PublicNotice(
+        type=notice.type,
+        number=notice.number,
+        issued_at=notice.issued_at,
+        law_title=LAW_TITLES.get(notice.rulebook, notice.rulebook),
+        article=notice.infraction_article,
+        stage=notice.stage,
+        outcome=notice.outcome,
+    )

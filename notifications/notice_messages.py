@@ -1,0 +1,200 @@
+"""How the penalty-notice messages read, rendered at send time in the reader's language.
+
+- ``notice.delivery``: the notice with its PDF and the "Tomo ciência" button (mandatory: a legal notice);
+- ``notice.decision``: a decision on a defence, reclamação or appeal, with the windows it opens (mandatory);
+- ``notice.tacit_ciencia``: the person now counts as notified (mandatory);
+- ``notice.reminder``: days left before a window closes (topic ``notice-deadlines``, which a person may mute);
+- ``notice.limit_warning``: to staff, a Lei 1.533 notice nearing the 90-day delivery limit (Art. 22 §1).
+
+The "Tomo ciência" button's data is ``notif:ciencia:<delivery id>``; the chat module ``handlers.chat.notices``
+answers it. Payloads never hold the offender's CPF or address.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import html
+from decimal import Decimal
+from typing import Any
+
+from bot.i18n import N_, Translator
+from models.notices.tables import FilingKind, FilingOutcome, NoticeType
+from models.outbox import enqueue
+from models.rulebooks.catalogue import LAW_TITLES
+from models.rulebooks.deadline_rules import Unit, get_rule, unit_phrase
+from notifications.rendering import Rendered, renderer
+from notifications.topics import reminder_topic
+
+DELIVERY = "notice.delivery"
+DECISION = "notice.decision"
+TACIT = "notice.tacit_ciencia"
+REMINDER = "notice.reminder"
+LIMIT_WARNING = "notice.limit_warning"
+
+DEADLINES_TOPIC = reminder_topic(
+    "notice-deadlines",
+    label=N_("Deadlines of my notices"),
+    description=N_("A few days before the deadline to defend yourself, appeal or pay ends."),
+)
+
+TYPE_LABELS = {
+    NoticeType.PRELIMINAR.value: N_("Preliminary notice"),
+    NoticeType.AUTO.value: N_("Infraction report (auto de infração)"),
+}
+FILING_LABELS = {
+    FilingKind.DEFESA.value: N_("defence"),
+    FilingKind.RECLAMACAO.value: N_("complaint (reclamação)"),
+    FilingKind.RECURSO.value: N_("appeal"),
+}
+
+
+def ciencia_data(delivery_id: int) -> str:
+    """The callback data of the "Tomo ciência" button."""
+    return f"notif:ciencia:{delivery_id}"
+
+
+def open_data(notice_id: int) -> str:
+    """The callback data of the button that opens a notice in /notificacoes."""
+    return f"ntc:show:{notice_id}"
+
+
+def _esc(value: object) -> str:
+    return html.escape(str(value), quote=False)
+
+
+def _money(tr: Translator, cents: int) -> str:
+    return tr.money((Decimal(cents) / 100).quantize(Decimal("0.01")))
+
+
+def _small(text: str) -> str:
+    return f"\n<i>{_esc(text)}</i>"
+
+
+@renderer(DELIVERY)
+def render_delivery(payload: dict[str, Any], tr: Translator) -> Rendered:
+    """The notice, its PDF, and how ciência works (explicit, or tacit / by post after N days)."""
+    title = tr._(TYPE_LABELS[payload["type"]])
+    lines = [
+        tr._("📄 <b>{title} No. {number}</b>").format(title=_esc(title), number=_esc(payload["number"])),
+        tr._("The city hall sent you a penalty notice: {description}.").format(
+            description=_esc(payload["description"])),
+        tr._("Fine: {amount}").format(amount=_money(tr, int(payload["fine_cents"]))),
+        "",
+        tr._('Press "Tomo ciência" to confirm you received it. Your deadlines start on that day.'),
+    ]
+    days = int(payload["tacit_days"])
+    if payload.get("tacit"):
+        lines.append(tr.ngettext(
+            "If you do not press it, you will count as notified {n} day after this message.",
+            "If you do not press it, you will count as notified {n} days after this message.", days).format(n=days))
+    else:
+        lines.append(tr.ngettext(
+            "If you do not press it within {n} day, the notice will be delivered by post.",
+            "If you do not press it within {n} days, the notice will be delivered by post.", days).format(n=days))
+    text = "\n".join(lines) + _small(f"{LAW_TITLES.get(payload['rulebook'], '')}, {payload['article']}")
+    buttons = [
+        [(tr._("✅ Tomo ciência (I received it)"), ciencia_data(int(payload["delivery_id"])))],
+        [(tr._("See deadlines and options"), open_data(int(payload["notice_id"])))],
+    ]
+    document = (str(payload["pdf_name"]), base64.b64decode(payload["pdf_b64"]))
+    return Rendered(text=text, buttons=buttons, document=document)
+
+
+def window_terms(payload: dict[str, Any], tr: Translator) -> list[str]:
+    """The windows a decision opens, in words with their articles (dates come with the ciência)."""
+    lines = []
+    for term in payload.get("windows", []):
+        rule = get_rule(term["rule"])
+        length = unit_phrase(tr, Unit(term["unit"]), int(term["length"]))
+        if rule.id == "cp-46-deposito":
+            line = tr._("Deposit half the fine, {amount}, within {length}, or the appeal does not go forward "
+                        "({article}).").format(amount=_money(tr, int(payload.get("deposit_cents", 0))),
+                                               length=length, article=rule.article)
+        elif rule.id.endswith("-recurso"):
+            line = tr._("You may appeal within {length} ({article}).").format(length=length, article=rule.article)
+        else:
+            line = tr._("Pay the fine within {length} ({article}).").format(length=length, article=rule.article)
+        lines.append("• " + line)
+    return lines
+
+
+@renderer(DECISION)
+def render_decision(payload: dict[str, Any], tr: Translator) -> Rendered:
+    """A decision, its reasons, and the windows it opens from the ciência."""
+    kind = tr._(FILING_LABELS[payload["filing_kind"]])
+    number = _esc(payload["number"])
+    granted = payload["outcome"] == FilingOutcome.GRANTED.value
+    lines = [tr._("⚖️ <b>Decision on your {kind} — notice {number}</b>").format(kind=_esc(kind), number=number)]
+    if granted:
+        lines.append(tr._("Your {kind} was accepted: the notice is cancelled.").format(kind=_esc(kind)))
+    elif payload.get("final"):
+        lines.append(tr._("Your {kind} was not accepted: the notice stands. This decision is final.").format(
+            kind=_esc(kind)))
+    else:
+        lines.append(tr._("Your {kind} was not accepted: the notice stands.").format(kind=_esc(kind)))
+    lines.append(f"<blockquote>{_esc(payload.get('decision_text') or '')}</blockquote>")
+    terms = window_terms(payload, tr)
+    if terms:
+        lines.append(tr._("Counting from the day you confirm you received this decision:"))
+        lines += terms
+    lines.append(tr._('Press "Tomo ciência" to confirm you received it.'))
+    buttons = [
+        [(tr._("✅ Tomo ciência (I received it)"), ciencia_data(int(payload["delivery_id"])))],
+        [(tr._("See deadlines and options"), open_data(int(payload["notice_id"])))],
+    ]
+    return Rendered(text="\n".join(lines), buttons=buttons)
+
+
+@renderer(TACIT)
+def render_tacit(payload: dict[str, Any], tr: Translator) -> Rendered:
+    """The person now counts as notified."""
+    day = dt.date.fromisoformat(payload["on"])
+    if payload.get("document") == "decision":
+        text = tr._("You now count as notified of the decision on notice {number}, since {date}.")
+    else:
+        text = tr._("You now count as notified of notice {number}, since {date}.")
+    text = text.format(number=f"<b>{_esc(payload['number'])}</b>", date=tr.date(day))
+    text += "\n" + tr._("Your deadlines count from that day. See them below.")
+    text += _small(tr._("Tacit ciência, as in CTB Art. 282-A §2"))
+    return Rendered(text=text, buttons=[[(tr._("See deadlines and options"), open_data(int(payload["notice_id"])))]])
+
+
+@renderer(REMINDER, topic=DEADLINES_TOPIC.name)
+def render_reminder(payload: dict[str, Any], tr: Translator) -> Rendered:
+    """Days left before a window closes."""
+    rule = get_rule(payload["rule"])
+    final = dt.date.fromisoformat(payload["final_date"])
+    left = (final - dt.datetime.now(tr.tz).date()).days
+    if left <= 0:
+        lead = tr._("⏰ Last day today")
+    else:
+        lead = "⏰ " + tr.ngettext("{n} day left", "{n} days left", left).format(n=left)
+    text = tr._("{lead}: {what}, notice {number}, until {date}.").format(
+        lead=lead, what=_esc(tr._(rule.description)), number=f"<b>{_esc(payload['number'])}</b>",
+        date=tr.date(final))
+    text += _small(f"{rule.law_title}, {rule.article}")
+    return Rendered(text=text, buttons=[[(tr._("Open the notice"), open_data(int(payload["notice_id"])))]])
+
+
+@renderer(LIMIT_WARNING)
+def render_limit_warning(payload: dict[str, Any], tr: Translator) -> Rendered:
+    """To staff: deliver this notice before the 90-day limit, by post, in person or by edital."""
+    final = dt.date.fromisoformat(payload["final_date"])
+    left = (final - dt.datetime.now(tr.tz).date()).days
+    when = (tr._("the limit has passed") if left < 0
+            else tr.ngettext("{n} day left", "{n} days left", left).format(n=left))
+    text = tr._("⚠️ Notice {number} has not been delivered yet. Deliver it by {date} ({when}): "
+                "in person, by post with AR, or by edital.").format(
+        number=f"<b>{_esc(payload['number'])}</b>", date=tr.date(final), when=when)
+    text += _small(tr._("Lei 1.533/2020, Art. 22 §1: 90 days, or it goes to the Dívida Ativa"))
+    return Rendered(text=text, buttons=[[(tr._("Notices to deliver"), "nstf:list")]])
+
+
+async def enqueue_reminder(*, session: Any, person_id: int, notice_id: int, number: str, rule_id: str,
+                           final_date: dt.date, dedupe_key: str, not_before: dt.datetime) -> bool:
+    """Queue one reminder (the scan's helper)."""
+    return await enqueue(session=session, person_id=person_id, kind=REMINDER, dedupe_key=dedupe_key,
+                         not_before=not_before,
+                         payload={"notice_id": notice_id, "number": number, "rule": rule_id,
+                                  "final_date": final_date.isoformat()})

@@ -1,0 +1,102 @@
+"""``python -m bot notice issue …`` and ``python -m bot notice verify`` (issue 6, items 3 and 7)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic import command
+from sqlmodel import SQLModel
+
+import models  # noqa: F401  (every table)
+from bot.cli import main
+from bot.db import create_engine
+from bot.migrate import alembic_config
+from bot.settings import get_settings
+from tests.auxil.notices import MARIA_CPF, pdf_text
+
+AUTO = [
+    "notice", "issue", "--tipo", "auto", "--rulebook", "nx-posturas", "--infracao", "CP-I-1",
+    "--nome", "Maria Aparecida da Silva", "--documento", "529.982.247-25", "--endereco", "Rua das Acácias, 45",
+    "--local", "Rua 7 de Setembro, 200", "--data", "02/03/2026", "--hora", "09:30",
+    "--fatos", "Terreno com mato alto.", "--emissor", "Inês Fiscal (mat. 1234)",
+]
+
+
+@pytest.fixture
+def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A migrated-looking SQLite database with every table (stamped at the latest migration)."""
+    monkeypatch.chdir(tmp_path)
+    for name in list(os.environ):
+        if name.startswith("BALCAO_"):
+            monkeypatch.delenv(name)
+    path = tmp_path / "balcao.db"
+    url = f"sqlite+aiosqlite:///{path}"
+
+    async def create() -> None:
+        engine = create_engine(url)
+        async with engine.begin() as connection:
+            await connection.run_sync(SQLModel.metadata.create_all)
+        await engine.dispose()
+
+    asyncio.run(create())
+    command.stamp(alembic_config(url), "head")
+    monkeypatch.setenv("BALCAO_DATABASE_URL", url)
+    get_settings.cache_clear()
+    yield path
+    get_settings.cache_clear()
+
+
+def test_issue_prints_the_number_the_code_and_the_pdf_path(
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*AUTO, "--pdf", str(tmp_path / "auto.pdf")]) == 0
+    out = capsys.readouterr().out
+    assert "Número: AI-2026-000001" in out
+    code = out.split("Código de verificação: ", 1)[1].split()[0]
+    assert len(code) == 14
+    assert f"PDF: {tmp_path / 'auto.pdf'}" in out
+    assert "por edital" in out  # nobody opted in: on the staff list
+    text = pdf_text((tmp_path / "auto.pdf").read_bytes())
+    assert code in text and "AI-2026-000001" in text and "529.982.247-25" in text
+    with sqlite3.connect(database) as connection:
+        stored = connection.execute("SELECT offender_document FROM notice").fetchone()
+    assert stored == (MARIA_CPF,)
+
+
+def test_a_missing_element_is_refused_with_its_article(database: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    without_place = [arg for arg in AUTO if arg not in ("--local", "Rua 7 de Setembro, 200")]
+    assert main(without_place) == 2
+    err = capsys.readouterr().err
+    assert "A notificação não foi emitida" in err and "Art. 34, I" in err
+    with sqlite3.connect(database) as connection:
+        assert connection.execute("SELECT count(*) FROM notice").fetchone() == (0,)
+
+
+def test_a_bad_cpf_or_date_is_refused_before_anything_is_written(
+    database: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*AUTO[:-2], "--emissor", "Inês", "--documento", "111.111.111-11"]) == 2
+    assert "CPF" in capsys.readouterr().err
+    assert main([*AUTO, "--data", "31/02/2026"]) == 2
+    assert "--data" in capsys.readouterr().err
+
+
+def test_verify_passes_then_finds_a_row_tampered_with_raw_sql(
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*AUTO, "--pdf", str(tmp_path / "a.pdf")]) == 0
+    assert main([*AUTO, "--infracao", "CP-I-2", "--pdf", str(tmp_path / "b.pdf")]) == 0
+    capsys.readouterr()
+    assert main(["notice", "verify"]) == 0
+    assert "2 notificações, 4 eventos verificados; 0 elo quebrado." in capsys.readouterr().out
+    with sqlite3.connect(database) as connection:
+        connection.execute("UPDATE notice_event SET data = '{\"reason\": \"forged\"}' WHERE notice_id = 2 AND seq = 2")
+    assert main(["notice", "verify"]) == 1
+    out = capsys.readouterr().out
+    assert "AI-2026-000002 (evento 2)" in out and "AI-2026-000001" not in out
+    assert "1 elo quebrado" in out

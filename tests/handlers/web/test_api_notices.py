@@ -1,0 +1,126 @@
+"""The staff HTTP API of notices: issue (with refusals citing the article), read, deliveries, decisions."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import time_machine
+from aiohttp.test_utils import TestClient, TestServer
+from pydantic import SecretStr
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db import SessionFactory
+from bot.settings import Settings
+from bot.web import build_web_app
+from models.notices.delivery import record_explicit_ciencia
+from models.notices.filings import file_filing
+from models.people import Role
+from tests.auxil.notices import MARIA_CPF, opted_in, person, staff
+
+TOKEN = "api-token-for-tests"
+INES, CLARA, JOAO_CIDADAO, ADMIN = 9101, 9102, 9002, 9100
+BODY: dict[str, Any] = {
+    "type": "auto", "rulebook": "nx-posturas", "infraction_code": "CP-I-1",
+    "offender_name": "Maria Aparecida da Silva", "offender_document": "529.982.247-25",
+    "offender_address": "Rua das Acácias, 45", "place": "Rua 7 de Setembro, 200", "date": "2026-03-02",
+    "time": "09:30", "facts": "Terreno com mato alto.", "issuer_name": "Inês Fiscal",
+}
+
+
+@pytest.fixture
+async def client(settings: Settings, sessions: SessionFactory, session: AsyncSession) -> AsyncIterator[TestClient]:
+    await staff(session, INES, "Inês", Role.INSPECTOR)
+    await staff(session, CLARA, "Clara", Role.CLERK)
+    await staff(session, ADMIN, "Ana", Role.ADMIN)
+    await person(session, JOAO_CIDADAO, "João")
+    with_token = settings.model_copy(update={"staff_api_token": SecretStr(TOKEN)})
+    with time_machine.travel(dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.UTC), tick=False):
+        async with TestClient(TestServer(build_web_app(with_token, sessions))) as test_client:
+            yield test_client
+
+
+def _headers(staff_id: int) -> dict[str, str]:
+    return {"Authorization": f"Bearer {TOKEN}", "X-Balcao-Staff": str(staff_id)}
+
+
+async def test_issue_returns_the_number_code_and_pdf(client: TestClient) -> None:
+    response = await client.post("/api/notices", json=BODY, headers=_headers(INES))
+    assert response.status == 201, await response.text()
+    data = await response.json()
+    assert data["number"] == "AI-2026-000001" and len(data["code"]) == 14
+    assert data["fine"] == "378.00" and data["stage"] == "awaiting_ciencia"
+    assert base64.b64decode(data["pdf_base64"]).startswith(b"%PDF")
+    assert data["deliveries"][0]["state"] == "staff"
+    pdf = await client.get("/api/notices/AI-2026-000001/pdf", headers=_headers(CLARA))
+    assert pdf.status == 200 and pdf.content_type == "application/pdf"
+
+
+async def test_a_missing_element_is_refused_with_its_article(client: TestClient) -> None:
+    body = {**BODY, "type": "preliminar", "time": None, "issuer_name": ""}
+    response = await client.post("/api/notices", json=body, headers=_headers(INES))
+    assert response.status == 422
+    data = await response.json()
+    assert data["error"] == "refused"
+    citations = {p["element"]: p["citation"] for p in data["problems"]}
+    assert citations["drawn_up_time"].endswith("Art. 25, II") and citations["issuer_name"].endswith("Art. 25, IV")
+
+
+@pytest.mark.parametrize(("body", "error"), [({**BODY, "date": "02/03/2026"}, "bad_value"),
+                                              ({**BODY, "offender_document": "123"}, "bad_document")])
+async def test_bad_values_are_refused(client: TestClient, body: dict[str, Any], error: str) -> None:
+    response = await client.post("/api/notices", json=body, headers=_headers(INES))
+    assert response.status == 422 and (await response.json())["error"] == error
+
+
+async def test_roles_are_checked_on_every_call(client: TestClient) -> None:
+    assert (await client.post("/api/notices", json=BODY, headers=_headers(JOAO_CIDADAO))).status == 403
+    assert (await client.post("/api/notices", json=BODY, headers={"X-Balcao-Staff": str(INES)})).status == 401
+    assert (await client.get("/api/notices/filings", headers=_headers(INES))).status == 403
+    assert (await client.get("/api/notices/chains", headers=_headers(CLARA))).status == 403
+    chains = await client.get("/api/notices/chains", headers=_headers(ADMIN))
+    assert (await chains.json())["ok"] is True
+
+
+async def test_the_staff_list_and_recording_the_ar_date(client: TestClient) -> None:
+    await client.post("/api/notices", json=BODY, headers=_headers(INES))
+    listed = await (await client.get("/api/notices/deliveries", headers=_headers(CLARA))).json()
+    [item] = listed["deliveries"]
+    assert (item["number"], item["staff_reason"], item["offender_address"]) == (
+        "AI-2026-000001", "no_person", "Rua das Acácias, 45")
+    future = await client.post(f"/api/notices/deliveries/{item['id']}", json={"how": "postal", "date": "2026-03-09"},
+                               headers=_headers(CLARA))
+    assert future.status == 409
+    done = await client.post(f"/api/notices/deliveries/{item['id']}", json={"how": "postal", "date": "2026-03-02"},
+                             headers=_headers(CLARA))
+    assert (await done.json())["ciencia"] == "postal"
+    shown = await (await client.get("/api/notices/AI-2026-000001", headers=_headers(CLARA))).json()
+    assert shown["stage"] == "notified"
+    assert {w["rule"]: w["final_date"] for w in shown["windows"]}["cp-37-reclamacao"] == "2026-03-12"
+
+
+async def test_a_clerk_decides_a_reclamacao(
+    client: TestClient, session: AsyncSession, settings: Settings
+) -> None:
+    maria = await person(session, 9001, "Maria")
+    await opted_in(session, maria.id, cpf=MARIA_CPF)
+    issued = await (await client.post("/api/notices", json=BODY, headers=_headers(INES))).json()
+    delivery_id = issued["deliveries"][0]["id"]
+    now = dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.UTC)
+    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery_id, person_id=maria.id,
+                                  now=now)
+    filing = await file_filing(session=session, settings=settings, notice_id=1, person_id=maria.id,
+                               text="Não é meu terreno.", now=now)
+    pending = await (await client.get("/api/notices/filings", headers=_headers(CLARA))).json()
+    assert [f["id"] for f in pending["filings"]] == [filing.id]
+    refused = await client.post(f"/api/notices/filings/{filing.id}/decision", json={"outcome": "denied", "text": ""},
+                                headers=_headers(CLARA))
+    assert refused.status == 409 and (await refused.json())["citation"].endswith("Art. 41")
+    decided = await client.post(f"/api/notices/filings/{filing.id}/decision",
+                                json={"outcome": "denied", "text": "Matrícula em seu nome."}, headers=_headers(CLARA))
+    assert decided.status == 200
+    shown = await (await client.get("/api/notices/AI-2026-000001", headers=_headers(CLARA))).json()
+    assert shown["stage"] == "decided" and shown["filings"][0]["outcome"] == "denied"

@@ -1,0 +1,61 @@
+"""The public page /verificar: a code's authenticity, in Portuguese, without any personal data (issue 6, item 3)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import AsyncIterator
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db import SessionFactory
+from bot.settings import Settings
+from bot.web import build_web_app
+from tests.auxil.notices import cp_auto, issue
+
+NOW = dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+async def client(settings: Settings, sessions: SessionFactory) -> AsyncIterator[TestClient]:
+    async with TestClient(TestServer(build_web_app(settings, sessions))) as test_client:
+        yield test_client
+
+
+async def test_a_valid_code_shows_the_public_data_and_nothing_personal(
+    client: TestClient, session: AsyncSession, settings: Settings
+) -> None:
+    issued = await issue(session, settings, cp_auto(offender_name="Maria <b>Aparecida</b>"), now=NOW)
+    response = await client.get(f"/verificar/{issued.code}")
+    assert response.status == 200 and response.content_type == "text/html"
+    page = await response.text()
+    for shown in ("Documento autêntico", "Auto de infração", issued.notice.number, "2 de março de 2026",
+                  "Código de Posturas", "Art. 53", 'lang="pt-BR"'):
+        assert shown in page, shown
+    for personal in ("Maria", "Aparecida", "529.982.247-25", "52998224725", "Acácias", "mato alto", "Inês"):
+        assert personal not in page, personal
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+async def test_the_code_is_forgiving_to_type(client: TestClient, session: AsyncSession, settings: Settings) -> None:
+    issued = await issue(session, settings, cp_auto(), now=NOW)
+    sloppy = issued.code.lower().replace("-", " ")
+    response = await client.get("/verificar", params={"codigo": sloppy}, allow_redirects=False)
+    assert response.status == 303 and response.headers["Location"] == f"/verificar/{issued.code}"
+    followed = await client.get("/verificar", params={"codigo": sloppy})
+    assert issued.notice.number in await followed.text()
+
+
+@pytest.mark.parametrize("code", ["ZZZZ-ZZZZ-ZZZZ", "not-a-code", "<script>alert(1)<script>"])
+async def test_an_unknown_or_malformed_code_is_not_found_and_escaped(client: TestClient, code: str) -> None:
+    response = await client.get(f"/verificar/{code}")
+    assert response.status == 404
+    page = await response.text()
+    assert "Código não encontrado" in page and "<script>" not in page
+
+
+async def test_the_form(client: TestClient) -> None:
+    response = await client.get("/verificar")
+    page = await response.text()
+    assert response.status == 200 and 'name="codigo"' in page and "Verificar" in page

@@ -1,0 +1,189 @@
+"""Delivery until ciência: explicit, tacit (SNE model), unreachable, revoked, postal (AR) and edital."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.settings import Settings
+from models.notices.chain import events_of, verify_chains
+from models.notices.delivery import (
+    DeliveryError,
+    close_running_editals,
+    record_edital,
+    record_explicit_ciencia,
+    record_staff_delivery,
+    revoke_electronic_notices,
+    scan_electronic_deliveries,
+    staff_list,
+)
+from models.notices.optin import optin_status
+from models.notices.tables import CienciaKind, DeliveryState, Notice, NoticeDelivery, NoticeStage, StaffReason
+from models.outbox import OutboxMessage, OutboxStatus
+from tests.auxil.notices import cp_auto, issue, l1533_auto, mark_outbox_sent, outbox
+from tests.models.notices.conftest import NOW, Cast
+
+
+async def _delivery(session: AsyncSession) -> NoticeDelivery:
+    rows = (await session.exec(select(NoticeDelivery).order_by(NoticeDelivery.id))).all()  # type: ignore[arg-type]
+    await session.refresh(rows[-1])
+    return rows[-1]
+
+
+async def test_tomo_ciencia_records_the_server_moment_once(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    issued = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
+    delivery = await _delivery(session)
+    assert delivery.id is not None
+    moment = NOW + dt.timedelta(hours=3)
+    result = await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+                                           person_id=cast.maria.id, now=moment)
+    assert not result.already
+    assert (result.delivery.ciencia_kind, result.delivery.ciencia_at) == (CienciaKind.EXPLICIT, moment)
+    assert result.delivery.ciencia_on == dt.date(2026, 3, 2) and result.notice.stage is NoticeStage.NOTIFIED
+    again = await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+                                          person_id=cast.maria.id, now=moment + dt.timedelta(days=2))
+    assert again.already and again.delivery.ciencia_at == moment
+    assert issued.notice.id is not None
+    kinds = [e.kind for e in await events_of(session=session, notice_id=issued.notice.id)]
+    assert kinds == ["issued", "delivery.electronic", "ciencia"]
+
+
+async def test_only_the_notified_person_can_take_ciencia(session: AsyncSession, settings: Settings, cast: Cast) -> None:
+    await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
+    delivery = await _delivery(session)
+    assert delivery.id is not None
+    with pytest.raises(DeliveryError):
+        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+                                      person_id=cast.joao.id, now=NOW)
+
+
+async def test_lei_1533_tacit_ciencia_30_days_after_sending_ctb_282a_model(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """Sent Mon 2/3/2026 11:00 Cuiabá; not acknowledged; tacit ciência on Wed 1/4/2026 at the same hour."""
+    await issue(session, settings, l1533_auto(person_id=cast.maria.id), now=NOW)
+    assert await scan_electronic_deliveries(session=session, settings=settings, now=NOW) == 0  # not sent yet
+    sent = NOW + dt.timedelta(hours=1)
+    await mark_outbox_sent(session, at=sent)
+    assert await scan_electronic_deliveries(session=session, settings=settings, now=sent + dt.timedelta(days=29)) == 0
+    await session.commit()
+    assert await scan_electronic_deliveries(session=session, settings=settings, now=sent + dt.timedelta(days=30)) == 1
+    await session.commit()
+    delivery = await _delivery(session)
+    assert delivery.ciencia_kind is CienciaKind.TACIT
+    assert delivery.ciencia_at == sent + dt.timedelta(days=30) and delivery.ciencia_on == dt.date(2026, 4, 1)
+    [message] = await outbox(session, "notice.tacit_ciencia")
+    assert message.mandatory and message.payload["on"] == "2026-04-01"
+    assert await scan_electronic_deliveries(session=session, settings=settings, now=sent + dt.timedelta(days=40)) == 0
+
+
+async def test_cp_art_36_a_notice_not_acknowledged_goes_to_post_instead_of_tacit_ciencia(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
+    await mark_outbox_sent(session, at=NOW)
+    await scan_electronic_deliveries(session=session, settings=settings, now=NOW + dt.timedelta(days=30))
+    await session.commit()
+    [item] = await staff_list(session=session)
+    assert (item.delivery.state, item.delivery.staff_reason) == (DeliveryState.STAFF, StaffReason.NOT_ACKNOWLEDGED)
+    assert item.notice.stage is NoticeStage.AWAITING_CIENCIA
+
+
+async def test_the_tacit_period_and_its_rulebooks_are_settings(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    both = settings.model_copy(update={"tacit_ciencia_days": 10,
+                                       "tacit_ciencia_rulebooks": ["sapezal-1533", "nx-posturas"]})
+    await issue(session, both, cp_auto(person_id=cast.maria.id), now=NOW)
+    await mark_outbox_sent(session, at=NOW)
+    assert await scan_electronic_deliveries(session=session, settings=both, now=NOW + dt.timedelta(days=10)) == 1
+    await session.commit()
+    assert (await _delivery(session)).ciencia_kind is CienciaKind.TACIT
+
+
+async def test_an_unreachable_person_goes_to_the_staff_list(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    await issue(session, settings, l1533_auto(person_id=cast.maria.id), now=NOW)
+    message = (await session.exec(select(OutboxMessage))).one()
+    message.status = OutboxStatus.UNREACHABLE
+    session.add(message)
+    await session.commit()
+    assert await scan_electronic_deliveries(session=session, settings=settings, now=NOW) == 1
+    await session.commit()
+    [item] = await staff_list(session=session)
+    assert item.delivery.staff_reason is StaffReason.UNREACHABLE
+
+
+async def test_revoking_the_opt_in_sends_what_awaits_ciencia_to_the_staff_list(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
+    assert await revoke_electronic_notices(session=session, person_id=cast.maria.id, now=NOW)
+    assert not (await optin_status(session=session, person_id=cast.maria.id)).active
+    [item] = await staff_list(session=session)
+    assert item.delivery.staff_reason is StaffReason.OPTED_OUT
+    assert not await revoke_electronic_notices(session=session, person_id=cast.maria.id, now=NOW)
+    next_notice = await issue(session, settings, cp_auto(person_id=cast.maria.id, infraction_code="CP-I-2"), now=NOW)
+    assert next_notice.notice.person_id == cast.maria.id and len(await staff_list(session=session)) == 2
+
+
+async def test_cp_art_36_i_and_ii_staff_record_the_delivery_in_person_or_the_ar_date(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    await issue(session, settings, cp_auto(offender_document=None), now=NOW)
+    delivery = await _delivery(session)
+    assert delivery.id is not None
+    with pytest.raises(DeliveryError, match="future"):
+        await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id,
+                                    how=CienciaKind.POSTAL, on=dt.date(2026, 3, 9), actor="staff:9102", now=NOW)
+    with pytest.raises(DeliveryError, match="before"):
+        await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id,
+                                    how=CienciaKind.POSTAL, on=dt.date(2026, 3, 1), actor="staff:9102", now=NOW)
+    result = await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id,
+                                         how=CienciaKind.POSTAL, on=dt.date(2026, 3, 5), actor="staff:9102",
+                                         now=NOW + dt.timedelta(days=5))
+    assert (result.delivery.ciencia_kind, result.delivery.ciencia_on) == (CienciaKind.POSTAL, dt.date(2026, 3, 5))
+    assert result.notice.stage is NoticeStage.NOTIFIED and await staff_list(session=session) == []
+    with pytest.raises(DeliveryError, match="already"):
+        await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id,
+                                    how=CienciaKind.PERSONAL, on=dt.date(2026, 3, 5), actor="staff:9102",
+                                    now=NOW + dt.timedelta(days=5))
+    assert (await verify_chains(session=session)).ok
+
+
+async def test_cp_art_36_iii_edital_counts_after_its_30_days_and_stays_listed_meanwhile(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """Published Mon 30/11/2026 → ciência at the end of the 30 days, Wed 30/12/2026 (BALCAO_CP_EDITAL_START)."""
+    issued = await issue(session, settings, cp_auto(offender_document=None), now=dt.datetime(2026, 11, 27, 15,
+                                                                                               tzinfo=dt.UTC))
+    delivery = await _delivery(session)
+    assert delivery.id is not None
+    published = dt.datetime(2026, 11, 30, 15, tzinfo=dt.UTC)
+    result = await record_edital(session=session, settings=settings, delivery_id=delivery.id,
+                                 published_on=dt.date(2026, 11, 30), actor="staff:9102", now=published)
+    assert result.delivery.ciencia_on == dt.date(2026, 12, 30) and result.delivery.state is DeliveryState.EDITAL
+    [running] = await staff_list(session=session)
+    assert running.delivery.edital_published_on == dt.date(2026, 11, 30)
+    assert await close_running_editals(session=session, settings=settings, now=published) == 0
+    assert await close_running_editals(session=session, settings=settings,
+                                       now=dt.datetime(2026, 12, 30, 15, tzinfo=dt.UTC)) == 1
+    await session.commit()
+    assert await staff_list(session=session) == []
+    notice = await session.get(Notice, issued.notice.id)
+    assert notice is not None and notice.stage is NoticeStage.NOTIFIED
+
+
+async def test_lei_1533_edital_counts_from_its_publication(session: AsyncSession, settings: Settings) -> None:
+    await issue(session, settings, l1533_auto(offender_document=None), now=NOW)
+    delivery = await _delivery(session)
+    assert delivery.id is not None
+    result = await record_edital(session=session, settings=settings, delivery_id=delivery.id,
+                                 published_on=dt.date(2026, 3, 2), actor="cli", now=NOW)
+    assert result.delivery.ciencia_on == dt.date(2026, 3, 2) and result.delivery.state is DeliveryState.DONE

@@ -1,0 +1,247 @@
+"""Defences, reclamações, appeals and decisions (CP Art. 37–47; Lei 1.533 Art. 22)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.i18n import translator
+from bot.settings import Settings
+from models.cases.attachments import AttachmentRefused
+from models.notices.chain import events_of, verify_chains
+from models.notices.delivery import record_explicit_ciencia
+from models.notices.filings import (
+    FilingRefused,
+    attachments_of,
+    decide_filing,
+    file_filing,
+    pending_filings,
+    record_deposit,
+    store_filing_attachment,
+)
+from models.notices.status import notice_view
+from models.notices.tables import (
+    DocumentKind,
+    FilingKind,
+    FilingOutcome,
+    Notice,
+    NoticeDelivery,
+    NoticeOutcome,
+    NoticeStage,
+)
+from tests.auxil.case_files import pdf, png
+from tests.auxil.notices import cp_auto, cp_preliminar, issue, l1533_auto, outbox
+from tests.models.notices.conftest import Cast
+from tests.models.notices.test_deadlines_from_ciencia import at_cuiaba
+
+
+async def _acknowledge_last(session: AsyncSession, settings: Settings, person_id: int, day: dt.date,
+                            hour: int = 12) -> None:
+    delivery = (await session.exec(select(NoticeDelivery).order_by(NoticeDelivery.id.desc()))).first()  # type: ignore[union-attr]
+    assert delivery is not None and delivery.id is not None
+    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id, person_id=person_id,
+                                  now=at_cuiaba(day, hour))
+
+
+async def _notified_auto(session: AsyncSession, settings: Settings, cast: Cast, day: dt.date, **changes: object) -> int:
+    issued = await issue(session, settings, cp_auto(person_id=cast.maria.id, **changes), now=at_cuiaba(day, 11))
+    await _acknowledge_last(session, settings, cast.maria.id, day)
+    assert issued.notice.id is not None
+    return issued.notice.id
+
+
+async def _notice(session: AsyncSession, notice_id: int) -> Notice:
+    notice = await session.get(Notice, notice_id)
+    assert notice is not None
+    await session.refresh(notice)
+    return notice
+
+
+async def test_cp_art_37_39_a_reclamacao_inside_the_window_suspends_the_fine(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    notice_id = await _notified_auto(session, settings, cast, dt.date(2026, 3, 2))
+    filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                               text="O terreno foi limpo no dia seguinte.", now=at_cuiaba(dt.date(2026, 3, 4)))
+    assert filing.kind is FilingKind.RECLAMACAO
+    notice = await _notice(session, notice_id)
+    view = await notice_view(session=session, settings=settings, notice=notice, today=dt.date(2026, 3, 4))
+    assert notice.stage is NoticeStage.UNDER_REVIEW and view.suspended and view.pending_filing == filing
+    with pytest.raises(FilingRefused, match="waiting for a decision"):
+        await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                          text="De novo", now=at_cuiaba(dt.date(2026, 3, 4)))
+    assert [f.id for f, _ in await pending_filings(session=session)] == [filing.id]
+
+
+async def test_after_the_window_the_filing_is_refused_citing_the_article_and_the_last_day(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """Ciência 2/3/2026: Art. 37 closes 12/3, Art. 278 §2 on 1/4 (the latest governs); 2/4 is too late."""
+    notice_id = await _notified_auto(session, settings, cast, dt.date(2026, 3, 2))
+    await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                      text="Ainda no prazo do Art. 278.", now=at_cuiaba(dt.date(2026, 4, 1), 19))
+    late = await _notified_auto(session, settings, cast, dt.date(2026, 3, 2), infraction_code="CP-I-2")
+    with pytest.raises(FilingRefused) as refused:
+        await file_filing(session=session, settings=settings, notice_id=late, person_id=cast.maria.id,
+                          text="Tarde demais.", now=at_cuiaba(dt.date(2026, 4, 2)))
+    assert refused.value.citation.endswith("Art. 278, §2º")
+    text = refused.value.render(translator("en"))
+    assert "Wednesday, April 1, 2026" in text and "Art. 278, §2º" in text
+    assert (await _notice(session, late)).stage is NoticeStage.NOTIFIED
+
+
+async def test_nothing_can_be_filed_before_the_ciencia_nor_by_someone_else(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    issued = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=at_cuiaba(dt.date(2026, 3, 2)))
+    assert issued.notice.id is not None
+    with pytest.raises(FilingRefused, match="Tomo ciência"):
+        await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=cast.maria.id,
+                          text="Defesa", now=at_cuiaba(dt.date(2026, 3, 2)))
+    with pytest.raises(FilingRefused, match="not addressed to you"):
+        await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=cast.joao.id,
+                          text="Defesa", now=at_cuiaba(dt.date(2026, 3, 2)))
+
+
+async def test_the_whole_cp_procedure_reclamacao_decision_appeal_deposit_final_decision(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    notice_id = await _notified_auto(session, settings, cast, dt.date(2026, 4, 6))
+    reclamacao = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                                   text="Não sou a proprietária.", now=at_cuiaba(dt.date(2026, 4, 7)))
+    assert reclamacao.id is not None
+    with pytest.raises(FilingRefused, match=r"Art\. 41") as no_reasons:
+        await decide_filing(session=session, settings=settings, filing_id=reclamacao.id,
+                            outcome=FilingOutcome.DENIED, text=" ", actor="staff:9102")
+    assert no_reasons.value.citation.endswith("Art. 41")
+    await decide_filing(session=session, settings=settings, filing_id=reclamacao.id, outcome=FilingOutcome.DENIED,
+                        text="Matrícula do imóvel em seu nome.", actor="staff:9102",
+                        now=at_cuiaba(dt.date(2026, 4, 16)))
+    assert (await _notice(session, notice_id)).stage is NoticeStage.DECIDED
+    [decision_message] = await outbox(session, "notice.decision")
+    assert decision_message.mandatory and decision_message.payload["outcome"] == "denied"
+    with pytest.raises(FilingRefused, match="received the decision"):
+        await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                          text="Recurso", now=at_cuiaba(dt.date(2026, 4, 17)))
+    await _acknowledge_last(session, settings, cast.maria.id, dt.date(2026, 4, 17))
+    recurso = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                                text="Recorro ao Prefeito.", now=at_cuiaba(dt.date(2026, 5, 5), 17))
+    assert recurso.kind is FilingKind.RECURSO and recurso.id is not None
+    assert (await _notice(session, notice_id)).stage is NoticeStage.APPEALED
+    deposited = await record_deposit(session=session, filing_id=recurso.id, actor="staff:9102",
+                                     now=at_cuiaba(dt.date(2026, 5, 6)))
+    assert deposited.deposit_at is not None
+    with pytest.raises(FilingRefused, match="already"):
+        await record_deposit(session=session, filing_id=recurso.id, actor="staff:9102")
+    await decide_filing(session=session, settings=settings, filing_id=recurso.id, outcome=FilingOutcome.DENIED,
+                        text="Mantido o auto.", actor="staff:9103", now=at_cuiaba(dt.date(2026, 5, 12)))
+    notice = await _notice(session, notice_id)
+    assert (notice.stage, notice.outcome) == (NoticeStage.CLOSED, NoticeOutcome.UPHELD)
+    await _acknowledge_last(session, settings, cast.maria.id, dt.date(2026, 5, 13))
+    view = await notice_view(session=session, settings=settings, notice=notice, today=dt.date(2026, 5, 13))
+    # CP Art. 47 I: pay within 10 business days of the final decision's notice: 14–15, 18–22, 25–27 May
+    assert {w.rule.id: w.final_date for w in view.windows}["cp-47-1-pagamento"] == dt.date(2026, 5, 27)
+    assert view.refusal is not None and view.can_file is None
+    kinds = [e.kind for e in await events_of(session=session, notice_id=notice_id)]
+    assert kinds == ["issued", "delivery.electronic", "ciencia", "filing", "decision", "delivery.electronic",
+                     "ciencia", "filing", "deposit", "decision", "delivery.electronic", "ciencia"]
+    assert (await verify_chains(session=session)).ok
+
+
+async def test_an_appeal_after_the_art_43_window_is_refused(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    notice_id = await _notified_auto(session, settings, cast, dt.date(2026, 4, 6))
+    filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                               text="Reclamo.", now=at_cuiaba(dt.date(2026, 4, 7)))
+    assert filing.id is not None
+    await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+                        text="Improcedente.", actor="staff:9102", now=at_cuiaba(dt.date(2026, 4, 16)))
+    await _acknowledge_last(session, settings, cast.maria.id, dt.date(2026, 4, 17))
+    with pytest.raises(FilingRefused) as refused:
+        await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                          text="Recurso tardio.", now=at_cuiaba(dt.date(2026, 5, 6)))
+    assert refused.value.citation.endswith("Art. 43, par. único")
+
+
+async def test_a_granted_reclamacao_annuls_the_auto(session: AsyncSession, settings: Settings, cast: Cast) -> None:
+    notice_id = await _notified_auto(session, settings, cast, dt.date(2026, 3, 2))
+    filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                               text="Terreno não é meu.", now=at_cuiaba(dt.date(2026, 3, 3)))
+    assert filing.id is not None
+    await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.GRANTED,
+                        text="Procedente: imóvel de terceiro.", actor="staff:9102")
+    notice = await _notice(session, notice_id)
+    assert (notice.stage, notice.outcome) == (NoticeStage.CLOSED, NoticeOutcome.ANNULLED)
+    again = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=at_cuiaba(dt.date(2026, 3, 20)))
+    assert not again.notice.recidivist  # CP Art. 8: an annulled auto does not count
+
+
+async def test_a_preliminar_defence_decision_closes_it(session: AsyncSession, settings: Settings, cast: Cast) -> None:
+    issued = await issue(session, settings, cp_preliminar(person_id=cast.maria.id), now=at_cuiaba(dt.date(2026, 3, 2)))
+    await _acknowledge_last(session, settings, cast.maria.id, dt.date(2026, 3, 2))
+    assert issued.notice.id is not None
+    filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+                               person_id=cast.maria.id, text="Esclareço.", now=at_cuiaba(dt.date(2026, 3, 3)))
+    assert filing.kind is FilingKind.DEFESA and filing.id is not None
+    await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+                        text="Lavre-se o auto (Art. 28).", actor="staff:9102")
+    notice = await _notice(session, issued.notice.id)
+    assert (notice.stage, notice.outcome) == (NoticeStage.CLOSED, NoticeOutcome.UPHELD)
+
+
+async def test_lei_1533_defesa_previa_then_recurso(session: AsyncSession, settings: Settings, cast: Cast) -> None:
+    issued = await issue(session, settings, l1533_auto(person_id=cast.maria.id), now=at_cuiaba(dt.date(2026, 3, 2)))
+    await _acknowledge_last(session, settings, cast.maria.id, dt.date(2026, 3, 2))
+    assert issued.notice.id is not None
+    defesa = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+                               person_id=cast.maria.id, text="Era meu irmão.", now=at_cuiaba(dt.date(2026, 3, 12)))
+    assert defesa.kind is FilingKind.DEFESA and defesa.id is not None
+    await decide_filing(session=session, settings=settings, filing_id=defesa.id, outcome=FilingOutcome.DENIED,
+                        text="Indeferida.", actor="staff:9102", now=at_cuiaba(dt.date(2026, 3, 16)))
+    await _acknowledge_last(session, settings, cast.maria.id, dt.date(2026, 3, 16))
+    notice = await _notice(session, issued.notice.id)
+    view = await notice_view(session=session, settings=settings, notice=notice, today=dt.date(2026, 3, 16))
+    assert view.can_file is FilingKind.RECURSO and view.deposit_cents is None
+    assert view.acts.appeal is not None and view.acts.appeal.final_date == dt.date(2026, 3, 26)
+
+
+async def test_attachments_are_checked_kept_and_claimed_by_the_filing(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    notice_id = await _notified_auto(session, settings, cast, dt.date(2026, 3, 2))
+    photo = await store_filing_attachment(session=session, settings=settings, person_id=cast.maria.id,
+                                          content=png(), file_name="foto do terreno.png", already=[])
+    document = await store_filing_attachment(session=session, settings=settings, person_id=cast.maria.id,
+                                             content=pdf("escritura"), file_name=None, already=[photo.id or 0])
+    with pytest.raises(AttachmentRefused):
+        await store_filing_attachment(session=session, settings=settings, person_id=cast.maria.id,
+                                      content=b"MZ\x90\x00", file_name="virus.exe", already=[])
+    with pytest.raises(AttachmentRefused):
+        await store_filing_attachment(session=session, settings=settings, person_id=cast.maria.id,
+                                      content=png(), file_name="again.png", already=[photo.id or 0])
+    filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                               text="Fotos em anexo.", attachment_ids=[photo.id or 0, document.id or 0],
+                               now=at_cuiaba(dt.date(2026, 3, 3)))
+    assert filing.id is not None
+    files = await attachments_of(session=session, filing_id=filing.id)
+    assert [f.file_name for f in files] == ["foto_do_terreno.png", "arquivo.pdf"]
+    event = (await events_of(session=session, notice_id=notice_id))[-1]
+    assert event.data["attachments_sha256"] == [f.sha256 for f in files]
+
+
+async def test_the_decision_is_delivered_as_a_document_with_its_own_ciencia(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    notice_id = await _notified_auto(session, settings, cast, dt.date(2026, 3, 2))
+    filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                               text="Reclamo.", now=at_cuiaba(dt.date(2026, 3, 3)))
+    assert filing.id is not None
+    await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+                        text="Improcedente.", actor="staff:9102")
+    decision = (await session.exec(select(NoticeDelivery).where(NoticeDelivery.document == DocumentKind.DECISION))
+                ).one()
+    assert decision.filing_id == filing.id and decision.ciencia_at is None

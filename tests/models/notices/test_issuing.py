@@ -1,0 +1,205 @@
+"""Issuing: every element of CP Art. 25 / Art. 34 (and Lei 1.533 Art. 22) checked, the fine, the PDF, delivery."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+from dataclasses import replace
+
+import pytest
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.settings import Settings
+from models.drivers.tables import Driver
+from models.notices.chain import verify_chains
+from models.notices.codes import code_hash
+from models.notices.delivery import staff_list
+from models.notices.issuing import NoticeRefused
+from models.notices.tables import DeliveryState, Notice, NoticeDelivery, NoticeType, StaffReason
+from tests.auxil.notices import JOAO_CPF, MARIA_CPF, cp_auto, cp_preliminar, issue, l1533_auto, outbox, pdf_text
+from tests.models.notices.conftest import NOW, Cast
+
+
+@pytest.mark.parametrize(
+    ("missing", "article"),
+    [
+        ("offender_name", "Art. 25, I"),
+        ("drawn_up_on", "Art. 25, II"),
+        ("drawn_up_time", "Art. 25, II"),
+        ("place", "Art. 25, II"),
+        ("facts", "Art. 25, III"),
+        ("infraction_code", "Art. 25, III"),
+        ("issuer_name", "Art. 25, IV"),
+    ],
+)
+async def test_a_preliminar_missing_an_element_of_cp_art_25_is_refused_naming_the_article(
+    session: AsyncSession, settings: Settings, cast: Cast, missing: str, article: str
+) -> None:
+    with pytest.raises(NoticeRefused) as refused:
+        await issue(session, settings, cp_preliminar(**{missing: None}), now=NOW)
+    [problem] = refused.value.problems
+    assert problem.element == missing
+    assert problem.citation.endswith(article) and "Código de Posturas" in problem.citation
+    assert (await session.exec(select(Notice))).first() is None
+
+
+@pytest.mark.parametrize(
+    ("missing", "article"),
+    [
+        ("place", "Art. 34, I"),
+        ("drawn_up_time", "Art. 34, I"),
+        ("offender_name", "Art. 34, II"),
+        ("facts", "Art. 34, III"),
+        ("issuer_name", "Art. 34, V"),
+    ],
+)
+async def test_an_auto_missing_an_element_of_cp_art_34_is_refused_naming_the_article(
+    session: AsyncSession, settings: Settings, cast: Cast, missing: str, article: str
+) -> None:
+    with pytest.raises(NoticeRefused) as refused:
+        await issue(session, settings, cp_auto(**{missing: "  "}), now=NOW)
+    assert [p.citation.rsplit(", ", 2)[-2:] for p in refused.value.problems] == [article.split(", ")]
+
+
+async def test_every_missing_element_is_reported_at_once(session: AsyncSession, settings: Settings) -> None:
+    with pytest.raises(NoticeRefused) as refused:
+        await issue(session, settings, cp_auto(offender_name=None, place=None, issuer_name=None), now=NOW)
+    assert {p.element for p in refused.value.problems} == {"offender_name", "place", "issuer_name"}
+
+
+async def test_lei_1533_has_no_preliminar_and_its_auto_cites_art_22(session: AsyncSession, settings: Settings) -> None:
+    with pytest.raises(NoticeRefused) as refused:
+        await issue(session, settings, l1533_auto(type=NoticeType.PRELIMINAR), now=NOW)
+    assert "Art. 22" in refused.value.problems[0].citation
+    with pytest.raises(NoticeRefused) as refused:
+        await issue(session, settings, l1533_auto(facts=""), now=NOW)
+    assert refused.value.problems[0].citation == "Lei nº 1.533/2020 (Sapezal), Art. 22–23"
+
+
+async def test_an_infraction_of_the_other_law_or_a_law_not_in_force_is_refused(
+    session: AsyncSession, settings: Settings
+) -> None:
+    with pytest.raises(NoticeRefused, match="another law"):
+        await issue(session, settings, cp_auto(infraction_code="L1533-26-IV"), now=NOW)
+    only_sapezal = settings.model_copy(update={"rulebooks": ["sapezal-1533"]})
+    with pytest.raises(NoticeRefused, match="not in force"):
+        await issue(session, only_sapezal, cp_auto(), now=NOW)
+
+
+async def test_a_drawing_up_in_the_future_is_refused(session: AsyncSession, settings: Settings) -> None:
+    with pytest.raises(NoticeRefused, match="future"):
+        await issue(session, settings, cp_auto(drawn_up_on=dt.date(2026, 3, 3)), now=NOW)
+
+
+async def test_the_fine_is_the_table_value_times_the_years_unit_value(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    cp = (await issue(session, settings, cp_auto(), now=NOW)).notice
+    assert (cp.fine_cents, cp.fine_units, cp.fine_unit, cp.recidivist) == (37800, "9.00", "UPF-NX", False)
+    sapezal = (await issue(session, settings, l1533_auto(offender_document=JOAO_CPF), now=NOW)).notice
+    assert (sapezal.fine_cents, sapezal.fine_unit) == (10500, "URS")  # Art. 25 III: grave = 20 URS × R$ 5,25
+
+
+async def test_cp_art_8_a_second_auto_for_the_same_infraction_doubles_the_fine(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    await issue(session, settings, cp_auto(drawn_up_on=dt.date(2026, 2, 2)), now=NOW)
+    other = await issue(session, settings, cp_auto(infraction_code="CP-I-2"), now=NOW)
+    assert not other.notice.recidivist
+    again = await issue(session, settings, cp_auto(), now=NOW)
+    assert again.notice.recidivist and again.notice.fine_cents == 2 * 37800
+    assert "doubled for repeat offence (Art. 8)" in pdf_text(again.pdf) or "dobro" in pdf_text(again.pdf)
+
+
+async def test_a_preliminar_does_not_make_a_repeat_offender(session: AsyncSession, settings: Settings) -> None:
+    await issue(session, settings, cp_preliminar(drawn_up_on=dt.date(2026, 2, 2)), now=NOW)
+    assert not (await issue(session, settings, cp_auto(), now=NOW)).notice.recidivist
+
+
+async def test_lei_1533_repeat_keeps_the_fine_and_adds_the_art_26_suspension(
+    session: AsyncSession, settings: Settings
+) -> None:
+    await issue(session, settings, l1533_auto(drawn_up_on=dt.date(2026, 2, 2)), now=NOW)
+    again = await issue(session, settings, l1533_auto(), now=NOW)
+    assert again.notice.recidivist and again.notice.fine_cents == 10500
+    assert again.notice.penalties == "suspension|Art. 26, §1º"
+
+
+async def test_the_number_the_code_and_the_pdf(session: AsyncSession, settings: Settings, cast: Cast) -> None:
+    issued = await issue(session, settings, cp_auto(), now=NOW)
+    notice = issued.notice
+    assert notice.number == f"AI-2026-{notice.id:06d}"
+    assert (await issue(session, settings, cp_preliminar(), now=NOW)).notice.number.startswith("NP-2026-")
+    assert len(issued.code) == 14 and issued.code.count("-") == 2
+    assert notice.code_hash == code_hash(issued.code) and issued.code not in notice.number
+    assert issued.pdf.startswith(b"%PDF") and notice.pdf == issued.pdf
+    text = pdf_text(issued.pdf)
+    for element in (notice.number, "Maria Aparecida da Silva", "529.982.247-25", "Rua 7 de Setembro, 200",
+                    "Art. 53", "09:30", "Inês Fiscal", issued.code, "R$ 378,00", "Art. 37", "Art. 46",
+                    f"{settings.http_root}/verificar/{issued.code}"):
+        assert element in text, element
+
+
+async def test_issuing_records_the_issue_as_the_first_link_of_the_chain(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    await issue(session, settings, cp_auto(), now=NOW)
+    report = await verify_chains(session=session)
+    assert report.ok and report.notices == 1 and report.events == 2  # issued + delivery
+
+
+async def test_an_opted_in_person_gets_the_notice_in_the_bot_as_a_mandatory_message_with_the_pdf(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    issued = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
+    [message] = await outbox(session, "notice.delivery")
+    assert message.person_id == cast.maria.id and message.mandatory
+    assert base64.b64decode(message.payload["pdf_b64"]) == issued.pdf
+    delivery = (await session.exec(select(NoticeDelivery))).one()
+    assert delivery.state is DeliveryState.ELECTRONIC and message.dedupe_key == delivery.outbox_key
+
+
+async def test_the_person_is_found_by_cpf_through_the_opt_in_or_the_linked_driver_record(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    by_optin = await issue(session, settings, cp_auto(offender_document=MARIA_CPF), now=NOW)
+    assert by_optin.notice.person_id == cast.maria.id
+    session.add(Driver(cpf=JOAO_CPF, name="João", cnh_number="1", cnh_category="B",
+                       cnh_issued_on=dt.date(2010, 1, 1), person_id=cast.joao.id))
+    await session.commit()
+    by_driver = await issue(session, settings, cp_auto(offender_document=JOAO_CPF), now=NOW)
+    assert by_driver.notice.person_id == cast.joao.id
+    by_telegram = await issue(session, settings, cp_auto(offender_document=None, person_telegram_id=9002), now=NOW)
+    assert by_telegram.notice.person_id == cast.joao.id
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"offender_document": None}, StaffReason.NO_PERSON),
+        ({"offender_document": None, "person_telegram_id": 9002}, StaffReason.NO_OPTIN),
+    ],
+)
+async def test_without_an_opted_in_person_the_notice_goes_to_the_staff_list(
+    session: AsyncSession, settings: Settings, cast: Cast, changes: dict[str, object], reason: StaffReason
+) -> None:
+    issued = await issue(session, settings, replace(cp_auto(), **changes), now=NOW)
+    [item] = await staff_list(session=session)
+    assert item.notice.id == issued.notice.id and item.delivery.staff_reason is reason
+    assert await outbox(session) == []
+
+
+async def test_an_auto_from_a_representation_case_keeps_the_case_reference(
+    session: AsyncSession, settings: Settings
+) -> None:
+    issued = await issue(session, settings, cp_auto(case_id=42), now=NOW)
+    assert issued.notice.case_id == 42
+
+
+async def test_an_auto_may_follow_only_a_preliminar_cp_art_28(session: AsyncSession, settings: Settings) -> None:
+    preliminar = (await issue(session, settings, cp_preliminar(), now=NOW)).notice
+    auto = await issue(session, settings, cp_auto(preliminar_id=preliminar.id), now=NOW)
+    assert auto.notice.preliminar_id == preliminar.id
+    with pytest.raises(NoticeRefused, match="preliminary"):
+        await issue(session, settings, cp_auto(preliminar_id=auto.notice.id), now=NOW)
