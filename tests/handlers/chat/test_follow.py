@@ -58,6 +58,6 @@ async def test_following_cases(emulator: Any, bot_app: Any, settings: Settings, 
 
 
 async def test_a_person_without_cases_is_offered_to_file_one(emulator: Any, bot_app: Any) -> None:
-    maria = Talk(emulator, emulator.add_user(MARIA, "Maria", language_code="en"))
-    empty = await maria.send("/acompanhar", "You have no cases yet")
+    maria = Talk(emulator, emulator.add_user(MARIA, "Maria", language_code="pt-br"))
+    empty = await maria.send("/acompanhar", "Você ainda não tem nenhum caso.")
     assert {"cmd:representacao", "cmd:ouvidoria", "menu:main"} <= set(maria.buttons(empty))

@@ -16,7 +16,8 @@ def page_text(content: bytes) -> str:
     texts = []
     for stream in re.findall(rb"stream\r?\n(.*?)\s*endstream", content, flags=re.DOTALL):
         raw = base64.a85decode(stream.strip().removesuffix(b"~>"))
-        texts.append(zlib.decompress(raw).decode("cp1252", errors="replace"))
+        decoded = re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m.group(1), 8)]), zlib.decompress(raw))
+        texts.append(decoded.replace(b"\\(", b"(").replace(b"\\)", b")").decode("cp1252", errors="replace"))
     return "\n".join(texts)
 
 
