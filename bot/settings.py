@@ -163,6 +163,36 @@ class Settings(BaseSettings):
         "starts again from the citizen's answer (Decreto 9.492/2018 Art. 18); false keeps the original deadline."
     )
 
+    driver_expiring_soon_days: int = Field(
+        default=30,
+        ge=1,
+        le=180,
+        description="Lei 1.533 Art. 3: an authorization is 'expiring soon' this many days before its validity ends.",
+    )
+    driver_vehicle_age_reading: Literal["after_model_year", "including_model_year"] = Field(
+        default="after_model_year",
+        description="Lei 1.533 Art. 2 §§1–2 (5 years of use, counted year by year to 31/12): the last year of "
+        "service is model year + 5 ('after_model_year': the model year closes on 31/12 and the count starts "
+        "then) or model year + 4 ('including_model_year': the model year is the first of the five).",
+    )
+    driver_inspection_start: Literal["last_inspection", "validity"] = Field(
+        default="last_inspection",
+        description="Lei 1.533 Art. 16 (annual inspection, start not stated): due 12 months after the last "
+        "approved inspection, or by the end of each authorization validity ('validity': an approved inspection "
+        "in the driver_expiring_soon_days before it counts).",
+    )
+    driver_csv_validity: Literal["check", "trust"] = Field(
+        default="check",
+        description="Driver CSV autorizacao_validade: 'check' refuses a row whose validity is not 12 months from "
+        "autorizacao_emissao (Lei 1.533 Art. 3 par. único); 'trust' stores the registry's date as given.",
+    )
+    driver_office: str = Field(
+        default="Secretaria Municipal de Finanças e Orçamento (SMFO), Av. Antonio André Maggi, 1400, Centro",
+        description="Where drivers renew, present the vehicle and report changes (Lei 1.533 Art. 3, 9, 13 XX).",
+    )
+    driver_link_code_hours: int = Field(
+        default=72, ge=1, le=720, description="Hours a driver's one-time link code (driver link-code) stays valid."
+    )
     dispatch_global_rate: float = Field(default=30.0, gt=0, description="Messages per second, overall.")
     dispatch_per_chat_rate: float = Field(default=1.0, gt=0, description="Messages per second, per chat.")
     dispatch_paid_rate: float = Field(default=1000.0, gt=0, description="Messages per second in paid mode.")

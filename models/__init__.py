@@ -9,3 +9,4 @@ from models import audit, drafts, outbox, people  # noqa: F401  (register tables
 from models import broadcasts, reminders  # noqa: F401  (staff broadcasts, reminder mutes)
 from models import cases  # noqa: F401  (citizens' cases)
 from models import notices  # noqa: F401  (penalty notices)
+from models import drivers  # noqa: F401  (drivers, Lei 1.533/2020)

@@ -12,11 +12,12 @@ from handlers.chat import start
 from handlers.chat import follow, my_data, ombudsman, representation, staff_queue  # citizens
 from handlers.chat import broadcasts, reminders  # notifications: /aviso, /lembretes
 from handlers.chat import notices, staff_notices  # penalty notices: /notificacoes, /emitir, /entregas, /defesas
+from handlers.chat import drivers  # drivers: /situacao, /vincular, /desvincular (Lei 1.533/2020)
 from handlers.chat.commands import COMMANDS
 from handlers.chat.errors import on_error
 from handlers.chat.people import load_person
 
-AREAS = (start, representation, ombudsman, follow, my_data, staff_queue, broadcasts, reminders)
+AREAS = (start, representation, ombudsman, follow, my_data, staff_queue, broadcasts, reminders, drivers)
 AREAS += (notices, staff_notices)
 
 

@@ -1,0 +1,129 @@
+"""``import drivers FILE.csv`` and ``driver link-code CPF``: the driver registry (Lei 1.533/2020) for staff.
+
+The import validates every row first and applies nothing when any row is bad (each reported with its line
+number and reason); re-importing the same file changes nothing. The link code is shown once: staff send the
+deep link (or the code) to the driver, who opens it in Telegram to link their account.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from telegram import Bot
+from telegram.error import TelegramError
+
+from bot import migrate
+from bot.cli.errors import CommandError
+from bot.db import database
+from bot.settings import Settings, get_settings
+from models.columns import utcnow
+from models.drivers.identifiers import InvalidIdentifier
+from models.drivers.importing import import_drivers
+from models.drivers.linking import DriverNotFound, IssuedCode, create_link_code
+from models.drivers.periods import civil_today
+
+logger = logging.getLogger("balcao.cli.drivers")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``import drivers`` and ``driver link-code`` to the command line."""
+    importing = subparsers.add_parser("import", help="import a registry file")
+    what = importing.add_subparsers(dest="import_what", metavar="WHAT", required=True)
+    drivers = what.add_parser(
+        "drivers",
+        help="import the SMFO's driver registry (CSV)",
+        description="UTF-8 CSV with a header row, ';' or ',' between fields, columns: cpf, nome, telefone, "
+        "cnh_numero, cnh_categoria, cnh_emissao, placa, renavam, ano_modelo, autorizacao_numero, "
+        "autorizacao_emissao, autorizacao_validade, vistoria_data, vistoria_resultado. Dates YYYY-MM-DD or "
+        "DD/MM/YYYY. Any bad row (reported with its line number) stops the whole import: nothing is changed.",
+    )
+    drivers.add_argument("file", type=Path, metavar="FILE.csv")
+    drivers.add_argument("--dry-run", action="store_true", help="only check the file and count the changes")
+    drivers.set_defaults(handler=_import_drivers)
+
+    driver = subparsers.add_parser("driver", help="a registered driver")
+    actions = driver.add_subparsers(dest="driver_action", metavar="ACTION", required=True)
+    link_code = actions.add_parser(
+        "link-code",
+        help="a one-time link for the driver to link Telegram",
+        description="Prints a random one-time code and the deep link https://t.me/<bot>?start=link-<code> "
+        "(valid for BALCAO_DRIVER_LINK_CODE_HOURS hours, 72 by default). Give it to the driver only.",
+    )
+    link_code.add_argument("cpf", metavar="CPF")
+    link_code.set_defaults(handler=_link_code)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        raise CommandError(f"{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise CommandError(f"{path} is not UTF-8: export it again as UTF-8 CSV") from None
+
+
+async def _import_drivers(args: argparse.Namespace) -> int:
+    text = _read(args.file)
+    settings = get_settings()
+    await migrate.check_schema(settings.database_url)
+    async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        report = await import_drivers(
+            session=session,
+            text=text,
+            actor="cli",
+            settings=settings,
+            today=civil_today(utcnow(), settings.tz),
+            dry_run=args.dry_run,
+        )
+    for problem in report.errors:
+        print(f"{args.file}:{problem.line}: {problem.reason}", file=sys.stderr)
+    for problem in report.warnings:
+        print(f"{args.file}:{problem.line}: warning: {problem.reason}")
+    if report.errors:
+        bad = len({problem.line for problem in report.errors})
+        raise CommandError(f"{bad} bad row(s) in {args.file}: nothing was imported.")
+    verb = "would be" if args.dry_run else "were"
+    print(
+        f"{args.file}: {report.rows} rows; {report.created} drivers {verb} added, {report.updated} updated, "
+        f"{report.unchanged} unchanged."
+    )
+    return 0
+
+
+async def _bot_username(settings: Settings) -> str | None:
+    """The bot's username from getMe, when a token is configured (None offline or on any error)."""
+    if settings.telegram_token is None:
+        return None
+    bot = Bot(settings.telegram_token.get_secret_value(), base_url=f"{settings.telegram_api_url}/bot")
+    try:
+        async with bot:
+            return bot.username
+    except (TelegramError, OSError) as exc:
+        logger.warning("could not ask Telegram for the bot's username: %s", exc)
+        return None
+
+
+async def _link_code(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    await migrate.check_schema(settings.database_url)
+    async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        try:
+            issued: IssuedCode = await create_link_code(
+                session=session, cpf=args.cpf, actor="cli", now=utcnow(), settings=settings
+            )
+        except InvalidIdentifier as exc:
+            raise CommandError(f"{exc}") from None
+        except DriverNotFound as exc:
+            raise CommandError(f"{exc}; import the registry first (python -m bot import drivers FILE.csv)") from None
+    expires = issued.expires_at.astimezone(settings.tz).strftime("%d/%m/%Y %H:%M")
+    print(f"One-time link code for {issued.driver_name} (CPF {issued.cpf_masked}): {issued.code}")
+    print(f"Valid until {expires} ({settings.timezone}); it works once.")
+    username = await _bot_username(settings)
+    if username:
+        print(f"Link: {issued.deep_link(username)}")
+    else:
+        print(f"Link: https://t.me/<your bot's username>?start={issued.start_payload}")
+    return 0

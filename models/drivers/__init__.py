@@ -1,0 +1,11 @@
+"""Drivers under Sapezal's Lei 1.533/2020: the registry, identifiers, authorization status and linking.
+
+- :mod:`models.drivers.tables`: drivers, vehicles, authorizations, inspections, fee payments, link codes.
+- :mod:`models.drivers.identifiers`: CPF, CNH, plates (old and Mercosul), RENAVAM, phone numbers.
+- :mod:`models.drivers.status`: :func:`authorization_status`, a pure function with the rule and article.
+- :mod:`models.drivers.registry`: a driver's situation; fee payments, inspections and sanctions.
+- :mod:`models.drivers.importing`: the registry CSV, all or nothing.
+- :mod:`models.drivers.linking`: /vincular by contact and CPF digits or by a one-time code; unlinking.
+"""
+
+from models.drivers import tables  # noqa: F401  (register the tables)

@@ -1,0 +1,636 @@
+"""Importing the driver registry from the SMFO's CSV (``python -m bot import drivers FILE.csv`` and the staff API).
+
+The contract (``DESIGN.md``): UTF-8, a header row, ``;`` or ``,`` between fields, the columns ``cpf, nome, telefone,
+cnh_numero, cnh_categoria, cnh_emissao, placa, renavam, ano_modelo, autorizacao_numero, autorizacao_emissao,
+autorizacao_validade, vistoria_data, vistoria_resultado``; dates ``YYYY-MM-DD`` or ``DD/MM/YYYY``.
+
+All or nothing: every row is validated first (each problem reported with its line number and reason), then, only
+if none is bad, every row is applied in one transaction. Re-importing the same file changes nothing; a changed row
+updates the records and writes one ``driver.import.update`` audit event naming the columns that changed (never
+their values). Drivers absent from the file are left as they are.
+
+Choices:
+
+- ``telefone``, ``autorizacao_validade`` and the two ``vistoria_*`` columns may be empty; the others may not.
+- ``autorizacao_emissao`` is the fee payment that starts the validity (Art. 3 par. único; the authorization is
+  issued only after the fees are paid, Art. 10 par. único and Art. 15 par. único VII) and, for a new
+  authorization, its approval (Art. 9). A later file with another date is a renewal: a new fee payment.
+- ``autorizacao_validade``: with ``BALCAO_DRIVER_CSV_VALIDITY=check`` (default) a given date must be 12 months
+  from ``autorizacao_emissao`` or the row is refused; with ``trust`` the registry's date is stored as given.
+- CNH (Art. 12 I): a category below B is an error (it does not allow driving a car); a CNH issued less than two
+  years before ``autorizacao_emissao`` is a *warning*, not an error: the card's issue date changes at every
+  renewal, and the Law may mean the first licence, which the file does not carry.
+- A vehicle is matched by RENAVAM first (a plate converted to the Mercosul format keeps its RENAVAM), then by
+  plate. A new plate for a driver is a replacement vehicle (Art. 8 §2): it needs its own inspection, and the
+  Art. 9 five days run from the import day.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.settings import Settings
+from models.audit import record
+from models.columns import utcnow
+from models.drivers.identifiers import (
+    InvalidIdentifier,
+    parse_cnh,
+    parse_cnh_category,
+    parse_cpf,
+    parse_phone,
+    parse_plate,
+    parse_renavam,
+)
+from models.drivers.periods import add_months
+from models.drivers.registry import drivers_by_cpf, record_fee_payment, record_inspection
+from models.drivers.status import validity_end, vehicle_last_day
+from models.drivers.tables import Authorization, Driver, FeePayment, Inspection, InspectionResult, Vehicle
+
+COLUMNS: tuple[str, ...] = (
+    "cpf",
+    "nome",
+    "telefone",
+    "cnh_numero",
+    "cnh_categoria",
+    "cnh_emissao",
+    "placa",
+    "renavam",
+    "ano_modelo",
+    "autorizacao_numero",
+    "autorizacao_emissao",
+    "autorizacao_validade",
+    "vistoria_data",
+    "vistoria_resultado",
+)
+OPTIONAL_COLUMNS = frozenset({"telefone", "autorizacao_validade", "vistoria_data", "vistoria_resultado"})
+RESULTS: dict[str, InspectionResult] = {
+    "aprovado": InspectionResult.APPROVED,
+    "aprovada": InspectionResult.APPROVED,
+    "approved": InspectionResult.APPROVED,
+    "apto": InspectionResult.APPROVED,
+    "reprovado": InspectionResult.FAILED,
+    "reprovada": InspectionResult.FAILED,
+    "failed": InspectionResult.FAILED,
+    "inapto": InspectionResult.FAILED,
+}
+_ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_BR_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+SOURCE = "import"
+
+
+@dataclass(frozen=True, slots=True)
+class RowProblem:
+    """A problem found in the file: the line (1 is the header) and the reason, in plain English."""
+
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DriverRow:
+    """A valid row of the file, with canonical values."""
+
+    line: int
+    cpf: str
+    name: str
+    phone: str | None
+    cnh_number: str
+    cnh_category: str
+    cnh_issued_on: dt.date
+    plate: str
+    renavam: str
+    model_year: int
+    authorization_number: str
+    fee_paid_on: dt.date
+    valid_until: dt.date
+    inspected_on: dt.date | None
+    inspection_result: InspectionResult | None
+
+
+@dataclass(slots=True)
+class ImportReport:
+    """What an import found and did.
+
+    Attributes:
+        rows: valid data rows read.
+        created: drivers added.
+        updated: drivers whose records changed.
+        unchanged: rows that changed nothing.
+        errors: bad rows; when there is any, nothing was applied.
+        warnings: rows applied with a remark (e.g. a recent CNH, Art. 12 I).
+        applied: whether the changes were committed (False with errors, and in a dry run).
+    """
+
+    rows: int = 0
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    errors: list[RowProblem] = field(default_factory=list)
+    warnings: list[RowProblem] = field(default_factory=list)
+    applied: bool = False
+
+
+def parse_date(value: str) -> dt.date:
+    """A date written ``YYYY-MM-DD`` or ``DD/MM/YYYY``.
+
+    Raises:
+        ValueError: any other form, or a day that does not exist.
+    """
+    text = value.strip()
+    if match := _ISO_DATE.match(text):
+        year, month, day = (int(part) for part in match.groups())
+    elif match := _BR_DATE.match(text):
+        day, month, year = (int(part) for part in match.groups())
+    else:
+        raise ValueError(f"{text!r} is not a date (use YYYY-MM-DD or DD/MM/YYYY)")
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a valid day") from None
+
+
+def _plain(value: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", value.strip().lower())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def _header_name(value: str) -> str:
+    return re.sub(r"\s+", "_", _plain(value.replace("\ufeff", "")))
+
+
+def _records(text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """The header and every non-empty record with the line it starts on."""
+    first_line = text.split("\n", 1)[0]
+    delimiter = ";" if first_line.count(";") >= first_line.count(",") else ","
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    header: list[str] = []
+    records: list[tuple[int, list[str]]] = []
+    while True:
+        start = reader.line_num + 1
+        values = next(reader, None)
+        if values is None:
+            break
+        if not header:
+            header = [_header_name(value) for value in values]
+            continue
+        if any(value.strip() for value in values):
+            records.append((start, values))
+    return header, records
+
+
+class _RowReader:
+    """Validates one record, collecting every problem of the row."""
+
+    def __init__(self, line: int, values: dict[str, str], settings: Settings, today: dt.date) -> None:
+        self.line, self.values, self.settings, self.today = line, values, settings, today
+        self.errors: list[RowProblem] = []
+        self.warnings: list[RowProblem] = []
+
+    def _error(self, reason: str) -> None:
+        self.errors.append(RowProblem(self.line, reason))
+
+    def text(self, column: str, max_length: int) -> str:
+        value = " ".join(self.values.get(column, "").split())
+        if not value and column not in OPTIONAL_COLUMNS:
+            self._error(f"{column} is empty")
+        elif len(value) > max_length:
+            self._error(f"{column} is longer than {max_length} characters")
+        return value
+
+    def identifier(self, column: str, parse: Callable[[str], str]) -> str:
+        value = self.text(column, 64)
+        if not value:
+            return ""
+        try:
+            return parse(value)
+        except InvalidIdentifier as exc:
+            self._error(f"{column}: {exc}")
+            return ""
+
+    def date(self, column: str) -> dt.date | None:
+        value = self.text(column, 32)
+        if not value:
+            return None
+        try:
+            day = parse_date(value)
+        except ValueError as exc:
+            self._error(f"{column}: {exc}")
+            return None
+        if day > self.today and column != "autorizacao_validade":
+            self._error(f"{column}: {day.isoformat()} is in the future")
+        return day
+
+    def read(self) -> DriverRow | None:
+        cpf = self.identifier("cpf", parse_cpf)
+        name = self.text("nome", 128)
+        phone_text = self.text("telefone", 32)
+        phone: str | None = None
+        if phone_text:
+            try:
+                phone = parse_phone(phone_text)
+            except InvalidIdentifier as exc:
+                self._error(f"telefone: {exc}")
+        cnh_number = self.identifier("cnh_numero", parse_cnh)
+        cnh_category = self.identifier("cnh_categoria", parse_cnh_category)
+        cnh_issued_on = self.date("cnh_emissao")
+        plate = self.identifier("placa", parse_plate)
+        renavam = self.identifier("renavam", parse_renavam)
+        model_year = self._model_year()
+        number = self.text("autorizacao_numero", 32)
+        fee_paid_on = self.date("autorizacao_emissao")
+        given_validity = self.date("autorizacao_validade")
+        inspected_on = self.date("vistoria_data")
+        result = self._result()
+        valid_until = self._validity(fee_paid_on, given_validity)
+        if self.errors:
+            return None
+        assert cnh_issued_on is not None and fee_paid_on is not None and valid_until is not None
+        assert model_year is not None
+        if add_months(cnh_issued_on, 24) > fee_paid_on:
+            self.warnings.append(
+                RowProblem(
+                    self.line, "CNH issued less than 2 years before the authorization (Lei 1.533/2020 Art. 12 I)"
+                )
+            )
+        if vehicle_last_day(model_year, self.settings) < fee_paid_on:
+            self.warnings.append(
+                RowProblem(self.line, "vehicle over the 5-year age limit at authorization (Lei 1.533/2020 Art. 2 §1)")
+            )
+        return DriverRow(
+            line=self.line,
+            cpf=cpf,
+            name=name,
+            phone=phone,
+            cnh_number=cnh_number,
+            cnh_category=cnh_category,
+            cnh_issued_on=cnh_issued_on,
+            plate=plate,
+            renavam=renavam,
+            model_year=model_year,
+            authorization_number=number,
+            fee_paid_on=fee_paid_on,
+            valid_until=valid_until,
+            inspected_on=inspected_on,
+            inspection_result=result,
+        )
+
+    def _model_year(self) -> int | None:
+        value = self.text("ano_modelo", 8)
+        if not value:
+            return None
+        if not value.isdigit() or not 1950 <= int(value) <= self.today.year + 1:
+            self._error(f"ano_modelo: {value!r} is not a model year")
+            return None
+        return int(value)
+
+    def _result(self) -> InspectionResult | None:
+        value = _plain(self.values.get("vistoria_resultado", ""))
+        date_given = bool(self.values.get("vistoria_data", "").strip())
+        if not value and not date_given:
+            return None
+        if not value or not date_given:
+            self._error("vistoria_data and vistoria_resultado go together: fill both or neither")
+            return None
+        if value not in RESULTS:
+            self._error(f"vistoria_resultado: {value!r} is not aprovado or reprovado")
+            return None
+        return RESULTS[value]
+
+    def _validity(self, fee_paid_on: dt.date | None, given: dt.date | None) -> dt.date | None:
+        if fee_paid_on is None:
+            return None
+        expected = validity_end(fee_paid_on, self.settings)
+        if given is None or given == expected:
+            return expected
+        if self.settings.driver_csv_validity == "trust":
+            if given <= fee_paid_on:
+                self._error("autorizacao_validade is not after autorizacao_emissao")
+            return given
+        self._error(
+            f"autorizacao_validade should be {expected.isoformat()}: 12 months from autorizacao_emissao "
+            "(Lei 1.533/2020 Art. 3 par. único)"
+        )
+        return None
+
+
+def read_rows(text: str, *, settings: Settings, today: dt.date) -> tuple[list[DriverRow], ImportReport]:
+    """Validate every row of a CSV text (nothing touches the database).
+
+    Returns:
+        The valid rows, and a report holding the problems found.
+    """
+    report = ImportReport()
+    header, records = _records(text)
+    missing = [column for column in COLUMNS if column not in header]
+    if not header or missing:
+        report.errors.append(RowProblem(1, "missing columns: " + ", ".join(missing or COLUMNS)))
+        return [], report
+    unknown = [name for name in header if name and name not in COLUMNS]
+    if unknown:
+        report.warnings.append(RowProblem(1, "ignored columns: " + ", ".join(unknown)))
+    rows: list[DriverRow] = []
+    seen: dict[tuple[str, str], int] = {}
+    for line, values in records:
+        if len(values) > len(header):
+            report.errors.append(RowProblem(line, f"{len(values)} fields, but the header has {len(header)}"))
+            continue
+        reader = _RowReader(line, dict(zip(header, values, strict=False)), settings, today)
+        row = reader.read()
+        report.errors.extend(reader.errors)
+        report.warnings.extend(reader.warnings)
+        if row is None:
+            continue
+        for column, value in (("cpf", row.cpf), ("placa", row.plate), ("renavam", row.renavam),
+                              ("autorizacao_numero", row.authorization_number)):
+            if (column, value) in seen:
+                report.errors.append(RowProblem(line, f"{column} repeats line {seen[(column, value)]}"))
+            else:
+                seen[(column, value)] = line
+        rows.append(row)
+    report.rows = len(rows)
+    return rows, report
+
+
+@dataclass(slots=True)
+class _Existing:
+    drivers: dict[str, Driver]
+    authorizations: dict[int, Authorization]  # by driver id
+    vehicles_by_plate: dict[str, Vehicle]
+    vehicles_by_renavam: dict[str, Vehicle]
+    numbers: dict[str, Authorization]
+    holders: dict[int, list[Authorization]]  # vehicle id -> authorizations using it
+
+
+async def _load_existing(session: AsyncSession, rows: list[DriverRow]) -> _Existing:
+    drivers = await drivers_by_cpf(session=session, cpfs=[row.cpf for row in rows])
+    driver_ids = [driver.id for driver in drivers.values()]
+    authorizations: dict[int, Authorization] = {}
+    numbers: dict[str, Authorization] = {}
+    plates = [row.plate for row in rows]
+    renavams = [row.renavam for row in rows]
+    wanted_numbers = [row.authorization_number for row in rows]
+    by_plate: dict[str, Vehicle] = {}
+    by_renavam: dict[str, Vehicle] = {}
+    for start in range(0, len(rows), 500):
+        for authorization in (
+            await session.exec(
+                select(Authorization).where(
+                    col(Authorization.driver_id).in_(driver_ids[start : start + 500])
+                    | col(Authorization.number).in_(wanted_numbers[start : start + 500])
+                )
+            )
+        ).all():
+            authorizations[authorization.driver_id] = authorization
+            numbers[authorization.number] = authorization
+        for vehicle in (
+            await session.exec(
+                select(Vehicle).where(
+                    col(Vehicle.plate).in_(plates[start : start + 500])
+                    | col(Vehicle.renavam).in_(renavams[start : start + 500])
+                )
+            )
+        ).all():
+            by_plate[vehicle.plate] = vehicle
+            by_renavam[vehicle.renavam] = vehicle
+    holders: dict[int, list[Authorization]] = {}
+    vehicle_ids = list({vehicle.id for vehicle in by_plate.values()} | {v.id for v in by_renavam.values()})
+    for start in range(0, len(vehicle_ids), 500):
+        for authorization in (
+            await session.exec(
+                select(Authorization).where(col(Authorization.vehicle_id).in_(vehicle_ids[start : start + 500]))
+            )
+        ).all():
+            holders.setdefault(authorization.vehicle_id, []).append(authorization)
+    return _Existing(drivers, authorizations, by_plate, by_renavam, numbers, holders)
+
+
+def _check_against_registry(rows: list[DriverRow], existing: _Existing, report: ImportReport) -> None:
+    """Refuse rows that would take a plate, RENAVAM or authorization number held by a driver outside the file."""
+    in_file = {row.cpf: row for row in rows}
+    id_to_cpf = {driver.id: cpf for cpf, driver in existing.drivers.items()}
+
+    def moves_away(driver_id: int, *, plate: str | None = None, number: str | None = None) -> bool:
+        cpf = id_to_cpf.get(driver_id)
+        other = in_file.get(cpf) if cpf else None
+        if other is None:
+            return False
+        if plate is not None:
+            return other.plate != plate
+        return other.authorization_number != number
+
+    for row in rows:
+        own = existing.drivers.get(row.cpf)
+        own_id = own.id if own else None
+        holder = existing.numbers.get(row.authorization_number)
+        if holder is not None and holder.driver_id != own_id and not moves_away(
+            holder.driver_id, number=row.authorization_number
+        ):
+            report.errors.append(RowProblem(row.line, "autorizacao_numero belongs to another driver"))
+        by_renavam = existing.vehicles_by_renavam.get(row.renavam)
+        by_plate = existing.vehicles_by_plate.get(row.plate)
+        if by_plate is not None and by_plate.renavam != row.renavam:
+            report.errors.append(RowProblem(row.line, "placa is registered with another RENAVAM"))
+            continue
+        vehicle = by_renavam or by_plate
+        if vehicle is None or vehicle.id is None:
+            continue
+        for authorization in existing.holders.get(vehicle.id, []):
+            if authorization.driver_id != own_id and not moves_away(authorization.driver_id, plate=row.plate):
+                report.errors.append(RowProblem(row.line, "the vehicle serves another driver's authorization"))
+                break
+
+
+async def _apply_row(
+    session: AsyncSession, row: DriverRow, existing: _Existing, *, actor: str, settings: Settings, today: dt.date
+) -> str:
+    """Create or update one driver's records; return ``created``, ``updated`` or ``unchanged``."""
+    changed: list[str] = []
+    driver = existing.drivers.get(row.cpf)
+    created = driver is None
+    if driver is None:
+        driver = Driver(
+            cpf=row.cpf,
+            name=row.name,
+            phone=row.phone,
+            cnh_number=row.cnh_number,
+            cnh_category=row.cnh_category,
+            cnh_issued_on=row.cnh_issued_on,
+        )
+        session.add(driver)
+        await session.flush()
+        existing.drivers[row.cpf] = driver
+    else:
+        for column, attribute, value in (
+            ("nome", "name", row.name),
+            ("telefone", "phone", row.phone),
+            ("cnh_numero", "cnh_number", row.cnh_number),
+            ("cnh_categoria", "cnh_category", row.cnh_category),
+            ("cnh_emissao", "cnh_issued_on", row.cnh_issued_on),
+        ):
+            if getattr(driver, attribute) != value:
+                setattr(driver, attribute, value)
+                changed.append(column)
+    assert driver.id is not None
+
+    vehicle = existing.vehicles_by_renavam.get(row.renavam) or existing.vehicles_by_plate.get(row.plate)
+    if vehicle is None:
+        vehicle = Vehicle(plate=row.plate, renavam=row.renavam, model_year=row.model_year)
+        session.add(vehicle)
+        await session.flush()
+        existing.vehicles_by_plate[row.plate] = existing.vehicles_by_renavam[row.renavam] = vehicle
+    else:
+        if vehicle.plate != row.plate:
+            vehicle.plate = row.plate
+            changed.append("placa")
+        if vehicle.model_year != row.model_year:
+            vehicle.model_year = row.model_year
+            changed.append("ano_modelo")
+    assert vehicle.id is not None
+
+    authorization = existing.authorizations.get(driver.id)
+    if authorization is None:
+        authorization = Authorization(
+            number=row.authorization_number,
+            driver_id=driver.id,
+            vehicle_id=vehicle.id,
+            approved_on=row.fee_paid_on,
+            fee_paid_on=row.fee_paid_on,
+            valid_until=row.valid_until,
+            vehicle_since=row.fee_paid_on,
+        )
+        session.add(authorization)
+        await session.flush()
+        assert authorization.id is not None
+        session.add(FeePayment(authorization_id=authorization.id, paid_on=row.fee_paid_on, source=SOURCE))
+        existing.authorizations[driver.id] = authorization
+        if not created:
+            changed.append("autorizacao_numero")
+    else:
+        if authorization.number != row.authorization_number:
+            authorization.number = row.authorization_number
+            changed.append("autorizacao_numero")
+        if authorization.vehicle_id != vehicle.id:
+            authorization.vehicle_id = vehicle.id
+            authorization.vehicle_since = today  # Art. 8 §2: a replacement needs a new inspection
+            changed.extend(("placa", "renavam"))
+        if authorization.fee_paid_on != row.fee_paid_on:
+            await record_fee_payment(
+                session=session, authorization=authorization, paid_on=row.fee_paid_on, source=SOURCE, settings=settings
+            )
+            changed.append("autorizacao_emissao")
+        if authorization.valid_until != row.valid_until:
+            authorization.valid_until = row.valid_until
+            changed.append("autorizacao_validade")
+        if changed:
+            authorization.updated_at = utcnow()
+
+    if row.inspected_on is not None and row.inspection_result is not None:
+        current = (
+            await session.exec(
+                select(Inspection).where(
+                    Inspection.vehicle_id == vehicle.id, Inspection.inspected_on == row.inspected_on
+                )
+            )
+        ).first()
+        if current is None or current.result is not row.inspection_result:
+            await record_inspection(
+                session=session,
+                vehicle_id=vehicle.id,
+                inspected_on=row.inspected_on,
+                result=row.inspection_result,
+                actor=actor,
+                notes=current.notes if current else "",
+            )
+            if not created:
+                changed.append("vistoria")
+
+    if created:
+        await record(
+            session=session,
+            actor=actor,
+            action="driver.import.create",
+            entity="driver",
+            entity_id=str(driver.id),
+            details={"line": row.line, "authorization": row.authorization_number},
+        )
+        return "created"
+    if not changed:
+        return "unchanged"
+    driver.updated_at = utcnow()
+    await record(
+        session=session,
+        actor=actor,
+        action="driver.import.update",
+        entity="driver",
+        entity_id=str(driver.id),
+        details={"line": row.line, "fields": sorted(set(changed))},
+    )
+    return "updated"
+
+
+async def _free_taken_numbers(session: AsyncSession, rows: list[DriverRow], existing: _Existing) -> None:
+    """Give authorizations whose number moves to another driver a placeholder, so swaps do not collide."""
+    targets = {row.authorization_number: row.cpf for row in rows}
+    cpf_of = {driver.id: cpf for cpf, driver in existing.drivers.items()}
+    moved = False
+    for number, authorization in existing.numbers.items():
+        if number in targets and cpf_of.get(authorization.driver_id) != targets[number]:
+            authorization.number = f"~{authorization.id}"
+            moved = True
+    if moved:
+        await session.flush()
+
+
+async def import_drivers(
+    *,
+    session: AsyncSession,
+    text: str,
+    actor: str,
+    settings: Settings,
+    today: dt.date,
+    dry_run: bool = False,
+) -> ImportReport:
+    """Validate a registry CSV and, when every row is good, apply it in one transaction.
+
+    Args:
+        session: database session (committed here when applied; rolled back on any error).
+        text: the CSV content.
+        actor: who imports, for the audit log (``"cli"``, ``"staff:<telegram id>"``).
+        settings: legal choices (validity check, vehicle age reading, month end rule).
+        today: the civil date of the import (America/Cuiaba).
+        dry_run: validate and count what would change, then roll back.
+
+    Returns:
+        The report; ``applied`` is False when there was any error (nothing changed) or in a dry run.
+    """
+    rows, report = read_rows(text, settings=settings, today=today)
+    if report.errors:
+        return report
+    existing = await _load_existing(session, rows)
+    _check_against_registry(rows, existing, report)
+    if report.errors:
+        await session.rollback()
+        return report
+    try:
+        await _free_taken_numbers(session, rows, existing)
+        for row in rows:
+            outcome = await _apply_row(session, row, existing, actor=actor, settings=settings, today=today)
+            setattr(report, outcome, getattr(report, outcome) + 1)
+        if dry_run:
+            await session.rollback()
+        else:
+            await session.commit()
+            report.applied = True
+    except BaseException:
+        await session.rollback()
+        raise
+    return report

@@ -1,0 +1,330 @@
+"""The status of a driver's authorization on a date: a pure function of the registry rows and the settings.
+
+:func:`authorization_status` answers what a driver asks from the phone: is my authorization valid, until
+when, when is my vehicle's inspection, what must I do and by when. Every answer carries the rule and the
+article of Lei 1.533/2020 that decided it. Choices where the Law is ambiguous (each a ``BALCAO_*`` setting):
+
+- vehicle age (Art. 2 §§1–2, "5 anos de uso, a partir do ano modelo", counted "ano a ano" with the model year
+  closing on 31 December): ``driver_vehicle_age_reading=after_model_year`` (default) lets a 2021 model serve
+  until 31/12/2026 (the model year closes on 31/12/2021 and five years are counted from then);
+  ``including_model_year`` counts the model year as the first of the five (until 31/12/2025);
+- annual inspection (Art. 16, start not stated, ``DEADLINES.md`` A2.5): ``driver_inspection_start=last_inspection``
+  (default) makes it due 12 months after the last approved inspection; ``validity`` makes it due by the end of
+  each validity, done by an approved inspection in the ``driver_expiring_soon_days`` before it;
+- validity (Art. 3 par. único) is not extended when it ends on a weekend or holiday (it is a duration, not a
+  deadline to act); the status gives the last business day to renew (``renew_by``) instead.
+
+The 5-day deadlines to act (Art. 9, Art. 16 §2) are counted by :func:`models.deadlines.compute_deadline`, which
+moves an end on a non-business day to the next business day (Código Civil Art. 132 §1).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+
+from bot.settings import Settings
+from models.calendar import BusinessCalendar
+from models.deadlines import compute_deadline
+from models.drivers.periods import add_months, last_business_day, office_calendar
+from models.drivers.tables import Authorization, Inspection, InspectionResult, Vehicle
+from models.rulebooks import DeadlineChoices, get_rule
+
+LAW = "Lei 1.533/2020"
+
+RULE_VALIDITY = "l1533-3-validade"
+RULE_PRESENT_VEHICLE = "l1533-9-vistoria"
+RULE_FIX_INSPECTION = "l1533-16-regularizar"
+RULE_REPORT_CHANGES = "l1533-13xx-alteracao"
+RULE_SUSPENSION = "l1533-24-suspensao"
+RULE_ANNUAL_INSPECTION = "l1533-16-anual"
+RULE_VEHICLE_AGE = "l1533-2-idade"
+RULE_REVOCATION = "l1533-24-revogacao"
+RULE_CASSACAO = "l1533-24-cassacao"
+
+ARTICLES: dict[str, str] = {
+    RULE_VALIDITY: get_rule(RULE_VALIDITY).article,
+    RULE_PRESENT_VEHICLE: get_rule(RULE_PRESENT_VEHICLE).article,
+    RULE_FIX_INSPECTION: get_rule(RULE_FIX_INSPECTION).article,
+    RULE_REPORT_CHANGES: get_rule(RULE_REPORT_CHANGES).article,
+    RULE_SUSPENSION: get_rule(RULE_SUSPENSION).article,
+    RULE_ANNUAL_INSPECTION: "Art. 16",
+    RULE_VEHICLE_AGE: "Art. 2º, §§1º–2º",
+    RULE_REVOCATION: "Art. 24, I, c",
+    RULE_CASSACAO: "Art. 24, I, f",
+}
+"""The article of each rule, as the second line of a message cites it (``Lei 1.533/2020, Art. 9º``)."""
+
+BARRED_AFTER_FAILED_INSPECTION = "Art. 26, II"
+"""A vehicle not regularised within the Art. 16 §2 period is "imediatamente impedido" from service."""
+
+
+class StatusKind(StrEnum):
+    """The state of an authorization on a date (most serious first in :func:`authorization_status`)."""
+
+    CASSADA = "cassada"
+    REVOKED = "revoked"
+    SUSPENDED = "suspended"
+    EXPIRED = "expired"
+    AWAITING_INSPECTION = "awaiting_inspection"
+    EXPIRING_SOON = "expiring_soon"
+    ACTIVE = "active"
+
+
+class StepCode(StrEnum):
+    """Something the driver must do (or wait for)."""
+
+    CONTACT_OFFICE = "contact_office"  # revoked or cassada: only the SMFO can say what is possible
+    WAIT_SUSPENSION = "wait_suspension"  # Art. 24 par. único
+    PRESENT_VEHICLE = "present_vehicle"  # Art. 9: within 5 days of approval (also a replacement, Art. 8 §2)
+    FIX_INSPECTION = "fix_inspection"  # Art. 16 §2: within 5 days of failing
+    ANNUAL_INSPECTION = "annual_inspection"  # Art. 16
+    RENEW = "renew"  # Art. 3 par. único, Art. 10 par. único: pay the fees before the validity ends
+    REPLACE_VEHICLE = "replace_vehicle"  # Art. 2 §§1–2, Art. 8 §2: the vehicle reaches the age limit
+    REPORT_CHANGES = "report_changes"  # Art. 13 XX: any change of registered data within 7 days
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One thing to do, with its deadline and article.
+
+    Attributes:
+        code: what to do.
+        rule: the rule id (see :data:`ARTICLES`).
+        deadline: the last day, if the Law gives one.
+        days_left: days from the status date to the deadline (negative once overdue).
+        overdue: the deadline has passed.
+        legal_deadline: the Law itself sets the deadline to act (Art. 9, Art. 16 §2): reminders are mandatory.
+    """
+
+    code: StepCode
+    rule: str
+    deadline: dt.date | None = None
+    days_left: int | None = None
+    overdue: bool = False
+    legal_deadline: bool = False
+
+    @property
+    def article(self) -> str:
+        """The article of Lei 1.533/2020 behind this step."""
+        return ARTICLES[self.rule]
+
+
+@dataclass(frozen=True, slots=True)
+class InspectionFacts:
+    """The vehicle's inspections as the driver needs them (Art. 16).
+
+    Attributes:
+        last_on: date of the latest inspection, if any.
+        last_result: its result.
+        last_approved_on: date of the latest approved inspection, if any.
+        due_on: when the next annual inspection is due (None before the first approval, or when the
+            ``validity`` reading counts this period's inspection as done).
+        days_left: days to ``due_on``.
+    """
+
+    last_on: dt.date | None
+    last_result: InspectionResult | None
+    last_approved_on: dt.date | None
+    due_on: dt.date | None
+    days_left: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorizationStatus:
+    """What the registry says about an authorization on a date.
+
+    Attributes:
+        kind: the state.
+        rule: the rule that decided the state (see :data:`ARTICLES`).
+        until: the day the state ends (validity end, suspension end, the deadline to present the vehicle);
+            for ``expired`` the day it ended; None for revoked and cassada.
+        days_left: days from the status date to ``until`` (negative for expired).
+        valid_until: last day of validity (Art. 3 par. único).
+        validity_days_left: days to ``valid_until`` (negative once expired).
+        renew_by: the last business day on or before ``valid_until`` (the office is closed on weekends).
+        inspection: the inspections (Art. 16).
+        vehicle_last_day: last day the vehicle may serve under the age limit (Art. 2 §§1–2).
+        vehicle_days_left: days to ``vehicle_last_day``.
+        suspended_until: last day of a suspension in force.
+        may_serve: the driver may work today (valid, inspected, within the age limit, not barred).
+        next_steps: what to do, most urgent first; ``REPORT_CHANGES`` (no deadline) last.
+        on: the date of the status.
+    """
+
+    kind: StatusKind
+    rule: str
+    until: dt.date | None
+    days_left: int | None
+    valid_until: dt.date
+    validity_days_left: int
+    renew_by: dt.date
+    inspection: InspectionFacts
+    vehicle_last_day: dt.date
+    vehicle_days_left: int
+    suspended_until: dt.date | None
+    may_serve: bool
+    next_steps: tuple[Step, ...]
+    on: dt.date
+
+    @property
+    def article(self) -> str:
+        """The article of Lei 1.533/2020 that decided the state."""
+        return ARTICLES[self.rule]
+
+    @property
+    def obligations(self) -> tuple[Step, ...]:
+        """The open obligations with a deadline set by the Law (Art. 9, Art. 16 §2)."""
+        return tuple(step for step in self.next_steps if step.legal_deadline)
+
+
+def vehicle_last_day(model_year: int, settings: Settings) -> dt.date:
+    """The last day a vehicle may serve under the 5-year age limit (Art. 2 §§1–2).
+
+    ``after_model_year``: model year + 5 (the model year closes on 31/12 and the five years count from then);
+    ``including_model_year``: model year + 4.
+    """
+    years = 5 if settings.driver_vehicle_age_reading == "after_model_year" else 4
+    return dt.date(model_year + years, 12, 31)
+
+
+@lru_cache(maxsize=4096)
+def _final_date(rule_id: str, start: dt.date, calendar: BusinessCalendar, choices: DeadlineChoices) -> dt.date:
+    return compute_deadline(rule_id=rule_id, start=start, calendar=calendar, choices=choices).final_date
+
+
+def legal_deadline(rule_id: str, start: dt.date, settings: Settings) -> dt.date:
+    """The last day of a Lei 1.533 rulebook deadline (Art. 3, 9, 13 XX, 16 §2, 24) counted from ``start``."""
+    return _final_date(rule_id, start, office_calendar(settings), DeadlineChoices.from_settings(settings))
+
+
+def validity_end(fee_paid_on: dt.date, settings: Settings) -> dt.date:
+    """The last day of an authorization's validity: 12 months from the fee payment (Art. 3 par. único)."""
+    return legal_deadline(RULE_VALIDITY, fee_paid_on, settings)
+
+
+def _inspection_facts(
+    authorization: Authorization, inspections: list[Inspection], on: dt.date, settings: Settings
+) -> InspectionFacts:
+    last = inspections[-1] if inspections else None
+    approved = [inspection for inspection in inspections if inspection.result is InspectionResult.APPROVED]
+    last_approved = approved[-1].inspected_on if approved else None
+    due: dt.date | None = None
+    if settings.driver_inspection_start == "validity":
+        window_start = authorization.valid_until - dt.timedelta(days=settings.driver_expiring_soon_days)
+        done = last_approved is not None and window_start <= last_approved <= authorization.valid_until
+        due = None if done or last_approved is None else authorization.valid_until
+    elif last_approved is not None:
+        due = add_months(last_approved, 12, month_end_rule=settings.month_end_rule)
+    return InspectionFacts(
+        last_on=last.inspected_on if last else None,
+        last_result=last.result if last else None,
+        last_approved_on=last_approved,
+        due_on=due,
+        days_left=(due - on).days if due else None,
+    )
+
+
+def _step(code: StepCode, rule: str, on: dt.date, deadline: dt.date | None, *, legal: bool = False) -> Step:
+    if deadline is None:
+        return Step(code, rule)
+    return Step(code, rule, deadline, (deadline - on).days, on > deadline, legal)
+
+
+def authorization_status(
+    *,
+    authorization: Authorization,
+    inspections: Iterable[Inspection],
+    vehicle: Vehicle,
+    on: dt.date,
+    settings: Settings,
+) -> AuthorizationStatus:
+    """The status of an authorization on a civil date, with the rule and article that decided it.
+
+    The state is the most serious that applies, in this order: cassada (Art. 24 I f), revoked (Art. 24 I c),
+    suspended on that date (Art. 24 par. único), expired (Art. 3 par. único), awaiting the first approved
+    inspection of the current vehicle (Art. 9, Art. 15 par. único VI), expiring within
+    ``driver_expiring_soon_days``, active.
+
+    Args:
+        authorization: the authorization row.
+        inspections: the inspections of its vehicle (others and those after ``on`` are ignored).
+        vehicle: its current vehicle.
+        on: the civil date (America/Cuiaba) to compute the status for.
+        settings: the deployment's settings (legal readings, thresholds, holidays).
+
+    Returns:
+        The status, its next steps and the facts behind them.
+    """
+    history = sorted(
+        (i for i in inspections if i.vehicle_id == vehicle.id and i.inspected_on <= on), key=lambda i: i.inspected_on
+    )
+    facts = _inspection_facts(authorization, history, on, settings)
+    valid_until = authorization.valid_until
+    last_day = vehicle_last_day(vehicle.model_year, settings)
+    suspended = (
+        authorization.suspended_since is not None
+        and authorization.suspended_until is not None
+        and authorization.suspended_since <= on <= authorization.suspended_until
+    )
+
+    steps: list[Step] = []
+    barred = False
+    awaiting_deadline: dt.date | None = None
+    if not history:
+        awaiting_deadline = legal_deadline(RULE_PRESENT_VEHICLE, authorization.vehicle_since, settings)
+        steps.append(_step(StepCode.PRESENT_VEHICLE, RULE_PRESENT_VEHICLE, on, awaiting_deadline, legal=True))
+    elif facts.last_result is InspectionResult.FAILED and facts.last_on is not None:
+        fix_by = legal_deadline(RULE_FIX_INSPECTION, facts.last_on, settings)
+        steps.append(_step(StepCode.FIX_INSPECTION, RULE_FIX_INSPECTION, on, fix_by, legal=True))
+        barred = on > fix_by  # Art. 26 II: "imediatamente impedido de realizar o serviço"
+        if facts.last_approved_on is None:
+            awaiting_deadline = fix_by
+    if facts.due_on is not None:
+        steps.append(_step(StepCode.ANNUAL_INSPECTION, RULE_ANNUAL_INSPECTION, on, facts.due_on))
+    steps.append(_step(StepCode.RENEW, RULE_VALIDITY, on, valid_until))
+    if on.year >= last_day.year:
+        steps.append(_step(StepCode.REPLACE_VEHICLE, RULE_VEHICLE_AGE, on, last_day))
+    if suspended:
+        steps.append(_step(StepCode.WAIT_SUSPENSION, RULE_SUSPENSION, on, authorization.suspended_until))
+    steps.sort(key=lambda step: (step.deadline is None, step.deadline or on))
+    steps.append(_step(StepCode.REPORT_CHANGES, RULE_REPORT_CHANGES, on, None))
+
+    kind: StatusKind
+    until: dt.date | None
+    if authorization.cassada_on is not None and authorization.cassada_on <= on:
+        kind, rule, until = StatusKind.CASSADA, RULE_CASSACAO, None
+        steps = [_step(StepCode.CONTACT_OFFICE, RULE_CASSACAO, on, None)]
+    elif authorization.revoked_on is not None and authorization.revoked_on <= on:
+        kind, rule, until = StatusKind.REVOKED, RULE_REVOCATION, None
+        steps = [_step(StepCode.CONTACT_OFFICE, RULE_REVOCATION, on, None)]
+    elif suspended:
+        kind, rule, until = StatusKind.SUSPENDED, RULE_SUSPENSION, authorization.suspended_until
+    elif on > valid_until:
+        kind, rule, until = StatusKind.EXPIRED, RULE_VALIDITY, valid_until
+    elif facts.last_approved_on is None:
+        kind, rule, until = StatusKind.AWAITING_INSPECTION, RULE_PRESENT_VEHICLE, awaiting_deadline
+    elif (valid_until - on).days <= settings.driver_expiring_soon_days:
+        kind, rule, until = StatusKind.EXPIRING_SOON, RULE_VALIDITY, valid_until
+    else:
+        kind, rule, until = StatusKind.ACTIVE, RULE_VALIDITY, valid_until
+
+    return AuthorizationStatus(
+        kind=kind,
+        rule=rule,
+        until=until,
+        days_left=(until - on).days if until is not None else None,
+        valid_until=valid_until,
+        validity_days_left=(valid_until - on).days,
+        renew_by=last_business_day(valid_until, office_calendar(settings)),
+        inspection=facts,
+        vehicle_last_day=last_day,
+        vehicle_days_left=(last_day - on).days,
+        suspended_until=authorization.suspended_until if suspended else None,
+        may_serve=kind in (StatusKind.ACTIVE, StatusKind.EXPIRING_SOON) and on <= last_day and not barred,
+        next_steps=tuple(steps),
+        on=on,
+    )

@@ -1,0 +1,118 @@
+"""``python -m bot import drivers FILE.csv`` and ``python -m bot driver link-code CPF``."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic import command
+from sqlmodel import SQLModel
+
+import models  # noqa: F401  (every table)
+from bot.cli import main
+from bot.db import create_engine
+from bot.migrate import alembic_config
+from bot.settings import get_settings
+from tests.auxil.drivers import JORGE_CPF, csv_text, driver_row, renavam
+
+
+@pytest.fixture
+def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A migrated-looking SQLite database with every table (stamped at the latest migration)."""
+    monkeypatch.chdir(tmp_path)
+    for name in list(os.environ):
+        if name.startswith("BALCAO_"):
+            monkeypatch.delenv(name)
+    path = tmp_path / "balcao.db"
+    url = f"sqlite+aiosqlite:///{path}"
+
+    async def create() -> None:
+        engine = create_engine(url)
+        async with engine.begin() as connection:
+            await connection.run_sync(SQLModel.metadata.create_all)
+        await engine.dispose()
+
+    asyncio.run(create())
+    command.stamp(alembic_config(url), "head")
+    monkeypatch.setenv("BALCAO_DATABASE_URL", url)
+    get_settings.cache_clear()
+    yield path
+    get_settings.cache_clear()
+
+
+def jorge(**overrides: str) -> dict[str, str]:
+    values = {"cpf": JORGE_CPF, "nome": "Jorge", "placa": "RAB2C34", "renavam": renavam("9876543210"),
+              "autorizacao_numero": "2026/002"}
+    return driver_row(**{**values, **overrides})
+
+
+def test_import_reports_counts_and_a_second_run_changes_nothing(
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    registry = tmp_path / "motoristas.csv"
+    registry.write_text(csv_text([driver_row(cnh_emissao="2025-01-10"), jorge()]), encoding="utf-8")
+    assert main(["import", "drivers", str(registry)]) == 0
+    out = capsys.readouterr().out
+    assert f"{registry}:2: warning: CNH issued less than 2 years" in out
+    assert "2 rows; 2 drivers were added, 0 updated, 0 unchanged." in out
+    assert main(["import", "drivers", str(registry)]) == 0
+    assert "0 drivers were added, 0 updated, 2 unchanged." in capsys.readouterr().out
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*) FROM driver").fetchone() == (2,)
+
+
+def test_a_bad_file_names_each_line_and_imports_nothing(
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    registry = tmp_path / "motoristas.csv"
+    registry.write_text(csv_text([driver_row(), jorge(placa="12"), jorge(cpf="111", autorizacao_numero="9")]),
+                        encoding="utf-8")
+    assert main(["import", "drivers", str(registry)]) == 2
+    err = capsys.readouterr().err
+    assert f"{registry}:3: placa: plate must be" in err and f"{registry}:4: cpf: CPF must have 11 digits" in err
+    assert "2 bad row(s)" in err and "nothing was imported" in err
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*) FROM driver").fetchone() == (0,)
+
+
+def test_a_file_that_is_not_utf8_or_missing_gets_one_line(
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    latin = tmp_path / "latin1.csv"
+    latin.write_bytes(csv_text([driver_row(nome="João")]).encode("latin-1"))
+    assert main(["import", "drivers", str(latin)]) == 2
+    assert "is not UTF-8" in capsys.readouterr().err
+    assert main(["import", "drivers", str(tmp_path / "none.csv")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_dry_run_changes_nothing(database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    registry = tmp_path / "motoristas.csv"
+    registry.write_text(csv_text([driver_row()]), encoding="utf-8")
+    assert main(["import", "drivers", "--dry-run", str(registry)]) == 0
+    assert "1 drivers would be added" in capsys.readouterr().out
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*) FROM driver").fetchone() == (0,)
+
+
+def test_link_code_prints_the_code_once_and_the_start_payload(
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    registry = tmp_path / "motoristas.csv"
+    registry.write_text(csv_text([driver_row()]), encoding="utf-8")
+    main(["import", "drivers", str(registry)])
+    capsys.readouterr()
+    assert main(["driver", "link-code", "123.456.789-09"]) == 0
+    out = capsys.readouterr().out
+    code = out.split("(CPF ***.456.789-**): ", 1)[1].split()[0]
+    assert len(code) == 10 and f"start=link-{code}" in out and "12345678909" not in out
+    with sqlite3.connect(database) as db:
+        stored = db.execute("SELECT code_hash FROM driver_link_code").fetchone()[0]
+    assert code not in stored
+    assert main(["driver", "link-code", "987.654.321-00"]) == 2
+    assert "no driver with this CPF" in capsys.readouterr().err
+    assert main(["driver", "link-code", "123"]) == 2
