@@ -540,7 +540,7 @@ def render_obligation(payload: dict[str, Any], tr: Translator) -> Rendered:
     days = (deadline - _today(tr)).days
     values = {"plate": payload["plate"], "date": tr.date(deadline), "office": payload["office"]}
     present = payload["rule"] == "present_vehicle"
-    if payload["stage"] == "overdue":
+    if payload["stage"] == "overdue" or days < 0:  # a daily reminder sent after its deadline reads as overdue
         if present:
             text = tr._("The deadline to present your vehicle {plate} for inspection ended on {date}. Until it "
                         "passes the inspection you may not drive for the apps. Go to the {office}.").format(**values)
@@ -549,7 +549,7 @@ def render_obligation(payload: dict[str, Any], tr: Translator) -> Rendered:
                     "a new inspection at the {office}.").format(**values)
         return Rendered(text + f"\n<i>{LAW}, {ARTICLES[RULE_FIX_INSPECTION]}; {BARRED_AFTER_FAILED_INSPECTION}</i>",
                         _status_button(tr))
-    when = (tr._("today is the last day") if days <= 0 else _days_left(tr, days))
+    when = tr._("today is the last day") if days == 0 else _days_left(tr, days)
     if present:
         text = tr._("Present your vehicle {plate} for inspection at the {office} by {date} ({when}).")
         rule = RULE_PRESENT_VEHICLE

@@ -121,6 +121,15 @@ def step_text(tr: Translator, step: Step, status: AuthorizationStatus) -> str:
     return text
 
 
+HEADLINE_STEPS = {StatusKind.EXPIRED: StepCode.RENEW, StatusKind.SUSPENDED: StepCode.WAIT_SUSPENSION}
+"""The step that answers the state itself, shown first whatever the dates of the others."""
+
+
+def _headline_step(status: AuthorizationStatus) -> Step:
+    wanted = HEADLINE_STEPS.get(status.kind)
+    return next((step for step in status.next_steps if step.code is wanted), status.next_steps[0])
+
+
 def summary_text(tr: Translator, situation: DriverSituation) -> str:
     """The short answer to "is my authorization valid?": state, validity, may I work today, what next."""
     status = situation.status
@@ -132,7 +141,7 @@ def summary_text(tr: Translator, situation: DriverSituation) -> str:
         tr._("✅ You may drive for the apps today.") if status.may_serve
         else tr._("⛔ You may not drive for the apps today."),
     ]
-    first = status.next_steps[0]
+    first = _headline_step(status)
     if first.code is not StepCode.REPORT_CHANGES:
         lines.append(tr._("<b>Next:</b> {step}").format(step=esc(step_text(tr, first, status))))
     lines.append(_legal(status.article))

@@ -135,7 +135,7 @@ async def test_a_reminder_is_never_sent_twice_and_downtime_is_caught_up(
     assert await scan_on(session, settings, at(D(2027, 2, 28), 20)) == []
 
 
-async def test_unlinked_revoked_and_suspended_drivers_get_no_renewal_reminder(
+async def test_a_driver_who_is_not_linked_gets_no_reminder(
     session: AsyncSession, settings: Settings
 ) -> None:
     await seed_registry(session, settings, [driver_row()], today=D(2026, 3, 20))  # not linked
@@ -219,7 +219,7 @@ async def test_revoked_authorizations_get_nothing(session: AsyncSession, setting
                          since=D(2026, 12, 1), actor="test", settings=settings)
     await session.commit()
     await scan_on(session, settings, at(D(2027, 1, 1)))
-    assert await scan_days(session, settings, D(2027, 1, 2), D(2027, 3, 12)) == {}
+    assert await scan_on(session, settings, at(D(2027, 3, 12))) == []  # one scan covering every milestone day
 
 
 # --- how they read ------------------------------------------------------------------------------------------------
@@ -252,3 +252,14 @@ def test_an_overdue_fix_cites_the_bar_of_art_26_ii() -> None:
                "office": "SMFO"}
     text = render("driver.obligation", payload, translator("pt_BR")).text
     assert "QBX1234" in text and text.endswith("<i>Lei 1.533/2020, Art. 16, §2º; Art. 26, II</i>")
+
+
+def test_a_daily_reminder_sent_after_its_deadline_reads_as_overdue() -> None:
+    payload = {"rule": "present_vehicle", "stage": "due", "deadline": "2026-03-16", "plate": "QBX1234",
+               "office": "SMFO"}
+    with time_machine.travel(dt.datetime(2026, 3, 16, 12, tzinfo=CUIABA), tick=False):
+        on_time = render("driver.obligation", payload, translator("en")).text
+    with time_machine.travel(dt.datetime(2026, 3, 17, 12, tzinfo=CUIABA), tick=False):
+        late = render("driver.obligation", payload, translator("en")).text
+    assert "today is the last day" in on_time and on_time.endswith("<i>Lei 1.533/2020, Art. 9º</i>")
+    assert "ended on Monday, March 16, 2026" in late

@@ -1,0 +1,63 @@
+"""How /situacao reads: the headline step answers the state, and every detail line cites its article."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import translator
+from bot.settings import Settings, load_settings
+from handlers.chat.drivers import details_text, summary_text
+from models.drivers.registry import DriverSituation
+from models.drivers.status import authorization_status, validity_end
+from models.drivers.tables import Authorization, Inspection, InspectionResult, Vehicle
+
+D = dt.date
+
+
+@pytest.fixture
+def rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    monkeypatch.chdir(tmp_path)
+    for name in list(os.environ):
+        if name.startswith("BALCAO_"):
+            monkeypatch.delenv(name)
+    return load_settings(database_url="sqlite+aiosqlite://")
+
+
+def situation(rules: Settings, on: D, **fields: object) -> DriverSituation:
+    paid = D(2026, 3, 10)
+    authorization = Authorization(id=1, number="2026/001", driver_id=1, vehicle_id=7, approved_on=paid,
+                                  fee_paid_on=paid, valid_until=validity_end(paid, rules), vehicle_since=paid,
+                                  **fields)
+    vehicle = Vehicle(id=7, plate="QBX1234", renavam="01234567897", model_year=2023)
+    inspections = [Inspection(vehicle_id=7, inspected_on=paid, result=InspectionResult.APPROVED)]
+    status = authorization_status(authorization=authorization, inspections=inspections, vehicle=vehicle, on=on,
+                                  settings=rules)
+    return DriverSituation(1, 9, "Maria Aparecida", "***.456.789-**", "2026/001", "QBX-1234", 2023, status)
+
+
+def test_an_expired_authorization_leads_with_renewal(rules: Settings) -> None:
+    text = summary_text(translator("en"), situation(rules, D(2027, 3, 20)))
+    assert "Authorization nº 2026/001</b> — Expired" in text
+    assert "It ended on Wednesday, March 10, 2027." in text and "⛔" in text
+    assert "<b>Next:</b> Renew your authorization: it ended on Wednesday, March 10, 2027." in text
+    assert text.endswith("<i>Lei 1.533/2020, Art. 3º, par. único</i>")
+
+
+def test_a_suspension_leads_with_its_end(rules: Settings) -> None:
+    text = summary_text(translator("pt_BR"), situation(rules, D(2026, 6, 1), suspended_since=D(2026, 5, 1),
+                                                       suspended_until=D(2027, 5, 1)))
+    assert "Suspensa até sábado, 1 de maio de 2027" in text
+    assert "<b>Próximo passo:</b> Aguarde o fim da suspensão" in text
+    assert text.endswith("<i>Lei 1.533/2020, Art. 24, par. único</i>")
+
+
+def test_every_step_of_the_details_cites_its_article(rules: Settings) -> None:
+    text = details_text(translator("es"), situation(rules, D(2026, 6, 1)), "SMFO")
+    lines = text.splitlines()
+    bullets = [index for index, line in enumerate(lines) if line.startswith("• ")]
+    assert bullets and all(lines[index + 1].strip().startswith("<i>Lei 1.533/2020, Art.") for index in bullets)
+    assert "***.456.789-**" in text and "<b>Dónde:</b> SMFO" in text
