@@ -20,6 +20,7 @@ from handlers.chat.deep_links import deep_link
 from handlers.chat.forms import form_input
 from handlers.chat.replies import esc, keyboard, menu_row
 from handlers.chat.representation import (
+    busy_elsewhere,
     cancel_form,
     cancel_row,
     current_draft,
@@ -204,6 +205,8 @@ async def _ask_complement(update: Update, context: BalcaoContext, data: dict[str
 
 async def _start_complement(update: Update, context: BalcaoContext, case_id: int) -> None:
     tr = context.tr
+    if await busy_elsewhere(update, context, FORM):
+        return
     try:
         async with context.sessions() as session:
             view = await my_case(session=session, person_id=context.person.id, case_id=case_id)

@@ -18,6 +18,7 @@ from handlers.chat.context import BalcaoContext
 from handlers.chat.forms import form_input
 from handlers.chat.replies import esc, keyboard, menu_row
 from handlers.chat.representation import (
+    busy_elsewhere,
     cancel_form,
     cancel_row,
     current_draft,
@@ -101,6 +102,8 @@ async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str,
 async def start_ombudsman(update: Update, context: BalcaoContext) -> None:
     """``/ouvidoria``: resume the message in progress, or start one (within the daily limit)."""
     tr = context.tr
+    if await busy_elsewhere(update, context, FORM):
+        return
     if await current_draft(context, FORM) is not None:
         await respond(
             update,

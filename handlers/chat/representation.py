@@ -23,7 +23,7 @@ from telegram.ext import Application, CallbackQueryHandler
 from bot.i18n import N_, Translator, translator
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
-from handlers.chat.forms import active_draft, form_input
+from handlers.chat.forms import FORMS, active_draft, form_input
 from handlers.chat.html_split import split_html
 from handlers.chat.replies import Markup, esc, keyboard, menu_row, reply
 from models.cases import fields
@@ -130,6 +130,21 @@ async def current_draft(context: BalcaoContext, form: str) -> Draft | None:
     """The person's draft if it is of ``form``."""
     draft = await active_draft(context)
     return draft if draft is not None and draft.form == form else None
+
+
+async def busy_elsewhere(update: Update, context: BalcaoContext, form: str) -> bool:
+    """Whether the person is filling in another form; if so, say so (starting this one would discard it)."""
+    draft = await active_draft(context)
+    if draft is None or draft.form == form:
+        return False
+    title = FORMS[draft.form].title if draft.form in FORMS else N_("the form")
+    await respond(
+        update,
+        context,
+        context.tr._("You are in the middle of {form}. Finish it, or send /cancelar to discard it, then try "
+                     "again.").format(form=esc(context.tr._(title))),
+    )
+    return True
 
 
 async def cancel_form(update: Update, context: BalcaoContext) -> None:
@@ -312,6 +327,9 @@ async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str,
         text = tr._("On what date did you leave? Type it like 4/1/2025.")
     elif step == "vehicle":
         text = tr._("What is the car's plate, or the authorization number on its sticker?")
+    elif step == "vehicle_confirm":
+        text = tr._("Is this the car: {car}?").format(car=esc(data.get("vehicle_ref", "")))
+        rows = [[(tr._("Yes, continue"), "rep:veh:ok"), (tr._("No, type it again"), "rep:veh:again")]]
     elif step == "reason":
         text = tr._("What did the driver do?")
         rows = [[(tr._(reason.label), f"rep:why:{reason.key}")] for reason in RIDE_HAILING_REASONS]
@@ -340,6 +358,8 @@ def _kinds(context: BalcaoContext) -> list[str]:
 async def start_representation(update: Update, context: BalcaoContext) -> None:
     """``/representacao``: resume the report in progress, or start one (within the daily limit)."""
     tr = context.tr
+    if await busy_elsewhere(update, context, FORM):
+        return
     draft = await current_draft(context, FORM)
     if draft is not None:
         await respond(

@@ -23,7 +23,7 @@ from handlers.chat.context import BalcaoContext
 from handlers.chat.follow import days_left_text, render_case
 from handlers.chat.forms import form_input
 from handlers.chat.replies import esc, keyboard, menu_row
-from handlers.chat.representation import acknowledge, cancel_row, current_draft, respond, save
+from handlers.chat.representation import acknowledge, busy_elsewhere, cancel_row, current_draft, respond, save
 from models.cases.fields import InvalidInput, clean_text
 from models.cases.handling import (
     Decision,
@@ -198,6 +198,8 @@ async def _take(update: Update, context: BalcaoContext, case_id: int) -> None:
 
 async def _start_text(update: Update, context: BalcaoContext, action: str, case_id: int) -> None:
     tr = context.tr
+    if await busy_elsewhere(update, context, FORM):
+        return
     data = {"action": action, "case_id": case_id}
     await save(context, FORM, "text", data)
     rows = [cancel_row(context, "pend:cancel")]

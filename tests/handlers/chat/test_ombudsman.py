@@ -109,3 +109,4 @@ async def test_an_ombudsman_case_from_filing_to_rating(
     assert case.identity_restricted and case.extended_at is not None
     assert len(files) == 2 and {f.case_id for f in files} == {case.id}
     assert "João Batista Pereira" not in caplog.text
+    assert emulator.unanswered_callbacks() == []

@@ -44,6 +44,7 @@ async def test_a_representation_from_start_to_protocol_with_bad_input_at_every_s
     await joao.send("João Batista Pereira", "profession")
     await joao.send("x", "at least 2 characters")
     await joao.send("Pedreiro", "What is your address")
+    await joao.send("123", "at least 5 characters")
     await joao.send("Rua das Flores, 123, Centro", "type your CPF")
     await joao.send("123.456.789-00", "not valid")
     await joao.send("529.982.247-25", "Type one or two words")
@@ -67,7 +68,9 @@ async def test_a_representation_from_start_to_protocol_with_bad_input_at_every_s
     await joao.photo(png(), "already sent this file")
     learned = await joao.press(with_file, "rep:files:done", "How did you learn of it?")
     relation = await joao.press(learned, "rep:learn:saw", "partner, director, agent or employee")
+    await joao.send("talvez", "Please press one of the buttons")
     await joao.press(relation, "rep:rel:former", "On what date did you leave?")
+    await joao.send("ontem à tarde", "could not read that date")
     today = dt.datetime.now(CUIABA).date().strftime("%d/%m/%Y")
     review = await joao.send(today, "Please check your report")
     assert "João Batista Pereira" in review.text and "***.982.247-**" in review.text
@@ -96,6 +99,7 @@ async def test_a_representation_from_start_to_protocol_with_bad_input_at_every_s
     assert (author.name, author.profession, author.cpf) == ("João Batista Pereira", "Pedreiro", "52998224725")
     assert [f.case_id for f in files] == [case.id]
     assert len(staff) == 1 and draft is None
+    assert emulator.unanswered_callbacks() == []
 
 
 async def test_a_restart_in_the_middle_loses_nothing(
@@ -159,7 +163,7 @@ async def test_a_ride_hailing_driver_is_reported_by_plate_and_routed_to_the_insp
     assert [m.payload["protocol"] for m in staff] == [case.protocol]
 
 
-async def test_the_daily_limit_and_the_cancel_button(
+async def test_cancel_another_form_in_progress_and_the_daily_limit(
     emulator: Any, bot_app: Any, sessions: SessionFactory, settings: Settings
 ) -> None:
     joao = Talk(emulator, emulator.add_user(JOAO, "João", language_code="en"))
@@ -168,6 +172,8 @@ async def test_the_daily_limit_and_the_cancel_button(
     assert "menu:main" in joao.buttons(cancelled)
     kind = await joao.send("/representacao", "What would you like to report?")
     await joao.press(kind, "rep:kind:cp", "What is your full name?")
+    await joao.send("/ouvidoria", "You are in the middle of your report")  # nothing is discarded silently
+    await joao.send("João Batista Pereira", "profession")
     await joao.send("/cancelar", "Cancelled")
     bot_app.bot_data["settings"] = settings.model_copy(update={"cases_per_day": 1})
     async with sessions() as session:

@@ -73,3 +73,4 @@ async def test_a_clerk_decides_representations_and_the_author_is_told(
     async with sessions() as session:
         statuses = [(c.status, c.outcome) for c in (await session.exec(select(Case).order_by(Case.id))).all()]  # type: ignore[arg-type]
     assert statuses == [(CaseStatus.AUTO_ISSUED, Outcome.AUTO), (CaseStatus.ARCHIVED, Outcome.ARCHIVE)]
+    assert emulator.unanswered_callbacks() == []

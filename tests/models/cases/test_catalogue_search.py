@@ -1,0 +1,37 @@
+"""Finding the Código de Posturas rule by the words people use (the catalogue is the rulebooks' CSV)."""
+
+import pytest
+
+from models.cases.catalogue_search import search_infractions
+
+CP = ["nx-posturas"]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("lixo na rua", "CP-I-9"),  # "Atirar animais, lixos, detritos… em vias públicas"
+        ("barulho", "CP-XI-4"),  # "ruídos ou sons excessivos": an everyday synonym
+        ("ÁGUA PARADA", "CP-I-2"),  # accents and case ignored; "estagnada"
+        ("calçada", "CP-XIV-4"),
+        ("queimada", "CP-I-6"),  # "Queimar detritos"
+        ("entulho", "CP-III-3"),
+        ("cp-xix-2", "CP-XIX-2"),  # a code finds its row
+    ],
+)
+def test_everyday_words_find_the_rule(query: str, expected: str) -> None:
+    found = [row.code for row in search_infractions(query, rulebooks=CP, limit=6)]
+    assert expected in found
+
+
+def test_generic_rows_come_last_and_nothing_matches_nonsense() -> None:
+    found = search_infractions("lixo", rulebooks=CP, limit=20)
+    generic = [row for row in found if row.description.startswith(("Outr", "Demais"))]
+    assert found and all(found.index(row) >= len(found) - len(generic) for row in generic)
+    assert search_infractions("xyzzy", rulebooks=CP) == []
+    assert search_infractions("de a o", rulebooks=CP) == []  # only stopwords
+
+
+def test_only_the_rulebooks_in_force_are_searched() -> None:
+    assert search_infractions("lixo", rulebooks=["sapezal-1533"]) == []
+    assert search_infractions("CP-I-9", rulebooks=["sapezal-1533"]) == []
