@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
+from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from bot.settings import Settings, load_settings
 from models.drivers.importing import COLUMNS, ImportReport, import_drivers
 
 
@@ -80,3 +83,12 @@ async def seed_registry(
     )
     assert not report.errors, report.errors
     return report
+
+
+def settings_without_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """Default settings (no .env, no BALCAO_* variable) for the pure status rules, which need no database."""
+    monkeypatch.chdir(tmp_path)
+    for name in list(os.environ):
+        if name.startswith("BALCAO_"):
+            monkeypatch.delenv(name)
+    return load_settings(database_url="sqlite+aiosqlite://")

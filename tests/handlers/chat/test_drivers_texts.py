@@ -3,28 +3,24 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 from pathlib import Path
 
 import pytest
 
 from bot.i18n import translator
-from bot.settings import Settings, load_settings
+from bot.settings import Settings
 from handlers.chat.drivers import details_text, summary_text
 from models.drivers.registry import DriverSituation
 from models.drivers.status import authorization_status, validity_end
 from models.drivers.tables import Authorization, Inspection, InspectionResult, Vehicle
+from tests.auxil.drivers import settings_without_database
 
 D = dt.date
 
 
 @pytest.fixture
 def rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
-    monkeypatch.chdir(tmp_path)
-    for name in list(os.environ):
-        if name.startswith("BALCAO_"):
-            monkeypatch.delenv(name)
-    return load_settings(database_url="sqlite+aiosqlite://")
+    return settings_without_database(tmp_path, monkeypatch)
 
 
 def situation(rules: Settings, on: D, **fields: object) -> DriverSituation:
