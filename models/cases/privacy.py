@@ -30,7 +30,8 @@ from models.cases.attachments import discard_unfiled
 from models.cases.tables import Case, CaseAttachment, CaseAuthor, CaseEvent, CaseKind
 from models.drafts import Draft
 from models.drivers.identifiers import format_plate, mask_cpf
-from models.drivers.tables import Authorization, Driver, Vehicle
+from models.drivers.registry import linked_driver
+from models.drivers.tables import Authorization, Vehicle
 from models.notices.tables import Notice
 from models.outbox import OutboxMessage
 from models.people import Person, StaffMember
@@ -112,7 +113,7 @@ async def _cases(session: AsyncSession, person_id: int) -> list[dict[str, Any]]:
 
 
 async def _driver(session: AsyncSession, person_id: int) -> dict[str, Any] | None:
-    driver = (await session.exec(select(Driver).where(Driver.person_id == person_id))).first()
+    driver = await linked_driver(session=session, person_id=person_id)
     if driver is None:
         return None
     found: dict[str, Any] = {
@@ -246,7 +247,7 @@ async def kept_records(*, session: AsyncSession, person_id: int) -> list[KeptRec
     for kind, (what, why) in _KEPT_CASES.items():
         if by_kind.get(kind):
             kept.append(KeptRecord(what=what, why=why, count=by_kind[kind]))
-    if (await session.exec(select(Driver.id).where(Driver.person_id == person_id))).first() is not None:
+    if await linked_driver(session=session, person_id=person_id) is not None:
         kept.append(
             KeptRecord(
                 what=N_("Your driver registration"),

@@ -13,9 +13,11 @@ from models.cases.limits import CaseLimits
 from models.cases.privacy import erase_personal_data, export_personal_data, kept_records
 from models.cases.tables import CaseAttachment, CaseAuthor
 from models.drafts import get_draft, save_draft
+from models.drivers.tables import Driver
 from models.people import Person
 from tests.auxil.case_files import png
 from tests.auxil.case_people import NOW, Cast, ombudsman, representation
+from tests.auxil.drivers import driver_row, seed_registry
 
 
 async def test_the_export_holds_the_person_their_cases_and_their_draft(
@@ -64,3 +66,20 @@ async def test_erasure_blanks_what_it_may_and_says_what_the_law_keeps(
 
 async def test_a_person_without_records_keeps_nothing(session: AsyncSession, cast: Cast) -> None:
     assert await kept_records(session=session, person_id=cast.maria.id) == []
+
+
+async def test_a_linked_driver_gets_the_registration_in_the_export_and_keeps_it(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """Lei 1.533/2020 Art. 8 and 12: the registry of authorized drivers stays; the export shows it, CPF masked."""
+    await seed_registry(session, settings, [driver_row()])
+    driver = (await session.exec(select(Driver))).one()
+    driver.person_id = cast.maria.id
+    await session.commit()
+    document = await export_personal_data(session=session, person_id=cast.maria.id, now=NOW)
+    assert document["driver"]["name"] == "Maria Aparecida da Silva"
+    assert document["driver"]["cpf"] == "***.456.789-**"
+    assert document["driver"]["authorization"]["plate"] == "QBX-1234"
+    report = await erase_personal_data(session=session, person_id=cast.maria.id, now=NOW)
+    assert [k.what for k in report.kept] == ["Your driver registration", "Your Telegram account number"]
+    assert (await session.exec(select(Driver))).one().name == "Maria Aparecida da Silva"
