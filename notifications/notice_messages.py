@@ -42,10 +42,10 @@ TYPE_LABELS = {
     NoticeType.PRELIMINAR.value: N_("Preliminary notice"),
     NoticeType.AUTO.value: N_("Infraction report (auto de infração)"),
 }
-FILING_LABELS = {
-    FilingKind.DEFESA.value: N_("defence"),
-    FilingKind.RECLAMACAO.value: N_("complaint (reclamação)"),
-    FilingKind.RECURSO.value: N_("appeal"),
+FILING_LABELS = {  # with the possessive, so sentences need no gender agreement in Portuguese
+    FilingKind.DEFESA.value: N_("your defence"),
+    FilingKind.RECLAMACAO.value: N_("your complaint (reclamação)"),
+    FilingKind.RECURSO.value: N_("your appeal"),
 }
 
 
@@ -125,14 +125,14 @@ def render_decision(payload: dict[str, Any], tr: Translator) -> Rendered:
     kind = tr._(FILING_LABELS[payload["filing_kind"]])
     number = _esc(payload["number"])
     granted = payload["outcome"] == FilingOutcome.GRANTED.value
-    lines = [tr._("⚖️ <b>Decision on your {kind} — notice {number}</b>").format(kind=_esc(kind), number=number)]
+    lines = [tr._("⚖️ <b>Decision on {kind} — notice {number}</b>").format(kind=_esc(kind), number=number)]
     if granted:
-        lines.append(tr._("Your {kind} was accepted: the notice is cancelled.").format(kind=_esc(kind)))
+        lines.append(tr._("Result for {kind}: accepted. The notice is cancelled.").format(kind=_esc(kind)))
     elif payload.get("final"):
-        lines.append(tr._("Your {kind} was not accepted: the notice stands. This decision is final.").format(
+        lines.append(tr._("Result for {kind}: not accepted. The notice stands, and this decision is final.").format(
             kind=_esc(kind)))
     else:
-        lines.append(tr._("Your {kind} was not accepted: the notice stands.").format(kind=_esc(kind)))
+        lines.append(tr._("Result for {kind}: not accepted. The notice stands.").format(kind=_esc(kind)))
     lines.append(f"<blockquote>{_esc(payload.get('decision_text') or '')}</blockquote>")
     terms = window_terms(payload, tr)
     if terms:

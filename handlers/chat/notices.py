@@ -59,10 +59,10 @@ TYPE_LABELS = {
     NoticeType.PRELIMINAR: N_("Preliminary notice"),
     NoticeType.AUTO: N_("Infraction report (auto de infração)"),
 }
-FILING_NAMES = {
-    FilingKind.DEFESA: N_("defence"),
-    FilingKind.RECLAMACAO: N_("complaint (reclamação)"),
-    FilingKind.RECURSO: N_("appeal"),
+FILING_NAMES = {  # with the possessive, so sentences need no gender agreement in Portuguese
+    FilingKind.DEFESA: N_("your defence"),
+    FilingKind.RECLAMACAO: N_("your complaint (reclamação)"),
+    FilingKind.RECURSO: N_("your appeal"),
 }
 FILE_BUTTONS = {
     FilingKind.DEFESA: N_("📝 Present a defence"),
@@ -112,10 +112,10 @@ def stage_label(view: NoticeView, tr: Translator) -> str:
             return tr._('Waiting for you to confirm you received it ("Tomo ciência")')
         return tr._("Being delivered in person, by post or by public notice")
     if notice.stage is NoticeStage.NOTIFIED:
-        return tr._("Received: you may present your {kind}").format(
+        return tr._("Received: you may present {kind}").format(
             kind=tr._(FILING_NAMES[view.can_file or FilingKind.DEFESA]))
     if notice.stage in (NoticeStage.UNDER_REVIEW, NoticeStage.APPEALED) and pending is not None:
-        return tr._("Your {kind} is being reviewed").format(kind=tr._(FILING_NAMES[pending.kind]))
+        return tr._("Under review: {kind}").format(kind=tr._(FILING_NAMES[pending.kind]))
     if notice.stage is NoticeStage.DECIDED:
         return tr._("Decided: you may appeal")
     if notice.outcome is NoticeOutcome.ANNULLED:
@@ -156,12 +156,12 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
     if decision is not None and decision.outcome is not None:
         verdict = (tr._("accepted") if decision.outcome is FilingOutcome.GRANTED else tr._("not accepted"))
         lines.append("")
-        lines.append(tr._("Decision on your {kind}: {verdict}.").format(
+        lines.append(tr._("Decision on {kind}: {verdict}.").format(
             kind=tr._(FILING_NAMES[decision.kind]), verdict=verdict))
         lines.append(f"<blockquote>{esc(decision.decision_text or '')}</blockquote>")
     pending = view.pending_filing
     if pending is not None:
-        lines.append(tr._("You filed your {kind} on {date}.").format(
+        lines.append(tr._("You filed {kind} on {date}.").format(
             kind=tr._(FILING_NAMES[pending.kind]), date=tr.date(pending.filed_at)))
     if view.windows:
         lines.append("")
@@ -285,7 +285,10 @@ async def on_ciencia(update: Update, context: BalcaoContext) -> None:
                                           "being delivered by other means. See /notificacoes."))
         return
     moment = result.delivery.ciencia_at or utcnow()
-    if result.already:
+    if result.already and result.delivery.ciencia_kind is not CienciaKind.EXPLICIT:
+        assert result.delivery.ciencia_on is not None
+        text = tr._("You already count as notified since {date}.").format(date=tr.date(result.delivery.ciencia_on))
+    elif result.already:
         text = tr._("You had already confirmed receipt on {moment}.").format(moment=tr.datetime(moment, "short"))
     else:
         text = tr._("✅ Receipt recorded on {moment}. Your deadlines count from today.").format(
@@ -328,7 +331,7 @@ async def ask_text(update: Update, context: BalcaoContext, data: dict[str, Any])
     """Ask for the petition's text."""
     tr = context.tr
     kind = tr._(FILING_NAMES[FilingKind(data["kind"])])
-    text = tr._("Write your {kind} for notice {number} in one message: what happened and why the notice "
+    text = tr._("Write {kind} for notice {number} in one message: what happened and why the notice "
                 "should change. You can attach photos or documents next.").format(
         kind=esc(kind), number=f"<b>{esc(data['number'])}</b>")
     text += "\n" + tr._("Deadline: {date}.").format(date=tr.date(dt.date.fromisoformat(data["last_day"])))
@@ -353,7 +356,7 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
     kind = tr._(FILING_NAMES[FilingKind(data["kind"])])
     lines = [
         tr._("<b>Check before sending</b>"),
-        tr._("Your {kind} for notice {number}:").format(kind=esc(kind), number=esc(data["number"])),
+        tr._("Text of {kind}, notice {number}:").format(kind=esc(kind), number=esc(data["number"])),
         f"<blockquote>{esc(data['text'])}</blockquote>",
         tr.ngettext("{n} file attached.", "{n} files attached.", len(data["files"])).format(n=len(data["files"])),
         tr._("Deadline: {date}.").format(date=tr.date(dt.date.fromisoformat(data["last_day"]))),
@@ -383,7 +386,7 @@ async def send_filing(update: Update, context: BalcaoContext) -> None:
         await reply(update, context, text, markup=keyboard([menu_row(context)]), edit=True)
         return
     kind = tr._(FILING_NAMES[filing.kind])
-    text = tr._("Sent! Your {kind} was filed on {moment}. You will get the decision here.").format(
+    text = tr._("Sent! We registered {kind} on {moment}. You will get the decision here.").format(
         kind=esc(kind), moment=tr.datetime(filing.filed_at, "short"))
     if filing.kind is FilingKind.RECLAMACAO:
         text += "\n" + tr._("While it is reviewed, the fine is suspended.") + _small(

@@ -263,7 +263,7 @@ async def _take(update: Update, context: BalcaoContext, step: str, data: dict[st
     if following == "review":
         data.pop("editing", None)
     await save(context, ISSUE_FORM, following, data)
-    await ask(update, context, following, data)
+    await ask(update, context, following, data, edit=update.callback_query is not None)
 
 
 def _parse_time(text: str) -> str:

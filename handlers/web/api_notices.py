@@ -238,7 +238,8 @@ async def decision(request: web.Request) -> web.Response:
                                          text=str(body.get("text") or ""), actor=f"staff:{request['staff_id']}")
         except FilingRefused as exc:
             return _error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
-    return web.json_response({"id": filing.id, "outcome": outcome.value, "decided_at": utcnow().isoformat()})
+    assert filing.decided_at is not None
+    return web.json_response({"id": filing.id, "outcome": outcome.value, "decided_at": filing.decided_at.isoformat()})
 
 
 @routes.post("/api/notices/filings/{filing_id:\\d+}/deposit")

@@ -8,7 +8,8 @@ person may register their CPF, so staff can address notices to them by CPF.
 The terms say: notices arrive in this chat with their PDF; pressing "Tomo ciência" records the moment of
 ciência; where the law admits electronic delivery (Lei 1.533/2020 Art. 22 §1) the person counts as notified
 after ``BALCAO_TACIT_CIENCIA_DAYS`` days even without pressing it (CTB Art. 282-A §2 model); deadlines run
-from the ciência; revoking stops electronic delivery of new documents only.
+from the ciência; revoking (:func:`models.notices.delivery.revoke_electronic_notices`) sends what still awaits
+ciência to the staff list, and documents already acknowledged stay valid.
 """
 
 from __future__ import annotations
@@ -94,12 +95,17 @@ async def end_optin(*, session: AsyncSession, person_id: int, now: dt.datetime) 
 
 
 async def person_by_cpf(*, session: AsyncSession, cpf: str) -> int | None:
-    """The person who registered this CPF at an active opt-in (the latest, if several)."""
-    row = (
-        await session.exec(
-            select(NoticeOptIn)
-            .where(NoticeOptIn.cpf == cpf, col(NoticeOptIn.revoked_at).is_(None))
-            .order_by(col(NoticeOptIn.id).desc())
-        )
-    ).first()
-    return row.person_id if row is not None else None
+    """The one person who registered this CPF at an active opt-in; None if nobody or several did.
+
+    The CPF given at opt-in is the person's own statement, not verified: when two people claim the same CPF,
+    nobody is chosen and the notice goes to the staff list (a driver's CPF, verified when the driver linked the
+    account, is looked up first by :func:`models.notices.issuing.resolve_person`).
+    """
+    claimants = set(
+        (
+            await session.exec(
+                select(NoticeOptIn.person_id).where(NoticeOptIn.cpf == cpf, col(NoticeOptIn.revoked_at).is_(None))
+            )
+        ).all()
+    )
+    return claimants.pop() if len(claimants) == 1 else None

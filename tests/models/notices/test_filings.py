@@ -22,7 +22,7 @@ from models.notices.filings import (
     record_deposit,
     store_filing_attachment,
 )
-from models.notices.status import notice_view
+from models.notices.status import notice_of_person, notice_view, notices_of_person
 from models.notices.tables import (
     DocumentKind,
     FilingKind,
@@ -245,3 +245,11 @@ async def test_the_decision_is_delivered_as_a_document_with_its_own_ciencia(
     decision = (await session.exec(select(NoticeDelivery).where(NoticeDelivery.document == DocumentKind.DECISION))
                 ).one()
     assert decision.filing_id == filing.id and decision.ciencia_at is None
+
+
+async def test_a_notice_is_shown_only_to_its_person(session: AsyncSession, settings: Settings, cast: Cast) -> None:
+    issued = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=at_cuiaba(dt.date(2026, 3, 2)))
+    assert issued.notice.id is not None
+    assert await notice_of_person(session=session, notice_id=issued.notice.id, person_id=cast.joao.id) is None
+    assert await notices_of_person(session=session, person_id=cast.joao.id) == []
+    assert await notice_of_person(session=session, notice_id=issued.notice.id, person_id=cast.maria.id) is not None

@@ -17,7 +17,17 @@ from models.notices.codes import code_hash
 from models.notices.delivery import staff_list
 from models.notices.issuing import NoticeRefused
 from models.notices.tables import DeliveryState, Notice, NoticeDelivery, NoticeType, StaffReason
-from tests.auxil.notices import JOAO_CPF, MARIA_CPF, cp_auto, cp_preliminar, issue, l1533_auto, outbox, pdf_text
+from tests.auxil.notices import (
+    JOAO_CPF,
+    MARIA_CPF,
+    cp_auto,
+    cp_preliminar,
+    issue,
+    l1533_auto,
+    opted_in,
+    outbox,
+    pdf_text,
+)
 from tests.models.notices.conftest import NOW, Cast
 
 
@@ -203,3 +213,13 @@ async def test_an_auto_may_follow_only_a_preliminar_cp_art_28(session: AsyncSess
     assert auto.notice.preliminar_id == preliminar.id
     with pytest.raises(NoticeRefused, match="preliminary"):
         await issue(session, settings, cp_auto(preliminar_id=auto.notice.id), now=NOW)
+
+
+async def test_a_cpf_claimed_at_opt_in_by_two_people_finds_nobody(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    await opted_in(session, cast.joao.id, cpf=MARIA_CPF, now=NOW)
+    issued = await issue(session, settings, cp_auto(offender_document=MARIA_CPF), now=NOW)
+    assert issued.notice.person_id is None
+    [item] = await staff_list(session=session)
+    assert item.delivery.staff_reason is StaffReason.NO_PERSON

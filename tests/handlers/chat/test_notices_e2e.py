@@ -1,0 +1,177 @@
+"""End to end through the emulator (issue 6, item 8): opt-in, notice, ciência, defence, decision, appeal.
+
+The real application polls the Bot API emulator; the notification engine's dispatcher delivers what is due.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from sqlmodel import select
+
+from models.notices.chain import events_of, verify_chains
+from models.notices.delivery import record_explicit_ciencia
+from models.notices.issuing import issue_notice
+from models.notices.tables import Notice, NoticeDelivery, NoticeFiling, NoticeStage
+from models.people import Role, add_staff
+from tests.auxil.case_chat import Talk, deliver
+from tests.auxil.case_files import png
+from tests.auxil.notices import cp_auto, l1533_auto, opted_in, pdf_text, person
+
+
+def _button(message: Any, prefix: str) -> str:
+    return next(str(b["callback_data"]) for b in message.inline_buttons if str(b["callback_data"]).startswith(prefix))
+
+
+async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    maria_user = emulator.add_user(810101, "Maria", language_code="pt-br")
+    clara_user = emulator.add_user(810102, "Clara", language_code="pt-br")
+    maria, clara = Talk(emulator, maria_user), Talk(emulator, clara_user)
+
+    # Opt-in from the deep link: terms → CPF → summary → confirmation
+    terms = await maria.send("/start optin", "Receber notificações aqui")
+    assert "Tomo ciência" in terms.text and "30 dias" in terms.text and "Termos versão" in terms.text
+    asked = await maria.press_and_edit(terms, "ntc:optin:yes", "CPF")
+    summary = await maria.send("529.982.247-25", "Confirme")
+    assert "***.982.247-**" in summary.text
+    assert asked.message_id != summary.message_id
+    await maria.press_and_edit(summary, "ntc:optin:confirm", "Pronto!")
+
+    # Staff issue an auto addressed by CPF: it goes to Maria in the bot, with the PDF
+    await clara.send("/start", "O que você quer fazer?")
+    async with sessions() as session:
+        await add_staff(session=session, telegram_user_id=clara_user.id, role=Role.CLERK, name="Clara", actor="test")
+        issued = await issue_notice(session=session, settings=settings, data=cp_auto(), actor="staff:810102")
+    notice_id = issued.notice.id
+    await deliver(settings, sessions, emulator)
+    delivered = await emulator.wait_for_message(maria_user.id, lambda m: "Tomo ciência" in (m.text or ""), after=0)
+    assert "AI-2026-000001" in delivered.text and "R$\xa0378,00" in delivered.text
+    document = await emulator.wait_for_message(maria_user.id, lambda m: m.document is not None, after=0)
+    pdf = emulator.file(document.document["file_id"]).data
+    assert issued.code in pdf_text(pdf)
+
+    # Tomo ciência: the moment is recorded and the deadlines appear, each with its article
+    ack = await maria.press(delivered, _button(delivered, "notif:ciencia:"), "Recebimento registrado")
+    assert "Art. 37" in ack.text and "Art. 278, §2º" in ack.text and "Reclamação contra a ação dos fiscais" in ack.text
+
+    # The reclamação: text → a photo → review → send (CP Art. 37–39)
+    prompt = await maria.press(ack, f"ntc:file:{notice_id}", "Escreva sua reclamação")
+    assert "Prazo:" in prompt.text
+    files = await maria.send("O terreno foi limpo no dia seguinte à fiscalização.", "mande fotos")
+    received = await maria.photo(png(), "Arquivo recebido")
+    review = await maria.press_and_edit(received, "ntc:freview", "Confira antes de enviar")
+    assert "1 arquivo anexado" in review.text and files.message_id < review.message_id
+    sent = await maria.press_and_edit(review, "ntc:fsend", "Enviado!")
+    assert "a multa fica suspensa" in sent.text and "Art. 39" in sent.text
+
+    # Clara decides in the bot: improcedente, with the reasons (CP Art. 40–41)
+    async with sessions() as session:
+        filing = (await session.exec(select(NoticeFiling))).one()
+    listing = await clara.send("/defesas", "Defesas e recursos a decidir")
+    detail = await clara.press_and_edit(listing, f"nstf:fil:{filing.id}", "protocolo em")
+    assert "O terreno foi limpo" in detail.text and "1 arquivo anexado" in detail.text
+    asked_text = await clara.press_and_edit(detail, f"nstf:dec:{filing.id}:denied", "escreva a decisão")
+    confirm = await clara.send("As fotos da fiscalização mostram o mato alto no dia.", "com esta decisão")
+    assert asked_text.message_id < confirm.message_id
+    await clara.press_and_edit(confirm, "nstf:dsend", "Decidido")
+
+    # The decision reaches Maria with the appeal window (Art. 43) and the 50 % deposit (Art. 46)
+    await deliver(settings, sessions, emulator)
+    decision = await emulator.wait_for_message(
+        maria_user.id, lambda m: "Decisão sobre sua reclamação" in (m.text or ""), after=0)
+    assert "improcedente" in decision.text and "mato alto" in decision.text
+    assert "Art. 43, par. único" in decision.text and "Art. 46" in decision.text and "R$\xa0189,00" in decision.text
+    ack_decision = await maria.press(decision, _button(decision, "notif:ciencia:"), "Recebimento registrado")
+    assert "Recurso voluntário ao Prefeito" in ack_decision.text and "R$\xa0189,00" in ack_decision.text
+
+    # The appeal (CP Art. 43–44)
+    await maria.press(ack_decision, f"ntc:file:{notice_id}", "Escreva seu recurso")
+    await maria.send("Recorro ao Prefeito: a fiscalização foi feita no terreno vizinho.", "mande fotos")
+    review = await maria.press_and_edit(emulator.last_message(maria_user.id), "ntc:freview",
+                                        "Confira antes de enviar")
+    await maria.press_and_edit(review, "ntc:fsend", "Registramos seu recurso")
+
+    async with sessions() as session:
+        notice = await session.get(Notice, notice_id)
+        assert notice is not None and notice.stage is NoticeStage.APPEALED
+        kinds = [event.kind for event in await events_of(session=session, notice_id=notice_id)]
+        assert kinds == ["issued", "delivery.electronic", "ciencia", "filing", "decision", "delivery.electronic",
+                         "ciencia", "filing"]
+        assert (await verify_chains(session=session)).ok
+    assert emulator.unanswered_callbacks() == []
+    assert clara.since(0)  # Clara's chat shows only her own screens
+
+
+async def test_after_the_window_the_bot_refuses_and_cites_the_article(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """Lei 1.533 Art. 22: acknowledged on 2/3/2026, the 10 days (BALCAO_L1533_DEFENCE_DAYS) ended on 12/3/2026."""
+    user = emulator.add_user(810201, "João", language_code="pt-br")
+    talk = Talk(emulator, user)
+    await talk.send("/start", "O que você quer fazer?")
+    past = dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC)
+    async with sessions() as session:
+        joao = await person(session, user.id, "João")
+        await opted_in(session, joao.id, now=past)
+        issued = await issue_notice(session=session, settings=settings, actor="test", now=past,
+                                    data=l1533_auto(offender_document=None, person_id=joao.id))
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+        assert delivery.id is not None
+        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+                                      person_id=joao.id, now=past)
+    listing = await talk.send("/notificacoes", "Suas notificações")
+    assert issued.notice.number in listing.text and "Você recebe notificações aqui" in listing.text
+    screen = await talk.press_and_edit(listing, f"ntc:show:{issued.notice.id}", "Prazos")
+    assert "encerrado" in screen.text and "Art. 22" in screen.text
+    refused = await talk.press(screen, f"ntc:file:{issued.notice.id}", "O prazo terminou")
+    assert "quinta-feira, 12 de março de 2026" in refused.text
+    assert re.search(r"Lei nº 1\.533/2020 \(Sapezal\), Art\. 22", refused.text)
+    async with sessions() as session:
+        assert (await session.exec(select(NoticeFiling))).first() is None
+
+
+async def test_staff_issue_a_notice_in_the_bot_step_by_step(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    ines_user = emulator.add_user(810301, "Inês", language_code="pt-br")
+    talk = Talk(emulator, ines_user)
+    await talk.send("/start", "O que você quer fazer?")
+    async with sessions() as session:
+        await add_staff(session=session, telegram_user_id=ines_user.id, role=Role.INSPECTOR, name="Inês",
+                        actor="test")
+    law = await talk.send("/emitir", "Qual lei")
+    kind = await talk.press_and_edit(law, "nstf:rb:nx-posturas", "Qual tipo")
+    what = await talk.press_and_edit(kind, "nstf:type:auto", "Qual infração")
+    assert what.message_id == kind.message_id
+    await talk.send("CP-I-1", "Nome do infrator")
+    document = await talk.send("Depósito Bom Preço Ltda.", "CPF ou CNPJ")
+    await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
+    await talk.send("Rua 7 de Setembro, 200, Centro", "ID do Telegram")
+    await talk.press_and_edit(emulator.last_message(ines_user.id), "nstf:skip", "Local da lavratura")
+    day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
+    hour = await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
+    facts = await talk.press_and_edit(hour, "nstf:now", "Descreva os fatos")
+    witnesses = await talk.send("Terreno com mato alto e lixo acumulado.", "Testemunhas")
+    assert facts.message_id < witnesses.message_id
+    term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
+    issuer = await talk.press_and_edit(term, "nstf:skip", "Quem lavra")
+    review = await talk.press_and_edit(issuer, "nstf:me", "Confira a notificação antes de emitir")
+    assert "R$\xa0378,00" in review.text and "lista do Correio ou edital" in review.text
+    done = await talk.press_and_edit(review, "nstf:issue", "Emitida")
+    number = re.search(r"AI-\d{4}-\d{6}", done.text)
+    assert number is not None and "/entregas" in done.text
+    pdf = await emulator.wait_for_message(ines_user.id, lambda m: m.document is not None, after=0)
+    assert pdf.document["file_name"] == f"{number.group()}.pdf"
+    deliveries = await talk.send("/entregas", "Notificações a entregar")
+    assert number.group() in deliveries.text and "ninguém no bot" in deliveries.text
+
+
+async def test_a_citizen_cannot_use_the_staff_commands(emulator: Any, bot_app: Any) -> None:
+    user = emulator.add_user(810401, "Pedro", language_code="pt-br")
+    talk = Talk(emulator, user)
+    await talk.send("/emitir", "Só servidores")
+    await talk.send("/defesas", "Só servidores")

@@ -1,0 +1,136 @@
+"""The notice scans: tacit ciência (SNE model), reminders before each deadline, the Lei 1.533 90-day warning."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.settings import Settings
+from models.notices.delivery import record_explicit_ciencia
+from models.notices.filings import decide_filing, file_filing
+from models.notices.tables import CienciaKind, FilingOutcome, NoticeDelivery
+from models.outbox import OutboxMessage
+from models.people import Role
+from notifications.notice_scans import notice_ciencia, notice_limit_warnings, notice_reminders, polite_moment
+from notifications.scans import SCANS, run_scan
+from tests.auxil.notices import cp_auto, issue, l1533_auto, mark_outbox_sent, opted_in, outbox, person, staff
+
+NOW = dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC)  # Monday, 10:00 in Cuiabá
+
+
+def cuiaba(day: dt.date, hour: int = 10) -> dt.datetime:
+    return dt.datetime(day.year, day.month, day.day, hour + 4, tzinfo=dt.UTC)
+
+
+async def _maria(session: AsyncSession) -> int:
+    maria = await person(session, 9001, "Maria")
+    await opted_in(session, maria.id, now=NOW - dt.timedelta(days=1))
+    return maria.id
+
+
+async def _acknowledged(session: AsyncSession, settings: Settings, person_id: int, day: dt.date,
+                        data: object = None) -> int:
+    issued = await issue(session, settings, data or cp_auto(person_id=person_id), now=cuiaba(day, 11))  # type: ignore[arg-type]
+    delivery = (await session.exec(select(NoticeDelivery).order_by(NoticeDelivery.id.desc()))).first()  # type: ignore[union-attr]
+    assert delivery is not None and delivery.id is not None
+    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id, person_id=person_id,
+                                  now=cuiaba(day, 12))
+    assert issued.notice.id is not None
+    return issued.notice.id
+
+
+def test_the_scans_are_registered() -> None:
+    assert {"notice-ciencia", "notice-reminders", "notice-limit-warnings"} <= set(SCANS)
+
+
+async def test_tacit_ciencia_through_the_registered_scan(session: AsyncSession, settings: Settings) -> None:
+    maria = await _maria(session)
+    await issue(session, settings, l1533_auto(person_id=maria), now=NOW)
+    await mark_outbox_sent(session, at=NOW)
+    assert await run_scan("notice-ciencia", session=session, now=NOW + dt.timedelta(days=30), settings=settings) == 1
+    delivery = (await session.exec(select(NoticeDelivery))).one()
+    await session.refresh(delivery)
+    assert delivery.ciencia_kind is CienciaKind.TACIT
+    assert await notice_ciencia(session=session, now=NOW + dt.timedelta(days=31), settings=settings) == 0
+
+
+async def test_reminders_3_and_1_days_before_the_defence_window_closes(
+    session: AsyncSession, settings: Settings
+) -> None:
+    """CP auto acknowledged Mon 2/3/2026: the governing window (Art. 278 §2) closes Wed 1/4/2026."""
+    maria = await _maria(session)
+    await _acknowledged(session, settings, maria, dt.date(2026, 3, 2))
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 28)), settings=settings) == 0
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 29)), settings=settings) == 1
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 30)), settings=settings) == 0
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 31)), settings=settings) == 1
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 4, 2)), settings=settings) == 0
+    reminders = await outbox(session, "notice.reminder")
+    assert [r.payload["rule"] for r in reminders] == ["cp-278-defesa", "cp-278-defesa"]
+    assert {r.payload["final_date"] for r in reminders} == {"2026-04-01"}
+
+
+async def test_a_late_ciencia_gets_only_the_nearest_reminder(session: AsyncSession, settings: Settings) -> None:
+    maria = await _maria(session)
+    await _acknowledged(session, settings, maria, dt.date(2026, 3, 2), l1533_auto(person_id=maria))
+    # Lei 1.533 defence: 10 days → Thu 12/3/2026; on 11/3 only the 1-day reminder is due
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 11)), settings=settings) == 1
+    [reminder] = await outbox(session, "notice.reminder")
+    assert reminder.dedupe_key.endswith(":1")
+
+
+async def test_no_reminder_once_the_defence_is_filed_then_appeal_and_deposit_reminders(
+    session: AsyncSession, settings: Settings
+) -> None:
+    maria = await _maria(session)
+    notice_id = await _acknowledged(session, settings, maria, dt.date(2026, 4, 6))
+    filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=maria,
+                               text="Reclamação.", now=cuiaba(dt.date(2026, 4, 7)))
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 5, 4)), settings=settings) == 0
+    assert filing.id is not None
+    await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+                        text="Improcedente.", actor="staff:1", now=cuiaba(dt.date(2026, 4, 16)))
+    decision = (await session.exec(select(NoticeDelivery).order_by(NoticeDelivery.id.desc()))).first()  # type: ignore[union-attr]
+    assert decision is not None and decision.id is not None
+    await record_explicit_ciencia(session=session, settings=settings, delivery_id=decision.id, person_id=maria,
+                                  now=cuiaba(dt.date(2026, 4, 17)))
+    # deposit (Art. 46) closes Mon 27/4, appeal (Art. 43) Tue 5/5
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 4, 24)), settings=settings) == 1
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 5, 2)), settings=settings) == 1
+    rules = [r.payload["rule"] for r in await outbox(session, "notice.reminder")]
+    assert rules == ["cp-46-deposito", "cp-43-recurso"]
+
+
+def test_reminders_wait_for_the_morning(settings: Settings) -> None:
+    night = dt.datetime(2026, 3, 3, 1, 30, tzinfo=dt.UTC)  # 21:30 in Cuiabá on 2/3
+    assert polite_moment(night, settings) == dt.datetime(2026, 3, 3, 12, 0, tzinfo=dt.UTC)
+    early = dt.datetime(2026, 3, 3, 9, 0, tzinfo=dt.UTC)  # 05:00 in Cuiabá
+    assert polite_moment(early, settings) == dt.datetime(2026, 3, 3, 12, 0, tzinfo=dt.UTC)
+    assert polite_moment(NOW, settings) == NOW
+
+
+async def test_staff_are_warned_before_the_90_day_limit_of_lei_1533_art_22(
+    session: AsyncSession, settings: Settings
+) -> None:
+    """Drawn up Mon 2/3/2026: the 90 days end Sun 31/5 → Mon 1/6/2026; warned from 17/5 (15 days before)."""
+    ines = await staff(session, 9101, "Inês", Role.INSPECTOR)
+    clara = await staff(session, 9102, "Clara", Role.CLERK)
+    await staff(session, 9103, "Otávio", Role.OMBUDSMAN)
+    await issue(session, settings, l1533_auto(offender_document=None), now=NOW)
+    await issue(session, settings, cp_auto(offender_document=None), now=NOW)  # the CP has no such limit
+    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 16)), settings=settings) == 0
+    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 17)), settings=settings) == 2
+    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 18)), settings=settings) == 0
+    warnings = await outbox(session, "notice.limit_warning")
+    assert {w.person_id for w in warnings} == {ines.id, clara.id}
+    assert {w.payload["final_date"] for w in warnings} == {"2026-06-01"}
+
+
+async def test_no_warning_once_the_notice_is_delivered(session: AsyncSession, settings: Settings) -> None:
+    await staff(session, 9102, "Clara", Role.CLERK)
+    maria = await _maria(session)
+    await _acknowledged(session, settings, maria, dt.date(2026, 3, 2), l1533_auto(person_id=maria))
+    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 30)), settings=settings) == 0
+    assert (await session.exec(select(OutboxMessage).where(OutboxMessage.kind == "notice.limit_warning"))).all() == []
