@@ -14,9 +14,12 @@ from pydantic import SecretStr
 from bot import migrate
 from bot.db import database
 from bot.running import serve
+from bot.sandbox.demo_data import seed_drivers
 from bot.sandbox.emulator import BotApiEmulator
 from bot.sandbox.state import DEFAULT_PERSONAS, Persona
 from bot.settings import Settings
+from models.columns import utcnow
+from models.drivers.periods import civil_today
 from models.people import Role, add_staff
 
 logger = logging.getLogger("balcao.demo")
@@ -26,8 +29,12 @@ STAFF_PERSONA: Persona = DEFAULT_PERSONAS[2]
 """Ana, the city hall employee of the web chat, is an admin in the demo (she sees every staff journey)."""
 
 
-async def seed(settings: Settings) -> None:
-    """Load the demo data (idempotent: running the demo twice changes nothing)."""
+async def seed(settings: Settings) -> list[str]:
+    """Load the demo data: Ana as admin and the demo drivers (idempotent on the same day).
+
+    Returns:
+        Hints to print for the person trying the demo.
+    """
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         await add_staff(
             session=session,
@@ -36,6 +43,7 @@ async def seed(settings: Settings) -> None:
             name=f"{STAFF_PERSONA.first_name} {STAFF_PERSONA.last_name or ''}".strip(),
             actor="demo",
         )
+        return await seed_drivers(session=session, settings=settings, today=civil_today(utcnow(), settings.tz))
 
 
 async def run_demo(
@@ -54,11 +62,13 @@ async def run_demo(
         stop: set it to stop; SIGTERM/SIGINT also stop.
     """
     await asyncio.to_thread(migrate.upgrade, settings.database_url)
-    await seed(settings)
+    hints = await seed(settings)
     emulator = BotApiEmulator(personas=DEFAULT_PERSONAS)
     root = await emulator.start(port=emulator_port)
     demo_settings = settings.model_copy(update={"telegram_token": SecretStr(emulator.token), "telegram_api_url": root})
     print(f"Balcão sandbox: open {root}/ to chat with the bot as a driver, a citizen or a staff member.", flush=True)
+    for hint in hints:
+        print(f"  {hint}", flush=True)
     print("Stop with Ctrl+C.", flush=True)
     try:
         serving = asyncio.create_task(serve(demo_settings, stop=stop))

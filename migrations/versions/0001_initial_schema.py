@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-29 21:36:28.569360
+Create Date: 2026-11-29 22:05:46.466646
 """
 from collections.abc import Sequence
 
@@ -11,6 +11,7 @@ import sqlmodel
 from alembic import op
 
 import models.columns
+
 
 revision: str = '0001'
 down_revision: str | None = None
@@ -34,6 +35,11 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f('ix_audit_event_action'), ['action'], unique=False)
         batch_op.create_index(batch_op.f('ix_audit_event_at'), ['at'], unique=False)
 
+    op.create_table('driver_reminder_scan',
+    sa.Column('name', sa.String(length=32), nullable=False),
+    sa.Column('last_day', sa.Date(), nullable=False),
+    sa.PrimaryKeyConstraint('name')
+    )
     op.create_table('person',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('telegram_user_id', sa.BigInteger(), nullable=False),
@@ -49,6 +55,12 @@ def upgrade() -> None:
     with op.batch_alter_table('person', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_person_telegram_user_id'), ['telegram_user_id'], unique=True)
 
+    op.create_table('protocol_counter',
+    sa.Column('prefix', sa.String(length=8), nullable=False),
+    sa.Column('year', sa.Integer(), autoincrement=False, nullable=False),
+    sa.Column('value', sa.Integer(), nullable=False),
+    sa.PrimaryKeyConstraint('prefix', 'year')
+    )
     op.create_table('staff_member',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('telegram_user_id', sa.BigInteger(), nullable=False),
@@ -60,6 +72,91 @@ def upgrade() -> None:
     )
     with op.batch_alter_table('staff_member', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_staff_member_telegram_user_id'), ['telegram_user_id'], unique=True)
+
+    op.create_table('vehicle',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('plate', sa.String(length=7), nullable=False),
+    sa.Column('renavam', sa.String(length=11), nullable=False),
+    sa.Column('model_year', sa.Integer(), nullable=False),
+    sa.Column('created_at', models.columns.UTCDateTime(), nullable=False),
+    sa.PrimaryKeyConstraint('id'),
+    sa.UniqueConstraint('plate'),
+    sa.UniqueConstraint('renavam')
+    )
+    with op.batch_alter_table('vehicle', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_vehicle_model_year'), ['model_year'], unique=False)
+
+    op.create_table('broadcast',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('audience', sa.String(length=48), nullable=False),
+    sa.Column('audience_days', sa.Integer(), nullable=True),
+    sa.Column('audience_topic', sa.String(length=64), nullable=True),
+    sa.Column('text', sa.Text(), nullable=False),
+    sa.Column('created_by', sa.String(length=64), nullable=False),
+    sa.Column('requester_person_id', sa.Integer(), nullable=True),
+    sa.Column('recipients', sa.Integer(), nullable=False),
+    sa.Column('send_at', models.columns.UTCDateTime(), nullable=False),
+    sa.Column('status', sa.Enum('ACTIVE', 'FINISHED', 'CANCELLED', name='broadcaststatus', native_enum=False, length=16), nullable=False),
+    sa.Column('created_at', models.columns.UTCDateTime(), nullable=False),
+    sa.Column('finished_at', models.columns.UTCDateTime(), nullable=True),
+    sa.Column('cancelled_by', sa.String(length=64), nullable=True),
+    sa.Column('progress_chat_id', sa.BigInteger(), nullable=True),
+    sa.Column('progress_message_id', sa.BigInteger(), nullable=True),
+    sa.Column('progress_updated_at', models.columns.UTCDateTime(), nullable=True),
+    sa.Column('request_key', sa.String(length=96), nullable=True),
+    sa.ForeignKeyConstraint(['requester_person_id'], ['person.id'], ),
+    sa.PrimaryKeyConstraint('id'),
+    sa.UniqueConstraint('request_key')
+    )
+    with op.batch_alter_table('broadcast', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_broadcast_status'), ['status'], unique=False)
+
+    op.create_table('citizen_case',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('protocol', sa.String(length=24), nullable=False),
+    sa.Column('kind', sa.Enum('representation', 'ride_hailing', 'ombudsman', name='casekind', native_enum=False, length=24), nullable=False),
+    sa.Column('ombudsman_type', sa.Enum('reclamacao', 'denuncia', 'sugestao', 'elogio', 'solicitacao', name='ombudsmantype', native_enum=False, length=24), nullable=True),
+    sa.Column('status', sa.Enum('received', 'in_progress', 'awaiting_complement', 'answered', 'notified', 'auto_issued', 'archived', name='casestatus', native_enum=False, length=24), nullable=False),
+    sa.Column('handling_role', sa.Enum('ADMIN', 'CLERK', 'INSPECTOR', 'OMBUDSMAN', name='role', native_enum=False, length=16), nullable=False),
+    sa.Column('summary', sa.Text(), nullable=False),
+    sa.Column('infraction_code', sa.String(length=32), nullable=True),
+    sa.Column('legal_refs', models.columns.JSONData, nullable=False),
+    sa.Column('accused', sa.String(length=200), nullable=True),
+    sa.Column('driver_id', sa.Integer(), nullable=True),
+    sa.Column('vehicle_ref', sa.String(length=32), nullable=True),
+    sa.Column('place_text', sa.String(length=300), nullable=True),
+    sa.Column('latitude', sa.Float(), nullable=True),
+    sa.Column('longitude', sa.Float(), nullable=True),
+    sa.Column('occurred_on', sa.Date(), nullable=True),
+    sa.Column('evidence_note', sa.Text(), nullable=True),
+    sa.Column('learned_how', sa.String(length=300), nullable=True),
+    sa.Column('relation', sa.Enum('none', 'former', 'current', name='relation', native_enum=False, length=16), nullable=True),
+    sa.Column('relation_ended_on', sa.Date(), nullable=True),
+    sa.Column('identity_restricted', sa.Boolean(), nullable=False),
+    sa.Column('received_at', models.columns.UTCDateTime(), nullable=False),
+    sa.Column('due_on', sa.Date(), nullable=False),
+    sa.Column('extended_at', models.columns.UTCDateTime(), nullable=True),
+    sa.Column('extension_reason', sa.Text(), nullable=True),
+    sa.Column('complement_question', sa.Text(), nullable=True),
+    sa.Column('complement_requested_at', models.columns.UTCDateTime(), nullable=True),
+    sa.Column('complement_due_on', sa.Date(), nullable=True),
+    sa.Column('complement_answer', sa.Text(), nullable=True),
+    sa.Column('complement_answered_at', models.columns.UTCDateTime(), nullable=True),
+    sa.Column('assigned_staff_id', sa.Integer(), nullable=True),
+    sa.Column('outcome', sa.Enum('notify', 'auto', 'archive', name='outcome', native_enum=False, length=16), nullable=True),
+    sa.Column('outcome_reason', sa.Text(), nullable=True),
+    sa.Column('answer', sa.Text(), nullable=True),
+    sa.Column('satisfaction', sa.Enum('satisfied', 'partly', 'unsatisfied', name='satisfaction', native_enum=False, length=16), nullable=True),
+    sa.Column('closed_at', models.columns.UTCDateTime(), nullable=True),
+    sa.Column('updated_at', models.columns.UTCDateTime(), nullable=False),
+    sa.ForeignKeyConstraint(['assigned_staff_id'], ['staff_member.id'], ),
+    sa.PrimaryKeyConstraint('id')
+    )
+    with op.batch_alter_table('citizen_case', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_citizen_case_assigned_staff_id'), ['assigned_staff_id'], unique=False)
+        batch_op.create_index(batch_op.f('ix_citizen_case_protocol'), ['protocol'], unique=True)
+        batch_op.create_index('ix_citizen_case_queue', ['handling_role', 'status', 'due_on'], unique=False)
+        batch_op.create_index(batch_op.f('ix_citizen_case_received_at'), ['received_at'], unique=False)
 
     op.create_table('draft',
     sa.Column('id', sa.Integer(), nullable=False),
@@ -74,6 +171,98 @@ def upgrade() -> None:
     with op.batch_alter_table('draft', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_draft_person_id'), ['person_id'], unique=True)
 
+    op.create_table('driver',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('cpf', sa.String(length=11), nullable=False),
+    sa.Column('name', sa.String(length=128), nullable=False),
+    sa.Column('phone', sa.String(length=16), nullable=True),
+    sa.Column('cnh_number', sa.String(length=11), nullable=False),
+    sa.Column('cnh_category', sa.String(length=2), nullable=False),
+    sa.Column('cnh_issued_on', sa.Date(), nullable=False),
+    sa.Column('person_id', sa.Integer(), nullable=True),
+    sa.Column('linked_at', models.columns.UTCDateTime(), nullable=True),
+    sa.Column('created_at', models.columns.UTCDateTime(), nullable=False),
+    sa.Column('updated_at', models.columns.UTCDateTime(), nullable=False),
+    sa.ForeignKeyConstraint(['person_id'], ['person.id'], ),
+    sa.PrimaryKeyConstraint('id'),
+    sa.UniqueConstraint('cpf')
+    )
+    with op.batch_alter_table('driver', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_driver_person_id'), ['person_id'], unique=True)
+        batch_op.create_index(batch_op.f('ix_driver_phone'), ['phone'], unique=False)
+
+    op.create_table('driver_link_attempt',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('person_id', sa.Integer(), nullable=False),
+    sa.Column('at', models.columns.UTCDateTime(), nullable=False),
+    sa.Column('method', sa.String(length=8), nullable=False),
+    sa.Column('succeeded', sa.Boolean(), nullable=False),
+    sa.ForeignKeyConstraint(['person_id'], ['person.id'], ),
+    sa.PrimaryKeyConstraint('id')
+    )
+    with op.batch_alter_table('driver_link_attempt', schema=None) as batch_op:
+        batch_op.create_index('ix_driver_link_attempt_person_at', ['person_id', 'at'], unique=False)
+
+    op.create_table('notice',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('number', sa.String(length=24), nullable=False),
+    sa.Column('type', sa.Enum('PRELIMINAR', 'AUTO', name='noticetype', native_enum=False, length=16), nullable=False),
+    sa.Column('rulebook', sa.String(length=24), nullable=False),
+    sa.Column('infraction_code', sa.String(length=32), nullable=False),
+    sa.Column('infraction_article', sa.String(length=128), nullable=False),
+    sa.Column('infraction_description', sa.Text(), nullable=False),
+    sa.Column('offender_name', sa.String(length=160), nullable=False),
+    sa.Column('offender_document', sa.String(length=14), nullable=True),
+    sa.Column('offender_address', sa.Text(), nullable=True),
+    sa.Column('person_id', sa.Integer(), nullable=True),
+    sa.Column('place', sa.String(length=200), nullable=False),
+    sa.Column('drawn_up_at', models.columns.UTCDateTime(), nullable=False),
+    sa.Column('facts', sa.Text(), nullable=False),
+    sa.Column('witnesses', sa.Text(), nullable=True),
+    sa.Column('inspection_term', sa.String(length=64), nullable=True),
+    sa.Column('issuer_name', sa.String(length=160), nullable=False),
+    sa.Column('issuer_telegram_id', sa.BigInteger(), nullable=True),
+    sa.Column('fine_cents', sa.BigInteger(), nullable=False),
+    sa.Column('fine_units', sa.String(length=16), nullable=False),
+    sa.Column('fine_unit', sa.String(length=8), nullable=False),
+    sa.Column('recidivist', sa.Boolean(), nullable=False),
+    sa.Column('penalties', sa.Text(), nullable=True),
+    sa.Column('defence_days', sa.Integer(), nullable=True),
+    sa.Column('case_id', sa.Integer(), nullable=True),
+    sa.Column('preliminar_id', sa.Integer(), nullable=True),
+    sa.Column('code_hash', sa.String(length=64), nullable=False),
+    sa.Column('pdf', sa.LargeBinary(), nullable=False),
+    sa.Column('pdf_sha256', sa.String(length=64), nullable=False),
+    sa.Column('issued_at', models.columns.UTCDateTime(), nullable=False),
+    sa.Column('stage', sa.Enum('AWAITING_CIENCIA', 'NOTIFIED', 'UNDER_REVIEW', 'DECIDED', 'APPEALED', 'CLOSED', name='noticestage', native_enum=False, length=24), nullable=False),
+    sa.Column('outcome', sa.Enum('UPHELD', 'ANNULLED', name='noticeoutcome', native_enum=False, length=16), nullable=True),
+    sa.ForeignKeyConstraint(['person_id'], ['person.id'], ),
+    sa.ForeignKeyConstraint(['preliminar_id'], ['notice.id'], ),
+    sa.PrimaryKeyConstraint('id')
+    )
+    with op.batch_alter_table('notice', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_notice_case_id'), ['case_id'], unique=False)
+        batch_op.create_index(batch_op.f('ix_notice_code_hash'), ['code_hash'], unique=True)
+        batch_op.create_index(batch_op.f('ix_notice_infraction_code'), ['infraction_code'], unique=False)
+        batch_op.create_index(batch_op.f('ix_notice_number'), ['number'], unique=True)
+        batch_op.create_index(batch_op.f('ix_notice_offender_document'), ['offender_document'], unique=False)
+        batch_op.create_index(batch_op.f('ix_notice_person_id'), ['person_id'], unique=False)
+        batch_op.create_index(batch_op.f('ix_notice_stage'), ['stage'], unique=False)
+
+    op.create_table('notice_optin',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('person_id', sa.Integer(), nullable=False),
+    sa.Column('terms_version', sa.String(length=16), nullable=False),
+    sa.Column('cpf', sa.String(length=11), nullable=True),
+    sa.Column('accepted_at', models.columns.UTCDateTime(), nullable=False),
+    sa.Column('revoked_at', models.columns.UTCDateTime(), nullable=True),
+    sa.ForeignKeyConstraint(['person_id'], ['person.id'], ),
+    sa.PrimaryKeyConstraint('id')
+    )
+    with op.batch_alter_table('notice_optin', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_notice_optin_cpf'), ['cpf'], unique=False)
+        batch_op.create_index(batch_op.f('ix_notice_optin_person_id'), ['person_id'], unique=False)
+
     op.create_table('outbox_message',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('person_id', sa.Integer(), nullable=False),
@@ -82,9 +271,11 @@ def upgrade() -> None:
     sa.Column('dedupe_key', sa.String(length=160), nullable=False),
     sa.Column('mandatory', sa.Boolean(), nullable=False),
     sa.Column('broadcast_id', sa.Integer(), nullable=True),
+    sa.Column('priority', sa.SmallInteger(), nullable=False),
     sa.Column('not_before', models.columns.UTCDateTime(), nullable=False),
     sa.Column('status', sa.Enum('PENDING', 'SENDING', 'SENT', 'FAILED', 'UNREACHABLE', 'CANCELLED', name='outboxstatus', native_enum=False, length=16), nullable=False),
     sa.Column('attempts', sa.Integer(), nullable=False),
+    sa.Column('parts_sent', sa.Integer(), nullable=False),
     sa.Column('last_error', sa.Text(), nullable=True),
     sa.Column('lease_until', models.columns.UTCDateTime(), nullable=True),
     sa.Column('claimed_by', sa.String(length=64), nullable=True),
@@ -96,33 +287,338 @@ def upgrade() -> None:
     sa.UniqueConstraint('dedupe_key')
     )
     with op.batch_alter_table('outbox_message', schema=None) as batch_op:
-        batch_op.create_index('ix_outbox_due', ['status', 'not_before'], unique=False)
+        batch_op.create_index('ix_outbox_broadcast_status', ['broadcast_id', 'status'], unique=False)
+        batch_op.create_index('ix_outbox_due', ['status', 'priority', 'not_before'], unique=False)
         batch_op.create_index(batch_op.f('ix_outbox_message_broadcast_id'), ['broadcast_id'], unique=False)
         batch_op.create_index(batch_op.f('ix_outbox_message_person_id'), ['person_id'], unique=False)
+
+    op.create_table('reminder_mute',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('person_id', sa.Integer(), nullable=False),
+    sa.Column('topic', sa.String(length=48), nullable=False),
+    sa.Column('muted_at', models.columns.UTCDateTime(), nullable=False),
+    sa.ForeignKeyConstraint(['person_id'], ['person.id'], ),
+    sa.PrimaryKeyConstraint('id'),
+    sa.UniqueConstraint('person_id', 'topic', name='uq_reminder_mute_person_topic')
+    )
+    with op.batch_alter_table('reminder_mute', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_reminder_mute_person_id'), ['person_id'], unique=False)
+
+    op.create_table('vehicle_inspection',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('vehicle_id', sa.Integer(), nullable=False),
+    sa.Column('inspected_on', sa.Date(), nullable=False),
+    sa.Column('result', sa.Enum('APPROVED', 'FAILED', name='inspectionresult', native_enum=False, length=16), nullable=False),
+    sa.Column('notes', sa.Text(), nullable=False),
+    sa.Column('created_at', models.columns.UTCDateTime(), nullable=False),
+    sa.ForeignKeyConstraint(['vehicle_id'], ['vehicle.id'], ),
+    sa.PrimaryKeyConstraint('id'),
+    sa.UniqueConstraint('vehicle_id', 'inspected_on', name='uq_vehicle_inspection_day')
+    )
+    with op.batch_alter_table('vehicle_inspection', schema=None) as batch_op:
+        batch_op.create_index('ix_vehicle_inspection_day', ['inspected_on'], unique=False)
+
+    op.create_table('case_attachment',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('case_id', sa.Integer(), nullable=True),
+    sa.Column('person_id', sa.Integer(), nullable=False),
+    sa.Column('file_name', sa.String(length=128), nullable=False),
+    sa.Column('mime_type', sa.String(length=64), nullable=False),
+    sa.Column('size', sa.Integer(), nullable=False),
+    sa.Column('sha256', sa.String(length=64), nullable=False),
+    sa.Column('content', sa.LargeBinary(), nullable=False),
+    sa.Column('created_at', models.columns.UTCDateTime(), nullable=False),
+    sa.ForeignKeyConstraint(['case_id'], ['citizen_case.id'], ),
+    sa.ForeignKeyConstraint(['person_id'], ['person.id'], ),
+    sa.PrimaryKeyConstraint('id')
+    )
+    with op.batch_alter_table('case_attachment', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_case_attachment_case_id'), ['case_id'], unique=False)
+        batch_op.create_index('ix_case_attachment_owner', ['person_id', 'case_id'], unique=False)
+
+    op.create_table('case_author',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('case_id', sa.Integer(), nullable=False),
+    sa.Column('person_id', sa.Integer(), nullable=False),
+    sa.Column('name', sa.String(length=128), nullable=False),
+    sa.Column('profession', sa.String(length=80), nullable=True),
+    sa.Column('address', sa.String(length=300), nullable=True),
+    sa.Column('cpf', sa.String(length=11), nullable=True),
+    sa.Column('pseudonym', sa.String(length=8), nullable=False),
+    sa.ForeignKeyConstraint(['case_id'], ['citizen_case.id'], ),
+    sa.ForeignKeyConstraint(['person_id'], ['person.id'], ),
+    sa.PrimaryKeyConstraint('id'),
+    sa.UniqueConstraint('case_id')
+    )
+    with op.batch_alter_table('case_author', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_case_author_person_id'), ['person_id'], unique=False)
+
+    op.create_table('case_event',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('case_id', sa.Integer(), nullable=False),
+    sa.Column('at', models.columns.UTCDateTime(), nullable=False),
+    sa.Column('kind', sa.Enum('filed', 'assigned', 'complement_requested', 'complement_answered', 'extended', 'decided', 'answered', 'archived', 'rated', name='eventkind', native_enum=False, length=24), nullable=False),
+    sa.Column('status', sa.Enum('received', 'in_progress', 'awaiting_complement', 'answered', 'notified', 'auto_issued', 'archived', name='casestatus', native_enum=False, length=24), nullable=False),
+    sa.Column('actor', sa.String(length=64), nullable=False),
+    sa.Column('note', sa.Text(), nullable=True),
+    sa.Column('details', models.columns.JSONData, nullable=False),
+    sa.ForeignKeyConstraint(['case_id'], ['citizen_case.id'], ),
+    sa.PrimaryKeyConstraint('id')
+    )
+    with op.batch_alter_table('case_event', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_case_event_case_id'), ['case_id'], unique=False)
+
+    op.create_table('driver_authorization',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('number', sa.String(length=32), nullable=False),
+    sa.Column('driver_id', sa.Integer(), nullable=False),
+    sa.Column('vehicle_id', sa.Integer(), nullable=False),
+    sa.Column('approved_on', sa.Date(), nullable=False),
+    sa.Column('fee_paid_on', sa.Date(), nullable=False),
+    sa.Column('valid_until', sa.Date(), nullable=False),
+    sa.Column('vehicle_since', sa.Date(), nullable=False),
+    sa.Column('suspended_since', sa.Date(), nullable=True),
+    sa.Column('suspended_until', sa.Date(), nullable=True),
+    sa.Column('revoked_on', sa.Date(), nullable=True),
+    sa.Column('cassada_on', sa.Date(), nullable=True),
+    sa.Column('created_at', models.columns.UTCDateTime(), nullable=False),
+    sa.Column('updated_at', models.columns.UTCDateTime(), nullable=False),
+    sa.ForeignKeyConstraint(['driver_id'], ['driver.id'], ),
+    sa.ForeignKeyConstraint(['vehicle_id'], ['vehicle.id'], ),
+    sa.PrimaryKeyConstraint('id'),
+    sa.UniqueConstraint('driver_id'),
+    sa.UniqueConstraint('number')
+    )
+    with op.batch_alter_table('driver_authorization', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_driver_authorization_suspended_until'), ['suspended_until'], unique=False)
+        batch_op.create_index(batch_op.f('ix_driver_authorization_valid_until'), ['valid_until'], unique=False)
+        batch_op.create_index(batch_op.f('ix_driver_authorization_vehicle_id'), ['vehicle_id'], unique=False)
+        batch_op.create_index(batch_op.f('ix_driver_authorization_vehicle_since'), ['vehicle_since'], unique=False)
+
+    op.create_table('driver_link_code',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('driver_id', sa.Integer(), nullable=False),
+    sa.Column('code_hash', sa.String(length=64), nullable=False),
+    sa.Column('expires_at', models.columns.UTCDateTime(), nullable=False),
+    sa.Column('used_at', models.columns.UTCDateTime(), nullable=True),
+    sa.Column('created_by', sa.String(length=64), nullable=False),
+    sa.Column('created_at', models.columns.UTCDateTime(), nullable=False),
+    sa.ForeignKeyConstraint(['driver_id'], ['driver.id'], ),
+    sa.PrimaryKeyConstraint('id'),
+    sa.UniqueConstraint('code_hash')
+    )
+    with op.batch_alter_table('driver_link_code', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_driver_link_code_driver_id'), ['driver_id'], unique=False)
+
+    op.create_table('notice_event',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('notice_id', sa.Integer(), nullable=False),
+    sa.Column('seq', sa.Integer(), nullable=False),
+    sa.Column('at', models.columns.UTCDateTime(), nullable=False),
+    sa.Column('kind', sa.String(length=48), nullable=False),
+    sa.Column('actor', sa.String(length=64), nullable=False),
+    sa.Column('data', models.columns.JSONData, nullable=False),
+    sa.Column('prev_hash', sa.String(length=64), nullable=False),
+    sa.Column('hash', sa.String(length=64), nullable=False),
+    sa.ForeignKeyConstraint(['notice_id'], ['notice.id'], ),
+    sa.PrimaryKeyConstraint('id'),
+    sa.UniqueConstraint('notice_id', 'seq', name='uq_notice_event_seq')
+    )
+    with op.batch_alter_table('notice_event', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_notice_event_notice_id'), ['notice_id'], unique=False)
+
+    op.create_table('notice_filing',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('notice_id', sa.Integer(), nullable=False),
+    sa.Column('kind', sa.Enum('DEFESA', 'RECLAMACAO', 'RECURSO', name='filingkind', native_enum=False, length=16), nullable=False),
+    sa.Column('text', sa.Text(), nullable=False),
+    sa.Column('person_id', sa.Integer(), nullable=True),
+    sa.Column('filed_by', sa.String(length=64), nullable=False),
+    sa.Column('filed_at', models.columns.UTCDateTime(), nullable=False),
+    sa.Column('decided_at', models.columns.UTCDateTime(), nullable=True),
+    sa.Column('decided_by', sa.String(length=64), nullable=True),
+    sa.Column('outcome', sa.Enum('GRANTED', 'DENIED', name='filingoutcome', native_enum=False, length=16), nullable=True),
+    sa.Column('decision_text', sa.Text(), nullable=True),
+    sa.Column('deposit_at', models.columns.UTCDateTime(), nullable=True),
+    sa.ForeignKeyConstraint(['notice_id'], ['notice.id'], ),
+    sa.ForeignKeyConstraint(['person_id'], ['person.id'], ),
+    sa.PrimaryKeyConstraint('id')
+    )
+    with op.batch_alter_table('notice_filing', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_notice_filing_notice_id'), ['notice_id'], unique=False)
+
+    op.create_table('fee_payment',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('authorization_id', sa.Integer(), nullable=False),
+    sa.Column('paid_on', sa.Date(), nullable=False),
+    sa.Column('source', sa.String(length=16), nullable=False),
+    sa.Column('created_at', models.columns.UTCDateTime(), nullable=False),
+    sa.ForeignKeyConstraint(['authorization_id'], ['driver_authorization.id'], ),
+    sa.PrimaryKeyConstraint('id'),
+    sa.UniqueConstraint('authorization_id', 'paid_on', name='uq_fee_payment_day')
+    )
+    with op.batch_alter_table('fee_payment', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_fee_payment_authorization_id'), ['authorization_id'], unique=False)
+
+    op.create_table('notice_attachment',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('person_id', sa.Integer(), nullable=False),
+    sa.Column('filing_id', sa.Integer(), nullable=True),
+    sa.Column('file_name', sa.String(length=128), nullable=False),
+    sa.Column('mime_type', sa.String(length=48), nullable=False),
+    sa.Column('size', sa.Integer(), nullable=False),
+    sa.Column('sha256', sa.String(length=64), nullable=False),
+    sa.Column('content', sa.LargeBinary(), nullable=False),
+    sa.Column('created_at', models.columns.UTCDateTime(), nullable=False),
+    sa.ForeignKeyConstraint(['filing_id'], ['notice_filing.id'], ),
+    sa.ForeignKeyConstraint(['person_id'], ['person.id'], ),
+    sa.PrimaryKeyConstraint('id')
+    )
+    with op.batch_alter_table('notice_attachment', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_notice_attachment_filing_id'), ['filing_id'], unique=False)
+        batch_op.create_index(batch_op.f('ix_notice_attachment_person_id'), ['person_id'], unique=False)
+
+    op.create_table('notice_delivery',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('notice_id', sa.Integer(), nullable=False),
+    sa.Column('document', sa.Enum('NOTICE', 'DECISION', name='documentkind', native_enum=False, length=16), nullable=False),
+    sa.Column('filing_id', sa.Integer(), nullable=True),
+    sa.Column('state', sa.Enum('ELECTRONIC', 'STAFF', 'EDITAL', 'DONE', name='deliverystate', native_enum=False, length=16), nullable=False),
+    sa.Column('staff_reason', sa.Enum('NO_PERSON', 'NO_OPTIN', 'UNREACHABLE', 'NOT_ACKNOWLEDGED', 'OPTED_OUT', name='staffreason', native_enum=False, length=24), nullable=True),
+    sa.Column('outbox_key', sa.String(length=160), nullable=True),
+    sa.Column('sent_at', models.columns.UTCDateTime(), nullable=True),
+    sa.Column('edital_published_on', sa.Date(), nullable=True),
+    sa.Column('ciencia_at', models.columns.UTCDateTime(), nullable=True),
+    sa.Column('ciencia_on', sa.Date(), nullable=True),
+    sa.Column('ciencia_kind', sa.Enum('EXPLICIT', 'TACIT', 'PERSONAL', 'POSTAL', 'EDITAL', name='cienciakind', native_enum=False, length=16), nullable=True),
+    sa.Column('created_at', models.columns.UTCDateTime(), nullable=False),
+    sa.ForeignKeyConstraint(['filing_id'], ['notice_filing.id'], ),
+    sa.ForeignKeyConstraint(['notice_id'], ['notice.id'], ),
+    sa.PrimaryKeyConstraint('id')
+    )
+    with op.batch_alter_table('notice_delivery', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_notice_delivery_notice_id'), ['notice_id'], unique=False)
+        batch_op.create_index('ix_notice_delivery_state', ['state'], unique=False)
 
     # ### end Alembic commands ###
 
 
 def downgrade() -> None:
     # ### commands auto generated by Alembic - please adjust! ###
+    with op.batch_alter_table('notice_delivery', schema=None) as batch_op:
+        batch_op.drop_index('ix_notice_delivery_state')
+        batch_op.drop_index(batch_op.f('ix_notice_delivery_notice_id'))
+
+    op.drop_table('notice_delivery')
+    with op.batch_alter_table('notice_attachment', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_notice_attachment_person_id'))
+        batch_op.drop_index(batch_op.f('ix_notice_attachment_filing_id'))
+
+    op.drop_table('notice_attachment')
+    with op.batch_alter_table('fee_payment', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_fee_payment_authorization_id'))
+
+    op.drop_table('fee_payment')
+    with op.batch_alter_table('notice_filing', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_notice_filing_notice_id'))
+
+    op.drop_table('notice_filing')
+    with op.batch_alter_table('notice_event', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_notice_event_notice_id'))
+
+    op.drop_table('notice_event')
+    with op.batch_alter_table('driver_link_code', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_driver_link_code_driver_id'))
+
+    op.drop_table('driver_link_code')
+    with op.batch_alter_table('driver_authorization', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_driver_authorization_vehicle_since'))
+        batch_op.drop_index(batch_op.f('ix_driver_authorization_vehicle_id'))
+        batch_op.drop_index(batch_op.f('ix_driver_authorization_valid_until'))
+        batch_op.drop_index(batch_op.f('ix_driver_authorization_suspended_until'))
+
+    op.drop_table('driver_authorization')
+    with op.batch_alter_table('case_event', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_case_event_case_id'))
+
+    op.drop_table('case_event')
+    with op.batch_alter_table('case_author', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_case_author_person_id'))
+
+    op.drop_table('case_author')
+    with op.batch_alter_table('case_attachment', schema=None) as batch_op:
+        batch_op.drop_index('ix_case_attachment_owner')
+        batch_op.drop_index(batch_op.f('ix_case_attachment_case_id'))
+
+    op.drop_table('case_attachment')
+    with op.batch_alter_table('vehicle_inspection', schema=None) as batch_op:
+        batch_op.drop_index('ix_vehicle_inspection_day')
+
+    op.drop_table('vehicle_inspection')
+    with op.batch_alter_table('reminder_mute', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_reminder_mute_person_id'))
+
+    op.drop_table('reminder_mute')
     with op.batch_alter_table('outbox_message', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_outbox_message_person_id'))
         batch_op.drop_index(batch_op.f('ix_outbox_message_broadcast_id'))
         batch_op.drop_index('ix_outbox_due')
+        batch_op.drop_index('ix_outbox_broadcast_status')
 
     op.drop_table('outbox_message')
+    with op.batch_alter_table('notice_optin', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_notice_optin_person_id'))
+        batch_op.drop_index(batch_op.f('ix_notice_optin_cpf'))
+
+    op.drop_table('notice_optin')
+    with op.batch_alter_table('notice', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_notice_stage'))
+        batch_op.drop_index(batch_op.f('ix_notice_person_id'))
+        batch_op.drop_index(batch_op.f('ix_notice_offender_document'))
+        batch_op.drop_index(batch_op.f('ix_notice_number'))
+        batch_op.drop_index(batch_op.f('ix_notice_infraction_code'))
+        batch_op.drop_index(batch_op.f('ix_notice_code_hash'))
+        batch_op.drop_index(batch_op.f('ix_notice_case_id'))
+
+    op.drop_table('notice')
+    with op.batch_alter_table('driver_link_attempt', schema=None) as batch_op:
+        batch_op.drop_index('ix_driver_link_attempt_person_at')
+
+    op.drop_table('driver_link_attempt')
+    with op.batch_alter_table('driver', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_driver_phone'))
+        batch_op.drop_index(batch_op.f('ix_driver_person_id'))
+
+    op.drop_table('driver')
     with op.batch_alter_table('draft', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_draft_person_id'))
 
     op.drop_table('draft')
+    with op.batch_alter_table('citizen_case', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_citizen_case_received_at'))
+        batch_op.drop_index('ix_citizen_case_queue')
+        batch_op.drop_index(batch_op.f('ix_citizen_case_protocol'))
+        batch_op.drop_index(batch_op.f('ix_citizen_case_assigned_staff_id'))
+
+    op.drop_table('citizen_case')
+    with op.batch_alter_table('broadcast', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_broadcast_status'))
+
+    op.drop_table('broadcast')
+    with op.batch_alter_table('vehicle', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_vehicle_model_year'))
+
+    op.drop_table('vehicle')
     with op.batch_alter_table('staff_member', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_staff_member_telegram_user_id'))
 
     op.drop_table('staff_member')
+    op.drop_table('protocol_counter')
     with op.batch_alter_table('person', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_person_telegram_user_id'))
 
     op.drop_table('person')
+    op.drop_table('driver_reminder_scan')
     with op.batch_alter_table('audit_event', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_audit_event_at'))
         batch_op.drop_index(batch_op.f('ix_audit_event_action'))
