@@ -26,7 +26,6 @@ process died is sent again after the lease expires (only those in flight at the 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import logging
 import math
@@ -278,6 +277,8 @@ class Dispatcher:
         self._last_claim_empty = False
         self._fatal: BaseException | None = None
         self._flush_lock = asyncio.Lock()
+        self._closing = False  # tells the housekeeping task to finish its round and return
+        self._followups = 0  # progress edits and reports queued by the housekeeping in this round
 
     # --- public -----------------------------------------------------------------------------------
 
@@ -287,9 +288,11 @@ class Dispatcher:
         Raises:
             DispatchStopped: Telegram refused the token (nothing is lost: held rows are given back).
         """
-        for _round in range(3):
+        for _round in range(4):
+            self._followups = 0
             await self._run(stop=None, wake=None, until_idle=True)
-            if not await self._follow_broadcasts():
+            # progress edits and final reports may have been queued while the round was closing
+            if not (await self._follow_broadcasts() or self._followups or self._queue):
                 break
             self._claim_after = -math.inf
         return self.stats
@@ -325,15 +328,15 @@ class Dispatcher:
     # --- the loop ---------------------------------------------------------------------------------
 
     async def _run(self, *, stop: asyncio.Event | None, wake: asyncio.Event | None, until_idle: bool) -> None:
+        self._closing = False
         housekeeping = asyncio.create_task(self._housekeeping())
         try:
             await self._pump(stop=stop, wake=wake, until_idle=until_idle)
         finally:
             if self._tasks:
                 await asyncio.gather(*self._tasks, return_exceptions=True)
-            housekeeping.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await housekeeping
+            self._closing = True
+            await housekeeping
             self._give_back_queue()
             await self._flush()
         if self._fatal is not None:
@@ -595,11 +598,17 @@ class Dispatcher:
         self.stats.add(status, attempted=attempted)
 
     def _give_back_queue(self) -> None:
-        """Return the rows not sent yet (stopping): pending again, not counted as an attempt."""
-        while self._queue:
-            job = self._queue.popleft()
+        """Return the rows not sent yet (stopping): pending again, not counted as an attempt.
+
+        Progress edits stay queued for a next round (``run_until_idle``); they hold no row.
+        """
+        edits: deque[_Job] = deque()
+        for job in self._queue:
             if job.row is not None:
                 self._finish(job.row, OutboxStatus.PENDING, attempted=False, parts=job.parts_sent)
+            else:
+                edits.append(job)
+        self._queue = edits
 
     # --- writing outcomes, leases, broadcasts -----------------------------------------------------
 
@@ -611,8 +620,8 @@ class Dispatcher:
             try:
                 async with self.sessions() as session:
                     await record_outcomes(session=session, worker=self.worker, outcomes=outcomes)
-            except Exception:
-                self._outcomes[:0] = outcomes  # keep them for the next flush
+            except BaseException:  # also when cancelled mid-write: writing twice is harmless, losing is not
+                self._outcomes[:0] = outcomes
                 raise
             self._held.difference_update(outcome.id for outcome in outcomes)
 
@@ -624,7 +633,7 @@ class Dispatcher:
         renew_every = self.settings.dispatch_lease_seconds / 3
         next_renew = time.monotonic() + renew_every
         next_follow = time.monotonic()
-        while True:
+        while not self._closing:
             await asyncio.sleep(FLUSH_SECONDS)
             try:
                 await self._flush()
@@ -637,8 +646,6 @@ class Dispatcher:
                     await self._drop_cancelled()
                     if await self._follow_broadcasts():
                         self.wake()
-            except asyncio.CancelledError:
-                raise
             except Exception:  # the database may be briefly unavailable; try again next round
                 logger.exception("dispatcher housekeeping failed; retrying")
 
@@ -665,13 +672,24 @@ class Dispatcher:
                 kept.append(job)
         self._queue = kept
 
+    def _queue_edit(self, job: _Job) -> None:
+        """Queue a progress edit at the front; a queued older edit of the same message is replaced, not sent."""
+        for index, queued in enumerate(self._queue):
+            if queued.row is None and (queued.chat_id, queued.units[0].message_id) == (
+                job.chat_id, job.units[0].message_id
+            ):
+                self._queue[index] = job
+                return
+        self._queue.appendleft(job)
+
     async def _follow_broadcasts(self) -> int:
         """Queue due progress edits (paced like any send) and finish broadcasts; return edits + reports."""
         async with self.sessions() as session:
             edits, reports = await broadcasts.follow_progress(session=session, settings=self.settings, now=self.now())
         for edit in edits:
             unit = _Unit("edit", text=edit.text, markup=_markup(edit.buttons), message_id=edit.message_id)
-            self._queue.appendleft(_Job(chat_id=edit.chat_id, units=[unit]))
+            self._queue_edit(_Job(chat_id=edit.chat_id, units=[unit]))
         if edits:
             self._changed.set()
+        self._followups += len(edits) + reports
         return len(edits) + reports

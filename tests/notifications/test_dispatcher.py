@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import itertools
 from collections import Counter
 from typing import Any
 
@@ -271,7 +272,7 @@ async def test_one_chat_gets_at_most_the_per_chat_rate(sessions, emu, make_dispa
     await (await make_dispatcher(settings)).run_until_idle()
     times = [call.at for call in emu.calls_to("sendMessage", ok=True)]
     assert len(times) == 3
-    assert all(b - a >= dt.timedelta(seconds=0.2) for a, b in zip(times, times[1:], strict=False))
+    assert all(b - a >= dt.timedelta(seconds=0.2) for a, b in itertools.pairwise(times))
 
 
 async def test_rows_of_a_dead_dispatcher_are_sent_when_their_lease_expires(sessions, emu, make_dispatcher):
