@@ -5,8 +5,14 @@ Importing this package registers every table on ``SQLModel.metadata`` (Alembic a
 ``bot.settings`` and ``bot.i18n``).
 """
 
-from models import audit, drafts, outbox, people  # noqa: F401  (register tables)
-from models import broadcasts, reminders  # noqa: F401  (staff broadcasts, reminder mutes)
-from models import cases  # noqa: F401  (citizens' cases)
-from models import notices  # noqa: F401  (penalty notices)
-from models import drivers  # noqa: F401  (drivers, Lei 1.533/2020)
+from models import (  # noqa: F401  (register tables)
+    audit,
+    broadcasts,  # staff broadcasts
+    cases,  # citizens' cases
+    drafts,
+    drivers,  # Lei 1.533/2020
+    notices,  # penalty notices
+    outbox,
+    people,
+    reminders,  # reminder mutes
+)

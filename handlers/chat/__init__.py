@@ -5,20 +5,32 @@ Handler groups: -100 loads the person (every update); 0 commands and buttons; 50
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from telegram import Update
 from telegram.ext import Application, CommandHandler, TypeHandler
 
-from handlers.chat import start
-from handlers.chat import follow, my_data, ombudsman, representation, staff_queue  # citizens
-from handlers.chat import broadcasts, reminders  # notifications: /aviso, /lembretes
-from handlers.chat import notices, staff_notices  # penalty notices: /notificacoes, /emitir, /entregas, /defesas
-from handlers.chat import drivers  # drivers: /situacao, /vincular, /desvincular (Lei 1.533/2020)
+from handlers.chat import (
+    broadcasts,  # /aviso
+    drivers,  # /situacao, /vincular, /desvincular (Lei 1.533/2020)
+    follow,  # /acompanhar
+    my_data,  # /meusdados
+    notices,  # /notificacoes
+    ombudsman,  # /ouvidoria
+    reminders,  # /lembretes
+    representation,  # /representacao
+    staff_notices,  # /emitir, /entregas, /defesas
+    staff_queue,  # /pendencias
+    start,  # /start, menu, /ajuda, /idioma, /cancelar, /privacidade
+)
 from handlers.chat.commands import COMMANDS
 from handlers.chat.errors import on_error
 from handlers.chat.people import load_person
 
-AREAS = (start, representation, ombudsman, follow, my_data, staff_queue, broadcasts, reminders, drivers)
-AREAS += (notices, staff_notices)
+AREAS: tuple[ModuleType, ...] = (
+    start, representation, ombudsman, follow, my_data, staff_queue, broadcasts, reminders, drivers, notices,
+    staff_notices,
+)
 
 
 def register_all(application: Application) -> None:

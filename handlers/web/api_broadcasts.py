@@ -22,7 +22,7 @@ from sqlmodel import select
 
 from bot.i18n import SUPPORTED_LOCALES, translator
 from handlers.web.keys import sessions_of, settings_of
-from handlers.web.staff_auth import staff_endpoint
+from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.columns import utcnow
 from models.people import Person, Role
 from notifications.audiences import AUDIENCES
@@ -141,7 +141,7 @@ async def create(request: web.Request) -> web.Response:
         if send_at is None:
             return _error(400, "bad_request", '"at" must be a date and time, like "2027-01-04T08:00-04:00".')
     key = request.headers.get("Idempotency-Key")
-    staff_id: int = request["staff_id"]
+    staff_id: int = request[STAFF_ID]
     async with sessions_of(request)() as session:
         person = (await session.exec(select(Person).where(Person.telegram_user_id == staff_id))).first()
         try:
@@ -200,7 +200,7 @@ async def cancel(request: web.Request) -> web.Response:
         if broadcast_id is None or await broadcast_view(session=session, broadcast_id=broadcast_id) is None:
             return _error(404, "not_found", "No such broadcast.")
         view = await stop_broadcast(session=session, broadcast_id=broadcast_id,
-                                    actor=f"api:staff:{request['staff_id']}")
+                                    actor=f"api:staff:{request[STAFF_ID]}")
     if view is None:
         return _error(409, "not_running", "This broadcast is not running (finished or already cancelled).")
     wake_dispatcher()

@@ -32,7 +32,7 @@ from sqlmodel import select
 
 from bot.i18n import translator
 from handlers.web.keys import sessions_of, settings_of
-from handlers.web.staff_auth import staff_endpoint
+from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.cases.fields import InvalidInput
 from models.cases.handling import (
     answer_case,
@@ -133,7 +133,7 @@ Action = Callable[[web.Request, int, int], Awaitable[dict[str, Any]]]
 async def _act(request: web.Request, action: Action) -> web.Response:
     """Find the case, run the action as the checked staff member, answer with the case as it is now."""
     protocol = _protocol(request)
-    staff = int(request["staff_id"])
+    staff = request[STAFF_ID]
     try:
         async with sessions_of(request)() as session:
             case = await get_case(session=session, protocol=protocol)
@@ -161,7 +161,7 @@ def _text(body: dict[str, Any], key: str) -> str:
 async def queue(request: web.Request) -> web.Response:
     """The caller's queue (their role's open cases; every role for admins), nearest deadline first."""
     async with sessions_of(request)() as session:
-        items = await staff_queue(session=session, telegram_user_id=int(request["staff_id"]), today=_today(request))
+        items = await staff_queue(session=session, telegram_user_id=request[STAFF_ID], today=_today(request))
     return web.json_response({"cases": [
         {
             "id": item.id, "protocol": item.protocol, "kind": item.kind.value,
@@ -182,7 +182,7 @@ async def show(request: web.Request) -> web.Response:
     protocol = _protocol(request)
     try:
         async with sessions_of(request)() as session:
-            view = await staff_case(session=session, telegram_user_id=int(request["staff_id"]), protocol=protocol)
+            view = await staff_case(session=session, telegram_user_id=request[STAFF_ID], protocol=protocol)
     except CaseNotFound:
         return _error(404, "not_found", "No case has that protocol number.")
     return web.json_response(_case_json(view))
@@ -195,7 +195,7 @@ async def attachment(request: web.Request) -> web.StreamResponse:
     protocol = _protocol(request)
     try:
         async with sessions_of(request)() as session:
-            view = await staff_case(session=session, telegram_user_id=int(request["staff_id"]), protocol=protocol)
+            view = await staff_case(session=session, telegram_user_id=request[STAFF_ID], protocol=protocol)
             found = (
                 await session.exec(
                     select(CaseAttachment).where(

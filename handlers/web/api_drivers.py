@@ -23,7 +23,7 @@ from typing import Any
 from aiohttp import web
 
 from handlers.web.keys import sessions_of, settings_of
-from handlers.web.staff_auth import staff_endpoint
+from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.columns import utcnow
 from models.drivers.identifiers import InvalidIdentifier
 from models.drivers.importing import RowProblem, import_drivers, parse_date
@@ -150,7 +150,7 @@ async def import_registry(request: web.Request) -> web.Response:
         report = await import_drivers(
             session=session,
             text=text,
-            actor=f"staff:{request['staff_id']}",
+            actor=f"staff:{request[STAFF_ID]}",
             settings=settings,
             today=civil_today(utcnow(), settings.tz),
             dry_run=request.query.get("dry_run") in ("1", "true", "yes"),
@@ -185,7 +185,7 @@ async def new_link_code(request: web.Request) -> web.Response:
             issued = await create_link_code(
                 session=session,
                 cpf=str(body.get("cpf", "")),
-                actor=f"staff:{request['staff_id']}",
+                actor=f"staff:{request[STAFF_ID]}",
                 now=utcnow(),
                 settings=settings_of(request),
             )
@@ -235,7 +235,7 @@ async def new_inspection(request: web.Request) -> web.Response:
             vehicle_id=authorization.vehicle_id,
             inspected_on=day,
             result=result,
-            actor=f"staff:{request['staff_id']}",
+            actor=f"staff:{request[STAFF_ID]}",
             notes=str(body.get("notes", ""))[:2000],
         )
         await session.commit()
@@ -270,7 +270,7 @@ async def new_sanction(request: web.Request) -> web.Response:
                 since=since,
                 until=until,
                 suspension_rule=rule,
-                actor=f"staff:{request['staff_id']}",
+                actor=f"staff:{request[STAFF_ID]}",
                 settings=settings_of(request),
             )
         except ValueError as exc:

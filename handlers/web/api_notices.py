@@ -30,7 +30,7 @@ from aiohttp import web
 
 from bot.i18n import translator
 from handlers.web.keys import sessions_of, settings_of
-from handlers.web.staff_auth import staff_endpoint
+from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.cases.fields import InvalidInput
 from models.columns import utcnow
 from models.deadlines import Window
@@ -159,7 +159,7 @@ async def issue(request: web.Request) -> web.Response:
         )
         try:
             issued = await issue_notice(session=session, settings=settings, data=data,
-                                        actor=f"staff:{request['staff_id']}", issuer_telegram_id=request["staff_id"])
+                                        actor=f"staff:{request[STAFF_ID]}", issuer_telegram_id=request[STAFF_ID])
         except NoticeRefused as exc:
             problems = [{"element": p.element, "message": p.render(tr), "citation": p.citation}
                         for p in exc.problems]
@@ -194,7 +194,7 @@ async def record_delivery(request: web.Request) -> web.Response:
     how = body.get("how")
     if day is None or how not in ("personal", "postal", "edital"):
         return _error(422, "bad_value", 'Send "how" (personal, postal or edital) and "date" (YYYY-MM-DD).')
-    actor = f"staff:{request['staff_id']}"
+    actor = f"staff:{request[STAFF_ID]}"
     delivery_id = int(request.match_info["delivery_id"])
     async with sessions_of(request)() as session:
         try:
@@ -235,7 +235,7 @@ async def decision(request: web.Request) -> web.Response:
         try:
             filing = await decide_filing(session=session, settings=settings,
                                          filing_id=int(request.match_info["filing_id"]), outcome=outcome,
-                                         text=str(body.get("text") or ""), actor=f"staff:{request['staff_id']}")
+                                         text=str(body.get("text") or ""), actor=f"staff:{request[STAFF_ID]}")
         except FilingRefused as exc:
             return _error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
     assert filing.decided_at is not None
@@ -249,7 +249,7 @@ async def deposit(request: web.Request) -> web.Response:
     async with sessions_of(request)() as session:
         try:
             filing = await record_deposit(session=session, filing_id=int(request.match_info["filing_id"]),
-                                          actor=f"staff:{request['staff_id']}")
+                                          actor=f"staff:{request[STAFF_ID]}")
         except FilingRefused as exc:
             return _error(409, "refused", exc.render(translator(API_LOCALE)))
     assert filing.deposit_at is not None

@@ -6,8 +6,11 @@ from aiohttp import web
 
 from handlers.web import api_broadcasts, api_cases, api_drivers, api_notices, health, verification
 
-ROUTE_TABLES: tuple[web.RouteTableDef, ...] = (health.routes,)
-ROUTE_TABLES += (api_broadcasts.routes,)  # notifications: staff broadcasts
-ROUTE_TABLES += (api_cases.routes,)  # citizens: cases
-ROUTE_TABLES += (api_drivers.routes,)  # drivers: registry import, link codes, status
-ROUTE_TABLES += (api_notices.routes, verification.routes)  # notices: staff API, public /verificar
+ROUTE_TABLES: tuple[web.RouteTableDef, ...] = (
+    health.routes,  # /healthz
+    api_broadcasts.routes,  # /api/broadcasts…
+    api_cases.routes,  # /api/cases…
+    api_drivers.routes,  # /api/drivers…
+    api_notices.routes,  # /api/notices…
+    verification.routes,  # public /verificar
+)

@@ -16,6 +16,10 @@ from handlers.web.keys import sessions_of, settings_of
 from models.people import PermissionDenied, Role, require_role
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+STAFF_ID = web.RequestKey("staff_id", int)
+"""The Telegram user id of the checked acting staff member."""
+STAFF_ROLE = web.RequestKey("staff_role", Role)
+"""Their role, checked on this very request."""
 
 
 def _error(status: int, code: str, message: str) -> web.Response:
@@ -37,7 +41,7 @@ def bearer_ok(request: web.Request) -> bool:
 def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
     """Protect an API handler: valid token, then an active staff member with one of ``roles`` (or admin).
 
-    The handler finds the checked actor in ``request["staff_id"]`` and ``request["staff_role"]``.
+    The handler finds the checked actor in ``request[STAFF_ID]`` and ``request[STAFF_ROLE]``.
     """
     allowed = frozenset(roles)
 
@@ -55,8 +59,8 @@ def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
                     role = await require_role(session=session, telegram_user_id=int(raw), allowed=allowed)
                 except PermissionDenied:
                     return _error(403, "forbidden", "This staff member may not do this.")
-            request["staff_id"] = int(raw)
-            request["staff_role"] = role
+            request[STAFF_ID] = int(raw)
+            request[STAFF_ROLE] = role
             return await handler(request)
 
         wrapper.__name__ = handler.__name__
