@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import gc
+import itertools
 import logging
 import math
 import os
@@ -44,7 +46,6 @@ from sqlmodel import col, select
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
-from telegram.request import HTTPXRequest
 from telegram.warnings import PTBDeprecationWarning
 
 from bot.db import SessionFactory
@@ -55,6 +56,7 @@ from models.outbox import OutboxStatus
 from models.people import Person
 from models.reminders import mutes_of
 from notifications import broadcasts
+from notifications.aiohttp_request import AiohttpRequest
 from notifications.outbox_claims import ClaimedRow, Outcome, claim_due, record_outcomes, renew_leases
 from notifications.pacing import Clock, SendPacer, Sleep
 from notifications.rendering import KINDS, Rendered
@@ -63,12 +65,19 @@ from notifications.telegram_text import CALLBACK_DATA_LIMIT, DOCUMENT_LIMIT, spl
 logger = logging.getLogger("balcao.dispatch")
 
 CONCURRENCY = 8
-"""Telegram calls in flight at once (and the HTTP connection pool of the dispatcher's bot)."""
+"""Telegram calls in flight at once (and the connections of the dispatcher's bot)."""
 FLUSH_SECONDS = 0.1
 """Outcomes are written at least this often (and at once when :data:`FLUSH_ROWS` are waiting)."""
 FLUSH_ROWS = 250
 LONG_WAIT_SECONDS = 0.25
 """A wait for the pacer longer than this (a 429 pause) can be interrupted by a stop."""
+BATCH_SECONDS = 0.5
+"""Rows claimed at a time: about this many seconds of sending (claimed again when half is left)."""
+MAX_BATCH = 500
+PREPARE_YIELD_ROWS = 100
+"""While rendering a claimed batch, let the sends go on every this many rows."""
+LOOK_AHEAD = 512
+"""Queued messages examined to find one whose chat may receive now."""
 IDLE_POLL_SECONDS = 2.0
 """When nothing was due, look again after this long (or at once when woken)."""
 FOLLOW_SECONDS = 1.0
@@ -135,16 +144,27 @@ class _Job:
         return (self.row.parts_sent if self.row else 0) + self.done
 
 
+def settle_memory() -> None:
+    """Take the objects alive now (imports, settings, the bot) out of the garbage collector's full passes.
+
+    A full pass over a loaded process takes about 50 ms, long enough to break the pace at 1000 messages per
+    second; after ``gc.freeze()`` the passes only walk what was created since. Call it once a sending process
+    has started up (``dispatch``, the service of ``run``).
+    """
+    gc.collect()
+    gc.freeze()
+
+
 def new_worker_id() -> str:
     """An id for ``claimed_by``: host, process and a random suffix."""
     return f"{socket.gethostname()[:32]}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
 def build_bot(settings: Settings, *, concurrency: int = CONCURRENCY) -> Bot:
-    """The dispatcher's own ``telegram.Bot`` at ``settings.telegram_api_url``, with a small connection pool.
+    """The dispatcher's own ``telegram.Bot`` at ``settings.telegram_api_url``, on the aiohttp transport.
 
-    A small pool is faster: httpx's pool costs grow with its size, and :data:`CONCURRENCY` calls in flight
-    already carry 1000 messages per second.
+    See ``notifications.aiohttp_request`` for why; :data:`CONCURRENCY` calls in flight carry 1000 messages per
+    second.
 
     Raises:
         DispatchStopped: no token is set.
@@ -156,7 +176,7 @@ def build_bot(settings: Settings, *, concurrency: int = CONCURRENCY) -> Bot:
         settings.telegram_token.get_secret_value(),
         base_url=f"{root}/bot",
         base_file_url=f"{root}/file/bot",
-        request=HTTPXRequest(connection_pool_size=concurrency + 2, read_timeout=15, write_timeout=15),
+        request=AiohttpRequest(connection_limit=concurrency + 1),
     )
 
 
@@ -265,7 +285,7 @@ class Dispatcher:
         self.pacer = SendPacer(
             global_rate=rate, per_chat_rate=settings.dispatch_per_chat_rate, clock=clock, sleep=sleep
         )
-        self.batch_size = max(20, min(2000, math.ceil(rate * 2)))
+        self.batch_size = max(20, min(MAX_BATCH, math.ceil(rate * BATCH_SECONDS)))
         self.stats = DispatchStats()
         self._queue: deque[_Job] = deque()
         self._held: set[int] = set()  # rows claimed by this worker without an outcome written yet
@@ -275,6 +295,8 @@ class Dispatcher:
         self._changed = asyncio.Event()
         self._claim_after = -math.inf
         self._last_claim_empty = False
+        self._claiming: asyncio.Task[None] | None = None
+        self._claim_error: BaseException | None = None
         self._fatal: BaseException | None = None
         self._flush_lock = asyncio.Lock()
         self._closing = False  # tells the housekeeping task to finish its round and return
@@ -329,10 +351,17 @@ class Dispatcher:
 
     async def _run(self, *, stop: asyncio.Event | None, wake: asyncio.Event | None, until_idle: bool) -> None:
         self._closing = False
+        self._last_claim_empty = False
         housekeeping = asyncio.create_task(self._housekeeping())
+        relays = [asyncio.create_task(self._relay(event, wake=event is wake)) for event in (stop, wake) if event]
         try:
-            await self._pump(stop=stop, wake=wake, until_idle=until_idle)
+            await self._pump(stop=stop, until_idle=until_idle)
         finally:
+            for relay in relays:
+                relay.cancel()
+            await asyncio.gather(*relays, return_exceptions=True)
+            if self._claiming is not None:
+                await asyncio.gather(self._claiming, return_exceptions=True)
             if self._tasks:
                 await asyncio.gather(*self._tasks, return_exceptions=True)
             self._closing = True
@@ -345,21 +374,23 @@ class Dispatcher:
     def _stopping(self, stop: asyncio.Event | None) -> bool:
         return self._fatal is not None or (stop is not None and stop.is_set())
 
-    async def _pump(self, *, stop: asyncio.Event | None, wake: asyncio.Event | None, until_idle: bool) -> None:
+    async def _pump(self, *, stop: asyncio.Event | None, until_idle: bool) -> None:
         while not self._stopping(stop):
-            if wake is not None and wake.is_set():
-                wake.clear()
-                self._claim_after = -math.inf
-            idle = not self._queue and not self._tasks
-            if len(self._queue) < self.batch_size // 2 and ((idle and until_idle) or self.clock() >= self._claim_after):
-                await self._top_up()
-                if until_idle and not self._queue and not self._tasks:
-                    if self._last_claim_empty:
-                        return
-                    continue  # everything claimed was settled without a call: look again at once
+            self._changed.clear()  # before looking: a signal from now on wakes the wait below
+            if self._claim_error is not None:
+                error, self._claim_error = self._claim_error, None
+                raise error
+            idle = not self._queue and not self._tasks and self._claiming is None
+            if until_idle and idle and self._last_claim_empty:
+                return
+            if self._claiming is None and len(self._queue) < self.batch_size // 2 and (
+                (until_idle and idle) or self.clock() >= self._claim_after
+            ):
+                self._claiming = asyncio.create_task(self._top_up())
+                self._claiming.add_done_callback(self._claim_done)
             job = self._pick() if len(self._tasks) < self.concurrency else None
             if job is None:
-                await self._wait(stop, wake)
+                await self._wait()
                 continue
             delay = self.pacer.global_ready_at() - self.clock()
             if delay > LONG_WAIT_SECONDS:  # paused by a 429: wait, but stop at once if asked
@@ -375,14 +406,16 @@ class Dispatcher:
             self.stats.calls += 1
             task = asyncio.create_task(self._send(job))
             self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        self._changed.set()  # only now is the send out of ``_tasks``: the loop may find itself idle
 
     def _pick(self) -> _Job | None:
         """The first queued job whose chat is free now (looking a bounded way ahead)."""
         now = self.clock()
-        for index, job in enumerate(self._queue):
-            if index >= 512:
-                break
+        for index, job in enumerate(itertools.islice(self._queue, LOOK_AHEAD)):
             if job.chat_id not in self._busy_chats and self.pacer.chat_ready_at(job.chat_id) <= now:
                 del self._queue[index]
                 return job
@@ -400,30 +433,48 @@ class Dispatcher:
             sleeper.cancel()
             stopper.cancel()
 
-    async def _wait(self, stop: asyncio.Event | None, wake: asyncio.Event | None) -> None:
+    async def _wait(self) -> None:
         """Wait for a send to finish, a wake-up, a stop, the next chat to be ready or the next claim."""
+        if len(self._tasks) >= self.concurrency:  # a finishing send signals
+            await self._changed.wait()
+            return
         now = self.clock()
-        deadline = self._claim_after if not self._queue else now + IDLE_POLL_SECONDS
-        for job in list(self._queue)[:512]:
+        deadline = self._claim_after if not self._queue and self._claiming is None else now + IDLE_POLL_SECONDS
+        for job in itertools.islice(self._queue, LOOK_AHEAD):
             if job.chat_id not in self._busy_chats:
                 deadline = min(deadline, self.pacer.chat_ready_at(job.chat_id))
         delay = max(0.0, min(deadline - now, IDLE_POLL_SECONDS))
-        self._changed.clear()
-        waiters = [asyncio.ensure_future(self._changed.wait())]
-        if wake is not None:
-            waiters.append(asyncio.ensure_future(wake.wait()))
-        if stop is not None:
-            waiters.append(asyncio.ensure_future(stop.wait()))
-        sleeper = asyncio.ensure_future(self.sleep(delay))
+        timer = asyncio.ensure_future(self._signal_after(delay))
         try:
-            await asyncio.wait([*waiters, sleeper], return_when=asyncio.FIRST_COMPLETED)
+            await self._changed.wait()
         finally:
-            for waiter in (*waiters, sleeper):
-                waiter.cancel()
+            timer.cancel()
+
+    async def _signal_after(self, delay: float) -> None:
+        await self.sleep(delay)
+        self._changed.set()
+
+    async def _relay(self, event: asyncio.Event, *, wake: bool) -> None:
+        """Turn a stop or wake-up event into a signal to the loop (a wake-up also means "claim now")."""
+        while True:
+            await event.wait()
+            if wake:
+                event.clear()
+                self._claim_after = -math.inf
+            self._changed.set()
+            if not wake:
+                return
 
     # --- claiming and preparing -------------------------------------------------------------------
 
+    def _claim_done(self, task: asyncio.Task[None]) -> None:
+        self._claiming = None
+        if not task.cancelled() and task.exception() is not None:
+            self._claim_error = task.exception()
+        self._changed.set()
+
     async def _top_up(self) -> None:
+        """Claim and prepare a batch (a task of its own: the sends go on meanwhile)."""
         now = self.now()
         async with self.sessions() as session:
             rows = await claim_due(
@@ -452,7 +503,10 @@ class Dispatcher:
             mutes = await mutes_of(session=session, person_ids=person_ids)
             texts = await broadcasts.notice_texts(session=session, broadcast_ids=broadcast_ids)
             cancelled = await broadcasts.cancelled_among(session=session, broadcast_ids=broadcast_ids)
-        for row in rows:
+        for index, row in enumerate(rows):
+            if index % PREPARE_YIELD_ROWS == PREPARE_YIELD_ROWS - 1:
+                self._changed.set()
+                await asyncio.sleep(0)
             person = people.get(row.person_id)
             kind = KINDS.get(row.kind)
             if person is None or person.erased_at is not None:
@@ -550,7 +604,6 @@ class Dispatcher:
                     self._finish(job.row, OutboxStatus.SENT, message_id=job.first_message_id, parts=job.parts_sent)
         finally:
             self._busy_chats.discard(job.chat_id)
-            self._changed.set()
 
     def _failed_call(self, job: _Job, status: OutboxStatus, exc: BaseException) -> None:
         if job.row is None:

@@ -20,9 +20,9 @@ from collections.abc import Awaitable, Callable
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 
-WINDOW_GUARD_SECONDS = 0.01
-"""Added to the one-second window: 1000/s becomes at most 1000 sends per 1.01 s (0.99 of the cap)."""
-CATCH_UP_SECONDS = 0.05
+WINDOW_GUARD_SECONDS = 0.02
+"""Added to the one-second window: 1000/s becomes at most 1000 sends per 1.02 s (0.98 of the cap)."""
+CATCH_UP_SECONDS = 0.01
 """How far behind schedule the pacer may catch up with quicker sends after a late wake-up."""
 
 

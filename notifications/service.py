@@ -22,7 +22,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bot.db import SessionFactory
 from bot.settings import Settings
 from models.columns import utcnow
-from notifications.dispatcher import Dispatcher, DispatchStopped, sending_bot
+from notifications.dispatcher import Dispatcher, DispatchStopped, sending_bot, settle_memory
 from notifications.plugins import load_all
 from notifications.scans import SCANS, run_scan
 
@@ -155,6 +155,7 @@ async def notification_service(settings: Settings, sessions: SessionFactory, _bo
     )
     try:
         async with sending_bot(settings) as bot:
+            settle_memory()
             dispatcher = Dispatcher(sessions=sessions, bot=bot, settings=settings)
             await dispatcher.run_forever(stop=stop, wake=dispatch_due)
     except DispatchStopped:

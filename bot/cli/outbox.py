@@ -19,7 +19,7 @@ from bot.settings import get_settings
 from models.columns import utcnow
 from notifications.audiences import AUDIENCES
 from notifications.broadcasts import AudienceChoice, BroadcastRefused, check_text, create_broadcast, parse_when
-from notifications.dispatcher import Dispatcher, DispatchStopped, sending_bot
+from notifications.dispatcher import Dispatcher, DispatchStopped, sending_bot, settle_memory
 from notifications.plugins import load_all
 from notifications.service import run_scans
 
@@ -107,6 +107,7 @@ async def _dispatch(_args: argparse.Namespace) -> int:
     async with database(settings.database_url) as (_engine, sessions):
         try:
             async with sending_bot(settings) as bot:
+                settle_memory()
                 stats = await Dispatcher(sessions=sessions, bot=bot, settings=settings).run_until_idle()
         except DispatchStopped as exc:
             raise CommandError(str(exc)) from exc

@@ -446,8 +446,8 @@ async def stop_button(update: Update, context: BalcaoContext) -> None:
     if view is None:
         await query.answer(tr._("This notice is no longer going out."))
         return
-    await reply(update, context, progress_text(view, tr, now=utcnow()), markup=keyboard(progress_buttons(view, tr) or [menu_row(context)]),
-                edit=True)
+    buttons = progress_buttons(view, tr) or [menu_row(context)]
+    await reply(update, context, progress_text(view, tr, now=utcnow()), markup=keyboard(buttons), edit=True)
     wake_dispatcher()
 
 
