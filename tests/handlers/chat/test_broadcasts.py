@@ -35,6 +35,17 @@ async def expiring(*, session: Any, now: dt.datetime, params: AudienceParams) ->
     return list(rows.all())
 
 
+async def _topics(*, session: Any) -> list[tuple[str, str]]:
+    return [("praca", "Works on the square"), ("feira", "Street market")]
+
+
+@audience("test-followers", label="People following a test topic", takes_topic=True, topic_choices=_topics)
+async def followers(*, session: Any, now: dt.datetime, params: AudienceParams) -> list[int]:
+    wanted = {"praca": RECIPIENTS[:1], "feira": RECIPIENTS}.get(params.topic or "", ())
+    rows = await session.exec(select(Person.id).where(Person.telegram_user_id.in_(wanted)))
+    return list(rows.all())
+
+
 async def _people(sessions: SessionFactory, emulator: Any) -> tuple[Talk, Talk]:
     async with sessions() as session:
         for telegram_id, name, locale in ((CLARA, "Clara", "en"), (JOAO, "João", "en"), (860002, "Maria", "pt_BR"),
@@ -121,3 +132,23 @@ async def test_cancel_discards_the_notice_being_written(
         await clara.press_and_edit(audiences, "aviso:cancel", "nothing was sent")
     async with sessions() as session:
         assert not (await session.exec(select(Broadcast))).all()
+
+
+async def test_a_topic_audience_offers_its_topics_or_takes_a_typed_one(
+    emulator: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    clara, _joao = await _people(sessions, emulator)
+    async with running_bot(settings, sessions, emulator):
+        await clara.send("/aviso", "Write the notice")
+        audiences = await clara.send("Obras na praça.", "Who should receive it?")
+        topics = await clara.press_and_edit(audiences, "aviso:aud:test-followers", "which topic?")
+        assert {"aviso:topic:praca", "aviso:topic:feira"} <= set(clara.buttons(topics))
+        count = await clara.press_and_edit(topics, "aviso:topic:praca", "will go to 1 person")
+        assert "People following a test topic — praca" in count.text
+        again = await clara.press_and_edit(count, "aviso:audiences", "Who should receive it?")
+        await clara.press_and_edit(again, "aviso:aud:test-followers", "which topic?")
+        typed = await clara.send("feira", "will go to 2 people")
+        back = await clara.press_and_edit(typed, "aviso:audiences", "Who should receive it?")
+        await clara.press_and_edit(back, "aviso:aud:test-followers", "which topic?")
+        nobody = await clara.send("nada", "Nobody is in this audience right now")
+        assert "aviso:now" not in clara.buttons(nobody) and "aviso:audiences" in clara.buttons(nobody)
