@@ -1,6 +1,6 @@
 """Staff HTTP API for broadcasts (bearer token + ``X-Balcao-Staff``; clerks and admins).
 
-* ``GET  /api/audiences`` — the audiences and the parameter each takes.
+* ``GET  /api/audiences`` — the audiences, the parameter each takes, and the topics to pick from if listed.
 * ``POST /api/broadcasts/preview`` — ``{"audience", "days"?, "topic"?, "text", "html"?, "locale"?}``: the
   recipient count and the notice exactly as recipients reading that language will see it.
 * ``POST /api/broadcasts`` — the same body plus ``"at"`` (ISO 8601, or ``DD/MM/YYYY HH:MM`` in the deployment's
@@ -91,11 +91,16 @@ async def list_audiences(request: web.Request) -> web.Response:
     """The audiences a broadcast can go to."""
     load_all()
     english = translator("en")
-    return web.json_response({"audiences": [
-        {"name": found.name, "label": english._(found.label), "takes_days": found.takes_days,
-         "takes_topic": found.takes_topic}
-        for found in AUDIENCES.values()
-    ]})
+    listed = []
+    for found in AUDIENCES.values():
+        item: dict[str, Any] = {"name": found.name, "label": english._(found.label), "takes_days": found.takes_days,
+                                "takes_topic": found.takes_topic}
+        if found.topic_choices is not None:
+            async with sessions_of(request)() as session:
+                choices = await found.topic_choices(session=session)
+            item["topics"] = [{"topic": value, "label": english._(label)} for value, label in choices]
+        listed.append(item)
+    return web.json_response({"audiences": listed})
 
 
 @routes.post("/api/broadcasts/preview")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -12,6 +14,7 @@ from bot.db import SessionFactory
 from bot.settings import Settings
 from bot.web import build_web_app
 from models.people import Person, Role, add_staff
+from notifications.audiences import AudienceParams, audience
 from notifications.plugins import load_all
 
 TOKEN = "api-token-for-broadcast-tests"
@@ -19,6 +22,15 @@ CLARA, INES = 870101, 870102
 CITIZENS = (870001, 870002)
 
 load_all()
+
+
+async def _topics(*, session: Any) -> list[tuple[str, str]]:
+    return [("iluminacao", "Street lighting")]
+
+
+@audience("test-api-topics", label="People following a topic (API test)", takes_topic=True, topic_choices=_topics)
+async def followers(*, session: Any, now: dt.datetime, params: AudienceParams) -> list[int]:
+    return []
 
 
 @pytest.fixture
@@ -46,6 +58,7 @@ async def test_only_clerks_and_admins_with_the_token(client: TestClient) -> None
     assert response.status == 200
     names = {item["name"]: item for item in (await response.json())["audiences"]}
     assert names["everyone"]["label"] == "Everyone who has used the bot" and not names["everyone"]["takes_days"]
+    assert names["test-api-topics"]["topics"] == [{"topic": "iluminacao", "label": "Street lighting"}]
 
 
 async def test_preview_counts_and_shows_the_notice_as_received(client: TestClient) -> None:
