@@ -96,9 +96,10 @@ def split_html(text: str, limit: int = TEXT_LIMIT) -> list[str]:
                 close(len(pieces), open_tags)
                 pieces = [opening for _, opening in open_tags]
                 length = 0
+                if value.isspace():  # the break itself: drop it at the start of the next part
+                    line_break = None
+                    continue
             line_break = None
-            if value.isspace():
-                continue
         pieces.append(html.escape(value, quote=False))
         length += len(value)
         if "\n" in value:

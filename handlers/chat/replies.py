@@ -17,7 +17,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
 from handlers.chat.context import BalcaoContext
-from handlers.chat.html_split import split_html
+from notifications.telegram_text import split_html
 
 Markup = InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove
 MENU_DATA = "menu:main"

@@ -24,7 +24,6 @@ from bot.i18n import N_, Translator, translator
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.forms import FORMS, active_draft, form_input
-from handlers.chat.html_split import split_html
 from handlers.chat.replies import Markup, esc, keyboard, menu_row, reply
 from models.cases import fields
 from models.cases.attachments import AttachmentRefused, check_before_download, discard_unfiled, store_attachment
@@ -50,6 +49,7 @@ from models.columns import utcnow
 from models.drafts import Draft, discard_draft, save_draft
 from models.drivers.identifiers import mask_cpf
 from models.rulebooks.catalogue import CP, L1533, CatalogueError, get_infraction
+from notifications.telegram_text import split_html
 
 FORM = "representacao"
 CP_STEPS = ("name", "profession", "address", "cpf", "what", "facts", "accused", "where", "when", "evidence",

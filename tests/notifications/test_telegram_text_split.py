@@ -2,7 +2,7 @@
 
 import html
 
-from handlers.chat.html_split import TELEGRAM_LIMIT, split_html, visible_length
+from notifications.telegram_text import TEXT_LIMIT, split_html, visible_length
 
 
 def _well_formed(part: str) -> bool:
@@ -25,7 +25,7 @@ def test_a_long_message_splits_between_words_with_tags_closed_and_reopened() -> 
     text = "<b>Histórico</b>\n" + "\n".join([line] * 300)
     parts = split_html(text)
     assert len(parts) > 1
-    assert all(visible_length(part) <= TELEGRAM_LIMIT for part in parts)
+    assert all(visible_length(part) <= TEXT_LIMIT for part in parts)
     assert all(_well_formed(part) for part in parts)
     rejoined = " ".join(html.unescape(__import__("re").sub(r"<[^>]+>", "", p)) for p in parts).split()
     original = html.unescape(__import__("re").sub(r"<[^>]+>", "", text)).split()
