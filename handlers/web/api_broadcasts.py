@@ -41,6 +41,8 @@ from notifications.broadcasts import (
 from notifications.plugins import load_all
 from notifications.service import wake_dispatcher
 
+BODY = web.RequestKey("broadcast_body", dict)
+"""The validated JSON body of a broadcast request."""
 routes = web.RouteTableDef()
 MESSAGES = {
     "empty_text": "The text is empty.",
@@ -81,7 +83,7 @@ async def _body(request: web.Request) -> tuple[AudienceChoice, str]:
         raise BadBody('"days" must be a whole number.')
     if topic is not None and not isinstance(topic, str):
         raise BadBody('"topic" must be a string.')
-    request["body"] = body
+    request[BODY] = body
     return AudienceChoice(name=audience, days=days, topic=topic), text
 
 
@@ -110,14 +112,14 @@ async def preview_broadcast(request: web.Request) -> web.Response:
     load_all()
     try:
         choice, raw_text = await _body(request)
-        text = check_text(raw_text, is_html=bool(request["body"].get("html")))
+        text = check_text(raw_text, is_html=bool(request[BODY].get("html")))
         async with sessions_of(request)() as session:
             size = await audience_size(session=session, choice=choice, now=utcnow())
     except BadBody as exc:
         return _error(400, "bad_request", str(exc))
     except BroadcastRefused as refused:
         return _refused(refused)
-    locale = request["body"].get("locale")
+    locale = request[BODY].get("locale")
     locale = locale if locale in SUPPORTED_LOCALES else "pt_BR"
     settings = settings_of(request)
     rendered = preview(text, translator(locale, settings.timezone), settings)
@@ -134,12 +136,12 @@ async def create(request: web.Request) -> web.Response:
     now = utcnow()
     try:
         choice, raw_text = await _body(request)
-        text = check_text(raw_text, is_html=bool(request["body"].get("html")))
+        text = check_text(raw_text, is_html=bool(request[BODY].get("html")))
     except BadBody as exc:
         return _error(400, "bad_request", str(exc))
     except BroadcastRefused as refused:
         return _refused(refused)
-    at: Any = request["body"].get("at")
+    at: Any = request[BODY].get("at")
     send_at = None
     if at is not None:
         send_at = parse_when(at, now=now, settings=settings) if isinstance(at, str) else None

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-29 22:05:46.466646
+Create Date: 2026-11-29 22:40:25.638314
 """
 from collections.abc import Sequence
 
@@ -11,7 +11,6 @@ import sqlmodel
 from alembic import op
 
 import models.columns
-
 
 revision: str = '0001'
 down_revision: str | None = None
