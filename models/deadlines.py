@@ -138,15 +138,32 @@ class DeadlineResult:
         return (self.final_date - today).days
 
 
-def _add_months(start: dt.date, months: int, rule: MonthEndRule) -> tuple[dt.date, MonthAdjustment | None]:
+def add_months(start: dt.date, months: int, *, month_end_rule: MonthEndRule = "next_day") -> dt.date:
+    """The day a period of ``months`` months from ``start`` ends (negative ``months`` count backwards).
+
+    The period ends on the day with the same number; when the last month lacks it, on the next day (Código Civil
+    Art. 132 §3; Lei 810/1949 Art. 3) or, with ``month_end_rule="clamp"``, on the month's last day.
+
+    Args:
+        start: first day of the count (excluded, as in every deadline).
+        months: length of the period.
+        month_end_rule: ``next_day`` or ``clamp`` (``BALCAO_MONTH_END_RULE``).
+    """
     index = start.month - 1 + months
     year, month = start.year + index // 12, index % 12 + 1
     last = gregorian.monthrange(year, month)[1]
     if start.day <= last:
-        return dt.date(year, month, start.day), None
-    if rule == "clamp":
-        return dt.date(year, month, last), MonthAdjustment.CLAMPED
-    return dt.date(year, month, last) + dt.timedelta(days=1), MonthAdjustment.NEXT_DAY
+        return dt.date(year, month, start.day)
+    if month_end_rule == "clamp":
+        return dt.date(year, month, last)
+    return dt.date(year, month, last) + dt.timedelta(days=1)
+
+
+def _month_adjustment(start: dt.date, end: dt.date, rule: MonthEndRule) -> MonthAdjustment | None:
+    """How :func:`add_months` adjusted an end whose month lacks the start's day number (None when it did not)."""
+    if end.day == start.day:
+        return None
+    return MonthAdjustment.CLAMPED if rule == "clamp" else MonthAdjustment.NEXT_DAY
 
 
 def _extend(steps: list[DayStep], end: dt.date, calendar: BusinessCalendar, rule: DeadlineRule) -> tuple[dt.date, bool]:
@@ -229,7 +246,8 @@ def compute_deadline(
         end = _count_days(steps, day0, length, calendar, business=chosen.unit is Unit.BUSINESS_DAYS)
     else:
         months = length * 12 if chosen.unit is Unit.YEARS else length
-        end, adjustment = _add_months(day0, months, choices.month_end_rule)
+        end = add_months(day0, months, month_end_rule=choices.month_end_rule)
+        adjustment = _month_adjustment(day0, end, choices.month_end_rule)
         steps.append(DayStep(end, StepKind.PERIOD_END, off=calendar.day_off(end), adjustment=adjustment))
     final, moved = _extend(steps, end, calendar, rule)
     return DeadlineResult(

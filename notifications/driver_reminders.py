@@ -51,7 +51,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.i18n import N_, Translator
 from bot.settings import Settings
 from models.columns import UTCDateTime
-from models.drivers.periods import add_months, civil_today, last_business_day, office_calendar
+from models.deadlines import add_months
+from models.drivers.periods import civil_today, last_business_day, office_calendar
 from models.drivers.registry import linked_driver
 from models.drivers.status import (
     ARTICLES,

@@ -41,6 +41,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.settings import Settings
 from models.audit import record
 from models.columns import utcnow
+from models.deadlines import add_months
 from models.drivers.identifiers import (
     InvalidIdentifier,
     parse_cnh,
@@ -50,7 +51,6 @@ from models.drivers.identifiers import (
     parse_plate,
     parse_renavam,
 )
-from models.drivers.periods import add_months
 from models.drivers.registry import drivers_by_cpf, record_fee_payment, record_inspection
 from models.drivers.status import validity_end, vehicle_last_day
 from models.drivers.tables import Authorization, Driver, FeePayment, Inspection, InspectionResult, Vehicle

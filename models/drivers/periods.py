@@ -1,38 +1,18 @@
-"""Civil periods of the driver rules: months as the law counts them, the civil today, the office calendar.
+"""Civil periods of the driver rules: the civil today and the office calendar.
 
-Periods of months end on the day with the same number; when the last month lacks it, on the next day
-(Código Civil Art. 132 §3; Lei 810/1949 Art. 3) or, with ``BALCAO_MONTH_END_RULE=clamp``, on the month's last
-day — the same choice :mod:`models.deadlines` applies. So 12 months from 29 February 2024 end on 1 March 2025.
+Periods of months are counted by :func:`models.deadlines.add_months` (Código Civil Art. 132 §3; Lei 810/1949
+Art. 3; ``BALCAO_MONTH_END_RULE``): 12 months from 29 February 2024 end on 1 March 2025.
 Days are calendar days (Lei 1.533/2020 never says *dias úteis*); the office calendar
 (:class:`models.calendar.BusinessCalendar`) only says when the SMFO is open.
 """
 
 from __future__ import annotations
 
-import calendar as gregorian
 import datetime as dt
 from functools import lru_cache
 
 from bot.settings import Settings
 from models.calendar import BusinessCalendar
-
-
-def add_months(start: dt.date, months: int, *, month_end_rule: str = "next_day") -> dt.date:
-    """The day a period of ``months`` months from ``start`` ends (negative ``months`` count backwards).
-
-    Args:
-        start: first day of the count (the period ends on the same day number).
-        months: length of the period.
-        month_end_rule: ``next_day`` (CC Art. 132 §3) or ``clamp`` when the last month lacks the day number.
-    """
-    index = start.year * 12 + (start.month - 1) + months
-    year, month = divmod(index, 12)
-    last = gregorian.monthrange(year, month + 1)[1]
-    if start.day <= last:
-        return dt.date(year, month + 1, start.day)
-    if month_end_rule == "clamp":
-        return dt.date(year, month + 1, last)
-    return dt.date(year, month + 1, last) + dt.timedelta(days=1)
 
 
 def civil_today(now: dt.datetime, tz: dt.tzinfo) -> dt.date:

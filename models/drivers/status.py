@@ -28,8 +28,8 @@ from functools import lru_cache
 
 from bot.settings import Settings
 from models.calendar import BusinessCalendar
-from models.deadlines import compute_deadline
-from models.drivers.periods import add_months, last_business_day, office_calendar
+from models.deadlines import add_months, compute_deadline
+from models.drivers.periods import last_business_day, office_calendar
 from models.drivers.tables import Authorization, Inspection, InspectionResult, Vehicle
 from models.rulebooks import DeadlineChoices, get_rule
 

@@ -11,8 +11,9 @@ from sqlmodel import select
 from bot.db import SessionFactory
 from bot.settings import Settings
 from models.columns import utcnow
+from models.deadlines import add_months
 from models.drivers.linking import create_link_code
-from models.drivers.periods import add_months, civil_today
+from models.drivers.periods import civil_today
 from models.drivers.tables import Driver
 from models.outbox import OutboxMessage, OutboxStatus
 from notifications.dispatcher import Dispatcher, build_bot

@@ -15,7 +15,8 @@ from bot.settings import Settings
 from bot.web import build_web_app
 from models.audit import AuditEvent
 from models.columns import utcnow
-from models.drivers.periods import add_months, civil_today
+from models.deadlines import add_months
+from models.drivers.periods import civil_today
 from models.drivers.tables import Driver
 from models.people import Role, add_staff
 from tests.auxil.drivers import MARIA_CPF, csv_text, driver_row

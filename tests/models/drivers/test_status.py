@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from bot.settings import Settings
-from models.drivers.periods import add_months
+from models.deadlines import add_months
 from models.drivers.status import (
     AuthorizationStatus,
     StatusKind,
