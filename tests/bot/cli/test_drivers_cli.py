@@ -2,46 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from alembic import command
-from sqlmodel import SQLModel
 
-import models  # noqa: F401  (every table)
 from bot.cli import main
-from bot.db import create_engine
-from bot.migrate import alembic_config
-from bot.settings import get_settings
 from tests.auxil.drivers import JORGE_CPF, csv_text, driver_row, renavam
-
-
-@pytest.fixture
-def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A migrated-looking SQLite database with every table (stamped at the latest migration)."""
-    monkeypatch.chdir(tmp_path)
-    for name in list(os.environ):
-        if name.startswith("BALCAO_"):
-            monkeypatch.delenv(name)
-    path = tmp_path / "balcao.db"
-    url = f"sqlite+aiosqlite:///{path}"
-
-    async def create() -> None:
-        engine = create_engine(url)
-        async with engine.begin() as connection:
-            await connection.run_sync(SQLModel.metadata.create_all)
-        await engine.dispose()
-
-    asyncio.run(create())
-    command.stamp(alembic_config(url), "head")
-    monkeypatch.setenv("BALCAO_DATABASE_URL", url)
-    get_settings.cache_clear()
-    yield path
-    get_settings.cache_clear()
 
 
 def jorge(**overrides: str) -> dict[str, str]:

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from alembic import command
-from sqlmodel import SQLModel
 
-import models  # noqa: F401  (every table)
 from bot.cli import main
-from bot.db import create_engine
-from bot.migrate import alembic_config
-from bot.settings import get_settings
 from tests.auxil.notices import MARIA_CPF, pdf_text
 
 AUTO = [
@@ -25,30 +16,6 @@ AUTO = [
     "--local", "Rua 7 de Setembro, 200", "--data", "02/03/2026", "--hora", "09:30",
     "--fatos", "Terreno com mato alto.", "--emissor", "Inês Fiscal (mat. 1234)",
 ]
-
-
-@pytest.fixture
-def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A migrated-looking SQLite database with every table (stamped at the latest migration)."""
-    monkeypatch.chdir(tmp_path)
-    for name in list(os.environ):
-        if name.startswith("BALCAO_"):
-            monkeypatch.delenv(name)
-    path = tmp_path / "balcao.db"
-    url = f"sqlite+aiosqlite:///{path}"
-
-    async def create() -> None:
-        engine = create_engine(url)
-        async with engine.begin() as connection:
-            await connection.run_sync(SQLModel.metadata.create_all)
-        await engine.dispose()
-
-    asyncio.run(create())
-    command.stamp(alembic_config(url), "head")
-    monkeypatch.setenv("BALCAO_DATABASE_URL", url)
-    get_settings.cache_clear()
-    yield path
-    get_settings.cache_clear()
 
 
 def test_issue_prints_the_number_the_code_and_the_pdf_path(
