@@ -29,7 +29,7 @@ from models.cases.tables import (
     OmbudsmanType,
     Satisfaction,
 )
-from models.cases.timeline import CaseNotFound, notify_staff, record_event
+from models.cases.timeline import AUTHOR_ACTOR, CaseNotFound, notify_staff, record_event
 from models.cases.views import CaseView
 
 
@@ -152,7 +152,7 @@ async def answer_complement(
     if case.kind is not CaseKind.OMBUDSMAN or settings.ombudsman_complement_restarts:
         case.due_on = max(case.due_on, first_due_on(kind=case.kind, received_at=now, settings=settings))
     await record_event(
-        session=session, case=case, kind=EventKind.COMPLEMENT_ANSWERED, actor=f"person:{person_id}", now=now,
+        session=session, case=case, kind=EventKind.COMPLEMENT_ANSWERED, actor=AUTHOR_ACTOR, now=now,
         notify_author=False, details={"files": len(attachment_ids)},
     )
     await notify_staff(session=session, case=case, what="complement_answered", dedupe=f"compl:{case.id}")
@@ -176,7 +176,7 @@ async def rate(
         raise CaseActionRefused(N_("You have already rated this case. Thank you!"))
     case.satisfaction = satisfaction
     await record_event(
-        session=session, case=case, kind=EventKind.RATED, actor=f"person:{person_id}", now=now,
+        session=session, case=case, kind=EventKind.RATED, actor=AUTHOR_ACTOR, now=now,
         notify_author=False, details={"satisfaction": satisfaction.value},
     )
     await session.commit()

@@ -29,7 +29,7 @@ from models.cases.tables import (
     OmbudsmanType,
     Relation,
 )
-from models.cases.timeline import notify_staff, record_event
+from models.cases.timeline import AUTHOR_ACTOR, notify_staff, record_event
 from models.rulebooks.catalogue import CP, L1533, CatalogueError, get_infraction
 
 CP_TITLE = "Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina)"
@@ -243,7 +243,7 @@ async def _file(
     await claim_attachments(session=session, person_id=person_id, attachment_ids=attachment_ids, case_id=case.id)
     await session.flush()
     await record_event(
-        session=session, case=case, kind=EventKind.FILED, actor=f"person:{person_id}", now=now, notify_author=False
+        session=session, case=case, kind=EventKind.FILED, actor=AUTHOR_ACTOR, now=now, notify_author=False
     )
     await notify_staff(session=session, case=case, what="new", dedupe=f"new:{case.id}")
     await session.commit()

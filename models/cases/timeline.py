@@ -26,6 +26,10 @@ CITIZEN_UPDATE = "cases.update"
 """Outbox kind: a step of the author's case (status change, question, answer)."""
 STAFF_NOTICE = "cases.staff"
 """Outbox kind: something for staff to do on a case (new case, citizen answered, deadline coming)."""
+AUTHOR_ACTOR = "author"
+"""The actor of the author's own steps (filing, complementação, rating) in the timeline and the audit log: the
+author is known only through :class:`~models.cases.tables.CaseAuthor`, so the log never ties a person to the case
+they reported (LGPD; Lei 13.460/2017 Art. 10 §7)."""
 
 
 class CaseNotFound(LookupError):
@@ -72,7 +76,7 @@ async def record_event(
         session: the session holding the change.
         case: the case, already updated (its status is recorded with the event).
         kind: what happened.
-        actor: ``"staff:<telegram id>"``, ``"person:<id>"`` or ``"system"`` (ids only).
+        actor: ``"staff:<telegram id>"``, :data:`AUTHOR_ACTOR` or ``"system"`` (never who the author is).
         now: when.
         note: text for the author (a question, a reason, an answer).
         details: JSON-safe facts for the timeline (no personal data).

@@ -63,6 +63,7 @@ async def test_a_clerk_sees_a_restricted_ombudsman_case_only_with_a_pseudonym(
                       text="O médico foi contratado e começa na segunda-feira.", now=NOW)
     audit = (await session.exec(select(AuditEvent))).all()
     assert "João" not in str([(a.actor, a.details) for a in audit])
+    assert f"person:{cast.joao.id}" not in {a.actor for a in audit}  # the log never ties the author to the case
     assert "João" not in caplog.text
 
 
