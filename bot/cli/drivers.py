@@ -101,8 +101,8 @@ async def _bot_username(settings: Settings) -> str | None:
     try:
         async with bot:
             return bot.username
-    except (TelegramError, OSError) as exc:
-        logger.warning("could not ask Telegram for the bot's username: %s", exc)
+    except (TelegramError, OSError) as exc:  # the message may quote the token (InvalidToken): log only its kind
+        logger.warning("could not ask Telegram for the bot's username (%s)", type(exc).__name__)
         return None
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from pathlib import Path
 
 import pytest
+from telegram import Bot
+from telegram.error import InvalidToken
 
 from bot.cli import main
+from bot.settings import get_settings
 from tests.auxil.drivers import JORGE_CPF, csv_text, driver_row, renavam
 
 
@@ -83,3 +87,26 @@ def test_link_code_prints_the_code_once_and_the_start_payload(
     assert main(["driver", "link-code", "987.654.321-00"]) == 2
     assert "no driver with this CPF" in capsys.readouterr().err
     assert main(["driver", "link-code", "123"]) == 2
+
+
+def test_link_code_without_telegram_keeps_the_token_out_of_the_log(
+    database: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A rejected token still prints the code and a link to complete; the log names the error, not the secret."""
+    registry = tmp_path / "motoristas.csv"
+    registry.write_text(csv_text([driver_row()]), encoding="utf-8")
+    main(["import", "drivers", str(registry)])
+    token = "123456:SECRET-token-value"
+    monkeypatch.setenv("BALCAO_TELEGRAM_TOKEN", token)
+    get_settings.cache_clear()
+
+    async def rejected(self: Bot) -> None:
+        raise InvalidToken(f"The token `{token}` was rejected by the server.")
+
+    monkeypatch.setattr(Bot, "initialize", rejected)
+    caplog.set_level(logging.WARNING, logger="balcao")
+    capsys.readouterr()
+    assert main(["driver", "link-code", "123.456.789-09"]) == 0
+    assert "Link: https://t.me/<your bot's username>?start=link-" in capsys.readouterr().out
+    assert "InvalidToken" in caplog.text and "SECRET" not in caplog.text
