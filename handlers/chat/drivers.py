@@ -331,8 +331,19 @@ async def link_input(update: Update, context: BalcaoContext, draft: Draft) -> No
     elif draft.step == "code" and message.text:
         await _redeem(update, context, message.text)
     else:
-        await reply(update, context, context.tr._("Please use the button below to share your phone number, "
-                                                  "or send /cancelar."), markup=_contact_keyboard(context.tr))
+        await _repeat_step(update, context, draft.step)
+
+
+async def _repeat_step(update: Update, context: BalcaoContext, step: str) -> None:
+    """Answer input that does not fit the step by asking its question again (nothing entered is lost)."""
+    tr = context.tr
+    if step == "cpf":
+        await reply(update, context, tr._("Type only the first 3 digits of your CPF, for example 123."))
+    elif step == "code":
+        await reply(update, context, tr._("Type the code the city hall gave you (for example K7QM-2XHD-9P)."))
+    else:
+        await reply(update, context, tr._("Please use the button below to share your phone number, or send "
+                                          "/cancelar."), markup=_contact_keyboard(tr))
 
 
 async def _contact_received(update: Update, context: BalcaoContext) -> None:

@@ -21,6 +21,7 @@ from notifications.driver_reminders import SCAN_NAME
 from notifications.scans import run_scan
 from tests.auxil.bot_harness import settings_for
 from tests.auxil.case_chat import Talk
+from tests.auxil.case_files import png
 from tests.auxil.drivers import MARIA_CPF, driver_row, seed_registry
 
 MARIA_ID = 870001
@@ -89,6 +90,21 @@ async def test_the_one_time_link_from_staff_links_once(
     await talk.send(f"/start {issued.start_payload}", "Done: your Telegram is linked")
     other = Talk(emulator, emulator.add_user(870002, "Outro", language_code="en"))
     await other.send(f"/start {issued.start_payload}", "This code was already used")
+
+
+async def test_typing_a_code_answers_bad_input_and_keeps_the_step(
+    emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    """A photo or a wrong code while linking by code asks for the code again; the right one then links."""
+    await registered(sessions, settings)
+    async with sessions() as session:
+        issued = await create_link_code(session=session, cpf=MARIA_CPF, actor="cli", now=utcnow(), settings=settings)
+    talk = maria(emulator)
+    offer = await talk.send("/vincular", "How do you want to do it?")
+    await talk.press_and_edit(offer, "drivers:code", "Type the code the city hall gave you")
+    await talk.photo(png(), "Type the code the city hall gave you")
+    await talk.send("AAAA-BBBB-CC", "That does not match. You can try 4 more times today.")
+    await talk.send(issued.code.lower(), "Done: your Telegram is linked")
 
 
 async def test_situacao_details_and_unlinking(
