@@ -219,9 +219,9 @@ async def _file(
     now: dt.datetime,
     settings: Settings,
 ) -> FiledCase:
+    await check_daily_limit(session=session, person_id=person_id, now=now, settings=settings)
     year = now.astimezone(settings.tz).year
     case.protocol = await next_protocol(session=session, kind=case.kind, year=year)
-    await check_daily_limit(session=session, person_id=person_id, now=now, settings=settings)
     case.handling_role = HANDLING_ROLE[case.kind]
     case.received_at = now
     case.updated_at = now

@@ -115,10 +115,6 @@ class CaseView:
         """Whether the case still awaits a decision or answer."""
         return self.status not in FINAL_STATUSES
 
-    def days_left(self, today: dt.date) -> int:
-        """Days until the deadline (negative when late)."""
-        return (self.due_on - today).days
-
 
 @dataclass(frozen=True, slots=True)
 class QueueItem:
