@@ -71,6 +71,7 @@ class PersonView:
     first_name: str
     locale: str
     staff_role: Role | None
+    privacy_acknowledged: bool = False
 
     @property
     def is_staff(self) -> bool:
@@ -127,7 +128,28 @@ async def ensure_person(
         first_name=person.first_name,
         locale=person.locale,
         staff_role=role,
+        privacy_acknowledged=person.privacy_accepted_at is not None,
     )
+
+
+async def acknowledge_privacy(*, session: AsyncSession, person_id: int) -> dt.datetime:
+    """Record that the person read the privacy notice (LGPD Art. 9: clear information on the processing).
+
+    Public services rest on LGPD Art. 7 III and Art. 23, not on consent; this records that the person was told.
+    The first acknowledgement is kept; pressing again changes nothing.
+
+    Returns:
+        When the person first acknowledged it.
+    """
+    person = await session.get(Person, person_id)
+    if person is None:
+        raise LookupError(f"person {person_id} not found")
+    if person.privacy_accepted_at is None:
+        person.privacy_accepted_at = utcnow()
+        await record(session=session, actor=f"person:{person_id}", action="privacy.acknowledge", entity="person",
+                     entity_id=str(person_id))
+        await session.commit()
+    return person.privacy_accepted_at
 
 
 async def set_locale(*, session: AsyncSession, person_id: int, locale: str) -> str:

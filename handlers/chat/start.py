@@ -16,7 +16,9 @@ from handlers.chat.forms import FORMS, active_draft
 from handlers.chat.menus import publish_staff_menu
 from handlers.chat.replies import MENU_DATA, esc, keyboard, menu_row, reply
 from models.drafts import discard_draft
-from models.people import set_locale
+from models.people import acknowledge_privacy, set_locale
+
+PRIVACY_ACK = "privacy:ack"
 
 
 def _menu_commands(context: BalcaoContext) -> list[ChatCommand]:
@@ -51,6 +53,8 @@ async def start(update: Update, context: BalcaoContext) -> None:
     greeting = tr._(
         "Hello, {name}! I am Balcão, the service counter of the city hall of {city} on your phone."
     ).format(name=esc(context.person.first_name or ""), city=esc(context.settings.municipality_name))
+    if not context.person.privacy_acknowledged:
+        greeting += "\n\n" + tr._("Before you start: see how the city hall uses your data in /privacidade.")
     await reply(update, context, greeting)
     if context.person.staff_role is not None:
         await publish_staff_menu(
@@ -121,7 +125,16 @@ async def privacy(update: Update, context: BalcaoContext) -> None:
         "• How long: while the case is open, then as long as the law on public records requires.\n"
         "• Your rights (LGPD Art. 18): see your data and ask for its deletion with /meusdados."
     ).format(city=esc(context.settings.municipality_name))
-    await reply(update, context, text, markup=keyboard([menu_row(context)]))
+    rows = [] if context.person.privacy_acknowledged else [[(tr._("Got it"), PRIVACY_ACK)]]
+    await reply(update, context, text, markup=keyboard([*rows, menu_row(context)]))
+
+
+async def privacy_acknowledged(update: Update, context: BalcaoContext) -> None:
+    """The "Got it" button under the privacy notice: record when the person was told."""
+    async with context.sessions() as session:
+        await acknowledge_privacy(session=session, person_id=context.person.id)
+    text = context.tr._("Thank you. You can read this again at any time with /privacidade.")
+    await reply(update, context, text, markup=keyboard([menu_row(context)]), edit=True)
 
 
 async def menu_button(update: Update, context: BalcaoContext) -> None:
@@ -160,6 +173,7 @@ def register(application: Application) -> None:
     application.add_handler(CallbackQueryHandler(menu_button, pattern=f"^{MENU_DATA}$"))
     application.add_handler(CallbackQueryHandler(command_button, pattern=r"^cmd:"))
     application.add_handler(CallbackQueryHandler(language_chosen, pattern=r"^lang:"))
+    application.add_handler(CallbackQueryHandler(privacy_acknowledged, pattern=f"^{PRIVACY_ACK}$"))
     application.add_handler(
         MessageHandler(filters.ChatType.PRIVATE & ~filters.COMMAND, free_input), group=50
     )

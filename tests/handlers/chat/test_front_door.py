@@ -126,3 +126,27 @@ async def test_staff_get_their_own_menu_in_their_chat(
         assert str(ana.id) in str(scoped[-1].params["scope"])
     finally:
         COMMANDS.pop("filastaff", None)
+
+
+async def test_a_newcomer_is_pointed_to_the_privacy_notice_until_they_acknowledge_it(
+    emulator: Any, bot_app: Any, sessions: Any
+) -> None:
+    """LGPD Art. 9: the person is told how their data is used; the moment they acknowledge it is recorded."""
+    joao = emulator.add_user(810009, "João", language_code="pt-br")
+    emulator.send_text(joao, "/start")
+    hello = await emulator.wait_for_message(joao.id, lambda m: "Olá, João!" in (m.text or ""))
+    assert "/privacidade" in hello.text
+    emulator.send_text(joao, "/privacidade")
+    notice = await emulator.wait_for_message(joao.id, lambda m: "Seus dados no Balcão" in (m.text or ""))
+    emulator.press_button(joao, notice, "privacy:ack")
+    await emulator.wait_for_edit(joao.id, notice.message_id, lambda m: "Obrigado" in (m.text or ""))
+    async with sessions() as session:
+        person = (await session.exec(__import__("sqlmodel").select(Person))).one()
+    assert person.privacy_accepted_at is not None
+    emulator.send_text(joao, "/start")
+    again = await emulator.wait_for_message(joao.id, lambda m: "Olá, João!" in (m.text or ""))
+    assert "/privacidade" not in again.text
+    emulator.send_text(joao, "/privacidade")
+    second = await emulator.wait_for_message(joao.id, lambda m: "Seus dados no Balcão" in (m.text or ""))
+    assert "privacy:ack" not in str(second.inline_buttons)
+    assert emulator.unanswered_callbacks() == []
