@@ -24,11 +24,10 @@ from handlers.chat.representation import (
     cancel_form,
     cancel_row,
     current_draft,
-    files_received,
     is_file,
-    receive_file,
     respond,
     save,
+    take_file,
 )
 from models.cases import fields
 from models.cases.attachments import discard_unfiled
@@ -85,7 +84,7 @@ def render_case(view: CaseView, tr: Translator, *, today: Any, staff: bool = Fal
             lines.append(f"<b>{esc(label)}:</b> {esc(tr.date(due))} ({esc(days_left_text(tr, (due - today).days))})")
     if staff:
         lines.append(f"<b>{esc(tr._('Author'))}:</b> " + (
-            esc(tr._("Manifestante {code}").format(code=view.author.label)) if view.author.restricted
+            esc(tr._("Author {code} (identity restricted)").format(code=view.author.label)) if view.author.restricted
             else esc(view.author.name or "")
         ))
         if view.assigned_staff_name:
@@ -232,13 +231,9 @@ async def on_input(update: Update, context: BalcaoContext, draft: Draft) -> None
     message = update.effective_message
     assert message is not None
     if draft.step == "answer" and is_file(message):
-        files = list(data.get("files", []))
-        stored = await receive_file(update, context, files)
-        if stored is not None:
-            data["files"] = [*files, stored]
-            await save(context, FORM, "answer", data)
-            await respond(update, context, files_received(context, len(data["files"])) + "\n" + tr._(
-                "Then type your answer."), markup=keyboard([cancel_row(context, "acomp:cancel")]))
+        await take_file(update, context, form=FORM, step="answer", data=data,
+                        received=tr._("File received ({n} of {limit}). Send more, or type your answer."),
+                        markup=keyboard([cancel_row(context, "acomp:cancel")]))
         return
     if draft.step == "confirm" and message.text and fields.yes_or_no(message.text):
         await _send_complement(update, context, data)

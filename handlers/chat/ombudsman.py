@@ -18,23 +18,22 @@ from handlers.chat.context import BalcaoContext
 from handlers.chat.forms import form_input
 from handlers.chat.replies import esc, keyboard, menu_row
 from handlers.chat.representation import (
-    busy_elsewhere,
     cancel_form,
     cancel_row,
     current_draft,
-    files_received,
     is_file,
-    receive_file,
+    offer_to_resume,
     respond,
     save,
     send_receipt,
+    take_file,
+    within_daily_limit,
 )
 from models.cases import fields
-from models.cases.attachments import discard_unfiled
 from models.cases.fields import InvalidInput
 from models.cases.filing import Author, OmbudsmanForm, file_ombudsman_case
 from models.cases.labels import OMBUDSMAN_TYPE_HELP, OMBUDSMAN_TYPE_LABELS
-from models.cases.limits import CaseLimits, check_daily_limit
+from models.cases.limits import CaseLimits
 from models.cases.tables import OmbudsmanType
 from models.columns import utcnow
 from models.drafts import Draft, discard_draft
@@ -101,31 +100,15 @@ async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str,
 )
 async def start_ombudsman(update: Update, context: BalcaoContext) -> None:
     """``/ouvidoria``: resume the message in progress, or start one (within the daily limit)."""
-    tr = context.tr
-    if await busy_elsewhere(update, context, FORM):
-        return
-    if await current_draft(context, FORM) is not None:
-        await respond(
-            update,
-            context,
-            tr._("You have a message to the Ombudsman in progress. Continue where you stopped, or start again?"),
-            markup=keyboard([[(tr._("Continue"), "ouv:resume")], [(tr._("Start again"), "ouv:restart")],
-                             cancel_row(context, "ouv:cancel")]),
-        )
-        return
-    await _begin(update, context)
+    question = context.tr._("You have a message to the Ombudsman in progress. Continue where you stopped, or start "
+                            "again?")
+    if not await offer_to_resume(update, context, form=FORM, prefix="ouv", question=question):
+        await _begin(update, context)
 
 
 async def _begin(update: Update, context: BalcaoContext) -> None:
-    async with context.sessions() as session:
-        try:
-            await check_daily_limit(session=session, person_id=context.person.id, now=utcnow(),
-                                    settings=context.settings)
-        except InvalidInput as refused:
-            await respond(update, context, refused.render(context.tr), markup=keyboard([menu_row(context)]))
-            return
-        await discard_unfiled(session=session, person_id=context.person.id)
-        await session.commit()
+    if not await within_daily_limit(update, context):
+        return
     await save(context, FORM, "type", {})
     await respond(update, context, context.tr._("The Ombudsman answers within 30 days. You can stop at any time "
                                               "with /cancelar."))
@@ -154,12 +137,7 @@ async def on_input(update: Update, context: BalcaoContext, draft: Draft) -> None
     message = update.effective_message
     assert message is not None
     if step == "files" and is_file(message):
-        files = list(data.get("files", []))
-        stored = await receive_file(update, context, files)
-        if stored is not None:
-            data["files"] = [*files, stored]
-            await save(context, FORM, step, data)
-            await respond(update, context, files_received(context, len(data["files"])),
+        await take_file(update, context, form=FORM, step=step, data=data,
                         markup=keyboard([[(context.tr._("Done"), "ouv:files:done")],
                                          cancel_row(context, "ouv:cancel")]))
         return

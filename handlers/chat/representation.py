@@ -20,7 +20,7 @@ from telegram import InputFile, KeyboardButton, Message, ReplyKeyboardMarkup, Re
 from telegram.constants import ParseMode
 from telegram.ext import Application, CallbackQueryHandler
 
-from bot.i18n import N_, Translator, translator
+from bot.i18n import DEFAULT_LOCALE, N_, Translator, translator
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.forms import FORMS, active_draft, form_input
@@ -160,6 +160,70 @@ async def cancel_form(update: Update, context: BalcaoContext) -> None:
         markup=keyboard([menu_row(context)]),
         edit=True,
     )
+
+
+async def offer_to_resume(update: Update, context: BalcaoContext, *, form: str, prefix: str, question: str) -> bool:
+    """Whether starting ``form`` must wait: another form is in progress (said), or this one is (continue or restart).
+
+    Args:
+        update: the update that asked to start.
+        context: the chat context.
+        form: the form to start.
+        prefix: the buttons' prefix (``rep``, ``ouv``): ``<prefix>:resume``, ``:restart`` and ``:cancel``.
+        question: the translated question offering to continue or start again.
+    """
+    if await busy_elsewhere(update, context, form):
+        return True
+    if await current_draft(context, form) is None:
+        return False
+    tr = context.tr
+    await respond(update, context, question, markup=keyboard([
+        [(tr._("Continue"), f"{prefix}:resume")], [(tr._("Start again"), f"{prefix}:restart")],
+        cancel_row(context, f"{prefix}:cancel"),
+    ]))
+    return True
+
+
+async def within_daily_limit(update: Update, context: BalcaoContext) -> bool:
+    """Before a new case form: refuse, and say why, once today's limit is reached; drop an abandoned form's files."""
+    async with context.sessions() as session:
+        try:
+            await check_daily_limit(session=session, person_id=context.person.id, now=utcnow(),
+                                    settings=context.settings)
+        except InvalidInput as refused:
+            await respond(update, context, refused.render(context.tr), markup=keyboard([menu_row(context)]))
+            return False
+        await discard_unfiled(session=session, person_id=context.person.id)
+        await session.commit()
+    return True
+
+
+async def take_file(
+    update: Update, context: BalcaoContext, *, form: str, step: str, data: dict[str, Any], markup: Markup,
+    received: str | None = None,
+) -> None:
+    """Keep the photo or document just sent (limits checked), save it in the form, and say how many so far.
+
+    Args:
+        update: the update carrying the file.
+        context: the chat context.
+        form: the form in progress.
+        step: its current step (kept).
+        data: its answers; the file's id is added to ``data["files"]``.
+        markup: the buttons under the answer.
+        received: the translated answer, with ``{n}`` files of ``{limit}`` (default: "Send more, or press Done").
+    """
+    files = list(data.get("files", []))
+    stored = await receive_file(update, context, files)
+    if stored is None:
+        return
+    data["files"] = [*files, stored]
+    await save(context, form, step, data)
+    if received is None:
+        text = files_received(context, len(data["files"]))
+    else:
+        text = received.format(n=len(data["files"]), limit=CaseLimits.from_settings(context.settings).max_attachments)
+    await respond(update, context, text, markup=markup)
 
 
 async def receive_file(update: Update, context: BalcaoContext, already: list[int]) -> int | None:
@@ -357,32 +421,14 @@ def _kinds(context: BalcaoContext) -> list[str]:
 )
 async def start_representation(update: Update, context: BalcaoContext) -> None:
     """``/representacao``: resume the report in progress, or start one (within the daily limit)."""
-    tr = context.tr
-    if await busy_elsewhere(update, context, FORM):
-        return
-    draft = await current_draft(context, FORM)
-    if draft is not None:
-        await respond(
-            update,
-            context,
-            tr._("You have a report in progress. Continue where you stopped, or start again?"),
-            markup=keyboard([[(tr._("Continue"), "rep:resume")], [(tr._("Start again"), "rep:restart")],
-                             cancel_row(context, "rep:cancel")]),
-        )
-        return
-    await _begin(update, context)
+    question = context.tr._("You have a report in progress. Continue where you stopped, or start again?")
+    if not await offer_to_resume(update, context, form=FORM, prefix="rep", question=question):
+        await _begin(update, context)
 
 
 async def _begin(update: Update, context: BalcaoContext) -> None:
-    async with context.sessions() as session:
-        try:
-            await check_daily_limit(session=session, person_id=context.person.id, now=utcnow(),
-                                    settings=context.settings)
-        except InvalidInput as refused:
-            await respond(update, context, refused.render(context.tr), markup=keyboard([menu_row(context)]))
-            return
-        await discard_unfiled(session=session, person_id=context.person.id)
-        await session.commit()
+    if not await within_daily_limit(update, context):
+        return
     kinds = _kinds(context)
     if not kinds:
         await respond(update, context, context.tr._("Reports are not available in this city."),
@@ -419,12 +465,7 @@ async def on_input(update: Update, context: BalcaoContext, draft: Draft) -> None
             await _advance(update, context, step, data)
             return
         if step == "evidence" and is_file(message):
-            files = list(data.get("files", []))
-            stored = await receive_file(update, context, files)
-            if stored is not None:
-                data["files"] = [*files, stored]
-                await save(context, FORM, step, data)
-                await respond(update, context, files_received(context, len(data["files"])),
+            await take_file(update, context, form=FORM, step=step, data=data,
                             markup=keyboard([[(context.tr._("Done"), "rep:files:done")],
                                              cancel_row(context, "rep:cancel")]))
             return
@@ -465,6 +506,7 @@ async def _take_text(update: Update, context: BalcaoContext, step: str, data: di
         data["evidence_note"] = fields.clean_text(text, min_length=5, max_length=1000)
     elif step == "learned":
         data["learned"] = fields.clean_text(text, min_length=3, max_length=300).replace("\n", " ")
+        data.pop("learned_key", None)
     elif step == "relation_end":
         data["relation_ended_on"] = fields.past_day(text, today=today).isoformat()
         await _advance(update, context, "relation", data)
@@ -623,7 +665,10 @@ async def _button(
         if not data.get("files"):
             raise InvalidInput(N_("Please send a file, or type where the evidence can be found."))
     elif action == "learn":
-        data["learned"] = translator("pt_BR")._(LEARNED[arg])
+        if arg not in LEARNED:
+            raise InvalidInput(N_("Please choose one of the buttons."))
+        data["learned"] = translator(DEFAULT_LOCALE)._(LEARNED[arg])  # the record reads in the city hall's language
+        data["learned_key"] = arg
     elif action == "rel":
         data["relation"] = Relation(arg).value
         if arg == "former":
@@ -711,7 +756,9 @@ def summary(data: dict[str, Any], tr: Translator) -> str:
     if data.get("kind") == "app":
         lines.append(_line(tr._("Your name"), data.get("name", "")))
     else:
-        lines.append(_line(tr._("How you learned of it"), data.get("learned", "")))
+        key = data.get("learned_key")
+        learned = tr._(LEARNED[key]) if key in LEARNED else data.get("learned", "")
+        lines.append(_line(tr._("How you learned of it"), learned))
         relation = {"none": tr._("none"), "current": tr._("I still work there"),
                     "former": tr._("I left on {date}").format(
                         date=tr.date(dt.date.fromisoformat(data["relation_ended_on"]))

@@ -2,7 +2,7 @@
 
 - The author sees their own case in full (:func:`author_view` with ``may_see_author=True``).
 - Staff see the author only where the law allows: an ombudsman case whose author asked for their identity to be
-  restricted shows only a pseudonym (``Manifestante #7F3A``) to anyone but the ombudsman
+  restricted shows only a pseudonym (``#7F3A``, "Manifestante #7F3A" in the chat) to anyone but the ombudsman
   (Lei 13.460/2017 Art. 10 §7: the author's identity is restricted information).
 - Nothing here is ever sent to the accused: the hand-over to the penalty notices
   (:class:`models.cases.handling.NoticeHandover`) carries no author field at all.
@@ -44,7 +44,7 @@ class AuthorView:
 
     @property
     def label(self) -> str:
-        """The name, or ``#7F3A`` when restricted (the chat adds the translated "Manifestante")."""
+        """The name, or ``#7F3A`` when restricted (the chat adds a translated "Author … (identity restricted)")."""
         return self.name if self.name is not None else f"#{self.pseudonym}"
 
 

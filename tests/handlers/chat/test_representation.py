@@ -75,6 +75,7 @@ async def test_a_representation_from_start_to_protocol_with_bad_input_at_every_s
     review = await joao.send(today, "Please check your report")
     assert "João Batista Pereira" in review.text and "***.982.247-**" in review.text
     assert "Rule broken: Atirar animais, lixos, detritos" in review.text and "1 file" in review.text
+    assert "How you learned of it: I saw it myself" in review.text  # the reader's language; the record pt_BR
     refused = await joao.press(review, "rep:send", "sole paragraph")
     assert "rep:edit:relation" in joao.buttons(refused)
     relation = await joao.press(refused, "rep:edit:relation", "partner, director")

@@ -7,12 +7,12 @@ from sqlmodel import select
 
 from bot.db import SessionFactory
 from bot.settings import Settings
-from models.cases.filing import file_representation
+from models.cases.filing import file_ombudsman_case, file_representation
 from models.cases.tables import Case, CaseStatus, Outcome
 from models.columns import utcnow
 from models.people import Person, Role, add_staff
 from tests.auxil.case_chat import Talk, deliver
-from tests.auxil.case_people import representation
+from tests.auxil.case_people import ombudsman, representation
 
 JOAO, CLARA, OTAVIO = 850001, 850101, 850103
 
@@ -74,3 +74,29 @@ async def test_a_clerk_decides_representations_and_the_author_is_told(
         statuses = [(c.status, c.outcome) for c in (await session.exec(select(Case).order_by(Case.id))).all()]  # type: ignore[arg-type]
     assert statuses == [(CaseStatus.AUTO_ISSUED, Outcome.AUTO), (CaseStatus.ARCHIVED, Outcome.ARCHIVE)]
     assert emulator.unanswered_callbacks() == []
+
+
+async def test_a_restricted_author_is_a_code_to_an_admin_and_a_name_to_the_ombudsman(
+    emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    """Lei 13.460/2017 Art. 10 §7: staff other than the ombudsman, admins included, see only the pseudonym."""
+    await _setup(sessions, settings)
+    admin_id = 850104
+    async with sessions() as session:
+        session.add(Person(telegram_user_id=admin_id, chat_id=admin_id, first_name="Ana", locale="pt_BR"))
+        await session.commit()
+        await add_staff(session=session, telegram_user_id=admin_id, role=Role.ADMIN, name="Ana", actor="test")
+        joao = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
+        assert joao.id is not None
+        filed = await file_ombudsman_case(session=session, person_id=joao.id, form=ombudsman(restricted=True),
+                                          now=utcnow(), settings=settings)
+    clara = Talk(emulator, emulator.add_user(CLARA, "Clara", language_code="en"))
+    ana = Talk(emulator, emulator.add_user(admin_id, "Ana", language_code="pt-br"))
+    otavio = Talk(emulator, emulator.add_user(OTAVIO, "Otávio", language_code="en"))
+    queue = await clara.send("/pendencias", "Pending cases")
+    assert filed.protocol not in queue.text  # not the clerk's queue
+    queue = await ana.send("/pendencias", filed.protocol)  # every queue for an admin
+    opened = await ana.press(queue, f"pend:case:{filed.case_id}", "Manifestante #")
+    assert "(identidade restrita)" in opened.text and "João" not in opened.text
+    queue = await otavio.send("/pendencias", filed.protocol)
+    await otavio.press(queue, f"pend:case:{filed.case_id}", "Author: João Batista Pereira")
