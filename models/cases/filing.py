@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -205,6 +206,19 @@ def ride_hailing_refs(reason: str, *, registered: bool) -> tuple[str, ...]:
     return tuple(refs)
 
 
+def _new_case(kind: CaseKind, *, now: dt.datetime, settings: Settings, **details: Any) -> Case:
+    """A case of ``kind`` received ``now``, routed to its queue and due as the law says (numbered when filed)."""
+    return Case(
+        protocol="",
+        kind=kind,
+        handling_role=HANDLING_ROLE[kind],
+        received_at=now,
+        updated_at=now,
+        due_on=first_due_on(kind=kind, received_at=now, settings=settings),
+        **details,
+    )
+
+
 def _pseudonym() -> str:
     return secrets.token_hex(2).upper()
 
@@ -222,10 +236,6 @@ async def _file(
     await check_daily_limit(session=session, person_id=person_id, now=now, settings=settings)
     year = now.astimezone(settings.tz).year
     case.protocol = await next_protocol(session=session, kind=case.kind, year=year)
-    case.handling_role = HANDLING_ROLE[case.kind]
-    case.received_at = now
-    case.updated_at = now
-    case.due_on = first_due_on(kind=case.kind, received_at=now, settings=settings)
     session.add(case)
     await session.flush()
     assert case.id is not None
@@ -271,10 +281,10 @@ async def file_representation(
     if CP not in settings.rulebooks:
         raise InvalidInput(N_("Representations under the Código de Posturas are not available in this city."))
     check_representation(form)
-    case = Case(
-        protocol="",
-        kind=CaseKind.REPRESENTATION,
-        handling_role=HANDLING_ROLE[CaseKind.REPRESENTATION],
+    case = _new_case(
+        CaseKind.REPRESENTATION,
+        now=now,
+        settings=settings,
         summary=form.facts,
         infraction_code=form.infraction_code,
         legal_refs=list(representation_refs(form.infraction_code)),
@@ -287,7 +297,6 @@ async def file_representation(
         learned_how=form.learned_how,
         relation=form.relation,
         relation_ended_on=form.relation_ended_on if form.relation is Relation.FORMER else None,
-        due_on=now.date(),
     )
     return await _file(
         session=session, person_id=person_id, case=case, author=form.author,
@@ -310,10 +319,10 @@ async def file_ride_hailing_report(
     if reason is None:
         raise InvalidInput(N_("Please choose what the driver did."))
     registered = form.driver_id is not None
-    case = Case(
-        protocol="",
-        kind=CaseKind.RIDE_HAILING,
-        handling_role=HANDLING_ROLE[CaseKind.RIDE_HAILING],
+    case = _new_case(
+        CaseKind.RIDE_HAILING,
+        now=now,
+        settings=settings,
         summary=form.facts,
         infraction_code=reason.infraction_code if registered else UNREGISTERED_CODE,
         legal_refs=list(ride_hailing_refs(form.reason, registered=registered)),
@@ -325,7 +334,6 @@ async def file_ride_hailing_report(
         longitude=form.place.longitude,
         occurred_on=form.occurred_on,
         evidence_note=form.evidence_note,
-        due_on=now.date(),
     )
     return await _file(
         session=session, person_id=person_id, case=case, author=form.author,
@@ -341,15 +349,14 @@ async def file_ombudsman_case(
     Raises:
         DailyLimitReached: the person filed too many cases today.
     """
-    case = Case(
-        protocol="",
-        kind=CaseKind.OMBUDSMAN,
+    case = _new_case(
+        CaseKind.OMBUDSMAN,
+        now=now,
+        settings=settings,
         ombudsman_type=form.type,
-        handling_role=HANDLING_ROLE[CaseKind.OMBUDSMAN],
         summary=form.text,
         legal_refs=[f"{OMBUDSMAN_TITLE}, Art. 16"],
         identity_restricted=form.identity_restricted,
-        due_on=now.date(),
     )
     return await _file(
         session=session, person_id=person_id, case=case, author=form.author,
