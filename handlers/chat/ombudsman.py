@@ -18,14 +18,16 @@ from handlers.chat.context import BalcaoContext
 from handlers.chat.forms import form_input
 from handlers.chat.replies import esc, keyboard, menu_row
 from handlers.chat.representation import (
+    ask_what_to_change,
     cancel_form,
     cancel_row,
+    confirm_filing,
     current_draft,
     is_file,
     offer_to_resume,
     respond,
+    review_markup,
     save,
-    send_receipt,
     take_file,
     within_daily_limit,
 )
@@ -36,7 +38,7 @@ from models.cases.labels import OMBUDSMAN_TYPE_HELP, OMBUDSMAN_TYPE_LABELS
 from models.cases.limits import CaseLimits
 from models.cases.tables import OmbudsmanType
 from models.columns import utcnow
-from models.drafts import Draft, discard_draft
+from models.drafts import Draft
 
 FORM = "ouvidoria"
 STEPS = ("type", "text", "files", "identity", "name", "review")
@@ -211,7 +213,6 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
 
 
 async def _edit(update: Update, context: BalcaoContext, data: dict[str, Any], field: str) -> None:
-    tr = context.tr
     if field == "review":
         await show_review(update, context, data)
         return
@@ -220,10 +221,7 @@ async def _edit(update: Update, context: BalcaoContext, data: dict[str, Any], fi
         await save(context, FORM, field, data)
         await ask(update, context, field, data)
         return
-    buttons = [(tr._(label), f"ouv:edit:{name}") for name, label in EDITABLE.items()]
-    pairs = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
-    await respond(update, context, tr._("What do you want to change?"),
-                markup=keyboard([*pairs, [(tr._("◀ Back to the summary"), "ouv:edit:review")]]))
+    await ask_what_to_change(update, context, "ouv", list(EDITABLE.items()))
 
 
 def summary(data: dict[str, Any], tr: Translator) -> str:
@@ -245,11 +243,7 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
     """The summary and the buttons to send, change or cancel."""
     tr = context.tr
     text = tr._("Please check your message before sending:") + "\n\n" + summary(data, tr)
-    await respond(update, context, text, markup=keyboard([
-        [(tr._("✅ Send"), "ouv:send")],
-        [(tr._("✏️ Change something"), "ouv:edit")],
-        cancel_row(context, "ouv:cancel"),
-    ]))
+    await respond(update, context, text, markup=review_markup(context, "ouv"))
 
 
 async def _send(update: Update, context: BalcaoContext, data: dict[str, Any]) -> None:
@@ -270,9 +264,7 @@ async def _send(update: Update, context: BalcaoContext, data: dict[str, Any]) ->
             [(tr._("✏️ Change something"), "ouv:edit")], cancel_row(context, "ouv:cancel"),
         ]))
         return
-    async with context.sessions() as session:
-        await discard_draft(session=session, person_id=context.person.id)
-    await send_receipt(update, context, filed)
+    await confirm_filing(update, context, filed)
 
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:

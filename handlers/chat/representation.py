@@ -268,9 +268,39 @@ def is_file(message: Message | None) -> bool:
     return message is not None and (bool(message.photo) or message.document is not None)
 
 
-async def send_receipt(update: Update, context: BalcaoContext, filed: FiledCase) -> None:
-    """Confirm a filing: the protocol, the deadline, and the PDF receipt."""
+def review_markup(context: BalcaoContext, prefix: str) -> Markup:
+    """The buttons under a review screen: ``<prefix>:send``, ``<prefix>:edit`` and ``<prefix>:cancel``."""
     tr = context.tr
+    return keyboard([
+        [(tr._("✅ Send"), f"{prefix}:send")],
+        [(tr._("✏️ Change something"), f"{prefix}:edit")],
+        cancel_row(context, f"{prefix}:cancel"),
+    ])
+
+
+async def ask_what_to_change(
+    update: Update, context: BalcaoContext, prefix: str, fields_shown: list[tuple[str, str]]
+) -> None:
+    """The answers that can be changed from the review, two buttons a row (``<prefix>:edit:<name>``).
+
+    Args:
+        update: the update.
+        context: the chat context.
+        prefix: the buttons' prefix (``rep``, ``ouv``).
+        fields_shown: ``(step name, label msgid)`` of each answer that can be changed.
+    """
+    tr = context.tr
+    buttons = [(tr._(label), f"{prefix}:edit:{name}") for name, label in fields_shown]
+    pairs = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+    await respond(update, context, tr._("What do you want to change?"),
+                  markup=keyboard([*pairs, [(tr._("◀ Back to the summary"), f"{prefix}:edit:review")]]))
+
+
+async def confirm_filing(update: Update, context: BalcaoContext, filed: FiledCase) -> None:
+    """Close the form and confirm the filing: the protocol, the deadline, and the PDF receipt."""
+    tr = context.tr
+    async with context.sessions() as session:
+        await discard_draft(session=session, person_id=context.person.id)
     today = utcnow().astimezone(context.settings.tz).date()
     left = (filed.due_on - today).days
     text = (
@@ -696,7 +726,6 @@ async def _button(
 
 
 async def _edit(update: Update, context: BalcaoContext, data: dict[str, Any], field: str) -> None:
-    tr = context.tr
     steps = _steps(data)
     if field == "review":
         await show_review(update, context, data)
@@ -706,10 +735,7 @@ async def _edit(update: Update, context: BalcaoContext, data: dict[str, Any], fi
         await save(context, FORM, field, data)
         await ask(update, context, field, data)
         return
-    buttons = [(tr._(EDITABLE[name]), f"rep:edit:{name}") for name in steps if name in EDITABLE]
-    pairs = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
-    await respond(update, context, tr._("What do you want to change?"),
-                markup=keyboard([*pairs, [(tr._("◀ Back to the summary"), "rep:edit:review")]]))
+    await ask_what_to_change(update, context, "rep", [(name, EDITABLE[name]) for name in steps if name in EDITABLE])
 
 
 # --- review and sending -----------------------------------------------------------------------------------------
@@ -773,11 +799,7 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
     text = tr._("Please check your report before sending:") + "\n\n" + summary(data, tr) + "\n\n" + tr._(
         "Your name is never shown to the person reported."
     )
-    await respond(update, context, text, markup=keyboard([
-        [(tr._("✅ Send"), "rep:send")],
-        [(tr._("✏️ Change something"), "rep:edit")],
-        cancel_row(context, "rep:cancel"),
-    ]))
+    await respond(update, context, text, markup=review_markup(context, "rep"))
 
 
 def _place(data: dict[str, Any]) -> Place:
@@ -837,9 +859,7 @@ async def _send(update: Update, context: BalcaoContext, data: dict[str, Any]) ->
             [(tr._("✏️ Change something"), "rep:edit")], cancel_row(context, "rep:cancel"),
         ]))
         return
-    async with context.sessions() as session:
-        await discard_draft(session=session, person_id=context.person.id)
-    await send_receipt(update, context, filed)
+    await confirm_filing(update, context, filed)
 
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:

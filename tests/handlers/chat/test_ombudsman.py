@@ -53,6 +53,13 @@ async def test_an_ombudsman_case_from_filing_to_rating(
         await joao.send("J", "full name")
         review = await joao.send("João Batista Pereira", "Please check your message")
         assert "only the Ombudsman" in review.text and "1 file" in review.text
+        change = await joao.press(review, "ouv:edit", "What do you want to change?")
+        identity = await joao.press(change, "ouv:edit:identity", "Who may see your name?")
+        review = await joao.press(identity, "ouv:id:open", "Please check your message")  # back to the review
+        assert "the staff who handle your case" in review.text and "João Batista Pereira" in review.text
+        change = await joao.press(review, "ouv:edit", "What do you want to change?")
+        identity = await joao.press(change, "ouv:edit:identity", "Who may see your name?")
+        review = await joao.press(identity, "ouv:id:restricted", "only the Ombudsman")
         sent = await joao.send("yes", "Your protocol number is")
         assert "OUV-" in sent.text and name
         await emulator.wait_for_message(JOAO, lambda m: m.document is not None, after=sent.message_id)
