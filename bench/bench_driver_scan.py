@@ -148,6 +148,7 @@ def peak_mb() -> float:
 
 
 def main() -> int:
+    """Build the data, run the three scans each in a fresh process, print their figures; 1 when over budget."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=1_000_000, help="authorizations (default 1,000,000)")
     parser.add_argument("--measure", nargs=3, metavar=("DB", "TODAY", "LAST_SCANNED"), help=argparse.SUPPRESS)

@@ -8,6 +8,7 @@ Art. 18), and after an answer they rate the service (Lei 13.460/2017 Art. 23). B
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from telegram import Update
@@ -51,7 +52,7 @@ FORM = "complemento"
 LIST_LIMIT = 10
 
 
-def _today(context: BalcaoContext) -> Any:
+def _today(context: BalcaoContext) -> dt.date:
     return utcnow().astimezone(context.settings.tz).date()
 
 
@@ -72,7 +73,7 @@ def kind_label(tr: Translator, view: CaseView) -> str:
     return label
 
 
-def render_case(view: CaseView, tr: Translator, *, today: Any, staff: bool = False) -> str:
+def render_case(view: CaseView, tr: Translator, *, today: dt.date, staff: bool = False) -> str:
     """A case with its status, deadline and timeline, as HTML (the author's view, or a staff view)."""
     lines = [f"<b>{esc(view.protocol)}</b> — {esc(kind_label(tr, view))}",
              f"<b>{esc(tr._('Status'))}:</b> {esc(tr._(STATUS_LABELS[view.status]))}",

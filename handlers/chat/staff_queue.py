@@ -12,6 +12,7 @@ Ombudsman.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from telegram import InputFile, Update
@@ -62,7 +63,7 @@ TEXT_PROMPTS = {
 }
 
 
-def _today(context: BalcaoContext) -> Any:
+def _today(context: BalcaoContext) -> dt.date:
     return utcnow().astimezone(context.settings.tz).date()
 
 

@@ -22,6 +22,7 @@ the author). Messages are English (the API is for systems).
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
@@ -79,7 +80,7 @@ def _protocol(request: web.Request) -> str:
     return protocol
 
 
-def _today(request: web.Request) -> Any:
+def _today(request: web.Request) -> dt.date:
     return utcnow().astimezone(settings_of(request).tz).date()
 
 
