@@ -24,6 +24,10 @@ The ambiguities and the default choice (each a ``BALCAO_*`` setting):
 - ``BALCAO_CP_DEPOSIT_DAYS_KIND`` (``calendar``): CP Art. 46 says 10 *dias* for the deposit, Art. 43 says
   10 *dias úteis* for the appeal it conditions. Default: the literal calendar days (the earlier date: whoever
   follows it never loses the appeal); ``business`` aligns it with Art. 43.
+- CP Art. 42 (an appeal when the complaint was not decided within the Art. 40 period) sets no period of its own:
+  the appeal may be filed from the day after the Art. 40 period ends until a first-instance decision is given.
+  Art. 46 counts the deposit from the ciência of a decision there is none of, so ``cp-42-deposito`` counts it
+  from the filing of the appeal, in the kind of day ``BALCAO_CP_DEPOSIT_DAYS_KIND`` chooses.
 - ``BALCAO_L1533_NOTICE_90D_START`` (``lavratura``): Lei 1.533 Art. 22 §1 counts the 90 days to deliver the
   *Notificação de Penalidade* from the *lavratura do Auto*, §2 from its *juntada* in the case file. Default: the
   *lavratura* (the earlier date, so a notice delivered in time is in time under both readings).
@@ -372,6 +376,31 @@ RULES: Final[tuple[DeadlineRule, ...]] = (
         source="B1.10",
     ),
     DeadlineRule(
+        id="cp-42-deposito",
+        rulebook=CP,
+        article="Art. 42; Art. 46",
+        description=N_("Deposit of half the fine for an appeal filed because the complaint was not decided in time"),
+        obliged=Obliged.PARTY,
+        readings=(
+            Reading(
+                key="calendar",
+                unit=D,
+                length=10,
+                start_event=S.INTERPOSICAO_RECURSO,
+                basis=N_("no decision to count from (Art. 42): 10 days from the appeal, as Art. 46 writes them"),
+            ),
+            Reading(
+                key="business",
+                unit=BD,
+                length=10,
+                start_event=S.INTERPOSICAO_RECURSO,
+                basis=N_("no decision to count from (Art. 42): 10 business days from the appeal (Art. 43)"),
+            ),
+        ),
+        setting="cp_deposit_days_kind",
+        source="B1.11; B1.14",
+    ),
+    DeadlineRule(
         id="cp-43-recurso",
         rulebook=CP,
         article="Art. 43, par. único",
@@ -500,11 +529,20 @@ RULES: Final[tuple[DeadlineRule, ...]] = (
     DeadlineRule(
         id="cp-184-cao",
         rulebook=CP,
-        article="Art. 184, §§1º–2º",
+        article="Art. 184, §1º",
         description=N_("Collect an impounded dog"),
         obliged=Obliged.PARTY,
         readings=_one(D, 10, S.APREENSAO),
-        source="B2.6–B2.7",
+        source="B2.6",
+    ),
+    DeadlineRule(
+        id="cp-184-2-cao-registrado",
+        rulebook=CP,
+        article="Art. 184, §2º",
+        description=N_("Collect an impounded registered dog after the owner is notified"),
+        obliged=Obliged.PARTY,
+        readings=_one(D, 10, S.NOTIFICACAO_PROPRIETARIO),
+        source="B2.7",
     ),
     # ---- Lei 1.533/2020 (Sapezal), DEADLINES.md A1, A2.1, A3 ----
     DeadlineRule(

@@ -53,6 +53,9 @@ def test_rule_ids_are_unique_and_references_resolve() -> None:
         ("cp-37-reclamacao", "Art. 37", Unit.BUSINESS_DAYS, 8, StartEvent.RECEBIMENTO_AUTO),
         ("cp-43-recurso", "Art. 43, par. único", Unit.BUSINESS_DAYS, 10, StartEvent.CIENCIA_DECISAO),
         ("cp-46-deposito", "Art. 46", Unit.CALENDAR_DAYS, 10, StartEvent.CIENCIA_DECISAO),
+        ("cp-42-deposito", "Art. 42; Art. 46", Unit.CALENDAR_DAYS, 10, StartEvent.INTERPOSICAO_RECURSO),
+        ("cp-184-cao", "Art. 184, §1º", Unit.CALENDAR_DAYS, 10, StartEvent.APREENSAO),
+        ("cp-184-2-cao-registrado", "Art. 184, §2º", Unit.CALENDAR_DAYS, 10, StartEvent.NOTIFICACAO_PROPRIETARIO),
         ("cp-278-defesa", "Art. 278, §2º", Unit.CALENDAR_DAYS, 30, StartEvent.CIENCIA_NOTIFICACAO),
         ("cp-36-edital", "Art. 36, III", Unit.CALENDAR_DAYS, 30, StartEvent.PUBLICACAO_EDITAL),
         ("cp-40-decisao", "Art. 40", Unit.CALENDAR_DAYS, 10, StartEvent.PROTOCOLO_RECLAMACAO),
@@ -83,6 +86,7 @@ def test_ambiguous_rules_name_a_setting_whose_values_are_exactly_their_readings(
     ambiguous = [rule for rule in RULES if rule.ambiguous]
     assert {rule.id for rule in ambiguous} == {
         "cp-37-reclamacao-edital",
+        "cp-42-deposito",
         "cp-46-deposito",
         "l1533-22-entrega",
         "l1533-26-1-suspensao",
