@@ -38,7 +38,18 @@ from models.drivers.linking import (
 )
 from models.drivers.periods import civil_today
 from models.drivers.registry import DriverSituation, situation_for_person
-from models.drivers.status import LAW, AuthorizationStatus, StatusKind, Step, StepCode
+from models.drivers.status import (
+    ARTICLES,
+    LAW,
+    RULE_ANNUAL_INSPECTION,
+    RULE_REPORT_CHANGES,
+    RULE_VALIDITY,
+    RULE_VEHICLE_AGE,
+    AuthorizationStatus,
+    StatusKind,
+    Step,
+    StepCode,
+)
 from models.drivers.tables import InspectionResult
 
 FORM = "driver_link"
@@ -160,7 +171,7 @@ def details_text(tr: Translator, situation: DriverSituation, office: str) -> str
         esc(tr._("Valid for 12 months from the payment of the fees, until {date} ({left}).").format(
             date=tr.date(status.valid_until), left=days_left_text(tr, status.validity_days_left)
         )),
-        _legal("Art. 3º, par. único"),
+        _legal(ARTICLES[RULE_VALIDITY]),
     ]
     if status.kind is not StatusKind.ACTIVE:
         lines += [esc(_state_line(tr, status)), _legal(status.article)]
@@ -170,7 +181,7 @@ def details_text(tr: Translator, situation: DriverSituation, office: str) -> str
         esc(tr._("It may serve until {date} (5 years of use, counted to 31 December).").format(
             date=tr.date(status.vehicle_last_day)
         )),
-        _legal("Art. 2º, §§1º–2º"),
+        _legal(ARTICLES[RULE_VEHICLE_AGE]),
         "",
         tr._("<b>Inspection</b>"),
     ]
@@ -185,7 +196,7 @@ def details_text(tr: Translator, situation: DriverSituation, office: str) -> str
         lines.append(esc(tr._("Next yearly inspection by {date} ({left}).").format(
             date=tr.date(inspection.due_on), left=days_left_text(tr, inspection.days_left)
         )))
-    lines += [_legal("Art. 16"), "", tr._("<b>What to do</b>")]
+    lines += [_legal(ARTICLES[RULE_ANNUAL_INSPECTION]), "", tr._("<b>What to do</b>")]
     for step in status.next_steps:
         lines.append(f"• {esc(step_text(tr, step, status))}")
         lines.append(f"  {_legal(step.article)}")
@@ -365,7 +376,7 @@ async def _contact_received(update: Update, context: BalcaoContext) -> None:
         await reply(update, context, tr._("I found no driver registration with this phone number."),
                     markup=ReplyKeyboardRemove())
         text = tr._("If your number changed, you must tell the city hall within 7 days. You can also ask the city "
-                    "hall for a link code.") + "\n" + _legal("Art. 13, XX")
+                    "hall for a link code.") + "\n" + _legal(ARTICLES[RULE_REPORT_CHANGES])
         await reply(update, context, text, markup=keyboard([[(tr._("🔑 I have a code"), BY_CODE)], menu_row(context)]))
         return
     await _save_step(context, "cpf", {"candidates": candidates})
