@@ -9,7 +9,6 @@ saved after every step), and the opt-in (terms → optional CPF → confirmation
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 from typing import Any
 
 from telegram import InputFile, Update
@@ -29,15 +28,23 @@ from models.columns import utcnow
 from models.deadlines import Window, WindowRole
 from models.drafts import Draft, discard_draft
 from models.drivers.identifiers import mask_cpf
-from models.notices.delivery import DeliveryError, civil_date, record_explicit_ciencia, revoke_electronic_notices
+from models.notices.delivery import (
+    DeliveryError,
+    accept_electronic_notices,
+    civil_date,
+    record_explicit_ciencia,
+    revoke_electronic_notices,
+)
 from models.notices.filings import (
     FilingRefused,
     check_can_file,
     file_filing,
     first_filing_kind,
+    lapsed,
     store_filing_attachment,
 )
-from models.notices.optin import TERMS_VERSION, accept_terms, optin_status
+from models.notices.optin import TERMS_VERSION, optin_status
+from models.notices.pdf import money_of
 from models.notices.status import NoticeView, notice_of_person, notice_view, notices_of_person
 from models.notices.tables import (
     CienciaKind,
@@ -78,15 +85,18 @@ CIENCIA_HOW = {
 }
 
 
-def _money(tr: Translator, cents: int) -> str:
-    return tr.money((Decimal(cents) / 100).quantize(Decimal("0.01")))
+def money(tr: Translator, cents: int) -> str:
+    """An amount kept in cents, as the reader writes money (``R$ 1.234,50``)."""
+    return tr.money(money_of(cents))
 
 
-def _small(text: str) -> str:
+def small(text: str) -> str:
+    """A legal reference on its own smaller line (escaped)."""
     return f"\n<i>{esc(text)}</i>"
 
 
-def _today(context: BalcaoContext) -> dt.date:
+def today_of(context: BalcaoContext) -> dt.date:
+    """Today's civil date in the deployment's time zone."""
     return civil_date(utcnow(), context.settings)
 
 
@@ -114,6 +124,8 @@ def stage_label(view: NoticeView, tr: Translator) -> str:
     if notice.stage is NoticeStage.NOTIFIED:
         return tr._("Received: you may present {kind}").format(
             kind=tr._(FILING_NAMES[view.can_file or FilingKind.DEFESA]))
+    if view.art42_from is not None:
+        return tr._("Not decided in time: you may appeal")
     if notice.stage in (NoticeStage.UNDER_REVIEW, NoticeStage.APPEALED) and pending is not None:
         return tr._("Under review: {kind}").format(kind=tr._(FILING_NAMES[pending.kind]))
     if notice.stage is NoticeStage.DECIDED:
@@ -130,7 +142,7 @@ def _window_line(window: Window, tr: Translator, today: dt.date, notice: Notice)
             what=what, date=tr.short_date(window.final_date))) + f" ({esc(window.rule.article)})</i>"
     line = tr._("• {what}: until {date} — {left}").format(
         what=esc(what), date=tr.date(window.final_date), left=_days_left(tr, window.final_date, today))
-    return line + _small(f"{_law(notice)}, {window.rule.article}")
+    return line + small(f"{_law(notice)}, {window.rule.article}")
 
 
 def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
@@ -139,11 +151,11 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
     lines = [
         "<b>" + esc(tr._(TYPE_LABELS[notice.type])) + f" {esc(notice.number)}</b>",
         esc(notice.infraction_description),
-        tr._("Fine: {amount}").format(amount=_money(tr, notice.fine_cents)),
+        tr._("Fine: {amount}").format(amount=money(tr, notice.fine_cents)),
     ]
     if view.suspended:
         lines.append(tr._("⏸ The fine is suspended while your complaint is reviewed.")
-                     + _small(f"{_law(notice)}, Art. 39"))
+                     + small(f"{_law(notice)}, Art. 39"))
     lines.append(tr._("Status: {status}").format(status=esc(stage_label(view, tr))))
     delivery = view.delivery
     if delivery is not None and delivery.ciencia_on is not None and delivery.ciencia_kind is not None:
@@ -153,7 +165,11 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
         lines.append(tr._("If you do not confirm, you will count as notified on {date}.").format(
             date=tr.date(view.tacit_on)))
     decision = view.last_decision
-    if decision is not None and decision.outcome is not None:
+    if decision is not None and lapsed(decision):
+        lines.append("")
+        lines.append(tr._("Your complaint was not decided in time, so you appealed as if it had been rejected.")
+                     + small(f"{_law(notice)}, Art. 42"))
+    elif decision is not None and decision.outcome is not None:
         verdict = (tr._("accepted") if decision.outcome is FilingOutcome.GRANTED else tr._("not accepted"))
         lines.append("")
         lines.append(tr._("Decision on {kind}: {verdict}.").format(
@@ -167,10 +183,14 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
         lines.append("")
         lines.append(tr._("<b>Deadlines</b>"))
         lines += [_window_line(window, tr, today, notice) for window in view.windows]
+    if view.art42_from is not None:
+        lines.append(tr._("The decision on your complaint was due by {date}. You may appeal now, as if your "
+                          "complaint had been rejected.").format(
+            date=tr.date(view.art42_from - dt.timedelta(days=1))) + small(f"{_law(notice)}, Art. 40; Art. 42"))
     if view.deposit_cents is not None and view.acts.deposit is not None:
         lines.append(tr._("To appeal, deposit half the fine, {amount}, by {date}.").format(
-            amount=_money(tr, view.deposit_cents), date=tr.date(view.acts.deposit.final_date))
-            + _small(f"{_law(notice)}, Art. 46"))
+            amount=money(tr, view.deposit_cents), date=tr.date(view.acts.deposit.final_date))
+            + small(f"{_law(notice)}, Art. 46"))
     return "\n".join(lines)
 
 
@@ -182,7 +202,7 @@ def notice_buttons(view: NoticeView, context: BalcaoContext) -> list[list[tuple[
     awaiting = view.awaiting_ciencia
     if awaiting is not None and awaiting.state is DeliveryState.ELECTRONIC:
         rows.append([(tr._("✅ Tomo ciência (I received it)"), f"notif:ciencia:{awaiting.id}")])
-    if view.notice.stage in (NoticeStage.NOTIFIED, NoticeStage.DECIDED):
+    if view.notice.stage in (NoticeStage.NOTIFIED, NoticeStage.DECIDED) or view.art42_from is not None:
         kind = view.can_file or (FilingKind.RECURSO if view.notice.stage is NoticeStage.DECIDED
                                  else first_filing_kind(view.notice))
         rows.append([(tr._(FILE_BUTTONS[kind]), f"ntc:file:{notice_id}")])
@@ -204,7 +224,7 @@ async def notices_command(update: Update, context: BalcaoContext) -> None:
 async def show_list(update: Update, context: BalcaoContext, *, edit: bool = False) -> None:
     """Each notice with its status and the days left of its current deadline; the opt-in state."""
     tr = context.tr
-    today = _today(context)
+    today = today_of(context)
     async with context.sessions() as session:
         status = await optin_status(session=session, person_id=context.person.id)
         notices = await notices_of_person(session=session, person_id=context.person.id)
@@ -239,7 +259,7 @@ async def _load_view(context: BalcaoContext, notice_id: int) -> NoticeView | Non
         notice = await notice_of_person(session=session, notice_id=notice_id, person_id=context.person.id)
         if notice is None:
             return None
-        return await notice_view(session=session, settings=context.settings, notice=notice, today=_today(context))
+        return await notice_view(session=session, settings=context.settings, notice=notice, today=today_of(context))
 
 
 async def show_notice(update: Update, context: BalcaoContext, notice_id: int, *, edit: bool = True) -> None:
@@ -249,7 +269,7 @@ async def show_notice(update: Update, context: BalcaoContext, notice_id: int, *,
         await reply(update, context, context.tr._("This notice is not addressed to you."),
                     markup=keyboard([menu_row(context)]), edit=edit)
         return
-    await reply(update, context, notice_text(view, context.tr, _today(context)),
+    await reply(update, context, notice_text(view, context.tr, today_of(context)),
                 markup=keyboard(notice_buttons(view, context)), edit=edit)
 
 
@@ -298,7 +318,7 @@ async def on_ciencia(update: Update, context: BalcaoContext) -> None:
     if view is None:
         await reply(update, context, text)
         return
-    await reply(update, context, text + "\n\n" + notice_text(view, tr, _today(context)),
+    await reply(update, context, text + "\n\n" + notice_text(view, tr, today_of(context)),
                 markup=keyboard(notice_buttons(view, context)))
 
 
@@ -315,16 +335,23 @@ async def start_filing(update: Update, context: BalcaoContext, notice_id: int) -
             return
         try:
             kind, last_day = await check_can_file(session=session, settings=context.settings, notice=notice,
-                                                  today=_today(context))
+                                                  today=today_of(context))
         except FilingRefused as refused:
-            text = esc(refused.render(tr)) + (_small(refused.citation) if refused.citation else "")
+            text = esc(refused.render(tr)) + (small(refused.citation) if refused.citation else "")
             await reply(update, context, text, markup=keyboard([[(tr._("◀ Back"), f"ntc:show:{notice_id}")],
                                                                 menu_row(context)]))
             return
     data: dict[str, Any] = {"notice_id": notice_id, "number": notice.number, "kind": kind.value,
-                            "last_day": last_day.isoformat(), "text": "", "files": []}
+                            "last_day": last_day.isoformat() if last_day else None, "text": "", "files": []}
     await save(context, FILING_FORM, "text", data)
     await ask_text(update, context, data)
+
+
+def _deadline_line(tr: Translator, data: dict[str, Any]) -> str:
+    if data.get("last_day"):
+        return tr._("Deadline: {date}.").format(date=tr.date(dt.date.fromisoformat(data["last_day"])))
+    return tr._("Appeal without a first-instance decision: no deadline while the complaint stays undecided.") + (
+        small(f"{LAW_TITLES['nx-posturas']}, Art. 42"))
 
 
 async def ask_text(update: Update, context: BalcaoContext, data: dict[str, Any]) -> None:
@@ -334,7 +361,7 @@ async def ask_text(update: Update, context: BalcaoContext, data: dict[str, Any])
     text = tr._("Write {kind} for notice {number} in one message: what happened and why the notice "
                 "should change. You can attach photos or documents next.").format(
         kind=esc(kind), number=f"<b>{esc(data['number'])}</b>")
-    text += "\n" + tr._("Deadline: {date}.").format(date=tr.date(dt.date.fromisoformat(data["last_day"])))
+    text += "\n" + _deadline_line(tr, data)
     await reply(update, context, text, markup=keyboard([cancel_row(context, "ntc:fcancel")]))
 
 
@@ -359,7 +386,7 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
         tr._("Text of {kind}, notice {number}:").format(kind=esc(kind), number=esc(data["number"])),
         f"<blockquote>{esc(data['text'])}</blockquote>",
         tr.ngettext("{n} file attached.", "{n} files attached.", len(data["files"])).format(n=len(data["files"])),
-        tr._("Deadline: {date}.").format(date=tr.date(dt.date.fromisoformat(data["last_day"]))),
+        _deadline_line(tr, data),
     ]
     rows = [[(tr._("✅ Send"), "ntc:fsend")], [(tr._("✏️ Rewrite the text"), "ntc:fedit")],
             cancel_row(context, "ntc:fcancel")]
@@ -382,14 +409,14 @@ async def send_filing(update: Update, context: BalcaoContext) -> None:
                                        attachment_ids=[int(i) for i in data["files"]])
             await discard_draft(session=session, person_id=context.person.id)
     except FilingRefused as refused:
-        text = esc(refused.render(tr)) + (_small(refused.citation) if refused.citation else "")
+        text = esc(refused.render(tr)) + (small(refused.citation) if refused.citation else "")
         await reply(update, context, text, markup=keyboard([menu_row(context)]), edit=True)
         return
     kind = tr._(FILING_NAMES[filing.kind])
     text = tr._("Sent! We registered {kind} on {moment}. You will get the decision here.").format(
         kind=esc(kind), moment=tr.datetime(filing.filed_at, "short"))
     if filing.kind is FilingKind.RECLAMACAO:
-        text += "\n" + tr._("While it is reviewed, the fine is suspended.") + _small(
+        text += "\n" + tr._("While it is reviewed, the fine is suspended.") + small(
             f"{LAW_TITLES['nx-posturas']}, Art. 39")
     await reply(update, context, text, markup=keyboard([[(tr._("See the notice"), f"ntc:show:{data['notice_id']}")],
                                                         menu_row(context)]), edit=True)
@@ -481,7 +508,7 @@ def terms_text(context: BalcaoContext) -> str:
                     "notices already received remain valid."),
     ]
     legal = tr._("Lei 1.533/2020, Art. 22 §1; CTB Art. 282-A. Terms version {version}.").format(version=TERMS_VERSION)
-    return "\n".join(lines) + _small(legal)
+    return "\n".join(lines) + small(legal)
 
 
 async def show_optin(update: Update, context: BalcaoContext, *, edit: bool = False) -> None:
@@ -547,9 +574,14 @@ async def finish_optin(update: Update, context: BalcaoContext) -> None:
     draft = await current_draft(context, OPTIN_FORM)
     data = draft.data if draft is not None else {}
     async with context.sessions() as session:
-        await accept_terms(session=session, person_id=context.person.id, cpf=data.get("cpf"))
+        sent = await accept_electronic_notices(session=session, settings=context.settings,
+                                               person_id=context.person.id, cpf=data.get("cpf"))
         await discard_draft(session=session, person_id=context.person.id)
     text = tr._("Done! From now on, notices addressed to you arrive here.")
+    if sent:
+        text += "\n" + tr.ngettext("{n} document that was waiting for you is on its way here.",
+                                   "{n} documents that were waiting for you are on their way here.",
+                                   sent).format(n=sent)
     await reply(update, context, text, markup=keyboard([[(tr._("◀ My notices"), "ntc:list")], menu_row(context)]),
                 edit=True)
 

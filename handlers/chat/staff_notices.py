@@ -16,26 +16,32 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from decimal import Decimal
 from typing import Any
 
 from sqlmodel import select
 from telegram import InputFile, Update
 from telegram.ext import Application, CallbackQueryHandler
 
-from bot.i18n import N_, Translator
+from bot.i18n import N_
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.forms import form_input
+from handlers.chat.notices import TYPE_LABELS, money, small, today_of
 from handlers.chat.replies import esc, keyboard, menu_row, reply
 from handlers.chat.representation import cancel_row, current_draft, save
 from models.calendar import BusinessCalendar
 from models.cases.catalogue_search import search_infractions
 from models.cases.fields import InvalidInput, address, clean_text, past_day
 from models.columns import utcnow
-from models.deadlines import WindowRole, delivery_windows
 from models.drafts import Draft, discard_draft
-from models.notices.delivery import DeliveryError, civil_date, record_edital, record_staff_delivery, staff_list
+from models.notices.delivery import (
+    DeliveryError,
+    link_person,
+    person_by_telegram_id,
+    record_edital,
+    record_staff_delivery,
+    staff_list,
+)
 from models.notices.documents import offender_document
 from models.notices.filings import (
     FilingRefused,
@@ -46,6 +52,8 @@ from models.notices.filings import (
 )
 from models.notices.issuing import NoticeInput, NoticeRefused, input_from_case, issue_notice, prepare
 from models.notices.pdf import format_document
+from models.notices.reminders import delivery_limit
+from models.notices.status import notice_view
 from models.notices.tables import (
     CienciaKind,
     FilingKind,
@@ -56,12 +64,12 @@ from models.notices.tables import (
     NoticeType,
     StaffReason,
 )
-from models.notices.windows import choices_for
 from models.people import PermissionDenied, Role, StaffMember, require_role
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, get_infraction
 
 ISSUE_FORM = "notice_issue"
 DELIVERY_FORM = "notice_delivery"
+LINK_FORM = "notice_link"
 DECISION_FORM = "notice_decision"
 ISSUERS = frozenset({Role.INSPECTOR, Role.CLERK})
 DECIDERS = frozenset({Role.CLERK})
@@ -109,18 +117,6 @@ async def _role(update: Update, context: BalcaoContext, allowed: frozenset[Role]
                     markup=keyboard([menu_row(context)]))
         return False
     return True
-
-
-def _money(tr: Translator, cents: int) -> str:
-    return tr.money((Decimal(cents) / 100).quantize(Decimal("0.01")))
-
-
-def _small(text: str) -> str:
-    return f"\n<i>{esc(text)}</i>"
-
-
-def _today(context: BalcaoContext) -> dt.date:
-    return civil_date(utcnow(), context.settings)
 
 
 # --- issuing ------------------------------------------------------------------------------------------------------
@@ -220,7 +216,7 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
     lines = [tr._("<b>Check the notice before issuing</b>")]
     shown = [
         (tr._("Law"), LAW_TITLES.get(data.get("rulebook", ""), "")),
-        (tr._("Type"), data.get("type", "")),
+        (tr._("Type"), tr._(TYPE_LABELS[NoticeType(data["type"])]) if data.get("type") else ""),
         (tr._("Infraction"), data.get("code", "")),
         (tr._("Offender"), data.get("name", "")),
         (tr._("CPF/CNPJ"), format_document(data.get("document"))),
@@ -302,7 +298,7 @@ async def on_issue_input(update: Update, context: BalcaoContext, draft: Draft) -
                 raise InvalidInput(N_("A Telegram user id is a number."))
             value = text
         elif step == "date":
-            value = past_day(text, today=_today(context)).isoformat()
+            value = past_day(text, today=today_of(context)).isoformat()
         elif step == "time":
             value = _parse_time(text)
         elif step == "facts":
@@ -402,13 +398,9 @@ async def deliveries_command(update: Update, context: BalcaoContext) -> None:
 
 
 def _limit(notice: Notice, context: BalcaoContext) -> dt.date | None:
-    if notice.rulebook != L1533:
-        return None
-    windows = delivery_windows(lavratura=civil_date(notice.drawn_up_at, context.settings), juntada=None,
-                               calendar=BusinessCalendar.from_settings(context.settings),
-                               choices=choices_for(notice, context.settings))
-    chosen = next((w for w in windows if w.role is not WindowRole.ALTERNATIVE), None)
-    return chosen.final_date if chosen is not None else None
+    limit = delivery_limit(notice=notice, settings=context.settings,
+                           calendar=BusinessCalendar.from_settings(context.settings))
+    return limit.final_date if limit is not None else None
 
 
 async def show_deliveries(update: Update, context: BalcaoContext, *, edit: bool = False) -> None:
@@ -453,11 +445,71 @@ async def show_delivery(update: Update, context: BalcaoContext, delivery_id: int
     ]
     if notice.offender_document:
         lines.append(tr._("CPF/CNPJ: {document}").format(document=format_document(notice.offender_document)))
-    lines.append(_small(tr._("Código de Posturas, Art. 36: in person (I), by letter with AR (II), "
+    lines.append(small(tr._("Código de Posturas, Art. 36: in person (I), by letter with AR (II), "
                              "by edital when the address is unknown (III).")))
     rows = [[(tr._(HOW[how]), f"nstf:how:{delivery_id}:{how}")] for how in HOW]
+    if notice.person_id is None:
+        rows.append([(tr._("Address it to a person of the bot"), f"nstf:link:{notice.id}")])
     rows += [[(tr._("📄 PDF"), f"nstf:pdf:{notice.id}"), (tr._("◀ Back"), "nstf:list")], menu_row(context)]
     await reply(update, context, "\n".join(lines), markup=keyboard(rows), edit=True)
+
+
+async def ask_link(update: Update, context: BalcaoContext, notice_id: int) -> None:
+    """Ask for the Telegram user id of the person to address an issued notice to."""
+    await save(context, LINK_FORM, "person", {"notice_id": notice_id})
+    tr = context.tr
+    await reply(update, context, tr._("Telegram user id of the person (a number). If they accepted electronic "
+                                      "notices, the notice goes to them in the bot."),
+                markup=keyboard([cancel_row(context, "nstf:cancel")]), edit=True)
+
+
+@form_input(LINK_FORM, title=N_("the person being linked to a notice"))
+async def on_link_input(update: Update, context: BalcaoContext, draft: Draft) -> None:
+    """The typed Telegram user id, then the confirmation with the person's first name."""
+    if not await _role(update, context, ISSUERS):
+        return
+    tr = context.tr
+    message = update.effective_message
+    text = (message.text or "").strip() if message is not None else ""
+    cancel = cancel_row(context, "nstf:cancel")
+    if not text.isdigit():
+        await reply(update, context, tr._("A Telegram user id is a number."), markup=keyboard([cancel]))
+        return
+    async with context.sessions() as session:
+        found = await person_by_telegram_id(session=session, telegram_user_id=int(text))
+        notice = await session.get(Notice, int(draft.data["notice_id"]))
+    if found is None or notice is None:
+        await reply(update, context, tr._("Nobody with this id has talked to the bot."), markup=keyboard([cancel]))
+        return
+    data = {**draft.data, "telegram_user_id": int(text)}
+    await save(context, LINK_FORM, "confirm", data)
+    question = tr._("Address {number} to {name} (Telegram {id})?").format(
+        number=esc(notice.number), name=esc(found.first_name), id=text)
+    await reply(update, context, question, markup=keyboard([[(tr._("✅ Confirm"), "nstf:lconfirm")], cancel]))
+
+
+async def record_link(update: Update, context: BalcaoContext) -> None:
+    """Address the notice to the person; what waits for the bot goes to them."""
+    tr = context.tr
+    draft = await current_draft(context, LINK_FORM)
+    if draft is None or "telegram_user_id" not in draft.data:
+        await show_deliveries(update, context, edit=True)
+        return
+    try:
+        async with context.sessions() as session:
+            sent = await link_person(session=session, settings=context.settings,
+                                     notice_id=int(draft.data["notice_id"]),
+                                     telegram_user_id=int(draft.data["telegram_user_id"]),
+                                     actor=f"staff:{context.person.telegram_user_id}")
+            await discard_draft(session=session, person_id=context.person.id)
+    except DeliveryError as refused:
+        await reply(update, context, tr._("Not recorded: {reason}").format(reason=esc(tr._(str(refused)))),
+                    markup=keyboard([menu_row(context)]), edit=True)
+        return
+    text = (tr._("Done: the notice was sent to the person in the bot.") if sent else
+            tr._("Done. The person has not accepted electronic notices, so it stays on this list."))
+    await reply(update, context, text, markup=keyboard([[(tr._("◀ Notices to deliver"), "nstf:list")],
+                                                        menu_row(context)]), edit=True)
 
 
 async def ask_delivery_date(update: Update, context: BalcaoContext, delivery_id: int, how: str) -> None:
@@ -486,7 +538,7 @@ async def on_delivery_input(update: Update, context: BalcaoContext, draft: Draft
         return
     message = update.effective_message
     try:
-        day = past_day((message.text or "") if message else "", today=_today(context))
+        day = past_day((message.text or "") if message else "", today=today_of(context))
     except InvalidInput as bad:
         await reply(update, context, bad.render(context.tr))
         return
@@ -514,7 +566,7 @@ async def record_delivery(update: Update, context: BalcaoContext) -> None:
                                                      how=CienciaKind(data["how"]), on=day, actor=actor)
             await discard_draft(session=session, person_id=context.person.id)
     except DeliveryError as refused:
-        await reply(update, context, tr._("Not recorded: {reason}.").format(reason=esc(str(refused))),
+        await reply(update, context, tr._("Not recorded: {reason}").format(reason=esc(tr._(str(refused)))),
                     markup=keyboard([menu_row(context)]), edit=True)
         return
     assert result.delivery.ciencia_on is not None
@@ -555,7 +607,9 @@ async def show_filing(update: Update, context: BalcaoContext, filing_id: int) ->
         filing = await session.get(NoticeFiling, filing_id)
         notice = await session.get(Notice, filing.notice_id) if filing is not None else None
         files = await attachments_of(session=session, filing_id=filing_id) if filing is not None else []
-    if filing is None or notice is None or filing.decided_at is not None:
+        view = None if notice is None else await notice_view(session=session, settings=context.settings,
+                                                             notice=notice, today=today_of(context))
+    if filing is None or notice is None or view is None or filing.decided_at is not None:
         await reply(update, context, tr._("This filing was already decided."), markup=keyboard([menu_row(context)]),
                     edit=True)
         return
@@ -564,12 +618,19 @@ async def show_filing(update: Update, context: BalcaoContext, filing_id: int) ->
             number=esc(notice.number), kind=tr._(FILING_NAMES[filing.kind]), date=tr.date(filing.filed_at)),
         f"<blockquote>{esc(filing.text)}</blockquote>",
         tr.ngettext("{n} file attached.", "{n} files attached.", len(files)).format(n=len(files)),
-        tr._("Fine: {amount}").format(amount=_money(tr, notice.fine_cents)),
+        tr._("Fine: {amount}").format(amount=money(tr, notice.fine_cents)),
     ]
     rows: list[list[tuple[str, str]]] = []
+    due = next((window for window in view.windows if window.rule.id == "cp-40-decisao"), None)
+    if due is not None:
+        lines.append(tr._("Decide by {date}.").format(date=tr.date(due.final_date))
+                     + small(tr._("Código de Posturas, Art. 40; after it the person may appeal (Art. 42)")))
     if filing.kind is FilingKind.RECURSO and notice.rulebook == CP:
         lines.append(tr._("Deposit of half the fine: {state}").format(
-            state=tr._("made") if filing.deposit_at else tr._("not recorded")) + _small("Código de Posturas, Art. 46"))
+            state=tr._("made") if filing.deposit_at else tr._("not recorded")) + small("Código de Posturas, Art. 46"))
+        if filing.deposit_at is None and view.acts.deposit is not None:
+            lines.append(tr._("Due by {date}; without it the appeal does not go forward.").format(
+                date=tr.date(view.acts.deposit.final_date)))
         if filing.deposit_at is None:
             rows.append([(tr._("Record the deposit"), f"nstf:dep:{filing_id}")])
     if files:
@@ -599,7 +660,7 @@ async def ask_decision(update: Update, context: BalcaoContext, filing_id: int, o
     tr = context.tr
     verdict = tr._("Accept") if outcome == FilingOutcome.GRANTED.value else tr._("Reject")
     text = tr._("{verdict}: write the decision and its effects in one message.").format(verdict=verdict)
-    await reply(update, context, text + _small("Código de Posturas, Art. 41"),
+    await reply(update, context, text + small("Código de Posturas, Art. 41"),
                 markup=keyboard([cancel_row(context, "nstf:cancel")]), edit=True)
 
 
@@ -669,7 +730,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     deciding = action in ("filings", "fil", "att", "dec", "dsend", "dep")
     if not await _role(update, context, DECIDERS if deciding else ISSUERS):
         return
-    if action in ("list", "dlv", "how", "dtoday", "dconfirm", "pdf"):
+    if action in ("list", "dlv", "how", "dtoday", "dconfirm", "pdf", "link", "lconfirm"):
         await _delivery_button(update, context, action, args)
     elif deciding:
         await _decision_button(update, context, action, args)
@@ -703,7 +764,7 @@ async def _issue_button(update: Update, context: BalcaoContext, action: str, arg
     elif action == "skip" and step in OPTIONAL:
         await _take(update, context, step, data, None)
     elif action == "today" and step == "date":
-        await _take(update, context, "date", data, _today(context).isoformat())
+        await _take(update, context, "date", data, today_of(context).isoformat())
     elif action == "now" and step == "time":
         await _take(update, context, "time", data, utcnow().astimezone(context.settings.tz).strftime("%H:%M"))
     elif action == "me" and step == "issuer":
@@ -725,6 +786,10 @@ async def _delivery_button(update: Update, context: BalcaoContext, action: str, 
         await show_delivery(update, context, int(args[0]))
     elif action == "how" and len(args) == 2 and args[0].isdigit() and args[1] in HOW:
         await ask_delivery_date(update, context, int(args[0]), args[1])
+    elif action == "link" and args and args[0].isdigit():
+        await ask_link(update, context, int(args[0]))
+    elif action == "lconfirm":
+        await record_link(update, context)
     elif action == "pdf" and args and args[0].isdigit():
         async with context.sessions() as session:
             notice = await session.get(Notice, int(args[0]))
@@ -738,7 +803,7 @@ async def _delivery_button(update: Update, context: BalcaoContext, action: str, 
         if draft is None:
             await show_deliveries(update, context, edit=True)
         elif action == "dtoday":
-            await confirm_delivery(update, context, {**draft.data, "date": _today(context).isoformat()}, edit=True)
+            await confirm_delivery(update, context, {**draft.data, "date": today_of(context).isoformat()}, edit=True)
         else:
             await record_delivery(update, context)
 

@@ -8,6 +8,7 @@ route                                        roles                   what
 ``GET /api/notices/{number}/pdf``            inspector, clerk        the PDF
 ``GET /api/notices/deliveries``              inspector, clerk        the staff list (post, in person, edital)
 ``POST /api/notices/deliveries/{id}``        inspector, clerk        record ``personal``/``postal`` (AR) or ``edital``
+``POST /api/notices/{number}/person``        inspector, clerk        address it to a person of the bot, found later
 ``GET /api/notices/filings``                 clerk                   defences and appeals waiting for a decision
 ``POST /api/notices/filings/{id}/decision``  clerk                   ``{"outcome": "granted"|"denied", "text"}``
 ``POST /api/notices/filings/{id}/deposit``   clerk                   the appeal's deposit was made (CP Art. 46)
@@ -35,9 +36,16 @@ from models.cases.fields import InvalidInput
 from models.columns import utcnow
 from models.deadlines import Window
 from models.notices.chain import verify_chains
-from models.notices.delivery import DeliveryError, civil_date, record_edital, record_staff_delivery, staff_list
+from models.notices.delivery import (
+    DeliveryError,
+    civil_date,
+    link_person,
+    record_edital,
+    record_staff_delivery,
+    staff_list,
+)
 from models.notices.documents import offender_document
-from models.notices.filings import FilingRefused, decide_filing, pending_filings, record_deposit
+from models.notices.filings import FilingRefused, decide_filing, lapsed, pending_filings, record_deposit
 from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice
 from models.notices.status import NoticeView, notice_by_number, notice_view
 from models.notices.tables import CienciaKind, FilingOutcome, NoticeDelivery, NoticeType
@@ -119,7 +127,7 @@ def _view(view: NoticeView, today: dt.date) -> dict[str, Any]:
             {"id": f.id, "kind": f.kind.value, "filed_at": f.filed_at.isoformat(), "text": f.text,
              "decided_at": f.decided_at.isoformat() if f.decided_at else None,
              "outcome": f.outcome.value if f.outcome else None, "decision_text": f.decision_text,
-             "deposit_at": f.deposit_at.isoformat() if f.deposit_at else None}
+             "lapsed": lapsed(f), "deposit_at": f.deposit_at.isoformat() if f.deposit_at else None}
             for f in view.filings
         ],
     }
@@ -207,6 +215,30 @@ async def record_delivery(request: web.Request) -> web.Response:
         except DeliveryError as exc:
             return _error(409, "refused", str(exc))
     return web.json_response(_delivery(result.delivery))
+
+
+@routes.post("/api/notices/{number}/person")
+@staff_endpoint(*ISSUERS)
+async def person(request: web.Request) -> web.Response:
+    """Address an issued notice to a person of the bot: ``{"person_telegram_id": …}`` or ``{"person_id": …}``.
+
+    What waits on the staff list for want of the bot is sent to the person if they accepted electronic notices.
+    """
+    settings = settings_of(request)
+    body = await _json(request)
+    person_id, telegram_id = _int(body, "person_id"), _int(body, "person_telegram_id")
+    if (person_id is None) == (telegram_id is None):
+        return _error(422, "bad_value", 'Send "person_telegram_id" or "person_id".')
+    async with sessions_of(request)() as session:
+        notice = await notice_by_number(session=session, number=request.match_info["number"])
+        if notice is None or notice.id is None:
+            return _error(404, "not_found", "No notice has that number.")
+        try:
+            sent = await link_person(session=session, settings=settings, notice_id=notice.id, person_id=person_id,
+                                     telegram_user_id=telegram_id, actor=f"staff:{request[STAFF_ID]}")
+        except DeliveryError as exc:
+            return _error(409, "refused", str(exc))
+    return web.json_response({"number": notice.number, "person_id": notice.person_id, "sent_to_bot": sent})
 
 
 @routes.get("/api/notices/filings")

@@ -12,7 +12,12 @@ Telegram gives no read receipts, so proof of delivery follows the SNE model (CTB
    button is the dated receipt, and a document not acknowledged in that time goes to the staff list;
 4. a document whose person has not opted in, cannot be reached, revoked the opt-in or did not acknowledge it
    goes to the staff list, where staff record the delivery in person (Art. 36 I) or by post with the AR date
-   (Art. 36 II), or the publication of an edital (Art. 36 III; its 30 days as :mod:`models.deadlines` reads them).
+   (Art. 36 II), or the publication of an edital (Art. 36 III; its 30 days as :mod:`models.deadlines` reads them);
+5. a document on the staff list because nobody in the bot could take it (no person, no opt-in, opted out,
+   unreachable) goes to the bot as soon as that changes: when its person accepts electronic notices
+   (:func:`accept_electronic_notices`) or staff link a person to the notice (:func:`link_person`). It leaves the
+   staff list then; an AR or a receipt that comes back later can still be recorded for it (by the API).
+   Documents not acknowledged in time (CP) and editals stay with staff.
 """
 
 from __future__ import annotations
@@ -25,12 +30,13 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.i18n import N_
 from bot.settings import Settings
 from models.audit import record
 from models.calendar import BusinessCalendar
 from models.columns import utcnow
 from models.notices.chain import append_event
-from models.notices.optin import current_optin, end_optin
+from models.notices.optin import current_optin, end_optin, record_acceptance
 from models.notices.tables import (
     CienciaKind,
     DeliveryState,
@@ -52,10 +58,15 @@ DELIVERY_KIND = "notice.delivery"
 DECISION_KIND = "notice.decision"
 TACIT_KIND = "notice.tacit_ciencia"
 FAILED_OUTBOX = (OutboxStatus.UNREACHABLE, OutboxStatus.FAILED, OutboxStatus.CANCELLED)
+REDELIVERABLE = (StaffReason.NO_PERSON, StaffReason.NO_OPTIN, StaffReason.OPTED_OUT, StaffReason.UNREACHABLE)
+"""Why a document may be on the staff list and still go to the bot once its person can take it there."""
 
 
 class DeliveryError(Exception):
-    """A delivery action that does not apply (wrong state, wrong person, date out of range)."""
+    """A delivery action that does not apply (wrong state, wrong person, date out of range).
+
+    Its message is an English msgid (translate it with ``tr._(str(error))``).
+    """
 
 
 def civil_date(moment: dt.datetime, settings: Settings) -> dt.date:
@@ -148,18 +159,143 @@ async def start_delivery(
                            data={"delivery_id": delivery.id, "document": document.value, "reason": reason.value})
         return delivery
     assert person is not None and person.id is not None
-    delivery.outbox_key = f"notice:{notice.id}:delivery:{delivery.id}"
+    await _send_electronic(session=session, settings=settings, notice=notice, delivery=delivery, filing=filing,
+                           person_id=person.id, actor=actor, now=moment, outbox_key=f"notice:{notice.id}:delivery:"
+                           f"{delivery.id}")
+    return delivery
+
+
+async def _send_electronic(
+    *, session: AsyncSession, settings: Settings, notice: Notice, delivery: NoticeDelivery,
+    filing: NoticeFiling | None, person_id: int, actor: str, now: dt.datetime, outbox_key: str
+) -> None:
+    assert notice.id is not None
+    delivery.state, delivery.staff_reason, delivery.sent_at = DeliveryState.ELECTRONIC, None, None
+    delivery.outbox_key = outbox_key
+    session.add(delivery)
     await enqueue(
         session=session,
-        person_id=person.id,
+        person_id=person_id,
         kind=DELIVERY_KIND if filing is None else DECISION_KIND,
-        dedupe_key=delivery.outbox_key,
+        dedupe_key=outbox_key,
         payload=document_payload(notice=notice, delivery=delivery, filing=filing, settings=settings),
         mandatory=True,
     )
-    await append_event(session=session, notice_id=notice.id, kind="delivery.electronic", actor=actor, at=moment,
-                       data={"delivery_id": delivery.id, "document": document.value, "person_id": person.id})
-    return delivery
+    await append_event(session=session, notice_id=notice.id, kind="delivery.electronic", actor=actor, at=now,
+                       data={"delivery_id": delivery.id, "document": delivery.document.value, "person_id": person_id})
+
+
+async def redeliver_waiting(
+    *, session: AsyncSession, settings: Settings, person_id: int, actor: str, now: dt.datetime,
+    notice_id: int | None = None
+) -> int:
+    """Send to the bot the person's documents waiting on the staff list for want of the bot; the caller commits.
+
+    Only when the person has an active opt-in, and only documents there for a reason in :data:`REDELIVERABLE`.
+
+    Returns:
+        How many documents were sent.
+    """
+    person, reason = await _reachable_person(session=session, person_id=person_id)
+    if person is None or reason is not None:
+        return 0
+    query = (
+        select(NoticeDelivery, Notice)
+        .join(Notice, col(Notice.id) == NoticeDelivery.notice_id)
+        .where(Notice.person_id == person_id, NoticeDelivery.state == DeliveryState.STAFF,
+               col(NoticeDelivery.staff_reason).in_(REDELIVERABLE))
+        .order_by(col(NoticeDelivery.id))
+    )
+    if notice_id is not None:
+        query = query.where(Notice.id == notice_id)
+    rows = (await session.exec(query)).all()
+    for delivery, notice in rows:
+        filing = await session.get(NoticeFiling, delivery.filing_id) if delivery.filing_id is not None else None
+        stamp = now.astimezone(dt.UTC).strftime("%Y%m%dT%H%M%S")
+        await _send_electronic(session=session, settings=settings, notice=notice, delivery=delivery, filing=filing,
+                               person_id=person_id, actor=actor, now=now,
+                               outbox_key=f"notice:{notice.id}:delivery:{delivery.id}:{stamp}")
+    return len(rows)
+
+
+async def accept_electronic_notices(
+    *, session: AsyncSession, settings: Settings, person_id: int, cpf: str | None = None,
+    now: dt.datetime | None = None
+) -> int:
+    """The person accepts the terms of electronic notification; what waited for it is sent to the bot; commits.
+
+    Args:
+        session: database session.
+        settings: the deployment.
+        person_id: who accepts.
+        cpf: their CPF (11 digits, already validated), optional (see :mod:`models.notices.optin`).
+        now: the moment (server time); now when omitted.
+
+    Returns:
+        How many documents already issued to the person were sent to the bot now.
+    """
+    moment = now or utcnow()
+    await record_acceptance(session=session, person_id=person_id, cpf=cpf, now=moment)
+    sent = await redeliver_waiting(session=session, settings=settings, person_id=person_id,
+                                   actor=f"person:{person_id}", now=moment)
+    await session.commit()
+    return sent
+
+
+async def person_by_telegram_id(*, session: AsyncSession, telegram_user_id: int) -> Person | None:
+    """The person of the bot with this Telegram user id (None if they never talked to it or were erased)."""
+    person = (await session.exec(select(Person).where(Person.telegram_user_id == telegram_user_id))).first()
+    return person if person is not None and person.erased_at is None else None
+
+
+async def link_person(
+    *, session: AsyncSession, settings: Settings, notice_id: int, actor: str, person_id: int | None = None,
+    telegram_user_id: int | None = None, now: dt.datetime | None = None
+) -> int:
+    """Staff address an issued notice to a person of the bot (found later than the issue); commits.
+
+    The notice's legal elements do not change (the person is not one of them); the link is an event of the chain.
+    What waits on the staff list for want of the bot goes to the person, if they accepted electronic notices.
+
+    Args:
+        session: database session.
+        settings: the deployment.
+        notice_id: the notice.
+        actor: ``"staff:<telegram id>"`` — the caller checked the role.
+        person_id: the person, or
+        telegram_user_id: the person's Telegram user id.
+        now: the moment (server time); now when omitted.
+
+    Returns:
+        How many documents were sent to the bot now.
+
+    Raises:
+        DeliveryError: no such notice or person, or the notice is already addressed to someone else.
+    """
+    moment = now or utcnow()
+    notice = await session.get(Notice, notice_id)
+    if telegram_user_id is not None:
+        person = await person_by_telegram_id(session=session, telegram_user_id=telegram_user_id)
+    else:
+        person = await session.get(Person, person_id) if person_id is not None else None
+    if notice is None or notice.id is None:
+        raise DeliveryError(N_("There is no such notice."))
+    if person is None or person.id is None or person.erased_at is not None:
+        raise DeliveryError(N_("Nobody with this id has talked to the bot."))
+    person_id = person.id
+    if notice.person_id is not None and notice.person_id != person_id:
+        raise DeliveryError(N_("This notice is already addressed to another person."))
+    if notice.person_id is None:
+        notice.person_id = person_id
+        session.add(notice)
+        await append_event(session=session, notice_id=notice.id, kind="person.linked", actor=actor, at=moment,
+                           data={"person_id": person_id})
+        await record(session=session, actor=actor, action="notice.link_person", entity="notice",
+                     entity_id=str(notice.id), details={"person_id": person_id})
+    sent = await redeliver_waiting(session=session, settings=settings, person_id=person_id, actor=actor, now=moment,
+                                   notice_id=notice.id)
+    await session.commit()
+    return sent
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,11 +353,11 @@ async def record_explicit_ciencia(
     delivery = await session.get(NoticeDelivery, delivery_id)
     notice = await session.get(Notice, delivery.notice_id) if delivery is not None else None
     if delivery is None or notice is None or notice.person_id != person_id:
-        raise DeliveryError("no such delivery for this person")
+        raise DeliveryError(N_("No such delivery for this person."))
     if delivery.state is DeliveryState.DONE:
         return CienciaResult(notice=notice, delivery=delivery, already=True)
     if delivery.state is not DeliveryState.ELECTRONIC:
-        raise DeliveryError("this document is being delivered by other means")
+        raise DeliveryError(N_("This document is being delivered by other means."))
     await _set_ciencia(session=session, notice=notice, delivery=delivery, kind=CienciaKind.EXPLICIT, at=moment,
                        on=civil_date(moment, settings), actor=f"person:{person_id}", event_at=moment)
     await session.commit()
@@ -350,19 +486,19 @@ async def staff_list(*, session: AsyncSession) -> list[StaffListItem]:
 async def _staff_delivery(*, session: AsyncSession, delivery_id: int) -> tuple[NoticeDelivery, Notice]:
     delivery = await session.get(NoticeDelivery, delivery_id)
     if delivery is None:
-        raise DeliveryError("no such delivery")
+        raise DeliveryError(N_("No such delivery."))
     notice = await session.get(Notice, delivery.notice_id)
     assert notice is not None
     if delivery.state is DeliveryState.DONE:
-        raise DeliveryError("this document already has its ciência")
+        raise DeliveryError(N_("This document already has its ciência."))
     return delivery, notice
 
 
 def _check_day(day: dt.date, *, notice: Notice, settings: Settings, now: dt.datetime) -> None:
     if day > civil_date(now, settings):
-        raise DeliveryError("the date is in the future")
+        raise DeliveryError(N_("The date is in the future."))
     if day < civil_date(notice.issued_at, settings):
-        raise DeliveryError("the date is before the notice was issued")
+        raise DeliveryError(N_("The date is before the notice was issued."))
 
 
 async def record_staff_delivery(
@@ -381,7 +517,7 @@ async def record_staff_delivery(
         DeliveryError: unknown delivery, already acknowledged, a date in the future or before the issue.
     """
     if how not in (CienciaKind.PERSONAL, CienciaKind.POSTAL):
-        raise DeliveryError("only a delivery in person or by post is recorded this way")
+        raise DeliveryError(N_("Only a delivery in person or by post is recorded this way."))
     moment = now or utcnow()
     delivery, notice = await _staff_delivery(session=session, delivery_id=delivery_id)
     _check_day(on, notice=notice, settings=settings, now=moment)

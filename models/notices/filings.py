@@ -12,6 +12,10 @@
 
 A decision on the defence of a notificação preliminar closes it: granted, it is archived; denied, the
 infraction becomes an auto de infração (Art. 28, 277), which staff issue with ``preliminar_id``.
+
+A reclamação not decided within the 10 days of CP Art. 40 may be taken to appeal as if it were rejected
+(Art. 42): filing that appeal records the reclamação as rejected by lapse (``decided_by`` :data:`LAPSED`, no
+decision text) and ends the first instance's jurisdiction, so staff can no longer decide it.
 """
 
 from __future__ import annotations
@@ -45,10 +49,12 @@ from models.notices.tables import (
     NoticeStage,
     NoticeType,
 )
-from models.notices.windows import decision_windows, first_instance_windows, governing
+from models.notices.windows import art42_appeal_from, decision_windows, first_instance_windows, governing
 from models.rulebooks.catalogue import CP, LAW_TITLES
 
 MAX_TEXT = 4000
+LAPSED = "lapsed:art42"
+"""``decided_by`` of a reclamação the first instance did not decide in time, appealed under CP Art. 42."""
 
 
 class FilingRefused(Exception):
@@ -73,6 +79,11 @@ def first_filing_kind(notice: Notice) -> FilingKind:
     if notice.rulebook == CP and notice.type is NoticeType.AUTO:
         return FilingKind.RECLAMACAO
     return FilingKind.DEFESA
+
+
+def lapsed(filing: NoticeFiling) -> bool:
+    """Whether the filing counts as rejected because it was not decided in time and was appealed (CP Art. 42)."""
+    return filing.decided_by == LAPSED
 
 
 def suspends_penalty(filing: NoticeFiling) -> bool:
@@ -112,10 +123,21 @@ def _law(notice: Notice) -> str:
     return LAW_TITLES[notice.rulebook]
 
 
+async def pending_filing(*, session: AsyncSession, notice_id: int) -> NoticeFiling | None:
+    """The notice's filing waiting for a decision, if any."""
+    return (
+        await session.exec(
+            select(NoticeFiling)
+            .where(NoticeFiling.notice_id == notice_id, col(NoticeFiling.decided_at).is_(None))
+            .order_by(col(NoticeFiling.id).desc())
+        )
+    ).first()
+
+
 async def check_can_file(
     *, session: AsyncSession, settings: Settings, notice: Notice, today: dt.date
-) -> tuple[FilingKind, dt.date]:
-    """What the offender may file today and the last day to do it.
+) -> tuple[FilingKind, dt.date | None]:
+    """What the offender may file today and the last day to do it (None: no last day, CP Art. 42).
 
     Raises:
         FilingRefused: nothing can be filed now — not yet notified, waiting for a decision, closed, or the window
@@ -125,6 +147,12 @@ async def check_can_file(
     calendar = BusinessCalendar.from_settings(settings)
     if notice.stage is NoticeStage.AWAITING_CIENCIA:
         raise FilingRefused(N_("First confirm that you received the notice (Tomo ciência)."))
+    if notice.stage is NoticeStage.UNDER_REVIEW:
+        pending = await pending_filing(session=session, notice_id=notice.id)
+        opens = None if pending is None else art42_appeal_from(notice=notice, filing=pending, settings=settings,
+                                                                 calendar=calendar)
+        if opens is not None and today >= opens:
+            return FilingKind.RECURSO, None  # CP Art. 42: no decision within the Art. 40 period
     if notice.stage in (NoticeStage.UNDER_REVIEW, NoticeStage.APPEALED):
         raise FilingRefused(N_("Your filing is waiting for a decision; you will be told here."))
     if notice.stage is NoticeStage.CLOSED:
@@ -229,6 +257,8 @@ async def file_filing(
         raise FilingRefused(N_("Write what you want to say before sending."))
     kind, _last_day = await check_can_file(session=session, settings=settings, notice=notice,
                                            today=civil_date(moment, settings))
+    if kind is FilingKind.RECURSO and notice.stage is NoticeStage.UNDER_REVIEW:
+        await _lapse_first_instance(session=session, notice_id=notice_id, person_id=person_id, now=moment)
     filing = NoticeFiling(notice_id=notice_id, kind=kind, text=text.strip()[:MAX_TEXT], person_id=person_id,
                           filed_by=f"person:{person_id}", filed_at=moment)
     session.add(filing)
@@ -253,6 +283,16 @@ async def file_filing(
                  entity_id=str(notice_id), details={"filing_id": filing.id, "attachments": len(files)})
     await session.commit()
     return filing
+
+
+async def _lapse_first_instance(*, session: AsyncSession, notice_id: int, person_id: int, now: dt.datetime) -> None:
+    """CP Art. 42: the undecided reclamação counts as rejected, and the first instance's jurisdiction ends."""
+    pending = await pending_filing(session=session, notice_id=notice_id)
+    assert pending is not None
+    pending.decided_at, pending.decided_by, pending.outcome = now, LAPSED, FilingOutcome.DENIED
+    session.add(pending)
+    await append_event(session=session, notice_id=notice_id, kind="decision.lapsed", actor=f"person:{person_id}",
+                       at=now, data={"filing_id": pending.id, "article": "Art. 42"})
 
 
 async def decide_filing(

@@ -62,10 +62,13 @@ async def optin_status(*, session: AsyncSession, person_id: int) -> OptInStatus:
     return OptInStatus(active=True, terms_version=row.terms_version, accepted_at=row.accepted_at, cpf=row.cpf)
 
 
-async def accept_terms(
+async def record_acceptance(
     *, session: AsyncSession, person_id: int, cpf: str | None = None, now: dt.datetime | None = None
 ) -> NoticeOptIn:
-    """Record that the person accepted the current terms (closing an older acceptance); commits.
+    """Record that the person accepted the current terms (closing an older acceptance); the caller commits.
+
+    :func:`models.notices.delivery.accept_electronic_notices` calls it and sends what already waited for the
+    person.
 
     Args:
         session: database session.
@@ -82,7 +85,6 @@ async def accept_terms(
     await session.flush()
     await record(session=session, actor=f"person:{person_id}", action="notice.optin.accept", entity="notice_optin",
                  entity_id=str(row.id), details={"terms_version": TERMS_VERSION, "with_cpf": cpf is not None})
-    await session.commit()
     return row
 
 

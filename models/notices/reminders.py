@@ -5,8 +5,8 @@
   the payment after a final decision (CP Art. 47) — ``BALCAO_NOTICE_REMINDER_DAYS`` days before its last day
   (by default 3 and 1). A person notified late gets only the nearest reminder, never a burst.
 - The 90-day limit (Lei 1.533/2020 Art. 22 §1): staff are warned ``BALCAO_NOTICE_LIMIT_WARNING_DAYS`` days
-  before the last day to deliver a notice still without ciência, counted as :func:`models.deadlines.delivery_windows`
-  reads §1–§2 (``BALCAO_L1533_NOTICE_90D_START``).
+  before the last day to deliver a notice still without ciência, counted as :func:`delivery_limit` reads §1–§2
+  (``BALCAO_L1533_NOTICE_90D_START``; the *juntada* of §2 is the notice's issue).
 """
 
 from __future__ import annotations
@@ -91,6 +91,20 @@ class LimitWarning:
     window: Window
 
 
+def delivery_limit(*, notice: Notice, settings: Settings, calendar: BusinessCalendar) -> Window | None:
+    """Lei 1.533/2020 Art. 22 §§1–2: the last day to deliver the notice, as ``BALCAO_L1533_NOTICE_90D_START`` reads it.
+
+    §1 counts from the drawing up of the auto (``drawn_up_at``); §2 from the *juntada* of the notice in the case
+    file, which here is its issue (``issued_at``): the system is the case file. None for other rulebooks.
+    """
+    if notice.rulebook != L1533:
+        return None
+    windows = delivery_windows(lavratura=civil_date(notice.drawn_up_at, settings),
+                               juntada=civil_date(notice.issued_at, settings), calendar=calendar,
+                               choices=choices_for(notice, settings))
+    return next((w for w in windows if w.role is not WindowRole.ALTERNATIVE), None)
+
+
 async def limit_warnings(*, session: AsyncSession, settings: Settings, now: dt.datetime) -> list[LimitWarning]:
     """Lei 1.533 notices without ciência whose delivery limit (Art. 22 §1) is near or past."""
     if L1533 not in settings.rulebooks:
@@ -104,9 +118,7 @@ async def limit_warnings(*, session: AsyncSession, settings: Settings, now: dt.d
     ).all()
     found = []
     for notice in notices:
-        windows = delivery_windows(lavratura=civil_date(notice.drawn_up_at, settings), juntada=None,
-                                   calendar=calendar, choices=choices_for(notice, settings))
-        chosen = next((w for w in windows if w.role is not WindowRole.ALTERNATIVE), None)
+        chosen = delivery_limit(notice=notice, settings=settings, calendar=calendar)
         if chosen is not None and (chosen.final_date - today).days <= settings.notice_limit_warning_days:
             found.append(LimitWarning(notice=notice, window=chosen))
     return found

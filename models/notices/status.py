@@ -12,7 +12,7 @@ from bot.settings import Settings
 from models.calendar import BusinessCalendar
 from models.deadlines import Window
 from models.notices.delivery import civil_date, deliveries_of
-from models.notices.filings import FilingRefused, check_can_file, filings_of, suspends_penalty
+from models.notices.filings import FilingRefused, check_can_file, filings_of, lapsed, suspends_penalty
 from models.notices.tables import (
     DeliveryState,
     DocumentKind,
@@ -23,7 +23,15 @@ from models.notices.tables import (
     NoticeOutcome,
     NoticeStage,
 )
-from models.notices.windows import ActWindows, decision_windows, first_instance_windows, governing
+from models.notices.windows import (
+    ActWindows,
+    art42_appeal_from,
+    art42_deposit_windows,
+    decision_due,
+    decision_windows,
+    first_instance_windows,
+    governing,
+)
 from models.rulebooks.catalogue import CP
 
 
@@ -44,6 +52,8 @@ class NoticeView:
         can_file: what the person may file now, or None (then ``refusal`` says why).
         refusal: why nothing can be filed now.
         deposit_cents: the deposit of half the fine for an appeal (CP Art. 46), when the appeal window is open.
+        art42_from: the day an appeal became possible because the reclamação was not decided within the
+            Art. 40 period (CP Art. 42), while it stays undecided.
     """
 
     notice: Notice
@@ -58,6 +68,7 @@ class NoticeView:
     can_file: FilingKind | None
     refusal: FilingRefused | None
     deposit_cents: int | None
+    art42_from: dt.date | None = None
 
     @property
     def pending_filing(self) -> NoticeFiling | None:
@@ -84,8 +95,18 @@ async def notice_view(*, session: AsyncSession, settings: Settings, notice: Noti
     delivery = _latest(deliveries, DocumentKind.NOTICE)
     decision_delivery = _latest(deliveries, DocumentKind.DECISION)
     windows: tuple[Window, ...] = ()
+    pending = next((filing for filing in filings if filing.decided_at is None), None)
+    art42_from = None
     if notice.stage in (NoticeStage.NOTIFIED, NoticeStage.UNDER_REVIEW) and delivery is not None:
         windows = first_instance_windows(notice=notice, delivery=delivery, settings=settings, calendar=calendar)
+        due = None if pending is None else decision_due(notice=notice, filing=pending, settings=settings,
+                                                        calendar=calendar)
+        if pending is not None and due is not None:  # CP Art. 40: the decision is due; after it, Art. 42
+            windows = (*windows, due)
+            opens = art42_appeal_from(notice=notice, filing=pending, settings=settings, calendar=calendar)
+            art42_from = opens if opens is not None and today >= opens else None
+    elif notice.stage is NoticeStage.APPEALED and any(lapsed(filing) for filing in filings) and pending is not None:
+        windows = art42_deposit_windows(notice=notice, appeal=pending, settings=settings, calendar=calendar)
     elif notice.stage in (NoticeStage.DECIDED, NoticeStage.APPEALED) and decision_delivery is not None:
         first = next((d for d in reversed(deliveries) if d.document is DocumentKind.DECISION
                       and _filing_kind(filings, d.filing_id) is not FilingKind.RECURSO), decision_delivery)
@@ -121,6 +142,7 @@ async def notice_view(*, session: AsyncSession, settings: Settings, notice: Noti
         can_file=can_file,
         refusal=refusal,
         deposit_cents=deposit,
+        art42_from=art42_from,
     )
 
 

@@ -10,7 +10,10 @@ windows a notice shows (by its rulebook, its type and how it was served) and *fr
 - Lei 1.533/2020: the defesa prévia (Art. 22), from the ciência;
 - after a first-instance decision: the recurso (CP Art. 43; Lei 1.533 Art. 22) and, in the Código de Posturas,
   the deposit of half the fine (Art. 46), from the ciência of the decision;
-- after the final decision (CP Art. 47): payment.
+- after the final decision (CP Art. 47): payment;
+- a reclamação the first instance did not decide within Art. 40's 10 days may be taken to appeal as if rejected
+  (Art. 42): the appeal is open from the day after that period until a decision is given, and its deposit
+  (Art. 46) is counted from the appeal (``cp-42-deposito``).
 
 The lengths the city sets (the deadline written on a preliminar, the Lei 1.533 defence days) are printed on
 the notice at issue and kept with it, so a later change of setting does not move a notice's deadlines.
@@ -25,10 +28,10 @@ from dataclasses import dataclass
 from bot.settings import Settings
 from models.calendar import BusinessCalendar
 from models.deadlines import DEFENCE, NoticeType, Window, WindowRole, applicable_windows, compute_deadline
-from models.notices.tables import CienciaKind, Notice, NoticeDelivery
+from models.notices.tables import CienciaKind, FilingKind, Notice, NoticeDelivery, NoticeFiling
 from models.notices.tables import NoticeType as Kind
 from models.rulebooks.catalogue import CP, L1533
-from models.rulebooks.deadline_rules import DeadlineChoices
+from models.rulebooks.deadline_rules import DeadlineChoices, get_rule
 
 
 def choices_for(notice: Notice, settings: Settings) -> DeadlineChoices:
@@ -101,6 +104,46 @@ def decision_windows(
                               calendar=calendar, choices=choices_for(notice, settings))
 
 
+def _windows_of(rule_id: str, *, start: dt.date, choices: DeadlineChoices,
+                calendar: BusinessCalendar) -> tuple[Window, ...]:
+    """Every reading of one rule from ``start``: the only one, or the chosen one and the alternatives."""
+    rule = get_rule(rule_id)
+    selected = choices.selected(rule).key
+    windows = []
+    for reading in rule.readings:
+        result = compute_deadline(rule_id=rule_id, start=start, calendar=calendar, choices=choices,
+                                  reading=reading.key)
+        role = WindowRole.ONLY if not rule.ambiguous else (
+            WindowRole.CHOSEN if reading.key == selected else WindowRole.ALTERNATIVE)
+        windows.append(Window(result=result, role=role))
+    return tuple(windows)
+
+
+def decision_due(*, notice: Notice, filing: NoticeFiling, settings: Settings,
+                 calendar: BusinessCalendar) -> Window | None:
+    """CP Art. 40: the last day for the first instance to decide a reclamação (10 days from its filing)."""
+    if notice.rulebook != CP or filing.kind is not FilingKind.RECLAMACAO:
+        return None
+    return _windows_of("cp-40-decisao", start=filing.filed_at.astimezone(settings.tz).date(),
+                       choices=choices_for(notice, settings), calendar=calendar)[0]
+
+
+def art42_appeal_from(*, notice: Notice, filing: NoticeFiling, settings: Settings,
+                      calendar: BusinessCalendar) -> dt.date | None:
+    """CP Art. 42: the first day the party may appeal a reclamação still undecided, or None when it may not."""
+    if filing.decided_at is not None:
+        return None
+    due = decision_due(notice=notice, filing=filing, settings=settings, calendar=calendar)
+    return due.final_date + dt.timedelta(days=1) if due is not None else None
+
+
+def art42_deposit_windows(*, notice: Notice, appeal: NoticeFiling, settings: Settings,
+                          calendar: BusinessCalendar) -> tuple[Window, ...]:
+    """CP Art. 42 and 46: the deposit of an appeal filed without a first-instance decision, from the appeal."""
+    return _windows_of("cp-42-deposito", start=appeal.filed_at.astimezone(settings.tz).date(),
+                       choices=choices_for(notice, settings), calendar=calendar)
+
+
 @dataclass(frozen=True, slots=True)
 class ActWindows:
     """The windows for the acts the offender may do now, picked out of a notice's windows."""
@@ -121,6 +164,6 @@ def governing(windows: tuple[Window, ...]) -> ActWindows:
             defence = window
         elif rule_id.endswith("-recurso"):
             appeal = window
-        elif rule_id == "cp-46-deposito":
+        elif rule_id.endswith("-deposito"):
             deposit = window
     return ActWindows(defence=defence, appeal=appeal, deposit=deposit)

@@ -11,7 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.settings import Settings
 from models.notices.issuing import IssuedNotice, NoticeInput, issue_notice
-from models.notices.optin import accept_terms
+from models.notices.optin import record_acceptance
 from models.notices.tables import NoticeType
 from models.outbox import OutboxMessage, OutboxStatus
 from models.people import PersonView, Role, add_staff, ensure_person
@@ -36,7 +36,8 @@ async def staff(session: AsyncSession, telegram_id: int, name: str, role: Role) 
 async def opted_in(session: AsyncSession, person_id: int, *, cpf: str | None = None,
                    now: dt.datetime | None = None) -> None:
     """The person accepted electronic notification."""
-    await accept_terms(session=session, person_id=person_id, cpf=cpf, now=now)
+    await record_acceptance(session=session, person_id=person_id, cpf=cpf, now=now)
+    await session.commit()
 
 
 def cp_auto(**changes: Any) -> NoticeInput:

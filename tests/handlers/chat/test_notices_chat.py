@@ -7,11 +7,13 @@ from typing import Any
 
 from sqlmodel import select
 
+from models.notices.delivery import record_explicit_ciencia
+from models.notices.filings import file_filing
 from models.notices.optin import optin_status
-from models.notices.tables import CienciaKind, NoticeDelivery, NoticeStage
+from models.notices.tables import CienciaKind, NoticeDelivery, NoticeFiling, NoticeStage
 from models.people import Person, Role, add_staff
-from tests.auxil.case_chat import Talk
-from tests.auxil.notices import cp_auto, issue
+from tests.auxil.case_chat import Talk, deliver
+from tests.auxil.notices import cp_auto, issue, opted_in, person
 
 
 async def test_from_the_menu_opt_in_then_out(emulator: Any, bot_app: Any, sessions: Any) -> None:
@@ -71,3 +73,96 @@ async def test_staff_record_the_ar_date_and_the_deadlines_start(
         assert notice.stage is NoticeStage.NOTIFIED
     empty = await talk.send("/entregas", "Notificações a entregar")
     assert "Nada a entregar" in empty.text
+
+
+async def test_cp_art_42_the_bot_offers_the_appeal_when_the_complaint_was_not_decided_in_time(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """The reclamação was filed 15 days ago; Art. 40 gave the first instance 10 days; Art. 42 opens the appeal."""
+    user = emulator.add_user(820301, "Maria", language_code="pt-br")
+    talk = Talk(emulator, user)
+    await talk.send("/start", "O que você quer fazer?")
+    past = dt.datetime.now(dt.UTC) - dt.timedelta(days=16)
+    async with sessions() as session:
+        maria = await person(session, user.id, "Maria")
+        await opted_in(session, maria.id, now=past)
+        issued = await issue(session, settings, cp_auto(offender_document=None, person_id=maria.id), now=past)
+        assert issued.notice.id is not None
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+        assert delivery.id is not None
+        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+                                      person_id=maria.id, now=past)
+        await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=maria.id,
+                          text="O terreno foi limpo.", now=past + dt.timedelta(days=1))
+    listing = await talk.send("/notificacoes", "Suas notificações")
+    assert "Sem decisão no prazo" in listing.text
+    screen = await talk.press_and_edit(listing, f"ntc:show:{issued.notice.id}", "Você já pode recorrer")
+    assert "Art. 40 and 42" not in screen.text and "Art. 40" in screen.text and "Art. 42" in screen.text
+    prompt = await talk.press(screen, f"ntc:file:{issued.notice.id}", "Escreva seu recurso")
+    assert "não há prazo enquanto a reclamação não for decidida" in prompt.text
+    await talk.send("Recorro: a reclamação não foi decidida no prazo.", "mande fotos")
+    review = await talk.press_and_edit(emulator.last_message(user.id), "ntc:freview", "Confira antes de enviar")
+    await talk.press_and_edit(review, "ntc:fsend", "Registramos seu recurso")
+    async with sessions() as session:
+        notice = await session.get(type(issued.notice), issued.notice.id)
+        assert notice is not None
+        await session.refresh(notice)
+        assert notice.stage is NoticeStage.APPEALED
+        filings = (await session.exec(select(NoticeFiling).order_by(NoticeFiling.id))).all()  # type: ignore[arg-type]
+        assert [(f.kind.value, f.decided_by) for f in filings] == [("reclamacao", "lapsed:art42"), ("recurso", None)]
+    appealed = await talk.send("/notificacoes", "Suas notificações")
+    screen = await talk.press_and_edit(appealed, f"ntc:show:{issued.notice.id}", "não foi decidida no prazo")
+    assert "deposite metade da multa" in screen.text.lower()
+    assert emulator.unanswered_callbacks() == []
+
+
+async def test_opting_in_later_brings_the_notice_waiting_for_the_post(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    user = emulator.add_user(820401, "João", language_code="pt-br")
+    talk = Talk(emulator, user)
+    await talk.send("/start", "O que você quer fazer?")
+    async with sessions() as session:
+        joao = await person(session, user.id, "João")
+        issued = await issue(session, settings, cp_auto(offender_document=None, person_id=joao.id),
+                             now=dt.datetime.now(dt.UTC) - dt.timedelta(days=1))
+    terms = await talk.send("/start optin", "Receber notificações aqui")
+    await talk.press_and_edit(terms, "ntc:optin:yes", "CPF")
+    summary = await talk.press_and_edit(emulator.last_message(user.id), "ntc:optin:skip", "Confirme")
+    done = await talk.press_and_edit(summary, "ntc:optin:confirm", "Pronto!")
+    assert "1 documento que esperava por você está vindo para cá" in done.text
+    await deliver(settings, sessions, emulator)
+    delivered = await emulator.wait_for_message(user.id, lambda m: "Tomo ciência" in (m.text or ""), after=0)
+    assert issued.notice.number in delivered.text
+    assert emulator.unanswered_callbacks() == []
+
+
+async def test_staff_address_a_notice_to_a_person_found_later(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    clara_user = emulator.add_user(820501, "Clara", language_code="pt-br")
+    maria_user = emulator.add_user(820502, "Maria", language_code="pt-br")
+    clara = Talk(emulator, clara_user)
+    await clara.send("/start", "O que você quer fazer?")
+    async with sessions() as session:
+        await add_staff(session=session, telegram_user_id=clara_user.id, role=Role.CLERK, name="Clara", actor="test")
+        maria = await person(session, maria_user.id, "Maria")
+        await opted_in(session, maria.id)
+        issued = await issue(session, settings, cp_auto(offender_document=None),
+                             now=dt.datetime.now(dt.UTC) - dt.timedelta(days=1))
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+    listing = await clara.send("/entregas", "Notificações a entregar")
+    detail = await clara.press_and_edit(listing, f"nstf:dlv:{delivery.id}", "Rua das Acácias, 45")
+    asked = await clara.press_and_edit(detail, f"nstf:link:{issued.notice.id}", "Número de usuário do Telegram")
+    await clara.send("maria", "é um número")
+    await clara.send("999999", "Ninguém com esse número")
+    confirm = await clara.send(str(maria_user.id), f"Vincular {issued.notice.number} a Maria")
+    assert asked.message_id < confirm.message_id
+    done = await clara.press_and_edit(confirm, "nstf:lconfirm", "Pronto: a notificação foi enviada")
+    assert "Notificações a entregar" in str(done.inline_buttons)
+    await deliver(settings, sessions, emulator)
+    delivered = await emulator.wait_for_message(maria_user.id, lambda m: "Tomo ciência" in (m.text or ""), after=0)
+    assert issued.notice.number in delivered.text
+    empty = await clara.send("/entregas", "Notificações a entregar")
+    assert "Nada a entregar" in empty.text
+    assert emulator.unanswered_callbacks() == []

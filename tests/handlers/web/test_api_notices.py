@@ -124,3 +124,26 @@ async def test_a_clerk_decides_a_reclamacao(
     assert decided.status == 200
     shown = await (await client.get("/api/notices/AI-2026-000001", headers=_headers(CLARA))).json()
     assert shown["stage"] == "decided" and shown["filings"][0]["outcome"] == "denied"
+
+
+async def test_staff_address_an_issued_notice_to_a_person_of_the_bot(client: TestClient, session: AsyncSession) -> None:
+    """Issued to nobody in the bot; João opts in later and staff link him: the notice goes to him."""
+    await client.post("/api/notices", json=BODY, headers=_headers(INES))
+    joao = await person(session, JOAO_CIDADAO, "João")
+    await opted_in(session, joao.id)
+    path = "/api/notices/AI-2026-000001/person"
+    assert (await client.post(path, json={"person_telegram_id": JOAO_CIDADAO},
+                              headers=_headers(JOAO_CIDADAO))).status == 403
+    assert (await client.post(path, json={}, headers=_headers(INES))).status == 422
+    unknown = await client.post(path, json={"person_telegram_id": 1234}, headers=_headers(INES))
+    assert unknown.status == 409 and (await unknown.json())["error"] == "refused"
+    linked = await client.post(path, json={"person_telegram_id": JOAO_CIDADAO}, headers=_headers(INES))
+    assert linked.status == 200
+    assert await linked.json() == {"number": "AI-2026-000001", "person_id": joao.id, "sent_to_bot": 1}
+    listed = await (await client.get("/api/notices/deliveries", headers=_headers(CLARA))).json()
+    assert listed["deliveries"] == []
+    other = await client.post(path, json={"person_telegram_id": CLARA}, headers=_headers(INES))
+    assert other.status == 409 and "another person" in (await other.json())["message"]
+    missing = await client.post("/api/notices/AI-2026-000999/person", json={"person_id": joao.id},
+                                headers=_headers(INES))
+    assert missing.status == 404

@@ -12,7 +12,9 @@ from bot.settings import Settings
 from models.notices.chain import events_of, verify_chains
 from models.notices.delivery import (
     DeliveryError,
+    accept_electronic_notices,
     close_running_editals,
+    link_person,
     record_edital,
     record_explicit_ciencia,
     record_staff_delivery,
@@ -131,6 +133,81 @@ async def test_revoking_the_opt_in_sends_what_awaits_ciencia_to_the_staff_list(
     assert not await revoke_electronic_notices(session=session, person_id=cast.maria.id, now=NOW)
     next_notice = await issue(session, settings, cp_auto(person_id=cast.maria.id, infraction_code="CP-I-2"), now=NOW)
     assert next_notice.notice.person_id == cast.maria.id and len(await staff_list(session=session)) == 2
+
+
+async def test_accepting_electronic_notices_later_sends_what_waited_on_the_staff_list(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """João had not opted in: his notice went to the post list; once he accepts, it comes to the bot."""
+    issued = await issue(session, settings, cp_auto(person_id=cast.joao.id, offender_document=None), now=NOW)
+    [item] = await staff_list(session=session)
+    assert item.delivery.staff_reason is StaffReason.NO_OPTIN and await outbox(session, "notice.delivery") == []
+    later = NOW + dt.timedelta(days=2)
+    assert await accept_electronic_notices(session=session, settings=settings, person_id=cast.joao.id,
+                                           now=later) == 1
+    assert await staff_list(session=session) == []
+    delivery = await _delivery(session)
+    assert (delivery.state, delivery.staff_reason, delivery.sent_at) == (DeliveryState.ELECTRONIC, None, None)
+    [message] = await outbox(session, "notice.delivery")
+    assert message.person_id == cast.joao.id and message.mandatory
+    assert message.payload["delivery_id"] == delivery.id and message.dedupe_key == delivery.outbox_key
+    assert issued.notice.id is not None
+    kinds = [e.kind for e in await events_of(session=session, notice_id=issued.notice.id)]
+    assert kinds == ["issued", "delivery.staff", "delivery.electronic"]
+    assert (await verify_chains(session=session)).ok
+    # accepting again (new terms) finds nothing more to send
+    assert await accept_electronic_notices(session=session, settings=settings, person_id=cast.joao.id,
+                                           now=later) == 0
+
+
+async def test_a_document_not_acknowledged_in_time_stays_with_staff_after_a_new_opt_in(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """CP Art. 36: the bot had its chance; the letter with AR is now the way, whatever the person does."""
+    await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
+    await mark_outbox_sent(session, at=NOW)
+    await scan_electronic_deliveries(session=session, settings=settings, now=NOW + dt.timedelta(days=30))
+    await session.commit()
+    assert await accept_electronic_notices(session=session, settings=settings, person_id=cast.maria.id,
+                                           now=NOW + dt.timedelta(days=31)) == 0
+    [item] = await staff_list(session=session)
+    assert item.delivery.staff_reason is StaffReason.NOT_ACKNOWLEDGED
+
+
+async def test_staff_link_a_person_found_after_the_issue(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """Issued to nobody in the bot; staff link Maria (opted in) by her Telegram id and it goes to her."""
+    issued = await issue(session, settings, cp_auto(offender_document=None), now=NOW)
+    assert issued.notice.id is not None and issued.notice.person_id is None
+    with pytest.raises(DeliveryError, match="Nobody"):
+        await link_person(session=session, settings=settings, notice_id=issued.notice.id, telegram_user_id=424242,
+                          actor="staff:9101", now=NOW)
+    assert await link_person(session=session, settings=settings, notice_id=issued.notice.id,
+                             telegram_user_id=9001, actor="staff:9101", now=NOW) == 1
+    notice = await session.get(Notice, issued.notice.id)
+    assert notice is not None and notice.person_id == cast.maria.id
+    [message] = await outbox(session, "notice.delivery")
+    assert message.person_id == cast.maria.id
+    with pytest.raises(DeliveryError, match="another person"):
+        await link_person(session=session, settings=settings, notice_id=issued.notice.id, person_id=cast.joao.id,
+                          actor="staff:9101", now=NOW)
+    kinds = [e.kind for e in await events_of(session=session, notice_id=issued.notice.id)]
+    assert kinds == ["issued", "delivery.staff", "person.linked", "delivery.electronic"]
+    assert (await verify_chains(session=session)).ok  # the person is not one of the legal elements
+
+
+async def test_a_person_linked_without_opt_in_stays_on_the_staff_list(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    issued = await issue(session, settings, cp_auto(offender_document=None), now=NOW)
+    assert issued.notice.id is not None
+    assert await link_person(session=session, settings=settings, notice_id=issued.notice.id,
+                             person_id=cast.joao.id, actor="staff:9101", now=NOW) == 0
+    [item] = await staff_list(session=session)
+    assert item.notice.person_id == cast.joao.id and item.delivery.staff_reason is StaffReason.NO_PERSON
+    # when João accepts, it comes to him
+    assert await accept_electronic_notices(session=session, settings=settings, person_id=cast.joao.id, now=NOW) == 1
 
 
 async def test_cp_art_36_i_and_ii_staff_record_the_delivery_in_person_or_the_ar_date(

@@ -18,6 +18,7 @@ from models.notices.filings import (
     attachments_of,
     decide_filing,
     file_filing,
+    lapsed,
     pending_filings,
     record_deposit,
     store_filing_attachment,
@@ -165,6 +166,60 @@ async def test_an_appeal_after_the_art_43_window_is_refused(
         await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
                           text="Recurso tardio.", now=at_cuiaba(dt.date(2026, 5, 6)))
     assert refused.value.citation.endswith("Art. 43, par. único")
+
+
+async def test_cp_art_42_an_undecided_reclamacao_may_be_appealed_after_the_art_40_period(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """CP Art. 40: decision within 10 days of the reclamação; Art. 42: after that, appeal as if rejected."""
+    notice_id = await _notified_auto(session, settings, cast, dt.date(2026, 4, 6))
+    reclamacao = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                                   text="Não sou a proprietária.", now=at_cuiaba(dt.date(2026, 4, 7)))
+    assert reclamacao.id is not None
+    notice = await _notice(session, notice_id)
+    on_time = await notice_view(session=session, settings=settings, notice=notice, today=dt.date(2026, 4, 17))
+    # filed Tuesday 7 April: 10 days end on Friday 17 April, the last day the first instance may decide alone
+    assert {w.rule.id: w.final_date for w in on_time.windows}["cp-40-decisao"] == dt.date(2026, 4, 17)
+    assert on_time.art42_from is None and on_time.can_file is None
+    with pytest.raises(FilingRefused, match="waiting for a decision"):
+        await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                          text="Recorro.", now=at_cuiaba(dt.date(2026, 4, 17)))
+
+    late = await notice_view(session=session, settings=settings, notice=notice, today=dt.date(2026, 4, 18))
+    assert late.art42_from == dt.date(2026, 4, 18) and late.can_file is FilingKind.RECURSO
+    recurso = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                                text="Sem decisão no prazo; recorro ao Prefeito.", now=at_cuiaba(dt.date(2026, 4, 20)))
+    assert recurso.kind is FilingKind.RECURSO and recurso.id is not None
+    await session.refresh(reclamacao)
+    assert lapsed(reclamacao) and reclamacao.outcome is FilingOutcome.DENIED
+    with pytest.raises(FilingRefused, match="no pending filing"):  # Art. 42: the first instance lost jurisdiction
+        await decide_filing(session=session, settings=settings, filing_id=reclamacao.id,
+                            outcome=FilingOutcome.GRANTED, text="Procedente, tarde demais.", actor="staff:9102")
+    assert [filing.id for filing, _notice_row in await pending_filings(session=session)] == [recurso.id]
+
+    notice = await _notice(session, notice_id)
+    appealed = await notice_view(session=session, settings=settings, notice=notice, today=dt.date(2026, 4, 20))
+    assert notice.stage is NoticeStage.APPEALED
+    # Art. 46 deposit, counted from the appeal (no decision to count from): 10 days from Monday 20 April
+    assert appealed.acts.deposit is not None and appealed.acts.deposit.rule.id == "cp-42-deposito"
+    assert appealed.acts.deposit.final_date == dt.date(2026, 4, 30)
+    assert appealed.deposit_cents == notice.fine_cents // 2 + notice.fine_cents % 2
+    kinds = [e.kind for e in await events_of(session=session, notice_id=notice_id)]
+    assert kinds[-2:] == ["decision.lapsed", "filing"]
+    assert (await verify_chains(session=session)).ok
+
+
+async def test_art_42_is_only_for_the_codigo_de_posturas_reclamacao(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    issued = await issue(session, settings, l1533_auto(person_id=cast.maria.id), now=at_cuiaba(dt.date(2026, 4, 6)))
+    await _acknowledge_last(session, settings, cast.maria.id, dt.date(2026, 4, 6))
+    assert issued.notice.id is not None
+    await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=cast.maria.id,
+                      text="Defesa prévia.", now=at_cuiaba(dt.date(2026, 4, 7)))
+    with pytest.raises(FilingRefused, match="waiting for a decision"):
+        await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=cast.maria.id,
+                          text="Recorro.", now=at_cuiaba(dt.date(2026, 6, 1)))
 
 
 async def test_a_granted_reclamacao_annuls_the_auto(session: AsyncSession, settings: Settings, cast: Cast) -> None:
