@@ -477,7 +477,7 @@ async def driver_reminders(*, session: AsyncSession, now: dt.datetime, settings:
 # --- how each reminder reads ------------------------------------------------------------------------------------
 
 
-def _legal(tr: Translator, *rules: str) -> str:
+def _legal(*rules: str) -> str:
     articles = "; ".join(ARTICLES.get(rule, rule) for rule in rules)
     return f"\n<i>{LAW}, {articles}</i>"
 
@@ -514,7 +514,7 @@ def render_renewal(payload: dict[str, Any], tr: Translator) -> Rendered:
     else:
         text = tr._("Your authorization nº {number} ended on {date}. You may not drive for the apps until you "
                     "renew it at the {office}.").format(number=number, date=tr.date(valid_until), office=office)
-    return Rendered(text + _legal(tr, RULE_VALIDITY), _status_button(tr))
+    return Rendered(text + _legal(RULE_VALIDITY), _status_button(tr))
 
 
 @renderer(INSPECTION, topic="inspection")
@@ -531,7 +531,7 @@ def render_inspection(payload: dict[str, Any], tr: Translator) -> Rendered:
     else:
         text = tr._("The yearly inspection of your vehicle {plate} was due on {date}. "
                     "Go to the {office} as soon as you can.").format(**values)
-    return Rendered(text + _legal(tr, RULE_ANNUAL_INSPECTION), _status_button(tr))
+    return Rendered(text + _legal(RULE_ANNUAL_INSPECTION), _status_button(tr))
 
 
 @renderer(OBLIGATION)
@@ -545,7 +545,7 @@ def render_obligation(payload: dict[str, Any], tr: Translator) -> Rendered:
         if present:
             text = tr._("The deadline to present your vehicle {plate} for inspection ended on {date}. Until it "
                         "passes the inspection you may not drive for the apps. Go to the {office}.").format(**values)
-            return Rendered(text + _legal(tr, RULE_PRESENT_VEHICLE), _status_button(tr))
+            return Rendered(text + _legal(RULE_PRESENT_VEHICLE), _status_button(tr))
         text = tr._("The deadline to fix your vehicle {plate} ended on {date}. It may not serve until it passes "
                     "a new inspection at the {office}.").format(**values)
         return Rendered(text + f"\n<i>{LAW}, {ARTICLES[RULE_FIX_INSPECTION]}; {BARRED_AFTER_FAILED_INSPECTION}</i>",
@@ -558,7 +558,7 @@ def render_obligation(payload: dict[str, Any], tr: Translator) -> Rendered:
         text = tr._("Your vehicle {plate} did not pass the inspection. Fix what was pointed out and present it "
                     "again at the {office} by {date} ({when}).")
         rule = RULE_FIX_INSPECTION
-    return Rendered(text.format(when=when, **values) + _legal(tr, rule), _status_button(tr))
+    return Rendered(text.format(when=when, **values) + _legal(rule), _status_button(tr))
 
 
 @renderer(VEHICLE_AGE, topic="vehicle")
@@ -588,7 +588,7 @@ def render_suspension_end(payload: dict[str, Any], tr: Translator) -> Rendered:
     else:
         text = tr._("Your suspension is over: from {date} you may drive again, if your authorization nº {number} "
                     "is valid and your vehicle inspected.").format(date=tr.date(resume_on), number=payload["number"])
-    return Rendered(text + _legal(tr, RULE_SUSPENSION), _status_button(tr))
+    return Rendered(text + _legal(RULE_SUSPENSION), _status_button(tr))
 
 
 @renderer(LINK_MOVED)
