@@ -134,3 +134,16 @@ async def test_no_warning_once_the_notice_is_delivered(session: AsyncSession, se
     await _acknowledged(session, settings, maria, dt.date(2026, 3, 2), l1533_auto(person_id=maria))
     assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 30)), settings=settings) == 0
     assert (await session.exec(select(OutboxMessage).where(OutboxMessage.kind == "notice.limit_warning"))).all() == []
+
+
+async def test_under_the_juntada_reading_the_90_days_run_from_the_issue_lei_1533_art_22_2(
+    session: AsyncSession, settings: Settings
+) -> None:
+    """Drawn up on 2/3/2026, issued (filed in the case) on 12/3: §2 counts 90 days from 12/3, to Wed 10/6/2026."""
+    juntada = settings.model_copy(update={"l1533_notice_90d_start": "juntada"})
+    await staff(session, 9102, "Clara", Role.CLERK)
+    await issue(session, juntada, l1533_auto(offender_document=None), now=cuiaba(dt.date(2026, 3, 12)))
+    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 25)), settings=juntada) == 0
+    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 26)), settings=juntada) == 1
+    [warning] = await outbox(session, "notice.limit_warning")
+    assert warning.payload["final_date"] == "2026-06-10"
