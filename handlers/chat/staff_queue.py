@@ -29,7 +29,7 @@ from models.cases.fields import InvalidInput, clean_text
 from models.cases.handling import (
     Decision,
     answer_case,
-    archive_ombudsman,
+    archive_case,
     assign,
     decide,
     extend,
@@ -268,13 +268,7 @@ async def _execute(update: Update, context: BalcaoContext, data: dict[str, Any])
                                settings=context.settings)
             done = tr._("Deadline extended to {date}. The author was told why.").format(date=tr.date(due))
         elif action == "archive":
-            view = await staff_case(session=session, telegram_user_id=who, case_id=case_id)
-            if view.kind is CaseKind.OMBUDSMAN:
-                await archive_ombudsman(session=session, telegram_user_id=who, case_id=case_id, reason=text or "",
-                                        now=now)
-            else:
-                decision = await decide(session=session, telegram_user_id=who, case_id=case_id,
-                                        outcome=Outcome.ARCHIVE, reason=text, now=now)
+            await archive_case(session=session, telegram_user_id=who, case_id=case_id, reason=text or "", now=now)
             done = tr._("Archived. The author was told the reason.")
         else:
             decision = await decide(session=session, telegram_user_id=who, case_id=case_id, outcome=Outcome(action),

@@ -460,3 +460,25 @@ async def archive_ombudsman(
     case.closed_at = now
     await record_event(session=session, case=case, kind=EventKind.ARCHIVED, actor=actor.tag, now=now, note=why)
     await session.commit()
+
+
+async def archive_case(
+    *, session: AsyncSession, telegram_user_id: int, case_id: int, reason: str, now: dt.datetime
+) -> None:
+    """Archive any open case with a reason the author is told.
+
+    An ombudsman case is archived without an answer (:func:`archive_ombudsman`); a representação or a
+    ride-hailing report is decided so (CP Art. 32, :func:`decide` with :attr:`Outcome.ARCHIVE`).
+
+    Raises:
+        PermissionDenied: the caller may not work this case.
+        CaseActionRefused: the case is closed.
+        InvalidInput: the reason is too short or too long.
+    """
+    case = await get_case(session=session, case_id=case_id)
+    if case.kind is CaseKind.OMBUDSMAN:
+        await archive_ombudsman(session=session, telegram_user_id=telegram_user_id, case_id=case_id, reason=reason,
+                                now=now)
+    else:
+        await decide(session=session, telegram_user_id=telegram_user_id, case_id=case_id, outcome=Outcome.ARCHIVE,
+                     reason=reason, now=now)

@@ -15,6 +15,7 @@ from models.cases.filing import file_ombudsman_case, file_representation
 from models.cases.handling import (
     CaseActionRefused,
     answer_case,
+    archive_case,
     archive_ombudsman,
     assign,
     decide,
@@ -213,3 +214,26 @@ async def test_an_ombudsman_case_is_answered_not_decided(
     with pytest.raises(PermissionDenied):
         await answer_case(session=session, telegram_user_id=cast.otavio.telegram_user_id, case_id=rep.case_id,
                           text="Não é da Ouvidoria.", now=NOW)
+
+
+async def test_archiving_goes_to_the_ombudsman_or_to_an_art_32_decision_by_kind(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """An ombudsman case is archived by the ombudsman; a representação is archived as a CP Art. 32 decision."""
+    ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
+                                    settings=settings)
+    rep = await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
+                                    settings=settings)
+    with pytest.raises(PermissionDenied):
+        await archive_case(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=ouv.case_id,
+                           reason="Não é da secretaria.", now=NOW)
+    await archive_case(session=session, telegram_user_id=cast.otavio.telegram_user_id, case_id=ouv.case_id,
+                       reason="Manifestação repetida.", now=NOW)
+    await archive_case(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=rep.case_id,
+                       reason="Fato não constatado na vistoria.", now=NOW)
+    updates = await _citizen_updates(session, cast.joao.id)
+    assert [(u["protocol"], u["event"], u["status"]) for u in updates] == [
+        (ouv.protocol, "archived", "archived"), (rep.protocol, "decided", "archived"),
+    ]
+    view = await staff_case(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=rep.case_id)
+    assert view.outcome is Outcome.ARCHIVE and view.outcome_reason == "Fato não constatado na vistoria."
