@@ -8,7 +8,9 @@ learned of it, and the Art. 31 sole-paragraph declaration. Ride-hailing report: 
 number), what the driver did (Art. 7, 13, 14), where, when, evidence and the author's name.
 
 Filing gives a protocol number and a PDF receipt, and puts the case in the staff queue. Buttons: ``rep:…``.
-The module also holds the file intake shared by the ombudsman and follow-up conversations.
+The module also holds what the ombudsman, follow-up, queue and notices conversations share: answering a
+button press more than once, the start within the daily limit, the file intake, the review keyboard and the
+confirmation with the receipt.
 """
 
 from __future__ import annotations
