@@ -50,7 +50,7 @@ from models.notices.filings import (
     pending_filings,
     record_deposit,
 )
-from models.notices.issuing import NoticeInput, NoticeRefused, input_from_case, issue_notice, prepare
+from models.notices.issuing import LIMITS, NoticeInput, NoticeRefused, input_from_case, issue_notice, prepare
 from models.notices.pdf import format_document
 from models.notices.reminders import delivery_limit
 from models.notices.status import notice_view
@@ -104,6 +104,8 @@ REASONS = {
 HOW = {"personal": N_("Delivered in person"), "postal": N_("AR received (post)"), "edital": N_("Edital published")}
 FILING_NAMES = {FilingKind.DEFESA: N_("defence"), FilingKind.RECLAMACAO: N_("complaint (reclamação)"),
                 FilingKind.RECURSO: N_("appeal")}
+STEP_ELEMENTS = {"name": "offender_name", "place": "place", "witnesses": "witnesses", "term": "inspection_term",
+                 "issuer": "issuer_name"}
 _TIME = re.compile(r"^(\d{1,2})(?:[:h.](\d{2}))?$")
 
 
@@ -302,9 +304,9 @@ async def on_issue_input(update: Update, context: BalcaoContext, draft: Draft) -
         elif step == "time":
             value = _parse_time(text)
         elif step == "facts":
-            value = clean_text(text, min_length=10, max_length=4000)
+            value = clean_text(text, min_length=10, max_length=LIMITS["facts"])
         else:
-            value = clean_text(text, min_length=2, max_length=200).replace("\n", " ")
+            value = clean_text(text, min_length=2, max_length=LIMITS[STEP_ELEMENTS[step]]).replace("\n", " ")
     except InvalidInput as bad:
         await reply(update, context, bad.render(tr))
         return

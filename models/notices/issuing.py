@@ -63,6 +63,16 @@ DOCUMENT_LOCALE = "pt_BR"
 NUMBER_PREFIX = {NoticeType.PRELIMINAR: "NP", NoticeType.AUTO: "AI"}
 LIMITS = {"offender_name": 160, "place": 200, "facts": 4000, "issuer_name": 160, "witnesses": 1000,
           "inspection_term": 64, "offender_address": 300}
+"""The longest text each element may have (the columns' lengths)."""
+ELEMENT_LABELS = {  # the document's own labels (see models.notices.pdf)
+    "offender_name": N_("Offender"),
+    "place": N_("Place"),
+    "facts": N_("Facts"),
+    "issuer_name": N_("Drawn up by"),
+    "witnesses": N_("Witnesses"),
+    "inspection_term": N_("Inspection record (termo de fiscalização)"),
+    "offender_address": N_("Address"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +128,12 @@ class Problem:
     message: str  # English msgid
     citation: str = ""  # e.g. "Código de Posturas, Art. 25, II"
     params: dict[str, Any] = field(default_factory=dict)
+    msgid_params: tuple[str, ...] = ()  # params that are msgids themselves, translated before formatting
 
     def render(self, tr: Translator) -> str:
         """The problem in the reader's language, with its article."""
-        text = tr._(self.message).format(**self.params)
+        values = {key: tr._(value) if key in self.msgid_params else value for key, value in self.params.items()}
+        text = tr._(self.message).format(**values)
         return f"{text} ({self.citation})" if self.citation else text
 
 
@@ -200,8 +212,8 @@ def check_elements(data: NoticeInput, settings: Settings) -> list[Problem]:
     for name, limit in LIMITS.items():
         value = getattr(data, name)
         if isinstance(value, str) and len(value.strip()) > limit:
-            problems.append(Problem(name, N_("{name} is too long: keep it under {n} characters"),
-                                    params={"name": name, "n": limit}))
+            problems.append(Problem(name, N_("{name}: too long, keep it under {n} characters"),
+                                    params={"name": ELEMENT_LABELS[name], "n": limit}, msgid_params=("name",)))
     if not _blank(data.infraction_code):
         try:
             infraction = get_infraction(str(data.infraction_code))

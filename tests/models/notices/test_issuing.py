@@ -10,6 +10,7 @@ import pytest
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.i18n import translator
 from bot.settings import Settings
 from models.drivers.tables import Driver
 from models.notices.chain import verify_chains
@@ -76,6 +77,14 @@ async def test_every_missing_element_is_reported_at_once(session: AsyncSession, 
     with pytest.raises(NoticeRefused) as refused:
         await issue(session, settings, cp_auto(offender_name=None, place=None, issuer_name=None), now=NOW)
     assert {p.element for p in refused.value.problems} == {"offender_name", "place", "issuer_name"}
+
+
+async def test_a_text_too_long_is_refused_in_the_readers_words(session: AsyncSession, settings: Settings) -> None:
+    with pytest.raises(NoticeRefused) as refused:
+        await issue(session, settings, cp_auto(offender_name="Maria " * 30), now=NOW)
+    [problem] = refused.value.problems
+    assert problem.element == "offender_name"
+    assert problem.render(translator("pt_BR")) == "Infrator: texto longo demais, use menos de 160 caracteres"
 
 
 async def test_lei_1533_has_no_preliminar_and_its_auto_cites_art_22(session: AsyncSession, settings: Settings) -> None:
