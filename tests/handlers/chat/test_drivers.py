@@ -12,7 +12,7 @@ from bot.db import SessionFactory
 from bot.settings import Settings
 from models.columns import utcnow
 from models.deadlines import add_months
-from models.drivers.linking import create_link_code
+from models.drivers.linking import IssuedCode, create_link_code
 from models.drivers.periods import civil_today
 from models.drivers.tables import Driver
 from models.outbox import OutboxMessage, OutboxStatus
@@ -34,6 +34,13 @@ async def registered(sessions: SessionFactory, settings: Settings, **row: str) -
               "vistoria_data": (today - dt.timedelta(days=40)).isoformat(), **row}
     async with sessions() as session:
         await seed_registry(session, settings, [driver_row(**values)], today=today)
+
+
+async def registered_with_code(sessions: SessionFactory, settings: Settings, **row: str) -> IssuedCode:
+    """Maria in the registry, and the one-time link code staff give her."""
+    await registered(sessions, settings, **row)
+    async with sessions() as session:
+        return await create_link_code(session=session, cpf=MARIA_CPF, actor="cli", now=utcnow(), settings=settings)
 
 
 def maria(emulator: Any, language: str = "en") -> Talk:
@@ -83,9 +90,7 @@ async def test_a_phone_not_in_the_registry_points_to_art_13_xx(
 async def test_the_one_time_link_from_staff_links_once(
     emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
 ) -> None:
-    await registered(sessions, settings)
-    async with sessions() as session:
-        issued = await create_link_code(session=session, cpf=MARIA_CPF, actor="cli", now=utcnow(), settings=settings)
+    issued = await registered_with_code(sessions, settings)
     talk = maria(emulator)
     await talk.send(f"/start {issued.start_payload}", "Done: your Telegram is linked")
     other = Talk(emulator, emulator.add_user(870002, "Outro", language_code="en"))
@@ -96,9 +101,7 @@ async def test_typing_a_code_answers_bad_input_and_keeps_the_step(
     emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
 ) -> None:
     """A photo or a wrong code while linking by code asks for the code again; the right one then links."""
-    await registered(sessions, settings)
-    async with sessions() as session:
-        issued = await create_link_code(session=session, cpf=MARIA_CPF, actor="cli", now=utcnow(), settings=settings)
+    issued = await registered_with_code(sessions, settings)
     talk = maria(emulator)
     offer = await talk.send("/vincular", "How do you want to do it?")
     await talk.press_and_edit(offer, "drivers:code", "Type the code the city hall gave you")
@@ -110,9 +113,7 @@ async def test_typing_a_code_answers_bad_input_and_keeps_the_step(
 async def test_situacao_details_and_unlinking(
     emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
 ) -> None:
-    await registered(sessions, settings, ano_modelo="2022")
-    async with sessions() as session:
-        issued = await create_link_code(session=session, cpf=MARIA_CPF, actor="cli", now=utcnow(), settings=settings)
+    issued = await registered_with_code(sessions, settings, ano_modelo="2022")
     talk = maria(emulator)
     await talk.send(f"/start {issued.start_payload}", "Done")
     summary = await talk.send("/status", "Authorization nº 2026/001")
@@ -129,9 +130,7 @@ async def test_situacao_details_and_unlinking(
 async def test_situacao_speaks_the_drivers_language(
     emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
 ) -> None:
-    await registered(sessions, settings)
-    async with sessions() as session:
-        issued = await create_link_code(session=session, cpf=MARIA_CPF, actor="cli", now=utcnow(), settings=settings)
+    issued = await registered_with_code(sessions, settings)
     talk = maria(emulator, language="pt-br")
     await talk.send(f"/start {issued.start_payload}", "Pronto")
     summary = await talk.send("/situacao", "Autorização nº 2026/001")
