@@ -121,6 +121,12 @@ class BusinessCalendar:
             return DayOff(day, DayOffKind.SUNDAY)
         return None
 
+    def optional_day(self, day: dt.date) -> DayOff | None:
+        """The *ponto facultativo* on ``day`` when it counts as a business day here (so a count can say so)."""
+        if self.optional_days_off or day not in self._optional or self.day_off(day) is not None:
+            return None
+        return DayOff(day, DayOffKind.OPTIONAL, self._optional.get(day), self._optional_en.get(day))
+
     def is_business_day(self, day: dt.date) -> bool:
         """Whether the city hall works on ``day`` (not a weekend nor a holiday)."""
         return self.day_off(day) is None

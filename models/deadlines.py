@@ -75,6 +75,8 @@ class DayStep:
         count: for ``COUNTED`` days, how many days have counted so far.
         off: why the day is not a business day (also on counted calendar days, for information).
         adjustment: for ``PERIOD_END``, how a missing day number was handled.
+        optional: the *ponto facultativo* on a day that counts as a business day (``BALCAO_CALENDAR_OPTIONAL_DAYS_OFF``
+            is off), so the count can say it was counted on purpose.
     """
 
     day: dt.date
@@ -82,6 +84,7 @@ class DayStep:
     count: int | None = None
     off: DayOff | None = None
     adjustment: MonthAdjustment | None = None
+    optional: DayOff | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +192,7 @@ def _count_days(
             steps.append(DayStep(day, StepKind.SKIPPED, off=off))
             continue
         counted += 1
-        steps.append(DayStep(day, StepKind.COUNTED, count=counted, off=off))
+        steps.append(DayStep(day, StepKind.COUNTED, count=counted, off=off, optional=calendar.optional_day(day)))
     return day
 
 
@@ -473,6 +476,14 @@ def explain(result: DeadlineResult, tr: Translator, *, alternatives: tuple[Deadl
             lines.extend(f"  {tr.date(step.day)}: {step.off.describe(tr)}" for step in skipped if step.off)
         else:
             lines.append(tr._("No day skipped."))
+        optional = [step for step in result.steps if step.kind is StepKind.COUNTED and step.optional]
+        if optional:
+            lines.append(tr._("Counted as business days (the city hall did not declare them days off):"))
+            lines.extend(f"  {tr.date(step.day)}: {step.optional.describe(tr)}" for step in optional if step.optional)
+    elif result.unit is Unit.CALENDAR_DAYS and not result.moved and result.period_end.optional is not None:
+        lines.append(tr._("The last day, {date} ({reason}), counts as a business day: the deadline does not "
+                          "move.").format(
+            date=tr.date(result.final_date), reason=result.period_end.optional.describe(tr)))
     if result.adjustment is MonthAdjustment.NEXT_DAY:
         lines.append(tr._("The last month has no day {day}: the period ends on the next day.").format(day=start_day))
     elif result.adjustment is MonthAdjustment.CLAMPED:

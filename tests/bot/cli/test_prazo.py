@@ -33,8 +33,41 @@ def test_the_appeal_across_christmas_and_new_year(capsys: pytest.CaptureFixture[
     assert "  sexta-feira, 25 de dezembro de 2026: feriado: Natal" in out
     assert "  sexta-feira, 1 de janeiro de 2027: feriado: Confraternização Universal" in out
     assert "  sábado, 2 de janeiro de 2027: sábado" in out
-    assert out.count("\n  ") == 8  # the eight days not counted
+    skipped, counted = out.split("Dias que não contam:\n", 1)[1].split("Contados como dias úteis", 1)
+    assert skipped.count("  ") == 8  # the eight days not counted
+    # the eves are pontos facultativos: counted, and said so (BALCAO_CALENDAR_OPTIONAL_DAYS_OFF is off)
+    assert "  quinta-feira, 24 de dezembro de 2026: ponto facultativo: Véspera de Natal" in counted
+    assert "  quinta-feira, 31 de dezembro de 2026: ponto facultativo: Véspera de Ano-Novo" in counted
     assert out.rstrip().endswith("Prazo final: terça-feira, 5 de janeiro de 2027")
+
+
+def test_carnaval_counts_as_business_days_and_the_clerk_is_told(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Código de Posturas Art. 37: 8 dias úteis from Friday 5 February 2027, across Carnaval (8–10 February)."""
+    assert main(["prazo", "cp-37-reclamacao", "--inicio", "2027-02-05"]) == 0
+    out = capsys.readouterr().out
+    assert "Contados como dias úteis (a Prefeitura não declarou folga):" in out
+    assert "  terça-feira, 9 de fevereiro de 2027: ponto facultativo: Carnaval" in out
+    assert "  quarta-feira, 10 de fevereiro de 2027: ponto facultativo: Quarta-feira de Cinzas" in out
+    assert "Prazo final: quarta-feira, 17 de fevereiro de 2027" in out
+    monkeypatch.setenv("BALCAO_CALENDAR_OPTIONAL_DAYS_OFF", "true")
+    get_settings.cache_clear()
+    assert main(["prazo", "cp-37-reclamacao", "--inicio", "2027-02-05"]) == 0
+    closed = capsys.readouterr().out
+    assert "  segunda-feira, 8 de fevereiro de 2027: ponto facultativo: Carnaval" in closed
+    assert "Contados como dias úteis" not in closed
+    assert "Prazo final: segunda-feira, 22 de fevereiro de 2027" in closed
+
+
+def test_a_calendar_deadline_ending_on_a_ponto_facultativo_says_why_it_does_not_move(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Código de Posturas Art. 184 §2: 10 dias from Saturday 30 January 2027 end on Carnaval Tuesday."""
+    assert main(["prazo", "cp-184-2-cao-registrado", "--inicio", "30/01/2027"]) == 0
+    out = capsys.readouterr().out
+    assert "O último dia, terça-feira, 9 de fevereiro de 2027 (ponto facultativo: Carnaval), conta como dia útil" in out
+    assert out.rstrip().endswith("Prazo final: terça-feira, 9 de fevereiro de 2027")
 
 
 def test_a_calendar_deadline_ending_on_saturday_moves_to_monday(capsys: pytest.CaptureFixture[str]) -> None:
