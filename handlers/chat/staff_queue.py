@@ -33,6 +33,7 @@ from models.cases.handling import (
     assign,
     decide,
     extend,
+    may_act,
     request_complement,
     staff_case,
     staff_queue,
@@ -199,6 +200,13 @@ async def _take(update: Update, context: BalcaoContext, case_id: int) -> None:
 
 async def _start_text(update: Update, context: BalcaoContext, action: str, case_id: int) -> None:
     tr = context.tr
+    try:  # the role is checked again here, before anything is typed (PermissionDenied goes to on_button)
+        async with context.sessions() as session:
+            await may_act(session=session, telegram_user_id=context.person.telegram_user_id, case_id=case_id)
+    except (InvalidInput, CaseNotFound) as refused:
+        text = refused.render(tr) if isinstance(refused, InvalidInput) else tr._("That case does not exist.")
+        await respond(update, context, text, markup=keyboard([[(tr._("◀ Pending cases"), "pend:list")]]))
+        return
     if await busy_elsewhere(update, context, FORM):
         return
     data = {"action": action, "case_id": case_id}

@@ -139,6 +139,20 @@ async def _acting(*, session: AsyncSession, telegram_user_id: int, case: Case) -
     )
 
 
+async def may_act(*, session: AsyncSession, telegram_user_id: int, case_id: int) -> StaffActor:
+    """Check, before asking staff for a text, that they may still act on this open case.
+
+    Raises:
+        CaseNotFound: no such case.
+        PermissionDenied: not staff of the role the case is routed to (nor admin).
+        CaseActionRefused: the case is closed.
+    """
+    case = await get_case(session=session, case_id=case_id)
+    actor = await _acting(session=session, telegram_user_id=telegram_user_id, case=case)
+    _open(case)
+    return actor
+
+
 def _open(case: Case) -> None:
     if case.status in FINAL_STATUSES:
         raise CaseActionRefused(N_("This case is already closed."))
