@@ -6,6 +6,11 @@ flush guard in :mod:`models.notices.tables` refuses updates and deletes; product
 and DELETE on ``notice_event`` to the application's database user). :func:`verify_chains` walks every chain
 and reports each broken link; it also recomputes the digest of each notice's legal elements and compares it
 with the one the ``issued`` event recorded, so a notice edited behind the application's back is caught.
+
+The rows that change over a notice's life are checked against the chain too (:func:`check_records`): every
+filing, decision and ciência must have its event, and agree with it (the filing's and the decision's text
+digests, the outcome, the day of ciência). So removing the last events of a chain — which leaves the links
+intact — or editing a date of ciência, a decision or a petition in its own table is caught as well.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import N_
 from models.columns import utcnow
-from models.notices.tables import IMMUTABLE_FIELDS, Notice, NoticeEvent
+from models.notices.tables import IMMUTABLE_FIELDS, Notice, NoticeDelivery, NoticeEvent, NoticeFiling
 
 GENESIS = "0" * 64
 ISSUED = "issued"
@@ -173,6 +178,51 @@ def check_chain(notice: Notice, events: list[NoticeEvent]) -> list[ChainBreak]:
     return breaks
 
 
+def _sha256(text: str | None) -> str:
+    return hashlib.sha256((text or "").encode("utf-8")).hexdigest()
+
+
+def check_records(
+    notice: Notice, events: list[NoticeEvent], filings: list[NoticeFiling], deliveries: list[NoticeDelivery]
+) -> list[ChainBreak]:
+    """The filings, decisions and ciências of one notice that have no event in its chain, or differ from it."""
+    breaks: list[ChainBreak] = []
+
+    def broken(seq: int | None, problem: str) -> None:
+        breaks.append(ChainBreak(notice_id=notice.id or 0, number=notice.number, seq=seq, problem=problem))
+
+    def by(kinds: tuple[str, ...], key: str) -> dict[Any, NoticeEvent]:
+        return {event.data.get(key): event for event in events if event.kind in kinds}
+
+    filed, decided, known = by(("filing",), "filing_id"), by(("decision", "decision.lapsed"), "filing_id"), by(
+        ("ciencia",), "delivery_id")
+    for filing in filings:
+        event = filed.get(filing.id)
+        if event is None:
+            broken(None, N_("a filing has no event in the chain (an event was removed)"))
+        elif event.data.get("text_sha256") != _sha256(filing.text):
+            broken(event.seq, N_("a filing's text differs from the one recorded (it was altered)"))
+        if filing.decided_at is None:
+            continue
+        event = decided.get(filing.id)
+        if event is None:
+            broken(None, N_("a decision has no event in the chain (an event was removed)"))
+        elif event.kind == "decision" and (
+            event.data.get("outcome") != (filing.outcome.value if filing.outcome else None)
+            or event.data.get("text_sha256") != _sha256(filing.decision_text)
+        ):
+            broken(event.seq, N_("a decision differs from the one recorded (it was altered)"))
+    for delivery in deliveries:
+        if delivery.ciencia_on is None:
+            continue
+        event = known.get(delivery.id)
+        if event is None:
+            broken(None, N_("a ciência has no event in the chain (an event was removed)"))
+        elif event.data.get("on") != delivery.ciencia_on.isoformat():
+            broken(event.seq, N_("the day of a ciência differs from the one recorded (it was altered)"))
+    return breaks
+
+
 async def verify_chains(*, session: AsyncSession, batch: int = 500) -> ChainReport:
     """Walk every notice's chain and report each broken link.
 
@@ -199,12 +249,22 @@ async def verify_chains(*, session: AsyncSession, batch: int = 500) -> ChainRepo
         by_notice: dict[int, list[NoticeEvent]] = {}
         for row in rows:
             by_notice.setdefault(row.notice_id, []).append(row)
+        filings: dict[int, list[NoticeFiling]] = {}
+        for filing in (await session.exec(select(NoticeFiling).where(col(NoticeFiling.notice_id).in_(ids)))).all():
+            filings.setdefault(filing.notice_id, []).append(filing)
+        deliveries: dict[int, list[NoticeDelivery]] = {}
+        for delivery in (
+            await session.exec(select(NoticeDelivery).where(col(NoticeDelivery.notice_id).in_(ids)))
+        ).all():
+            deliveries.setdefault(delivery.notice_id, []).append(delivery)
         for notice in notices:
             assert notice.id is not None
             events = by_notice.get(notice.id, [])
             report.notices += 1
             report.events += len(events)
             report.breaks.extend(check_chain(notice, events))
+            report.breaks.extend(check_records(notice, events, filings.get(notice.id, []),
+                                               deliveries.get(notice.id, [])))
         last_id = ids[-1] or last_id
 
 

@@ -6,12 +6,21 @@ import datetime as dt
 
 import pytest
 from sqlalchemy import text
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.settings import Settings
 from models.notices.chain import GENESIS, append_event, event_hash, events_of, verify_chains
-from models.notices.tables import Notice, NoticeEvent, NoticeEventsAreAppendOnly, NoticeIsImmutable
+from models.notices.delivery import record_explicit_ciencia
+from models.notices.filings import decide_filing, file_filing
+from models.notices.tables import (
+    FilingOutcome,
+    Notice,
+    NoticeDelivery,
+    NoticeEvent,
+    NoticeEventsAreAppendOnly,
+    NoticeIsImmutable,
+)
 from tests.auxil.notices import cp_auto, issue
 from tests.models.notices.conftest import NOW, Cast
 
@@ -106,3 +115,41 @@ async def test_rewriting_an_event_and_its_own_hash_still_breaks_the_next_link(
     session.expunge_all()
     [broken] = (await verify_chains(session=session)).breaks
     assert (broken.seq, broken.problem) == (3, "prev_hash does not match the previous event's hash")
+
+
+@pytest.mark.parametrize(
+    ("statement", "problem"),
+    [
+        ("DELETE FROM notice_event WHERE notice_id = {notice} AND seq = {last}",
+         "a ciência has no event in the chain"),
+        ("UPDATE notice_delivery SET ciencia_on = '2026-03-20' WHERE notice_id = {notice} AND document = 'NOTICE'",
+         "the day of a ciência differs"),
+        ("UPDATE notice_filing SET text = 'Outro texto' WHERE notice_id = {notice}", "a filing's text differs"),
+        ("UPDATE notice_filing SET outcome = 'GRANTED' WHERE notice_id = {notice}", "a decision differs"),
+    ],
+)
+async def test_the_rows_that_change_over_a_notices_life_are_checked_against_the_chain(
+    session: AsyncSession, settings: Settings, cast: Cast, statement: str, problem: str
+) -> None:
+    """Removing the last events keeps the links intact; the ciência, filing and decision rows must still match."""
+    notice = (await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)).notice
+    assert notice.id is not None
+    for day in (2, 5):  # the notice's ciência on 2/3, then the decision's on 5/3
+        delivery = (await session.exec(select(NoticeDelivery).order_by(col(NoticeDelivery.id).desc()))).first()
+        assert delivery is not None and delivery.id is not None
+        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+                                      person_id=cast.maria.id, now=dt.datetime(2026, 3, day, 15, tzinfo=dt.UTC))
+        if day == 2:
+            filing = await file_filing(session=session, settings=settings, notice_id=notice.id,
+                                       person_id=cast.maria.id, text="Reclamo.", now=NOW + dt.timedelta(hours=2))
+            assert filing.id is not None
+            await decide_filing(session=session, settings=settings, filing_id=filing.id,
+                                outcome=FilingOutcome.DENIED, text="Improcedente.", actor="staff:9102",
+                                now=NOW + dt.timedelta(days=2))
+    events = await events_of(session=session, notice_id=notice.id)
+    assert events[-1].kind == "ciencia" and (await verify_chains(session=session)).ok
+    await session.exec(text(statement.format(notice=notice.id, last=events[-1].seq)))  # type: ignore[call-overload]
+    await session.commit()
+    session.expunge_all()
+    report = await verify_chains(session=session)
+    assert [b.problem for b in report.breaks if problem in b.problem], report.breaks
