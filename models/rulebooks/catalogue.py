@@ -34,7 +34,6 @@ LAW_TITLES: Final[dict[str, str]] = {
     L1533: "Lei nº 1.533/2020 (Sapezal)",
     CP: "Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina)",
 }
-UNIT_OF_RULEBOOK: Final[dict[RulebookId, FiscalUnit]] = {L1533: "URS", CP: "UPF-NX"}
 
 
 class CatalogueError(ValueError):

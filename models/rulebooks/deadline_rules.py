@@ -49,20 +49,15 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Final, Literal
 
 from bot.i18n import N_
+from models.rulebooks.catalogue import CP, L1533, LAW_TITLES
 
 if TYPE_CHECKING:
     from bot.i18n import Translator
     from bot.settings import Settings
 
-L1533: Final = "sapezal-1533"
-CP: Final = "nx-posturas"
 OMBUDSMAN: Final = "lei-13460"
 
-LAWS: Final[dict[str, str]] = {
-    L1533: "Lei nº 1.533/2020 (Sapezal)",
-    CP: "Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina)",
-    OMBUDSMAN: "Lei nº 13.460/2017",
-}
+LAWS: Final[dict[str, str]] = {**LAW_TITLES, OMBUDSMAN: "Lei nº 13.460/2017"}
 
 
 class Unit(StrEnum):
