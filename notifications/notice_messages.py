@@ -15,10 +15,10 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import html
-from decimal import Decimal
 from typing import Any
 
 from bot.i18n import N_, Translator
+from models.notices.pdf import money_of
 from models.notices.tables import FilingKind, FilingOutcome, NoticeType
 from models.outbox import enqueue
 from models.rulebooks.catalogue import LAW_TITLES
@@ -38,14 +38,14 @@ DEADLINES_TOPIC = reminder_topic(
     description=N_("A few days before the deadline to defend yourself, appeal or pay ends."),
 )
 
-TYPE_LABELS = {
-    NoticeType.PRELIMINAR.value: N_("Preliminary notice"),
-    NoticeType.AUTO.value: N_("Infraction report (auto de infração)"),
+TYPE_LABELS = {  # keyed by the enums, which also find their plain values (``"auto"``) from payloads
+    NoticeType.PRELIMINAR: N_("Preliminary notice"),
+    NoticeType.AUTO: N_("Infraction report (auto de infração)"),
 }
 FILING_LABELS = {  # with the possessive, so sentences need no gender agreement in Portuguese
-    FilingKind.DEFESA.value: N_("your defence"),
-    FilingKind.RECLAMACAO.value: N_("your complaint (reclamação)"),
-    FilingKind.RECURSO.value: N_("your appeal"),
+    FilingKind.DEFESA: N_("your defence"),
+    FilingKind.RECLAMACAO: N_("your complaint (reclamação)"),
+    FilingKind.RECURSO: N_("your appeal"),
 }
 
 
@@ -63,8 +63,9 @@ def _esc(value: object) -> str:
     return html.escape(str(value), quote=False)
 
 
-def _money(tr: Translator, cents: int) -> str:
-    return tr.money((Decimal(cents) / 100).quantize(Decimal("0.01")))
+def money(tr: Translator, cents: int) -> str:
+    """An amount kept in cents, as the reader writes money (``R$ 1.234,50``)."""
+    return tr.money(money_of(cents))
 
 
 def _small(text: str) -> str:
@@ -79,7 +80,7 @@ def render_delivery(payload: dict[str, Any], tr: Translator) -> Rendered:
         tr._("📄 <b>{title} No. {number}</b>").format(title=_esc(title), number=_esc(payload["number"])),
         tr._("The city hall sent you a penalty notice: {description}.").format(
             description=_esc(payload["description"])),
-        tr._("Fine: {amount}").format(amount=_money(tr, int(payload["fine_cents"]))),
+        tr._("Fine: {amount}").format(amount=money(tr, int(payload["fine_cents"]))),
         "",
         tr._('Press "Tomo ciência" to confirm you received it. Your deadlines start on that day.'),
     ]
@@ -109,7 +110,7 @@ def window_terms(payload: dict[str, Any], tr: Translator) -> list[str]:
         length = unit_phrase(tr, Unit(term["unit"]), int(term["length"]))
         if rule.id == "cp-46-deposito":
             line = tr._("Deposit half the fine, {amount}, within {length}, or the appeal does not go forward "
-                        "({article}).").format(amount=_money(tr, int(payload.get("deposit_cents", 0))),
+                        "({article}).").format(amount=money(tr, int(payload.get("deposit_cents", 0))),
                                                length=length, article=rule.article)
         elif rule.id.endswith("-recurso"):
             line = tr._("You may appeal within {length} ({article}).").format(length=length, article=rule.article)

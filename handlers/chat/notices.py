@@ -45,7 +45,6 @@ from models.notices.filings import (
     store_filing_attachment,
 )
 from models.notices.optin import TERMS_VERSION, optin_status
-from models.notices.pdf import money_of
 from models.notices.status import NoticeView, notice_of_person, notice_view, notices_of_person
 from models.notices.tables import (
     CienciaKind,
@@ -55,23 +54,14 @@ from models.notices.tables import (
     Notice,
     NoticeOutcome,
     NoticeStage,
-    NoticeType,
 )
 from models.rulebooks.catalogue import LAW_TITLES
+from notifications.notice_messages import FILING_LABELS, TYPE_LABELS, ciencia_data, money
 
 FILING_FORM = "notice_filing"
 OPTIN_FORM = "notice_optin"
 LIST_LIMIT = 10
 
-TYPE_LABELS = {
-    NoticeType.PRELIMINAR: N_("Preliminary notice"),
-    NoticeType.AUTO: N_("Infraction report (auto de infração)"),
-}
-FILING_NAMES = {  # with the possessive, so sentences need no gender agreement in Portuguese
-    FilingKind.DEFESA: N_("your defence"),
-    FilingKind.RECLAMACAO: N_("your complaint (reclamação)"),
-    FilingKind.RECURSO: N_("your appeal"),
-}
 FILE_BUTTONS = {
     FilingKind.DEFESA: N_("📝 Present a defence"),
     FilingKind.RECLAMACAO: N_("📝 Present a complaint (reclamação)"),
@@ -84,11 +74,6 @@ CIENCIA_HOW = {
     CienciaKind.POSTAL: N_("by post, on the date of the delivery receipt"),
     CienciaKind.EDITAL: N_("by public notice (edital)"),
 }
-
-
-def money(tr: Translator, cents: int) -> str:
-    """An amount kept in cents, as the reader writes money (``R$ 1.234,50``)."""
-    return tr.money(money_of(cents))
 
 
 def small(text: str) -> str:
@@ -137,11 +122,11 @@ def stage_label(view: NoticeView, tr: Translator) -> str:
         return tr._("Being delivered in person, by post or by public notice")
     if notice.stage is NoticeStage.NOTIFIED:
         return tr._("Received: you may present {kind}").format(
-            kind=tr._(FILING_NAMES[view.can_file or FilingKind.DEFESA]))
+            kind=tr._(FILING_LABELS[view.can_file or FilingKind.DEFESA]))
     if view.art42_from is not None:
         return tr._("Not decided in time: you may appeal")
     if notice.stage in (NoticeStage.UNDER_REVIEW, NoticeStage.APPEALED) and pending is not None:
-        return tr._("Under review: {kind}").format(kind=tr._(FILING_NAMES[pending.kind]))
+        return tr._("Under review: {kind}").format(kind=tr._(FILING_LABELS[pending.kind]))
     if notice.stage is NoticeStage.DECIDED:
         return tr._("Decided: you may appeal")
     if notice.outcome is NoticeOutcome.ANNULLED:
@@ -187,12 +172,12 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
         verdict = (tr._("accepted") if decision.outcome is FilingOutcome.GRANTED else tr._("not accepted"))
         lines.append("")
         lines.append(tr._("Decision on {kind}: {verdict}.").format(
-            kind=tr._(FILING_NAMES[decision.kind]), verdict=verdict))
+            kind=tr._(FILING_LABELS[decision.kind]), verdict=verdict))
         lines.append(f"<blockquote>{esc(decision.decision_text or '')}</blockquote>")
     pending = view.pending_filing
     if pending is not None:
         lines.append(tr._("You filed {kind} on {date}.").format(
-            kind=tr._(FILING_NAMES[pending.kind]), date=tr.date(pending.filed_at)))
+            kind=tr._(FILING_LABELS[pending.kind]), date=tr.date(pending.filed_at)))
     if view.windows:
         lines.append("")
         lines.append(tr._("<b>Deadlines</b>"))
@@ -214,8 +199,8 @@ def notice_buttons(view: NoticeView, context: BalcaoContext) -> list[list[tuple[
     notice_id = view.notice.id
     rows: list[list[tuple[str, str]]] = []
     awaiting = view.awaiting_ciencia
-    if awaiting is not None and awaiting.state is DeliveryState.ELECTRONIC:
-        rows.append([(tr._("✅ Tomo ciência (I received it)"), f"notif:ciencia:{awaiting.id}")])
+    if awaiting is not None and awaiting.id is not None and awaiting.state is DeliveryState.ELECTRONIC:
+        rows.append([(tr._("✅ Tomo ciência (I received it)"), ciencia_data(awaiting.id))])
     if view.notice.stage in (NoticeStage.NOTIFIED, NoticeStage.DECIDED) or view.art42_from is not None:
         kind = view.can_file or (FilingKind.RECURSO if view.notice.stage is NoticeStage.DECIDED
                                  else first_filing_kind(view.notice))
@@ -375,7 +360,7 @@ def _deadline_line(tr: Translator, data: dict[str, Any]) -> str:
 async def ask_text(update: Update, context: BalcaoContext, data: dict[str, Any]) -> None:
     """Ask for the petition's text."""
     tr = context.tr
-    kind = tr._(FILING_NAMES[FilingKind(data["kind"])])
+    kind = tr._(FILING_LABELS[FilingKind(data["kind"])])
     text = tr._("Write {kind} for notice {number} in one message: what happened and why the notice "
                 "should change. You can attach photos or documents next.").format(
         kind=esc(kind), number=f"<b>{esc(data['number'])}</b>")
@@ -398,7 +383,7 @@ async def ask_files(update: Update, context: BalcaoContext, data: dict[str, Any]
 async def show_review(update: Update, context: BalcaoContext, data: dict[str, Any], *, edit: bool = False) -> None:
     """The summary and the explicit confirmation before filing."""
     tr = context.tr
-    kind = tr._(FILING_NAMES[FilingKind(data["kind"])])
+    kind = tr._(FILING_LABELS[FilingKind(data["kind"])])
     lines = [
         tr._("<b>Check before sending</b>"),
         tr._("Text of {kind}, notice {number}:").format(kind=esc(kind), number=esc(data["number"])),
@@ -430,7 +415,7 @@ async def send_filing(update: Update, context: BalcaoContext) -> None:
         text = esc(refused.render(tr)) + (small(refused.citation) if refused.citation else "")
         await reply(update, context, text, markup=keyboard([menu_row(context)]), edit=True)
         return
-    kind = tr._(FILING_NAMES[filing.kind])
+    kind = tr._(FILING_LABELS[filing.kind])
     text = tr._("Sent! We registered {kind} on {moment}. You will get the decision here.").format(
         kind=esc(kind), moment=tr.datetime(filing.filed_at, "short"))
     if filing.kind is FilingKind.RECLAMACAO:
