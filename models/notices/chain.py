@@ -106,6 +106,10 @@ async def append_event(
     """
     moment = (at or utcnow()).astimezone(dt.UTC)
     facts = dict(data or {})
+    # One writer per chain at a time on PostgreSQL, where several processes write: two appending at once would
+    # both take the same seq, and the second would fail on uq_notice_event_seq. (SQLite ignores FOR UPDATE; its
+    # deployments are one process, where such a collision fails that one action, which can simply be retried.)
+    await session.exec(select(Notice.id).where(Notice.id == notice_id).with_for_update())
     last = (
         await session.exec(
             select(NoticeEvent)

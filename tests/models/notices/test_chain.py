@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -153,3 +155,24 @@ async def test_the_rows_that_change_over_a_notices_life_are_checked_against_the_
     session.expunge_all()
     report = await verify_chains(session=session)
     assert [b.problem for b in report.breaks if problem in b.problem], report.breaks
+
+
+async def test_two_writers_of_one_chain_take_turns(
+    session: AsyncSession, settings: Settings, sessions: Any, db_kind: str
+) -> None:
+    """On PostgreSQL two processes may append at once; the second waits for the first and takes the next seq."""
+    if db_kind != "postgres":
+        pytest.skip("row locks are PostgreSQL's; an SQLite deployment is one process")
+    notice = (await issue(session, settings, cp_auto(), now=NOW)).notice
+    assert notice.id is not None
+    async with sessions() as first, sessions() as second:
+        await append_event(session=first, notice_id=notice.id, kind="note", actor="one", at=NOW)
+        racing = asyncio.create_task(append_event(session=second, notice_id=notice.id, kind="note", actor="two",
+                                                  at=NOW))
+        await asyncio.sleep(0.2)  # let the second writer reach the chain while the first holds it
+        await first.commit()
+        await racing
+        await second.commit()
+    assert [(e.seq, e.actor) for e in await events_of(session=session, notice_id=notice.id)][-2:] == [
+        (3, "one"), (4, "two")]
+    assert (await verify_chains(session=session)).ok
