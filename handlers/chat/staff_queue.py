@@ -24,7 +24,15 @@ from handlers.chat.context import BalcaoContext
 from handlers.chat.follow import days_left_text, render_case
 from handlers.chat.forms import form_input
 from handlers.chat.replies import esc, keyboard, menu_row
-from handlers.chat.representation import acknowledge, busy_elsewhere, cancel_row, current_draft, respond, save
+from handlers.chat.representation import (
+    acknowledge,
+    busy_elsewhere,
+    cancel_row,
+    current_draft,
+    private_only,
+    respond,
+    save,
+)
 from models.cases.fields import InvalidInput, clean_text
 from models.cases.handling import (
     Decision,
@@ -81,6 +89,7 @@ async def _refuse_not_staff(update: Update, context: BalcaoContext) -> None:
     staff_roles=QUEUE_ROLES,
     order=60,
 )
+@private_only
 async def queue_command(update: Update, context: BalcaoContext) -> None:
     """``/pendencias``: the queue."""
     await show_queue(update, context, edit=True)
@@ -342,4 +351,4 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Add the queue buttons (the command and free input are registered through their decorators)."""
-    application.add_handler(CallbackQueryHandler(on_button, pattern=r"^pend:"))
+    application.add_handler(CallbackQueryHandler(private_only(on_button), pattern=r"^pend:"))
