@@ -36,6 +36,7 @@ from models.columns import utcnow
 from models.drafts import Draft, discard_draft
 from models.notices.delivery import (
     DeliveryError,
+    cpf_claimant,
     link_person,
     person_by_telegram_id,
     record_edital,
@@ -85,8 +86,8 @@ QUESTIONS = {
     "name": N_("Name of the offender (or a designation that identifies them)."),
     "document": N_("CPF or CNPJ of the offender, if known."),
     "address": N_("Address of the offender, for delivery by post, if known."),
-    "person": N_("Telegram user id of the person, if they use the bot (people who registered their CPF are "
-                 "found by it)."),
+    "person": N_("Telegram user id of the person, if they use the bot (someone who registered this CPF is "
+                 "suggested in /entregas)."),
     "place": N_("Place where the notice is drawn up."),
     "date": N_("Day it is drawn up (e.g. 4/3 or 04/03/2026)."),
     "time": N_("Hour it is drawn up (e.g. 9:30)."),
@@ -439,6 +440,7 @@ async def show_delivery(update: Update, context: BalcaoContext, delivery_id: int
     async with context.sessions() as session:
         delivery = await session.get(NoticeDelivery, delivery_id)
         notice = await session.get(Notice, delivery.notice_id) if delivery is not None else None
+        claimant = await cpf_claimant(session=session, notice=notice) if notice is not None else None
     if delivery is None or notice is None:
         await show_deliveries(update, context, edit=True)
         return
@@ -453,6 +455,11 @@ async def show_delivery(update: Update, context: BalcaoContext, delivery_id: int
     lines.append(small(tr._("Código de Posturas, Art. 36: in person (I), by letter with AR (II), "
                              "by edital when the address is unknown (III).")))
     rows = [[(tr._(HOW[how]), f"nstf:how:{delivery_id}:{how}")] for how in HOW]
+    if claimant is not None:
+        lines.append(tr._("In the bot, {name} said this CPF is theirs when accepting electronic notices. Check "
+                          "before addressing the notice to them.").format(name=esc(claimant.first_name)))
+        rows.append([(tr._("Address it to {name}").format(name=claimant.first_name),
+                      f"nstf:lsug:{notice.id}:{claimant.telegram_user_id}")])
     if notice.person_id is None:
         rows.append([(tr._("Address it to a person of the bot"), f"nstf:link:{notice.id}")])
     rows += [[(tr._("📄 PDF"), f"nstf:pdf:{notice.id}"), (tr._("◀ Back"), "nstf:list")], menu_row(context)]
@@ -480,17 +487,26 @@ async def on_link_input(update: Update, context: BalcaoContext, draft: Draft) ->
     if not text.isdigit():
         await reply(update, context, tr._("A Telegram user id is a number."), markup=keyboard([cancel]))
         return
+    await confirm_link(update, context, int(draft.data["notice_id"]), int(text), edit=False)
+
+
+async def confirm_link(update: Update, context: BalcaoContext, notice_id: int, telegram_user_id: int, *,
+                       edit: bool) -> None:
+    """The person's first name and the explicit confirmation before linking."""
+    tr = context.tr
+    cancel = cancel_row(context, "nstf:cancel")
     async with context.sessions() as session:
-        found = await person_by_telegram_id(session=session, telegram_user_id=int(text))
-        notice = await session.get(Notice, int(draft.data["notice_id"]))
+        found = await person_by_telegram_id(session=session, telegram_user_id=telegram_user_id)
+        notice = await session.get(Notice, notice_id)
     if found is None or notice is None:
-        await reply(update, context, tr._("Nobody with this id has talked to the bot."), markup=keyboard([cancel]))
+        await reply(update, context, tr._("Nobody with this id has talked to the bot."), markup=keyboard([cancel]),
+                    edit=edit)
         return
-    data = {**draft.data, "telegram_user_id": int(text)}
-    await save(context, LINK_FORM, "confirm", data)
+    await save(context, LINK_FORM, "confirm", {"notice_id": notice_id, "telegram_user_id": telegram_user_id})
     question = tr._("Address {number} to {name} (Telegram {id})?").format(
-        number=esc(notice.number), name=esc(found.first_name), id=text)
-    await reply(update, context, question, markup=keyboard([[(tr._("✅ Confirm"), "nstf:lconfirm")], cancel]))
+        number=esc(notice.number), name=esc(found.first_name), id=telegram_user_id)
+    await reply(update, context, question, markup=keyboard([[(tr._("✅ Confirm"), "nstf:lconfirm")], cancel]),
+                edit=edit)
 
 
 async def record_link(update: Update, context: BalcaoContext) -> None:
@@ -735,7 +751,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     deciding = action in ("filings", "fil", "att", "dec", "dsend", "dep")
     if not await _role(update, context, DECIDERS if deciding else ISSUERS):
         return
-    if action in ("list", "dlv", "how", "dtoday", "dconfirm", "pdf", "link", "lconfirm"):
+    if action in ("list", "dlv", "how", "dtoday", "dconfirm", "pdf", "link", "lsug", "lconfirm"):
         await _delivery_button(update, context, action, args)
     elif deciding:
         await _decision_button(update, context, action, args)
@@ -793,6 +809,8 @@ async def _delivery_button(update: Update, context: BalcaoContext, action: str, 
         await ask_delivery_date(update, context, int(args[0]), args[1])
     elif action == "link" and args and args[0].isdigit():
         await ask_link(update, context, int(args[0]))
+    elif action == "lsug" and len(args) == 2 and args[0].isdigit() and args[1].isdigit():
+        await confirm_link(update, context, int(args[0]), int(args[1]), edit=True)
     elif action == "lconfirm":
         await record_link(update, context)
     elif action == "pdf" and args and args[0].isdigit():

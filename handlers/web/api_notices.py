@@ -6,7 +6,7 @@ route                                        roles                   what
 ``POST /api/notices``                        inspector, clerk        issue (422 lists each missing element + article)
 ``GET /api/notices/{number}``                inspector, clerk        stage, deliveries, windows, filings
 ``GET /api/notices/{number}/pdf``            inspector, clerk        the PDF
-``GET /api/notices/deliveries``              inspector, clerk        the staff list (post, in person, edital)
+``GET /api/notices/deliveries``              inspector, clerk        the staff list, with who claimed the CPF
 ``POST /api/notices/deliveries/{id}``        inspector, clerk        record ``personal``/``postal`` (AR) or ``edital``
 ``POST /api/notices/{number}/person``        inspector, clerk        address it to a person of the bot, found later
 ``GET /api/notices/filings``                 clerk                   defences and appeals waiting for a decision
@@ -39,6 +39,7 @@ from models.notices.chain import verify_chains
 from models.notices.delivery import (
     DeliveryError,
     civil_date,
+    cpf_claimant,
     link_person,
     record_edital,
     record_staff_delivery,
@@ -185,10 +186,12 @@ async def deliveries(request: web.Request) -> web.Response:
     """Documents to deliver in person, by post (CP Art. 36 I–II) or by edital (III), with the address."""
     async with sessions_of(request)() as session:
         items = await staff_list(session=session)
+        claimants = [await cpf_claimant(session=session, notice=item.notice) for item in items]
     return web.json_response({"deliveries": [
         {**_delivery(item.delivery), "number": item.notice.number, "offender_name": item.notice.offender_name,
-         "offender_address": item.notice.offender_address, "rulebook": item.notice.rulebook}
-        for item in items
+         "offender_address": item.notice.offender_address, "rulebook": item.notice.rulebook,
+         "cpf_claimant_telegram_id": claimant.telegram_user_id if claimant is not None else None}
+        for item, claimant in zip(items, claimants, strict=True)
     ]})
 
 

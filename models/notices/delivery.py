@@ -36,7 +36,7 @@ from models.audit import record
 from models.calendar import BusinessCalendar
 from models.columns import utcnow
 from models.notices.chain import append_event
-from models.notices.optin import current_optin, end_optin, record_acceptance
+from models.notices.optin import current_optin, end_optin, person_by_cpf, record_acceptance
 from models.notices.tables import (
     CienciaKind,
     DeliveryState,
@@ -481,6 +481,19 @@ async def staff_list(*, session: AsyncSession) -> list[StaffListItem]:
         )
     ).all()
     return [StaffListItem(delivery=delivery, notice=notice) for delivery, notice in rows]
+
+
+async def cpf_claimant(*, session: AsyncSession, notice: Notice) -> Person | None:
+    """For a notice addressed to nobody in the bot: the one person who said at opt-in that its CPF is theirs.
+
+    Only a suggestion for staff, who check before linking (:func:`link_person`): the CPF typed at opt-in is not
+    verified (see :func:`models.notices.issuing.resolve_person`).
+    """
+    if notice.person_id is not None or not notice.offender_document or len(notice.offender_document) != 11:
+        return None
+    person_id = await person_by_cpf(session=session, cpf=notice.offender_document)
+    person = await session.get(Person, person_id) if person_id is not None else None
+    return person if person is not None and person.erased_at is None else None
 
 
 async def _staff_delivery(*, session: AsyncSession, delivery_id: int) -> tuple[NoticeDelivery, Notice]:

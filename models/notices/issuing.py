@@ -50,7 +50,6 @@ from models.fines import (
 from models.notices.chain import ISSUED, append_event, elements_digest
 from models.notices.codes import code_hash, format_code, new_code
 from models.notices.delivery import start_delivery
-from models.notices.optin import person_by_cpf
 from models.notices.pdf import PdfContext, money_of, render_notice_pdf
 from models.notices.tables import PROVISIONAL_NUMBER_PREFIX, Notice, NoticeOutcome, NoticeType
 from models.notices.windows import choices_for, printed_defence_days
@@ -267,7 +266,14 @@ async def is_recidivist(
 
 
 async def resolve_person(*, session: AsyncSession, data: NoticeInput) -> tuple[int | None, list[Problem]]:
-    """The person to deliver to: given by id or Telegram id, else found by the CPF (driver link or opt-in)."""
+    """The person to deliver to: given by id or Telegram id, else found by a CPF the city hall has verified.
+
+    A CPF is verified when a driver linked their account to the registry (``models.drivers``). The CPF someone
+    types at the electronic opt-in is only their word: anyone could type a neighbour's and receive their notices
+    (name, CPF, address) and, for Lei 1.533, a tacit ciência in their place. So a notice addressed by that CPF
+    goes to the staff list, which names the person who claimed it (:func:`models.notices.delivery.cpf_claimant`)
+    for staff to link after checking (:func:`models.notices.delivery.link_person`).
+    """
     if data.person_id is not None:
         if await session.get(Person, data.person_id) is None:
             return None, [Problem("person_id", N_("There is no person {id}"), params={"id": data.person_id})]
@@ -288,7 +294,6 @@ async def resolve_person(*, session: AsyncSession, data: NoticeInput) -> tuple[i
         ).first()
         if driver is not None:
             return driver.person_id, []
-        return await person_by_cpf(session=session, cpf=document), []
     return None, []
 
 

@@ -3,7 +3,8 @@
 The person reads the terms in the bot and accepts them explicitly; the acceptance (terms version, moment)
 is kept, and so is the revocation. Only a person with an active opt-in receives notices in the bot; anyone
 else's notices go to the staff list for delivery in person, by post or by edital (CP Art. 36). At opt-in the
-person may register their CPF, so staff can address notices to them by CPF.
+person may register their CPF: a notice later issued to that CPF is suggested to staff for this person (who link
+it after checking, since the CPF typed here is only the person's word).
 
 The terms say: notices arrive in this chat with their PDF; pressing "Tomo ciência" records the moment of
 ciência; where the law admits electronic delivery (Lei 1.533/2020 Art. 22 §1) the person counts as notified
@@ -99,9 +100,8 @@ async def end_optin(*, session: AsyncSession, person_id: int, now: dt.datetime) 
 async def person_by_cpf(*, session: AsyncSession, cpf: str) -> int | None:
     """The one person who registered this CPF at an active opt-in; None if nobody or several did.
 
-    The CPF given at opt-in is the person's own statement, not verified: when two people claim the same CPF,
-    nobody is chosen and the notice goes to the staff list (a driver's CPF, verified when the driver linked the
-    account, is looked up first by :func:`models.notices.issuing.resolve_person`).
+    The CPF given at opt-in is the person's own statement, not verified: it only suggests the person to staff
+    (:func:`models.notices.delivery.cpf_claimant`), and when two people claim the same CPF nobody is suggested.
     """
     claimants = set(
         (

@@ -158,9 +158,9 @@ async def test_staff_address_a_notice_to_a_person_found_later(
         delivery = (await session.exec(select(NoticeDelivery))).one()
     listing = await clara.send("/entregas", "Notificações a entregar")
     detail = await clara.press_and_edit(listing, f"nstf:dlv:{delivery.id}", "Rua das Acácias, 45")
-    asked = await clara.press_and_edit(detail, f"nstf:link:{issued.notice.id}", "Número de usuário do Telegram")
+    asked = await clara.press_and_edit(detail, f"nstf:link:{issued.notice.id}", "ID do Telegram da pessoa")
     await clara.send("maria", "é um número")
-    await clara.send("999999", "Ninguém com esse número")
+    await clara.send("999999", "Ninguém com esse ID")
     confirm = await clara.send(str(maria_user.id), f"Vincular {issued.notice.number} a Maria")
     assert asked.message_id < confirm.message_id
     done = await clara.press_and_edit(confirm, "nstf:lconfirm", "Pronto: a notificação foi enviada")

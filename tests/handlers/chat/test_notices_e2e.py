@@ -41,12 +41,19 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
     assert asked.message_id != summary.message_id
     await maria.press_and_edit(summary, "ntc:optin:confirm", "Pronto!")
 
-    # Staff issue an auto addressed by CPF: it goes to Maria in the bot, with the PDF
+    # Staff issue an auto addressed by CPF. The CPF Maria typed is only her word: /entregas suggests her, and
+    # Clara addresses the notice to her; it goes to Maria in the bot, with the PDF
     await clara.send("/start", "O que você quer fazer?")
     async with sessions() as session:
         await add_staff(session=session, telegram_user_id=clara_user.id, role=Role.CLERK, name="Clara", actor="test")
         issued = await issue_notice(session=session, settings=settings, data=cp_auto(), actor="staff:810102")
+        delivery = (await session.exec(select(NoticeDelivery))).one()
     notice_id = issued.notice.id
+    listing = await clara.send("/entregas", "Notificações a entregar")
+    detail = await clara.press_and_edit(listing, f"nstf:dlv:{delivery.id}", "informou este CPF como seu")
+    confirm = await clara.press_and_edit(detail, f"nstf:lsug:{notice_id}:{maria_user.id}",
+                                         f"Vincular {issued.notice.number} a Maria")
+    await clara.press_and_edit(confirm, "nstf:lconfirm", "Pronto: a notificação foi enviada")
     await deliver(settings, sessions, emulator)
     delivered = await emulator.wait_for_message(maria_user.id, lambda m: "Tomo ciência" in (m.text or ""), after=0)
     assert "AI-2026-000001" in delivered.text and "R$\xa0378,00" in delivered.text
@@ -99,8 +106,8 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
         notice = await session.get(Notice, notice_id)
         assert notice is not None and notice.stage is NoticeStage.APPEALED
         kinds = [event.kind for event in await events_of(session=session, notice_id=notice_id)]
-        assert kinds == ["issued", "delivery.electronic", "ciencia", "filing", "decision", "delivery.electronic",
-                         "ciencia", "filing"]
+        assert kinds == ["issued", "delivery.staff", "person.linked", "delivery.electronic", "ciencia", "filing",
+                         "decision", "delivery.electronic", "ciencia", "filing"]
         assert (await verify_chains(session=session)).ok
     assert emulator.unanswered_callbacks() == []
     assert clara.since(0)  # Clara's chat shows only her own screens

@@ -109,6 +109,12 @@ async def test_a_clerk_decides_a_reclamacao(
     await opted_in(session, maria.id, cpf=MARIA_CPF)
     issued = await (await client.post("/api/notices", json=BODY, headers=_headers(INES))).json()
     delivery_id = issued["deliveries"][0]["id"]
+    # her CPF typed at opt-in is only her word: staff see her suggested and link her
+    [listed] = (await (await client.get("/api/notices/deliveries", headers=_headers(CLARA))).json())["deliveries"]
+    assert listed["cpf_claimant_telegram_id"] == 9001
+    linked = await client.post("/api/notices/AI-2026-000001/person", json={"person_telegram_id": 9001},
+                               headers=_headers(CLARA))
+    assert (await linked.json())["sent_to_bot"] == 1
     now = dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.UTC)
     await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery_id, person_id=maria.id,
                                   now=now)

@@ -15,7 +15,7 @@ from bot.settings import Settings
 from models.drivers.tables import Driver
 from models.notices.chain import verify_chains
 from models.notices.codes import code_hash
-from models.notices.delivery import staff_list
+from models.notices.delivery import cpf_claimant, staff_list
 from models.notices.issuing import NoticeRefused
 from models.notices.tables import DeliveryState, Notice, NoticeDelivery, NoticeType, StaffReason
 from tests.auxil.notices import (
@@ -179,11 +179,16 @@ async def test_an_opted_in_person_gets_the_notice_in_the_bot_as_a_mandatory_mess
     assert delivery.state is DeliveryState.ELECTRONIC and message.dedupe_key == delivery.outbox_key
 
 
-async def test_the_person_is_found_by_cpf_through_the_opt_in_or_the_linked_driver_record(
+async def test_the_person_is_found_by_a_verified_cpf_and_a_cpf_typed_at_opt_in_is_only_suggested(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
+    """Maria typed her CPF at opt-in: only her word, so the notice waits for staff, who see her suggested."""
     by_optin = await issue(session, settings, cp_auto(offender_document=MARIA_CPF), now=NOW)
-    assert by_optin.notice.person_id == cast.maria.id
+    assert by_optin.notice.person_id is None and await outbox(session, "notice.delivery") == []
+    [item] = await staff_list(session=session)
+    assert item.delivery.staff_reason is StaffReason.NO_PERSON
+    claimant = await cpf_claimant(session=session, notice=by_optin.notice)
+    assert claimant is not None and claimant.id == cast.maria.id
     session.add(Driver(cpf=JOAO_CPF, name="João", cnh_number="1", cnh_category="B",
                        cnh_issued_on=dt.date(2010, 1, 1), person_id=cast.joao.id))
     await session.commit()
@@ -232,3 +237,4 @@ async def test_a_cpf_claimed_at_opt_in_by_two_people_finds_nobody(
     assert issued.notice.person_id is None
     [item] = await staff_list(session=session)
     assert item.delivery.staff_reason is StaffReason.NO_PERSON
+    assert await cpf_claimant(session=session, notice=issued.notice) is None
