@@ -1,6 +1,7 @@
 """Telegram conversations. ``register_all`` adds every area's handlers to the application.
 
-Handler groups: -100 loads the person (every update); 0 commands and buttons; 50 free input to forms.
+Handler groups: -100 loads the person (every update); -90 stops anything from a group chat; 0 commands and
+buttons; 50 free input to forms.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from handlers.chat import (
 from handlers.chat.commands import COMMANDS
 from handlers.chat.errors import on_error
 from handlers.chat.people import load_person
+from handlers.chat.private import only_private_chats
 
 AREAS: tuple[ModuleType, ...] = (
     start, representation, ombudsman, follow, my_data, staff_queue, broadcasts, reminders, drivers, notices,
@@ -36,6 +38,7 @@ AREAS: tuple[ModuleType, ...] = (
 def register_all(application: Application) -> None:
     """Add the person loader, every area's handlers, the registered commands and the error handler."""
     application.add_handler(TypeHandler(Update, load_person), group=-100)
+    application.add_handler(TypeHandler(Update, only_private_chats), group=-90)
     for area in AREAS:
         area.register(application)
     for command in COMMANDS.values():

@@ -24,7 +24,6 @@ from handlers.chat.deep_links import deep_link
 from handlers.chat.follow import days_left_text
 from handlers.chat.forms import form_input
 from handlers.chat.replies import esc, keyboard, menu_row, reply
-from handlers.chat.representation import private_chat, private_only
 from models.columns import utcnow
 from models.drafts import Draft, discard_draft, save_draft
 from models.drivers.identifiers import InvalidIdentifier, parse_phone
@@ -240,7 +239,6 @@ async def show_status(update: Update, context: BalcaoContext, *, edit: bool = Fa
     menu_label=N_("Driver: my authorization"),
     order=20,
 )
-@private_only
 async def status_command(update: Update, context: BalcaoContext) -> None:
     """``/situacao``: is my authorization valid, until when, and what must I do."""
     await show_status(update, context)
@@ -268,7 +266,6 @@ async def details_button(update: Update, context: BalcaoContext) -> None:
 
 @chat_command("vincular", aliases=("link",), description=N_("Link your Telegram to your driver registration"),
               order=21)
-@private_only
 async def link_command(update: Update, context: BalcaoContext) -> None:
     """``/vincular``: show the current link, or the two ways to link."""
     await offer_link(update, context)
@@ -439,8 +436,6 @@ async def _outcome(update: Update, context: BalcaoContext, result: LinkResult) -
 @deep_link(DEEP_LINK_PREFIX)
 async def link_deep_link(update: Update, context: BalcaoContext, rest: str) -> None:
     """``/start link-<code>``: the one-time link staff generate."""
-    if not await private_chat(update, context):
-        return
     await _redeem(update, context, rest)
 
 
@@ -449,7 +444,6 @@ async def link_deep_link(update: Update, context: BalcaoContext, rest: str) -> N
 
 @chat_command("desvincular", aliases=("unlink",), description=N_("Unlink your Telegram from your driver registration"),
               order=22)
-@private_only
 async def unlink_command(update: Update, context: BalcaoContext) -> None:
     """``/desvincular``: ask for confirmation."""
     await ask_unlink(update, context)
@@ -495,4 +489,4 @@ def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
         (UNLINK, unlink_button),
         (UNLINK_CONFIRMED, unlink_confirmed),
     ):
-        application.add_handler(CallbackQueryHandler(private_only(callback), pattern=f"^{pattern}$"))
+        application.add_handler(CallbackQueryHandler(callback, pattern=f"^{pattern}$"))

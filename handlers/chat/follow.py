@@ -26,8 +26,6 @@ from handlers.chat.representation import (
     cancel_row,
     current_draft,
     is_file,
-    private_chat,
-    private_only,
     respond,
     save,
     take_file,
@@ -171,7 +169,6 @@ async def show_case(
     menu_label=N_("My cases"),
     order=40,
 )
-@private_only
 async def follow_command(update: Update, context: BalcaoContext) -> None:
     """``/acompanhar [protocol]``."""
     if context.args:
@@ -188,8 +185,6 @@ async def follow_command(update: Update, context: BalcaoContext) -> None:
 @deep_link("case-")
 async def follow_link(update: Update, context: BalcaoContext, rest: str) -> None:
     """``/start case-REP-2026-000123``: open that case."""
-    if not await private_chat(update, context):
-        return
     protocol = normalize_protocol(rest)
     if protocol is None:
         await show_list(update, context)
@@ -350,4 +345,4 @@ async def _rate(update: Update, context: BalcaoContext, case_id: int, value: Sat
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Add the follow-up buttons (the command, deep link and free input are registered by their decorators)."""
-    application.add_handler(CallbackQueryHandler(private_only(on_button), pattern=r"^acomp:"))
+    application.add_handler(CallbackQueryHandler(on_button, pattern=r"^acomp:"))

@@ -16,7 +16,7 @@ from bot.i18n import N_, Translator
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.replies import esc, keyboard, menu_row
-from handlers.chat.representation import acknowledge, private_only, respond
+from handlers.chat.representation import acknowledge, respond
 from models.cases.privacy import KeptRecord, erase_personal_data, export_personal_data, kept_records
 from models.columns import utcnow
 
@@ -30,7 +30,6 @@ EXPORT_FILE = "meus-dados-balcao.json"
     menu_label=N_("My data"),
     order=91,
 )
-@private_only
 async def my_data(update: Update, context: BalcaoContext) -> None:
     """``/meusdados``: the choices — download everything, or delete what may be deleted."""
     tr = context.tr
@@ -110,4 +109,4 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Add the /meusdados buttons."""
-    application.add_handler(CallbackQueryHandler(private_only(on_button), pattern=r"^dados:"))
+    application.add_handler(CallbackQueryHandler(on_button, pattern=r"^dados:"))

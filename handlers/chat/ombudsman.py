@@ -25,7 +25,6 @@ from handlers.chat.representation import (
     current_draft,
     is_file,
     offer_to_resume,
-    private_only,
     respond,
     review_markup,
     save,
@@ -101,7 +100,6 @@ async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str,
     menu_label=N_("Ombudsman"),
     order=30,
 )
-@private_only
 async def start_ombudsman(update: Update, context: BalcaoContext) -> None:
     """``/ouvidoria``: resume the message in progress, or start one (within the daily limit)."""
     question = context.tr._("You have a message to the Ombudsman in progress. Continue where you stopped, or start "
@@ -271,4 +269,4 @@ async def _send(update: Update, context: BalcaoContext, data: dict[str, Any]) ->
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Add the ombudsman buttons (the command and free input are registered through their decorators)."""
-    application.add_handler(CallbackQueryHandler(private_only(on_button), pattern=r"^ouv:"))
+    application.add_handler(CallbackQueryHandler(on_button, pattern=r"^ouv:"))

@@ -16,12 +16,11 @@ confirmation with the receipt.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from telegram import InputFile, KeyboardButton, Message, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update
-from telegram.constants import ChatType, ParseMode
+from telegram.constants import ParseMode
 from telegram.ext import Application, CallbackQueryHandler
 
 from bot.i18n import DEFAULT_LOCALE, N_, Translator, translator
@@ -88,30 +87,6 @@ EDITABLE = {
 
 
 Handler = Callable[[Update, BalcaoContext], Coroutine[Any, Any, None]]
-
-
-def private_only(handler: Handler) -> Handler:
-    """Run a command or button only in a private chat; in a group, say why nothing is shown there.
-
-    Cases, the driver registration and the personal-data export carry names, addresses, CPFs and who reported
-    whom (LGPD): none of it is ever shown in a group chat.
-    """
-
-    @functools.wraps(handler)
-    async def guarded(update: Update, context: BalcaoContext) -> None:
-        if await private_chat(update, context):
-            await handler(update, context)
-
-    return guarded
-
-
-async def private_chat(update: Update, context: BalcaoContext) -> bool:
-    """Whether the update comes from a private chat; in a group, say why nothing is shown there."""
-    chat = update.effective_chat
-    if chat is None or chat.type == ChatType.PRIVATE:
-        return True
-    await respond(update, context, context.tr._("For your privacy, I answer this only in a private chat with me."))
-    return False
 
 
 def answered(context: BalcaoContext) -> bool:
@@ -480,7 +455,6 @@ def _kinds(context: BalcaoContext) -> list[str]:
     menu_label=N_("Report a problem"),
     order=20,
 )
-@private_only
 async def start_representation(update: Update, context: BalcaoContext) -> None:
     """``/representacao``: resume the report in progress, or start one (within the daily limit)."""
     question = context.tr._("You have a report in progress. Continue where you stopped, or start again?")
@@ -896,5 +870,5 @@ async def _send(update: Update, context: BalcaoContext, data: dict[str, Any]) ->
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Add the representação buttons (the command and free input are registered through their decorators)."""
-    application.add_handler(CallbackQueryHandler(private_only(on_button), pattern=r"^rep:"))
+    application.add_handler(CallbackQueryHandler(on_button, pattern=r"^rep:"))
 

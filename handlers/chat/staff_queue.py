@@ -29,7 +29,6 @@ from handlers.chat.representation import (
     busy_elsewhere,
     cancel_row,
     current_draft,
-    private_only,
     respond,
     save,
 )
@@ -89,7 +88,6 @@ async def _refuse_not_staff(update: Update, context: BalcaoContext) -> None:
     staff_roles=QUEUE_ROLES,
     order=60,
 )
-@private_only
 async def queue_command(update: Update, context: BalcaoContext) -> None:
     """``/pendencias``: the queue."""
     await show_queue(update, context, edit=True)
@@ -351,4 +349,4 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Add the queue buttons (the command and free input are registered through their decorators)."""
-    application.add_handler(CallbackQueryHandler(private_only(on_button), pattern=r"^pend:"))
+    application.add_handler(CallbackQueryHandler(on_button, pattern=r"^pend:"))

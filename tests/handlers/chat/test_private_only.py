@@ -1,46 +1,55 @@
-"""LGPD: cases, the driver registration and the personal-data export never open in a group chat."""
+"""LGPD: in a group chat the bot shows nothing — every command and button is stopped before any area runs."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from telegram.constants import ChatType
+from telegram import Update
 
-from bot.i18n import translator
-from handlers.chat import drivers, follow, my_data, representation
-from handlers.chat.commands import COMMANDS
+from handlers.chat import private
 
-
-@pytest.mark.parametrize("name", ["situacao", "vincular", "desvincular", "representacao", "ouvidoria", "acompanhar",
-                                  "meusdados", "pendencias"])
-async def test_a_command_in_a_group_says_why_and_shows_nothing(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The context has no database: a screen built anyway would fail, and say something else."""
-    said: list[str] = []
-
-    async def fake_respond(_update: Any, _context: Any, text: str, **_kwargs: Any) -> None:
-        said.append(text)
-
-    monkeypatch.setattr(representation, "respond", fake_respond)
-    context = SimpleNamespace(tr=translator("pt_BR"), args=[])
-    group = SimpleNamespace(effective_chat=SimpleNamespace(type=ChatType.GROUP), callback_query=None)
-    await COMMANDS[name].callback(group, context)  # type: ignore[arg-type]
-    assert said == ["Por privacidade, só respondo isso numa conversa privada comigo."]
+GROUP = {"id": -100123, "type": "supergroup", "title": "Família Souza"}
+JOAO = {"id": 810020, "is_bot": False, "first_name": "João", "language_code": "pt-br"}
 
 
-async def test_a_button_or_a_deep_link_in_a_group_shows_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    said: list[str] = []
+def _message(text: str, update_id: int) -> dict[str, Any]:
+    entities = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}] if text.startswith("/") else []
+    return {"update_id": update_id, "message": {"message_id": update_id, "date": 1790000000, "chat": GROUP,
+                                                "from": JOAO, "text": text, "entities": entities}}
 
-    async def fake_respond(_update: Any, _context: Any, text: str, **_kwargs: Any) -> None:
-        said.append(text)
 
-    monkeypatch.setattr(representation, "respond", fake_respond)
-    context = SimpleNamespace(tr=translator("en"), args=[])
-    group = SimpleNamespace(effective_chat=SimpleNamespace(type=ChatType.SUPERGROUP),
-                            callback_query=SimpleNamespace(data="dados:export"))
-    guarded = representation.private_only(my_data.on_button)
-    await guarded(group, context)  # type: ignore[arg-type]
-    await follow.follow_link(group, context, "REP-2026-000001")  # type: ignore[arg-type]
-    await drivers.link_deep_link(group, context, "ABCDEFGHJK")  # type: ignore[arg-type]
-    assert said == ["For your privacy, I answer this only in a private chat with me."] * 3
+@pytest.fixture
+def said(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    texts: list[str] = []
+
+    async def capture(_update: Any, _context: Any, text: str, **_kwargs: Any) -> None:
+        texts.append(text)
+
+    monkeypatch.setattr(private, "reply", capture)
+    return texts
+
+
+@pytest.mark.parametrize("command", ["/meusdados", "/situacao", "/acompanhar", "/pendencias", "/notificacoes",
+                                     "/representacao", "/start case-REP-2026-000001", "/start link-ABCDEFGHJK"])
+async def test_a_command_in_a_group_says_why_and_nothing_else_runs(
+    bot_app: Any, emulator: Any, said: list[str], command: str
+) -> None:
+    await bot_app.process_update(Update.de_json(_message(command, 1), bot_app.bot))
+    assert said == ["Por privacidade, só respondo numa conversa privada comigo."]
+    assert [call.method for call in emulator.calls if call.method.startswith(("send", "edit"))] == []
+
+
+async def test_a_button_pressed_in_a_group_says_why(bot_app: Any, emulator: Any, said: list[str]) -> None:
+    press = {"update_id": 2, "callback_query": {
+        "id": "q1", "from": JOAO, "chat_instance": "g", "data": "dados:export",
+        "message": {"message_id": 9, "date": 1790000000, "chat": GROUP, "text": "…"}}}
+    await bot_app.process_update(Update.de_json(press, bot_app.bot))
+    assert said == ["Por privacidade, só respondo numa conversa privada comigo."]
+    assert emulator.calls_to("sendDocument") == []
+
+
+async def test_plain_talk_in_a_group_is_ignored(bot_app: Any, emulator: Any, said: list[str]) -> None:
+    await bot_app.process_update(Update.de_json(_message("bom dia a todos", 3), bot_app.bot))
+    assert said == []
+    assert [call.method for call in emulator.calls if call.method.startswith("send")] == []
