@@ -391,9 +391,13 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
         tr.ngettext("{n} file attached.", "{n} files attached.", len(data["files"])).format(n=len(data["files"])),
         _deadline_line(tr, data),
     ]
-    rows = [[(tr._("✅ Send"), "ntc:fsend")], [(tr._("✏️ Rewrite the text"), "ntc:fedit")],
+    await reply(update, context, "\n".join(lines), markup=keyboard(_review_rows(context)), edit=edit)
+
+
+def _review_rows(context: BalcaoContext) -> list[list[tuple[str, str]]]:
+    tr = context.tr
+    return [[(tr._("✅ Send"), "ntc:fsend")], [(tr._("✏️ Rewrite the text"), "ntc:fedit")],
             cancel_row(context, "ntc:fcancel")]
-    await reply(update, context, "\n".join(lines), markup=keyboard(rows), edit=edit)
 
 
 async def send_filing(update: Update, context: BalcaoContext) -> None:
@@ -433,8 +437,12 @@ async def on_filing_input(update: Update, context: BalcaoContext, draft: Draft) 
     data = dict(draft.data)
     if message is None:
         return
+    if draft.step == "review" and not is_file(message):  # typed instead of pressing: nothing is sent or lost
+        await reply(update, context, tr._("Nothing is sent until you press ✅ Send. To change the text, press "
+                                          "✏️ Rewrite the text."), markup=keyboard(_review_rows(context)))
+        return
     if is_file(message):
-        if draft.step != "files":
+        if draft.step not in ("files", "review"):
             await reply(update, context, tr._("First write your text; you can send files right after."))
             return
         stored = await _receive_file(update, context, list(data["files"]))

@@ -107,7 +107,8 @@ async def test_cp_art_42_the_bot_offers_the_appeal_when_the_complaint_was_not_de
     assert "não há prazo enquanto a reclamação não for decidida" in prompt.text
     await talk.send("Recorro: a reclamação não foi decidida no prazo.", "mande fotos")
     review = await talk.press_and_edit(emulator.last_message(user.id), "ntc:freview", "Confira antes de enviar")
-    await talk.press_and_edit(review, "ntc:fsend", "Registramos seu recurso")
+    hint = await talk.send("sim", "Nada é enviado até você apertar ✅ Enviar")  # typed, not pressed: nothing lost
+    await talk.press_and_edit(hint, "ntc:fsend", "Registramos seu recurso")
     async with sessions() as session:
         notice = await session.get(type(issued.notice), issued.notice.id)
         assert notice is not None
@@ -115,6 +116,7 @@ async def test_cp_art_42_the_bot_offers_the_appeal_when_the_complaint_was_not_de
         assert notice.stage is NoticeStage.APPEALED
         filings = (await session.exec(select(NoticeFiling).order_by(NoticeFiling.id))).all()  # type: ignore[arg-type]
         assert [(f.kind.value, f.decided_by) for f in filings] == [("reclamacao", "lapsed:art42"), ("recurso", None)]
+        assert filings[1].text == "Recorro: a reclamação não foi decidida no prazo."
     appealed = await talk.send("/notificacoes", "Suas notificações")
     screen = await talk.press_and_edit(appealed, f"ntc:show:{issued.notice.id}", "não foi decidida no prazo")
     assert "deposite metade da multa" in screen.text.lower()
