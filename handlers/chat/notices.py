@@ -12,7 +12,6 @@ import datetime as dt
 from typing import Any
 
 from telegram import InputFile, Update
-from telegram.constants import ChatType
 from telegram.ext import Application, CallbackQueryHandler
 
 from bot.i18n import N_, Translator
@@ -97,19 +96,6 @@ def _days_left(tr: Translator, final: dt.date, today: dt.date) -> str:
     if left == 0:
         return tr._("last day today")
     return tr.ngettext("{n} day left", "{n} days left", left).format(n=left)
-
-
-async def private_chat(update: Update, context: BalcaoContext) -> bool:
-    """Whether the update comes from a private chat; in a group, say why nothing is shown there.
-
-    Notices carry the offender's name, CPF and address (LGPD): their screens and files open only in a person's
-    private chat with the bot, never in a group.
-    """
-    chat = update.effective_chat
-    if chat is None or chat.type == ChatType.PRIVATE:
-        return True
-    await reply(update, context, context.tr._("For privacy, notices are shown only in a private chat with the bot."))
-    return False
 
 
 def stage_label(view: NoticeView, tr: Translator) -> str:
@@ -217,8 +203,6 @@ def notice_buttons(view: NoticeView, context: BalcaoContext) -> list[list[tuple[
               menu_label=N_("My notices"), order=40)
 async def notices_command(update: Update, context: BalcaoContext) -> None:
     """``/notificacoes``: the person's notices and the electronic-notification opt-in."""
-    if not await private_chat(update, context):
-        return
     await show_list(update, context, edit=update.callback_query is not None)
 
 
@@ -295,8 +279,6 @@ async def on_ciencia(update: Update, context: BalcaoContext) -> None:
     """The "Tomo ciência" button of a delivered notice or decision: record the moment, show what follows."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    if not await private_chat(update, context):
-        return
     tr = context.tr
     delivery_id = int(query.data.rsplit(":", 1)[1])
     try:
@@ -539,8 +521,7 @@ async def show_optin(update: Update, context: BalcaoContext, *, edit: bool = Fal
 @deep_link("optin")
 async def optin_link(update: Update, context: BalcaoContext, _rest: str) -> None:
     """``/start optin``: open the opt-in terms."""
-    if await private_chat(update, context):
-        await show_optin(update, context)
+    await show_optin(update, context)
 
 
 async def ask_cpf(update: Update, context: BalcaoContext) -> None:
@@ -622,8 +603,6 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     """Every ``ntc:`` button."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    if not await private_chat(update, context):
-        return
     parts = query.data.split(":")
     action, arg = parts[1], (parts[2] if len(parts) > 2 else "")
     if action == "list":

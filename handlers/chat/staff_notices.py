@@ -26,7 +26,7 @@ from bot.i18n import N_
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.forms import form_input
-from handlers.chat.notices import private_chat, small, today_of
+from handlers.chat.notices import small, today_of
 from handlers.chat.replies import esc, keyboard, menu_row, reply
 from handlers.chat.representation import cancel_row, current_draft, save
 from models.calendar import BusinessCalendar
@@ -112,9 +112,7 @@ _TIME = re.compile(r"^(\d{1,2})(?:[:h.](\d{2}))?$")
 
 
 async def _role(update: Update, context: BalcaoContext, allowed: frozenset[Role]) -> bool:
-    """Check the role now (and that the chat is private: notices carry personal data); say why when not."""
-    if not await private_chat(update, context):
-        return False
+    """Check the role now; tell the person when they may not."""
     try:
         async with context.sessions() as session:
             await require_role(session=session, telegram_user_id=context.person.telegram_user_id, allowed=allowed)

@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-from types import SimpleNamespace
 from typing import Any
 
-import pytest
 from sqlmodel import select
-from telegram.constants import ChatType
 
-from bot.i18n import translator
-from handlers.chat import notices
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import file_filing
 from models.notices.optin import optin_status
@@ -106,7 +101,7 @@ async def test_cp_art_42_the_bot_offers_the_appeal_when_the_complaint_was_not_de
     prompt = await talk.press(screen, f"ntc:file:{issued.notice.id}", "Escreva seu recurso")
     assert "não há prazo enquanto a reclamação não for decidida" in prompt.text
     await talk.send("Recorro: a reclamação não foi decidida no prazo.", "mande fotos")
-    review = await talk.press_and_edit(emulator.last_message(user.id), "ntc:freview", "Confira antes de enviar")
+    await talk.press_and_edit(emulator.last_message(user.id), "ntc:freview", "Confira antes de enviar")
     hint = await talk.send("sim", "Nada é enviado até você apertar ✅ Enviar")  # typed, not pressed: nothing lost
     await talk.press_and_edit(hint, "ntc:fsend", "Registramos seu recurso")
     async with sessions() as session:
@@ -174,22 +169,3 @@ async def test_staff_address_a_notice_to_a_person_found_later(
     assert "Nada a entregar" in empty.text
     assert emulator.unanswered_callbacks() == []
 
-
-async def test_notices_never_open_in_a_group_chat(monkeypatch: pytest.MonkeyPatch) -> None:
-    """LGPD: a notice shows the offender's name, CPF and address, so its screens stay in private chats."""
-    said: list[str] = []
-
-    async def fake_reply(_update: Any, _context: Any, text: str, **_kwargs: Any) -> None:
-        said.append(text)
-
-    async def must_not_run(*_args: Any, **_kwargs: Any) -> None:
-        raise AssertionError("a notice screen was built for a group chat")
-
-    monkeypatch.setattr(notices, "reply", fake_reply)
-    monkeypatch.setattr(notices, "show_list", must_not_run)
-    context = SimpleNamespace(tr=translator("pt_BR"))
-    group = SimpleNamespace(effective_chat=SimpleNamespace(type=ChatType.GROUP), callback_query=None)
-    await notices.notices_command(group, context)  # type: ignore[arg-type]
-    assert said == ["Por privacidade, as notificações só aparecem numa conversa privada com o bot."]
-    private = SimpleNamespace(effective_chat=SimpleNamespace(type=ChatType.PRIVATE), callback_query=None)
-    assert await notices.private_chat(private, context)  # type: ignore[arg-type]
