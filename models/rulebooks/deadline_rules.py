@@ -287,6 +287,14 @@ def _one(unit: Unit, length: int | None, start: StartEvent, **kwargs: str) -> tu
 D, BD, M, H = Unit.CALENDAR_DAYS, Unit.BUSINESS_DAYS, Unit.MONTHS, Unit.HOURS
 S = StartEvent
 
+
+def _deposit_readings(start: StartEvent, *, calendar_basis: str, business_basis: str) -> tuple[Reading, ...]:
+    """CP Art. 46's 10 days for the deposit, as written (calendar) or like the appeal's (business, Art. 43)."""
+    return (
+        Reading(key="calendar", unit=D, length=10, start_event=start, basis=calendar_basis),
+        Reading(key="business", unit=BD, length=10, start_event=start, basis=business_basis),
+    )
+
 RULES: Final[tuple[DeadlineRule, ...]] = (
     # ---- Código de Posturas (Nova Xavantina, Lei 1.101/2004), DEADLINES.md B1 ----
     DeadlineRule(
@@ -376,21 +384,10 @@ RULES: Final[tuple[DeadlineRule, ...]] = (
         article="Art. 42; Art. 46",
         description=N_("Deposit of half the fine for an appeal filed because the complaint was not decided in time"),
         obliged=Obliged.PARTY,
-        readings=(
-            Reading(
-                key="calendar",
-                unit=D,
-                length=10,
-                start_event=S.INTERPOSICAO_RECURSO,
-                basis=N_("no decision to count from (Art. 42): 10 days from the appeal, as Art. 46 writes them"),
-            ),
-            Reading(
-                key="business",
-                unit=BD,
-                length=10,
-                start_event=S.INTERPOSICAO_RECURSO,
-                basis=N_("no decision to count from (Art. 42): 10 business days from the appeal (Art. 43)"),
-            ),
+        readings=_deposit_readings(
+            S.INTERPOSICAO_RECURSO,
+            calendar_basis=N_("no decision to count from (Art. 42): 10 days from the appeal, as Art. 46 writes them"),
+            business_basis=N_("no decision to count from (Art. 42): 10 business days from the appeal (Art. 43)"),
         ),
         setting="cp_deposit_days_kind",
         source="B1.11; B1.14",
@@ -419,21 +416,10 @@ RULES: Final[tuple[DeadlineRule, ...]] = (
         article="Art. 46",
         description=N_("Deposit of half the fine, without which the appeal is not forwarded"),
         obliged=Obliged.PARTY,
-        readings=(
-            Reading(
-                key="calendar",
-                unit=D,
-                length=10,
-                start_event=S.CIENCIA_DECISAO,
-                basis=N_("10 days as written (Art. 46 does not say business days)"),
-            ),
-            Reading(
-                key="business",
-                unit=BD,
-                length=10,
-                start_event=S.CIENCIA_DECISAO,
-                basis=N_("10 business days, like the appeal it goes with (Art. 43)"),
-            ),
+        readings=_deposit_readings(
+            S.CIENCIA_DECISAO,
+            calendar_basis=N_("10 days as written (Art. 46 does not say business days)"),
+            business_basis=N_("10 business days, like the appeal it goes with (Art. 43)"),
         ),
         setting="cp_deposit_days_kind",
         source="B1.14; Notes 4",
