@@ -7,10 +7,8 @@ Telegram by sharing his phone number and typing the first 3 digits of his CPF, a
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
-import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,76 +16,62 @@ from bot.sandbox.demo import run_demo
 from bot.sandbox.demo_data import DRIVER_PERSONA_CPF_START
 from bot.sandbox.state import DEFAULT_PERSONAS
 from bot.settings import Settings
+from tests.auxil.browser import chromium, require_browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 CARLOS = DEFAULT_PERSONAS[0]
 WAIT_SECONDS = 20
+BOT_TEXTS = '[data-testid="message"][data-from="bot"] [data-testid="message-text"]'
 
 
-def _require_browser() -> None:
-    if CHROMIUM.exists() and CHROMEDRIVER.exists():
-        return
-    reason = "needs /usr/bin/chromium and /usr/bin/chromedriver (apt-get install chromium chromium-driver)"
-    if os.environ.get("CI"):
-        pytest.fail(f"browser test cannot be skipped in CI: {reason}")
-    pytest.skip(reason)
+class WebChat:
+    """What a person does on the page: read the bot's messages, press buttons, type."""
 
+    def __init__(self, driver: Any) -> None:
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import WebDriverWait
 
-def _carlos_links_and_reads_his_situation(root_url: str, screenshot: Path) -> dict[str, str]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
+        self.driver, self.by, self.wait = driver, By, WebDriverWait(driver, WAIT_SECONDS)
 
-    profile = tempfile.mkdtemp(prefix="balcao-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                     "--no-first-run", "--window-size=480,900", f"--user-data-dir={profile}"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
-    bot_texts = '[data-testid="message"][data-from="bot"] [data-testid="message-text"]'
-
-    def wait_for_bot(needle: str) -> str:
-        def found(d: webdriver.Chrome) -> str | bool:
-            for element in reversed(d.find_elements(By.CSS_SELECTOR, bot_texts)):
+    def bot_says(self, needle: str) -> str:
+        def found(driver: Any) -> str | bool:
+            for element in reversed(driver.find_elements(self.by.CSS_SELECTOR, BOT_TEXTS)):
                 if needle in element.text:
                     return str(element.text)
             return False
 
-        return str(WebDriverWait(driver, WAIT_SECONDS).until(found))
+        return str(self.wait.until(found))
 
-    def press(callback_data: str) -> None:
+    def press(self, callback_data: str) -> None:
         selector = f'[data-testid="inline-button"][data-callback-data="{callback_data}"]'
-        WebDriverWait(driver, WAIT_SECONDS).until(lambda d: d.find_elements(By.CSS_SELECTOR, selector))
-        driver.find_elements(By.CSS_SELECTOR, selector)[-1].click()
+        self.wait.until(lambda driver: driver.find_elements(self.by.CSS_SELECTOR, selector))
+        self.driver.find_elements(self.by.CSS_SELECTOR, selector)[-1].click()
 
-    def type_and_send(text: str) -> None:
-        box = driver.find_element(By.CSS_SELECTOR, '[data-testid="message-input"]')
-        box.send_keys(text)
-        driver.find_element(By.CSS_SELECTOR, '[data-testid="send-button"]').click()
+    def press_reply_button(self) -> None:
+        selector = '[data-testid="reply-button"]'
+        self.wait.until(lambda driver: driver.find_elements(self.by.CSS_SELECTOR, selector))
+        self.driver.find_element(self.by.CSS_SELECTOR, selector).click()
 
+    def type_and_send(self, text: str) -> None:
+        self.driver.find_element(self.by.CSS_SELECTOR, '[data-testid="message-input"]').send_keys(text)
+        self.driver.find_element(self.by.CSS_SELECTOR, '[data-testid="send-button"]').click()
+
+
+def _carlos_links_and_reads_his_situation(root_url: str, screenshot: Path) -> dict[str, str]:
     seen: dict[str, str] = {}
-    try:
+    with chromium(window="480,900") as driver:
+        page = WebChat(driver)
         driver.get(f"{root_url}/?persona={CARLOS.user_id}")
-        type_and_send("/start")
-        seen["menu"] = wait_for_bot("O que você quer fazer?")
-        press("cmd:situacao")
-        seen["not_linked"] = wait_for_bot("ainda não está vinculado")
-        press("drivers:link")
-        press("drivers:contact")
-        share = '[data-testid="reply-button"]'
-        WebDriverWait(driver, WAIT_SECONDS).until(lambda d: d.find_elements(By.CSS_SELECTOR, share))
-        driver.find_element(By.CSS_SELECTOR, share).click()
-        seen["asks_cpf"] = wait_for_bot("3 primeiros números do seu CPF")
-        type_and_send(DRIVER_PERSONA_CPF_START)
-        seen["situation"] = wait_for_bot("Autorização nº")
+        page.type_and_send("/start")
+        seen["menu"] = page.bot_says("O que você quer fazer?")
+        page.press("cmd:situacao")
+        seen["not_linked"] = page.bot_says("ainda não está vinculado")
+        page.press("drivers:link")
+        page.press("drivers:contact")
+        page.press_reply_button()
+        seen["asks_cpf"] = page.bot_says("3 primeiros números do seu CPF")
+        page.type_and_send(DRIVER_PERSONA_CPF_START)
+        seen["situation"] = page.bot_says("Autorização nº")
         driver.save_screenshot(str(screenshot))
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
     return seen
 
 
@@ -97,7 +81,7 @@ async def test_carlos_links_his_registration_and_reads_his_situation_in_the_brow
 ) -> None:
     if db_kind == "postgres":
         pytest.skip("the demo runs on its own SQLite file")
-    _require_browser()
+    require_browser()
     demo_settings = settings.model_copy(update={"database_url": f"sqlite+aiosqlite:///{tmp_path / 'demo.db'}",
                                                 "http_port": 0})
     ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()

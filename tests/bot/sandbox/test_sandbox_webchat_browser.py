@@ -3,58 +3,26 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from bot.sandbox.emulator import BotApiEmulator
+from tests.auxil.browser import chromium, require_browser
 from tests.auxil.emulator import AnyApplication
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 MARIA = 700000002
 WAIT_SECONDS = 15
 
 
-def _require_browser() -> None:
-    if CHROMIUM.exists() and CHROMEDRIVER.exists():
-        return
-    reason = "needs /usr/bin/chromium and /usr/bin/chromedriver (apt-get install chromium chromium-driver)"
-    if os.environ.get("CI"):
-        pytest.fail(f"browser test cannot be skipped in CI: {reason}")
-    pytest.skip(reason)
-
-
 def _drive_the_page(root_url: str, upload: Path, screenshot: Path) -> dict[str, str]:
     """Run in a worker thread (selenium blocks) while the event loop serves the emulator and the bot."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
-    profile = tempfile.mkdtemp(prefix="balcao-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for argument in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--window-size=900,900",
-        f"--user-data-dir={profile}",
-    ):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
     seen: dict[str, str] = {}
-    try:
+    with chromium() as driver:
         wait = WebDriverWait(driver, WAIT_SECONDS)
         driver.get(f"{root_url}/?persona={MARIA}")
         select = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, '[data-testid="persona-select"]')))
@@ -84,9 +52,6 @@ def _drive_the_page(root_url: str, upload: Path, screenshot: Path) -> dict[str, 
         seen["document_link"] = link.text
         seen["document_href"] = link.get_attribute("href") or ""
         driver.save_screenshot(str(screenshot))
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
     return seen
 
 
@@ -94,7 +59,7 @@ def _drive_the_page(root_url: str, upload: Path, screenshot: Path) -> dict[str, 
 async def test_a_person_chats_with_the_bot_in_the_browser(
     emu: BotApiEmulator, echo_bot: AnyApplication, tmp_path: Path
 ) -> None:
-    _require_browser()
+    require_browser()
     upload = tmp_path / "requerimento.txt"
     upload.write_text("Solicito vistoria.\n", encoding="utf-8")
 
