@@ -7,17 +7,16 @@ never shows the author's CPF.
 
 from __future__ import annotations
 
-import io
 from xml.sax.saxutils import escape
 
-from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 
 from bot.i18n import Translator
 from models.cases.filing import FiledCase
 from models.cases.labels import KIND_LABELS
+from models.pdf_layout import a4_pdf
 
 SUMMARY_LIMIT = 1500
 
@@ -37,18 +36,6 @@ def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str) -> byt
     """
     styles = getSampleStyleSheet()
     small = ParagraphStyle("small", parent=styles["Normal"], fontSize=8, leading=10)
-    buffer = io.BytesIO()
-    document = SimpleDocTemplate(
-        buffer,
-        pagesize=A4,
-        leftMargin=20 * mm,
-        rightMargin=20 * mm,
-        topMargin=20 * mm,
-        bottomMargin=20 * mm,
-        title=f"{filed.protocol}",
-        author=municipality,
-        invariant=True,
-    )
     summary = filed.summary if len(filed.summary) <= SUMMARY_LIMIT else filed.summary[: SUMMARY_LIMIT - 1] + "…"
     rows = [
         [tr._("Protocol"), filed.protocol],
@@ -78,5 +65,4 @@ def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str) -> byt
             _pdf_text(tr._("Follow this case in the Balcão chat with /acompanhar and the protocol number.")), small
         ),
     ]
-    document.build(story)
-    return buffer.getvalue()
+    return a4_pdf(story, title=filed.protocol, author=municipality)

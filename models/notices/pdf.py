@@ -7,7 +7,6 @@ produced once, at issue, stored with the notice and never regenerated (its SHA-2
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -15,13 +14,13 @@ from xml.sax.saxutils import escape
 
 import segno
 from reportlab.lib import colors
-from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from bot.i18n import N_, Translator
 from models.notices.tables import Notice, NoticeType
+from models.pdf_layout import a4_pdf
 
 TITLES = {
     NoticeType.PRELIMINAR: N_("PRELIMINARY NOTICE (NOTIFICAÇÃO PRELIMINAR)"),
@@ -157,17 +156,5 @@ def render_notice_pdf(*, notice: Notice, context: PdfContext, tr: Translator) ->
         Spacer(1, 6 * mm),
         verification,
     ]
-    buffer = io.BytesIO()
-    document = SimpleDocTemplate(
-        buffer,
-        pagesize=A4,
-        leftMargin=20 * mm,
-        rightMargin=20 * mm,
-        topMargin=18 * mm,
-        bottomMargin=18 * mm,
-        title=f"{tr._(TITLES[notice.type])} {notice.number}",
-        author=context.municipality,
-        invariant=1,
-    )
-    document.build(story)
-    return buffer.getvalue()
+    return a4_pdf(story, title=f"{tr._(TITLES[notice.type])} {notice.number}", author=context.municipality,
+                  vertical_margin=18 * mm)
