@@ -25,9 +25,11 @@ from handlers.chat.representation import (
     current_draft,
     is_file,
     offer_to_resume,
+    refuse_filing,
     respond,
     review_markup,
     save,
+    small,
     take_file,
     within_daily_limit,
 )
@@ -51,10 +53,6 @@ EDITABLE = {
 }
 
 
-def _small(text: str) -> str:
-    return f"\n<i>{esc(text)}</i>"
-
-
 async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str, Any]) -> None:
     """Ask the question of a step, with its buttons."""
     tr = context.tr
@@ -63,7 +61,7 @@ async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str,
         lines = [tr._("What kind of message is it?"), ""]
         lines += [f"• <b>{esc(tr._(OMBUDSMAN_TYPE_LABELS[t]))}</b>: {esc(tr._(OMBUDSMAN_TYPE_HELP[t]))}"
                   for t in OmbudsmanType]
-        text = "\n".join(lines) + _small(tr._("Lei 13.460/2017"))
+        text = "\n".join(lines) + small(tr._("Lei 13.460/2017"))
         rows = [[(tr._(OMBUDSMAN_TYPE_LABELS[t]), f"ouv:type:{t.value}")] for t in OmbudsmanType]
     elif step == "text":
         text = tr._("Write your message: what happened, where and when, and what you expect from the city hall.")
@@ -83,10 +81,10 @@ async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str,
             tr._("• <b>Identified</b>: the staff who handle your case see your name."),
             "",
             tr._("Either way, your name is never shown to anyone you complain about."),
-        ]) + _small(tr._("Lei 13.460/2017, Art. 10 §7"))
+        ]) + small(tr._("Lei 13.460/2017, Art. 10 §7"))
         rows = [[(tr._("Restricted (recommended)"), "ouv:id:restricted")], [(tr._("Identified"), "ouv:id:open")]]
     elif step == "name":
-        text = tr._("What is your full name?") + _small(tr._("The law asks for it (Lei 13.460/2017, Art. 10)."))
+        text = tr._("What is your full name?") + small(tr._("The law asks for it (Lei 13.460/2017, Art. 10)."))
     else:
         await show_review(update, context, data)
         return
@@ -247,7 +245,6 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
 
 
 async def _send(update: Update, context: BalcaoContext, data: dict[str, Any]) -> None:
-    tr = context.tr
     form = OmbudsmanForm(
         author=Author(name=data["name"]),
         type=OmbudsmanType(data["type"]),
@@ -260,9 +257,7 @@ async def _send(update: Update, context: BalcaoContext, data: dict[str, Any]) ->
             filed = await file_ombudsman_case(session=session, person_id=context.person.id, form=form, now=utcnow(),
                                               settings=context.settings)
     except InvalidInput as refused:
-        await respond(update, context, refused.render(tr), markup=keyboard([
-            [(tr._("✏️ Change something"), "ouv:edit")], cancel_row(context, "ouv:cancel"),
-        ]))
+        await refuse_filing(update, context, refused, "ouv")
         return
     await confirm_filing(update, context, filed)
 

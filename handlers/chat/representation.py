@@ -274,6 +274,11 @@ def is_file(message: Message | None) -> bool:
     return message is not None and (bool(message.photo) or message.document is not None)
 
 
+def small(text: str) -> str:
+    """``text`` (a legal reference, a note) on a second, smaller line."""
+    return f"\n<i>{esc(text)}</i>"
+
+
 def review_markup(context: BalcaoContext, prefix: str) -> Markup:
     """The buttons under a review screen: ``<prefix>:send``, ``<prefix>:edit`` and ``<prefix>:cancel``."""
     tr = context.tr
@@ -282,6 +287,13 @@ def review_markup(context: BalcaoContext, prefix: str) -> Markup:
         [(tr._("✏️ Change something"), f"{prefix}:edit")],
         cancel_row(context, f"{prefix}:cancel"),
     ])
+
+
+async def refuse_filing(update: Update, context: BalcaoContext, refused: InvalidInput, prefix: str) -> None:
+    """The form was not filed: say why, with ``<prefix>:edit`` to change something and ``<prefix>:cancel``."""
+    await respond(update, context, refused.render(context.tr), markup=keyboard([
+        [(context.tr._("✏️ Change something"), f"{prefix}:edit")], cancel_row(context, f"{prefix}:cancel"),
+    ]))
 
 
 async def ask_what_to_change(
@@ -354,10 +366,6 @@ def _limits_line(context: BalcaoContext) -> str:
     ).format(mb=limits.max_attachment_bytes // (1024 * 1024), n=limits.max_attachments)
 
 
-def _small(text: str) -> str:
-    return f"\n<i>{esc(text)}</i>"
-
-
 async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str, Any]) -> None:
     """Ask the question of a step, with its buttons."""
     tr = context.tr
@@ -370,13 +378,13 @@ async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str,
                 [(tr._("A ride-hailing driver"), "rep:kind:app")]]
     elif step == "name":
         text = tr._("What is your full name?")
-        text += _small(tr._("The law asks for it (Código de Posturas, Art. 31). It is never shown to the person "
+        text += small(tr._("The law asks for it (Código de Posturas, Art. 31). It is never shown to the person "
                             "you report.") if data.get("kind") != "app" else
                        tr._("It is never shown to the driver."))
     elif step == "profession":
-        text = tr._("What is your profession or occupation?") + _small(tr._("Código de Posturas, Art. 31"))
+        text = tr._("What is your profession or occupation?") + small(tr._("Código de Posturas, Art. 31"))
     elif step == "address":
-        text = tr._("What is your address (street, number, neighbourhood)?") + _small(
+        text = tr._("What is your address (street, number, neighbourhood)?") + small(
             tr._("Código de Posturas, Art. 31")
         )
     elif step == "cpf":
@@ -414,13 +422,13 @@ async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str,
         elif data.get("kind") == "app":
             rows.append([(tr._("Skip"), "rep:skip:evidence")])
         if data.get("kind") != "app":
-            text += _small(tr._("Código de Posturas, Art. 31"))
+            text += small(tr._("Código de Posturas, Art. 31"))
     elif step == "learned":
-        text = tr._("How did you learn of it? Press a button or type it.") + _small(tr._("Código de Posturas, Art. 31"))
+        text = tr._("How did you learn of it? Press a button or type it.") + small(tr._("Código de Posturas, Art. 31"))
         rows = [[(tr._(label), f"rep:learn:{key}")] for key, label in LEARNED.items()]
     elif step == "relation":
         text = tr._("Have you ever been a partner, director, agent or employee of the person or business you "
-                    "are reporting?") + _small(tr._("Código de Posturas, Art. 31, sole paragraph"))
+                    "are reporting?") + small(tr._("Código de Posturas, Art. 31, sole paragraph"))
         rows = [[(tr._("No, never"), "rep:rel:none")], [(tr._("Yes, but I left"), "rep:rel:former")],
                 [(tr._("Yes, I still am"), "rep:rel:current")]]
     elif step == "relation_end":
@@ -616,7 +624,7 @@ async def _vehicle(update: Update, context: BalcaoContext, data: dict[str, Any],
         text_out = tr._(
             "“{car}” is not in the registry of authorized drivers. Carrying passengers without authorization "
             "is itself an infraction. Is it typed right?"
-        ).format(car=esc(found.reference)) + _small(tr._("Lei 1.533/2020, Art. 27"))
+        ).format(car=esc(found.reference)) + small(tr._("Lei 1.533/2020, Art. 27"))
     await respond(update, context, text_out, markup=keyboard([
         [(tr._("Yes, continue"), "rep:veh:ok"), (tr._("No, type it again"), "rep:veh:again")],
         cancel_row(context, "rep:cancel"),
@@ -861,9 +869,7 @@ async def _send(update: Update, context: BalcaoContext, data: dict[str, Any]) ->
         ]))
         return
     except InvalidInput as refused:
-        await respond(update, context, refused.render(tr), markup=keyboard([
-            [(tr._("✏️ Change something"), "rep:edit")], cancel_row(context, "rep:cancel"),
-        ]))
+        await refuse_filing(update, context, refused, "rep")
         return
     await confirm_filing(update, context, filed)
 
