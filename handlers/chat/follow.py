@@ -24,6 +24,7 @@ from handlers.chat.representation import (
     busy_elsewhere,
     cancel_form,
     cancel_row,
+    city_today,
     current_draft,
     is_file,
     respond,
@@ -50,10 +51,6 @@ from models.drafts import Draft, discard_draft
 
 FORM = "complemento"
 LIST_LIMIT = 10
-
-
-def _today(context: BalcaoContext) -> dt.date:
-    return utcnow().astimezone(context.settings.tz).date()
 
 
 def days_left_text(tr: Translator, days: int) -> str:
@@ -126,7 +123,7 @@ async def show_list(update: Update, context: BalcaoContext, *, edit: bool = Fals
             menu_row(context),
         ]))
         return
-    today = _today(context)
+    today = city_today(context)
     text_lines = [tr._("<b>Your cases</b>"), ""]
     rows = []
     for line in lines:
@@ -159,7 +156,7 @@ async def show_case(
     if not view.is_open and view.satisfaction is None:
         rows.append([(tr._("Rate the service"), f"acomp:rate:{view.id}")])
     rows += [[(tr._("◀ My cases"), "acomp:list")], menu_row(context)]
-    await respond(update, context, render_case(view, tr, today=_today(context)), markup=keyboard(rows), edit=edit)
+    await respond(update, context, render_case(view, tr, today=city_today(context)), markup=keyboard(rows), edit=edit)
 
 
 @chat_command(

@@ -121,6 +121,11 @@ async def respond(
                                        reply_markup=markup if index == len(parts) - 1 else None)
 
 
+def city_today(context: BalcaoContext) -> dt.date:
+    """Today's date in the deployment's time zone (America/Cuiaba), as people there say it."""
+    return utcnow().astimezone(context.settings.tz).date()
+
+
 def cancel_row(context: BalcaoContext, data: str) -> list[tuple[str, str]]:
     """The Cancel button every step of a form shows."""
     return [(context.tr._("✖ Cancel"), data)]
@@ -319,7 +324,7 @@ async def confirm_filing(update: Update, context: BalcaoContext, filed: FiledCas
     tr = context.tr
     async with context.sessions() as session:
         await discard_draft(session=session, person_id=context.person.id)
-    today = utcnow().astimezone(context.settings.tz).date()
+    today = city_today(context)
     left = (filed.due_on - today).days
     text = (
         tr._("Sent! Your protocol number is <b>{protocol}</b>.").format(protocol=esc(filed.protocol))
@@ -525,7 +530,7 @@ async def on_input(update: Update, context: BalcaoContext, draft: Draft) -> None
 
 
 async def _take_text(update: Update, context: BalcaoContext, step: str, data: dict[str, Any], text: str) -> None:
-    today = utcnow().astimezone(context.settings.tz).date()
+    today = city_today(context)
     if step == "name":
         data["name"] = fields.person_name(text)
     elif step == "profession":
@@ -703,7 +708,7 @@ async def _button(
                 raise InvalidInput(N_("Please choose one of the buttons.")) from None
         data["infraction_code"] = None if arg == "none" else arg
     elif action == "when":
-        today = utcnow().astimezone(context.settings.tz).date()
+        today = city_today(context)
         data["occurred_on"] = (today - dt.timedelta(days=int(arg))).isoformat()
     elif action == "files":
         if not data.get("files"):

@@ -12,7 +12,6 @@ Ombudsman.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from telegram import InputFile, Update
@@ -28,6 +27,7 @@ from handlers.chat.representation import (
     acknowledge,
     busy_elsewhere,
     cancel_row,
+    city_today,
     current_draft,
     respond,
     save,
@@ -71,10 +71,6 @@ TEXT_PROMPTS = {
 }
 
 
-def _today(context: BalcaoContext) -> dt.date:
-    return utcnow().astimezone(context.settings.tz).date()
-
-
 async def _refuse_not_staff(update: Update, context: BalcaoContext) -> None:
     await respond(update, context, context.tr._("This is only for city hall staff."),
                 markup=keyboard([menu_row(context)]))
@@ -99,7 +95,7 @@ async def show_queue(update: Update, context: BalcaoContext, *, edit: bool = Fal
     try:
         async with context.sessions() as session:
             items = await staff_queue(session=session, telegram_user_id=context.person.telegram_user_id,
-                                      today=_today(context))
+                                      today=city_today(context))
     except PermissionDenied:
         await _refuse_not_staff(update, context)
         return
@@ -168,7 +164,7 @@ async def show_case(update: Update, context: BalcaoContext, case_id: int, *, edi
         await respond(update, context, tr._("That case does not exist."), markup=keyboard([menu_row(context)]))
         return
     role = context.person.staff_role or Role.CLERK
-    text = render_case(view, tr, today=_today(context), staff=True)
+    text = render_case(view, tr, today=city_today(context), staff=True)
     await respond(update, context, text, markup=keyboard(_actions(view, context, role)), edit=edit)
 
 
