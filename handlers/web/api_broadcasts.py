@@ -14,13 +14,13 @@ Errors are ``{"error": code, "message": …}``; refusals use the codes of ``Broa
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from aiohttp import web
 from sqlmodel import select
 
 from bot.i18n import SUPPORTED_LOCALES, translator
+from handlers.web.json_api import error, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.columns import utcnow
@@ -56,12 +56,8 @@ MESSAGES = {
 }
 
 
-def _error(status: int, code: str, message: str) -> web.Response:
-    return web.json_response({"error": code, "message": message}, status=status)
-
-
 def _refused(refused: BroadcastRefused) -> web.Response:
-    return _error(422, refused.code, MESSAGES[refused.code].format(detail=refused.detail, limit=refused.limit))
+    return error(422, refused.code, MESSAGES[refused.code].format(detail=refused.detail, limit=refused.limit))
 
 
 class BadBody(Exception):
@@ -69,12 +65,7 @@ class BadBody(Exception):
 
 
 async def _body(request: web.Request) -> tuple[AudienceChoice, str]:
-    try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise BadBody("Send a JSON object.") from exc
-    if not isinstance(body, dict):
-        raise BadBody("Send a JSON object.")
+    body = await json_object(request, code="bad_request")
     audience, text = body.get("audience"), body.get("text")
     days, topic = body.get("days"), body.get("topic")
     if not isinstance(audience, str) or not isinstance(text, str):
@@ -116,7 +107,7 @@ async def preview_broadcast(request: web.Request) -> web.Response:
         async with sessions_of(request)() as session:
             size = await audience_size(session=session, choice=choice, now=utcnow())
     except BadBody as exc:
-        return _error(400, "bad_request", str(exc))
+        return error(400, "bad_request", str(exc))
     except BroadcastRefused as refused:
         return _refused(refused)
     locale = request[BODY].get("locale")
@@ -138,7 +129,7 @@ async def create(request: web.Request) -> web.Response:
         choice, raw_text = await _body(request)
         text = check_text(raw_text, is_html=bool(request[BODY].get("html")))
     except BadBody as exc:
-        return _error(400, "bad_request", str(exc))
+        return error(400, "bad_request", str(exc))
     except BroadcastRefused as refused:
         return _refused(refused)
     at: Any = request[BODY].get("at")
@@ -146,7 +137,7 @@ async def create(request: web.Request) -> web.Response:
     if at is not None:
         send_at = parse_when(at, now=now, settings=settings) if isinstance(at, str) else None
         if send_at is None:
-            return _error(400, "bad_request", '"at" must be a date and time, like "2027-01-04T08:00-04:00".')
+            return error(400, "bad_request", '"at" must be a date and time, like "2027-01-04T08:00-04:00".')
     key = request.headers.get("Idempotency-Key")
     staff_id: int = request[STAFF_ID]
     async with sessions_of(request)() as session:
@@ -194,7 +185,7 @@ async def show(request: web.Request) -> web.Response:
     async with sessions_of(request)() as session:
         view = await broadcast_view(session=session, broadcast_id=broadcast_id) if broadcast_id else None
     if view is None:
-        return _error(404, "not_found", "No such broadcast.")
+        return error(404, "not_found", "No such broadcast.")
     return web.json_response(view.as_json())
 
 
@@ -205,10 +196,10 @@ async def cancel(request: web.Request) -> web.Response:
     broadcast_id = _broadcast_id(request)
     async with sessions_of(request)() as session:
         if broadcast_id is None or await broadcast_view(session=session, broadcast_id=broadcast_id) is None:
-            return _error(404, "not_found", "No such broadcast.")
+            return error(404, "not_found", "No such broadcast.")
         view = await stop_broadcast(session=session, broadcast_id=broadcast_id,
                                     actor=f"api:staff:{request[STAFF_ID]}")
     if view is None:
-        return _error(409, "not_running", "This broadcast is not running (finished or already cancelled).")
+        return error(409, "not_running", "This broadcast is not running (finished or already cancelled).")
     wake_dispatcher()
     return web.json_response(view.as_json())

@@ -23,7 +23,6 @@ the author). Messages are English (the API is for systems).
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from typing import Any
@@ -32,6 +31,7 @@ from aiohttp import web
 from sqlmodel import select
 
 from bot.i18n import translator
+from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.cases.fields import InvalidInput
@@ -57,26 +57,10 @@ API_LOCALE = "en"
 STAFF = (Role.CLERK, Role.INSPECTOR, Role.OMBUDSMAN)
 
 
-def _error(status: int, code: str, message: str) -> web.Response:
-    return web.json_response({"error": code, "message": message}, status=status)
-
-
-async def _body(request: web.Request) -> dict[str, Any]:
-    try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        body = None
-    if not isinstance(body, dict):
-        raise web.HTTPBadRequest(text=json.dumps({"error": "bad_json", "message": "Send a JSON object."}),
-                                 content_type="application/json")
-    return body
-
-
 def _protocol(request: web.Request) -> str:
     protocol = normalize_protocol(request.match_info["protocol"])
     if protocol is None:
-        raise web.HTTPNotFound(text=json.dumps({"error": "not_found", "message": "Not a protocol number."}),
-                               content_type="application/json")
+        raise error_exception(web.HTTPNotFound, "not_found", "Not a protocol number.")
     return protocol
 
 
@@ -144,11 +128,11 @@ async def _act(request: web.Request, action: Action) -> web.Response:
         async with sessions_of(request)() as session:
             view = await staff_case(session=session, telegram_user_id=staff, case_id=case_id)
     except CaseNotFound:
-        return _error(404, "not_found", "No case has that protocol number.")
+        return error(404, "not_found", "No case has that protocol number.")
     except PermissionDenied:
-        return _error(403, "forbidden", "This staff member may not act on this case.")
+        return error(403, "forbidden", "This staff member may not act on this case.")
     except InvalidInput as refused:
-        return _error(422, "refused", refused.render(translator(API_LOCALE, settings_of(request).timezone)))
+        return error(422, "refused", refused.render(translator(API_LOCALE, settings_of(request).timezone)))
     return web.json_response({**extra, "case": _case_json(view)})
 
 
@@ -185,7 +169,7 @@ async def show(request: web.Request) -> web.Response:
         async with sessions_of(request)() as session:
             view = await staff_case(session=session, telegram_user_id=request[STAFF_ID], protocol=protocol)
     except CaseNotFound:
-        return _error(404, "not_found", "No case has that protocol number.")
+        return error(404, "not_found", "No case has that protocol number.")
     return web.json_response(_case_json(view))
 
 
@@ -206,9 +190,9 @@ async def attachment(request: web.Request) -> web.StreamResponse:
                 )
             ).first()
     except CaseNotFound:
-        return _error(404, "not_found", "No case has that protocol number.")
+        return error(404, "not_found", "No case has that protocol number.")
     if found is None:
-        return _error(404, "not_found", "The case has no such file.")
+        return error(404, "not_found", "The case has no such file.")
     return web.Response(
         body=found.content,
         content_type=found.mime_type,
@@ -220,10 +204,10 @@ async def attachment(request: web.Request) -> web.StreamResponse:
 @staff_endpoint(*STAFF)
 async def assign_case(request: web.Request) -> web.Response:
     """Take the case, or give it to a colleague of the same role (``staff_telegram_id``)."""
-    body = await _body(request)
+    body = await json_object(request)
     raw = body.get("staff_telegram_id")
     if raw is not None and not str(raw).isdigit():
-        return _error(422, "refused", "staff_telegram_id must be a Telegram user id.")
+        return error(422, "refused", "staff_telegram_id must be a Telegram user id.")
 
     async def run(request: web.Request, staff: int, case_id: int) -> dict[str, Any]:
         async with sessions_of(request)() as session:
@@ -238,7 +222,7 @@ async def assign_case(request: web.Request) -> web.Response:
 @staff_endpoint(*STAFF)
 async def complement(request: web.Request) -> web.Response:
     """Ask the author for more information; they have 20 days (Decreto 9.492/2018 Art. 18)."""
-    body = await _body(request)
+    body = await json_object(request)
 
     async def run(request: web.Request, staff: int, case_id: int) -> dict[str, Any]:
         async with sessions_of(request)() as session:
@@ -254,11 +238,11 @@ async def complement(request: web.Request) -> web.Response:
 @staff_endpoint(*STAFF)
 async def decision(request: web.Request) -> web.Response:
     """Decide a representação or a ride-hailing report (CP Art. 32): notify, auto, or archive with a reason."""
-    body = await _body(request)
+    body = await json_object(request)
     try:
         outcome = Outcome(str(body.get("outcome")))
     except ValueError:
-        return _error(422, "refused", "outcome must be notify, auto or archive.")
+        return error(422, "refused", "outcome must be notify, auto or archive.")
 
     async def run(request: web.Request, staff: int, case_id: int) -> dict[str, Any]:
         async with sessions_of(request)() as session:
@@ -277,7 +261,7 @@ async def decision(request: web.Request) -> web.Response:
 @staff_endpoint(*STAFF)
 async def answer(request: web.Request) -> web.Response:
     """The ombudsman's conclusive answer (Lei 13.460/2017 Art. 12); the author gets it in the chat."""
-    body = await _body(request)
+    body = await json_object(request)
 
     async def run(request: web.Request, staff: int, case_id: int) -> dict[str, Any]:
         async with sessions_of(request)() as session:
@@ -292,7 +276,7 @@ async def answer(request: web.Request) -> web.Response:
 @staff_endpoint(*STAFF)
 async def extend_deadline(request: web.Request) -> web.Response:
     """Extend the answer deadline once by 30 days, with a reason (Lei 13.460/2017 Art. 16)."""
-    body = await _body(request)
+    body = await json_object(request)
 
     async def run(request: web.Request, staff: int, case_id: int) -> dict[str, Any]:
         async with sessions_of(request)() as session:
@@ -307,7 +291,7 @@ async def extend_deadline(request: web.Request) -> web.Response:
 @staff_endpoint(*STAFF)
 async def archive(request: web.Request) -> web.Response:
     """Archive an ombudsman case without an answer, with a reason the author is told."""
-    body = await _body(request)
+    body = await json_object(request)
 
     async def run(request: web.Request, staff: int, case_id: int) -> dict[str, Any]:
         async with sessions_of(request)() as session:

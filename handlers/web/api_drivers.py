@@ -17,11 +17,11 @@ Errors are ``{"error": code, "message": …}``. The CPF never appears in full in
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any
 
 from aiohttp import web
 
+from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.columns import utcnow
@@ -42,10 +42,6 @@ from models.drivers.tables import Driver, InspectionResult
 from models.people import Role
 
 routes = web.RouteTableDef()
-
-
-def _error(status: int, code: str, message: str, **extra: Any) -> web.Response:
-    return web.json_response({"error": code, "message": message, **extra}, status=status)
 
 
 def _problems(problems: list[RowProblem]) -> list[dict[str, Any]]:
@@ -95,18 +91,6 @@ def situation_json(situation: DriverSituation) -> dict[str, Any]:
     }
 
 
-async def _json_body(request: web.Request) -> dict[str, Any]:
-    try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        body = None
-    if not isinstance(body, dict):
-        raise web.HTTPBadRequest(
-            text=json.dumps({"error": "bad_body", "message": "Send a JSON object."}), content_type="application/json"
-        )
-    return body
-
-
 def _date_field(body: dict[str, Any], name: str, *, required: bool = True) -> dt.date | None:
     value = body.get(name)
     if value is None and not required:
@@ -116,9 +100,7 @@ def _date_field(body: dict[str, Any], name: str, *, required: bool = True) -> dt
             raise ValueError("required (YYYY-MM-DD or DD/MM/YYYY)")
         return parse_date(str(value))
     except ValueError as exc:
-        raise web.HTTPUnprocessableEntity(
-            text=json.dumps({"error": "bad_date", "message": f"{name}: {exc}"}), content_type="application/json"
-        ) from None
+        raise error_exception(web.HTTPUnprocessableEntity, "bad_date", f"{name}: {exc}") from None
 
 
 async def _situation_response(request: web.Request, number: str, status: int = 200) -> web.Response:
@@ -132,7 +114,7 @@ async def _situation_response(request: web.Request, number: str, status: int = 2
             else None
         )
     if situation is None:
-        return _error(404, "authorization_not_found", f"No authorization nº {number}.")
+        return error(404, "authorization_not_found", f"No authorization nº {number}.")
     return web.json_response(situation_json(situation), status=status)
 
 
@@ -144,7 +126,7 @@ async def import_registry(request: web.Request) -> web.Response:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return _error(422, "not_utf8", "The file is not UTF-8; export it again as UTF-8 CSV.")
+        return error(422, "not_utf8", "The file is not UTF-8; export it again as UTF-8 CSV.")
     settings = settings_of(request)
     async with sessions_of(request)() as session:
         report = await import_drivers(
@@ -156,7 +138,7 @@ async def import_registry(request: web.Request) -> web.Response:
             dry_run=request.query.get("dry_run") in ("1", "true", "yes"),
         )
     if report.errors:
-        return _error(
+        return error(
             422,
             "invalid_rows",
             f"{len({p.line for p in report.errors})} bad row(s): nothing was imported.",
@@ -179,7 +161,7 @@ async def import_registry(request: web.Request) -> web.Response:
 @staff_endpoint(Role.CLERK)
 async def new_link_code(request: web.Request) -> web.Response:
     """A one-time code for a driver to link Telegram (the code is shown only in this response)."""
-    body = await _json_body(request)
+    body = await json_object(request, code="bad_body")
     try:
         async with sessions_of(request)() as session:
             issued = await create_link_code(
@@ -190,9 +172,9 @@ async def new_link_code(request: web.Request) -> web.Response:
                 settings=settings_of(request),
             )
     except InvalidIdentifier as exc:
-        return _error(422, "invalid_cpf", str(exc))
+        return error(422, "invalid_cpf", str(exc))
     except DriverNotFound as exc:
-        return _error(404, "driver_not_found", str(exc))
+        return error(404, "driver_not_found", str(exc))
     return web.json_response(
         {
             "code": issued.code,
@@ -216,20 +198,20 @@ async def authorization_status_view(request: web.Request) -> web.Response:
 async def new_inspection(request: web.Request) -> web.Response:
     """Record an inspection of the authorization's current vehicle (Art. 9, Art. 16)."""
     number = request.match_info["number"]
-    body = await _json_body(request)
+    body = await json_object(request, code="bad_body")
     day = _date_field(body, "date")
     assert day is not None
     try:
         result = InspectionResult(str(body.get("result", "")))
     except ValueError:
-        return _error(422, "bad_result", 'result must be "approved" or "failed".')
+        return error(422, "bad_result", 'result must be "approved" or "failed".')
     settings = settings_of(request)
     if day > civil_today(utcnow(), settings.tz):
-        return _error(422, "bad_date", "date: an inspection cannot be in the future.")
+        return error(422, "bad_date", "date: an inspection cannot be in the future.")
     async with sessions_of(request)() as session:
         authorization = await authorization_by_number(session=session, number=number)
         if authorization is None:
-            return _error(404, "authorization_not_found", f"No authorization nº {number}.")
+            return error(404, "authorization_not_found", f"No authorization nº {number}.")
         await record_inspection(
             session=session,
             vehicle_id=authorization.vehicle_id,
@@ -247,21 +229,21 @@ async def new_inspection(request: web.Request) -> web.Response:
 async def new_sanction(request: web.Request) -> web.Response:
     """Apply a suspension, revocation or cassação (Art. 24 I b, c, f)."""
     number = request.match_info["number"]
-    body = await _json_body(request)
+    body = await json_object(request, code="bad_body")
     try:
         sanction = Sanction(str(body.get("sanction", "")))
     except ValueError:
-        return _error(422, "bad_sanction", 'sanction must be "suspension", "revocation" or "cassacao".')
+        return error(422, "bad_sanction", 'sanction must be "suspension", "revocation" or "cassacao".')
     since = _date_field(body, "since")
     until = _date_field(body, "until", required=False)
     rule = str(body.get("rule", "l1533-24-suspensao"))
     if rule not in SUSPENSION_RULES:
-        return _error(422, "bad_rule", "rule must be one of " + ", ".join(sorted(SUSPENSION_RULES)) + ".")
+        return error(422, "bad_rule", "rule must be one of " + ", ".join(sorted(SUSPENSION_RULES)) + ".")
     assert since is not None
     async with sessions_of(request)() as session:
         authorization = await authorization_by_number(session=session, number=number)
         if authorization is None:
-            return _error(404, "authorization_not_found", f"No authorization nº {number}.")
+            return error(404, "authorization_not_found", f"No authorization nº {number}.")
         try:
             await apply_sanction(
                 session=session,
@@ -274,6 +256,6 @@ async def new_sanction(request: web.Request) -> web.Response:
                 settings=settings_of(request),
             )
         except ValueError as exc:
-            return _error(422, "bad_dates", str(exc))
+            return error(422, "bad_dates", str(exc))
         await session.commit()
     return await _situation_response(request, number, status=201)

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
-import json
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from aiohttp import web
 
 from bot.i18n import translator
+from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.cases.fields import InvalidInput
@@ -57,22 +57,6 @@ API_LOCALE = "en"
 ISSUERS = (Role.INSPECTOR, Role.CLERK)
 
 
-def _error(status: int, code: str, message: str, **extra: Any) -> web.Response:
-    return web.json_response({"error": code, "message": message, **extra}, status=status)
-
-
-async def _json(request: web.Request) -> dict[str, Any]:
-    try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise web.HTTPBadRequest(text=json.dumps({"error": "bad_json", "message": "The body is not JSON."}),
-                                 content_type="application/json") from None
-    if not isinstance(body, dict):
-        raise web.HTTPBadRequest(text=json.dumps({"error": "bad_json", "message": "Send a JSON object."}),
-                                 content_type="application/json")
-    return body
-
-
 def _text(body: dict[str, Any], key: str) -> str | None:
     value = body.get(key)
     return str(value) if value is not None else None
@@ -85,9 +69,7 @@ def _parse(body: dict[str, Any], key: str, parse: Any) -> Any:
     try:
         return parse(str(raw))
     except (ValueError, InvalidOperation):
-        raise web.HTTPUnprocessableEntity(
-            text=json.dumps({"error": "bad_value", "message": f"{key}: {raw!r} is not valid."}),
-            content_type="application/json") from None
+        raise error_exception(web.HTTPUnprocessableEntity, "bad_value", f"{key}: {raw!r} is not valid.") from None
 
 
 def _int(body: dict[str, Any], key: str) -> int | None:
@@ -139,21 +121,21 @@ def _view(view: NoticeView, today: dt.date) -> dict[str, Any]:
 async def issue(request: web.Request) -> web.Response:
     """Issue a notice from its elements; 201 with the number, the verification code and the PDF (base64)."""
     settings = settings_of(request)
-    body = await _json(request)
+    body = await json_object(request, not_json="The body is not JSON.")
     tr = translator(API_LOCALE, settings.timezone)
     document = None
     if body.get("offender_document"):
         try:
             document = offender_document(str(body["offender_document"]))
         except InvalidInput as exc:
-            return _error(422, "bad_document", exc.render(tr))
+            return error(422, "bad_document", exc.render(tr))
     notice_type = _parse(body, "type", NoticeType)
     async with sessions_of(request)() as session:
         preliminar_id = None
         if body.get("preliminar_number"):
             preliminar = await notice_by_number(session=session, number=str(body["preliminar_number"]))
             if preliminar is None:
-                return _error(404, "not_found", "No preliminary notice has that number.")
+                return error(404, "not_found", "No preliminary notice has that number.")
             preliminar_id = preliminar.id
         data = NoticeInput(
             type=notice_type, rulebook=_text(body, "rulebook"), infraction_code=_text(body, "infraction_code"),
@@ -172,7 +154,7 @@ async def issue(request: web.Request) -> web.Response:
         except NoticeRefused as exc:
             problems = [{"element": p.element, "message": p.render(tr), "citation": p.citation}
                         for p in exc.problems]
-            return _error(422, "refused", "The notice was not issued.", problems=problems)
+            return error(422, "refused", "The notice was not issued.", problems=problems)
         view = await notice_view(session=session, settings=settings, notice=issued.notice,
                                  today=civil_date(utcnow(), settings))
     payload = _view(view, civil_date(utcnow(), settings))
@@ -200,11 +182,11 @@ async def deliveries(request: web.Request) -> web.Response:
 async def record_delivery(request: web.Request) -> web.Response:
     """Record a delivery: ``{"how": "personal"|"postal"|"edital", "date": "YYYY-MM-DD"}`` (AR or publication date)."""
     settings = settings_of(request)
-    body = await _json(request)
+    body = await json_object(request, not_json="The body is not JSON.")
     day = _parse(body, "date", dt.date.fromisoformat)
     how = body.get("how")
     if day is None or how not in ("personal", "postal", "edital"):
-        return _error(422, "bad_value", 'Send "how" (personal, postal or edital) and "date" (YYYY-MM-DD).')
+        return error(422, "bad_value", 'Send "how" (personal, postal or edital) and "date" (YYYY-MM-DD).')
     actor = f"staff:{request[STAFF_ID]}"
     delivery_id = int(request.match_info["delivery_id"])
     async with sessions_of(request)() as session:
@@ -216,7 +198,7 @@ async def record_delivery(request: web.Request) -> web.Response:
                 result = await record_staff_delivery(session=session, settings=settings, delivery_id=delivery_id,
                                                      how=CienciaKind(how), on=day, actor=actor)
         except DeliveryError as exc:
-            return _error(409, "refused", str(exc))
+            return error(409, "refused", str(exc))
     return web.json_response(_delivery(result.delivery))
 
 
@@ -228,19 +210,19 @@ async def person(request: web.Request) -> web.Response:
     What waits on the staff list for want of the bot is sent to the person if they accepted electronic notices.
     """
     settings = settings_of(request)
-    body = await _json(request)
+    body = await json_object(request, not_json="The body is not JSON.")
     person_id, telegram_id = _int(body, "person_id"), _int(body, "person_telegram_id")
     if (person_id is None) == (telegram_id is None):
-        return _error(422, "bad_value", 'Send "person_telegram_id" or "person_id".')
+        return error(422, "bad_value", 'Send "person_telegram_id" or "person_id".')
     async with sessions_of(request)() as session:
         notice = await notice_by_number(session=session, number=request.match_info["number"])
         if notice is None or notice.id is None:
-            return _error(404, "not_found", "No notice has that number.")
+            return error(404, "not_found", "No notice has that number.")
         try:
             sent = await link_person(session=session, settings=settings, notice_id=notice.id, person_id=person_id,
                                      telegram_user_id=telegram_id, actor=f"staff:{request[STAFF_ID]}")
         except DeliveryError as exc:
-            return _error(409, "refused", str(exc))
+            return error(409, "refused", str(exc))
     return web.json_response({"number": notice.number, "person_id": notice.person_id, "sent_to_bot": sent})
 
 
@@ -262,17 +244,17 @@ async def filings(request: web.Request) -> web.Response:
 async def decision(request: web.Request) -> web.Response:
     """Decide a filing (CP Art. 40–41, 45): the decision is delivered to the person with its ciência."""
     settings = settings_of(request)
-    body = await _json(request)
+    body = await json_object(request, not_json="The body is not JSON.")
     outcome = _parse(body, "outcome", FilingOutcome)
     if outcome is None:
-        return _error(422, "bad_value", 'Send "outcome" (granted or denied) and "text".')
+        return error(422, "bad_value", 'Send "outcome" (granted or denied) and "text".')
     async with sessions_of(request)() as session:
         try:
             filing = await decide_filing(session=session, settings=settings,
                                          filing_id=int(request.match_info["filing_id"]), outcome=outcome,
                                          text=str(body.get("text") or ""), actor=f"staff:{request[STAFF_ID]}")
         except FilingRefused as exc:
-            return _error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
+            return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
     assert filing.decided_at is not None
     return web.json_response({"id": filing.id, "outcome": outcome.value, "decided_at": filing.decided_at.isoformat()})
 
@@ -286,7 +268,7 @@ async def deposit(request: web.Request) -> web.Response:
             filing = await record_deposit(session=session, filing_id=int(request.match_info["filing_id"]),
                                           actor=f"staff:{request[STAFF_ID]}")
         except FilingRefused as exc:
-            return _error(409, "refused", exc.render(translator(API_LOCALE)))
+            return error(409, "refused", exc.render(translator(API_LOCALE)))
     assert filing.deposit_at is not None
     return web.json_response({"id": filing.id, "deposit_at": filing.deposit_at.isoformat()})
 
@@ -312,7 +294,7 @@ async def show(request: web.Request) -> web.Response:
     async with sessions_of(request)() as session:
         notice = await notice_by_number(session=session, number=request.match_info["number"])
         if notice is None:
-            return _error(404, "not_found", "No notice has that number.")
+            return error(404, "not_found", "No notice has that number.")
         view = await notice_view(session=session, settings=settings, notice=notice, today=today)
     return web.json_response(_view(view, today))
 
@@ -324,6 +306,6 @@ async def pdf(request: web.Request) -> web.Response:
     async with sessions_of(request)() as session:
         notice = await notice_by_number(session=session, number=request.match_info["number"])
     if notice is None:
-        return _error(404, "not_found", "No notice has that number.")
+        return error(404, "not_found", "No notice has that number.")
     return web.Response(body=notice.pdf, content_type="application/pdf",
                         headers={"Content-Disposition": f'inline; filename="{notice.number}.pdf"'})

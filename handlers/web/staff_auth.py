@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
+from handlers.web.json_api import error
 from handlers.web.keys import sessions_of, settings_of
 from models.people import PermissionDenied, Role, require_role
 
@@ -20,10 +21,6 @@ STAFF_ID = web.RequestKey("staff_id", int)
 """The Telegram user id of the checked acting staff member."""
 STAFF_ROLE = web.RequestKey("staff_role", Role)
 """Their role, checked on this very request."""
-
-
-def _error(status: int, code: str, message: str) -> web.Response:
-    return web.json_response({"error": code, "message": message}, status=status)
 
 
 def bearer_ok(request: web.Request) -> bool:
@@ -48,17 +45,17 @@ def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
     def decorate(handler: Handler) -> Handler:
         async def wrapper(request: web.Request) -> web.StreamResponse:
             if settings_of(request).staff_api_token is None:
-                return _error(404, "api_disabled", "The staff API is off (BALCAO_STAFF_API_TOKEN is not set).")
+                return error(404, "api_disabled", "The staff API is off (BALCAO_STAFF_API_TOKEN is not set).")
             if not bearer_ok(request):
-                return _error(401, "unauthorized", "Missing or wrong bearer token.")
+                return error(401, "unauthorized", "Missing or wrong bearer token.")
             raw = request.headers.get("X-Balcao-Staff", "")
             if not raw.isdigit():
-                return _error(400, "staff_required", "Send X-Balcao-Staff with your Telegram user id.")
+                return error(400, "staff_required", "Send X-Balcao-Staff with your Telegram user id.")
             async with sessions_of(request)() as session:
                 try:
                     role = await require_role(session=session, telegram_user_id=int(raw), allowed=allowed)
                 except PermissionDenied:
-                    return _error(403, "forbidden", "This staff member may not do this.")
+                    return error(403, "forbidden", "This staff member may not do this.")
             request[STAFF_ID] = int(raw)
             request[STAFF_ROLE] = role
             return await handler(request)
