@@ -15,6 +15,7 @@ from models.cases.labels import KIND_LABELS, SATISFACTION_LABELS, STATUS_LABELS
 from models.cases.tables import CaseKind, CaseStatus, Satisfaction
 from models.cases.timeline import CITIZEN_UPDATE, STAFF_NOTICE
 from notifications.rendering import Rendered, renderer
+from notifications.telegram_text import small
 
 
 def _esc(value: object) -> str:
@@ -33,9 +34,6 @@ def _days_left(tr: Translator, day: dt.date) -> str:
     return tr.ngettext("{n} day left", "{n} days left", left).format(n=left)
 
 
-def _small(text: str) -> str:
-    return f"\n<i>{_esc(text)}</i>"
-
 
 def _decided(payload: dict[str, Any], tr: Translator) -> str:
     protocol = _esc(payload["protocol"])
@@ -50,7 +48,7 @@ def _decided(payload: dict[str, Any], tr: Translator) -> str:
     if payload.get("note"):
         text += "\n" + tr._("Reason: {reason}").format(reason=_esc(payload["note"]))
     if payload.get("kind") == CaseKind.REPRESENTATION.value:
-        text += _small(tr._("Código de Posturas, Art. 32"))
+        text += small(tr._("Código de Posturas, Art. 32"))
     text += "\n" + tr._("Your name is never shown to the person reported.")
     return text
 
@@ -77,7 +75,7 @@ def render_case_update(payload: dict[str, Any], tr: Translator) -> Rendered:
             text += tr._("Please answer by {date} ({left}). Without an answer, the case may be archived.").format(
                 date=tr.date(due), left=_days_left(tr, due)
             )
-        text += _small(tr._("Decreto 9.492/2018, Art. 18"))
+        text += small(tr._("Decreto 9.492/2018, Art. 18"))
         return Rendered(text=text, buttons=[[(tr._("Answer now"), f"acomp:compl:{case_id}")], see])
     if event == "extended":
         due = _date(payload, "due_on")
@@ -85,14 +83,14 @@ def render_case_update(payload: dict[str, Any], tr: Translator) -> Rendered:
             protocol=protocol, date=tr.date(due) if due else ""
         )
         text += "\n" + tr._("Reason: {reason}").format(reason=_esc(payload.get("note") or ""))
-        text += _small(tr._("Lei 13.460/2017, Art. 16"))
+        text += small(tr._("Lei 13.460/2017, Art. 16"))
         return Rendered(text=text, buttons=[see])
     if event == "decided":
         return Rendered(text=_decided(payload, tr), buttons=[see])
     if event == "answered":
         text = tr._("The Ouvidoria answered your case {protocol}:").format(protocol=protocol)
         text += f"\n\n{_esc(payload.get('note') or '')}\n\n" + tr._("Were you satisfied with the answer?")
-        text += _small(tr._("Lei 13.460/2017, Art. 23"))
+        text += small(tr._("Lei 13.460/2017, Art. 23"))
         rating = [(tr._(SATISFACTION_LABELS[s]), f"acomp:sat:{case_id}:{s.value}") for s in Satisfaction]
         return Rendered(text=text, buttons=[rating, see])
     if event == "archived":
@@ -125,7 +123,7 @@ def render_staff_notice(payload: dict[str, Any], tr: Translator) -> Rendered:
         text = tr._("The period to complete {protocol} ended on {date} without an answer: you may archive it.").format(
             protocol=protocol, date=tr.date(lapsed) if lapsed else ""
         )
-        text += _small(tr._("Decreto 9.492/2018, Art. 18"))
+        text += small(tr._("Decreto 9.492/2018, Art. 18"))
     else:
         text = tr._("Deadline coming: {protocol} is due by {date} ({left}).").format(
             protocol=protocol, date=tr.date(due) if due else "", left=_days_left(tr, due) if due else ""

@@ -24,6 +24,7 @@ from models.outbox import enqueue
 from models.rulebooks.catalogue import LAW_TITLES
 from models.rulebooks.deadline_rules import Unit, get_rule, unit_phrase
 from notifications.rendering import Rendered, renderer
+from notifications.telegram_text import small
 from notifications.topics import reminder_topic
 
 DELIVERY = "notice.delivery"
@@ -68,9 +69,6 @@ def money(tr: Translator, cents: int) -> str:
     return tr.money(money_of(cents))
 
 
-def _small(text: str) -> str:
-    return f"\n<i>{_esc(text)}</i>"
-
 
 @renderer(DELIVERY)
 def render_delivery(payload: dict[str, Any], tr: Translator) -> Rendered:
@@ -93,7 +91,7 @@ def render_delivery(payload: dict[str, Any], tr: Translator) -> Rendered:
         lines.append(tr.ngettext(
             "If you do not press it within {n} day, the notice will be delivered by post.",
             "If you do not press it within {n} days, the notice will be delivered by post.", days).format(n=days))
-    text = "\n".join(lines) + _small(f"{LAW_TITLES.get(payload['rulebook'], '')}, {payload['article']}")
+    text = "\n".join(lines) + small(f"{LAW_TITLES.get(payload['rulebook'], '')}, {payload['article']}")
     buttons = [
         [(tr._("✅ Tomo ciência (I received it)"), ciencia_data(int(payload["delivery_id"])))],
         [(tr._("See deadlines and options"), open_data(int(payload["notice_id"])))],
@@ -157,7 +155,7 @@ def render_tacit(payload: dict[str, Any], tr: Translator) -> Rendered:
         text = tr._("You now count as notified of notice {number}, since {date}.")
     text = text.format(number=f"<b>{_esc(payload['number'])}</b>", date=tr.date(day))
     text += "\n" + tr._("Your deadlines count from that day. See them below.")
-    text += _small(tr._("Tacit ciência, as in CTB Art. 282-A §2"))
+    text += small(tr._("Tacit ciência, as in CTB Art. 282-A §2"))
     return Rendered(text=text, buttons=[[(tr._("See deadlines and options"), open_data(int(payload["notice_id"])))]])
 
 
@@ -174,7 +172,7 @@ def render_reminder(payload: dict[str, Any], tr: Translator) -> Rendered:
     text = tr._("{lead}: {what}, notice {number}, until {date}.").format(
         lead=lead, what=_esc(tr._(rule.description)), number=f"<b>{_esc(payload['number'])}</b>",
         date=tr.date(final))
-    text += _small(f"{rule.law_title}, {rule.article}")
+    text += small(f"{rule.law_title}, {rule.article}")
     return Rendered(text=text, buttons=[[(tr._("Open the notice"), open_data(int(payload["notice_id"])))]])
 
 
@@ -188,7 +186,7 @@ def render_limit_warning(payload: dict[str, Any], tr: Translator) -> Rendered:
     text = tr._("⚠️ Notice {number} has not been delivered yet. Deliver it by {date} ({when}): "
                 "in person, by post with AR, or by edital.").format(
         number=f"<b>{_esc(payload['number'])}</b>", date=tr.date(final), when=when)
-    text += _small(tr._("Lei 1.533/2020, Art. 22 §1: 90 days, or it goes to the Dívida Ativa"))
+    text += small(tr._("Lei 1.533/2020, Art. 22 §1: 90 days, or it goes to the Dívida Ativa"))
     return Rendered(text=text, buttons=[[(tr._("Notices to deliver"), "nstf:list")]])
 
 

@@ -29,6 +29,11 @@ _TAG = re.compile(r"<(/?)([a-zA-Z-]+)[^>]*>")
 _WORDS = re.compile(r"(\s+)")
 
 
+def small(text: str) -> str:
+    """``text`` (a legal reference, a note) escaped, on a second, smaller line (DESIGN.md: not as the lead)."""
+    return f"\n<i>{html.escape(text, quote=False)}</i>"
+
+
 def visible_length(fragment: str) -> int:
     """The length Telegram counts: text without tags, entities decoded."""
     return len(html.unescape(_TOKEN.sub("", fragment)))

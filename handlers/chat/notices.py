@@ -56,6 +56,7 @@ from models.notices.tables import (
 )
 from models.rulebooks.catalogue import LAW_TITLES
 from notifications.notice_messages import FILING_LABELS, TYPE_LABELS, ciencia_data, money
+from notifications.telegram_text import small
 
 FILING_FORM = "notice_filing"
 OPTIN_FORM = "notice_optin"
@@ -74,10 +75,6 @@ CIENCIA_HOW = {
     CienciaKind.EDITAL: N_("by public notice (edital)"),
 }
 
-
-def small(text: str) -> str:
-    """A legal reference on its own smaller line (escaped)."""
-    return f"\n<i>{esc(text)}</i>"
 
 
 def today_of(context: BalcaoContext) -> dt.date:

@@ -29,7 +29,6 @@ from handlers.chat.representation import (
     respond,
     review_markup,
     save,
-    small,
     take_file,
     within_daily_limit,
 )
@@ -41,6 +40,7 @@ from models.cases.limits import CaseLimits
 from models.cases.tables import OmbudsmanType
 from models.columns import utcnow
 from models.drafts import Draft
+from notifications.telegram_text import small
 
 FORM = "ouvidoria"
 STEPS = ("type", "text", "files", "identity", "name", "review")

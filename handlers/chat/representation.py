@@ -52,7 +52,7 @@ from models.columns import utcnow
 from models.drafts import Draft, discard_draft, save_draft
 from models.drivers.identifiers import mask_cpf
 from models.rulebooks.catalogue import CP, L1533, CatalogueError, get_infraction
-from notifications.telegram_text import split_html
+from notifications.telegram_text import small, split_html
 
 FORM = "representacao"
 CP_STEPS = ("name", "profession", "address", "cpf", "what", "facts", "accused", "where", "when", "evidence",
@@ -278,10 +278,6 @@ def is_file(message: Message | None) -> bool:
     """Whether the message carries a photo or a document."""
     return message is not None and (bool(message.photo) or message.document is not None)
 
-
-def small(text: str) -> str:
-    """``text`` (a legal reference, a note) on a second, smaller line."""
-    return f"\n<i>{esc(text)}</i>"
 
 
 def review_markup(context: BalcaoContext, prefix: str) -> Markup:

@@ -26,7 +26,7 @@ from bot.i18n import N_
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.forms import form_input
-from handlers.chat.notices import small, today_of
+from handlers.chat.notices import today_of
 from handlers.chat.replies import esc, keyboard, menu_row, reply
 from handlers.chat.representation import cancel_row, current_draft, save
 from models.calendar import BusinessCalendar
@@ -68,6 +68,7 @@ from models.notices.tables import (
 from models.people import PermissionDenied, Role, StaffMember, require_role
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, get_infraction
 from notifications.notice_messages import TYPE_LABELS, money
+from notifications.telegram_text import small
 
 ISSUE_FORM = "notice_issue"
 DELIVERY_FORM = "notice_delivery"
