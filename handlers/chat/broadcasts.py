@@ -158,7 +158,7 @@ async def notice_input(update: Update, context: BalcaoContext, draft: Draft) -> 
         assert message is not None
         await _text_received(update, context, data, message)
     elif draft.step == "days":
-        if not typed.strip().isdigit() or int(typed) > MAX_DAYS:
+        if not typed.strip().isdecimal() or int(typed) > MAX_DAYS:
             await reply(update, context, _refusal(tr, BroadcastRefused("days_required", limit=MAX_DAYS)),
                         markup=keyboard([_cancel_row(context)]))
             return
@@ -425,9 +425,12 @@ async def text_button(update: Update, context: BalcaoContext) -> None:
 
 
 async def cancel_button(update: Update, context: BalcaoContext) -> None:
-    """``aviso:cancel``: discard the notice being written; nothing is sent."""
-    async with context.sessions() as session:
-        await discard_draft(session=session, person_id=context.person.id)
+    """``aviso:cancel``: discard the notice being written (and nothing else the person was writing); nothing is sent."""
+    if not await _is_staff(update, context):
+        return
+    if await _draft(context) is not None:
+        async with context.sessions() as session:
+            await discard_draft(session=session, person_id=context.person.id)
     await reply(update, context, context.tr._("Cancelled: the notice was discarded and nothing was sent."),
                 markup=keyboard([menu_row(context)]), edit=True)
 

@@ -11,6 +11,7 @@ from sqlmodel import select
 from bot.db import SessionFactory
 from bot.settings import Settings
 from models.broadcasts import Broadcast, BroadcastStatus
+from models.drafts import get_draft, save_draft
 from models.outbox import OutboxMessage, OutboxStatus
 from models.people import Person, Role, add_staff
 from models.reminders import set_topic_muted
@@ -104,6 +105,7 @@ async def test_a_scheduled_notice_waits_and_can_be_stopped(
         audiences = await clara.send("Reunião na praça.", "Who should receive it?")
         days = await clara.press_and_edit(audiences, "aviso:aud:test-expiring", "within how many days")
         await clara.send("soon", "Type a number of days")
+        await clara.send("²", "Type a number of days")  # a digit int() cannot read
         count = await clara.send("60", "will go to 2 people")
         when = await clara.press_and_edit(count, "aviso:later", "When should it go?")
         assert days and any(data.startswith("aviso:at:") for data in clara.buttons(when))
@@ -132,6 +134,22 @@ async def test_cancel_discards_the_notice_being_written(
         await clara.press_and_edit(audiences, "aviso:cancel", "nothing was sent")
     async with sessions() as session:
         assert not (await session.exec(select(Broadcast))).all()
+
+
+async def test_an_old_cancel_button_keeps_what_else_the_person_is_writing(
+    emulator: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    """A stale ``aviso:cancel`` pressed while another form is open discards nothing of that form."""
+    clara, _joao = await _people(sessions, emulator)
+    async with running_bot(settings, sessions, emulator):
+        started = await clara.send("/aviso", "Write the notice")
+        async with sessions() as session:
+            clara_id = (await session.exec(select(Person.id).where(Person.telegram_user_id == CLARA))).one()
+            await save_draft(session=session, person_id=clara_id, form="complaint", step="where", data={"a": 1})
+        await clara.press_and_edit(started, "aviso:cancel", "nothing was sent")
+    async with sessions() as session:
+        draft = await get_draft(session=session, person_id=clara_id)
+    assert draft is not None and draft.form == "complaint" and draft.data == {"a": 1}
 
 
 async def test_a_topic_audience_offers_its_topics_or_takes_a_typed_one(
