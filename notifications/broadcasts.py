@@ -15,6 +15,7 @@ Choices (documented in the README):
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import html
 import re
@@ -582,7 +583,9 @@ def parse_when(text: str, *, now: dt.datetime, settings: Settings) -> dt.datetim
         except ValueError:
             return None
         if not year_text and moment < local_now - dt.timedelta(days=1):
-            moment = moment.replace(year=year + 1)
+            # no year and the day has passed: next year's; a 29/02 with none next year stays (already passed)
+            with contextlib.suppress(ValueError):
+                moment = moment.replace(year=year + 1)
         return moment.astimezone(dt.UTC)
     try:
         moment = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))

@@ -61,6 +61,13 @@ def test_dates_and_times_as_staff_type_them(typed: str, expected: str | None, se
     assert (moment.isoformat() if moment else None) == expected
 
 
+def test_a_29_february_already_past_with_no_leap_year_next_stays_in_the_past(settings: Settings) -> None:
+    """It used to raise (2029 has no 29/02); now /aviso answers that the moment has passed."""
+    march = dt.datetime(2028, 3, 5, 12, tzinfo=dt.UTC)
+    moment = parse_when("29/02 08:00", now=march, settings=settings)
+    assert moment is not None and moment.isoformat() == "2028-02-29T12:00:00+00:00"
+
+
 def test_texts_are_checked_and_plain_text_is_escaped() -> None:
     assert check_text("  Feira <sábado> & domingo ", is_html=False) == "Feira &lt;sábado&gt; &amp; domingo"
     assert check_text("<b>Feira</b> <a href='https://x.gov.br'>aqui</a>", is_html=True).startswith("<b>Feira</b>")
