@@ -85,11 +85,15 @@ async def cancel_broadcast(*, session: AsyncSession, broadcast_id: int, actor: s
         How many messages were cancelled, or None when the broadcast was not active (unknown, finished
         or already cancelled).
     """
-    broadcast = await session.get(Broadcast, broadcast_id)
-    if broadcast is None or broadcast.status is not BroadcastStatus.ACTIVE:
+    won = await session.exec(  # conditional: of two cancels, or a cancel and the finish, one wins
+        update(Broadcast)
+        .where(col(Broadcast.id) == broadcast_id, col(Broadcast.status) == BroadcastStatus.ACTIVE)
+        .values(status=BroadcastStatus.CANCELLED, cancelled_by=actor)
+        .execution_options(synchronize_session="fetch")
+    )
+    if not won.rowcount:
+        await session.rollback()
         return None
-    broadcast.status = BroadcastStatus.CANCELLED
-    broadcast.cancelled_by = actor
     result = await session.exec(
         update(OutboxMessage)
         .where(col(OutboxMessage.broadcast_id) == broadcast_id, col(OutboxMessage.status) == OutboxStatus.PENDING)

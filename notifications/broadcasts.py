@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import case, literal, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -68,6 +68,8 @@ class BroadcastRefused(Exception):
         self.detail = detail
         self.limit = limit
 
+
+_STATUS_TYPE = Broadcast.__table__.c.status.type  # type: ignore[attr-defined]
 
 @dataclass(frozen=True, slots=True)
 class AudienceChoice:
@@ -500,9 +502,11 @@ async def follow_progress(
                 .where(col(Broadcast.id) == broadcast.id, col(Broadcast.finished_at).is_(None))
                 .values(
                     finished_at=now,
-                    status=BroadcastStatus.CANCELLED
-                    if broadcast.status is BroadcastStatus.CANCELLED
-                    else BroadcastStatus.FINISHED,
+                    # decided in the statement: a cancel committed since the read above is kept
+                    status=case(
+                        (col(Broadcast.status) == BroadcastStatus.CANCELLED, col(Broadcast.status)),
+                        else_=literal(BroadcastStatus.FINISHED, _STATUS_TYPE),
+                    ),
                 )
             )
             if not won.rowcount:
