@@ -173,8 +173,8 @@ async def list_open(request: web.Request) -> web.Response:
 
 
 def _broadcast_id(request: web.Request) -> int | None:
-    raw = request.match_info["broadcast_id"]
-    return int(raw) if raw.isdigit() else None
+    raw = request.match_info["broadcast_id"]  # "²" is a digit int() refuses; 10 digits overflow an INTEGER
+    return int(raw) if raw.isascii() and raw.isdecimal() and len(raw) <= 9 else None
 
 
 @routes.get("/api/broadcasts/{broadcast_id}")

@@ -92,6 +92,9 @@ async def test_create_follow_and_cancel(client: TestClient) -> None:
     assert cancelled.status == 200 and result["status"] == "cancelled" and result["counts"]["cancelled"] == 4
     assert (await client.post(f"/api/broadcasts/{data['id']}/cancel", headers=headers())).status == 409
     assert (await client.get("/api/broadcasts/999", headers=headers())).status == 404
+    for odd in ("%C2%B2", "99999999999", "x"):  # "²" and an id over INTEGER used to answer 500
+        assert (await client.get(f"/api/broadcasts/{odd}", headers=headers())).status == 404, odd
+        assert (await client.post(f"/api/broadcasts/{odd}/cancel", headers=headers())).status == 404, odd
 
 
 async def test_bad_requests_get_a_code_and_a_message(client: TestClient) -> None:
