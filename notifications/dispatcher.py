@@ -304,15 +304,21 @@ class Dispatcher:
 
     # --- public -----------------------------------------------------------------------------------
 
-    async def run_until_idle(self) -> DispatchStats:
+    async def run_until_idle(self, *, stop: asyncio.Event | None = None) -> DispatchStats:
         """Send everything that is due now, then return (``python -m bot dispatch``).
+
+        Args:
+            stop: when set (SIGTERM), the calls in flight finish, their outcomes are written, the rows not
+                sent yet are given back, and it returns.
 
         Raises:
             DispatchStopped: Telegram refused the token (nothing is lost: held rows are given back).
         """
         for _round in range(4):
+            if stop is not None and stop.is_set():
+                break
             self._followups = 0
-            await self._run(stop=None, wake=None, until_idle=True)
+            await self._run(stop=stop, wake=None, until_idle=True)
             # progress edits and final reports may have been queued while the round was closing
             if not (await self._follow_broadcasts() or self._followups or self._queue):
                 break

@@ -87,3 +87,25 @@ async def test_two_dispatchers_on_postgresql_never_send_the_same_row(
     assert {row.status for row in final} == {OutboxStatus.SENT}
     senders = Counter(row.claimed_by for row in final)
     assert len(senders) == 2, f"both processes should have sent a share: {senders}"
+
+
+async def test_sigterm_stops_dispatch_cleanly_and_gives_back_what_was_not_sent(
+    db_url: str, sessions: SessionFactory, settings: Settings, emu: BotApiEmulator, tmp_path: Path
+) -> None:
+    """SIGTERM mid-broadcast: the process exits 0 within seconds, no row stays claimed, none sent is forgotten."""
+    await add_people(sessions, emu, 200)
+    assert await _broadcast_to_everyone(sessions, settings) == 200
+    await stamp_head(db_url)
+    env = dispatch_env(db_url, emu, dispatch_global_rate="50", dispatch_lease_seconds="600")
+    process = await start_dispatch(env, tmp_path)
+    await emu.wait_until(lambda: len(emu.calls_to("sendMessage", ok=True)) >= 20, timeout=30)
+    process.send_signal(signal.SIGTERM)
+    output = await finish(process, timeout=10)
+    received = _received(emu)
+    outbox = await _outbox(sessions)
+    by_status = Counter(row.status for row in outbox)
+    assert by_status[OutboxStatus.SENDING] == 0  # nothing waits for a 10-minute lease to run out
+    assert by_status[OutboxStatus.SENT] == sum(received.values()) == len(received) < 200
+    assert by_status[OutboxStatus.PENDING] == 200 - len(received)
+    assert all(row.attempts == 0 for row in outbox if row.status is OutboxStatus.PENDING)
+    assert f"sent {len(received)}," in output
