@@ -15,6 +15,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.i18n import SUPPORTED_LOCALES
+
 Rulebook = Literal["sapezal-1533", "nx-posturas"]
 ALL_RULEBOOKS: tuple[Rulebook, ...] = ("sapezal-1533", "nx-posturas")
 
@@ -210,6 +212,11 @@ class Settings(BaseSettings):
         default=15.0, gt=0, description="How often `run` runs the reminder scans (also once at start)."
     )
     log_level: str = "INFO"
+    cli_locale: str = Field(
+        default="pt_BR",
+        description="Language of what the command line (python -m bot ...) prints for staff and operators: "
+        "pt_BR, en or es.",
+    )
 
     @field_validator("timezone")
     @classmethod
@@ -218,6 +225,13 @@ class Settings(BaseSettings):
             ZoneInfo(value)
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"unknown time zone {value!r}; use an IANA name like America/Cuiaba") from exc
+        return value
+
+    @field_validator("cli_locale")
+    @classmethod
+    def _supported_locale(cls, value: str) -> str:
+        if value not in SUPPORTED_LOCALES:
+            raise ValueError(f"unsupported locale {value!r}; use one of: {', '.join(SUPPORTED_LOCALES)}")
         return value
 
     @field_validator("database_url")

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 
 from bot import migrate
+from bot.cli.output import cli_translator
 from bot.db import database
 from bot.settings import get_settings
 from models.people import Role, add_staff
@@ -34,7 +35,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 async def _db_upgrade(_args: argparse.Namespace) -> int:
     settings = get_settings()
     await asyncio.to_thread(migrate.upgrade, settings.database_url)
-    print(f"Database at migration {migrate.head_revision()}.")
+    tr = cli_translator(settings)
+    print(tr._("Database at migration {revision}.").format(revision=migrate.head_revision()))
     return 0
 
 
@@ -45,5 +47,7 @@ async def _staff_add(args: argparse.Namespace) -> int:
         member = await add_staff(
             session=session, telegram_user_id=args.telegram_id, role=Role(args.role), name=args.name, actor="cli"
         )
-    print(f"Staff member {member.telegram_user_id} has role {member.role.value}.")
+    tr = cli_translator(settings)
+    print(tr._("Staff member {telegram_id} has role {role}.").format(
+        telegram_id=member.telegram_user_id, role=member.role.value))
     return 0

@@ -1,7 +1,7 @@
 """``python -m bot prazo RULE --inicio DATE``: compute any rulebook deadline and show how it was counted.
 
-A staff tool for the city hall's clerks, so it prints in Portuguese (pt_BR catalog): the final date as people say
-it, the rule and its article, the kind of day, and every day not counted with the reason.
+A staff tool for the city hall's clerks, so it prints in the CLI locale (BALCAO_CLI_LOCALE, pt_BR by default):
+the final date as people say it, the rule and its article, the kind of day, and every day not counted with the reason.
 """
 
 from __future__ import annotations
@@ -11,13 +11,12 @@ import datetime as dt
 import re
 
 from bot.cli.errors import CommandError
-from bot.i18n import translator
+from bot.cli.output import cli_translator
 from bot.settings import get_settings
 from models.calendar import BusinessCalendar
 from models.deadlines import compute_deadline, explain
 from models.rulebooks import RULES, DeadlineChoices, Unit, UnknownRule, get_rule
 
-STAFF_LOCALE = "pt_BR"
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2}))?$")
 _BR = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})(?:[T ](\d{1,2}):(\d{2}))?$")
 
@@ -95,5 +94,5 @@ async def _prazo(args: argparse.Namespace) -> int:
         for reading in rule.readings
         if reading.key != result.reading.key
     )
-    print("\n".join(explain(result, translator(STAFF_LOCALE, settings.timezone), alternatives=alternatives)))
+    print("\n".join(explain(result, cli_translator(settings), alternatives=alternatives)))
     return 0

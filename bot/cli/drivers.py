@@ -17,7 +17,9 @@ from telegram.error import TelegramError
 
 from bot import migrate
 from bot.cli.errors import CommandError
+from bot.cli.output import cli_translator
 from bot.db import database
+from bot.i18n import Translator
 from bot.settings import Settings, get_settings
 from models.columns import utcnow
 from models.drivers.identifiers import InvalidIdentifier
@@ -56,18 +58,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     link_code.set_defaults(handler=_link_code)
 
 
-def _read(path: Path) -> str:
+def _read(path: Path, tr: Translator) -> str:
     try:
         return path.read_bytes().decode("utf-8-sig")
     except FileNotFoundError:
-        raise CommandError(f"{path}: no such file") from None
+        raise CommandError(tr._("{path}: no such file").format(path=path)) from None
     except UnicodeDecodeError:
-        raise CommandError(f"{path} is not UTF-8: export it again as UTF-8 CSV") from None
+        raise CommandError(tr._("{path} is not UTF-8: export it again as UTF-8 CSV").format(path=path)) from None
 
 
 async def _import_drivers(args: argparse.Namespace) -> int:
-    text = _read(args.file)
     settings = get_settings()
+    tr = cli_translator(settings)
+    text = _read(args.file, tr)
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         report = await import_drivers(
@@ -81,15 +84,21 @@ async def _import_drivers(args: argparse.Namespace) -> int:
     for problem in report.errors:
         print(f"{args.file}:{problem.line}: {problem.reason}", file=sys.stderr)
     for problem in report.warnings:
-        print(f"{args.file}:{problem.line}: warning: {problem.reason}")
+        print(tr._("{file}:{line}: warning: {reason}").format(file=args.file, line=problem.line, reason=problem.reason))
     if report.errors:
         bad = len({problem.line for problem in report.errors})
-        raise CommandError(f"{bad} bad row(s) in {args.file}: nothing was imported.")
-    verb = "would be" if args.dry_run else "were"
-    print(
-        f"{args.file}: {report.rows} rows; {report.created} drivers {verb} added, {report.updated} updated, "
-        f"{report.unchanged} unchanged."
-    )
+        raise CommandError(
+            tr.ngettext("{n} bad row in {file}: nothing was imported.", "{n} bad rows in {file}: nothing was imported.",
+                        bad).format(n=bad, file=args.file)
+        )
+    if args.dry_run:
+        summary = tr._(
+            "{file}: {rows} rows; {created} drivers would be added, {updated} updated, {unchanged} unchanged."
+        )
+    else:
+        summary = tr._("{file}: {rows} rows; {created} drivers were added, {updated} updated, {unchanged} unchanged.")
+    print(summary.format(file=args.file, rows=report.rows, created=report.created, updated=report.updated,
+                         unchanged=report.unchanged))
     return 0
 
 
@@ -108,6 +117,7 @@ async def _bot_username(settings: Settings) -> str | None:
 
 async def _link_code(args: argparse.Namespace) -> int:
     settings = get_settings()
+    tr = cli_translator(settings)
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         try:
@@ -117,13 +127,17 @@ async def _link_code(args: argparse.Namespace) -> int:
         except InvalidIdentifier as exc:
             raise CommandError(f"{exc}") from None
         except DriverNotFound as exc:
-            raise CommandError(f"{exc}; import the registry first (python -m bot import drivers FILE.csv)") from None
+            raise CommandError(tr._("No driver with this CPF in the registry; import the registry first "
+                                     "(python -m bot import drivers FILE.csv)")) from exc
     expires = issued.expires_at.astimezone(settings.tz).strftime("%d/%m/%Y %H:%M")
-    print(f"One-time link code for {issued.driver_name} (CPF {issued.cpf_masked}): {issued.code}")
-    print(f"Valid until {expires} ({settings.timezone}); it works once.")
+    print(tr._("One-time link code for {name} (CPF {cpf}): {code}").format(
+        name=issued.driver_name, cpf=issued.cpf_masked, code=issued.code))
+    print(tr._("Valid until {expires} ({timezone}); it works once.").format(
+        expires=expires, timezone=settings.timezone))
     username = await _bot_username(settings)
     if username:
-        print(f"Link: {issued.deep_link(username)}")
+        link = issued.deep_link(username)
     else:
-        print(f"Link: https://t.me/<your bot's username>?start={issued.start_payload}")
+        link = tr._("https://t.me/<your bot's username>?start={payload}").format(payload=issued.start_payload)
+    print(tr._("Link: {link}").format(link=link))
     return 0

@@ -1,9 +1,9 @@
 """``python -m bot notice issue …`` (issue a penalty notice) and ``python -m bot notice verify`` (check the chains).
 
-Staff tools, so they print in Portuguese (pt_BR catalog). ``notice issue`` takes one flag per element of the
-Código de Posturas Art. 25 (notificação preliminar) or Art. 34 (auto de infração) — Lei 1.533/2020 autos the
-same, Art. 22 — and refuses a missing one naming its article (exit 2). ``notice verify`` walks every notice's
-event chain and exits 1 when a link is broken.
+Staff tools, so they print in the CLI locale (BALCAO_CLI_LOCALE, pt_BR by default). ``notice issue`` takes one
+flag per element of the Código de Posturas Art. 25 (notificação preliminar) or Art. 34 (auto de infração) — Lei
+1.533/2020 autos the same, Art. 22 — and refuses a missing one naming its article (exit 2). ``notice verify`` walks
+every notice's event chain and exits 1 when a link is broken.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from sqlmodel import select
 
 from bot import migrate
 from bot.cli.errors import CommandError
+from bot.cli.output import cli_translator
 from bot.db import database
-from bot.i18n import translator
 from bot.settings import get_settings
 from models.cases.fields import InvalidInput
 from models.notices.chain import verify_chains
@@ -30,7 +30,6 @@ from models.notices.status import notice_by_number
 from models.notices.tables import DeliveryState, NoticeDelivery, NoticeType
 from models.rulebooks.catalogue import RULEBOOK_IDS
 
-STAFF_LOCALE = "pt_BR"
 _DATE = re.compile(r"^(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})/(\d{4}))$")
 _TIME = re.compile(r"^(\d{1,2})[:h](\d{2})$")
 
@@ -113,7 +112,7 @@ def parse_time(text: str | None) -> dt.time | None:
 
 async def _issue(args: argparse.Namespace) -> int:
     settings = get_settings()
-    tr = translator(STAFF_LOCALE, settings.timezone)
+    tr = cli_translator(settings)
     document = None
     if args.documento:
         try:
@@ -164,7 +163,7 @@ async def _issue(args: argparse.Namespace) -> int:
 
 async def _verify(_args: argparse.Namespace) -> int:
     settings = get_settings()
-    tr = translator(STAFF_LOCALE, settings.timezone)
+    tr = cli_translator(settings)
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         report = await verify_chains(session=session)

@@ -17,9 +17,10 @@ from collections.abc import Iterator
 
 from bot import migrate
 from bot.cli.errors import CommandError
+from bot.cli.output import cli_translator
 from bot.db import database
-from bot.i18n import translator
-from bot.settings import get_settings
+from bot.i18n import DEFAULT_LOCALE, N_, translator
+from bot.settings import SettingsError, get_settings
 from models.columns import utcnow
 from notifications.audiences import AUDIENCES
 from notifications.broadcasts import AudienceChoice, BroadcastRefused, check_text, create_broadcast, parse_when
@@ -28,26 +29,33 @@ from notifications.plugins import load_all
 from notifications.service import run_scans
 
 REFUSALS = {
-    "empty_text": "--text is empty.",
-    "bad_html": "--text is not valid Telegram HTML: {detail}.",
-    "text_too_long": "--text is too long: at most {limit} characters.",
-    "unknown_audience": "unknown audience {detail!r}; python -m bot broadcast --help lists them.",
-    "days_required": "this audience needs --days N (0 to {limit}).",
-    "topic_required": "this audience needs --topic TOPIC.",
-    "in_the_past": "--at is in the past.",
-    "nobody": "nobody is in this audience now; nothing was sent.",
+    "empty_text": N_("--text is empty."),
+    "bad_html": N_("--text is not valid Telegram HTML: {detail}."),
+    "text_too_long": N_("--text is too long: at most {limit} characters."),
+    "unknown_audience": N_("unknown audience '{detail}'; python -m bot broadcast --help lists them."),
+    "days_required": N_("this audience needs --days N (0 to {limit})."),
+    "topic_required": N_("this audience needs --topic TOPIC."),
+    "in_the_past": N_("--at is in the past."),
+    "nobody": N_("nobody is in this audience now; nothing was sent."),
 }
 
 
 def _audience_list() -> str:
     load_all()
-    english = translator("en")
-    lines = ["audiences:"]
+    try:
+        tr = cli_translator(get_settings())
+    except SettingsError:  # --help still works; the command itself then reports the bad settings
+        tr = translator(DEFAULT_LOCALE)
+    lines = [tr._("audiences:")]
     for found in AUDIENCES.values():
-        needs = " (needs --days N)" if found.takes_days else " (needs --topic TOPIC)" if found.takes_topic else ""
-        lines.append(f"  {found.name:<22} {english._(found.label)}{needs}")
+        needs = ""
+        if found.takes_days:
+            needs = " " + tr._("(needs --days N)")
+        elif found.takes_topic:
+            needs = " " + tr._("(needs --topic TOPIC)")
+        lines.append(f"  {found.name:<22} {tr._(found.label)}{needs}")
     if len(lines) == 1:
-        lines.append("  (none registered)")
+        lines.append("  " + tr._("(none registered)"))
     return "\n".join(lines)
 
 
@@ -95,10 +103,15 @@ async def _scan(_args: argparse.Namespace) -> int:
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions):
         outcomes = await run_scans(sessions=sessions, settings=settings)
+    tr = cli_translator(settings)
     for outcome in outcomes:
-        print(f"{outcome.name}: " + (f"FAILED ({outcome.error})" if outcome.error else f"{outcome.enqueued} queued"))
+        if outcome.error:
+            result = tr._("FAILED ({error})").format(error=outcome.error)
+        else:
+            result = tr.ngettext("{n} queued", "{n} queued", outcome.enqueued).format(n=outcome.enqueued)
+        print(f"{outcome.name}: {result}")
     if not outcomes:
-        print("No scans are registered.")
+        print(tr._("No scans are registered."))
     return 1 if any(outcome.error for outcome in outcomes) else 0
 
 
@@ -121,8 +134,9 @@ def _stop_on_signals() -> Iterator[asyncio.Event]:
 
 async def _dispatch(_args: argparse.Namespace) -> int:
     settings = get_settings()
+    tr = cli_translator(settings)
     if settings.telegram_token is None:
-        raise CommandError("BALCAO_TELEGRAM_TOKEN is not set: there is no bot to send with.")
+        raise CommandError(tr._("BALCAO_TELEGRAM_TOKEN is not set: there is no bot to send with."))
     await migrate.check_schema(settings.database_url)
     load_all()
     async with database(settings.database_url) as (_engine, sessions):
@@ -135,14 +149,17 @@ async def _dispatch(_args: argparse.Namespace) -> int:
         except DispatchStopped as exc:
             raise CommandError(str(exc)) from exc
     print(
-        f"sent {stats.sent}, unreachable {stats.unreachable}, failed {stats.failed}, "
-        f"cancelled {stats.cancelled}, to retry later {stats.retry_later}"
+        tr._("sent {sent}, unreachable {unreachable}, failed {failed}, cancelled {cancelled}, "
+             "to retry later {retry_later}").format(sent=stats.sent, unreachable=stats.unreachable,
+                                                    failed=stats.failed, cancelled=stats.cancelled,
+                                                    retry_later=stats.retry_later)
     )
     return 0
 
 
 async def _broadcast(args: argparse.Namespace) -> int:
     settings = get_settings()
+    tr = cli_translator(settings)
     await migrate.check_schema(settings.database_url)
     load_all()
     now = utcnow()
@@ -150,7 +167,10 @@ async def _broadcast(args: argparse.Namespace) -> int:
     if args.at:
         send_at = parse_when(args.at, now=now, settings=settings)
         if send_at is None:
-            raise CommandError(f"--at {args.at!r}: use 'YYYY-MM-DD HH:MM' or 'DD/MM/YYYY HH:MM' ({settings.timezone}).")
+            raise CommandError(
+                tr._("--at '{value}': use 'YYYY-MM-DD HH:MM' or 'DD/MM/YYYY HH:MM' ({timezone}).").format(
+                    value=args.at, timezone=settings.timezone)
+            )
     choice = AudienceChoice(name=args.audience, days=args.days, topic=args.topic)
     try:
         text = check_text(args.text, is_html=args.html)
@@ -159,10 +179,18 @@ async def _broadcast(args: argparse.Namespace) -> int:
                 session=session, settings=settings, choice=choice, text=text, actor="cli", now=now, send_at=send_at
             )
     except BroadcastRefused as refused:
-        raise CommandError(REFUSALS[refused.code].format(detail=refused.detail, limit=refused.limit)) from refused
-    when = "now" if created.send_at <= now else created.send_at.astimezone(settings.tz).strftime("%Y-%m-%d %H:%M")
-    print(f"Notice #{created.id} queued for {created.recipients} people, to be sent {when}.")
+        raise CommandError(tr._(REFUSALS[refused.code]).format(detail=refused.detail, limit=refused.limit)) from refused
+    if created.send_at <= now:
+        queued = tr.ngettext("Notice #{id} queued for {n} person, to be sent now.",
+                             "Notice #{id} queued for {n} people, to be sent now.", created.recipients)
+    else:
+        queued = tr.ngettext("Notice #{id} queued for {n} person, to be sent {when}.",
+                             "Notice #{id} queued for {n} people, to be sent {when}.", created.recipients)
+    when = created.send_at.astimezone(settings.tz).strftime("%Y-%m-%d %H:%M")
+    print(queued.format(id=created.id, n=created.recipients, when=when))
     if created.left_out:
-        print(f"{created.left_out} people of this audience are left out (they muted notices or erased their data).")
-    print("The running bot sends it; without one, run: python -m bot dispatch")
+        print(tr.ngettext("{n} person of this audience is left out (they muted notices or erased their data).",
+                          "{n} people of this audience are left out (they muted notices or erased their data).",
+                          created.left_out).format(n=created.left_out))
+    print(tr._("The running bot sends it; without one, run: python -m bot dispatch"))
     return 0

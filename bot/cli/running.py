@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 
 from bot.cli.errors import CommandError
+from bot.cli.output import cli_translator
+from bot.i18n import N_
 from bot.running import serve
 from bot.settings import get_settings
 
-HOW_TO_GET_A_BOT = """\
+HOW_TO_GET_A_BOT = N_(
+    """\
 BALCAO_TELEGRAM_TOKEN is not set, so there is no bot to run.
 
 To get a token:
@@ -19,6 +22,7 @@ To get a token:
 
 To try Balcão without Telegram, run the offline sandbox instead:
   python -m bot demo"""
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,6 +39,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 async def _run(_args: argparse.Namespace) -> int:
     settings = get_settings()
     if settings.telegram_token is None:
-        raise CommandError(HOW_TO_GET_A_BOT)
+        raise CommandError(cli_translator(settings)._(HOW_TO_GET_A_BOT))
     await serve(settings)
     return 0

@@ -12,6 +12,7 @@ import logging
 from pydantic import SecretStr
 
 from bot import migrate
+from bot.cli.output import cli_translator
 from bot.db import database
 from bot.running import serve
 from bot.sandbox.demo_data import seed_drivers
@@ -62,14 +63,16 @@ async def run_demo(
         stop: set it to stop; SIGTERM/SIGINT also stop.
     """
     await asyncio.to_thread(migrate.upgrade, settings.database_url)
-    hints = await seed(settings)
+    hints = await seed(settings)  # already in the CLI locale
     emulator = BotApiEmulator(personas=DEFAULT_PERSONAS)
     root = await emulator.start(port=emulator_port)
     demo_settings = settings.model_copy(update={"telegram_token": SecretStr(emulator.token), "telegram_api_url": root})
-    print(f"Balcão sandbox: open {root}/ to chat with the bot as a driver, a citizen or a staff member.", flush=True)
+    tr = cli_translator(settings)
+    print(tr._("Balcão sandbox: open {url}/ to chat with the bot as a driver, a citizen or a staff member.").format(
+        url=root), flush=True)
     for hint in hints:
         print(f"  {hint}", flush=True)
-    print("Stop with Ctrl+C.", flush=True)
+    print(tr._("Stop with Ctrl+C."), flush=True)
     try:
         serving = asyncio.create_task(serve(demo_settings, stop=stop))
         await emulator.wait_until(lambda: emulator.calls_to("setMyCommands", ok=True) or None, timeout=30)

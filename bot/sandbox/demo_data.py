@@ -30,6 +30,7 @@ from pathlib import Path
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.cli.output import cli_translator
 from bot.settings import Settings
 from models.drivers.importing import COLUMNS, import_drivers, parse_date
 from models.drivers.registry import Sanction, apply_sanction, authorization_by_number, record_inspection
@@ -69,7 +70,7 @@ async def seed_drivers(*, session: AsyncSession, settings: Settings, today: dt.d
         today: the civil today.
 
     Returns:
-        One line per hint worth printing when the demo starts.
+        One line per hint worth printing when the demo starts, in the CLI locale (BALCAO_CLI_LOCALE).
 
     Raises:
         RuntimeError: the demo file does not import (a bug in the demo data).
@@ -108,9 +109,10 @@ async def seed_drivers(*, session: AsyncSession, settings: Settings, today: dt.d
             await apply_sanction(session=session, authorization=target, sanction=sanction, since=since, actor="demo",
                                  settings=settings, suspension_rule="l1533-26-1-suspensao")
     await session.commit()
+    tr = cli_translator(settings)
     return [
-        f"Demo drivers: {report.rows} in the registry (expiring, awaiting inspection, failed, expired, suspended, "
-        "revoked, cassada, last vehicle year).",
-        f"To link the driver persona (Carlos): /vincular, share the phone number, CPF digits "
-        f"{DRIVER_PERSONA_CPF_START}.",
+        tr._("Demo drivers: {rows} in the registry (expiring, awaiting inspection, failed, expired, suspended, "
+             "revoked, cassada, last vehicle year).").format(rows=report.rows),
+        tr._("To link the driver persona (Carlos): /vincular, share the phone number, CPF digits {digits}.").format(
+            digits=DRIVER_PERSONA_CPF_START),
     ]

@@ -68,7 +68,9 @@ async def test_run_without_a_token_explains_botfather_and_the_demo(tmp_path: Pat
     )
     _stdout, stderr = await asyncio.wait_for(process.communicate(), timeout=30)
     assert process.returncode == 2
-    assert "@BotFather" in stderr.decode() and "python -m bot demo" in stderr.decode()
+    explained = stderr.decode()
+    assert "Para conseguir um token" in explained  # pt_BR, the default BALCAO_CLI_LOCALE
+    assert "@BotFather" in explained and "/newbot" in explained and "python -m bot demo" in explained
 
 
 async def test_webhook_mode_registers_the_secret_and_answers_updates(

@@ -67,3 +67,10 @@ def test_a_webhook_without_a_secret_is_refused(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("BALCAO_WEBHOOK_URL", "https://balcao.example.gov.br")
     with pytest.raises(SettingsError, match="BALCAO_WEBHOOK_SECRET"):
         load_settings()
+
+
+def test_the_cli_locale_defaults_to_pt_br_and_refuses_an_unsupported_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load_settings().cli_locale == "pt_BR"
+    monkeypatch.setenv("BALCAO_CLI_LOCALE", "fr")
+    with pytest.raises(SettingsError, match="BALCAO_CLI_LOCALE"):
+        load_settings()

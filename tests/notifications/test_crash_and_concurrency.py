@@ -59,7 +59,7 @@ async def test_a_dispatcher_killed_mid_broadcast_loses_nothing_after_restart(
     await asyncio.sleep(max(0.0, (max(leases) - utcnow()).total_seconds()) + 0.05)  # the dead process's leases run out
 
     output = await finish(await start_dispatch(env, tmp_path))
-    assert "sent" in output
+    assert "enviadas" in output  # pt_BR, the default BALCAO_CLI_LOCALE
     received = _received(emu)
     assert set(received) == {FIRST_USER_ID + i for i in range(300)}  # everyone got it
     twice = {chat for chat, count in received.items() if count > 1}
@@ -108,4 +108,4 @@ async def test_sigterm_stops_dispatch_cleanly_and_gives_back_what_was_not_sent(
     assert by_status[OutboxStatus.SENT] == sum(received.values()) == len(received) < 200
     assert by_status[OutboxStatus.PENDING] == 200 - len(received)
     assert all(row.attempts == 0 for row in outbox if row.status is OutboxStatus.PENDING)
-    assert f"sent {len(received)}," in output
+    assert f"enviadas {len(received)}," in output

@@ -28,10 +28,10 @@ def test_import_reports_counts_and_a_second_run_changes_nothing(
     registry.write_text(csv_text([driver_row(cnh_emissao="2025-01-10"), jorge()]), encoding="utf-8")
     assert main(["import", "drivers", str(registry)]) == 0
     out = capsys.readouterr().out
-    assert f"{registry}:2: warning: CNH issued less than 2 years" in out
-    assert "2 rows; 2 drivers were added, 0 updated, 0 unchanged." in out
+    assert f"{registry}:2: aviso: CNH issued less than 2 years" in out
+    assert "2 linhas; 2 motoristas incluídos, 0 atualizados, 0 sem mudança." in out
     assert main(["import", "drivers", str(registry)]) == 0
-    assert "0 drivers were added, 0 updated, 2 unchanged." in capsys.readouterr().out
+    assert "0 motoristas incluídos, 0 atualizados, 2 sem mudança." in capsys.readouterr().out
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT count(*) FROM driver").fetchone() == (2,)
 
@@ -45,7 +45,7 @@ def test_a_bad_file_names_each_line_and_imports_nothing(
     assert main(["import", "drivers", str(registry)]) == 2
     err = capsys.readouterr().err
     assert f"{registry}:3: placa: plate must be" in err and f"{registry}:4: cpf: CPF must have 11 digits" in err
-    assert "2 bad row(s)" in err and "nothing was imported" in err
+    assert "2 linhas com problema" in err and "nada foi importado" in err
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT count(*) FROM driver").fetchone() == (0,)
 
@@ -56,16 +56,16 @@ def test_a_file_that_is_not_utf8_or_missing_gets_one_line(
     latin = tmp_path / "latin1.csv"
     latin.write_bytes(csv_text([driver_row(nome="João")]).encode("latin-1"))
     assert main(["import", "drivers", str(latin)]) == 2
-    assert "is not UTF-8" in capsys.readouterr().err
+    assert "não está em UTF-8" in capsys.readouterr().err
     assert main(["import", "drivers", str(tmp_path / "none.csv")]) == 2
-    assert "no such file" in capsys.readouterr().err
+    assert "arquivo não encontrado" in capsys.readouterr().err
 
 
 def test_dry_run_changes_nothing(database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     registry = tmp_path / "motoristas.csv"
     registry.write_text(csv_text([driver_row()]), encoding="utf-8")
     assert main(["import", "drivers", "--dry-run", str(registry)]) == 0
-    assert "1 drivers would be added" in capsys.readouterr().out
+    assert "1 motoristas seriam incluídos" in capsys.readouterr().out
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT count(*) FROM driver").fetchone() == (0,)
 
@@ -85,7 +85,7 @@ def test_link_code_prints_the_code_once_and_the_start_payload(
         stored = db.execute("SELECT code_hash FROM driver_link_code").fetchone()[0]
     assert code not in stored
     assert main(["driver", "link-code", "987.654.321-00"]) == 2
-    assert "no driver with this CPF" in capsys.readouterr().err
+    assert "Nenhum motorista com este CPF" in capsys.readouterr().err
     assert main(["driver", "link-code", "123"]) == 2
 
 
@@ -108,5 +108,18 @@ def test_link_code_without_telegram_keeps_the_token_out_of_the_log(
     caplog.set_level(logging.WARNING, logger="balcao")
     capsys.readouterr()
     assert main(["driver", "link-code", "123.456.789-09"]) == 0
-    assert "Link: https://t.me/<your bot's username>?start=link-" in capsys.readouterr().out
+    assert "Link: https://t.me/<nome de usuário do seu bot>?start=link-" in capsys.readouterr().out
     assert "InvalidToken" in caplog.text and "SECRET" not in caplog.text
+
+
+def test_balcao_cli_locale_en_prints_the_import_report_in_english(
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BALCAO_CLI_LOCALE", "en")
+    get_settings.cache_clear()
+    registry = tmp_path / "motoristas.csv"
+    registry.write_text(csv_text([driver_row()]), encoding="utf-8")
+    assert main(["import", "drivers", "--dry-run", str(registry)]) == 0
+    assert "1 rows; 1 drivers would be added, 0 updated, 0 unchanged." in capsys.readouterr().out
+    assert main(["import", "drivers", str(tmp_path / "none.csv")]) == 2
+    assert "none.csv: no such file" in capsys.readouterr().err

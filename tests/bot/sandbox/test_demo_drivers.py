@@ -19,7 +19,7 @@ from models.drivers.tables import Driver
 @pytest.mark.parametrize("today", [dt.date(2026, 6, 1), dt.date(2027, 2, 28), dt.date(2028, 12, 31)])
 async def test_every_state_is_there_on_any_day(session: AsyncSession, settings: Settings, today: dt.date) -> None:
     hints = await seed_drivers(session=session, settings=settings, today=today)
-    assert any("CPF digits 123" in hint for hint in hints)
+    assert any("dígitos do CPF 123" in hint for hint in hints)  # pt_BR, the default BALCAO_CLI_LOCALE
     events = len((await session.exec(select(AuditEvent))).all())
     await seed_drivers(session=session, settings=settings, today=today)
     assert len((await session.exec(select(AuditEvent))).all()) == events
