@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import signal
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -20,6 +19,7 @@ from bot import migrate
 from bot.app import build_application, start_application, stop_application
 from bot.db import create_engine, session_factory
 from bot.settings import Settings
+from bot.signals import stop_on_signals
 from bot.web import WEBHOOK_PATH, build_web_app
 from notifications.service import notification_service
 
@@ -29,13 +29,6 @@ BackgroundService = Callable[[Settings, Any, Any, asyncio.Event], Coroutine[Any,
 """A coroutine run beside the bot until the stop event is set: (settings, sessions, bot, stop)."""
 
 BACKGROUND_SERVICES: list[BackgroundService] = [notification_service]
-
-
-def _install_stop_signals(stop: asyncio.Event) -> None:
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
 
 
 async def serve(settings: Settings, *, stop: asyncio.Event | None = None, check_schema: bool = True) -> None:
@@ -48,8 +41,8 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None, check_
     """
     if check_schema:
         await migrate.check_schema(settings.database_url)
-    stop = stop or asyncio.Event()
-    _install_stop_signals(stop)
+    signals = contextlib.ExitStack()
+    stop = signals.enter_context(stop_on_signals(stop))
     engine = create_engine(settings.database_url)
     sessions = session_factory(engine)
     webhook = settings.webhook_url is not None
@@ -87,4 +80,5 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None, check_
                 await asyncio.wait_for(task, timeout=30)
         await runner.cleanup()
         await engine.dispose()
+        signals.close()
         logger.info("stopped")

@@ -10,10 +10,6 @@ commands do one round and exit, e.g. from cron::
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
-import signal
-from collections.abc import Iterator
 
 from bot import migrate
 from bot.cli.errors import CommandError
@@ -21,6 +17,7 @@ from bot.cli.output import cli_translator
 from bot.db import database
 from bot.i18n import DEFAULT_LOCALE, N_, translator
 from bot.settings import SettingsError, get_settings
+from bot.signals import stop_on_signals
 from models.columns import utcnow
 from notifications.audiences import AUDIENCES
 from notifications.broadcasts import AudienceChoice, BroadcastRefused, check_text, create_broadcast, parse_when
@@ -115,23 +112,6 @@ async def _scan(_args: argparse.Namespace) -> int:
     return 1 if any(outcome.error for outcome in outcomes) else 0
 
 
-@contextlib.contextmanager
-def _stop_on_signals() -> Iterator[asyncio.Event]:
-    """An event set by SIGTERM or SIGINT: the dispatcher then stops cleanly (no row left claimed)."""
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    installed = []
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on this platform / thread
-            loop.add_signal_handler(sig, stop.set)
-            installed.append(sig)
-    try:
-        yield stop
-    finally:
-        for sig in installed:
-            loop.remove_signal_handler(sig)
-
-
 async def _dispatch(_args: argparse.Namespace) -> int:
     settings = get_settings()
     tr = cli_translator(settings)
@@ -143,7 +123,7 @@ async def _dispatch(_args: argparse.Namespace) -> int:
         try:
             async with sending_bot(settings) as bot:
                 settle_memory()
-                with _stop_on_signals() as stop:
+                with stop_on_signals() as stop:
                     dispatcher = Dispatcher(sessions=sessions, bot=bot, settings=settings)
                     stats = await dispatcher.run_until_idle(stop=stop)
         except DispatchStopped as exc:
