@@ -12,8 +12,8 @@ import logging
 from pydantic import SecretStr
 
 from bot import migrate
-from bot.cli.output import cli_translator
 from bot.db import database
+from bot.i18n import translator
 from bot.running import serve
 from bot.sandbox.demo_data import seed_drivers
 from bot.sandbox.emulator import BotApiEmulator
@@ -67,7 +67,7 @@ async def run_demo(
     emulator = BotApiEmulator(personas=DEFAULT_PERSONAS)
     root = await emulator.start(port=emulator_port)
     demo_settings = settings.model_copy(update={"telegram_token": SecretStr(emulator.token), "telegram_api_url": root})
-    tr = cli_translator(settings)
+    tr = translator(settings.cli_locale, settings.timezone)  # the language of the CLI that started the demo
     print(tr._("Balcão sandbox: open {url}/ to chat with the bot as a driver, a citizen or a staff member.").format(
         url=root), flush=True)
     for hint in hints:

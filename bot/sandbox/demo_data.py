@@ -30,7 +30,7 @@ from pathlib import Path
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.cli.output import cli_translator
+from bot.i18n import translator
 from bot.settings import Settings
 from models.drivers.importing import COLUMNS, import_drivers, parse_date
 from models.drivers.registry import Sanction, apply_sanction, authorization_by_number, record_inspection
@@ -109,7 +109,7 @@ async def seed_drivers(*, session: AsyncSession, settings: Settings, today: dt.d
             await apply_sanction(session=session, authorization=target, sanction=sanction, since=since, actor="demo",
                                  settings=settings, suspension_rule="l1533-26-1-suspensao")
     await session.commit()
-    tr = cli_translator(settings)
+    tr = translator(settings.cli_locale, settings.timezone)  # the language of the CLI that started the demo
     return [
         tr._("Demo drivers: {rows} in the registry (expiring, awaiting inspection, failed, expired, suspended, "
              "revoked, cassada, last vehicle year).").format(rows=report.rows),
