@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from telegram.ext import Application, ApplicationBuilder, ContextTypes
+from telegram.ext import Application, ApplicationBuilder, ContextTypes, SimpleUpdateProcessor
 
+from bot import metrics
 from bot.db import SessionFactory
 from bot.settings import Settings
 from handlers.chat import register_all
@@ -13,6 +14,15 @@ from handlers.chat.context import SESSIONS_KEY, SETTINGS_KEY, BalcaoContext
 from handlers.chat.menus import publish_command_menus
 
 BalcaoApplication = Application[Any, BalcaoContext, Any, Any, Any, Any]
+CONCURRENT_UPDATES = 8
+
+
+class MeasuredUpdateProcessor(SimpleUpdateProcessor):
+    """PTB's concurrent update processor, counting and timing each update for ``/metrics``."""
+
+    async def do_process_update(self, update: object, coroutine: Any) -> None:
+        """Handle one update through :func:`bot.metrics.observe_update`."""
+        await metrics.observe_update(update, coroutine)
 
 
 def build_application(settings: Settings, sessions: SessionFactory, *, with_updater: bool = True) -> BalcaoApplication:
@@ -35,7 +45,7 @@ def build_application(settings: Settings, sessions: SessionFactory, *, with_upda
         .base_url(f"{root}/bot")
         .base_file_url(f"{root}/file/bot")
         .context_types(ContextTypes(context=BalcaoContext))
-        .concurrent_updates(8)
+        .concurrent_updates(MeasuredUpdateProcessor(CONCURRENT_UPDATES))
     )
     if not with_updater:
         builder = builder.updater(None)

@@ -65,6 +65,11 @@ def _catalog(locale: str) -> NullTranslations:
     return merged or NullTranslations()
 
 
+def catalogs_loaded() -> dict[str, bool]:
+    """For each supported locale, whether a compiled catalog was found (readiness reports the missing ones)."""
+    return {locale: isinstance(_catalog(locale), Translations) for locale in SUPPORTED_LOCALES}
+
+
 def reload_catalogs() -> None:
     """Forget the loaded catalogs (after compiling new ones)."""
     _catalog.cache_clear()

@@ -42,7 +42,8 @@ def head_revision() -> str | None:
     return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
 
 
-def _current(connection: Connection) -> str | None:
+def current_revision_of(connection: Connection) -> str | None:
+    """The migration a (synchronous) connection's database is at; None for an empty database."""
     return MigrationContext.configure(connection).get_current_revision()
 
 
@@ -51,7 +52,7 @@ async def current_revision(database_url: str) -> str | None:
     engine = create_engine(database_url)
     try:
         async with engine.connect() as connection:
-            return await connection.run_sync(_current)
+            return await connection.run_sync(current_revision_of)
     finally:
         await engine.dispose()
 

@@ -21,6 +21,7 @@ from bot.db import create_engine, session_factory
 from bot.settings import Settings
 from bot.signals import stop_on_signals
 from bot.web import WEBHOOK_PATH, build_web_app
+from handlers.web.keys import EXPECTS_SCHEDULER
 from notifications.service import notification_service
 
 logger = logging.getLogger("balcao.run")
@@ -48,6 +49,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None, check_
     webhook = settings.webhook_url is not None
     application = build_application(settings, sessions, with_updater=not webhook)
     web_app = build_web_app(settings, sessions, application if webhook else None)
+    web_app[EXPECTS_SCHEDULER] = True
     runner = web.AppRunner(web_app, handle_signals=False)
     background: list[asyncio.Task[None]] = []
     try:

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import BigInteger, Column, Enum, Index, Integer, SmallInteger, String, Text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field, SQLModel, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from models.columns import JSONData, UTCDateTime, json_default, utcnow
@@ -192,3 +192,36 @@ async def enqueue(
     )
     result = await session.exec(_insert_ignoring_duplicates(session).values(**_row(message, utcnow())))
     return bool(result.rowcount)
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxSummary:
+    """How many rows the outbox holds in each status, and how late the oldest due message is."""
+
+    by_status: dict[OutboxStatus, int]
+    oldest_due_age_seconds: float
+
+
+async def outbox_summary(*, session: AsyncSession, now: dt.datetime) -> OutboxSummary:
+    """Count the outbox rows by status and find the oldest pending row that is due (for ``/metrics``).
+
+    Args:
+        session: a database session.
+        now: the present (aware).
+
+    Returns:
+        Every status with its count (0 when none), and the age in seconds of the oldest due pending row.
+    """
+    status_column = OutboxMessage.__table__.c.status  # type: ignore[attr-defined]
+    counts = dict((await session.exec(select(status_column, func.count()).group_by(status_column))).all())
+    oldest = (
+        await session.exec(
+            select(func.min(OutboxMessage.not_before)).where(
+                OutboxMessage.status == OutboxStatus.PENDING, OutboxMessage.not_before <= now
+            )
+        )
+    ).one()
+    return OutboxSummary(
+        by_status={status: int(counts.get(status, 0)) for status in OutboxStatus},
+        oldest_due_age_seconds=max(0.0, (now - oldest).total_seconds()) if oldest is not None else 0.0,
+    )

@@ -48,6 +48,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.warnings import PTBDeprecationWarning
 
+from bot import metrics
 from bot.db import SessionFactory
 from bot.i18n import translator
 from bot.settings import Settings
@@ -576,6 +577,8 @@ class Dispatcher:
         except RetryAfter as exc:
             seconds = _retry_after_seconds(exc)
             logger.warning("Telegram asked to slow down: pausing %.1f s", seconds)
+            metrics.RATE_LIMITED.inc()
+            metrics.RATE_LIMIT_PAUSED_SECONDS.inc(seconds)
             self.pacer.pause(seconds)
             self.stats.rate_limited += 1
             self._queue.appendleft(job)
@@ -655,6 +658,12 @@ class Dispatcher:
             )
         )
         self.stats.add(status, attempted=attempted)
+        if status is OutboxStatus.SENT and attempted:
+            metrics.MESSAGES_SENT.inc()
+        elif status is OutboxStatus.UNREACHABLE:
+            metrics.UNREACHABLE.inc()
+        elif status is OutboxStatus.FAILED:
+            metrics.SEND_FAILED.inc()
 
     def _give_back_queue(self) -> None:
         """Return the rows not sent yet (stopping): pending again, not counted as an attempt.

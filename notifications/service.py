@@ -19,6 +19,7 @@ from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from bot import metrics
 from bot.db import SessionFactory
 from bot.settings import Settings
 from models.columns import utcnow
@@ -32,6 +33,12 @@ DISPATCH_TRIGGER_SECONDS = 5
 """The dispatcher looks for due rows at least this often (rows enqueued by other processes)."""
 
 _WAKERS: set[Callable[[], None]] = set()
+_SCHEDULERS: set[AsyncIOScheduler] = set()
+
+
+def scheduler_running() -> bool:
+    """Whether a scan scheduler runs in this process (``run``'s readiness depends on it)."""
+    return any(scheduler.running for scheduler in _SCHEDULERS)
 
 
 def wake_dispatcher() -> None:
@@ -67,12 +74,15 @@ async def run_scans(
     outcomes = []
     for name in SCANS:
         try:
-            async with sessions() as session:
-                count = await run_scan(name, session=session, now=now, settings=settings)
+            with metrics.SCAN_SECONDS.labels(scan=name).time():
+                async with sessions() as session:
+                    count = await run_scan(name, session=session, now=now, settings=settings)
         except Exception as exc:  # one scan's bug must not stop the others
             logger.exception("scan %s failed", name)
+            metrics.SCANS.labels(scan=name, outcome="error").inc()
             outcomes.append(ScanOutcome(name, 0, f"{type(exc).__name__}: {exc}"))
         else:
+            metrics.SCANS.labels(scan=name, outcome="ok").inc()
             if count:
                 logger.info("scan %s enqueued %d messages", name, count)
             outcomes.append(ScanOutcome(name, count))
@@ -150,6 +160,7 @@ async def notification_service(settings: Settings, sessions: SessionFactory, _bo
     scheduler = build_scheduler(settings, scans_due=scans_due, dispatch_due=dispatch_due)
     _WAKERS.add(dispatch_due.set)
     scheduler.start()
+    _SCHEDULERS.add(scheduler)
     scans = asyncio.create_task(
         _scan_loop(sessions=sessions, settings=settings, scans_due=scans_due, dispatch_due=dispatch_due, stop=stop)
     )
@@ -164,6 +175,7 @@ async def notification_service(settings: Settings, sessions: SessionFactory, _bo
         logger.exception("the notification service failed; messages stay queued until it runs again")
     finally:
         _WAKERS.discard(dispatch_due.set)
+        _SCHEDULERS.discard(scheduler)
         scheduler.shutdown(wait=False)
         if not stop.is_set():
             scans.cancel()

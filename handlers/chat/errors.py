@@ -8,6 +8,7 @@ import secrets
 from telegram import Update
 from telegram.constants import ParseMode
 
+from bot import metrics
 from bot.i18n import DEFAULT_LOCALE, translator
 from handlers.chat.context import BalcaoContext
 
@@ -22,6 +23,7 @@ def new_reference() -> str:
 async def on_error(update: object, context: BalcaoContext) -> None:
     """Log the exception (no personal data: only ids) and answer in the person's language."""
     reference = new_reference()
+    metrics.mark_update_failed()
     user_id = update.effective_user.id if isinstance(update, Update) and update.effective_user else None
     logger.error(
         "unhandled error ref=%s update_id=%s user_id=%s",

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from handlers.web import api_broadcasts, api_cases, api_drivers, api_notices, health, verification
+from handlers.web import api_broadcasts, api_cases, api_drivers, api_notices, health, operations, verification
 
 ROUTE_TABLES: tuple[web.RouteTableDef, ...] = (
     health.routes,  # /healthz
+    operations.routes,  # /metrics, /readyz (private)
     api_broadcasts.routes,  # /api/broadcasts…
     api_cases.routes,  # /api/cases…
     api_drivers.routes,  # /api/drivers…
