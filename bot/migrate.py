@@ -42,6 +42,11 @@ def head_revision() -> str | None:
     return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
 
 
+def known_revisions() -> set[str]:
+    """Every migration this version of Balcão knows (a database at another one is from a newer version)."""
+    return {script.revision for script in ScriptDirectory.from_config(alembic_config("sqlite://")).walk_revisions()}
+
+
 def current_revision_of(connection: Connection) -> str | None:
     """The migration a (synchronous) connection's database is at; None for an empty database."""
     return MigrationContext.configure(connection).get_current_revision()

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from bot.cli import core, deadlines, demo, drivers, notices, outbox, running
+from bot.cli import backup, core, deadlines, demo, drivers, notices, outbox, running
 from bot.cli.errors import CommandError
 from bot.migrate import SchemaOutOfDate
 from bot.settings import SettingsError
@@ -28,6 +28,7 @@ REGISTRARS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]]
     deadlines.register,
     notices.register,
     drivers.register,
+    backup.register,
 )
 
 

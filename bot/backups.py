@@ -1,0 +1,137 @@
+"""Backups of an SQLite deployment with SQLite's online backup API, and their restore.
+
+``python -m bot backup FILE`` copies the live database page by page while the bot, the dispatcher and the
+scans keep writing (SQLite's backup API restarts the copy of a page changed meanwhile, so the file is one
+consistent moment). ``restore FILE`` checks the backup (integrity, the migration it is at) and copies it
+over the configured database with the same API, after keeping a copy of what was there.
+
+What a restore means for the outbox: rows sent after the backup was taken are pending or ``sending`` in
+it, so they go out again once their lease runs out — at least once, as everywhere in Balcão; only what
+was in flight, or sent after the backup, can arrive twice. Take backups often (a systemd timer, see the
+README) and restore with every Balcão process stopped.
+
+PostgreSQL deployments use ``pg_dump``/``pg_restore`` (the README's procedure); :func:`sqlite_path`
+refuses other URLs with that advice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
+
+from bot import migrate
+
+PAGES_PER_STEP = 1024
+"""Pages copied per step of the online backup (writers get the lock back between steps)."""
+
+
+class BackupError(Exception):
+    """A backup or a restore that cannot be done, with the reason for the operator."""
+
+
+@dataclass(frozen=True, slots=True)
+class BackupFacts:
+    """What a backup file holds: its size and the migration it is at."""
+
+    path: Path
+    size_bytes: int
+    revision: str | None
+
+
+def sqlite_path(database_url: str) -> Path:
+    """The file of an SQLite URL.
+
+    Raises:
+        BackupError: for PostgreSQL (use ``pg_dump``) and in-memory databases.
+    """
+    url = make_url(database_url)
+    if not url.drivername.startswith("sqlite"):
+        raise BackupError("postgresql")
+    if not url.database or url.database == ":memory:":
+        raise BackupError("memory")
+    return Path(url.database)
+
+
+def _check(path: Path) -> str | None:
+    """Integrity-check an SQLite file and return the migration it is at.
+
+    Raises:
+        BackupError: not an SQLite database, damaged, or not a Balcão database.
+    """
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
+            (result,) = connection.execute("PRAGMA integrity_check").fetchone()
+            if result != "ok":
+                raise BackupError("damaged")
+            tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if "alembic_version" not in tables:
+                raise BackupError("not_balcao")
+            row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise BackupError("not_sqlite") from exc
+    return str(row[0]) if row else None
+
+
+def _copy(source: Path, target: Path) -> None:
+    with closing(sqlite3.connect(source)) as origin, closing(sqlite3.connect(target)) as destination:
+        origin.backup(destination, pages=PAGES_PER_STEP)
+
+
+def backup_sqlite(*, database_url: str, target: Path, overwrite: bool = False) -> BackupFacts:
+    """Copy the live database to ``target`` with the online backup API, then check the copy.
+
+    Args:
+        database_url: the deployment's SQLite URL.
+        target: the backup file to write.
+        overwrite: replace an existing file (refused otherwise, so an old backup is not lost by a typo).
+
+    Returns:
+        The backup's facts.
+
+    Raises:
+        BackupError: the URL is not SQLite, the database does not exist, or the target exists.
+    """
+    source = sqlite_path(database_url)
+    if not source.exists():
+        raise BackupError("no_database")
+    if target.exists() and not overwrite:
+        raise BackupError("target_exists")
+    if target.exists():
+        target.unlink()
+    _copy(source, target)
+    revision = _check(target)
+    return BackupFacts(path=target, size_bytes=target.stat().st_size, revision=revision)
+
+
+def restore_sqlite(*, database_url: str, backup: Path, now: dt.datetime) -> tuple[BackupFacts, Path | None]:
+    """Check ``backup`` and copy it over the configured database; keep the database that was there.
+
+    Args:
+        database_url: the deployment's SQLite URL (the file to restore into).
+        backup: a file written by :func:`backup_sqlite`.
+        now: the present (aware), for the name of the kept copy.
+
+    Returns:
+        The backup's facts, and the path of the kept copy of the previous database (None if there was none).
+
+    Raises:
+        BackupError: the URL is not SQLite, the backup is missing, damaged, not Balcão's, or from a newer
+            version of Balcão than this one.
+    """
+    target = sqlite_path(database_url)
+    if not backup.exists():
+        raise BackupError("no_backup")
+    revision = _check(backup)
+    if revision is not None and revision not in migrate.known_revisions():
+        raise BackupError("newer")
+    kept: Path | None = None
+    if target.exists():
+        kept = target.with_name(f"{target.name}.before-restore-{now.strftime('%Y%m%dT%H%M%SZ')}")
+        _copy(target, kept)
+    _copy(backup, target)
+    return BackupFacts(path=backup, size_bytes=backup.stat().st_size, revision=revision), kept
