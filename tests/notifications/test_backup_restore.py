@@ -49,12 +49,10 @@ async def test_a_broadcast_restored_from_a_backup_taken_mid_sending_completes_on
     stop = asyncio.Event()
     first = Dispatcher(sessions=sessions, bot=bot, settings=settings)
     sending = asyncio.create_task(first.run_forever(stop=stop))
-    while len(deliveries(emu)) < RECIPIENTS // 4:
-        await asyncio.sleep(0.01)
+    await emu.wait_until(lambda: len(deliveries(emu)) >= RECIPIENTS // 4)
     backup = tmp_path / "mid-broadcast.db"
     await asyncio.to_thread(backup_sqlite, database_url=db_url, target=backup)  # while sending goes on
-    while len(deliveries(emu)) < RECIPIENTS // 2:
-        await asyncio.sleep(0.01)
+    await emu.wait_until(lambda: len(deliveries(emu)) >= RECIPIENTS // 2)
     sending.cancel()  # the disk dies: the process goes with it
     with pytest.raises(asyncio.CancelledError):
         await sending

@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from prometheus_client import REGISTRY
 
+from bot.i18n import Translator
+from models.outbox import enqueue
+from notifications.rendering import Rendered, renderer
 from notifications.service import run_scans
 from tests.notifications.conftest import FIRST_USER_ID, add_people
-from tests.notifications.test_dispatcher import enqueue_all
+
+KIND = "test.metrics"
+
+
+@renderer(KIND)
+def render_metrics_test(payload: dict[str, Any], tr: Translator) -> Rendered:
+    return Rendered(text=f"Aviso #{payload['n']}")
+
+
+async def enqueue_all(sessions, person_ids: list[int]) -> None:
+    async with sessions() as session:
+        for n, person_id in enumerate(person_ids):
+            await enqueue(session=session, person_id=person_id, kind=KIND, dedupe_key=f"metrics:{person_id}",
+                          payload={"n": n})
+        await session.commit()
 
 
 def value(name: str, **labels: str) -> float:

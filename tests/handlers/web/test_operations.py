@@ -124,7 +124,9 @@ async def test_readyz_names_the_schema_when_the_database_is_not_migrated(client:
 
 
 async def test_readyz_names_the_database_when_it_does_not_answer(tmp_path: Path, settings: Settings) -> None:
-    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'no-such-dir' / 'x.db'}")
+    broken = tmp_path / "broken.db"
+    broken.write_bytes(b"this disk sector is garbage " * 200)  # the file is there, the database is not
+    engine = create_engine(f"sqlite+aiosqlite:///{broken}")
     try:
         async with TestClient(TestServer(build_web_app(settings, session_factory(engine)))) as test_client:
             response = await test_client.get("/readyz")
