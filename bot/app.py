@@ -10,8 +10,9 @@ from bot import metrics
 from bot.db import SessionFactory
 from bot.settings import Settings
 from handlers.chat import register_all
-from handlers.chat.context import SESSIONS_KEY, SETTINGS_KEY, BalcaoContext
+from handlers.chat.context import BOT_KEY, SESSIONS_KEY, SETTINGS_KEY, BalcaoContext
 from handlers.chat.menus import publish_command_menus
+from models.people import DEFAULT_BOT_KEY
 
 BalcaoApplication = Application[Any, BalcaoContext, Any, Any, Any, Any]
 CONCURRENT_UPDATES = 8
@@ -25,13 +26,16 @@ class MeasuredUpdateProcessor(SimpleUpdateProcessor):
         await metrics.observe_update(update, coroutine)
 
 
-def build_application(settings: Settings, sessions: SessionFactory, *, with_updater: bool = True) -> BalcaoApplication:
+def build_application(
+    settings: Settings, sessions: SessionFactory, *, with_updater: bool = True, bot_key: str = DEFAULT_BOT_KEY
+) -> BalcaoApplication:
     """Build the bot application.
 
     Args:
-        settings: validated settings with a token.
+        settings: validated settings with a token (the token of this bot).
         sessions: the database session factory.
         with_updater: False in webhook mode (updates come from our aiohttp server).
+        bot_key: which of the deployment's bots this is (``bot.bots``); people it meets are its people.
 
     Returns:
         The application, not yet initialised.
@@ -52,6 +56,7 @@ def build_application(settings: Settings, sessions: SessionFactory, *, with_upda
     application: BalcaoApplication = builder.build()
     application.bot_data[SESSIONS_KEY] = sessions
     application.bot_data[SETTINGS_KEY] = settings
+    application.bot_data[BOT_KEY] = bot_key
     register_all(application)
     return application
 
@@ -59,7 +64,9 @@ def build_application(settings: Settings, sessions: SessionFactory, *, with_upda
 async def start_application(application: BalcaoApplication) -> None:
     """Initialise and start the application, and publish the command menus (every language, staff chats)."""
     await application.initialize()
-    await publish_command_menus(application.bot, sessions=application.bot_data[SESSIONS_KEY])
+    await publish_command_menus(
+        application.bot, sessions=application.bot_data[SESSIONS_KEY], bot_key=application.bot_data[BOT_KEY]
+    )
     await application.start()
 
 

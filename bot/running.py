@@ -9,73 +9,105 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from aiohttp import web
+from pydantic import SecretStr
 from telegram import Update
 
 from bot import migrate
-from bot.app import build_application, start_application, stop_application
+from bot.app import BalcaoApplication, build_application, start_application, stop_application
+from bot.bots import choose_bots, configured_bots, senders
 from bot.db import create_engine, session_factory
 from bot.settings import Settings
 from bot.signals import stop_on_signals
 from bot.web import WEBHOOK_PATH, build_web_app
 from handlers.web.keys import EXPECTS_SCHEDULER
-from notifications.service import notification_service
+from notifications.service import Sender, notification_service
 
 logger = logging.getLogger("balcao.run")
 
-BackgroundService = Callable[[Settings, Any, Any, asyncio.Event], Coroutine[Any, Any, None]]
-"""A coroutine run beside the bot until the stop event is set: (settings, sessions, bot, stop)."""
+BackgroundService = Callable[[Settings, Any, Sequence[Sender], asyncio.Event], Coroutine[Any, Any, None]]
+"""A coroutine run beside the bots until the stop event is set: (settings, sessions, senders, stop)."""
 
 BACKGROUND_SERVICES: list[BackgroundService] = [notification_service]
 
 
-async def serve(settings: Settings, *, stop: asyncio.Event | None = None, check_schema: bool = True) -> None:
-    """Run the bot, the web server and the background services until ``stop`` is set (or a signal arrives).
+class WebhookServesOneBot(ValueError):
+    """Webhook mode with several bots in one process (not supported yet: one process per bot)."""
+
+
+async def serve(
+    settings: Settings,
+    *,
+    stop: asyncio.Event | None = None,
+    check_schema: bool = True,
+    bot_keys: Sequence[str] | None = None,
+    own_bots: Sequence[tuple[str, SecretStr]] = (),
+) -> None:
+    """Run the bots, the web server and the background services until ``stop`` is set (or a signal arrives).
 
     Args:
         settings: validated settings with a token.
         stop: set it to stop; a new event bound to SIGTERM/SIGINT when omitted.
         check_schema: refuse to start on an out-of-date database.
+        bot_keys: the bots this process serves (``run --bots``); every bot of the deployment when None.
+        own_bots: (municipality, token) of the municipalities with a bot of their own.
+
+    Raises:
+        UnknownBots: ``bot_keys`` names a bot the deployment does not have.
+        WebhookServesOneBot: webhook mode and more than one bot to serve.
     """
+    deployment = configured_bots(settings, own_bots)
+    served = choose_bots(deployment, bot_keys)
+    webhook = settings.webhook_url is not None
+    if webhook and len(served) > 1:
+        raise WebhookServesOneBot(", ".join(bot.key for bot in served))
     if check_schema:
         await migrate.check_schema(settings.database_url)
     signals = contextlib.ExitStack()
     stop = signals.enter_context(stop_on_signals(stop))
     engine = create_engine(settings.database_url)
     sessions = session_factory(engine)
-    webhook = settings.webhook_url is not None
-    application = build_application(settings, sessions, with_updater=not webhook)
-    web_app = build_web_app(settings, sessions, application if webhook else None)
+    applications = [
+        build_application(bot.settings(settings), sessions, with_updater=not webhook, bot_key=bot.key)
+        for bot in served
+    ]
+    web_app = build_web_app(settings, sessions, applications[0] if webhook else None)
     web_app[EXPECTS_SCHEDULER] = True
     runner = web.AppRunner(web_app, handle_signals=False)
     background: list[asyncio.Task[None]] = []
+    started: list[BalcaoApplication] = []
     try:
-        await start_application(application)
+        for application in applications:
+            await start_application(application)
+            started.append(application)
         await runner.setup()
         await web.TCPSite(runner, settings.http_host, settings.http_port).start()
         if webhook:
             assert settings.webhook_secret is not None
-            await application.bot.set_webhook(
+            await applications[0].bot.set_webhook(
                 url=f"{settings.webhook_url}{WEBHOOK_PATH}",
                 secret_token=settings.webhook_secret.get_secret_value(),
                 allowed_updates=Update.ALL_TYPES,
             )
             logger.info("webhook mode: %s%s", settings.webhook_url, WEBHOOK_PATH)
         else:
-            assert application.updater is not None
-            await application.bot.delete_webhook()
-            await application.updater.start_polling(allowed_updates=Update.ALL_TYPES)
-            logger.info("polling %s", settings.telegram_api_url)
+            for bot, application in zip(served, applications, strict=True):
+                assert application.updater is not None
+                await application.bot.delete_webhook()
+                await application.updater.start_polling(allowed_updates=Update.ALL_TYPES)
+                logger.info("bot %s: polling %s", bot.key, settings.telegram_api_url)
         for service in BACKGROUND_SERVICES:
-            background.append(asyncio.create_task(service(settings, sessions, application.bot, stop)))
+            background.append(asyncio.create_task(service(settings, sessions, senders(settings, served, deployment),
+                                                          stop)))
         logger.info("Balcão is running; web server on http://%s:%s", settings.http_host, settings.http_port)
         await stop.wait()
     finally:
         logger.info("stopping: finishing the updates in flight")
-        await stop_application(application)
+        for application in started:
+            await stop_application(application)
         stop.set()
         for task in background:
             with contextlib.suppress(asyncio.CancelledError):

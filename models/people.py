@@ -14,6 +14,9 @@ from bot.i18n import DEFAULT_LOCALE, negotiate_locale
 from models.audit import record
 from models.columns import UTCDateTime, utcnow
 
+DEFAULT_BOT_KEY = "default"
+"""``Person.bot_key`` of people who talk to the deployment's default bot (see ``bot.bots``)."""
+
 
 class Person(SQLModel, table=True):
     """A Telegram user who talked to the bot. Drivers and citizens are both people; so are staff."""
@@ -26,6 +29,12 @@ class Person(SQLModel, table=True):
     first_name: str = Field(default="", sa_column=Column(String(128), nullable=False, default=""))
     locale: str = Field(default=DEFAULT_LOCALE, sa_column=Column(String(8), nullable=False))
     locale_chosen: bool = Field(default=False, description="True once the person picked a language.")
+    bot_key: str = Field(
+        default=DEFAULT_BOT_KEY,
+        sa_column=Column(String(64), nullable=False, default=DEFAULT_BOT_KEY, server_default=DEFAULT_BOT_KEY),
+        description="The bot this person talks to (``default`` or a municipality's own): what Balcão sends them "
+        "on its own goes out through it.",
+    )
     created_at: dt.datetime = Field(default_factory=utcnow, sa_column=Column(UTCDateTime, nullable=False))
     privacy_accepted_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime))
     erased_at: dt.datetime | None = Field(
@@ -86,6 +95,7 @@ async def ensure_person(
     chat_id: int,
     first_name: str,
     language_code: str | None,
+    bot_key: str = DEFAULT_BOT_KEY,
 ) -> PersonView:
     """Find or create the person behind a Telegram update.
 
@@ -98,6 +108,7 @@ async def ensure_person(
         chat_id: the private chat to write to.
         first_name: Telegram first name (display only).
         language_code: Telegram's IETF language tag, if any.
+        bot_key: the bot the update came through; messages Balcão sends the person later go through it.
 
     Returns:
         The person as handlers see it, with the staff role if any.
@@ -109,9 +120,11 @@ async def ensure_person(
             chat_id=chat_id,
             first_name=first_name[:128],
             locale=negotiate_locale(language_code),
+            bot_key=bot_key,
         )
         session.add(person)
     else:
+        person.bot_key = bot_key
         if not person.locale_chosen and person.erased_at is None:
             person.locale = negotiate_locale(language_code)
         person.chat_id = chat_id

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import case, literal, update
+from sqlalchemy import case, literal, or_, true, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -34,6 +34,7 @@ from models.outbox import NewMessage, OutboxStatus, enqueue, enqueue_many
 from models.people import Person
 from models.reminders import ReminderMute
 from notifications.audiences import AUDIENCES, Audience, AudienceParams
+from notifications.outbox_claims import BotScope
 from notifications.rendering import Rendered, renderer
 from notifications.telegram_text import TEXT_LIMIT, html_problem, visible_length
 from notifications.topics import reminder_topic
@@ -474,12 +475,15 @@ async def notice_texts(*, session: AsyncSession, broadcast_ids: set[int]) -> dic
 
 
 async def follow_progress(
-    *, session: AsyncSession, settings: Settings, now: dt.datetime
+    *, session: AsyncSession, settings: Settings, now: dt.datetime, scope: BotScope | None = None
 ) -> tuple[list[ProgressEdit], int]:
     """Finish broadcasts with nothing left to send and list the progress messages due for an edit (commits).
 
     A finished broadcast gets its final edit and a final report enqueued for its requester. Only one
-    process wins each finish and each edit (conditional updates), however many dispatchers run.
+    process wins each finish and each edit (conditional updates), however many dispatchers run. With
+    several bots, a dispatcher follows only the broadcasts whose requester talks to a bot of its ``scope``
+    (the progress message is in that bot's chat) or that has no requester (any may finish it: the finish
+    is one conditional update); None follows them all.
 
     Returns:
         The edits to make, and how many reports were enqueued.
@@ -488,6 +492,7 @@ async def follow_progress(
         select(Broadcast, Person)
         .join(Person, col(Person.id) == Broadcast.requester_person_id, isouter=True)
         .where(col(Broadcast.finished_at).is_(None), Broadcast.send_at <= now)
+        .where(true() if scope is None else or_(col(Person.id).is_(None), scope.where(col(Person.bot_key))))
         .order_by(col(Broadcast.id))
     )
     edits: list[ProgressEdit] = []

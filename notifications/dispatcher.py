@@ -58,7 +58,7 @@ from models.people import Person
 from models.reminders import mutes_of
 from notifications import broadcasts
 from notifications.aiohttp_request import AiohttpRequest
-from notifications.outbox_claims import ClaimedRow, Outcome, claim_due, record_outcomes, renew_leases
+from notifications.outbox_claims import BotScope, ClaimedRow, Outcome, claim_due, record_outcomes, renew_leases
 from notifications.pacing import Clock, SendPacer, Sleep
 from notifications.rendering import KINDS, Rendered
 from notifications.telegram_text import CALLBACK_DATA_LIMIT, DOCUMENT_LIMIT, split_html
@@ -117,6 +117,11 @@ class DispatchStats:
             self.cancelled += 1
         elif status is OutboxStatus.PENDING and attempted:
             self.retry_later += 1
+
+    def merge(self, other: DispatchStats) -> None:
+        """Add another run's counts (one dispatcher per bot, reported as one)."""
+        for name in ("sent", "unreachable", "failed", "cancelled", "retry_later", "rate_limited", "calls"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,8 +277,10 @@ class Dispatcher:
         sleep: Sleep = asyncio.sleep,
         now: Callable[[], dt.datetime] = utcnow,
         concurrency: int = CONCURRENCY,
+        scope: BotScope | None = None,
     ) -> None:
         self.sessions = sessions
+        self.scope = scope
         self.bot = bot
         self.settings = settings
         self.worker = worker or new_worker_id()
@@ -490,6 +497,7 @@ class Dispatcher:
                 now=now,
                 limit=self.batch_size,
                 lease_seconds=self.settings.dispatch_lease_seconds,
+                scope=self.scope,
             )
         self._last_claim_empty = not rows
         if len(rows) < self.batch_size:
@@ -753,7 +761,9 @@ class Dispatcher:
     async def _follow_broadcasts(self) -> int:
         """Queue due progress edits (paced like any send) and finish broadcasts; return edits + reports."""
         async with self.sessions() as session:
-            edits, reports = await broadcasts.follow_progress(session=session, settings=self.settings, now=self.now())
+            edits, reports = await broadcasts.follow_progress(
+                session=session, settings=self.settings, now=self.now(), scope=self.scope
+            )
         for edit in edits:
             unit = _Unit("edit", text=edit.text, markup=_markup(edit.buttons), message_id=edit.message_id)
             self._queue_edit(_Job(chat_id=edit.chat_id, units=[unit]))

@@ -23,8 +23,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from models.columns import UTCDateTime
 from models.outbox import OutboxMessage, OutboxStatus
+from models.people import Person
 
 OUTBOX: Table = OutboxMessage.__table__  # type: ignore[attr-defined]
+PERSON: Table = Person.__table__  # type: ignore[attr-defined]
 _RETURNED = (
     OUTBOX.c.id,
     OUTBOX.c.person_id,
@@ -75,22 +77,42 @@ def _is_postgres(session: AsyncSession) -> bool:
     return session.bind is not None and session.bind.dialect.name == "postgresql"
 
 
-def _due_pending(now: dt.datetime, limit: int) -> Any:
-    return (
-        select(OUTBOX.c.id)
-        .where(OUTBOX.c.status == OutboxStatus.PENDING, OUTBOX.c.not_before <= now)
-        .order_by(OUTBOX.c.priority, OUTBOX.c.not_before, OUTBOX.c.id)
-        .limit(limit)
-    )
+@dataclass(frozen=True, slots=True)
+class BotScope:
+    """Whose rows a dispatcher claims: the people of ``keys``' bots, or (``complement``) of every other bot.
+
+    A municipality's own bot claims ``BotScope({"sapezal"})``; the default bot claims every row but those of
+    the own bots (``complement``), so a person whose municipality dropped its own bot is still reached.
+    """
+
+    keys: frozenset[str]
+    complement: bool = False
+
+    def admits(self, bot_key: str) -> bool:
+        """Whether a person talking to ``bot_key`` is in this scope."""
+        return (bot_key in self.keys) != self.complement
+
+    def where(self, bot_key: Any) -> Any:
+        """The SQL condition on a ``bot_key`` column that this scope stands for."""
+        among = bot_key.in_(sorted(self.keys))
+        return ~among if self.complement else among
 
 
-def _lease_expired(now: dt.datetime, limit: int) -> Any:
-    return (
-        select(OUTBOX.c.id)
-        .where(OUTBOX.c.status == OutboxStatus.SENDING, OUTBOX.c.lease_until < now)
-        .order_by(OUTBOX.c.id)
-        .limit(limit)
-    )
+def _of_bots(query: Any, scope: BotScope | None) -> Any:
+    """Only the rows of the people in ``scope`` (None: every row, as a deployment with one bot needs)."""
+    if scope is None:
+        return query
+    return query.join(PERSON, PERSON.c.id == OUTBOX.c.person_id).where(scope.where(PERSON.c.bot_key))
+
+
+def _due_pending(now: dt.datetime, limit: int, scope: BotScope | None) -> Any:
+    query = select(OUTBOX.c.id).where(OUTBOX.c.status == OutboxStatus.PENDING, OUTBOX.c.not_before <= now)
+    return _of_bots(query, scope).order_by(OUTBOX.c.priority, OUTBOX.c.not_before, OUTBOX.c.id).limit(limit)
+
+
+def _lease_expired(now: dt.datetime, limit: int, scope: BotScope | None) -> Any:
+    query = select(OUTBOX.c.id).where(OUTBOX.c.status == OutboxStatus.SENDING, OUTBOX.c.lease_until < now)
+    return _of_bots(query, scope).order_by(OUTBOX.c.id).limit(limit)
 
 
 def _claim(ids: Any, *, worker: str, lease_until: dt.datetime) -> Any:
@@ -108,7 +130,13 @@ def _claim(ids: Any, *, worker: str, lease_until: dt.datetime) -> Any:
 
 
 async def claim_due(
-    *, session: AsyncSession, worker: str, now: dt.datetime, limit: int, lease_seconds: float
+    *,
+    session: AsyncSession,
+    worker: str,
+    now: dt.datetime,
+    limit: int,
+    lease_seconds: float,
+    scope: BotScope | None = None,
 ) -> list[ClaimedRow]:
     """Claim up to ``limit`` due rows for ``worker`` (commits).
 
@@ -121,19 +149,20 @@ async def claim_due(
         now: the current time.
         limit: at most this many rows.
         lease_seconds: how long the claim holds unless renewed.
+        scope: claim only rows to the people of these bots (``Person.bot_key``); None for every row.
 
     Returns:
         The claimed rows in the order to send them.
     """
     lease_until = now + dt.timedelta(seconds=lease_seconds)
     rows: list[Any] = []
-    for query in (_lease_expired(now, limit), _due_pending(now, limit)):
+    for query in (_lease_expired(now, limit, scope), _due_pending(now, limit, scope)):
         wanted = limit - len(rows)
         if wanted <= 0:
             break
         query = query.limit(wanted)
         if _is_postgres(session):
-            ids = list((await session.exec(query.with_for_update(skip_locked=True))).scalars())
+            ids = list((await session.exec(query.with_for_update(skip_locked=True, of=OUTBOX))).scalars())
             if not ids:
                 continue
             claimed = await session.exec(_claim(ids, worker=worker, lease_until=lease_until))

@@ -13,9 +13,8 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
@@ -24,6 +23,7 @@ from bot.db import SessionFactory
 from bot.settings import Settings
 from models.columns import utcnow
 from notifications.dispatcher import Dispatcher, DispatchStopped, sending_bot, settle_memory
+from notifications.outbox_claims import BotScope
 from notifications.plugins import load_all
 from notifications.scans import SCANS, run_scan
 
@@ -143,16 +143,38 @@ async def _scan_loop(
             dispatch_due.set()
 
 
-async def notification_service(settings: Settings, sessions: SessionFactory, _bot: Any, stop: asyncio.Event) -> None:
-    """Run the scans and the dispatcher until ``stop`` is set (a ``bot.running`` background service).
+@dataclass(frozen=True, slots=True)
+class Sender:
+    """One bot a dispatcher sends with: that bot's settings (its token) and whose rows it claims."""
 
-    The dispatcher uses a bot of its own (a small HTTP connection pool is faster for bulk sending) rather
-    than the application's.
+    settings: Settings
+    scope: BotScope | None = None
+
+
+async def _dispatch_with(sender: Sender, *, sessions: SessionFactory, stop: asyncio.Event, wake: asyncio.Event) -> None:
+    try:
+        async with sending_bot(sender.settings) as bot:
+            settle_memory()
+            dispatcher = Dispatcher(sessions=sessions, bot=bot, settings=sender.settings, scope=sender.scope)
+            await dispatcher.run_forever(stop=stop, wake=wake)
+    except DispatchStopped:
+        logger.exception("a dispatcher stopped; its messages stay queued until it runs again")
+    except Exception:  # never take the bot down with the notifications
+        logger.exception("a dispatcher failed; its messages stay queued until it runs again")
+
+
+async def notification_service(
+    settings: Settings, sessions: SessionFactory, senders: Sequence[Sender], stop: asyncio.Event
+) -> None:
+    """Run the scans and one dispatcher per bot until ``stop`` is set (a ``bot.running`` background service).
+
+    Each dispatcher uses a bot of its own (a small HTTP connection pool is faster for bulk sending) rather
+    than the application's, and paces itself at that bot's limits: Telegram's caps are per bot.
 
     Args:
-        settings: the deployment's settings (with a token).
+        settings: the deployment's settings.
         sessions: session factory.
-        _bot: the application's bot (not used, see above).
+        senders: the bots this process sends with, and whose rows each claims.
         stop: set when ``run`` stops; the service then finishes the calls in flight and returns.
     """
     load_all()
@@ -165,14 +187,9 @@ async def notification_service(settings: Settings, sessions: SessionFactory, _bo
         _scan_loop(sessions=sessions, settings=settings, scans_due=scans_due, dispatch_due=dispatch_due, stop=stop)
     )
     try:
-        async with sending_bot(settings) as bot:
-            settle_memory()
-            dispatcher = Dispatcher(sessions=sessions, bot=bot, settings=settings)
-            await dispatcher.run_forever(stop=stop, wake=dispatch_due)
-    except DispatchStopped:
-        logger.exception("the dispatcher stopped; messages stay queued until it runs again")
-    except Exception:  # never take the bot down with the notifications
-        logger.exception("the notification service failed; messages stay queued until it runs again")
+        await asyncio.gather(
+            *(_dispatch_with(sender, sessions=sessions, stop=stop, wake=dispatch_due) for sender in senders)
+        )
     finally:
         _WAKERS.discard(dispatch_due.set)
         _SCHEDULERS.discard(scheduler)

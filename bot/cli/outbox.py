@@ -10,8 +10,11 @@ commands do one round and exit, e.g. from cron::
 from __future__ import annotations
 
 import argparse
+import asyncio
 
 from bot import migrate
+from bot.bots import UnknownBots, choose_bots, configured_bots, senders
+from bot.cli.bot_choice import bot_keys_argument, bots_refusal
 from bot.cli.errors import CommandError
 from bot.cli.output import cli_translator
 from bot.db import database
@@ -21,9 +24,9 @@ from bot.signals import stop_on_signals
 from models.columns import utcnow
 from notifications.audiences import AUDIENCES
 from notifications.broadcasts import AudienceChoice, BroadcastRefused, check_text, create_broadcast, parse_when
-from notifications.dispatcher import Dispatcher, DispatchStopped, sending_bot, settle_memory
+from notifications.dispatcher import Dispatcher, DispatchStats, DispatchStopped, sending_bot, settle_memory
 from notifications.plugins import load_all
-from notifications.service import run_scans
+from notifications.service import Sender, run_scans
 
 REFUSALS = {
     "empty_text": N_("--text is empty."),
@@ -72,6 +75,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Sends within BALCAO_DISPATCH_GLOBAL_RATE and BALCAO_DISPATCH_PER_CHAT_RATE (paid broadcasts: "
         "BALCAO_DISPATCH_PAID_BROADCAST). Several dispatch processes may run against one PostgreSQL.",
     )
+    dispatch.add_argument("--bots", type=bot_keys_argument, metavar="KEY[,KEY…]",
+                          help="send only for these bots (default: every bot of the deployment)")
     dispatch.set_defaults(handler=_dispatch)
 
     broadcast = subparsers.add_parser(
@@ -112,22 +117,33 @@ async def _scan(_args: argparse.Namespace) -> int:
     return 1 if any(outcome.error for outcome in outcomes) else 0
 
 
-async def _dispatch(_args: argparse.Namespace) -> int:
+async def _dispatch(args: argparse.Namespace) -> int:
     settings = get_settings()
     tr = cli_translator(settings)
     if settings.telegram_token is None:
         raise CommandError(tr._("BALCAO_TELEGRAM_TOKEN is not set: there is no bot to send with."))
+    deployment = configured_bots(settings)
+    try:
+        served = choose_bots(deployment, args.bots)
+    except UnknownBots as error:
+        raise bots_refusal(error, settings) from None
     await migrate.check_schema(settings.database_url)
     load_all()
+    stats = DispatchStats()
     async with database(settings.database_url) as (_engine, sessions):
-        try:
-            async with sending_bot(settings) as bot:
-                settle_memory()
-                with stop_on_signals() as stop:
-                    dispatcher = Dispatcher(sessions=sessions, bot=bot, settings=settings)
-                    stats = await dispatcher.run_until_idle(stop=stop)
-        except DispatchStopped as exc:
-            raise CommandError(str(exc)) from exc
+        with stop_on_signals() as stop:
+
+            async def send_with(sender: Sender) -> DispatchStats:
+                async with sending_bot(sender.settings) as bot:
+                    settle_memory()
+                    dispatcher = Dispatcher(sessions=sessions, bot=bot, settings=sender.settings, scope=sender.scope)
+                    return await dispatcher.run_until_idle(stop=stop)
+
+            try:  # one dispatcher per bot, at once: each keeps its own bot's limits
+                for done in await asyncio.gather(*(send_with(s) for s in senders(settings, served, deployment))):
+                    stats.merge(done)
+            except DispatchStopped as exc:
+                raise CommandError(str(exc)) from exc
     print(
         tr._("sent {sent}, unreachable {unreachable}, failed {failed}, cancelled {cancelled}, "
              "to retry later {retry_later}").format(sent=stats.sent, unreachable=stats.unreachable,

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+from bot.bots import UnknownBots
+from bot.cli.bot_choice import bot_keys_argument, bots_refusal
 from bot.cli.errors import CommandError
 from bot.cli.output import cli_translator
 from bot.i18n import N_
-from bot.running import serve
+from bot.running import WebhookServesOneBot, serve
 from bot.settings import get_settings
 
 HOW_TO_GET_A_BOT = N_(
@@ -33,12 +35,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Serves the bot, the staff API and /healthz until SIGTERM; "
         "the database must be migrated first (python -m bot db upgrade).",
     )
+    run.add_argument("--bots", type=bot_keys_argument, metavar="KEY[,KEY…]",
+                     help="serve only these bots (default: every bot of the deployment; 'default' is the main one)")
     run.set_defaults(handler=_run)
 
 
-async def _run(_args: argparse.Namespace) -> int:
+async def _run(args: argparse.Namespace) -> int:
     settings = get_settings()
     if settings.telegram_token is None:
         raise CommandError(cli_translator(settings)._(HOW_TO_GET_A_BOT))
-    await serve(settings)
+    try:
+        await serve(settings, bot_keys=args.bots)
+    except (UnknownBots, WebhookServesOneBot) as error:
+        raise bots_refusal(error, settings) from None
     return 0

@@ -202,8 +202,13 @@ class BotApiEmulator:
 
     # --- acting as a user ------------------------------------------------------------------------
 
-    def send_text(self, user: UserRef, text: str) -> ChatMessage:
+    def send_text(self, user: UserRef, text: str, *, to_bot: str | None = None) -> ChatMessage:
         """The user writes ``text`` in their private chat with the bot (``/commands`` get entities).
+
+        Args:
+            user: who writes.
+            text: what they write.
+            to_bot: the token of another bot than the main one (a deployment may run several).
 
         Returns:
             The user's message; the bot receives it as a ``message`` update.
@@ -217,7 +222,7 @@ class BotApiEmulator:
         ]
         if entities:
             content["entities"] = entities
-        return self._user_message(user, content)
+        return self._user_message(user, content, bot=self.world.bot(to_bot) if to_bot else None)
 
     def press_button(self, user: UserRef, message: MessageRef, callback_data: str) -> str:
         """The user presses the inline button with ``callback_data`` under one of the bot's messages.
@@ -330,17 +335,18 @@ class BotApiEmulator:
             content["caption"] = caption
         return self._user_message(user, content)
 
-    def _chat(self, user: User) -> ChatState:
-        chat = self.world.chat(self.world.primary, user.id)
+    def _chat(self, user: User, bot: BotState | None = None) -> ChatState:
+        chat = self.world.chat(bot or self.world.primary, user.id)
         assert chat is not None  # resolve_user registered the user
         return chat
 
     def _persona_phone(self, user_id: int) -> str | None:
         return next((p.phone for p in self.personas if p.user_id == user_id), None)
 
-    def _user_message(self, user: UserRef, content: Mapping[str, Any]) -> ChatMessage:
+    def _user_message(self, user: UserRef, content: Mapping[str, Any], *, bot: BotState | None = None) -> ChatMessage:
         person = self.world.resolve_user(user)
-        chat = self._chat(person)
+        bot = bot or self.world.primary
+        chat = self._chat(person, bot)
         self.world.blocked.discard(person.id)  # a user who writes again has unblocked the bot
         message_id = self.world.new_message_id(chat)
         raw = {
@@ -353,7 +359,7 @@ class BotApiEmulator:
         if chat.reply_keyboard is not None and chat.reply_keyboard.get("one_time_keyboard"):
             chat.reply_keyboard = None
         message = self.world.add_message(chat, ChatMessage(message_id, person.id, False, raw["date"], raw))
-        self.world.primary.enqueue("message", raw)
+        bot.enqueue("message", raw)
         return message
 
     # --- reading the chats -----------------------------------------------------------------------
@@ -443,6 +449,7 @@ class BotApiEmulator:
         *,
         timeout: float = DEFAULT_TIMEOUT,  # noqa: ASYNC109
         after: int | None = None,
+        from_bot: str | None = None,
     ) -> ChatMessage:
         """Wait for a new message from the bot in a chat.
 
@@ -452,6 +459,7 @@ class BotApiEmulator:
             timeout: seconds.
             after: only messages with a greater id count; defaults to the chat's last message now,
                 so messages sent before the call are ignored (pass 0 to include them).
+            from_bot: the token of another bot than the main one.
 
         Returns:
             The first matching bot message, as it is when found.
@@ -459,7 +467,7 @@ class BotApiEmulator:
         Raises:
             TimeoutError: none came in time (the message lists what the chat holds).
         """
-        bot = self.world.primary
+        bot = self.world.bot(from_bot) if from_bot else self.world.primary
         chat = self.world.chat(bot, chat_id)
         if chat is None:
             raise KeyError(f"no user {chat_id}")

@@ -13,17 +13,18 @@ WINDOW_SECONDS = 1.0
 
 
 class FloodLimiter:
-    """Telegram's flood control for sent messages: at most N per chat and M overall per second.
+    """Telegram's flood control for sent messages: at most N per chat and M overall per second, per bot.
 
     Off until :meth:`configure` gives a limit. A refused call answers 429 with ``retry_after``: the
-    whole seconds until the oldest message in the one-second window leaves it (at least 1).
+    whole seconds until the oldest message in the one-second window leaves it (at least 1). Each bot has
+    its own windows, as on Telegram, where the caps are per bot token.
     """
 
     def __init__(self) -> None:
         self.per_chat: int | None = None
         self.overall: int | None = None
-        self._per_chat: dict[int, deque[float]] = {}
-        self._overall: deque[float] = deque()
+        self._per_chat: dict[tuple[str, int], deque[float]] = {}
+        self._overall: dict[str, deque[float]] = {}
 
     def configure(self, *, per_chat_per_second: int | None, global_per_second: int | None) -> None:
         """Set the limits (None turns one off) and forget past traffic."""
@@ -37,12 +38,13 @@ class FloodLimiter:
         """True when any limit is set."""
         return self.per_chat is not None or self.overall is not None
 
-    def check(self, chat_id: int, now: float | None = None) -> None:
+    def check(self, chat_id: int, now: float | None = None, *, bot: str = "") -> None:
         """Refuse a message over the limit; otherwise count it.
 
         Args:
             chat_id: the chat the message goes to.
             now: monotonic time; defaults to ``time.monotonic()``.
+            bot: the sending bot's token (each bot has its own limits).
 
         Raises:
             ApiError: 429 "Too Many Requests: retry after N".
@@ -50,22 +52,23 @@ class FloodLimiter:
         if not self.enabled:
             return
         now = time.monotonic() if now is None else now
-        chat_window = self._per_chat.setdefault(chat_id, deque())
+        chat_window = self._per_chat.setdefault((bot, chat_id), deque())
+        overall = self._overall.setdefault(bot, deque())
         waits: list[float] = []
         if self.per_chat is not None:
             _expire(chat_window, now)
             if len(chat_window) >= self.per_chat:
                 waits.append(chat_window[0] + WINDOW_SECONDS - now)
         if self.overall is not None:
-            _expire(self._overall, now)
-            if len(self._overall) >= self.overall:
-                waits.append(self._overall[0] + WINDOW_SECONDS - now)
+            _expire(overall, now)
+            if len(overall) >= self.overall:
+                waits.append(overall[0] + WINDOW_SECONDS - now)
         if waits:
             raise too_many_requests(max(1, math.ceil(max(waits))))
         if self.per_chat is not None:
             chat_window.append(now)
         if self.overall is not None:
-            self._overall.append(now)
+            overall.append(now)
 
 
 def _expire(window: deque[float], now: float) -> None:

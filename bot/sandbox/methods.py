@@ -274,7 +274,7 @@ async def send_message(call: Call) -> Any:
     formatted = _message_text(call)
     markup = _reply_markup(call)
     reply_to = _reply_to(call, chat)
-    call.flood.check(chat.user.id)
+    call.flood.check(chat.user.id, bot=call.bot.token)
     raw = _base_message(call, chat, call.world.new_message_id(chat))
     _set_text(raw, formatted, field="text", entities_field="entities")
     options = call.params.get("link_preview_options")
@@ -426,7 +426,7 @@ async def send_photo(call: Call) -> Any:
     caption = _caption(call)
     markup = _reply_markup(call)
     reply_to = _reply_to(call, chat)
-    call.flood.check(chat.user.id)
+    call.flood.check(chat.user.id, bot=call.bot.token)
     if isinstance(source, Upload):
         assert size is not None
         sizes = call.world.files.add_photo(source.data, *size)
@@ -448,7 +448,7 @@ async def send_document(call: Call) -> Any:
     caption = _caption(call)
     markup = _reply_markup(call)
     reply_to = _reply_to(call, chat)
-    call.flood.check(chat.user.id)
+    call.flood.check(chat.user.id, bot=call.bot.token)
     if isinstance(source, Upload):
         mime_type = source.content_type
         if mime_type in {"", "application/octet-stream"}:

@@ -8,10 +8,11 @@ from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot.i18n import Translator
 from bot.settings import Settings
-from models.people import PersonView
+from models.people import DEFAULT_BOT_KEY, PersonView
 
 SESSIONS_KEY = "sessions"
 SETTINGS_KEY = "settings"
+BOT_KEY = "bot_key"
 
 
 class BalcaoContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
@@ -36,6 +37,11 @@ class BalcaoContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any]
     def sessions(self) -> Any:
         """The ``async_sessionmaker`` of the deployment's database."""
         return self.application.bot_data[SESSIONS_KEY]
+
+    @property
+    def bot_key(self) -> str:
+        """The key of the bot this update came through (``default`` or a municipality's own bot)."""
+        return str(self.application.bot_data.get(BOT_KEY, DEFAULT_BOT_KEY))
 
     @property
     def settings(self) -> Settings:

@@ -7,7 +7,7 @@ from telegram import Bot, BotCommand, BotCommandScopeChat, BotCommandScopeDefaul
 
 from bot.i18n import SUPPORTED_LOCALES, translator
 from handlers.chat.commands import ChatCommand, public_commands, staff_commands
-from models.people import Person, Role, StaffMember
+from models.people import DEFAULT_BOT_KEY, Person, Role, StaffMember
 
 # Telegram's language_code for setMyCommands is a two-letter ISO 639-1 code.
 TELEGRAM_LANGUAGE = {"pt_BR": "pt", "en": "en", "es": "es"}
@@ -18,12 +18,13 @@ def _bot_commands(commands: list[ChatCommand], locale: str) -> list[BotCommand]:
     return [BotCommand(command.name, tr._(command.description)[:256]) for command in commands]
 
 
-async def publish_command_menus(bot: Bot, *, sessions: object) -> None:
+async def publish_command_menus(bot: Bot, *, sessions: object, bot_key: str = DEFAULT_BOT_KEY) -> None:
     """Set the public menu in every language (Portuguese also as the default) and each staff chat's menu.
 
     Args:
         bot: the bot.
         sessions: the session factory, to list the staff.
+        bot_key: which bot this is: only the staff who talk to it get their menu from it.
     """
     public = public_commands()
     await bot.set_my_commands(_bot_commands(public, "pt_BR"), scope=BotCommandScopeDefault())
@@ -36,7 +37,7 @@ async def publish_command_menus(bot: Bot, *, sessions: object) -> None:
             await session.exec(
                 select(StaffMember, Person)
                 .join(Person, col(Person.telegram_user_id) == col(StaffMember.telegram_user_id))
-                .where(StaffMember.active == True)  # noqa: E712
+                .where(StaffMember.active == True, Person.bot_key == bot_key)  # noqa: E712
             )
         ).all()
     for member, person in rows:

@@ -24,5 +24,6 @@ async def load_person(update: Update, context: BalcaoContext) -> None:
             chat_id=chat_id,
             first_name=user.first_name or "",
             language_code=user.language_code,
+            bot_key=context.bot_key,
         )
     context.tr = translator(context.person.locale, context.settings.timezone)

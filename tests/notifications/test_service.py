@@ -20,7 +20,7 @@ from models.outbox import OutboxMessage, enqueue
 from models.people import Person
 from notifications.rendering import Rendered, renderer
 from notifications.scans import SCANS, Scan
-from notifications.service import build_scheduler, notification_service, run_scans
+from notifications.service import Sender, build_scheduler, notification_service, run_scans
 from tests.notifications.conftest import FIRST_USER_ID, add_people
 
 WELCOME = "test.welcome"
@@ -86,7 +86,7 @@ async def test_the_service_scans_at_start_sends_and_stops_cleanly(
     with time_machine.travel(dt.datetime.now(dt.UTC) - 2 * DAY, tick=True):
         await add_people(sessions, emu, 2)
     stop = asyncio.Event()
-    service = asyncio.create_task(notification_service(tg_settings, sessions, None, stop))
+    service = asyncio.create_task(notification_service(tg_settings, sessions, [Sender(tg_settings)], stop))
     for index in range(2):
         message = await emu.wait_for_message(FIRST_USER_ID + index, after=0, timeout=10)
         assert message.text == "Welcome, one day later."
