@@ -52,10 +52,10 @@ from models.notices.codes import code_hash, format_code, new_code
 from models.notices.delivery import start_delivery
 from models.notices.pdf import PdfContext, money_of, render_notice_pdf
 from models.notices.tables import PROVISIONAL_NUMBER_PREFIX, Notice, NoticeOutcome, NoticeType
-from models.notices.windows import choices_for, printed_defence_days
+from models.notices.windows import NO_DEPOSIT, choices_for, printed_defence_days
 from models.people import Person
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
-from models.rulebooks.deadline_rules import START_EVENT_LABELS, DeadlineChoices, get_rule, unit_phrase
+from models.rulebooks.deadline_rules import START_EVENT_LABELS, DeadlineChoices, Unit, get_rule, unit_phrase
 
 DOCUMENT_LOCALE = "pt_BR"
 """The language of the official document (the PDF)."""
@@ -329,7 +329,7 @@ def deadline_lines(notice: Notice, settings: Settings, tr: Translator) -> list[s
     elif notice.type is NoticeType.PRELIMINAR:
         rules = ["cp-24-defesa-notificacao", "cp-278-defesa"]
     else:
-        rules = ["cp-37-reclamacao", "cp-278-defesa", "cp-43-recurso", "cp-46-deposito"]
+        rules = ["cp-37-reclamacao", "cp-278-defesa", "cp-43-recurso"]
     lines = []
     for rule_id in rules:
         rule = get_rule(rule_id)
@@ -338,6 +338,13 @@ def deadline_lines(notice: Notice, settings: Settings, tr: Translator) -> list[s
         lines.append(tr._("{what}: {length} from the {start} ({article})").format(
             what=tr._(rule.description), length=unit_phrase(tr, reading.unit, length),
             start=tr._(START_EVENT_LABELS[reading.start_event]), article=rule.article))
+    if notice.rulebook == L1533 and notice.payment_days is not None:
+        rule = get_rule("l1533-13xxiii-pagamento")
+        lines.append(tr._("{what}: {length} from the {start} ({article})").format(
+            what=tr._(rule.description), length=unit_phrase(tr, Unit.CALENDAR_DAYS, notice.payment_days),
+            start=tr._(START_EVENT_LABELS[rule.readings[0].start_event]), article=rule.article))
+    if notice.rulebook == CP and notice.type is NoticeType.AUTO:
+        lines.append(tr._(NO_DEPOSIT))
     if notice.type is NoticeType.AUTO:
         intro = tr._("You are summoned to pay the fine or to present a defence and evidence within:")
         return [intro, *lines]
@@ -474,6 +481,7 @@ async def issue_notice(
         recidivist=recidivist,
         penalties="\n".join(f"{c.kind.value}|{c.article}" for c in consequences) or None,
         defence_days=printed_defence_days(rulebook=data.rulebook, notice_type=data.type, settings=settings),
+        payment_days=settings.l1533_payment_days if data.rulebook == L1533 else None,
         case_id=data.case_id,
         preliminar_id=data.preliminar_id,
         code_hash=code_hash(code),
