@@ -465,15 +465,18 @@ def explain(result: DeadlineResult, tr: Translator, *, alternatives: tuple[Deadl
         lines.append(tr._("Start: {moment}").format(moment=tr.datetime(result.start_moment, format="short")))
         lines.append(tr._("Ends at: {moment}").format(moment=tr.datetime(result.final_moment, format="short")))
         return lines
-    lines.append(tr._("Start: {date} (not counted)").format(date=tr.date(result.start)))
     start_day = result.steps[0].day.day
-    if result.preceded_by is not None:
+    if result.preceded_by is None:
+        lines.append(tr._("Start: {date} (not counted)").format(date=tr.date(result.start)))
+    else:  # CPC Art. 231 IV and Art. 224: the business day after the preceding period starts the term, not counted
         before = result.preceded_by
+        lines.append(tr._("Publication: {date}").format(date=tr.date(result.start)))
         lines.append(
-            tr._("{description} ({article}): ends on {date}; the count starts after it").format(
+            tr._("{description} ({article}): ends on {date}; the term starts on the next business day").format(
                 description=tr._(before.rule.description), article=before.rule.article, date=tr.date(before.final_date)
             )
         )
+        lines.append(tr._("Start: {date} (not counted)").format(date=tr.date(result.steps[0].day)))
     if result.unit is Unit.BUSINESS_DAYS:
         skipped = [step for step in result.steps if step.kind is StepKind.SKIPPED]
         if skipped:

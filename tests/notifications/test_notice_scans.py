@@ -81,7 +81,7 @@ async def test_a_late_ciencia_gets_only_the_nearest_reminder(session: AsyncSessi
     assert reminder.dedupe_key.endswith(":1")
 
 
-async def test_no_reminder_once_the_defence_is_filed_then_appeal_and_deposit_reminders(
+async def test_no_reminder_once_the_defence_is_filed_then_only_the_appeal_reminder(
     session: AsyncSession, settings: Settings
 ) -> None:
     maria = await _maria(session)
@@ -96,11 +96,11 @@ async def test_no_reminder_once_the_defence_is_filed_then_appeal_and_deposit_rem
     assert decision is not None and decision.id is not None
     await record_explicit_ciencia(session=session, settings=settings, delivery_id=decision.id, person_id=maria,
                                   now=cuiaba(dt.date(2026, 4, 17)))
-    # deposit (Art. 46) closes Mon 27/4, appeal (Art. 43) Tue 5/5
-    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 4, 24)), settings=settings) == 1
+    # appeal (Art. 43) closes Tue 5/5; no deposit reminder for Mon 27/4 (Art. 46 is not applied: STF SV 21)
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 4, 24)), settings=settings) == 0
     assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 5, 2)), settings=settings) == 1
     rules = [r.payload["rule"] for r in await outbox(session, "notice.reminder")]
-    assert rules == ["cp-46-deposito", "cp-43-recurso"]
+    assert rules == ["cp-43-recurso"]
 
 
 def test_reminders_wait_for_the_morning(settings: Settings) -> None:
