@@ -196,6 +196,12 @@ class Settings(BaseSettings):
         "approved inspection, or by the end of each authorization validity ('validity': an approved inspection "
         "in the driver_expiring_soon_days before it counts).",
     )
+    driver_failed_inspection: Literal["fix_window", "barred"] = Field(
+        default="fix_window",
+        description="Lei 1.533 Art. 16 §2 / Art. 26 II: after a failed inspection (the vehicle had passed one before) "
+        "the driver may work during the 5 days to fix it and is barred after them ('fix_window', the text), or is "
+        "barred at once ('barred').",
+    )
     driver_csv_validity: Literal["check", "trust"] = Field(
         default="check",
         description="Driver CSV autorizacao_validade: 'check' refuses a row whose validity is not 12 months from "

@@ -61,7 +61,9 @@ async def test_a_cp_delivery_says_it_goes_by_post_when_not_acknowledged(
     assert "CPF" not in text and "Acácias" not in text  # no CPF, no address in the message
 
 
-async def test_the_decision_states_the_appeal_and_that_no_deposit_is_required(session: AsyncSession, settings: Settings) -> None:
+async def test_the_decision_states_the_appeal_and_that_no_deposit_is_required(
+    session: AsyncSession, settings: Settings
+) -> None:
     payload = await _delivery_payload(session, settings, cp_auto(offender_document=None, person_telegram_id=9001))
     await record_explicit_ciencia(session=session, settings=settings, delivery_id=int(payload["delivery_id"]),  # type: ignore[call-overload]
                                   person_id=1, now=NOW)
