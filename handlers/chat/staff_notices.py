@@ -248,6 +248,9 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
             amount=tr.money(ready.fine.amount), units=tr.number(ready.fine.units), unit=ready.fine.unit)
         if ready.fine.doubled:
             fine += " — " + tr._("doubled: repeat offender (Art. 8)")
+        if ready.recidivism_of is not None:  # CP Art. 8 par. único: the earlier notice of the same nature
+            fine += "\n" + tr._("Earlier notice of the same nature: {number} ({article}).").format(
+                number=esc(ready.recidivism_of.number), article=esc(ready.recidivism_of.infraction_article))
         lines += ["", fine]
         lines.append(tr._("Delivery: in the bot.") if ready.person_id else
                      tr._("Delivery: nobody in the bot yet — it will go on the list for post or edital."))

@@ -53,7 +53,7 @@ from models.notices.filings import FilingRefused, decide_filing, lapsed, pending
 from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice
 from models.notices.review import conclude_diligencia, open_vista, order_diligencia
 from models.notices.status import NoticeView, notice_by_number, notice_view
-from models.notices.tables import CienciaKind, FilingOutcome, NoticeDelivery, NoticeFiling, NoticeType
+from models.notices.tables import CienciaKind, FilingOutcome, Notice, NoticeDelivery, NoticeFiling, NoticeType
 from models.people import Role
 
 routes = web.RouteTableDef()
@@ -98,13 +98,16 @@ def _delivery(delivery: NoticeDelivery) -> dict[str, Any]:
     }
 
 
-def _view(view: NoticeView, today: dt.date) -> dict[str, Any]:
+def _view(view: NoticeView, today: dt.date, earlier: str | None = None) -> dict[str, Any]:
+    """The notice for staff; ``earlier`` is the number of the notice its recidivism rests on (CP Art. 8)."""
     notice = view.notice
     return {
         "number": notice.number, "type": notice.type.value, "rulebook": notice.rulebook,
         "infraction_code": notice.infraction_code, "article": notice.infraction_article,
         "offender_name": notice.offender_name, "person_id": notice.person_id,
         "fine": str((Decimal(notice.fine_cents) / 100).quantize(Decimal("0.01"))), "recidivist": notice.recidivist,
+        "recidivism_of": earlier, "warning_only": notice.warning_only, "quantity": notice.quantity,
+        "infraction_date": notice.infraction_on.isoformat() if notice.infraction_on else None,
         "stage": notice.stage.value, "outcome": notice.outcome.value if notice.outcome else None,
         "case_id": notice.case_id, "issued_at": notice.issued_at.isoformat(),
         "suspended": view.suspended,
@@ -151,6 +154,8 @@ async def issue(request: web.Request) -> web.Response:
             inspection_term=_text(body, "inspection_term"), person_id=_int(body, "person_id"),
             person_telegram_id=_int(body, "person_telegram_id"), case_id=_int(body, "case_id"),
             preliminar_id=preliminar_id, units=_parse(body, "units", Decimal),
+            infraction_on=_parse(body, "infraction_date", dt.date.fromisoformat),
+            quantity=_parse(body, "quantity", Decimal),
         )
         try:
             issued = await issue_notice(session=session, settings=settings, data=data,
@@ -338,7 +343,8 @@ async def show(request: web.Request) -> web.Response:
         if notice is None:
             return error(404, "not_found", "No notice has that number.")
         view = await notice_view(session=session, settings=settings, notice=notice, today=today)
-    return web.json_response(_view(view, today))
+        earlier = await session.get(Notice, notice.recidivism_of) if notice.recidivism_of is not None else None
+    return web.json_response(_view(view, today, earlier.number if earlier is not None else None))
 
 
 @routes.get("/api/notices/{number}/pdf")

@@ -124,8 +124,9 @@ async def test_cp_art_8_a_second_auto_for_the_same_infraction_doubles_the_fine(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
     await issue(session, settings, cp_auto(drawn_up_on=dt.date(2026, 2, 2)), now=NOW)
-    other = await issue(session, settings, cp_auto(infraction_code="CP-I-2"), now=NOW)
-    assert not other.notice.recidivist
+    only_code = settings.model_copy(update={"cp_recidivism_nature": "codigo"})
+    other = await issue(session, only_code, cp_auto(infraction_code="CP-I-2"), now=NOW)
+    assert not other.notice.recidivist  # BALCAO_CP_RECIDIVISM_NATURE=codigo: another row is another nature
     again = await issue(session, settings, cp_auto(), now=NOW)
     assert again.notice.recidivist and again.notice.fine_cents == 2 * 37800
     assert "doubled for repeat offence (Art. 8)" in pdf_text(again.pdf) or "dobro" in pdf_text(again.pdf)
