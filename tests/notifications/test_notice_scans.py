@@ -10,12 +10,22 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.settings import Settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing
-from models.notices.tables import CienciaKind, FilingOutcome, NoticeDelivery
+from models.notices.tables import CienciaKind, FilingOutcome, Notice, NoticeDelivery
 from models.outbox import OutboxMessage
 from models.people import Role
 from notifications.notice_scans import notice_ciencia, notice_limit_warnings, notice_reminders, polite_moment
 from notifications.scans import SCANS, run_scan
-from tests.auxil.notices import cp_auto, issue, l1533_auto, mark_outbox_sent, opted_in, outbox, person, staff
+from tests.auxil.notices import (
+    cp_auto,
+    issue,
+    l1533_auto,
+    mark_outbox_sent,
+    opted_in,
+    outbox,
+    pdf_text,
+    person,
+    staff,
+)
 
 NOW = dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC)  # Monday, 10:00 in Cuiabá
 
@@ -147,3 +157,21 @@ async def test_under_the_juntada_reading_the_90_days_run_from_the_issue_lei_1533
     assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 26)), settings=juntada) == 1
     [warning] = await outbox(session, "notice.limit_warning")
     assert warning.payload["final_date"] == "2026-06-10"
+
+
+async def test_lei_1533_art_13_xxiii_the_notice_states_the_payment_deadline_and_it_is_reminded(
+    session: AsyncSession, settings: Settings
+) -> None:
+    """Art. 13 XXIII "pagar multas no prazo estabelecido": the notice sets 30 days (BALCAO_L1533_PAYMENT_DAYS), printed
+    on it and frozen; acknowledged Mon 2/3/2026 they end Wed 1/4/2026, reminded 3 and 1 days before."""
+    maria = await _maria(session)
+    notice_id = await _acknowledged(session, settings, maria, dt.date(2026, 3, 2), l1533_auto(person_id=maria))
+    notice = await session.get(Notice, notice_id)
+    assert notice is not None and notice.payment_days == 30
+    assert "Art. 13, XXIII" in pdf_text(notice.pdf)
+    longer = settings.model_copy(update={"l1533_payment_days": 60})  # a later change does not move this notice
+    await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 9)), settings=longer)
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 29)), settings=longer) == 1
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 31)), settings=longer) == 1
+    rules = [(r.payload["rule"], r.payload["final_date"]) for r in await outbox(session, "notice.reminder")]
+    assert rules[-2:] == [("l1533-13xxiii-pagamento", "2026-04-01")] * 2
