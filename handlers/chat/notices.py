@@ -170,7 +170,7 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
         lines.append(tr._("The decision on your complaint was due by {date}. You may appeal now, as if your "
                           "complaint had been rejected.").format(
             date=tr.date(view.art42_from - dt.timedelta(days=1))) + small(f"{_law(notice)}, Art. 40; Art. 42"))
-    if notice.rulebook == CP and view.acts.appeal is not None:
+    if notice.rulebook == CP and (view.acts.appeal is not None or notice.stage is NoticeStage.APPEALED):
         lines.append(tr._(NO_DEPOSIT) + small(f"{_law(notice)}, Art. 46; STF, Súmula Vinculante 21"))
     return "\n".join(lines)
 

@@ -97,7 +97,7 @@ def test_an_ambiguous_rule_shows_the_reading_applied_and_the_other(
     out = capsys.readouterr().out
     assert ("Leitura aplicada: o início é o dia útil seguinte aos 30 dias do edital, que não é contado "
             "(Art. 36, III; CPC Art. 231, IV e Art. 224, por analogia)") in out
-    assert "Início: quinta-feira, 1 de abril de 2027 (não contado)" in out
+    assert "Início: quinta-feira, 1 de abril de 2027 (esse dia não conta)" in out
     assert "Prazo final: terça-feira, 13 de abril de 2027" in out
     assert "Outra leitura: contado da publicação do edital (Art. 37, ao pé da letra) → quinta-feira, 11 de março" in out
 

@@ -86,14 +86,15 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
     assert asked_text.message_id < confirm.message_id
     await clara.press_and_edit(confirm, "nstf:dsend", "Decidido")
 
-    # The decision reaches Maria with the appeal window (Art. 43) and the 50 % deposit (Art. 46)
+    # The decision reaches Maria with the appeal window (Art. 43); no deposit is asked (Art. 46; STF SV 21)
     await deliver(settings, sessions, emulator)
     decision = await emulator.wait_for_message(
         maria_user.id, lambda m: "Decisão sobre sua reclamação" in (m.text or ""), after=0)
     assert "improcedente" in decision.text and "mato alto" in decision.text
-    assert "Art. 43, par. único" in decision.text and "Art. 46" in decision.text and "R$\xa0189,00" in decision.text
+    assert "Art. 43, par. único" in decision.text and "R$\xa0189,00" not in decision.text
+    assert "o depósito de metade da multa do Art. 46 não é exigido (STF, Súmula Vinculante 21)" in decision.text
     ack_decision = await maria.press(decision, _button(decision, "notif:ciencia:"), "Recebimento registrado")
-    assert "Recurso voluntário ao Prefeito" in ack_decision.text and "R$\xa0189,00" in ack_decision.text
+    assert "Recurso voluntário ao Prefeito" in ack_decision.text and "não é preciso depositar nada" in ack_decision.text
 
     # The appeal (CP Art. 43–44)
     await maria.press(ack_decision, f"ntc:file:{notice_id}", "Escreva seu recurso")
