@@ -645,7 +645,7 @@ async def show_filing(update: Update, context: BalcaoContext, filing_id: int) ->
         tr._("Fine: {amount}").format(amount=money(tr, notice.fine_cents)),
     ]
     rows: list[list[tuple[str, str]]] = []
-    review, review_rows = review_lines(tr, filing, view, context.settings)  # CP Art. 40 §1, Art. 42
+    review, review_rows = review_lines(tr, filing, view, context.settings, today_of(context))  # CP Art. 40 §1, 42
     lines += review
     rows += review_rows
     if files:

@@ -7,6 +7,7 @@ Thin: each action calls :mod:`models.notices.review` and shows the filing again.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Awaitable, Callable
 
 from telegram import Update
@@ -33,9 +34,11 @@ SIDE_LABELS = {"autuado": N_("the person notified (autuado)"), "autuante": N_("t
 ShowFiling = Callable[[Update, BalcaoContext, int], Awaitable[None]]
 
 
-def review_lines(tr: Translator, filing: NoticeFiling, view: NoticeView,
-                 settings: Settings) -> tuple[list[str], list[list[tuple[str, str]]]]:
-    """The vista and diligência lines of a pending CP reclamação, and their buttons."""
+def review_lines(tr: Translator, filing: NoticeFiling, view: NoticeView, settings: Settings,
+                 today: dt.date) -> tuple[list[str], list[list[tuple[str, str]]]]:
+    """The vista and diligência lines of a pending CP reclamação, and their buttons (the next vista once the
+    running one is over).
+    """
     if view.notice.rulebook != CP or filing.kind is not FilingKind.RECLAMACAO:
         return [], []
     lines: list[str] = []
@@ -55,7 +58,7 @@ def review_lines(tr: Translator, filing: NoticeFiling, view: NoticeView,
         rows.append([(tr._("Diligência concluded"), f"nstf:dild:{filing.id}")])
         return lines, rows
     side = next_vista_side(filing, settings)
-    if side is not None:
+    if side is not None and all(window.final_date < today for window in vistas):
         rows.append([(tr._("Give vista to {side} (3 days)").format(side=tr._(SIDE_LABELS[side])),
                       f"nstf:vis:{filing.id}")])
     rows.append([(tr._("Order a diligência"), f"nstf:dil:{filing.id}")])
