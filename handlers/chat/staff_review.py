@@ -36,8 +36,9 @@ ShowFiling = Callable[[Update, BalcaoContext, int], Awaitable[None]]
 
 def review_lines(tr: Translator, filing: NoticeFiling, view: NoticeView, settings: Settings,
                  today: dt.date) -> tuple[list[str], list[list[tuple[str, str]]]]:
-    """The vista and diligência lines of a pending CP reclamação, and their buttons (the next vista once the
-    running one is over).
+    """The vista and diligência lines of a pending CP reclamação, and their buttons.
+
+    The next vista is offered only once the running one is over (Art. 40 §1: "sucessivamente").
     """
     if view.notice.rulebook != CP or filing.kind is not FilingKind.RECLAMACAO:
         return [], []
