@@ -173,6 +173,11 @@ class Settings(BaseSettings):
     case_warning_days: int = Field(
         default=3, ge=0, le=30, description="Warn staff this many days before a case's deadline (0: on the day)."
     )
+    ombudsman_complement_days: int = Field(
+        default=20, ge=1, le=60,
+        description="Days the author has to complete an ombudsman request when asked once (Lei 13.460 Art. 16 "
+        "sets none; Decreto 9.492/2018 Art. 18 gives 20, applied by analogy).",
+    )
     ombudsman_complement_restarts: bool = Field(
         default=True, description="A request for complementação interrupts the 30-day answer deadline, which "
         "starts again from the citizen's answer (Decreto 9.492/2018 Art. 18); false keeps the original deadline."

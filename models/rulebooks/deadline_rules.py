@@ -40,6 +40,8 @@ The ambiguities and the default choice (each a ``BALCAO_*`` setting):
 - ``BALCAO_L1533_PAYMENT_DAYS`` (30): Lei 1.533 Art. 13 XXIII makes the driver pay fines "no prazo estabelecido"
   without setting one; the notice states it: 30 days from the ciência (or from the final decision after a
   defence), as CTB Art. 282 §4 gives for traffic fines, applied by analogy.
+- ``BALCAO_OMBUDSMAN_COMPLEMENT_DAYS`` (20): Lei 13.460/2017 Art. 16 lets the Ombudsman ask the author to complete
+  a request once without a length; Decreto 9.492/2018 Art. 18 (federal) gives 20 days, applied by analogy.
 - ``BALCAO_MONTH_END_RULE`` (``next_day``): a period of months or years starting on a day the final month lacks
   (31 Jan + 1 month, 29 Feb + 1 year) ends on the next day (CC Art. 132 §3, Lei 810/1949 Art. 3); ``clamp``
   ends it on the last day of the month instead.
@@ -251,6 +253,7 @@ class DeadlineChoices:
     l1533_defence_days: int = 10
     l1533_appeal_days: int = 10
     l1533_payment_days: int = 30
+    ombudsman_complement_days: int = 20
     month_end_rule: MonthEndRule = "next_day"
 
     @classmethod
@@ -265,6 +268,7 @@ class DeadlineChoices:
             l1533_defence_days=settings.l1533_defence_days,
             l1533_appeal_days=settings.l1533_appeal_days,
             l1533_payment_days=settings.l1533_payment_days,
+            ombudsman_complement_days=settings.ombudsman_complement_days,
             month_end_rule=settings.month_end_rule,
         )
 
@@ -707,7 +711,8 @@ RULES: Final[tuple[DeadlineRule, ...]] = (
         article="Art. 16; Decreto nº 9.492/2018, Art. 18",
         description=N_("Complete the information the ombudsman asked for"),
         obliged=Obliged.PARTY,
-        readings=_one(D, 20, S.PEDIDO_COMPLEMENTACAO),
+        readings=_one(D, None, S.PEDIDO_COMPLEMENTACAO, length_setting="ombudsman_complement_days",
+                      basis=N_("Decreto 9.492/2018 Art. 18 (federal), applied by analogy: 20 days by default")),
         source="Decreto federal 9.492/2018 Art. 18, by analogy",
     ),
 )

@@ -68,12 +68,12 @@ def test_rule_ids_are_unique_and_references_resolve() -> None:
         ("l1533-26-1-suspensao", "Art. 26, §1º", Unit.CALENDAR_DAYS, 30, StartEvent.APLICACAO_PENALIDADE),
         ("ouvidoria-13460-resposta", "Art. 16", Unit.CALENDAR_DAYS, 30, StartEvent.RECEBIMENTO_MANIFESTACAO),
         ("ouvidoria-13460-informacoes", "Art. 16, par. único", Unit.CALENDAR_DAYS, 20, StartEvent.PEDIDO_INFORMACOES),
-        ("ouvidoria-complementacao", "Art. 16; Decreto nº 9.492/2018, Art. 18", Unit.CALENDAR_DAYS, 20,
-         StartEvent.PEDIDO_COMPLEMENTACAO),
+        ("ouvidoria-complementacao", "Art. 16; Decreto nº 9.492/2018, Art. 18", Unit.CALENDAR_DAYS, None,
+         StartEvent.PEDIDO_COMPLEMENTACAO),  # BALCAO_OMBUDSMAN_COMPLEMENT_DAYS: 20 (Decreto 9.492 Art. 18)
     ],
 )  # fmt: skip
 def test_the_literal_reading_of_each_rule_is_the_text_of_its_article(
-    rule_id: str, article: str, unit: Unit, length: int, start_event: StartEvent
+    rule_id: str, article: str, unit: Unit, length: int | None, start_event: StartEvent
 ) -> None:
     rule = get_rule(rule_id)
     literal = rule.readings[0]
@@ -100,7 +100,7 @@ def test_lengths_left_open_by_the_law_come_from_settings_with_matching_defaults(
         reading.length_setting for rule in RULES for reading in rule.readings if reading.length_setting is not None
     }
     assert open_lengths == {"cp_notice_defence_days", "l1533_defence_days", "l1533_appeal_days",
-                            "l1533_payment_days"}
+                            "l1533_payment_days", "ombudsman_complement_days"}
     for name in open_lengths:
         assert getattr(DeadlineChoices(), name) == Settings.model_fields[name].default
 
