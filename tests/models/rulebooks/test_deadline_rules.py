@@ -130,3 +130,18 @@ def test_no_rule_counts_a_deposit_to_appeal() -> None:
     """STF Súmula Vinculante 21 (CF Art. 5 XXXIV, LV): CP Art. 46's deposit is never a deadline, nor a setting."""
     assert not [rule.id for rule in RULES if "deposito" in rule.id]
     assert "cp_deposit_days_kind" not in Settings.model_fields
+
+
+def test_every_reading_setting_is_written_down_in_legal_choices() -> None:
+    """docs/LEGAL-CHOICES.md names every setting that picks a reading or a length the law leaves open."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "LEGAL-CHOICES.md").read_text(encoding="utf-8")
+    names = {rule.setting for rule in RULES if rule.setting} | {
+        reading.length_setting for rule in RULES for reading in rule.readings if reading.length_setting}
+    names |= {"cp_defence_window", "month_end_rule", "calendar_optional_days_off", "tacit_ciencia_days",
+              "cp_vista_order", "cp_recidivism_nature", "driver_vehicle_age_reading", "driver_inspection_start",
+              "driver_failed_inspection", "driver_csv_validity", "ombudsman_complement_restarts"}
+    missing = sorted(name for name in names if f"BALCAO_{name.upper()}" not in text)
+    assert missing == []
+    assert "Súmula Vinculante 21" in text
