@@ -24,8 +24,11 @@ def rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
     return settings_without_database(tmp_path, monkeypatch)
 
 
+APPROVED_ON = D(2026, 3, 10)
+
+
 def situation(rules: Settings, on: D, inspections: list[tuple[D, InspectionResult]],
-              paid: D = D(2026, 3, 10)) -> DriverSituation:
+              paid: D = APPROVED_ON) -> DriverSituation:
     authorization = Authorization(id=1, number="2026/001", driver_id=1, vehicle_id=7, approved_on=D(2026, 3, 10),
                                   fee_paid_on=paid, valid_until=validity_end(paid, rules),
                                   vehicle_since=D(2026, 3, 10))
