@@ -156,9 +156,11 @@ async def test_the_number_the_code_and_the_pdf(session: AsyncSession, settings: 
     assert issued.pdf.startswith(b"%PDF") and notice.pdf == issued.pdf
     text = pdf_text(issued.pdf)
     for element in (notice.number, "Maria Aparecida da Silva", "529.982.247-25", "Rua 7 de Setembro, 200",
-                    "Art. 53", "09:30", "Inês Fiscal", issued.code, "R$ 378,00", "Art. 37", "Art. 46",
-                    f"{settings.http_root}/verificar/{issued.code}"):
+                    "Art. 53", "09:30", "Inês Fiscal", issued.code, "R$ 378,00", "Art. 37",
+                    "Súmula Vinculante 21", f"{settings.http_root}/verificar/{issued.code}"):
         assert element in text, element
+    # CP Art. 46 is not a condition of the appeal (STF Súmula Vinculante 21; CF Art. 5 XXXIV, LV)
+    assert "sem ele, o recurso não segue" not in text and "não é preciso depositar nada" in text
 
 
 async def test_issuing_records_the_issue_as_the_first_link_of_the_chain(
