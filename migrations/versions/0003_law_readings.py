@@ -5,7 +5,7 @@ Existing rows: notices get no infraction date (the drawing-up day stands in for 
 no payment days (the notice keeps the deadlines it printed); filings lose the deposit they never needed.
 
 Revision ID: 0003
-Revises: 0001
+Revises: 0010
 Create Date: 2026-12-01 09:43:35.487221
 """
 from collections.abc import Sequence
@@ -16,7 +16,7 @@ from alembic import op
 import models.columns
 
 revision: str = '0003'
-down_revision: str | None = '0001'
+down_revision: str | None = '0010'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
