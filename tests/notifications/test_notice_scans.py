@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import datetime as dt
 
+import time_machine
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.i18n import translator
 from bot.settings import Settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing
+from models.notices.review import open_vista
 from models.notices.tables import CienciaKind, FilingOutcome, Notice, NoticeDelivery
 from models.outbox import OutboxMessage
 from models.people import Role
 from notifications.notice_scans import notice_ciencia, notice_limit_warnings, notice_reminders, polite_moment
+from notifications.rendering import render
 from notifications.scans import SCANS, run_scan
 from tests.auxil.notices import (
     cp_auto,
@@ -175,3 +179,34 @@ async def test_lei_1533_art_13_xxiii_the_notice_states_the_payment_deadline_and_
     assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 31)), settings=longer) == 1
     rules = [(r.payload["rule"], r.payload["final_date"]) for r in await outbox(session, "notice.reminder")]
     assert rules[-2:] == [("l1533-13xxiii-pagamento", "2026-04-01")] * 2
+
+
+async def test_cp_art_40_the_decision_due_is_warned_to_clerks_by_the_registered_scan(
+    session: AsyncSession, settings: Settings
+) -> None:
+    """A reclamação filed Tue 7/4/2026 must be decided by Fri 17/4 (Art. 40): the scan warns staff 3 and 1 days
+    before and on the day, once each, with a button to the filing; after a vista the due day moves (Art. 40 §2)."""
+    await staff(session, 9102, "Clara", Role.CLERK)
+    maria = await _maria(session)
+    notice_id = await _acknowledged(session, settings, maria, dt.date(2026, 4, 6))
+    filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=maria,
+                               text="Reclamação.", now=cuiaba(dt.date(2026, 4, 7)))
+    assert "notice-decision-warnings" in SCANS
+    counts = [await run_scan("notice-decision-warnings", session=session, now=cuiaba(dt.date(2026, 4, day)),
+                             settings=settings) for day in (13, 14, 15, 16, 17, 17)]
+    assert counts == [0, 1, 0, 1, 1, 0]
+    [first, *_] = await outbox(session, "notice.decision_warning")
+    with time_machine.travel(cuiaba(dt.date(2026, 4, 14)), tick=False):
+        text = render("notice.decision_warning", first.payload, translator("pt_BR")).text
+    assert "sexta-feira, 17 de abril de 2026" in text and "Art. 40" in text
+    assert first.payload["filing_id"] == filing.id
+    assert filing.id is not None
+    await open_vista(session=session, settings=settings, filing_id=filing.id, actor="staff:9102",
+                     now=cuiaba(dt.date(2026, 4, 15)))  # vista: 3 days end Sat 18/4 → Mon 20/4
+    # §2: 5 days after the vista end on Sat 25/4 → Mon 27/4; warned 3 days before, on Fri 24/4
+    assert await run_scan("notice-decision-warnings", session=session, now=cuiaba(dt.date(2026, 4, 23)),
+                          settings=settings) == 0
+    assert await run_scan("notice-decision-warnings", session=session, now=cuiaba(dt.date(2026, 4, 24)),
+                          settings=settings) == 1
+    [*_, last] = await outbox(session, "notice.decision_warning")
+    assert (last.payload["rule"], last.payload["final_date"]) == ("cp-40-2-decisao-apos-vista", "2026-04-27")
