@@ -90,9 +90,15 @@ class Settings(BaseSettings):
         description="Código de Posturas Art. 37 after service by edital: count the 8 business days after the "
         "edital's 30 days (Art. 36 III) or from its publication.",
     )
-    cp_deposit_days_kind: Literal["calendar", "business"] = Field(
-        default="calendar",
-        description="Código de Posturas Art. 46 deposit: 10 calendar days as written, or business days like Art. 43.",
+    cp_vista_order: Literal["autuado_primeiro", "autuante_primeiro"] = Field(
+        default="autuado_primeiro",
+        description="Código de Posturas Art. 40 §1: which side gets the 3 days of vista first — the autuado, as "
+        "the text lists them, or the autuante, so that the defence speaks last.",
+    )
+    cp_recidivism_nature: Literal["artigo", "capitulo", "codigo"] = Field(
+        default="artigo",
+        description="Código de Posturas Art. 8 par. único, 'infração da mesma natureza': an earlier notice under the "
+        "same fining article (artigo), the same chapter (capitulo), or only the same catalogue row (codigo).",
     )
     l1533_notice_90d_start: Literal["lavratura", "juntada"] = Field(
         default="lavratura",
@@ -116,6 +122,13 @@ class Settings(BaseSettings):
         le=90,
         description="Lei 1.533 Art. 22 recurso length in days (the Law leaves it to a Decreto; "
         "Lei 9.784/1999 Art. 59 gives 10).",
+    )
+    l1533_payment_days: int = Field(
+        default=30,
+        ge=1,
+        le=120,
+        description="Lei 1.533 Art. 13 XXIII: days to pay a fine, stated on the notice (the Law leaves it to the "
+        "notice; CTB Art. 282 §4 gives at least 30).",
     )
     month_end_rule: Literal["next_day", "clamp"] = Field(
         default="next_day",
@@ -160,6 +173,11 @@ class Settings(BaseSettings):
     case_warning_days: int = Field(
         default=3, ge=0, le=30, description="Warn staff this many days before a case's deadline (0: on the day)."
     )
+    ombudsman_complement_days: int = Field(
+        default=20, ge=1, le=60,
+        description="Days the author has to complete an ombudsman request when asked once (Lei 13.460 Art. 16 "
+        "sets none; Decreto 9.492/2018 Art. 18 gives 20, applied by analogy).",
+    )
     ombudsman_complement_restarts: bool = Field(
         default=True, description="A request for complementação interrupts the 30-day answer deadline, which "
         "starts again from the citizen's answer (Decreto 9.492/2018 Art. 18); false keeps the original deadline."
@@ -182,6 +200,12 @@ class Settings(BaseSettings):
         description="Lei 1.533 Art. 16 (annual inspection, start not stated): due 12 months after the last "
         "approved inspection, or by the end of each authorization validity ('validity': an approved inspection "
         "in the driver_expiring_soon_days before it counts).",
+    )
+    driver_failed_inspection: Literal["fix_window", "barred"] = Field(
+        default="fix_window",
+        description="Lei 1.533 Art. 16 §2 / Art. 26 II: after a failed inspection (the vehicle had passed one before) "
+        "the driver may work during the 5 days to fix it and is barred after them ('fix_window', the text), or is "
+        "barred at once ('barred').",
     )
     driver_csv_validity: Literal["check", "trust"] = Field(
         default="check",

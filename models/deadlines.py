@@ -240,8 +240,10 @@ def compute_deadline(
     day0 = start.date() if isinstance(start, dt.datetime) else start
     preceded_by = None
     if chosen.after is not None:
+        # CPC Art. 231 IV (by analogy): the start is the business day after the preceding period (the edital's
+        # 30 days) ends; CPC Art. 224: that start day is excluded, so counting begins the day after it.
         preceded_by = compute_deadline(rule_id=chosen.after, start=day0, calendar=calendar, choices=choices)
-        day0 = preceded_by.final_date
+        day0 = calendar.next_business_day(preceded_by.final_date)
 
     steps: list[DayStep] = [DayStep(day0, StepKind.START, off=calendar.day_off(day0))]
     adjustment = None
@@ -293,10 +295,13 @@ _NOTICE_WINDOWS: Final[dict[tuple[str, NoticeType], tuple[tuple[str, str | None]
     (CP, NoticeType.NOTIFICACAO_PRELIMINAR): (("cp-24-defesa-notificacao", DEFENCE), ("cp-278-defesa", DEFENCE)),
     (CP, NoticeType.AUTO_DE_INFRACAO): (("cp-37-reclamacao", DEFENCE), ("cp-278-defesa", DEFENCE)),
     (CP, NoticeType.EDITAL): (("cp-37-reclamacao-edital", DEFENCE), ("cp-278-defesa", DEFENCE)),
-    (CP, NoticeType.DECISAO): (("cp-43-recurso", None), ("cp-46-deposito", None)),
-    (CP, NoticeType.DECISAO_DEFINITIVA): (("cp-47-1-pagamento", None), ("cp-47-3-diferenca", None)),
-    (L1533, NoticeType.NOTIFICACAO_PENALIDADE): (("l1533-22-defesa", None),),
+    # No deposit window: CP Art. 46 is not applied (STF Súmula Vinculante 21), so neither its 10 days nor the
+    # difference between fine and deposit (Art. 47 III) is counted; the appeal is always admitted.
+    (CP, NoticeType.DECISAO): (("cp-43-recurso", None),),
+    (CP, NoticeType.DECISAO_DEFINITIVA): (("cp-47-1-pagamento", None),),
+    (L1533, NoticeType.NOTIFICACAO_PENALIDADE): (("l1533-22-defesa", None), ("l1533-13xxiii-pagamento", None)),
     (L1533, NoticeType.DECISAO): (("l1533-22-recurso", None),),
+    (L1533, NoticeType.DECISAO_DEFINITIVA): (("l1533-13xxiii-pagamento-final", None),),
     (L1533, NoticeType.REPROVACAO_VISTORIA): (("l1533-16-regularizar", None),),
 }
 
@@ -460,15 +465,18 @@ def explain(result: DeadlineResult, tr: Translator, *, alternatives: tuple[Deadl
         lines.append(tr._("Start: {moment}").format(moment=tr.datetime(result.start_moment, format="short")))
         lines.append(tr._("Ends at: {moment}").format(moment=tr.datetime(result.final_moment, format="short")))
         return lines
-    lines.append(tr._("Start: {date} (not counted)").format(date=tr.date(result.start)))
     start_day = result.steps[0].day.day
-    if result.preceded_by is not None:
+    if result.preceded_by is None:
+        lines.append(tr._("Start: {date} (not counted)").format(date=tr.date(result.start)))
+    else:  # CPC Art. 231 IV and Art. 224: the business day after the preceding period starts the term, not counted
         before = result.preceded_by
+        lines.append(tr._("Publication: {date}").format(date=tr.date(result.start)))
         lines.append(
-            tr._("{description} ({article}): ends on {date}; the count starts after it").format(
+            tr._("{description} ({article}): ends on {date}; the term starts on the next business day").format(
                 description=tr._(before.rule.description), article=before.rule.article, date=tr.date(before.final_date)
             )
         )
+        lines.append(tr._("Start: {date} (not counted)").format(date=tr.date(result.steps[0].day)))
     if result.unit is Unit.BUSINESS_DAYS:
         skipped = [step for step in result.steps if step.kind is StepKind.SKIPPED]
         if skipped:

@@ -8,8 +8,18 @@
   (:func:`recidivism_consequences`): Art. 26 §1 suspension (30 days, or 12 months under Art. 24 par. único,
   ``BALCAO_L1533_REPEAT_SUSPENSION``), Art. 26 §2 *cassação*, Art. 27 par. único fine plus seizure of the vehicle.
 
-The year's unit value comes from ``BALCAO_UNIT_VALUES``; the amount is rounded to cents, half up. Whether the
-person is a repeat offender is decided by the caller (the notices keep the history).
+Rows the catalogue does not compute as a plain value:
+
+- CP Art. 57 §§1–3 (Tabela II item 3, "comprometer a limpeza da água potável"): the first offence is a warning
+  (*advertência*, §1), with no fine; on a repeat the offender is fined and reported to the authorities (§3). That
+  first fine is the table value: the repeat is what makes it due, so it is not also doubled (Art. 8) — the fine
+  doubles only when an earlier notice already carried a fine (``docs/LEGAL-CHOICES.md``).
+- Tabela III items 2–4 are charged "por m²" of public road occupied: the notice takes the quantity and the fine
+  is the units per m² times the area (then doubled on recidivism).
+
+The unit value is that of the year of the infraction (``on``: the day it was committed, which a notice records
+apart from the day it is drawn up), from ``BALCAO_UNIT_VALUES``; the amount is rounded to cents, half up.
+Whether the person is a repeat offender is decided by the caller (:mod:`models.notices.recidivism`).
 """
 
 from __future__ import annotations
@@ -27,6 +37,14 @@ from models.rulebooks.deadline_rules import DeadlineChoices, DeadlineRule, get_r
 
 CENT: Final = Decimal("0.01")
 CP_DOUBLING_ARTICLE: Final = "Art. 8º"
+WARNING_FIRST: Final = frozenset({"CP-II-3"})
+"""CP Art. 57 §§1–3: rows whose first offence is a warning, fined only on a repeat."""
+WARNING_ARTICLE: Final = "Art. 57, §§1º–3º"
+
+
+def per_square_metre(infraction: Infraction) -> bool:
+    """Whether the row is charged per m² (Tabela III items 2–4: "por m² de espaço em via pública")."""
+    return infraction.rulebook == CP and "por m²" in infraction.description
 
 
 class FineError(ValueError):
@@ -64,6 +82,8 @@ class Fine:
         doubled: whether the fine was doubled.
         article: the article that sets the value.
         doubling_article: ``Art. 8º`` when doubled, else ``None``.
+        quantity: the m² the units were multiplied by (Tabela III "por m²"), else ``None``.
+        warning: CP Art. 57 §1: a first offence, warned and not fined (``amount`` is 0).
     """
 
     infraction: Infraction
@@ -76,6 +96,8 @@ class Fine:
     doubled: bool
     article: str
     doubling_article: str | None = None
+    quantity: Decimal | None = None
+    warning: bool = False
 
     def money(self, tr: Translator) -> str:
         """The amount in the reader's locale, e.g. ``R$ 1.234,50``."""
@@ -101,6 +123,8 @@ def compute_fine(
     unit_values: Mapping[str, Mapping[int, Decimal]],
     recidivist: bool,
     units: Decimal | None = None,
+    quantity: Decimal | None = None,
+    prior_fine: bool | None = None,
 ) -> Fine:
     """The fine for an infraction committed (or cited) on a date.
 
@@ -111,11 +135,15 @@ def compute_fine(
         recidivist: CP: a *reincidente específico* (Art. 8 par. único: same nature, already cited or punished);
             Lei 1.533: a repeat of the same infraction. Only the CP doubles the fine.
         units: the value in units for a row whose value the table lost (``infraction.units is None``).
+        quantity: the m² for a row charged per m² (Tabela III), required there and refused elsewhere.
+        prior_fine: for the rows of CP Art. 57, whether an earlier notice of the same nature carried a fine (the
+            doubling of Art. 8 then applies); ``None`` means it did not.
 
     Raises:
         MissingUnitValue: no unit value for that year.
         MissingCatalogueValue: the row has no value and ``units`` was not given.
-        FineError: ``units`` given for a row that has a value, or not positive.
+        FineError: ``units`` given for a row that has a value, or not positive; ``quantity`` missing, not
+            positive, or given for a row not charged per m².
     """
     if infraction.units is None:
         if units is None:
@@ -129,9 +157,20 @@ def compute_fine(
         if units is not None and units != infraction.units:
             raise FineError(f"{infraction.code} is {infraction.units} {infraction.unit} in the table")
         base = infraction.units
-    doubled = recidivist and infraction.rulebook == CP
-    charged = base * 2 if doubled else base
+    if per_square_metre(infraction):
+        if quantity is None or quantity <= 0:
+            raise FineError(f"{infraction.code} is charged per m²: give the area (m²)")
+    elif quantity is not None:
+        raise FineError(f"{infraction.code} is not charged per m²")
     value = unit_value(unit=infraction.unit, year=on.year, unit_values=unit_values)
+    if infraction.code in WARNING_FIRST and not recidivist:  # CP Art. 57 §1: warned, not fined
+        return Fine(infraction=infraction, base_units=base, units=Decimal(0), unit=infraction.unit, year=on.year,
+                    unit_value=value, amount=Decimal("0.00"), doubled=False, article=WARNING_ARTICLE,
+                    warning=True)
+    if infraction.code in WARNING_FIRST:  # §3: the repeat is fined; it doubles only over an earlier fine
+        recidivist = bool(prior_fine)
+    doubled = recidivist and infraction.rulebook == CP
+    charged = base * (quantity or 1) * (2 if doubled else 1)
     return Fine(
         infraction=infraction,
         base_units=base,
@@ -143,6 +182,7 @@ def compute_fine(
         doubled=doubled,
         article=infraction.article,
         doubling_article=CP_DOUBLING_ARTICLE if doubled else None,
+        quantity=quantity,
     )
 
 

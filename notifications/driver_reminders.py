@@ -51,8 +51,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.i18n import N_, Translator
 from bot.settings import Settings
 from models.columns import UTCDateTime
-from models.deadlines import add_months
-from models.drivers.periods import civil_today, last_business_day, office_calendar
+from models.drivers.periods import civil_today
 from models.drivers.registry import linked_driver
 from models.drivers.status import (
     ARTICLES,
@@ -64,6 +63,8 @@ from models.drivers.status import (
     RULE_SUSPENSION,
     RULE_VALIDITY,
     RULE_VEHICLE_AGE,
+    annual_inspection_due,
+    last_office_day,
     legal_deadline,
     vehicle_last_day,
 )
@@ -155,7 +156,7 @@ def anchors_for(due: dt.date, settings: Settings) -> list[dt.date]:
     return [
         anchor
         for offset in range(364, 368)
-        if add_months(anchor := due - dt.timedelta(days=offset), 12, month_end_rule=settings.month_end_rule) == due
+        if annual_inspection_due(anchor := due - dt.timedelta(days=offset), settings) == due
     ]
 
 
@@ -257,7 +258,6 @@ def _iso(name: str) -> ColumnElement[Any]:
 
 async def _renewals(context: _Context) -> int:
     """``driver.renewal``: 60, 30, 15, 7, 1 days before the validity ends and on the day (Art. 3 par. único)."""
-    calendar = office_calendar(context.settings)
     statement = _prepare(
         context,
         kind=RENEWAL,
@@ -279,7 +279,7 @@ async def _renewals(context: _Context) -> int:
             prefix=f"{RENEWAL}:{valid_until.isoformat()}:{days}:",
             valid_until=valid_until,
             valid_until_text=valid_until.isoformat(),
-            renew_by_text=last_business_day(valid_until, calendar).isoformat(),
+            renew_by_text=last_office_day(valid_until, context.settings).isoformat(),
         )
     return added
 
@@ -287,7 +287,8 @@ async def _renewals(context: _Context) -> int:
 async def _inspections(context: _Context) -> int:
     """``driver.inspection``: 30, 7 and 1 days before the annual inspection is due (Art. 16)."""
     approved = _I.c.result == literal(InspectionResult.APPROVED, _I.c.result.type)
-    payload = {"plate": _V.c.plate, "due": _iso("due_text"), "office": _text(context.settings.driver_office)}
+    payload = {"plate": _V.c.plate, "due": _iso("due_text"), "inspect_by": _iso("inspect_by_text"),
+               "office": _text(context.settings.driver_office)}
     due_param = bindparam("due", type_=Date)
     if context.settings.driver_inspection_start == "validity":
         window_start = bindparam("window_start", type_=Date)
@@ -315,6 +316,7 @@ async def _inspections(context: _Context) -> int:
     for days, due in milestone_targets(INSPECTION_DAYS, context.start_day, context.today):
         params: dict[str, object] = {
             "prefix": f"{INSPECTION}:{due.isoformat()}:{days}:", "due": due, "due_text": due.isoformat(),
+            "inspect_by_text": last_office_day(due, context.settings).isoformat(),  # as /situacao says it
         }
         if context.settings.driver_inspection_start == "validity":
             window = dt.timedelta(days=context.settings.driver_expiring_soon_days)
@@ -523,14 +525,17 @@ def render_inspection(payload: dict[str, Any], tr: Translator) -> Rendered:
     due = dt.date.fromisoformat(payload["due"])
     days = (due - _today(tr)).days
     values = {"plate": payload["plate"], "date": tr.date(due), "office": payload["office"]}
+    inspect_by = dt.date.fromisoformat(payload.get("inspect_by") or payload["due"])
     if days > 0:
         text = tr._("The yearly inspection of your vehicle {plate} is due by {date}: {left}. "
                     "Book it at the {office}.").format(left=_days_left(tr, days), **values)
+        if inspect_by != due:  # the same last open day /situacao gives (models.drivers.status)
+            text += "\n" + tr._("The office is closed on the last day: go by {date}.").format(date=tr.date(inspect_by))
     elif days == 0:
         text = tr._("The yearly inspection of your vehicle {plate} is due today. Go to the {office}.").format(**values)
-    else:
-        text = tr._("The yearly inspection of your vehicle {plate} was due on {date}. "
-                    "Go to the {office} as soon as you can.").format(**values)
+    else:  # Art. 16: overdue, so not allowed to drive (StatusKind.INSPECTION_OVERDUE)
+        text = tr._("The yearly inspection of your vehicle {plate} was due on {date}: until it passes you may not "
+                    "drive for the apps. Go to the {office} as soon as you can.").format(**values)
     return Rendered(text + _legal(RULE_ANNUAL_INSPECTION), _status_button(tr))
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from bot.i18n import N_, Translator
 from models.notices.pdf import money_of
 from models.notices.tables import FilingKind, FilingOutcome, NoticeType
+from models.notices.windows import NO_DEPOSIT
 from models.outbox import enqueue
 from models.rulebooks.catalogue import LAW_TITLES
 from models.rulebooks.deadline_rules import Unit, get_rule, unit_phrase
@@ -32,6 +33,7 @@ DECISION = "notice.decision"
 TACIT = "notice.tacit_ciencia"
 REMINDER = "notice.reminder"
 LIMIT_WARNING = "notice.limit_warning"
+DECISION_WARNING = "notice.decision_warning"
 
 DEADLINES_TOPIC = reminder_topic(
     "notice-deadlines",
@@ -106,15 +108,13 @@ def window_terms(payload: dict[str, Any], tr: Translator) -> list[str]:
     for term in payload.get("windows", []):
         rule = get_rule(term["rule"])
         length = unit_phrase(tr, Unit(term["unit"]), int(term["length"]))
-        if rule.id == "cp-46-deposito":
-            line = tr._("Deposit half the fine, {amount}, within {length}, or the appeal does not go forward "
-                        "({article}).").format(amount=money(tr, int(payload.get("deposit_cents", 0))),
-                                               length=length, article=rule.article)
-        elif rule.id.endswith("-recurso"):
+        if rule.id.endswith("-recurso"):
             line = tr._("You may appeal within {length} ({article}).").format(length=length, article=rule.article)
         else:
             line = tr._("Pay the fine within {length} ({article}).").format(length=length, article=rule.article)
         lines.append("• " + line)
+    if payload.get("no_deposit"):
+        lines.append("• " + tr._(NO_DEPOSIT))
     return lines
 
 
@@ -188,6 +188,21 @@ def render_limit_warning(payload: dict[str, Any], tr: Translator) -> Rendered:
         number=f"<b>{_esc(payload['number'])}</b>", date=tr.date(final), when=when)
     text += small(tr._("Lei 1.533/2020, Art. 22 §1: 90 days, or it goes to the Dívida Ativa"))
     return Rendered(text=text, buttons=[[(tr._("Notices to deliver"), "nstf:list")]])
+
+
+@renderer(DECISION_WARNING)
+def render_decision_warning(payload: dict[str, Any], tr: Translator) -> Rendered:
+    """To staff: decide this reclamação by its last day (CP Art. 40; §2 after vista), or Art. 42 opens the appeal."""
+    final = dt.date.fromisoformat(payload["final_date"])
+    left = (final - dt.datetime.now(tr.tz).date()).days
+    when = (tr._("the deadline has passed") if left < 0 else tr._("today is the last day") if left == 0
+            else tr.ngettext("{n} day left", "{n} days left", left).format(n=left))
+    text = tr._("⚠️ The complaint on notice {number} must be decided by {date} ({when}).").format(
+        number=f"<b>{_esc(payload['number'])}</b>", date=tr.date(final), when=when)
+    rule = get_rule(str(payload["rule"]))
+    text += small(tr._("Código de Posturas, {article}: after it the person may appeal (Art. 42)").format(
+        article=rule.article))
+    return Rendered(text=text, buttons=[[(tr._("Open it"), f"nstf:fil:{int(payload['filing_id'])}")]])
 
 
 async def enqueue_reminder(*, session: Any, person_id: int, notice_id: int, number: str, rule_id: str,

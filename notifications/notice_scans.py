@@ -1,7 +1,8 @@
-"""Scans of the penalty notices: ciência (tacit, or to the staff list), deadline reminders, the 90-day warning.
+"""Scans of the penalty notices: ciência (tacit, or the staff list), reminders, the 90-day and decision warnings.
 
-All three look at database state only and every message has a dedupe key, so running them twice is harmless
-and a process that was down catches up (see ``notifications.scans``).
+The decision warning tells staff the last day to decide a reclamação (CP Art. 40, or §2 after vista). All four
+look at database state only and every message has a dedupe key, so running them twice is harmless and a process
+that was down catches up (see ``notifications.scans``).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.settings import Settings
 from models.notices.delivery import close_running_editals, scan_electronic_deliveries
 from models.notices.reminders import due_reminders, limit_warnings, notice_staff
+from models.notices.review import decision_warnings
 from models.outbox import enqueue
-from notifications.notice_messages import LIMIT_WARNING, enqueue_reminder
+from notifications.notice_messages import DECISION_WARNING, LIMIT_WARNING, enqueue_reminder
 from notifications.scans import scan
 
 QUIET_BEFORE = dt.time(8, 0)
@@ -68,5 +70,24 @@ async def notice_limit_warnings(*, session: AsyncSession, now: dt.datetime, sett
                 dedupe_key=f"notice:{notice.id}:limit:{warning.window.final_date.isoformat()}:{person_id}",
                 payload={"notice_id": notice.id, "number": notice.number,
                          "final_date": warning.window.final_date.isoformat()},
+                not_before=polite_moment(now, settings)))
+    return count
+
+
+@scan("notice-decision-warnings")
+async def notice_decision_warnings(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
+    """Warn staff before (and on) the last day to decide a reclamação: CP Art. 40, or Art. 40 §2 after vista."""
+    warnings = await decision_warnings(session=session, settings=settings, now=now)
+    if not warnings:
+        return 0
+    staff = await notice_staff(session=session)
+    count = 0
+    for warning in warnings:
+        for person_id in staff:
+            count += int(await enqueue(
+                session=session, person_id=person_id, kind=DECISION_WARNING,
+                dedupe_key=f"{warning.dedupe_key}:{person_id}",
+                payload={"number": warning.notice.number, "filing_id": warning.filing.id,
+                         "rule": warning.window.rule.id, "final_date": warning.window.final_date.isoformat()},
                 not_before=polite_moment(now, settings)))
     return count

@@ -59,6 +59,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     issue.add_argument("--testemunhas", metavar="NAMES", help="witnesses, if any (auto, Art. 34 II)")
     issue.add_argument("--termo", metavar="REF", help="termo de fiscalização, if any (auto, Art. 34 III)")
     issue.add_argument("--unidades", metavar="UNITS", help="fine in units, only for a row the table lost")
+    issue.add_argument("--data-infracao", metavar="DATE",
+                       help="day of the infraction, when not the day it is drawn up (its year's unit value applies)")
+    issue.add_argument("--quantidade", metavar="M2", help="area in m², for a row charged per m² (Tabela III)")
     issue.add_argument("--person-telegram-id", type=int, metavar="ID", help="deliver in the bot to this user")
     issue.add_argument("--person-id", type=int, metavar="ID", help="deliver in the bot to this person")
     issue.add_argument("--case-id", type=int, metavar="ID", help="the representação case it comes from")
@@ -125,6 +128,13 @@ async def _issue(args: argparse.Namespace) -> int:
             units = Decimal(args.unidades.replace(",", "."))
         except InvalidOperation:
             raise CommandError(f"--unidades {args.unidades!r}: not a number") from None
+    quantity = None
+    if args.quantidade:
+        try:
+            quantity = Decimal(args.quantidade.replace(",", "."))
+        except InvalidOperation:
+            raise CommandError(f"--quantidade {args.quantidade!r}: not a number") from None
+    infraction_on = parse_day(args.data_infracao) if args.data_infracao else None
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         preliminar_id = None
@@ -139,7 +149,7 @@ async def _issue(args: argparse.Namespace) -> int:
             drawn_up_on=parse_day(args.data), drawn_up_time=parse_time(args.hora), facts=args.fatos,
             issuer_name=args.emissor, witnesses=args.testemunhas, inspection_term=args.termo,
             person_id=args.person_id, person_telegram_id=args.person_telegram_id, case_id=args.case_id,
-            preliminar_id=preliminar_id, units=units,
+            preliminar_id=preliminar_id, units=units, infraction_on=infraction_on, quantity=quantity,
         )
         try:
             issued = await issue_notice(session=session, settings=settings, data=data, actor="cli")

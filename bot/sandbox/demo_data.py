@@ -10,7 +10,7 @@ Carlos Motorista          expiring soon (20 days), inspection due with it; his p
                           driver persona's: link with "Share my phone number" and the CPF digits 123
 Ana Paula Ribeiro         active
 Bruno Henrique Costa      awaiting the first inspection (Art. 9: approved 2 days ago)
-Denise Almeida            active, but failed a re-inspection 2 days ago (Art. 16 §2)
+Denise Almeida            failed a re-inspection 2 days ago: 5 days to fix it, may still work (Art. 16 §2)
 Eduardo Lima              expired 12 days ago
 Fábio Souza               suspended for 30 days (Art. 26 §1), ending in 5 days
 Gustavo Nunes             revoked (Art. 24 I c)

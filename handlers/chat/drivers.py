@@ -45,6 +45,8 @@ from models.drivers.status import (
     RULE_REPORT_CHANGES,
     RULE_VALIDITY,
     RULE_VEHICLE_AGE,
+    STATE_MESSAGES,
+    STATUS_LABELS,
     AuthorizationStatus,
     StatusKind,
     Step,
@@ -61,15 +63,7 @@ BY_CODE = "drivers:code"
 UNLINK = "drivers:unlink"
 UNLINK_CONFIRMED = "drivers:unlink:yes"
 
-KIND_LABELS: dict[StatusKind, str] = {
-    StatusKind.ACTIVE: N_("Active"),
-    StatusKind.EXPIRING_SOON: N_("Expiring soon"),
-    StatusKind.EXPIRED: N_("Expired"),
-    StatusKind.AWAITING_INSPECTION: N_("Awaiting inspection"),
-    StatusKind.SUSPENDED: N_("Suspended"),
-    StatusKind.REVOKED: N_("Revoked"),
-    StatusKind.CASSADA: N_("Cancelled (cassada)"),
-}
+KIND_LABELS = STATUS_LABELS  # models.drivers.status decides the state, its label and its rule
 
 
 def _legal(article: str) -> str:
@@ -79,6 +73,8 @@ def _legal(article: str) -> str:
 def _state_line(tr: Translator, status: AuthorizationStatus) -> str:
     """What the state means, with its date and days left."""
     kind, until = status.kind, status.until
+    if kind in STATE_MESSAGES and until is not None:
+        return tr._(STATE_MESSAGES[kind]).format(date=tr.date(until), left=days_left_text(tr, status.days_left or 0))
     if kind in (StatusKind.ACTIVE, StatusKind.EXPIRING_SOON) and until is not None:
         return tr._("Valid until {date} ({left}).").format(
             date=tr.date(until), left=days_left_text(tr, status.validity_days_left)
@@ -127,8 +123,9 @@ def step_text(tr: Translator, step: Step, status: AuthorizationStatus) -> str:
         StepCode.REPLACE_VEHICLE: N_("Replace your vehicle by {date}: it reaches the age limit ({left})."),
     }
     text = tr._(upcoming[code]).format(date=date, left=left)
-    if code is StepCode.RENEW and deadline is not None and status.renew_by != deadline:
-        text += " " + tr._("The office is closed that day: go by {date}.").format(date=tr.date(status.renew_by))
+    office_day = status.renew_by if code is StepCode.RENEW else status.inspection.inspect_by
+    if code in (StepCode.RENEW, StepCode.ANNUAL_INSPECTION) and office_day is not None and office_day != deadline:
+        text += " " + tr._("The office is closed that day: go by {date}.").format(date=tr.date(office_day))
     return text
 
 

@@ -54,7 +54,8 @@ from models.notices.tables import (
     NoticeOutcome,
     NoticeStage,
 )
-from models.rulebooks.catalogue import LAW_TITLES
+from models.notices.windows import NO_DEPOSIT
+from models.rulebooks.catalogue import CP, LAW_TITLES
 from notifications.notice_messages import FILING_LABELS, TYPE_LABELS, ciencia_data, money
 from notifications.telegram_text import small
 
@@ -169,10 +170,8 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
         lines.append(tr._("The decision on your complaint was due by {date}. You may appeal now, as if your "
                           "complaint had been rejected.").format(
             date=tr.date(view.art42_from - dt.timedelta(days=1))) + small(f"{_law(notice)}, Art. 40; Art. 42"))
-    if view.deposit_cents is not None and view.acts.deposit is not None:
-        lines.append(tr._("To appeal, deposit half the fine, {amount}, by {date}.").format(
-            amount=money(tr, view.deposit_cents), date=tr.date(view.acts.deposit.final_date))
-            + small(f"{_law(notice)}, Art. 46"))
+    if notice.rulebook == CP and (view.acts.appeal is not None or notice.stage is NoticeStage.APPEALED):
+        lines.append(tr._(NO_DEPOSIT) + small(f"{_law(notice)}, Art. 46; STF, Súmula Vinculante 21"))
     return "\n".join(lines)
 
 

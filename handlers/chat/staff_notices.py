@@ -7,7 +7,8 @@
 - /entregas — inspectors and clerks: documents to deliver in person (CP Art. 36 I), by post with AR (II) or by
   edital (III), with the date the staff member records; Lei 1.533 notices show their 90-day limit (Art. 22 §1).
 - /defesas — clerks: defences, reclamações and appeals waiting for a decision (CP Art. 40–41, 45), with the files,
-  the deposit of an appeal (Art. 46), and the decision (text, then confirmation).
+  vista to each side and a diligência (Art. 40 §1, Art. 42: ``handlers.chat.staff_review``), and the decision
+  (text, then confirmation).
 
 The role is checked on every button and every message (``require_role``).
 """
@@ -29,6 +30,7 @@ from handlers.chat.forms import form_input
 from handlers.chat.notices import today_of
 from handlers.chat.replies import esc, keyboard, menu_row, reply
 from handlers.chat.representation import cancel_row, current_draft, save
+from handlers.chat.staff_review import ask_diligencia, diligencia_done, review_lines, vista
 from models.calendar import BusinessCalendar
 from models.cases.catalogue_search import search_infractions
 from models.cases.fields import InvalidInput, address, clean_text, past_day
@@ -49,7 +51,6 @@ from models.notices.filings import (
     attachments_of,
     decide_filing,
     pending_filings,
-    record_deposit,
 )
 from models.notices.issuing import LIMITS, NoticeInput, NoticeRefused, input_from_case, issue_notice, prepare
 from models.notices.pdf import format_document
@@ -247,6 +248,9 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
             amount=tr.money(ready.fine.amount), units=tr.number(ready.fine.units), unit=ready.fine.unit)
         if ready.fine.doubled:
             fine += " — " + tr._("doubled: repeat offender (Art. 8)")
+        if ready.recidivism_of is not None:  # CP Art. 8 par. único: the earlier notice of the same nature
+            fine += "\n" + tr._("Earlier notice of the same nature: {number} ({article}).").format(
+                number=esc(ready.recidivism_of.number), article=esc(ready.recidivism_of.infraction_article))
         lines += ["", fine]
         lines.append(tr._("Delivery: in the bot.") if ready.person_id else
                      tr._("Delivery: nobody in the bot yet — it will go on the list for post or edital."))
@@ -621,7 +625,7 @@ async def filings_command(update: Update, context: BalcaoContext) -> None:
 
 
 async def show_filing(update: Update, context: BalcaoContext, filing_id: int) -> None:
-    """A filing: its text, files, the deposit of an appeal, and the decision buttons."""
+    """A filing: its text, files, vista and diligência (CP Art. 40 §1, Art. 42), and the decision buttons."""
     tr = context.tr
     async with context.sessions() as session:
         filing = await session.get(NoticeFiling, filing_id)
@@ -641,18 +645,9 @@ async def show_filing(update: Update, context: BalcaoContext, filing_id: int) ->
         tr._("Fine: {amount}").format(amount=money(tr, notice.fine_cents)),
     ]
     rows: list[list[tuple[str, str]]] = []
-    due = next((window for window in view.windows if window.rule.id == "cp-40-decisao"), None)
-    if due is not None:
-        lines.append(tr._("Decide by {date}.").format(date=tr.date(due.final_date))
-                     + small(tr._("Código de Posturas, Art. 40; after it the person may appeal (Art. 42)")))
-    if filing.kind is FilingKind.RECURSO and notice.rulebook == CP:
-        lines.append(tr._("Deposit of half the fine: {state}").format(
-            state=tr._("made") if filing.deposit_at else tr._("not recorded")) + small("Código de Posturas, Art. 46"))
-        if filing.deposit_at is None and view.acts.deposit is not None:
-            lines.append(tr._("Due by {date}; without it the appeal does not go forward.").format(
-                date=tr.date(view.acts.deposit.final_date)))
-        if filing.deposit_at is None:
-            rows.append([(tr._("Record the deposit"), f"nstf:dep:{filing_id}")])
+    review, review_rows = review_lines(tr, filing, view, context.settings, today_of(context))  # CP Art. 40 §1, 42
+    lines += review
+    rows += review_rows
     if files:
         rows.append([(tr._("Send me the files"), f"nstf:att:{filing_id}")])
     rows.append([(tr._("Accept (procedente)"), f"nstf:dec:{filing_id}:granted"),
@@ -726,18 +721,6 @@ async def send_decision(update: Update, context: BalcaoContext) -> None:
                 markup=keyboard([[(tr._("◀ Defences to decide"), "nstf:filings")], menu_row(context)]), edit=True)
 
 
-async def deposit(update: Update, context: BalcaoContext, filing_id: int) -> None:
-    """Record an appeal's deposit (CP Art. 46)."""
-    try:
-        async with context.sessions() as session:
-            await record_deposit(session=session, filing_id=filing_id,
-                                 actor=f"staff:{context.person.telegram_user_id}")
-    except FilingRefused as refused:
-        await reply(update, context, esc(refused.render(context.tr)), edit=True)
-        return
-    await show_filing(update, context, filing_id)
-
-
 # --- buttons -----------------------------------------------------------------------------------------------------
 
 
@@ -747,7 +730,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     assert query is not None and query.data is not None
     parts = query.data.split(":")
     action, args = parts[1], parts[2:]
-    deciding = action in ("filings", "fil", "att", "dec", "dsend", "dep")
+    deciding = action in ("filings", "fil", "att", "dec", "dsend", "vis", "dil", "dild")
     if not await _role(update, context, DECIDERS if deciding else ISSUERS):
         return
     if action in ("list", "dlv", "how", "dtoday", "dconfirm", "pdf", "link", "lsug", "lconfirm"):
@@ -842,8 +825,12 @@ async def _decision_button(update: Update, context: BalcaoContext, action: str, 
         await show_filing(update, context, filing_id)
     elif action == "att":
         await send_files(update, context, filing_id)
-    elif action == "dep":
-        await deposit(update, context, filing_id)
+    elif action == "vis":
+        await vista(update, context, filing_id, show_filing)
+    elif action == "dil":
+        await ask_diligencia(update, context, filing_id)
+    elif action == "dild":
+        await diligencia_done(update, context, filing_id, show_filing)
     elif action == "dec" and len(args) == 2 and args[1] in (o.value for o in FilingOutcome):
         await ask_decision(update, context, filing_id, args[1])
     else:

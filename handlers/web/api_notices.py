@@ -11,11 +11,14 @@ route                                        roles                   what
 ``POST /api/notices/{number}/person``        inspector, clerk        address it to a person of the bot, found later
 ``GET /api/notices/filings``                 clerk                   defences and appeals waiting for a decision
 ``POST /api/notices/filings/{id}/decision``  clerk                   ``{"outcome": "granted"|"denied", "text"}``
-``POST /api/notices/filings/{id}/deposit``   clerk                   the appeal's deposit was made (CP Art. 46)
+``POST /api/notices/filings/{id}/vista``     clerk                   vista to the next side, 3 days (CP Art. 40 §1)
+``POST /api/notices/filings/{id}/diligencia`` clerk                  ``{"text"}``: convert into a diligência (Art. 42)
+``POST …/filings/{id}/diligencia/done``      clerk                   the diligência was concluded (Art. 40 again)
 ``GET /api/notices/chains``                  admin                   verify every event chain
 ===========================================  ======================  =============================================
 
-Admins may call every route. Messages are English (the API is for systems); the problems of a refused notice
+No appeal waits for a deposit (CP Art. 46 is not applied: STF Súmula Vinculante 21). Admins may call every
+route. Messages are English (the API is for systems); the problems of a refused notice
 carry their article in ``citation``.
 """
 
@@ -46,10 +49,11 @@ from models.notices.delivery import (
     staff_list,
 )
 from models.notices.documents import offender_document
-from models.notices.filings import FilingRefused, decide_filing, lapsed, pending_filings, record_deposit
+from models.notices.filings import FilingRefused, decide_filing, lapsed, pending_filings
 from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice
+from models.notices.review import conclude_diligencia, open_vista, order_diligencia
 from models.notices.status import NoticeView, notice_by_number, notice_view
-from models.notices.tables import CienciaKind, FilingOutcome, NoticeDelivery, NoticeType
+from models.notices.tables import CienciaKind, FilingOutcome, Notice, NoticeDelivery, NoticeFiling, NoticeType
 from models.people import Role
 
 routes = web.RouteTableDef()
@@ -94,13 +98,16 @@ def _delivery(delivery: NoticeDelivery) -> dict[str, Any]:
     }
 
 
-def _view(view: NoticeView, today: dt.date) -> dict[str, Any]:
+def _view(view: NoticeView, today: dt.date, earlier: str | None = None) -> dict[str, Any]:
+    """The notice for staff; ``earlier`` is the number of the notice its recidivism rests on (CP Art. 8)."""
     notice = view.notice
     return {
         "number": notice.number, "type": notice.type.value, "rulebook": notice.rulebook,
         "infraction_code": notice.infraction_code, "article": notice.infraction_article,
         "offender_name": notice.offender_name, "person_id": notice.person_id,
         "fine": str((Decimal(notice.fine_cents) / 100).quantize(Decimal("0.01"))), "recidivist": notice.recidivist,
+        "recidivism_of": earlier, "warning_only": notice.warning_only, "quantity": notice.quantity,
+        "infraction_date": notice.infraction_on.isoformat() if notice.infraction_on else None,
         "stage": notice.stage.value, "outcome": notice.outcome.value if notice.outcome else None,
         "case_id": notice.case_id, "issued_at": notice.issued_at.isoformat(),
         "suspended": view.suspended,
@@ -110,7 +117,7 @@ def _view(view: NoticeView, today: dt.date) -> dict[str, Any]:
             {"id": f.id, "kind": f.kind.value, "filed_at": f.filed_at.isoformat(), "text": f.text,
              "decided_at": f.decided_at.isoformat() if f.decided_at else None,
              "outcome": f.outcome.value if f.outcome else None, "decision_text": f.decision_text,
-             "lapsed": lapsed(f), "deposit_at": f.deposit_at.isoformat() if f.deposit_at else None}
+             "lapsed": lapsed(f), **_review(f)}
             for f in view.filings
         ],
     }
@@ -147,6 +154,8 @@ async def issue(request: web.Request) -> web.Response:
             inspection_term=_text(body, "inspection_term"), person_id=_int(body, "person_id"),
             person_telegram_id=_int(body, "person_telegram_id"), case_id=_int(body, "case_id"),
             preliminar_id=preliminar_id, units=_parse(body, "units", Decimal),
+            infraction_on=_parse(body, "infraction_date", dt.date.fromisoformat),
+            quantity=_parse(body, "quantity", Decimal),
         )
         try:
             issued = await issue_notice(session=session, settings=settings, data=data,
@@ -234,7 +243,7 @@ async def filings(request: web.Request) -> web.Response:
         rows = await pending_filings(session=session)
     return web.json_response({"filings": [
         {"id": f.id, "number": n.number, "kind": f.kind.value, "filed_at": f.filed_at.isoformat(), "text": f.text,
-         "deposit_at": f.deposit_at.isoformat() if f.deposit_at else None}
+         **_review(f)}
         for f, n in rows
     ]})
 
@@ -259,18 +268,56 @@ async def decision(request: web.Request) -> web.Response:
     return web.json_response({"id": filing.id, "outcome": outcome.value, "decided_at": filing.decided_at.isoformat()})
 
 
-@routes.post("/api/notices/filings/{filing_id:\\d+}/deposit")
+def _review(filing: NoticeFiling) -> dict[str, Any]:
+    """Vista (CP Art. 40 §1) and diligência (Art. 42) of a filing."""
+    return {
+        "vista_first_on": filing.vista_first_on.isoformat() if filing.vista_first_on else None,
+        "vista_second_on": filing.vista_second_on.isoformat() if filing.vista_second_on else None,
+        "diligencia_at": filing.diligencia_at.isoformat() if filing.diligencia_at else None,
+        "diligencia_text": filing.diligencia_text,
+        "diligencia_done_at": filing.diligencia_done_at.isoformat() if filing.diligencia_done_at else None,
+    }
+
+
+@routes.post("/api/notices/filings/{filing_id:\\d+}/vista")
 @staff_endpoint(Role.CLERK)
-async def deposit(request: web.Request) -> web.Response:
-    """Record that half the fine was deposited, so the appeal goes forward (CP Art. 46)."""
+async def vista(request: web.Request) -> web.Response:
+    """Give vista of a reclamação to the next side for 3 days (CP Art. 40 §1)."""
     async with sessions_of(request)() as session:
         try:
-            filing = await record_deposit(session=session, filing_id=int(request.match_info["filing_id"]),
-                                          actor=f"staff:{request[STAFF_ID]}")
+            filing = await open_vista(session=session, settings=settings_of(request),
+                                      filing_id=int(request.match_info["filing_id"]),
+                                      actor=f"staff:{request[STAFF_ID]}")
         except FilingRefused as exc:
-            return error(409, "refused", exc.render(translator(API_LOCALE)))
-    assert filing.deposit_at is not None
-    return web.json_response({"id": filing.id, "deposit_at": filing.deposit_at.isoformat()})
+            return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
+    return web.json_response({"id": filing.id, **_review(filing)})
+
+
+@routes.post("/api/notices/filings/{filing_id:\\d+}/diligencia")
+@staff_endpoint(Role.CLERK)
+async def diligencia(request: web.Request) -> web.Response:
+    """Convert the judgment of a reclamação into a diligência (CP Art. 42): ``{"text"}`` says what for."""
+    body = await json_object(request, not_json="The body is not JSON.")
+    async with sessions_of(request)() as session:
+        try:
+            filing = await order_diligencia(session=session, filing_id=int(request.match_info["filing_id"]),
+                                            text=str(body.get("text") or ""), actor=f"staff:{request[STAFF_ID]}")
+        except FilingRefused as exc:
+            return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
+    return web.json_response({"id": filing.id, **_review(filing)})
+
+
+@routes.post("/api/notices/filings/{filing_id:\\d+}/diligencia/done")
+@staff_endpoint(Role.CLERK)
+async def diligencia_done(request: web.Request) -> web.Response:
+    """The diligência was concluded: the 10 days of CP Art. 40 run again from today."""
+    async with sessions_of(request)() as session:
+        try:
+            filing = await conclude_diligencia(session=session, filing_id=int(request.match_info["filing_id"]),
+                                               actor=f"staff:{request[STAFF_ID]}")
+        except FilingRefused as exc:
+            return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
+    return web.json_response({"id": filing.id, **_review(filing)})
 
 
 @routes.get("/api/notices/chains")
@@ -296,7 +343,8 @@ async def show(request: web.Request) -> web.Response:
         if notice is None:
             return error(404, "not_found", "No notice has that number.")
         view = await notice_view(session=session, settings=settings, notice=notice, today=today)
-    return web.json_response(_view(view, today))
+        earlier = await session.get(Notice, notice.recidivism_of) if notice.recidivism_of is not None else None
+    return web.json_response(_view(view, today, earlier.number if earlier is not None else None))
 
 
 @routes.get("/api/notices/{number}/pdf")

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from handlers.web import api_broadcasts, api_cases, api_drivers, api_notices, health, operations, verification
+from handlers.web import (
+    api_broadcasts,
+    api_cases,
+    api_drivers,
+    api_notices,
+    api_platforms,
+    health,
+    operations,
+    verification,
+)
 
 ROUTE_TABLES: tuple[web.RouteTableDef, ...] = (
     health.routes,  # /healthz
@@ -14,4 +23,5 @@ ROUTE_TABLES: tuple[web.RouteTableDef, ...] = (
     api_drivers.routes,  # /api/drivers…
     api_notices.routes,  # /api/notices…
     verification.routes,  # public /verificar
+    api_platforms.routes,  # /api/platforms… (Lei 1.533 Art. 5 IX)
 )

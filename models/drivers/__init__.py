@@ -6,6 +6,7 @@
 - :mod:`models.drivers.registry`: a driver's situation; fee payments, inspections and sanctions.
 - :mod:`models.drivers.importing`: the registry CSV, all or nothing.
 - :mod:`models.drivers.linking`: /vincular by contact and CPF digits or by a one-time code; unlinking.
+- :mod:`models.drivers.platforms`: the platforms' list every 30 days (Art. 5 IX), received and late.
 """
 
-from models.drivers import tables  # noqa: F401  (register the tables)
+from models.drivers import platforms, tables  # noqa: F401  (register the tables)

@@ -20,6 +20,11 @@ Choices:
 - CNH (Art. 12 I): a category below B is an error (it does not allow driving a car); a CNH issued less than two
   years before ``autorizacao_emissao`` is a *warning*, not an error: the card's issue date changes at every
   renewal, and the Law may mean the first licence, which the file does not carry.
+- ``ultima_infracao_gravissima`` (an addition to the contract, optional: a file without the column is read as
+  before): the date of the driver's latest *gravíssima* traffic infraction, empty when none. Art. 12 VII asks for
+  none in the 12 months before the request's *protocolo*; the file has no protocolo date, so the 12 months are
+  counted back from ``autorizacao_emissao`` (a renewal is checked again). A row inside them is refused, citing
+  the article. The date is only checked, never stored.
 - A vehicle is matched by RENAVAM first (a plate converted to the Mercosul format keeps its RENAVAM), then by
   plate. A new plate for a driver is a replacement vehicle (Art. 8 §2): it needs its own inspection, and the
   Art. 9 five days run from the import day.
@@ -71,7 +76,10 @@ COLUMNS: tuple[str, ...] = (
     "vistoria_data",
     "vistoria_resultado",
 )
-OPTIONAL_COLUMNS = frozenset({"telefone", "autorizacao_validade", "vistoria_data", "vistoria_resultado"})
+GRAVISSIMA = "ultima_infracao_gravissima"
+"""Lei 1.533/2020 Art. 12 VII: an optional column, added to the contract (absent from older files)."""
+EXTRA_COLUMNS: tuple[str, ...] = (GRAVISSIMA,)
+OPTIONAL_COLUMNS = frozenset({"telefone", "autorizacao_validade", "vistoria_data", "vistoria_resultado", GRAVISSIMA})
 RESULTS: dict[str, InspectionResult] = {
     "aprovado": InspectionResult.APPROVED,
     "aprovada": InspectionResult.APPROVED,
@@ -251,6 +259,7 @@ class _RowReader:
         inspected_on = self.date("vistoria_data")
         result = self._result()
         valid_until = self._validity(fee_paid_on, given_validity)
+        self._gravissima(fee_paid_on)
         if self.errors:
             return None
         assert cnh_issued_on is not None and fee_paid_on is not None and valid_until is not None
@@ -282,6 +291,15 @@ class _RowReader:
             inspected_on=inspected_on,
             inspection_result=result,
         )
+
+    def _gravissima(self, fee_paid_on: dt.date | None) -> None:
+        """Art. 12 VII: no gravíssima infraction in the 12 months before the request (here, the authorization)."""
+        last = self.date(GRAVISSIMA)
+        if last is None or fee_paid_on is None:
+            return
+        if last <= fee_paid_on < add_months(last, 12, month_end_rule=self.settings.month_end_rule):
+            self._error(f"{GRAVISSIMA}: a gravíssima infraction on {last.isoformat()}, less than 12 months before "
+                        f"the authorization (Lei 1.533/2020 Art. 12 VII)")
 
     def _model_year(self) -> int | None:
         value = self.text("ano_modelo", 8)
@@ -334,7 +352,7 @@ def read_rows(text: str, *, settings: Settings, today: dt.date) -> tuple[list[Dr
     if not header or missing:
         report.errors.append(RowProblem(1, "missing columns: " + ", ".join(missing or COLUMNS)))
         return [], report
-    unknown = [name for name in header if name and name not in COLUMNS]
+    unknown = [name for name in header if name and name not in COLUMNS and name not in EXTRA_COLUMNS]
     if unknown:
         report.warnings.append(RowProblem(1, "ignored columns: " + ", ".join(unknown)))
     rows: list[DriverRow] = []

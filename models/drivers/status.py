@@ -12,7 +12,16 @@ article of Lei 1.533/2020 that decided it. Choices where the Law is ambiguous (e
   (default) makes it due 12 months after the last approved inspection; ``validity`` makes it due by the end of
   each validity, done by an approved inspection in the ``driver_expiring_soon_days`` before it;
 - validity (Art. 3 par. único) is not extended when it ends on a weekend or holiday (it is a duration, not a
-  deadline to act); the status gives the last business day to renew (``renew_by``) instead.
+  deadline to act); the status gives the last business day to renew (``renew_by``) instead. The annual
+  inspection's due day is treated the same way: it does not move, and the status gives the last day the office
+  is open on or before it (``inspection.inspect_by``); the day after the due day the inspection is overdue;
+- a failed inspection of a vehicle that had passed one before (an annual or extra one, Art. 16 §1): the driver
+  may work during the 5 days to fix it and is barred after them (Art. 16 §2, Art. 26 II:
+  ``driver_failed_inspection=fix_window``, the text), or is barred at once (``barred``). A vehicle that never
+  passed one may not serve (Art. 15 par. único VI).
+
+:func:`authorization_status` is the one place that decides the label (``kind``), whether the driver may work today
+(``may_serve``) and the rule that decides it (``rule``, with its article): every screen and reminder reads it.
 
 The 5-day deadlines to act (Art. 9, Art. 16 §2) are counted by :func:`models.deadlines.compute_deadline`, which
 moves an end on a non-business day to the next business day (Código Civil Art. 132 §1).
@@ -26,6 +35,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
+from bot.i18n import N_
 from bot.settings import Settings
 from models.calendar import BusinessCalendar
 from models.deadlines import add_months, compute_deadline
@@ -58,7 +68,10 @@ ARTICLES: dict[str, str] = {
 }
 """The article of each rule, as the second line of a message cites it (``Lei 1.533/2020, Art. 9º``)."""
 
-BARRED_AFTER_FAILED_INSPECTION = "Art. 26, II"
+RULE_BARRED = "l1533-26-ii-impedimento"
+ARTICLES[RULE_BARRED] = "Art. 26, II"
+
+BARRED_AFTER_FAILED_INSPECTION = ARTICLES[RULE_BARRED]
 """A vehicle not regularised within the Art. 16 §2 period is "imediatamente impedido" from service."""
 
 
@@ -69,9 +82,37 @@ class StatusKind(StrEnum):
     REVOKED = "revoked"
     SUSPENDED = "suspended"
     EXPIRED = "expired"
-    AWAITING_INSPECTION = "awaiting_inspection"
+    BARRED = "barred"  # Art. 26 II: the failed vehicle was not fixed within Art. 16 §2's 5 days
+    INSPECTION_OVERDUE = "inspection_overdue"  # Art. 16: the annual inspection's due day has passed
+    AWAITING_INSPECTION = "awaiting_inspection"  # Art. 9: the vehicle was never inspected
+    INSPECTION_FAILED = "inspection_failed"  # Art. 16 §2: failed; 5 days to fix it
     EXPIRING_SOON = "expiring_soon"
     ACTIVE = "active"
+
+
+STATUS_LABELS: dict[StatusKind, str] = {
+    StatusKind.ACTIVE: N_("Active"),
+    StatusKind.EXPIRING_SOON: N_("Expiring soon"),
+    StatusKind.EXPIRED: N_("Expired"),
+    StatusKind.BARRED: N_("Barred from service"),
+    StatusKind.INSPECTION_OVERDUE: N_("Inspection overdue"),
+    StatusKind.AWAITING_INSPECTION: N_("Awaiting inspection"),
+    StatusKind.INSPECTION_FAILED: N_("Failed inspection"),
+    StatusKind.SUSPENDED: N_("Suspended"),
+    StatusKind.REVOKED: N_("Revoked"),
+    StatusKind.CASSADA: N_("Cancelled (cassada)"),
+}
+"""The label of each state, as every screen shows it (English msgids)."""
+
+STATE_MESSAGES: dict[StatusKind, str] = {
+    StatusKind.BARRED: N_("The vehicle was not fixed within 5 days of the failed inspection (by {date}): you may "
+                          "not drive until it passes a new one."),
+    StatusKind.INSPECTION_OVERDUE: N_("The yearly inspection was due on {date}: you may not drive until the "
+                                      "vehicle passes it."),
+    StatusKind.INSPECTION_FAILED: N_("The vehicle did not pass the inspection: fix it and present it again by "
+                                     "{date} ({left})."),
+}
+"""What the states this module added mean (``{date}`` is ``until``, ``{left}`` the days to it)."""
 
 
 class StepCode(StrEnum):
@@ -124,6 +165,7 @@ class InspectionFacts:
         due_on: when the next annual inspection is due (None before the first approval, or when the
             ``validity`` reading counts this period's inspection as done).
         days_left: days to ``due_on``.
+        inspect_by: the last day the office is open on or before ``due_on`` (like ``renew_by``).
     """
 
     last_on: dt.date | None
@@ -131,6 +173,7 @@ class InspectionFacts:
     last_approved_on: dt.date | None
     due_on: dt.date | None
     days_left: int | None
+    inspect_by: dt.date | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,14 +261,25 @@ def _inspection_facts(
         done = last_approved is not None and window_start <= last_approved <= authorization.valid_until
         due = None if done or last_approved is None else authorization.valid_until
     elif last_approved is not None:
-        due = add_months(last_approved, 12, month_end_rule=settings.month_end_rule)
+        due = annual_inspection_due(last_approved, settings)
     return InspectionFacts(
         last_on=last.inspected_on if last else None,
         last_result=last.result if last else None,
         last_approved_on=last_approved,
         due_on=due,
         days_left=(due - on).days if due else None,
+        inspect_by=last_office_day(due, settings) if due else None,
     )
+
+
+def last_office_day(day: dt.date, settings: Settings) -> dt.date:
+    """The last day the office is open on or before ``day`` (a validity or inspection ending on a weekend)."""
+    return last_business_day(day, office_calendar(settings))
+
+
+def annual_inspection_due(last_approved_on: dt.date, settings: Settings) -> dt.date:
+    """Art. 16 (``last_inspection`` reading): the annual inspection is due 12 months after the last approved one."""
+    return add_months(last_approved_on, 12, month_end_rule=settings.month_end_rule)
 
 
 def _step(code: StepCode, rule: str, on: dt.date, deadline: dt.date | None, *, legal: bool = False) -> Step:
@@ -245,9 +299,10 @@ def authorization_status(
     """The status of an authorization on a civil date, with the rule and article that decided it.
 
     The state is the most serious that applies, in this order: cassada (Art. 24 I f), revoked (Art. 24 I c),
-    suspended on that date (Art. 24 par. único), expired (Art. 3 par. único), awaiting the first approved
-    inspection of the current vehicle (Art. 9, Art. 15 par. único VI), expiring within
-    ``driver_expiring_soon_days``, active.
+    suspended on that date (Art. 24 par. único), expired (Art. 3 par. único), barred because a failed vehicle was
+    not fixed in the 5 days (Art. 26 II, Art. 16 §2), the annual inspection overdue (Art. 16), the vehicle never
+    inspected (Art. 9, Art. 15 par. único VI), failed and within the 5 days to fix it (Art. 16 §2), expiring
+    within ``driver_expiring_soon_days``, active. ``may_serve`` follows from the state and the age limit.
 
     Args:
         authorization: the authorization row.
@@ -272,8 +327,9 @@ def authorization_status(
     )
 
     steps: list[Step] = []
-    barred = False
+    barred = fixing = False
     awaiting_deadline: dt.date | None = None
+    fix_by: dt.date | None = None
     if not history:
         awaiting_deadline = legal_deadline(RULE_PRESENT_VEHICLE, authorization.vehicle_since, settings)
         steps.append(_step(StepCode.PRESENT_VEHICLE, RULE_PRESENT_VEHICLE, on, awaiting_deadline, legal=True))
@@ -281,8 +337,8 @@ def authorization_status(
         fix_by = legal_deadline(RULE_FIX_INSPECTION, facts.last_on, settings)
         steps.append(_step(StepCode.FIX_INSPECTION, RULE_FIX_INSPECTION, on, fix_by, legal=True))
         barred = on > fix_by  # Art. 26 II: "imediatamente impedido de realizar o serviço"
-        if facts.last_approved_on is None:
-            awaiting_deadline = fix_by
+        fixing = not barred
+    overdue = facts.due_on is not None and on > facts.due_on  # Art. 16: the annual inspection was not done
     if facts.due_on is not None:
         steps.append(_step(StepCode.ANNUAL_INSPECTION, RULE_ANNUAL_INSPECTION, on, facts.due_on))
     steps.append(_step(StepCode.RENEW, RULE_VALIDITY, on, valid_until))
@@ -305,13 +361,24 @@ def authorization_status(
         kind, rule, until = StatusKind.SUSPENDED, RULE_SUSPENSION, authorization.suspended_until
     elif on > valid_until:
         kind, rule, until = StatusKind.EXPIRED, RULE_VALIDITY, valid_until
-    elif facts.last_approved_on is None:
+    elif barred:
+        kind, rule, until = StatusKind.BARRED, RULE_BARRED, fix_by
+    elif overdue:
+        kind, rule, until = StatusKind.INSPECTION_OVERDUE, RULE_ANNUAL_INSPECTION, facts.due_on
+    elif not history:
         kind, rule, until = StatusKind.AWAITING_INSPECTION, RULE_PRESENT_VEHICLE, awaiting_deadline
+    elif fixing:
+        kind, rule, until = StatusKind.INSPECTION_FAILED, RULE_FIX_INSPECTION, fix_by
     elif (valid_until - on).days <= settings.driver_expiring_soon_days:
         kind, rule, until = StatusKind.EXPIRING_SOON, RULE_VALIDITY, valid_until
     else:
         kind, rule, until = StatusKind.ACTIVE, RULE_VALIDITY, valid_until
 
+    # Art. 15 par. único VI: a vehicle that never passed an inspection may not serve; during the 5 days of
+    # Art. 16 §2 one that passed before may, unless BALCAO_DRIVER_FAILED_INSPECTION=barred.
+    fixing_may_serve = (kind is StatusKind.INSPECTION_FAILED and facts.last_approved_on is not None
+                        and settings.driver_failed_inspection == "fix_window")
+    may_serve = (kind in (StatusKind.ACTIVE, StatusKind.EXPIRING_SOON) or fixing_may_serve) and on <= last_day
     return AuthorizationStatus(
         kind=kind,
         rule=rule,
@@ -319,12 +386,12 @@ def authorization_status(
         days_left=(until - on).days if until is not None else None,
         valid_until=valid_until,
         validity_days_left=(valid_until - on).days,
-        renew_by=last_business_day(valid_until, office_calendar(settings)),
+        renew_by=last_office_day(valid_until, settings),
         inspection=facts,
         vehicle_last_day=last_day,
         vehicle_days_left=(last_day - on).days,
         suspended_until=authorization.suspended_until if suspended else None,
-        may_serve=kind in (StatusKind.ACTIVE, StatusKind.EXPIRING_SOON) and on <= last_day and not barred,
+        may_serve=may_serve,
         next_steps=tuple(steps),
         on=on,
     )

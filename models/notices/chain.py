@@ -26,7 +26,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import N_
 from models.columns import utcnow
-from models.notices.tables import IMMUTABLE_FIELDS, Notice, NoticeDelivery, NoticeEvent, NoticeFiling
+from models.notices.tables import IMMUTABLE_FIELDS, LATER_ELEMENTS, Notice, NoticeDelivery, NoticeEvent, NoticeFiling
 
 GENESIS = "0" * 64
 ISSUED = "issued"
@@ -79,6 +79,10 @@ def elements_digest(notice: Notice) -> str:
         elif hasattr(value, "value"):  # enums
             value = value.value
         values[name] = value
+    for name in LATER_ELEMENTS:  # digested only when set: older notices keep their digest
+        later = getattr(notice, name)
+        if later is not None and later is not False:
+            values[name] = later.isoformat() if isinstance(later, dt.date) else later
     return hashlib.sha256(canonical_json(values).encode("utf-8")).hexdigest()
 
 

@@ -99,18 +99,18 @@ def document_payload(*, notice: Notice, delivery: NoticeDelivery, filing: Notice
         payload["decision_text"] = filing.decision_text or ""
         payload["final"] = notice.stage is NoticeStage.CLOSED
         payload["windows"] = decision_window_terms(notice=notice, final=payload["final"], settings=settings)
-        if notice.rulebook == CP and not payload["final"]:
-            payload["deposit_cents"] = notice.fine_cents // 2 + notice.fine_cents % 2
+        # CP Art. 46's deposit is not required to appeal (STF Súmula Vinculante 21): said, never asked for
+        payload["no_deposit"] = notice.rulebook == CP and not payload["final"]
     return payload
 
 
 def decision_window_terms(*, notice: Notice, final: bool, settings: Settings) -> list[dict[str, Any]]:
     """The windows a decision opens, as terms (rule, length, unit) — their dates exist only after its ciência."""
     if final:
-        rule_ids = ["cp-47-1-pagamento"] if notice.rulebook == CP and notice.outcome is not NoticeOutcome.ANNULLED \
-            else []
+        payment = "cp-47-1-pagamento" if notice.rulebook == CP else "l1533-13xxiii-pagamento-final"
+        rule_ids = [payment] if notice.outcome is not NoticeOutcome.ANNULLED else []
     else:
-        rule_ids = ["cp-43-recurso", "cp-46-deposito"] if notice.rulebook == CP else ["l1533-22-recurso"]
+        rule_ids = ["cp-43-recurso"] if notice.rulebook == CP else ["l1533-22-recurso"]
     choices = choices_for(notice, settings)
     terms = []
     for rule_id in rule_ids:

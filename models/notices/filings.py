@@ -4,9 +4,11 @@
   Art. 22 *defesa prévia*) or a *reclamação* against an auto (CP Art. 37–38: by petition, documents optional),
   inside the window :mod:`models.notices.windows` computes; after it the filing is refused citing the article.
   A reclamação suspends the fine and the other penalties until decided (CP Art. 39).
-- The decision (CP Art. 40–41) is delivered like the notice, with its own ciência; from it run the appeal
-  (CP Art. 43: 10 dias úteis; Lei 1.533 Art. 22) and, in the Código de Posturas, the deposit of half the fine
-  without which the appeal is not forwarded (Art. 46).
+- The decision (CP Art. 40–41) is delivered like the notice, with its own ciência; from it runs the appeal
+  (CP Art. 43: 10 dias úteis; Lei 1.533 Art. 22). The appeal is always admitted: CP Art. 46's prior deposit of
+  half the fine is not required (STF Súmula Vinculante 21; CF Art. 5 XXXIV and LV).
+- Before deciding a reclamação, staff may give vista to each side in turn (CP Art. 40 §1) or convert the
+  judgment into a diligência (Art. 42): :mod:`models.notices.review`.
 - Second instance: the recurso (CP Art. 44) is decided by the Prefeito (Art. 45); that decision is final and is
   delivered with the payment window (Art. 47).
 
@@ -49,7 +51,14 @@ from models.notices.tables import (
     NoticeStage,
     NoticeType,
 )
-from models.notices.windows import art42_appeal_from, decision_windows, first_instance_windows, governing
+from models.notices.windows import (
+    art42_appeal_from,
+    decision_windows,
+    diligencia_pending,
+    first_instance_windows,
+    governing,
+    vista_windows,
+)
 from models.rulebooks.catalogue import CP, LAW_TITLES
 
 MAX_TEXT = 4000
@@ -318,6 +327,15 @@ async def decide_filing(
         raise FilingRefused(N_("Write the decision and its effects."), citation=f"{LAW_TITLES[CP]}, Art. 41")
     notice = await session.get(Notice, filing.notice_id)
     assert notice is not None and notice.id is not None
+    today, calendar = civil_date(moment, settings), BusinessCalendar.from_settings(settings)
+    running = [w for w in vista_windows(notice=notice, filing=filing, settings=settings, calendar=calendar)
+               if today <= w.final_date]
+    if running:  # CP Art. 40 §1: the final arguments come before the decision
+        raise FilingRefused(N_("The vista for final arguments runs until {date}: decide after it."),
+                            citation=f"{LAW_TITLES[CP]}, Art. 40, §1º", params={"date": running[0].final_date})
+    if diligencia_pending(filing):
+        raise FilingRefused(N_("The judgment was converted into a diligência: conclude it first."),
+                            citation=f"{LAW_TITLES[CP]}, Art. 42")
     filing.decided_at, filing.decided_by = moment, actor
     filing.outcome, filing.decision_text = outcome, text.strip()[:MAX_TEXT]
     session.add(filing)
@@ -340,30 +358,6 @@ async def decide_filing(
     await record(session=session, actor=actor, action="notice.decision", entity="notice", entity_id=str(notice.id),
                  details={"filing_id": filing.id, "outcome": outcome.value, "final": final})
     await start_delivery(session=session, settings=settings, notice=notice, actor=actor, filing=filing, now=moment)
-    await session.commit()
-    return filing
-
-
-async def record_deposit(
-    *, session: AsyncSession, filing_id: int, actor: str, now: dt.datetime | None = None
-) -> NoticeFiling:
-    """Staff record the deposit of half the fine that lets a recurso go forward (CP Art. 46); commits.
-
-    Raises:
-        FilingRefused: no such recurso, or the deposit was already recorded.
-    """
-    moment = now or utcnow()
-    filing = await session.get(NoticeFiling, filing_id)
-    if filing is None or filing.kind is not FilingKind.RECURSO:
-        raise FilingRefused(N_("There is no appeal {id}."), params={"id": filing_id})
-    if filing.deposit_at is not None:
-        raise FilingRefused(N_("The deposit of this appeal was already recorded."))
-    filing.deposit_at = moment
-    session.add(filing)
-    await append_event(session=session, notice_id=filing.notice_id, kind="deposit", actor=actor, at=moment,
-                       data={"filing_id": filing.id})
-    await record(session=session, actor=actor, action="notice.deposit", entity="notice",
-                 entity_id=str(filing.notice_id), details={"filing_id": filing.id})
     await session.commit()
     return filing
 

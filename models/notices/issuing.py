@@ -13,10 +13,11 @@ Elements checked, each refused with its article when missing:
   elements, so the auto's are required, citing Art. 22; the fine is the class value of Art. 25. Lei 1.533 has
   no notificação preliminar.
 
-The fine is :func:`models.fines.compute_fine` for the year of the drawing up, doubled for a repeat offender of
-the Código de Posturas (Art. 8: already cited — *autuado* — for an infraction of the same nature). "Same
-nature" is read as the same catalogue item: a repeat offender is someone with an earlier auto de infração for
-the same infraction code, not annulled, identified by the same CPF/CNPJ or the same person.
+The fine is :func:`models.fines.compute_fine` for the year of the infraction (``infraction_on``, recorded apart
+from the drawing up; the drawing-up day when not given), doubled for a repeat offender of the Código de Posturas
+(Art. 8: already cited — *autuado* — for an infraction of the same nature, read as
+:mod:`models.notices.recidivism` says); the notice records the earlier notice it rests on. Rows charged per m²
+(Tabela III) take the quantity; a first offence under CP Art. 57 is a warning without a fine.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -45,17 +45,19 @@ from models.fines import (
     FineError,
     MissingCatalogueValue,
     compute_fine,
+    per_square_metre,
     recidivism_consequences,
 )
 from models.notices.chain import ISSUED, append_event, elements_digest
 from models.notices.codes import code_hash, format_code, new_code
 from models.notices.delivery import start_delivery
 from models.notices.pdf import PdfContext, money_of, render_notice_pdf
-from models.notices.tables import PROVISIONAL_NUMBER_PREFIX, Notice, NoticeOutcome, NoticeType
-from models.notices.windows import choices_for, printed_defence_days
+from models.notices.recidivism import Recidivism, find_recidivism
+from models.notices.tables import PROVISIONAL_NUMBER_PREFIX, Notice, NoticeType
+from models.notices.windows import NO_DEPOSIT, choices_for, printed_defence_days
 from models.people import Person
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
-from models.rulebooks.deadline_rules import START_EVENT_LABELS, DeadlineChoices, get_rule, unit_phrase
+from models.rulebooks.deadline_rules import START_EVENT_LABELS, DeadlineChoices, Unit, get_rule, unit_phrase
 
 DOCUMENT_LOCALE = "pt_BR"
 """The language of the official document (the PDF)."""
@@ -97,6 +99,9 @@ class NoticeInput:
         case_id: the representação case that led to the notice (CP Art. 32).
         preliminar_id: the notificação preliminar this auto follows (CP Art. 28, 277).
         units: the fine in units, only for a catalogue row whose value the published table lost.
+        infraction_on: the day the infraction was committed, when it differs from the drawing up (its year's
+            unit value applies).
+        quantity: the m² for a row charged per m² (Tabela III items 2–4).
     """
 
     type: NoticeType | None = None
@@ -117,6 +122,8 @@ class NoticeInput:
     case_id: int | None = None
     preliminar_id: int | None = None
     units: Decimal | None = None
+    infraction_on: dt.date | None = None
+    quantity: Decimal | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,38 +240,6 @@ def drawn_up_moment(data: NoticeInput, settings: Settings) -> dt.datetime:
     return local.astimezone(dt.UTC)
 
 
-async def is_recidivist(
-    *,
-    session: AsyncSession,
-    infraction_code: str,
-    offender_document: str | None,
-    person_id: int | None,
-    before: dt.datetime,
-) -> bool:
-    """CP Art. 8: already cited (an earlier auto, not annulled) for the same infraction, by CPF/CNPJ or person."""
-    who = []
-    if offender_document:
-        who.append(col(Notice.offender_document) == offender_document)
-    if person_id is not None:
-        who.append(col(Notice.person_id) == person_id)
-    if not who:
-        return False
-    earlier = (
-        await session.exec(
-            select(Notice.id)
-            .where(
-                Notice.infraction_code == infraction_code,
-                Notice.type == NoticeType.AUTO,
-                col(Notice.drawn_up_at) < before,
-                or_(col(Notice.outcome).is_(None), col(Notice.outcome) != NoticeOutcome.ANNULLED),
-                or_(*who),
-            )
-            .limit(1)
-        )
-    ).first()
-    return earlier is not None
-
-
 async def resolve_person(*, session: AsyncSession, data: NoticeInput) -> tuple[int | None, list[Problem]]:
     """The person to deliver to: given by id or Telegram id, else found by a CPF the city hall has verified.
 
@@ -297,11 +272,15 @@ async def resolve_person(*, session: AsyncSession, data: NoticeInput) -> tuple[i
     return None, []
 
 
-def _fine(data: NoticeInput, infraction: Infraction, on: dt.date, recidivist: bool, settings: Settings,
+def _fine(data: NoticeInput, infraction: Infraction, on: dt.date, recidivism: Recidivism, settings: Settings,
           articles: dict[str, str]) -> tuple[Fine | None, list[Problem]]:
+    if per_square_metre(infraction) and (data.quantity is None or data.quantity <= 0):
+        return None, [Problem("quantity", N_("{code} is charged per m²: give the area occupied"),
+                              articles["fine"], {"code": infraction.code})]
     try:
-        fine = compute_fine(infraction=infraction, on=on, unit_values=settings.unit_values, recidivist=recidivist,
-                            units=data.units)
+        fine = compute_fine(infraction=infraction, on=on, unit_values=settings.unit_values,
+                            recidivist=recidivism.recidivist, units=data.units, quantity=data.quantity,
+                            prior_fine=recidivism.earlier_fined is not None)
     except MissingCatalogueValue:
         return None, [Problem("units", N_("The published table lost the value of {code}: give the fine in units"),
                               articles["fine"], {"code": infraction.code})]
@@ -312,10 +291,15 @@ def _fine(data: NoticeInput, infraction: Infraction, on: dt.date, recidivist: bo
 
 
 def fine_detail(notice: Notice, tr: Translator) -> str:
-    """The fine as the document and the messages state it: units, unit value, amount, doubling."""
+    """The fine as the document and the messages state it: units, area, amount, doubling, or the warning."""
+    if notice.warning_only:
+        return tr._("Warning (advertência), no fine: a first offence (Art. 57, §1º). A repeat is fined and "
+                    "reported to the authorities (Art. 57, §3º).")
     text = tr._("{amount} ({units} {unit})").format(
         amount=tr.money(money_of(notice.fine_cents)), units=tr.number(Decimal(notice.fine_units)),
         unit=notice.fine_unit)
+    if notice.quantity is not None:
+        text += " — " + tr._("{quantity} m² of public road").format(quantity=tr.number(Decimal(notice.quantity)))
     if notice.recidivist and notice.rulebook == CP:
         text += " — " + tr._("doubled for repeat offence (Art. 8)")
     return text
@@ -329,7 +313,7 @@ def deadline_lines(notice: Notice, settings: Settings, tr: Translator) -> list[s
     elif notice.type is NoticeType.PRELIMINAR:
         rules = ["cp-24-defesa-notificacao", "cp-278-defesa"]
     else:
-        rules = ["cp-37-reclamacao", "cp-278-defesa", "cp-43-recurso", "cp-46-deposito"]
+        rules = ["cp-37-reclamacao", "cp-278-defesa", "cp-43-recurso"]
     lines = []
     for rule_id in rules:
         rule = get_rule(rule_id)
@@ -338,6 +322,13 @@ def deadline_lines(notice: Notice, settings: Settings, tr: Translator) -> list[s
         lines.append(tr._("{what}: {length} from the {start} ({article})").format(
             what=tr._(rule.description), length=unit_phrase(tr, reading.unit, length),
             start=tr._(START_EVENT_LABELS[reading.start_event]), article=rule.article))
+    if notice.rulebook == L1533 and notice.payment_days is not None:
+        rule = get_rule("l1533-13xxiii-pagamento")
+        lines.append(tr._("{what}: {length} from the {start} ({article})").format(
+            what=tr._(rule.description), length=unit_phrase(tr, Unit.CALENDAR_DAYS, notice.payment_days),
+            start=tr._(START_EVENT_LABELS[rule.readings[0].start_event]), article=rule.article))
+    if notice.rulebook == CP and notice.type is NoticeType.AUTO:
+        lines.append(tr._(NO_DEPOSIT))
     if notice.type is NoticeType.AUTO:
         intro = tr._("You are summoned to pay the fine or to present a defence and evidence within:")
         return [intro, *lines]
@@ -378,6 +369,8 @@ class PreparedNotice:
     recidivist: bool
     fine: Fine
     consequences: tuple[Consequence, ...]
+    recidivism_of: Notice | None = None  # the earlier notice of the same nature the recidivism rests on
+    infraction_on: dt.date | None = None
 
 
 async def prepare(
@@ -407,16 +400,21 @@ async def prepare(
         if preliminar is None or preliminar.type is not NoticeType.PRELIMINAR or data.type is not NoticeType.AUTO:
             raise NoticeRefused([Problem("preliminar_id", N_("An auto can only follow a preliminary notice"),
                                          f"{LAW_TITLES[CP]}, Art. 28")])
-    recidivist = await is_recidivist(session=session, infraction_code=infraction.code,
-                                     offender_document=data.offender_document, person_id=person_id,
-                                     before=drawn_up_at)
-    fine, fine_problems = _fine(data, infraction, data.drawn_up_on or moment.date(), recidivist, settings, articles)
+    infraction_on = data.infraction_on or data.drawn_up_on
+    if data.infraction_on is not None and data.drawn_up_on is not None and data.infraction_on > data.drawn_up_on:
+        raise NoticeRefused([Problem("infraction_on", N_("The infraction cannot come after the day it is drawn up"),
+                                     articles["drawn_up_on"])])
+    recidivism = await find_recidivism(session=session, settings=settings, infraction=infraction,
+                                       offender_document=data.offender_document, person_id=person_id,
+                                       before=drawn_up_at)
+    fine, fine_problems = _fine(data, infraction, infraction_on or moment.date(), recidivism, settings, articles)
     if fine is None:
         raise NoticeRefused(fine_problems)
-    consequences = recidivism_consequences(infraction=infraction, recidivist=recidivist,
+    consequences = recidivism_consequences(infraction=infraction, recidivist=recidivism.recidivist,
                                            choices=DeadlineChoices.from_settings(settings))
     return PreparedNotice(infraction=infraction, drawn_up_at=drawn_up_at, person_id=person_id,
-                          recidivist=recidivist, fine=fine, consequences=consequences)
+                          recidivist=recidivism.recidivist, fine=fine, consequences=consequences,
+                          recidivism_of=recidivism.earlier, infraction_on=data.infraction_on)
 
 
 async def issue_notice(
@@ -472,8 +470,13 @@ async def issue_notice(
         fine_units=str(fine.units),
         fine_unit=fine.unit,
         recidivist=recidivist,
+        recidivism_of=ready.recidivism_of.id if ready.recidivism_of is not None else None,
+        infraction_on=ready.infraction_on,
+        quantity=str(fine.quantity) if fine.quantity is not None else None,
+        warning_only=fine.warning,
         penalties="\n".join(f"{c.kind.value}|{c.article}" for c in consequences) or None,
         defence_days=printed_defence_days(rulebook=data.rulebook, notice_type=data.type, settings=settings),
+        payment_days=settings.l1533_payment_days if data.rulebook == L1533 else None,
         case_id=data.case_id,
         preliminar_id=data.preliminar_id,
         code_hash=code_hash(code),
@@ -497,6 +500,7 @@ async def issue_notice(
         "infraction_code": notice.infraction_code,
         "fine_cents": notice.fine_cents,
         "recidivist": recidivist,
+        "recidivism_of": notice.recidivism_of,
         "case_id": notice.case_id,
         "elements_sha256": elements_digest(notice),
         "pdf_sha256": notice.pdf_sha256,

@@ -112,6 +112,10 @@ def render_notice_pdf(*, notice: Notice, context: PdfContext, tr: Translator) ->
         (tr._("Drawn up on"), tr._("{date} at {time}").format(
             date=tr.date(notice.drawn_up_at), time=tr.time(notice.drawn_up_at))),
         (tr._("Place"), notice.place),
+    ]
+    if notice.infraction_on is not None:  # the year of the infraction sets the unit value (models.fines)
+        rows.append((tr._("Date of the infraction"), tr.date(notice.infraction_on)))
+    rows += [
         (tr._("Facts"), notice.facts),
         (tr._("Provision infringed"), f"{context.law_title}, {notice.infraction_article} — "
                                       f"{notice.infraction_description}"),

@@ -1,9 +1,10 @@
 """What the notice scans must send: reminders before each window closes, and the 90-day warning to staff.
 
 - Reminders (issue 6, item 6): before the window of the act the offender can still do closes — the defence
-  while notified, the appeal and the deposit after a decision, the deposit while an appeal waits without it,
-  the payment after a final decision (CP Art. 47) — ``BALCAO_NOTICE_REMINDER_DAYS`` days before its last day
-  (by default 3 and 1). A person notified late gets only the nearest reminder, never a burst.
+  (and, under Lei 1.533, the payment the notice sets, Art. 13 XXIII) while notified, the appeal after a decision,
+  the payment after a final decision (CP Art. 47 I; Lei 1.533 Art. 13 XXIII) — ``BALCAO_NOTICE_REMINDER_DAYS``
+  days before its last day (by default 3 and 1). A person notified late gets only the nearest reminder, never a
+  burst. There is no deposit reminder: no appeal depends on a deposit (STF Súmula Vinculante 21).
 - The 90-day limit (Lei 1.533/2020 Art. 22 §1): staff are warned ``BALCAO_NOTICE_LIMIT_WARNING_DAYS`` days
   before the last day to deliver a notice still without ciência, counted as :func:`delivery_limit` reads §1–§2
   (``BALCAO_L1533_NOTICE_90D_START``; the *juntada* of §2 is the notice's issue).
@@ -55,7 +56,7 @@ def reminder_offset(days_left: int, offsets: list[int]) -> int | None:
 async def due_reminders(*, session: AsyncSession, settings: Settings, now: dt.datetime) -> list[Reminder]:
     """Every reminder due now (the scan enqueues them; dedupe keys make repeats harmless)."""
     today = civil_date(now, settings)
-    stages = [NoticeStage.NOTIFIED, NoticeStage.DECIDED, NoticeStage.APPEALED, NoticeStage.CLOSED]
+    stages = [NoticeStage.NOTIFIED, NoticeStage.DECIDED, NoticeStage.CLOSED]
     notices = (
         await session.exec(
             select(Notice).where(col(Notice.person_id).is_not(None), col(Notice.stage).in_(stages),
@@ -66,16 +67,12 @@ async def due_reminders(*, session: AsyncSession, settings: Settings, now: dt.da
     for notice in notices:
         view = await notice_view(session=session, settings=settings, notice=notice, today=today)
         windows: list[Window] = []
-        if notice.stage is NoticeStage.NOTIFIED and view.acts.defence is not None:
-            windows.append(view.acts.defence)
-        elif notice.stage is NoticeStage.DECIDED:
-            windows += [w for w in (view.acts.appeal, view.acts.deposit) if w is not None]
-        elif notice.stage is NoticeStage.APPEALED:
-            pending = view.pending_filing
-            if view.acts.deposit is not None and pending is not None and pending.deposit_at is None:
-                windows.append(view.acts.deposit)
-        else:
-            windows += [w for w in view.windows if w.rule.id == "cp-47-1-pagamento"]
+        if notice.stage is NoticeStage.NOTIFIED:
+            windows += [w for w in (view.acts.defence, view.acts.payment) if w is not None]
+        elif notice.stage is NoticeStage.DECIDED and view.acts.appeal is not None:
+            windows.append(view.acts.appeal)
+        elif notice.stage is NoticeStage.CLOSED and view.acts.payment is not None:
+            windows.append(view.acts.payment)
         for window in windows:
             offset = reminder_offset((window.final_date - today).days, settings.notice_reminder_days)
             if offset is not None:

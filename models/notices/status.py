@@ -26,13 +26,12 @@ from models.notices.tables import (
 from models.notices.windows import (
     ActWindows,
     art42_appeal_from,
-    art42_deposit_windows,
     decision_due,
     decision_windows,
     first_instance_windows,
     governing,
+    vista_windows,
 )
-from models.rulebooks.catalogue import CP
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,13 +44,12 @@ class NoticeView:
         filings: defences, reclamações and appeals, oldest first.
         decision_delivery: the delivery of the latest decision, if any.
         windows: the windows of the current stage (every reading; see ``models.deadlines``).
-        acts: the window that governs each act (defence, appeal, deposit).
+        acts: the window that governs each act (defence, appeal, payment).
         awaiting_ciencia: a document in the bot waiting for this person's "Tomo ciência", if any.
         tacit_on: the day a tacit ciência will happen, when it applies.
         suspended: a reclamação pending decision suspends the fine (CP Art. 39).
         can_file: what the person may file now, or None (then ``refusal`` says why).
         refusal: why nothing can be filed now.
-        deposit_cents: the deposit of half the fine for an appeal (CP Art. 46), when the appeal window is open.
         art42_from: the day an appeal became possible because the reclamação was not decided within the
             Art. 40 period (CP Art. 42), while it stays undecided.
     """
@@ -67,7 +65,6 @@ class NoticeView:
     suspended: bool
     can_file: FilingKind | None
     refusal: FilingRefused | None
-    deposit_cents: int | None
     art42_from: dt.date | None = None
 
     @property
@@ -101,12 +98,14 @@ async def notice_view(*, session: AsyncSession, settings: Settings, notice: Noti
         windows = first_instance_windows(notice=notice, delivery=delivery, settings=settings, calendar=calendar)
         due = None if pending is None else decision_due(notice=notice, filing=pending, settings=settings,
                                                         calendar=calendar)
-        if pending is not None and due is not None:  # CP Art. 40: the decision is due; after it, Art. 42
+        if pending is not None:  # CP Art. 40 §1: vista periods; the decision due (Art. 40, §2); after it, Art. 42
+            windows = (*windows, *vista_windows(notice=notice, filing=pending, settings=settings, calendar=calendar))
+        if pending is not None and due is not None:
             windows = (*windows, due)
             opens = art42_appeal_from(notice=notice, filing=pending, settings=settings, calendar=calendar)
             art42_from = opens if opens is not None and today >= opens else None
-    elif notice.stage is NoticeStage.APPEALED and any(lapsed(filing) for filing in filings) and pending is not None:
-        windows = art42_deposit_windows(notice=notice, appeal=pending, settings=settings, calendar=calendar)
+    elif notice.stage is NoticeStage.APPEALED and any(lapsed(filing) for filing in filings):
+        windows = ()  # CP Art. 42: appealed without a decision, so there is no decision to count from
     elif notice.stage in (NoticeStage.DECIDED, NoticeStage.APPEALED) and decision_delivery is not None:
         first = next((d for d in reversed(deliveries) if d.document is DocumentKind.DECISION
                       and _filing_kind(filings, d.filing_id) is not FilingKind.RECURSO), decision_delivery)
@@ -125,10 +124,6 @@ async def notice_view(*, session: AsyncSession, settings: Settings, notice: Noti
         can_file, _last = await check_can_file(session=session, settings=settings, notice=notice, today=today)
     except FilingRefused as exc:
         refusal = exc
-    deposit = None
-    if notice.rulebook == CP and acts.deposit is not None and notice.stage in (NoticeStage.DECIDED,
-                                                                               NoticeStage.APPEALED):
-        deposit = notice.fine_cents // 2 + notice.fine_cents % 2
     return NoticeView(
         notice=notice,
         delivery=delivery,
@@ -141,7 +136,6 @@ async def notice_view(*, session: AsyncSession, settings: Settings, notice: Noti
         suspended=any(suspends_penalty(filing) for filing in filings),
         can_file=can_file,
         refusal=refusal,
-        deposit_cents=deposit,
         art42_from=art42_from,
     )
 

@@ -140,6 +140,17 @@ class Notice(SQLModel, table=True):
     fine_units: str = Field(sa_column=Column(String(16), nullable=False))
     fine_unit: str = Field(sa_column=Column(String(8), nullable=False))
     recidivist: bool = False
+    # CP Art. 8 par. único: the earlier notice of the same nature the recidivism rests on (shown to staff).
+    recidivism_of: int | None = Field(default=None, sa_column=Column(Integer, ForeignKey("notice.id")))
+    # The day the infraction was committed, apart from the drawing up (its year's unit value applies); None on
+    # notices issued before it was recorded: the drawing-up day stands in for it.
+    infraction_on: dt.date | None = Field(default=None, sa_column=Column(Date))
+    # Tabela III "por m²": the quantity the unit value is multiplied by (decimal text), else None.
+    quantity: str | None = Field(default=None, sa_column=Column(String(16)))
+    # CP Art. 57 §1: a first water-pollution offence is a warning (advertência), without a fine.
+    warning_only: bool = False
+    # Lei 1.533/2020 Art. 13 XXIII: the days to pay the fine the notice states (frozen at issue).
+    payment_days: int | None = Field(default=None, sa_column=Column(Integer))
     penalties: str | None = Field(default=None, sa_column=Column(Text))
     defence_days: int | None = Field(default=None, sa_column=Column(Integer))
     case_id: int | None = Field(default=None, sa_column=Column(Integer, index=True))
@@ -162,6 +173,10 @@ IMMUTABLE_FIELDS: tuple[str, ...] = (
     "issued_at",
 )
 """The elements written at issue (number and PDF are completed once, in the same transaction, from the id)."""
+
+LATER_ELEMENTS: tuple[str, ...] = ("recidivism_of", "infraction_on", "quantity", "warning_only", "payment_days")
+"""Elements added after the first notices were issued: as immutable as the others, and digested only when set,
+so the digest of a notice issued before them does not change (``models.notices.chain.elements_digest``)."""
 
 
 class NoticeDelivery(SQLModel, table=True):
@@ -201,7 +216,14 @@ class NoticeFiling(SQLModel, table=True):
     decided_by: str | None = Field(default=None, sa_column=Column(String(64)))
     outcome: FilingOutcome | None = Field(default=None, sa_column=Column(_enum(FilingOutcome, 16)))
     decision_text: str | None = Field(default=None, sa_column=Column(Text))
-    deposit_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime))
+    # CP Art. 40 §1: vista for final arguments, opened to each side in turn (the order BALCAO_CP_VISTA_ORDER
+    # sets), 3 days each from the day it is opened; §2: 5 more days to decide after the last one.
+    vista_first_on: dt.date | None = Field(default=None, sa_column=Column(Date))
+    vista_second_on: dt.date | None = Field(default=None, sa_column=Column(Date))
+    # CP Art. 42: the judgment converted into a diligência; while it is pending no Art. 42 appeal opens.
+    diligencia_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime))
+    diligencia_text: str | None = Field(default=None, sa_column=Column(Text))
+    diligencia_done_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime))
 
 
 class NoticeAttachment(SQLModel, table=True):
@@ -273,7 +295,7 @@ def _refuse_history_changes(session: Session, _flush_context: object, _instances
             state = inspect(obj)
             if _is_first_number(state.attrs["number"].history.deleted):
                 continue  # the issue itself: number and document are completed once the id is known
-            for name in IMMUTABLE_FIELDS:
+            for name in (*IMMUTABLE_FIELDS, *LATER_ELEMENTS):
                 if state.attrs[name].history.has_changes():
                     raise NoticeIsImmutable(f"the element {name!r} of an issued notice cannot change")
 

@@ -8,12 +8,14 @@ windows a notice shows (by its rulebook, its type and how it was served) and *fr
 - Código de Posturas, auto de infração: the reclamação (Art. 37) and Art. 278 §2, from the receipt of the auto —
   or, served by edital (Art. 36 III), from its publication as ``BALCAO_CP_EDITAL_START`` reads it;
 - Lei 1.533/2020: the defesa prévia (Art. 22), from the ciência;
-- after a first-instance decision: the recurso (CP Art. 43; Lei 1.533 Art. 22) and, in the Código de Posturas,
-  the deposit of half the fine (Art. 46), from the ciência of the decision;
-- after the final decision (CP Art. 47): payment;
-- a reclamação the first instance did not decide within Art. 40's 10 days may be taken to appeal as if rejected
-  (Art. 42): the appeal is open from the day after that period until a decision is given, and its deposit
-  (Art. 46) is counted from the appeal (``cp-42-deposito``).
+- after a first-instance decision: the recurso (CP Art. 43; Lei 1.533 Art. 22), from the ciência of the decision.
+  No deposit window: CP Art. 46's deposit is not required (STF Súmula Vinculante 21), so the appeal is always
+  admitted;
+- after the final decision (CP Art. 47 I): payment;
+- a reclamação the first instance did not decide in time may be taken to appeal as if rejected (Art. 42): the
+  time is Art. 40's 10 days from the filing, or, when staff gave vista (Art. 40 §1: 3 days to each side in turn),
+  the 5 days after the last vista (§2); while a diligência is pending no Art. 42 appeal opens, and once it is
+  concluded the 10 days of Art. 40 count again from its conclusion (``docs/LEGAL-CHOICES.md``).
 
 The lengths the city sets (the deadline written on a preliminar, the Lei 1.533 defence days) are printed on
 the notice at issue and kept with it, so a later change of setting does not move a notice's deadlines.
@@ -25,6 +27,7 @@ import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 
+from bot.i18n import N_
 from bot.settings import Settings
 from models.calendar import BusinessCalendar
 from models.deadlines import DEFENCE, NoticeType, Window, WindowRole, applicable_windows, compute_deadline
@@ -33,10 +36,16 @@ from models.notices.tables import NoticeType as Kind
 from models.rulebooks.catalogue import CP, L1533
 from models.rulebooks.deadline_rules import DeadlineChoices, get_rule
 
+NO_DEPOSIT = N_("No deposit is needed to appeal: the deposit of half the fine of Art. 46 is not required "
+                "(STF Súmula Vinculante 21).")
+"""What a Código de Posturas notice and decision say of Art. 46 (CF Art. 5 XXXIV and LV; STF SV 21)."""
+
 
 def choices_for(notice: Notice, settings: Settings) -> DeadlineChoices:
     """The deployment's legal choices, with the lengths printed on this notice."""
     choices = DeadlineChoices.from_settings(settings)
+    if notice.payment_days is not None:
+        choices = dataclasses.replace(choices, l1533_payment_days=notice.payment_days)
     if notice.defence_days is None:
         return choices
     if notice.rulebook == CP:
@@ -58,14 +67,16 @@ def edital_ciencia(*, notice: Notice, published_on: dt.date, settings: Settings,
                    calendar: BusinessCalendar) -> dt.date:
     """The day an edital counts as the offender's ciência.
 
-    Código de Posturas: the end of the edital's 30 days (Art. 36 III) or its publication, as
+    Código de Posturas: the business day after the edital's 30 days (Art. 36 III; CPC Art. 231 IV by analogy) or
+    its publication, as
     ``BALCAO_CP_EDITAL_START`` chooses (DEADLINES.md B1.6). Lei 1.533/2020 Art. 22 §1 gives the edital no
     period: its publication.
     """
     choices = choices_for(notice, settings)
     if notice.rulebook == CP and choices.cp_edital_start == "fim_do_edital":
-        return compute_deadline(rule_id="cp-36-edital", start=published_on, calendar=calendar,
-                                choices=choices).final_date
+        # CPC Art. 231 IV (by analogy): the business day after the edital's period is the day the term begins.
+        return calendar.next_business_day(compute_deadline(rule_id="cp-36-edital", start=published_on,
+                                                           calendar=calendar, choices=choices).final_date)
     return published_on
 
 
@@ -94,12 +105,13 @@ def first_instance_windows(
 def decision_windows(
     *, notice: Notice, delivery: NoticeDelivery, final: bool, settings: Settings, calendar: BusinessCalendar
 ) -> tuple[Window, ...]:
-    """The windows a decision opens from its ciência: appeal and deposit, or (final) payment (CP Art. 47)."""
+    """The windows a decision opens from its ciência: the appeal, or (final) the payment.
+
+    The payment is CP Art. 47 I, or Lei 1.533 Art. 13 XXIII (the deadline the notice sets).
+    """
     if delivery.ciencia_on is None:
         return ()
     kind = NoticeType.DECISAO_DEFINITIVA if final else NoticeType.DECISAO
-    if final and notice.rulebook != CP:
-        return ()
     return applicable_windows(notice_type=kind, rulebook=notice.rulebook, start=delivery.ciencia_on,
                               calendar=calendar, choices=choices_for(notice, settings))
 
@@ -119,29 +131,48 @@ def _windows_of(rule_id: str, *, start: dt.date, choices: DeadlineChoices,
     return tuple(windows)
 
 
+def vista_windows(*, notice: Notice, filing: NoticeFiling, settings: Settings,
+                  calendar: BusinessCalendar) -> tuple[Window, ...]:
+    """CP Art. 40 §1: the vista periods opened on a reclamação (3 days each, from the day each was opened)."""
+    opened = [day for day in (filing.vista_first_on, filing.vista_second_on) if day is not None]
+    choices = choices_for(notice, settings)
+    return tuple(_windows_of("cp-40-1-vista", start=day, choices=choices, calendar=calendar)[0] for day in opened)
+
+
+def diligencia_pending(filing: NoticeFiling) -> bool:
+    """CP Art. 42: the judgment was converted into a diligência that is not concluded yet."""
+    return filing.diligencia_at is not None and filing.diligencia_done_at is None
+
+
 def decision_due(*, notice: Notice, filing: NoticeFiling, settings: Settings,
                  calendar: BusinessCalendar) -> Window | None:
-    """CP Art. 40: the last day for the first instance to decide a reclamação (10 days from its filing)."""
-    if notice.rulebook != CP or filing.kind is not FilingKind.RECLAMACAO:
+    """The last day for the first instance to decide a reclamação, or None while a diligência is pending.
+
+    CP Art. 40: 10 days from the filing; §2: after vista, 5 days from the end of the last vista; after a
+    concluded diligência (Art. 42), the 10 days of Art. 40 again from its conclusion.
+    """
+    if notice.rulebook != CP or filing.kind is not FilingKind.RECLAMACAO or diligencia_pending(filing):
         return None
-    return _windows_of("cp-40-decisao", start=filing.filed_at.astimezone(settings.tz).date(),
-                       choices=choices_for(notice, settings), calendar=calendar)[0]
+    choices = choices_for(notice, settings)
+    vistas = vista_windows(notice=notice, filing=filing, settings=settings, calendar=calendar)
+    if vistas:
+        return _windows_of("cp-40-2-decisao-apos-vista", start=vistas[-1].final_date, choices=choices,
+                           calendar=calendar)[0]
+    start = filing.diligencia_done_at or filing.filed_at
+    return _windows_of("cp-40-decisao", start=start.astimezone(settings.tz).date(), choices=choices,
+                       calendar=calendar)[0]
 
 
 def art42_appeal_from(*, notice: Notice, filing: NoticeFiling, settings: Settings,
                       calendar: BusinessCalendar) -> dt.date | None:
-    """CP Art. 42: the first day the party may appeal a reclamação still undecided, or None when it may not."""
+    """CP Art. 42: the first day the party may appeal a reclamação still undecided, or None when it may not.
+
+    None when it is decided, is not a CP reclamação, or was converted into a diligência still pending.
+    """
     if filing.decided_at is not None:
         return None
     due = decision_due(notice=notice, filing=filing, settings=settings, calendar=calendar)
     return due.final_date + dt.timedelta(days=1) if due is not None else None
-
-
-def art42_deposit_windows(*, notice: Notice, appeal: NoticeFiling, settings: Settings,
-                          calendar: BusinessCalendar) -> tuple[Window, ...]:
-    """CP Art. 42 and 46: the deposit of an appeal filed without a first-instance decision, from the appeal."""
-    return _windows_of("cp-42-deposito", start=appeal.filed_at.astimezone(settings.tz).date(),
-                       choices=choices_for(notice, settings), calendar=calendar)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,12 +181,12 @@ class ActWindows:
 
     defence: Window | None = None  # the governing defence window (the one filing is checked against)
     appeal: Window | None = None
-    deposit: Window | None = None
+    payment: Window | None = None  # CP Art. 47 I; Lei 1.533 Art. 13 XXIII
 
 
 def governing(windows: tuple[Window, ...]) -> ActWindows:
     """The window that governs each act: the chosen (or only) reading, and for defences the chosen window."""
-    defence = appeal = deposit = None
+    defence = appeal = payment = None
     for window in windows:
         if window.role is WindowRole.ALTERNATIVE:
             continue
@@ -164,6 +195,6 @@ def governing(windows: tuple[Window, ...]) -> ActWindows:
             defence = window
         elif rule_id.endswith("-recurso"):
             appeal = window
-        elif rule_id.endswith("-deposito"):
-            deposit = window
-    return ActWindows(defence=defence, appeal=appeal, deposit=deposit)
+        elif "-pagamento" in rule_id:
+            payment = window
+    return ActWindows(defence=defence, appeal=appeal, payment=payment)

@@ -19,15 +19,15 @@ The ambiguities and the default choice (each a ``BALCAO_*`` setting):
   Other values: ``earliest``, ``art24``, ``art37``, ``art278`` (when the named one does not apply to the
   notice, ``latest`` is used).
 - ``BALCAO_CP_EDITAL_START`` (``fim_do_edital``): CP Art. 37 counts from "the publication of the *edital*",
-  while Art. 36 III gives the *edital* 30 days; by default the 8 *dias úteis* run after those 30 days
-  (as CPC Art. 231 IV does for a court *edital*); ``publicacao`` counts from the publication.
-- ``BALCAO_CP_DEPOSIT_DAYS_KIND`` (``calendar``): CP Art. 46 says 10 *dias* for the deposit, Art. 43 says
-  10 *dias úteis* for the appeal it conditions. Default: the literal calendar days (the earlier date: whoever
-  follows it never loses the appeal); ``business`` aligns it with Art. 43.
+  while Art. 36 III gives the *edital* 30 days. By default the count follows CPC Art. 231 IV (applied by analogy):
+  the start is the business day after the edital's 30 days end, and that day itself is excluded (CPC Art. 224),
+  so the first of the 8 *dias úteis* is the business day after it; ``publicacao`` counts from the publication.
+- CP Art. 46 (no appeal forwarded without the prior deposit of half the fine) is not applied: requiring a deposit
+  to admit an administrative appeal is unconstitutional (STF Súmula Vinculante 21; CF Art. 5 XXXIV and LV). The
+  appeal is always admitted and no deposit deadline is counted (``docs/LEGAL-CHOICES.md``).
 - CP Art. 42 (an appeal when the complaint was not decided within the Art. 40 period) sets no period of its own:
-  the appeal may be filed from the day after the Art. 40 period ends until a first-instance decision is given.
-  Art. 46 counts the deposit from the ciência of a decision there is none of, so ``cp-42-deposito`` counts it
-  from the filing of the appeal, in the kind of day ``BALCAO_CP_DEPOSIT_DAYS_KIND`` chooses.
+  the appeal may be filed from the day after the Art. 40 period ends (or the Art. 40 §2 period after a *vista*)
+  until a first-instance decision is given, unless the judgment was converted into a *diligência*.
 - ``BALCAO_L1533_NOTICE_90D_START`` (``lavratura``): Lei 1.533 Art. 22 §1 counts the 90 days to deliver the
   *Notificação de Penalidade* from the *lavratura do Auto*, §2 from its *juntada* in the case file. Default: the
   *lavratura* (the earlier date, so a notice delivered in time is in time under both readings).
@@ -37,6 +37,11 @@ The ambiguities and the default choice (each a ``BALCAO_*`` setting):
 - ``BALCAO_L1533_DEFENCE_DAYS`` / ``BALCAO_L1533_APPEAL_DAYS`` (10 / 10): Lei 1.533 Art. 22 guarantees a *defesa
   prévia* and a *recurso* but leaves their length to a *Decreto* (Art. 29); until there is one, the 10 days of
   Lei 9.784/1999 (Art. 44 and Art. 59, applied to municipalities without a law of their own, STJ Súmula 633).
+- ``BALCAO_L1533_PAYMENT_DAYS`` (30): Lei 1.533 Art. 13 XXIII makes the driver pay fines "no prazo estabelecido"
+  without setting one; the notice states it: 30 days from the ciência (or from the final decision after a
+  defence), as CTB Art. 282 §4 gives for traffic fines, applied by analogy.
+- ``BALCAO_OMBUDSMAN_COMPLEMENT_DAYS`` (20): Lei 13.460/2017 Art. 16 lets the Ombudsman ask the author to complete
+  a request once without a length; Decreto 9.492/2018 Art. 18 (federal) gives 20 days, applied by analogy.
 - ``BALCAO_MONTH_END_RULE`` (``next_day``): a period of months or years starting on a day the final month lacks
   (31 Jan + 1 month, 29 Feb + 1 year) ends on the next day (CC Art. 132 §3, Lei 810/1949 Art. 3); ``clamp``
   ends it on the last day of the month instead.
@@ -161,7 +166,8 @@ class Reading:
         start_event: the event counted from.
         length: the length, or ``None`` when a setting gives it (``length_setting``).
         length_setting: the ``Settings`` field holding the length, when the law leaves it open.
-        after: id of a rule whose end is this reading's start (e.g. the 30 days of an *edital*).
+        after: id of a rule whose end fixes this reading's start: the business day after that period ends
+            (the 30 days of an *edital*, CPC Art. 231 IV), itself excluded from the count (CPC Art. 224).
         basis: English msgid explaining the reading (shown when there are several).
     """
 
@@ -230,7 +236,6 @@ class DeadlineRule:
 
 DefenceWindow = Literal["latest", "earliest", "art24", "art37", "art278"]
 EditalStart = Literal["fim_do_edital", "publicacao"]
-DaysKind = Literal["calendar", "business"]
 NoticeStart = Literal["lavratura", "juntada"]
 RepeatSuspension = Literal["art26", "art24"]
 MonthEndRule = Literal["next_day", "clamp"]
@@ -243,11 +248,12 @@ class DeadlineChoices:
     cp_defence_window: DefenceWindow = "latest"
     cp_notice_defence_days: int = 30
     cp_edital_start: EditalStart = "fim_do_edital"
-    cp_deposit_days_kind: DaysKind = "calendar"
     l1533_notice_90d_start: NoticeStart = "lavratura"
     l1533_repeat_suspension: RepeatSuspension = "art26"
     l1533_defence_days: int = 10
     l1533_appeal_days: int = 10
+    l1533_payment_days: int = 30
+    ombudsman_complement_days: int = 20
     month_end_rule: MonthEndRule = "next_day"
 
     @classmethod
@@ -257,11 +263,12 @@ class DeadlineChoices:
             cp_defence_window=settings.cp_defence_window,
             cp_notice_defence_days=settings.cp_notice_defence_days,
             cp_edital_start=settings.cp_edital_start,
-            cp_deposit_days_kind=settings.cp_deposit_days_kind,
             l1533_notice_90d_start=settings.l1533_notice_90d_start,
             l1533_repeat_suspension=settings.l1533_repeat_suspension,
             l1533_defence_days=settings.l1533_defence_days,
             l1533_appeal_days=settings.l1533_appeal_days,
+            l1533_payment_days=settings.l1533_payment_days,
+            ombudsman_complement_days=settings.ombudsman_complement_days,
             month_end_rule=settings.month_end_rule,
         )
 
@@ -287,13 +294,6 @@ def _one(unit: Unit, length: int | None, start: StartEvent, **kwargs: str) -> tu
 D, BD, M, H = Unit.CALENDAR_DAYS, Unit.BUSINESS_DAYS, Unit.MONTHS, Unit.HOURS
 S = StartEvent
 
-
-def _deposit_readings(start: StartEvent, *, calendar_basis: str, business_basis: str) -> tuple[Reading, ...]:
-    """CP Art. 46's 10 days for the deposit, as written (calendar) or like the appeal's (business, Art. 43)."""
-    return (
-        Reading(key="calendar", unit=D, length=10, start_event=start, basis=calendar_basis),
-        Reading(key="business", unit=BD, length=10, start_event=start, basis=business_basis),
-    )
 
 RULES: Final[tuple[DeadlineRule, ...]] = (
     # ---- Código de Posturas (Nova Xavantina, Lei 1.101/2004), DEADLINES.md B1 ----
@@ -345,7 +345,8 @@ RULES: Final[tuple[DeadlineRule, ...]] = (
                 length=8,
                 start_event=S.PUBLICACAO_EDITAL,
                 after="cp-36-edital",
-                basis=N_("counted after the 30 days of the edital (Art. 36, III)"),
+                basis=N_("the start is the business day after the 30 days of the edital, not counted "
+                         "(Art. 36, III; CPC Art. 231, IV and Art. 224, by analogy)"),
             ),
         ),
         setting="cp_edital_start",
@@ -379,20 +380,6 @@ RULES: Final[tuple[DeadlineRule, ...]] = (
         source="B1.10",
     ),
     DeadlineRule(
-        id="cp-42-deposito",
-        rulebook=CP,
-        article="Art. 42; Art. 46",
-        description=N_("Deposit of half the fine for an appeal filed because the complaint was not decided in time"),
-        obliged=Obliged.PARTY,
-        readings=_deposit_readings(
-            S.INTERPOSICAO_RECURSO,
-            calendar_basis=N_("no decision to count from (Art. 42): 10 days from the appeal, as Art. 46 writes them"),
-            business_basis=N_("no decision to count from (Art. 42): 10 business days from the appeal (Art. 43)"),
-        ),
-        setting="cp_deposit_days_kind",
-        source="B1.11; B1.14",
-    ),
-    DeadlineRule(
         id="cp-43-recurso",
         rulebook=CP,
         article="Art. 43, par. único",
@@ -411,24 +398,10 @@ RULES: Final[tuple[DeadlineRule, ...]] = (
         source="B1.13",
     ),
     DeadlineRule(
-        id="cp-46-deposito",
-        rulebook=CP,
-        article="Art. 46",
-        description=N_("Deposit of half the fine, without which the appeal is not forwarded"),
-        obliged=Obliged.PARTY,
-        readings=_deposit_readings(
-            S.CIENCIA_DECISAO,
-            calendar_basis=N_("10 days as written (Art. 46 does not say business days)"),
-            business_basis=N_("10 business days, like the appeal it goes with (Art. 43)"),
-        ),
-        setting="cp_deposit_days_kind",
-        source="B1.14; Notes 4",
-    ),
-    DeadlineRule(
         id="cp-47-1-pagamento",
         rulebook=CP,
         article="Art. 47, I",
-        description=N_("Payment of the fine after the final decision (the deposit is returned)"),
+        description=N_("Payment of the fine after the final decision"),
         obliged=Obliged.PARTY,
         readings=_one(BD, 10, S.NOTIFICACAO_DECISAO_DEFINITIVA),
         source="B1.15",
@@ -604,6 +577,36 @@ RULES: Final[tuple[DeadlineRule, ...]] = (
         source="A1.9; Notes 3",
     ),
     DeadlineRule(
+        id="l1533-13xxiii-pagamento",
+        rulebook=L1533,
+        article="Art. 13, XXIII",
+        description=N_("Payment of the fine, by the deadline the notice sets"),
+        obliged=Obliged.PARTY,
+        readings=_one(
+            D,
+            None,
+            S.CIENCIA_NOTIFICACAO,
+            length_setting="l1533_payment_days",
+            basis=N_("the notice sets it (Art. 13, XXIII); 30 days as CTB Art. 282 §4, by analogy"),
+        ),
+        source="A1.4",
+    ),
+    DeadlineRule(
+        id="l1533-13xxiii-pagamento-final",
+        rulebook=L1533,
+        article="Art. 13, XXIII",
+        description=N_("Payment of the fine after the final decision, by the deadline the notice sets"),
+        obliged=Obliged.PARTY,
+        readings=_one(
+            D,
+            None,
+            S.NOTIFICACAO_DECISAO_DEFINITIVA,
+            length_setting="l1533_payment_days",
+            basis=N_("the notice sets it (Art. 13, XXIII); 30 days as CTB Art. 282 §4, by analogy"),
+        ),
+        source="A1.4",
+    ),
+    DeadlineRule(
         id="l1533-22-recurso",
         rulebook=L1533,
         article="Art. 22",
@@ -708,7 +711,8 @@ RULES: Final[tuple[DeadlineRule, ...]] = (
         article="Art. 16; Decreto nº 9.492/2018, Art. 18",
         description=N_("Complete the information the ombudsman asked for"),
         obliged=Obliged.PARTY,
-        readings=_one(D, 20, S.PEDIDO_COMPLEMENTACAO),
+        readings=_one(D, None, S.PEDIDO_COMPLEMENTACAO, length_setting="ombudsman_complement_days",
+                      basis=N_("Decreto 9.492/2018 Art. 18 (federal), applied by analogy: 20 days by default")),
         source="Decreto federal 9.492/2018 Art. 18, by analogy",
     ),
 )

@@ -40,14 +40,15 @@ PINNED = [
     ("cp-24-defesa-notificacao", D(2027, 3, 1), D(2027, 3, 31), "Art. 24/25 VI: 30 days written on the notice"),
     ("cp-36-edital", D(2027, 11, 26), D(2027, 12, 26), "Art. 36 III: 30 days; the edital's period does not move"),
     ("cp-37-reclamacao", D(2027, 4, 15), D(2027, 4, 28), "Art. 37: 8 dias úteis skipping Tiradentes"),
-    ("cp-37-reclamacao-edital", D(2027, 3, 1), D(2027, 4, 12), "Art. 37 after the 30 days of the edital"),
+    ("cp-37-reclamacao-edital", D(2027, 3, 1), D(2027, 4, 13),
+     "Art. 37 after the edital: starts Thu 1/4, the business day after its 30 days (CPC 231 IV), not counted"),
     ("cp-40-decisao", D(2027, 12, 15), D(2027, 12, 27), "Art. 40: ends on Christmas (Saturday) → Monday"),
     ("cp-40-1-vista", D(2027, 4, 18), D(2027, 4, 22), "Art. 40 §1: 3 days ending on Tiradentes → Thursday"),
     ("cp-40-2-decisao-apos-vista", D(2027, 2, 3), D(2027, 2, 8), "Art. 40 §2: Carnaval Monday is a business day"),
-    ("cp-42-deposito", D(2027, 12, 22), D(2028, 1, 3), "Art. 42/46: 10 days from the appeal, New Year → Monday"),
     ("cp-43-recurso", D(2026, 12, 18), D(2027, 1, 5), "Art. 43: 10 dias úteis across Christmas and New Year"),
     ("cp-45-decisao-recurso", D(2028, 2, 19), D(2028, 2, 29), "Art. 45: 10 days ending on 29 February 2028"),
-    ("cp-46-deposito", D(2027, 2, 5), D(2027, 2, 15), "Art. 46: 10 calendar days (literal)"),
+    ("l1533-13xxiii-pagamento", D(2027, 3, 1), D(2027, 3, 31), "Art. 13 XXIII: the notice's 30 days (setting)"),
+    ("l1533-13xxiii-pagamento-final", D(2027, 3, 1), D(2027, 3, 31), "Art. 13 XXIII after the final decision"),
     ("cp-47-1-pagamento", D(2027, 12, 20), D(2028, 1, 3), "Art. 47 I: 10 dias úteis across the year end"),
     ("cp-47-3-diferenca", D(2027, 4, 14), D(2027, 4, 29), "Art. 47 III: 10 dias úteis skipping Tiradentes"),
     ("cp-47-4-saldo-leilao", D(2026, 11, 13), D(2026, 11, 30), "Art. 47 IV: skips 20 November"),
@@ -150,22 +151,6 @@ def test_carnaval_counts_unless_the_deployment_closes_on_pontos_facultativos() -
     assert [step.day for step in closed_result.not_counted][:3] == [D(2027, 2, 6), D(2027, 2, 7), D(2027, 2, 8)]
 
 
-def test_cp_46_deposit_shows_the_conflict_with_the_appeal(calendar: BusinessCalendar) -> None:
-    """Código de Posturas Art. 46 (10 dias) closes before Art. 43 (10 dias úteis); the setting can align them."""
-    start = D(2027, 2, 5)
-    deposit = compute_deadline(rule_id="cp-46-deposito", start=start, calendar=calendar)
-    appeal = compute_deadline(rule_id="cp-43-recurso", start=start, calendar=calendar)
-    aligned = compute_deadline(
-        rule_id="cp-46-deposito",
-        start=start,
-        calendar=calendar,
-        choices=DeadlineChoices(cp_deposit_days_kind="business"),
-    )
-    assert deposit.final_date == D(2027, 2, 15) < appeal.final_date == D(2027, 2, 19)
-    assert aligned.final_date == appeal.final_date
-    assert aligned.reading.key == "business"
-
-
 def test_months_from_a_day_the_last_month_lacks_end_on_the_next_day_or_clamp(calendar: BusinessCalendar) -> None:
     """CC Art. 132 §3 / Lei 810/1949 Art. 3 by default; BALCAO_MONTH_END_RULE=clamp ends on the month's last day."""
     leap = compute_deadline(rule_id="l1533-24-suspensao", start=D(2028, 2, 29), calendar=calendar)
@@ -236,8 +221,8 @@ def test_days_left_and_open(calendar: BusinessCalendar) -> None:
 def test_unknown_rules_and_readings_are_refused(calendar: BusinessCalendar) -> None:
     with pytest.raises(KeyError, match="cp-99"):
         compute_deadline(rule_id="cp-99", start=D(2027, 1, 4), calendar=calendar)
-    with pytest.raises(KeyError, match="calendar, business"):
-        compute_deadline(rule_id="cp-46-deposito", start=D(2027, 1, 4), calendar=calendar, reading="weekly")
+    with pytest.raises(KeyError, match="publicacao, fim_do_edital"):
+        compute_deadline(rule_id="cp-37-reclamacao-edital", start=D(2027, 1, 4), calendar=calendar, reading="weekly")
 
 
 def _roles(windows: tuple) -> list[tuple[str, str, dt.date, WindowRole]]:
@@ -280,26 +265,36 @@ def test_a_preliminary_notice_shows_its_own_deadline_and_art_278(calendar: Busin
 
 
 def test_an_edital_shows_every_reading_of_art_37(calendar: BusinessCalendar) -> None:
-    """Código de Posturas Art. 36 III + Art. 37: from publication, or after the edital's 30 days (default)."""
+    """Código de Posturas Art. 36 III + Art. 37: from publication, or (default) as CPC Art. 231 IV and 224 count.
+
+    Published Monday 1 March 2027, the edital's 30 days end Wednesday 31 March; the start is the business day
+    after it, Thursday 1 April, which is not counted (CPC Art. 224): the 8 dias úteis are 2, 5–9 and 12–13 April.
+    """
     windows = applicable_windows(notice_type="edital", rulebook="nx-posturas", start=D(2027, 3, 1), calendar=calendar)
     assert _roles(windows) == [
         ("cp-37-reclamacao-edital", "publicacao", D(2027, 3, 11), WindowRole.ALTERNATIVE),
-        ("cp-37-reclamacao-edital", "fim_do_edital", D(2027, 4, 12), WindowRole.CHOSEN),
+        ("cp-37-reclamacao-edital", "fim_do_edital", D(2027, 4, 13), WindowRole.CHOSEN),
         ("cp-278-defesa", "default", D(2027, 3, 31), WindowRole.ALTERNATIVE),
     ]
     chained = windows[1].result
     assert chained.preceded_by is not None and chained.preceded_by.final_date == D(2027, 3, 31)
     assert chained.start == D(2027, 3, 1)
+    assert chained.steps[0].day == D(2027, 4, 1) and chained.steps[0].kind.value == "start"
+    assert chained.steps[1].day == D(2027, 4, 2) and chained.steps[1].count == 1
 
 
-def test_a_first_instance_decision_shows_the_appeal_and_both_deposit_readings(calendar: BusinessCalendar) -> None:
-    """Código de Posturas Art. 43 (appeal) and Art. 46 (deposit, calendar days chosen by default)."""
+def test_cpc_231_iv_an_edital_ending_before_a_weekend_starts_on_monday(calendar: BusinessCalendar) -> None:
+    """CPC Art. 231 IV: "o dia útil seguinte ao fim da dilação" — an edital ending Friday starts the term Monday."""
+    # published Wed 3 Feb 2027: its 30 days end Friday 5 March; the term starts Monday 8 March (not counted)
+    result = compute_deadline(rule_id="cp-37-reclamacao-edital", start=D(2027, 2, 3), calendar=calendar)
+    assert result.steps[0].day == D(2027, 3, 8)
+    assert result.final_date == D(2027, 3, 18)
+
+
+def test_a_first_instance_decision_shows_the_appeal_and_no_deposit(calendar: BusinessCalendar) -> None:
+    """Código de Posturas Art. 43 (appeal); Art. 46's deposit is not counted (STF Súmula Vinculante 21)."""
     windows = applicable_windows(notice_type="decisao", rulebook="nx-posturas", start=D(2027, 2, 5), calendar=calendar)
-    assert _roles(windows) == [
-        ("cp-43-recurso", "default", D(2027, 2, 19), WindowRole.ONLY),
-        ("cp-46-deposito", "calendar", D(2027, 2, 15), WindowRole.CHOSEN),
-        ("cp-46-deposito", "business", D(2027, 2, 19), WindowRole.ALTERNATIVE),
-    ]
+    assert _roles(windows) == [("cp-43-recurso", "default", D(2027, 2, 19), WindowRole.ONLY)]
 
 
 def test_lei_1533_notices_and_unknown_combinations(calendar: BusinessCalendar) -> None:
@@ -307,7 +302,8 @@ def test_lei_1533_notices_and_unknown_combinations(calendar: BusinessCalendar) -
     defence = applicable_windows(
         notice_type="notificacao_penalidade", rulebook="sapezal-1533", start=D(2027, 3, 1), calendar=calendar
     )
-    assert _roles(defence) == [("l1533-22-defesa", "default", D(2027, 3, 11), WindowRole.ONLY)]
+    assert _roles(defence) == [("l1533-22-defesa", "default", D(2027, 3, 11), WindowRole.ONLY),
+                               ("l1533-13xxiii-pagamento", "default", D(2027, 3, 31), WindowRole.ONLY)]
     with pytest.raises(DeadlineError, match="nx-posturas/notificacao_penalidade"):
         applicable_windows(
             notice_type="notificacao_penalidade", rulebook="nx-posturas", start=D(2027, 3, 1), calendar=calendar
@@ -315,17 +311,12 @@ def test_lei_1533_notices_and_unknown_combinations(calendar: BusinessCalendar) -
 
 
 def test_windows_follow_the_settings(calendar: BusinessCalendar) -> None:
-    """BALCAO_CP_DEPOSIT_DAYS_KIND=business makes the Art. 43-aligned deposit reading the chosen one."""
-    windows = applicable_windows(
-        notice_type="decisao",
-        rulebook="nx-posturas",
-        start=D(2027, 2, 5),
-        calendar=calendar,
-        settings=Settings(cp_deposit_days_kind="business"),
-    )
-    assert [(w.result.reading.key, w.role) for w in windows[1:]] == [
-        ("calendar", WindowRole.ALTERNATIVE),
-        ("business", WindowRole.CHOSEN),
+    """BALCAO_CP_EDITAL_START=publicacao (with Art. 37 governing) makes the literal Art. 37 reading the chosen one."""
+    windows = applicable_windows(notice_type="edital", rulebook="nx-posturas", start=D(2027, 3, 1), calendar=calendar,
+                                 settings=Settings(cp_edital_start="publicacao", cp_defence_window="art37"))
+    assert [(w.result.reading.key, w.role) for w in windows[:2]] == [
+        ("publicacao", WindowRole.CHOSEN),
+        ("fim_do_edital", WindowRole.ALTERNATIVE),
     ]
 
 

@@ -263,3 +263,19 @@ def test_a_daily_reminder_sent_after_its_deadline_reads_as_overdue() -> None:
         late = render("driver.obligation", payload, translator("en")).text
     assert "today is the last day" in on_time and on_time.endswith("<i>Lei 1.533/2020, Art. 9º</i>")
     assert "ended on Monday, March 16, 2026" in late
+
+
+async def test_an_inspection_due_on_a_sunday_is_reminded_as_situacao_says_it_art_16(
+    session: AsyncSession, settings: Settings
+) -> None:
+    """Art. 16: due Sunday 14/3/2027 (12 months from 14/3/2026); the reminder names the last open day, Friday 12/3,
+    as models.drivers.status does, and once overdue says the driver may not work (StatusKind.INSPECTION_OVERDUE)."""
+    await linked_maria(session, settings, vistoria_data="14/03/2026")
+    [reminder] = [m for m in await scan_on(session, settings, at(D(2027, 3, 7))) if m.kind == "driver.inspection"]
+    assert (reminder.payload["due"], reminder.payload["inspect_by"]) == ("2027-03-14", "2027-03-12")
+    with time_machine.travel(dt.datetime(2027, 3, 7, 12, tzinfo=CUIABA), tick=False):
+        text = render("driver.inspection", reminder.payload, translator("pt_BR")).text
+    assert "sexta-feira, 12 de março de 2027" in text
+    with time_machine.travel(dt.datetime(2027, 3, 16, 12, tzinfo=CUIABA), tick=False):
+        late = render("driver.inspection", reminder.payload, translator("en")).text
+    assert "you may not drive for the apps" in late

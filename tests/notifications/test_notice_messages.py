@@ -61,7 +61,9 @@ async def test_a_cp_delivery_says_it_goes_by_post_when_not_acknowledged(
     assert "CPF" not in text and "Acácias" not in text  # no CPF, no address in the message
 
 
-async def test_the_decision_states_the_appeal_and_the_deposit(session: AsyncSession, settings: Settings) -> None:
+async def test_the_decision_states_the_appeal_and_that_no_deposit_is_required(
+    session: AsyncSession, settings: Settings
+) -> None:
     payload = await _delivery_payload(session, settings, cp_auto(offender_document=None, person_telegram_id=9001))
     await record_explicit_ciencia(session=session, settings=settings, delivery_id=int(payload["delivery_id"]),  # type: ignore[call-overload]
                                   person_id=1, now=NOW)
@@ -74,7 +76,10 @@ async def test_the_decision_states_the_appeal_and_the_deposit(session: AsyncSess
     rendered = render(DECISION, message.payload, translator("pt_BR"))
     assert "Decisão sobre sua reclamação" in rendered.text and "improcedente" in rendered.text
     assert "Você pode recorrer em 10 dias úteis (Art. 43, par. único)." in rendered.text
-    assert "Deposite metade da multa, R$\xa0189,00, em 10 dias corridos" in rendered.text
+    # STF Súmula Vinculante 21 (CF Art. 5 XXXIV, LV): the appeal never waits for CP Art. 46's deposit
+    assert "Deposite" not in rendered.text
+    assert ("Para recorrer não é preciso depositar nada: o depósito de metade da multa do Art. 46 não é exigido "
+            "(STF, Súmula Vinculante 21).") in rendered.text
     assert rendered.buttons[0][0][1].startswith("notif:ciencia:")
 
 

@@ -4,18 +4,32 @@ from __future__ import annotations
 
 import datetime as dt
 
+import time_machine
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.i18n import translator
 from bot.settings import Settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing
-from models.notices.tables import CienciaKind, FilingOutcome, NoticeDelivery
+from models.notices.review import open_vista
+from models.notices.tables import CienciaKind, FilingOutcome, Notice, NoticeDelivery
 from models.outbox import OutboxMessage
 from models.people import Role
 from notifications.notice_scans import notice_ciencia, notice_limit_warnings, notice_reminders, polite_moment
+from notifications.rendering import render
 from notifications.scans import SCANS, run_scan
-from tests.auxil.notices import cp_auto, issue, l1533_auto, mark_outbox_sent, opted_in, outbox, person, staff
+from tests.auxil.notices import (
+    cp_auto,
+    issue,
+    l1533_auto,
+    mark_outbox_sent,
+    opted_in,
+    outbox,
+    pdf_text,
+    person,
+    staff,
+)
 
 NOW = dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC)  # Monday, 10:00 in Cuiabá
 
@@ -81,7 +95,7 @@ async def test_a_late_ciencia_gets_only_the_nearest_reminder(session: AsyncSessi
     assert reminder.dedupe_key.endswith(":1")
 
 
-async def test_no_reminder_once_the_defence_is_filed_then_appeal_and_deposit_reminders(
+async def test_no_reminder_once_the_defence_is_filed_then_only_the_appeal_reminder(
     session: AsyncSession, settings: Settings
 ) -> None:
     maria = await _maria(session)
@@ -96,11 +110,11 @@ async def test_no_reminder_once_the_defence_is_filed_then_appeal_and_deposit_rem
     assert decision is not None and decision.id is not None
     await record_explicit_ciencia(session=session, settings=settings, delivery_id=decision.id, person_id=maria,
                                   now=cuiaba(dt.date(2026, 4, 17)))
-    # deposit (Art. 46) closes Mon 27/4, appeal (Art. 43) Tue 5/5
-    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 4, 24)), settings=settings) == 1
+    # appeal (Art. 43) closes Tue 5/5; no deposit reminder for Mon 27/4 (Art. 46 is not applied: STF SV 21)
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 4, 24)), settings=settings) == 0
     assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 5, 2)), settings=settings) == 1
     rules = [r.payload["rule"] for r in await outbox(session, "notice.reminder")]
-    assert rules == ["cp-46-deposito", "cp-43-recurso"]
+    assert rules == ["cp-43-recurso"]
 
 
 def test_reminders_wait_for_the_morning(settings: Settings) -> None:
@@ -147,3 +161,52 @@ async def test_under_the_juntada_reading_the_90_days_run_from_the_issue_lei_1533
     assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 26)), settings=juntada) == 1
     [warning] = await outbox(session, "notice.limit_warning")
     assert warning.payload["final_date"] == "2026-06-10"
+
+
+async def test_lei_1533_art_13_xxiii_the_notice_states_the_payment_deadline_and_it_is_reminded(
+    session: AsyncSession, settings: Settings
+) -> None:
+    """Art. 13 XXIII "pagar multas no prazo estabelecido": the notice sets 30 days (BALCAO_L1533_PAYMENT_DAYS), printed
+    on it and frozen; acknowledged Mon 2/3/2026 they end Wed 1/4/2026, reminded 3 and 1 days before."""
+    maria = await _maria(session)
+    notice_id = await _acknowledged(session, settings, maria, dt.date(2026, 3, 2), l1533_auto(person_id=maria))
+    notice = await session.get(Notice, notice_id)
+    assert notice is not None and notice.payment_days == 30
+    assert "Art. 13, XXIII" in pdf_text(notice.pdf)
+    longer = settings.model_copy(update={"l1533_payment_days": 60})  # a later change does not move this notice
+    await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 9)), settings=longer)
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 29)), settings=longer) == 1
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 31)), settings=longer) == 1
+    rules = [(r.payload["rule"], r.payload["final_date"]) for r in await outbox(session, "notice.reminder")]
+    assert rules[-2:] == [("l1533-13xxiii-pagamento", "2026-04-01")] * 2
+
+
+async def test_cp_art_40_the_decision_due_is_warned_to_clerks_by_the_registered_scan(
+    session: AsyncSession, settings: Settings
+) -> None:
+    """A reclamação filed Tue 7/4/2026 must be decided by Fri 17/4 (Art. 40): the scan warns staff 3 and 1 days
+    before and on the day, once each, with a button to the filing; after a vista the due day moves (Art. 40 §2)."""
+    await staff(session, 9102, "Clara", Role.CLERK)
+    maria = await _maria(session)
+    notice_id = await _acknowledged(session, settings, maria, dt.date(2026, 4, 6))
+    filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=maria,
+                               text="Reclamação.", now=cuiaba(dt.date(2026, 4, 7)))
+    assert "notice-decision-warnings" in SCANS
+    counts = [await run_scan("notice-decision-warnings", session=session, now=cuiaba(dt.date(2026, 4, day)),
+                             settings=settings) for day in (13, 14, 15, 16, 17, 17)]
+    assert counts == [0, 1, 0, 1, 1, 0]
+    [first, *_] = await outbox(session, "notice.decision_warning")
+    with time_machine.travel(cuiaba(dt.date(2026, 4, 14)), tick=False):
+        text = render("notice.decision_warning", first.payload, translator("pt_BR")).text
+    assert "sexta-feira, 17 de abril de 2026" in text and "Art. 40" in text
+    assert first.payload["filing_id"] == filing.id
+    assert filing.id is not None
+    await open_vista(session=session, settings=settings, filing_id=filing.id, actor="staff:9102",
+                     now=cuiaba(dt.date(2026, 4, 15)))  # vista: 3 days end Sat 18/4 → Mon 20/4
+    # §2: 5 days after the vista end on Sat 25/4 → Mon 27/4; warned 3 days before, on Fri 24/4
+    assert await run_scan("notice-decision-warnings", session=session, now=cuiaba(dt.date(2026, 4, 23)),
+                          settings=settings) == 0
+    assert await run_scan("notice-decision-warnings", session=session, now=cuiaba(dt.date(2026, 4, 24)),
+                          settings=settings) == 1
+    [*_, last] = await outbox(session, "notice.decision_warning")
+    assert (last.payload["rule"], last.payload["final_date"]) == ("cp-40-2-decisao-apos-vista", "2026-04-27")

@@ -92,22 +92,28 @@ def test_a_municipal_holiday_from_settings(capsys: pytest.CaptureFixture[str], m
 def test_an_ambiguous_rule_shows_the_reading_applied_and_the_other(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Código de Posturas Art. 46 (10 dias) against Art. 43 (dias úteis); BALCAO_CP_DEPOSIT_DAYS_KIND or --leitura."""
-    assert main(["prazo", "cp-46-deposito", "--inicio", "05/02/2027"]) == 0
+    """Código de Posturas Art. 37 after an edital (Art. 36 III): CPC Art. 231 IV + 224 by default, or --leitura."""
+    assert main(["prazo", "cp-37-reclamacao-edital", "--inicio", "01/03/2027"]) == 0
     out = capsys.readouterr().out
-    assert "Leitura aplicada: 10 dias, como está escrito (o Art. 46 não diz dias úteis)" in out
-    assert "Prazo final: segunda-feira, 15 de fevereiro de 2027" in out
-    assert (
-        "Outra leitura: 10 dias úteis, como o recurso que ele acompanha (Art. 43) → sexta-feira, 19 de fevereiro" in out
-    )
+    assert ("Leitura aplicada: o início é o dia útil seguinte aos 30 dias do edital, que não é contado "
+            "(Art. 36, III; CPC Art. 231, IV e Art. 224, por analogia)") in out
+    assert "Início: quinta-feira, 1 de abril de 2027 (esse dia não conta)" in out
+    assert "Prazo final: terça-feira, 13 de abril de 2027" in out
+    assert "Outra leitura: contado da publicação do edital (Art. 37, ao pé da letra) → quinta-feira, 11 de março" in out
 
-    assert main(["prazo", "cp-46-deposito", "--inicio", "05/02/2027", "--leitura", "business"]) == 0
-    assert "Prazo final: sexta-feira, 19 de fevereiro de 2027" in capsys.readouterr().out
+    assert main(["prazo", "cp-37-reclamacao-edital", "--inicio", "01/03/2027", "--leitura", "publicacao"]) == 0
+    assert "Prazo final: quinta-feira, 11 de março de 2027" in capsys.readouterr().out
 
-    monkeypatch.setenv("BALCAO_CP_DEPOSIT_DAYS_KIND", "business")
+    monkeypatch.setenv("BALCAO_CP_EDITAL_START", "publicacao")
     get_settings.cache_clear()
-    assert main(["prazo", "cp-46-deposito", "--inicio", "05/02/2027"]) == 0
-    assert "Prazo final: sexta-feira, 19 de fevereiro de 2027" in capsys.readouterr().out
+    assert main(["prazo", "cp-37-reclamacao-edital", "--inicio", "01/03/2027"]) == 0
+    assert "Prazo final: quinta-feira, 11 de março de 2027" in capsys.readouterr().out
+
+
+def test_there_is_no_deposit_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    """CP Art. 46's deposit is not a deadline (STF Súmula Vinculante 21): prazo does not know it."""
+    assert main(["prazo", "cp-46-deposito", "--inicio", "05/02/2027"]) == 2
+    assert "unknown rule 'cp-46-deposito'" in capsys.readouterr().err
 
 
 def test_months_from_29_february(capsys: pytest.CaptureFixture[str]) -> None:
@@ -143,8 +149,8 @@ def test_a_bad_date_exits_2(capsys: pytest.CaptureFixture[str], bad: str) -> Non
 
 
 def test_an_unknown_reading_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["prazo", "cp-46-deposito", "--inicio", "2027-01-04", "--leitura", "weekly"]) == 2
-    assert "use one of: calendar, business" in capsys.readouterr().err
+    assert main(["prazo", "cp-37-reclamacao-edital", "--inicio", "2027-01-04", "--leitura", "weekly"]) == 2
+    assert "use one of: publicacao, fim_do_edital" in capsys.readouterr().err
 
 
 def test_help_lists_every_rule_with_its_article(capsys: pytest.CaptureFixture[str]) -> None:
@@ -152,5 +158,5 @@ def test_help_lists_every_rule_with_its_article(capsys: pytest.CaptureFixture[st
         main(["prazo", "--help"])
     assert exited.value.code == 0
     out = capsys.readouterr().out
-    assert "cp-46-deposito" in out and "Art. 46" in out
+    assert "cp-43-recurso" in out and "Art. 43" in out and "cp-46-deposito" not in out
     assert "l1533-22-entrega" in out and "Art. 22, §§1º–2º" in out

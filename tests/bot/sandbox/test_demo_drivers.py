@@ -33,13 +33,13 @@ async def test_every_state_is_there_on_any_day(session: AsyncSession, settings: 
         "Carlos": StatusKind.EXPIRING_SOON,
         "Ana": StatusKind.ACTIVE,
         "Bruno": StatusKind.AWAITING_INSPECTION,
-        "Denise": StatusKind.ACTIVE,
+        "Denise": StatusKind.INSPECTION_FAILED,  # Art. 16 §2: not "ativa", though she may work for 5 days
         "Eduardo": StatusKind.EXPIRED,
         "Fábio": StatusKind.SUSPENDED,
         "Gustavo": StatusKind.REVOKED,
         "Helena": StatusKind.CASSADA,
         "Igor": StatusKind.ACTIVE,
     }
-    assert states["Denise"].next_steps[0].code is StepCode.FIX_INSPECTION
+    assert states["Denise"].next_steps[0].code is StepCode.FIX_INSPECTION and states["Denise"].may_serve
     assert StepCode.REPLACE_VEHICLE in {step.code for step in states["Igor"].next_steps}
     assert states["Fábio"].days_left == 5

@@ -114,7 +114,8 @@ async def test_cp_art_42_the_bot_offers_the_appeal_when_the_complaint_was_not_de
         assert filings[1].text == "Recorro: a reclamação não foi decidida no prazo."
     appealed = await talk.send("/notificacoes", "Suas notificações")
     screen = await talk.press_and_edit(appealed, f"ntc:show:{issued.notice.id}", "não foi decidida no prazo")
-    assert "deposite metade da multa" in screen.text.lower()
+    # STF Súmula Vinculante 21: the appeal goes forward without CP Art. 46's deposit, and the screen says so
+    assert "deposite" not in screen.text.lower() and "não é preciso depositar nada" in screen.text
     assert emulator.unanswered_callbacks() == []
 
 

@@ -11,8 +11,10 @@ from typing import Any
 
 from sqlmodel import select
 
+from models.columns import utcnow
 from models.notices.chain import events_of, verify_chains
 from models.notices.delivery import record_explicit_ciencia
+from models.notices.filings import file_filing
 from models.notices.issuing import issue_notice
 from models.notices.tables import Notice, NoticeDelivery, NoticeFiling, NoticeStage
 from models.people import Role, add_staff
@@ -86,14 +88,15 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
     assert asked_text.message_id < confirm.message_id
     await clara.press_and_edit(confirm, "nstf:dsend", "Decidido")
 
-    # The decision reaches Maria with the appeal window (Art. 43) and the 50 % deposit (Art. 46)
+    # The decision reaches Maria with the appeal window (Art. 43); no deposit is asked (Art. 46; STF SV 21)
     await deliver(settings, sessions, emulator)
     decision = await emulator.wait_for_message(
         maria_user.id, lambda m: "Decisão sobre sua reclamação" in (m.text or ""), after=0)
     assert "improcedente" in decision.text and "mato alto" in decision.text
-    assert "Art. 43, par. único" in decision.text and "Art. 46" in decision.text and "R$\xa0189,00" in decision.text
+    assert "Art. 43, par. único" in decision.text and "R$\xa0189,00" not in decision.text
+    assert "o depósito de metade da multa do Art. 46 não é exigido (STF, Súmula Vinculante 21)" in decision.text
     ack_decision = await maria.press(decision, _button(decision, "notif:ciencia:"), "Recebimento registrado")
-    assert "Recurso voluntário ao Prefeito" in ack_decision.text and "R$\xa0189,00" in ack_decision.text
+    assert "Recurso voluntário ao Prefeito" in ack_decision.text and "não é preciso depositar nada" in ack_decision.text
 
     # The appeal (CP Art. 43–44)
     await maria.press(ack_decision, f"ntc:file:{notice_id}", "Escreva seu recurso")
@@ -182,3 +185,41 @@ async def test_a_citizen_cannot_use_the_staff_commands(emulator: Any, bot_app: A
     talk = Talk(emulator, user)
     await talk.send("/emitir", "Só servidores")
     await talk.send("/defesas", "Só servidores")
+
+
+async def test_staff_give_vista_and_order_a_diligencia_in_defesas_cp_art_40_par_1_art_42(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """/defesas: vista to the autuado for 3 days (Art. 40 §1), then a diligência (Art. 42), then concluded."""
+    clara_user = emulator.add_user(810501, "Clara", language_code="pt-br")
+    clara = Talk(emulator, clara_user)
+    await clara.send("/start", "O que você quer fazer?")
+    async with sessions() as session:
+        await add_staff(session=session, telegram_user_id=clara_user.id, role=Role.CLERK, name="Clara", actor="test")
+        maria = await person(session, 810502, "Maria")
+        await opted_in(session, maria.id)
+        issued = await issue_notice(session=session, settings=settings, data=cp_auto(person_id=maria.id),
+                                    actor="test")
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+        assert delivery.id is not None and issued.notice.id is not None
+        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+                                      person_id=maria.id, now=utcnow())
+        filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+                                   person_id=maria.id, text="Não é meu terreno.")
+    listing = await clara.send("/defesas", "Defesas e recursos a decidir")
+    detail = await clara.press_and_edit(listing, f"nstf:fil:{filing.id}", "protocolo em")
+    assert "Dar vista: pessoa autuada (3 dias)" in [b["text"] for b in detail.inline_buttons]
+    after_vista = await clara.press_and_edit(detail, f"nstf:vis:{filing.id}", "Vista para alegações finais até")
+    assert not [b for b in after_vista.inline_buttons if b["callback_data"].startswith("nstf:vis:")]  # in turn
+    asked = await clara.press_and_edit(after_vista, f"nstf:dil:{filing.id}", "para que é a diligência")
+    ordered = await clara.send("Vistoria no terreno com o proprietário.", "Diligência registrada")
+    assert asked.message_id < ordered.message_id
+    again = await clara.send("/defesas", "Defesas e recursos a decidir")
+    shown = await clara.press_and_edit(again, f"nstf:fil:{filing.id}", "Convertido em diligência")
+    assert "Art. 42" in shown.text
+    await clara.press_and_edit(shown, f"nstf:dild:{filing.id}", "protocolo em")
+    async with sessions() as session:
+        stored = await session.get(NoticeFiling, filing.id)
+        assert stored is not None and stored.vista_first_on is not None and stored.diligencia_done_at is not None
+        kinds = [event.kind for event in await events_of(session=session, notice_id=issued.notice.id)]
+    assert kinds[-3:] == ["vista", "diligencia", "diligencia.done"]

@@ -153,3 +153,34 @@ async def test_staff_address_an_issued_notice_to_a_person_of_the_bot(client: Tes
     missing = await client.post("/api/notices/AI-2026-000999/person", json={"person_id": joao.id},
                                 headers=_headers(INES))
     assert missing.status == 404
+
+
+async def test_vista_and_diligencia_through_the_api_cp_art_40_par_1_and_art_42(
+    client: TestClient, session: AsyncSession, settings: Settings
+) -> None:
+    """CP Art. 40 §1 (vista to each side, 3 days), Art. 42 (diligência): clerks only, refusals cite the article."""
+    maria = await person(session, 9001, "Maria")
+    await opted_in(session, maria.id)
+    body = {**BODY, "person_telegram_id": 9001, "infraction_date": "2026-02-27"}
+    issued = await (await client.post("/api/notices", json=body, headers=_headers(INES))).json()
+    now = dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.UTC)
+    await record_explicit_ciencia(session=session, settings=settings, delivery_id=issued["deliveries"][0]["id"],
+                                  person_id=maria.id, now=now)
+    filing = await file_filing(session=session, settings=settings, notice_id=1, person_id=maria.id,
+                               text="Não é meu terreno.", now=now)
+    route = f"/api/notices/filings/{filing.id}"
+    assert (await client.post(f"{route}/vista", headers=_headers(INES))).status == 403
+    opened = await (await client.post(f"{route}/vista", headers=_headers(CLARA))).json()
+    assert opened["vista_first_on"] == "2026-03-02" and opened["vista_second_on"] is None
+    again = await client.post(f"{route}/vista", headers=_headers(CLARA))
+    assert again.status == 409 and (await again.json())["citation"].endswith("Art. 40, §1º")
+    shown = await (await client.get("/api/notices/AI-2026-000001", headers=_headers(CLARA))).json()
+    assert {w["rule"] for w in shown["windows"]} >= {"cp-40-1-vista", "cp-40-2-decisao-apos-vista"}
+    assert shown["infraction_date"] == "2026-02-27" and shown["warning_only"] is False
+    assert (await client.post(f"{route}/diligencia", json={"text": ""}, headers=_headers(CLARA))).status == 409
+    ordered = await (await client.post(f"{route}/diligencia", json={"text": "Vistoria no local."},
+                                       headers=_headers(CLARA))).json()
+    assert ordered["diligencia_text"] == "Vistoria no local." and ordered["diligencia_done_at"] is None
+    done = await (await client.post(f"{route}/diligencia/done", headers=_headers(CLARA))).json()
+    assert done["diligencia_done_at"] is not None
+    assert (await client.post("/api/notices/filings/999/vista", headers=_headers(CLARA))).status == 409

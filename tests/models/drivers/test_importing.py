@@ -9,7 +9,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.settings import Settings
 from models.audit import AuditEvent
-from models.drivers.importing import import_drivers
+from models.drivers.importing import COLUMNS, GRAVISSIMA, import_drivers
 from models.drivers.registry import authorization_by_number, situation_of
 from models.drivers.status import StatusKind
 from models.drivers.tables import Authorization, Driver, FeePayment, Inspection, Vehicle
@@ -207,3 +207,22 @@ async def test_a_dry_run_reports_without_changing_anything(session: AsyncSession
     report = await run(session, settings, csv_text([driver_row()]), dry_run=True)
     assert (report.created, report.applied) == (1, False)
     assert await count(session, Driver) == 0
+
+
+async def test_lei_1533_art_12_vii_a_gravissima_in_the_12_months_before_is_refused(
+    session: AsyncSession, settings: Settings
+) -> None:
+    """Art. 12 VII: no gravíssima infraction in the 12 months before the request; the column is optional."""
+    columns = [*COLUMNS, GRAVISSIMA]
+
+    def with_column(rows: list[dict[str, str]]) -> str:
+        return "\n".join([";".join(columns), *(";".join(row.get(c, "") for c in columns) for row in rows)]) + "\n"
+
+    recent = driver_row(**{GRAVISSIMA: "15/06/2025"})  # authorization 10/03/2026: less than 12 months
+    report = await run(session, settings, with_column([recent]))
+    assert not report.applied
+    [problem] = report.errors
+    assert problem.line == 2 and problem.reason.startswith(GRAVISSIMA) and "Art. 12 VII" in problem.reason
+    old = driver_row(**{GRAVISSIMA: "09/03/2025"})  # 12 months and a day before: allowed
+    assert (await run(session, settings, with_column([old]))).applied
+    assert not (await run(session, settings, csv_text([driver_row()]))).warnings  # a file without the column

@@ -185,11 +185,14 @@ def test_a_failed_inspection_gives_five_days_to_fix_then_bars_the_vehicle_art_16
     within = status(rules, D(2026, 9, 6), inspections=history)
     fix = step(within, StepCode.FIX_INSPECTION)
     assert (fix.article, fix.deadline, fix.days_left, fix.legal_deadline) == ("Art. 16, §2º", D(2026, 9, 8), 2, True)
-    assert within.kind is StatusKind.ACTIVE and within.may_serve
+    # the label says what happened, never "ativa"; within the 5 days the driver may still work (fix_window)
+    assert (within.kind, within.rule, within.until) == (StatusKind.INSPECTION_FAILED, "l1533-16-regularizar",
+                                                        D(2026, 9, 8))
+    assert within.may_serve
     # 6 Sep: the 5th day falls on a Sunday and 7 Sep is a holiday, so the deadline moves to Tuesday 8 Sep
     barred = status(rules, D(2026, 9, 9), inspections=history)
     assert step(barred, StepCode.FIX_INSPECTION).overdue
-    assert not barred.may_serve
+    assert (barred.kind, barred.article, barred.may_serve) == (StatusKind.BARRED, "Art. 26, II", False)
     fixed = status(rules, D(2026, 9, 9), inspections=[*history, inspected(D(2026, 9, 4))])
     assert fixed.may_serve and StepCode.FIX_INSPECTION not in {s.code for s in fixed.next_steps}
 
@@ -268,3 +271,48 @@ def test_add_months_counts_backwards_too() -> None:
     assert add_months(D(2027, 3, 1), -12) == D(2026, 3, 1)
     assert add_months(D(2026, 1, 31), 1) == D(2026, 3, 1)
     assert add_months(D(2026, 1, 31), 1, month_end_rule="clamp") == D(2026, 2, 28)
+
+
+# --- one coherent status (Art. 9, 16, 26 II): label, may_serve and rule decided together ----------------------
+
+
+def test_a_failed_extra_inspection_is_not_active_and_bars_after_five_days_art_16_par_1_art_26_ii(
+    rules: Settings,
+) -> None:
+    """Art. 16 §1 (extra inspection) failed: never labelled "ativa" while barred (today's main said ACTIVE)."""
+    history = [inspected(D(2026, 3, 10)), inspected(D(2026, 6, 1), InspectionResult.FAILED)]
+    later = status(rules, D(2026, 6, 20), inspections=history)
+    assert later.kind is StatusKind.BARRED and not later.may_serve and later.rule == "l1533-26-ii-impedimento"
+    strict = rules.model_copy(update={"driver_failed_inspection": "barred"})
+    at_once = status(strict, D(2026, 6, 2), inspections=history)
+    assert at_once.kind is StatusKind.INSPECTION_FAILED and not at_once.may_serve
+
+
+def test_a_failed_first_inspection_is_not_awaiting_inspection_art_9_art_16_par_2(rules: Settings) -> None:
+    """Art. 9 then Art. 16 §2: the vehicle was presented and failed; it never passed, so it may not serve."""
+    result = status(rules, D(2026, 3, 12), inspections=[inspected(D(2026, 3, 11), InspectionResult.FAILED)])
+    assert result.kind is StatusKind.INSPECTION_FAILED and result.kind is not StatusKind.AWAITING_INSPECTION
+    assert not result.may_serve and result.article == "Art. 16, §2º"
+    after = status(rules, D(2026, 3, 20), inspections=[inspected(D(2026, 3, 11), InspectionResult.FAILED)])
+    assert after.kind is StatusKind.BARRED and not after.may_serve
+
+
+def test_an_overdue_annual_inspection_stops_the_driver_art_16(rules: Settings) -> None:
+    """Art. 16: three weeks after the due day the label is not "ativa" and the driver may not work."""
+    paid = D(2026, 3, 10)
+    auth = authorization(rules, paid=D(2026, 12, 1))  # renewed: still valid
+    overdue = status(rules, D(2027, 3, 31), auth, [inspected(paid)])
+    assert overdue.inspection.due_on == D(2027, 3, 10)
+    assert (overdue.kind, overdue.rule, overdue.until) == (StatusKind.INSPECTION_OVERDUE, "l1533-16-anual",
+                                                           D(2027, 3, 10))
+    assert not overdue.may_serve and overdue.article == "Art. 16"
+
+
+def test_an_inspection_due_on_a_weekend_is_handled_like_the_validity_art_16_art_3(rules: Settings) -> None:
+    """Art. 16 due Sunday 13/6/2027: not moved (like the validity), the office's last open day is Friday 11/6."""
+    auth = authorization(rules, paid=D(2026, 12, 1))
+    result = status(rules, D(2027, 6, 1), auth, [inspected(D(2026, 6, 13))])
+    assert result.inspection.due_on == D(2027, 6, 13)
+    assert result.inspection.inspect_by == D(2027, 6, 11)
+    assert status(rules, D(2027, 6, 13), auth, [inspected(D(2026, 6, 13))]).may_serve
+    assert status(rules, D(2027, 6, 14), auth, [inspected(D(2026, 6, 13))]).kind is StatusKind.INSPECTION_OVERDUE

@@ -75,17 +75,21 @@ async def test_cp_art_25_vi_preliminar_deadline_is_the_one_printed_on_it(
 async def test_lei_1533_art_22_defence_ending_on_a_saturday_moves_to_monday(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
-    """Ciência Wed 23/12/2026 + 10 days = Sat 2/1/2027 → Mon 4/1/2027 (CC Art. 132 §1)."""
+    """Ciência Wed 23/12/2026 + 10 days = Sat 2/1/2027 → Mon 4/1/2027 (CC Art. 132 §1); the payment the notice sets
+    (Art. 13 XXIII, 30 days) ends Fri 22/1/2027."""
     notice_id = await _notified(session, settings, cast, l1533_auto(person_id=cast.maria.id), dt.date(2026, 12, 23))
     view = await _view(session, settings, notice_id, dt.date(2026, 12, 23))
-    assert _finals(view) == {"l1533-22-defesa": (dt.date(2027, 1, 4), WindowRole.ONLY)}
+    assert _finals(view) == {"l1533-22-defesa": (dt.date(2027, 1, 4), WindowRole.ONLY),
+                             "l1533-13xxiii-pagamento": (dt.date(2027, 1, 22), WindowRole.ONLY)}
 
 
-async def test_cp_art_43_appeal_and_art_46_deposit_from_the_ciencia_of_the_decision(
+async def test_cp_art_43_appeal_from_the_ciencia_of_the_decision_and_no_art_46_deposit(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
-    """Decision acknowledged Fri 17/4/2026: Art. 43 ten business days skip Tiradentes (21/4) and 1 May → Tue 5/5;
-    Art. 46 ten calendar days → Mon 27/4 (the literal reading governs; the business-day reading is shown too)."""
+    """Decision acknowledged Fri 17/4/2026: Art. 43 ten business days skip Tiradentes (21/4) and 1 May → Tue 5/5.
+
+    No Art. 46 deposit window: a deposit cannot condition the appeal (STF Súmula Vinculante 21; CF Art. 5 LV).
+    """
     notice_id = await _notified(session, settings, cast, cp_auto(person_id=cast.maria.id), dt.date(2026, 4, 6))
     filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
                                text="Limpei o terreno.", now=at_cuiaba(dt.date(2026, 4, 8)))
@@ -99,11 +103,7 @@ async def test_cp_art_43_appeal_and_art_46_deposit_from_the_ciencia_of_the_decis
     view = await _view(session, settings, notice_id, dt.date(2026, 4, 17))
     finals = _finals(view)
     assert finals["cp-43-recurso"] == (dt.date(2026, 5, 5), WindowRole.ONLY)
-    assert view.acts.deposit is not None and view.acts.deposit.final_date == dt.date(2026, 4, 27)
-    alternatives = [w.final_date for w in view.windows if w.rule.id == "cp-46-deposito"
-                    and w.role is WindowRole.ALTERNATIVE]
-    assert alternatives == [dt.date(2026, 5, 5)]
-    assert view.deposit_cents == 37800 // 2
+    assert list(finals) == ["cp-43-recurso"]
 
 
 async def test_cp_art_36_ii_postal_delivery_counts_from_the_ar_date(

@@ -237,7 +237,8 @@ async def test_cp_art_36_i_and_ii_staff_record_the_delivery_in_person_or_the_ar_
 async def test_cp_art_36_iii_edital_counts_after_its_30_days_and_stays_listed_meanwhile(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
-    """Published Mon 30/11/2026 → ciência at the end of the 30 days, Wed 30/12/2026 (BALCAO_CP_EDITAL_START)."""
+    """Published Mon 30/11/2026: the 30 days end Wed 30/12/2026; the term starts the business day after, Thu 31/12
+    (CPC Art. 231 IV by analogy; BALCAO_CP_EDITAL_START), which is the ciência."""
     issued = await issue(session, settings, cp_auto(offender_document=None), now=dt.datetime(2026, 11, 27, 15,
                                                                                                tzinfo=dt.UTC))
     delivery = await _delivery(session)
@@ -245,12 +246,14 @@ async def test_cp_art_36_iii_edital_counts_after_its_30_days_and_stays_listed_me
     published = dt.datetime(2026, 11, 30, 15, tzinfo=dt.UTC)
     result = await record_edital(session=session, settings=settings, delivery_id=delivery.id,
                                  published_on=dt.date(2026, 11, 30), actor="staff:9102", now=published)
-    assert result.delivery.ciencia_on == dt.date(2026, 12, 30) and result.delivery.state is DeliveryState.EDITAL
+    assert result.delivery.ciencia_on == dt.date(2026, 12, 31) and result.delivery.state is DeliveryState.EDITAL
     [running] = await staff_list(session=session)
     assert running.delivery.edital_published_on == dt.date(2026, 11, 30)
     assert await close_running_editals(session=session, settings=settings, now=published) == 0
     assert await close_running_editals(session=session, settings=settings,
-                                       now=dt.datetime(2026, 12, 30, 15, tzinfo=dt.UTC)) == 1
+                                       now=dt.datetime(2026, 12, 30, 15, tzinfo=dt.UTC)) == 0
+    assert await close_running_editals(session=session, settings=settings,
+                                       now=dt.datetime(2026, 12, 31, 15, tzinfo=dt.UTC)) == 1
     await session.commit()
     assert await staff_list(session=session) == []
     notice = await session.get(Notice, issued.notice.id)

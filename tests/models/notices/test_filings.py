@@ -20,7 +20,6 @@ from models.notices.filings import (
     file_filing,
     lapsed,
     pending_filings,
-    record_deposit,
     store_filing_attachment,
 )
 from models.notices.status import notice_of_person, notice_view, notices_of_person
@@ -107,7 +106,7 @@ async def test_nothing_can_be_filed_before_the_ciencia_nor_by_someone_else(
                           text="Defesa", now=at_cuiaba(dt.date(2026, 3, 2)))
 
 
-async def test_the_whole_cp_procedure_reclamacao_decision_appeal_deposit_final_decision(
+async def test_the_whole_cp_procedure_reclamacao_decision_appeal_final_decision(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
     notice_id = await _notified_auto(session, settings, cast, dt.date(2026, 4, 6))
@@ -131,12 +130,7 @@ async def test_the_whole_cp_procedure_reclamacao_decision_appeal_deposit_final_d
     recurso = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
                                 text="Recorro ao Prefeito.", now=at_cuiaba(dt.date(2026, 5, 5), 17))
     assert recurso.kind is FilingKind.RECURSO and recurso.id is not None
-    assert (await _notice(session, notice_id)).stage is NoticeStage.APPEALED
-    deposited = await record_deposit(session=session, filing_id=recurso.id, actor="staff:9102",
-                                     now=at_cuiaba(dt.date(2026, 5, 6)))
-    assert deposited.deposit_at is not None
-    with pytest.raises(FilingRefused, match="already"):
-        await record_deposit(session=session, filing_id=recurso.id, actor="staff:9102")
+    assert (await _notice(session, notice_id)).stage is NoticeStage.APPEALED  # no deposit asked (STF SV 21)
     await decide_filing(session=session, settings=settings, filing_id=recurso.id, outcome=FilingOutcome.DENIED,
                         text="Mantido o auto.", actor="staff:9103", now=at_cuiaba(dt.date(2026, 5, 12)))
     notice = await _notice(session, notice_id)
@@ -148,7 +142,7 @@ async def test_the_whole_cp_procedure_reclamacao_decision_appeal_deposit_final_d
     assert view.refusal is not None and view.can_file is None
     kinds = [e.kind for e in await events_of(session=session, notice_id=notice_id)]
     assert kinds == ["issued", "delivery.electronic", "ciencia", "filing", "decision", "delivery.electronic",
-                     "ciencia", "filing", "deposit", "decision", "delivery.electronic", "ciencia"]
+                     "ciencia", "filing", "decision", "delivery.electronic", "ciencia"]
     assert (await verify_chains(session=session)).ok
 
 
@@ -200,10 +194,8 @@ async def test_cp_art_42_an_undecided_reclamacao_may_be_appealed_after_the_art_4
     notice = await _notice(session, notice_id)
     appealed = await notice_view(session=session, settings=settings, notice=notice, today=dt.date(2026, 4, 20))
     assert notice.stage is NoticeStage.APPEALED
-    # Art. 46 deposit, counted from the appeal (no decision to count from): 10 days from Monday 20 April
-    assert appealed.acts.deposit is not None and appealed.acts.deposit.rule.id == "cp-42-deposito"
-    assert appealed.acts.deposit.final_date == dt.date(2026, 4, 30)
-    assert appealed.deposit_cents == notice.fine_cents // 2 + notice.fine_cents % 2
+    # STF Súmula Vinculante 21: the appeal goes forward with no deposit (CP Art. 46 is not applied)
+    assert appealed.windows == () and appealed.acts.appeal is None
     kinds = [e.kind for e in await events_of(session=session, notice_id=notice_id)]
     assert kinds[-2:] == ["decision.lapsed", "filing"]
     assert (await verify_chains(session=session)).ok
@@ -260,7 +252,7 @@ async def test_lei_1533_defesa_previa_then_recurso(session: AsyncSession, settin
     await _acknowledge_last(session, settings, cast.maria.id, dt.date(2026, 3, 16))
     notice = await _notice(session, issued.notice.id)
     view = await notice_view(session=session, settings=settings, notice=notice, today=dt.date(2026, 3, 16))
-    assert view.can_file is FilingKind.RECURSO and view.deposit_cents is None
+    assert view.can_file is FilingKind.RECURSO
     assert view.acts.appeal is not None and view.acts.appeal.final_date == dt.date(2026, 3, 26)
 
 

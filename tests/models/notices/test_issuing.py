@@ -124,8 +124,9 @@ async def test_cp_art_8_a_second_auto_for_the_same_infraction_doubles_the_fine(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
     await issue(session, settings, cp_auto(drawn_up_on=dt.date(2026, 2, 2)), now=NOW)
-    other = await issue(session, settings, cp_auto(infraction_code="CP-I-2"), now=NOW)
-    assert not other.notice.recidivist
+    only_code = settings.model_copy(update={"cp_recidivism_nature": "codigo"})
+    other = await issue(session, only_code, cp_auto(infraction_code="CP-I-2"), now=NOW)
+    assert not other.notice.recidivist  # BALCAO_CP_RECIDIVISM_NATURE=codigo: another row is another nature
     again = await issue(session, settings, cp_auto(), now=NOW)
     assert again.notice.recidivist and again.notice.fine_cents == 2 * 37800
     assert "doubled for repeat offence (Art. 8)" in pdf_text(again.pdf) or "dobro" in pdf_text(again.pdf)
@@ -155,9 +156,11 @@ async def test_the_number_the_code_and_the_pdf(session: AsyncSession, settings: 
     assert issued.pdf.startswith(b"%PDF") and notice.pdf == issued.pdf
     text = pdf_text(issued.pdf)
     for element in (notice.number, "Maria Aparecida da Silva", "529.982.247-25", "Rua 7 de Setembro, 200",
-                    "Art. 53", "09:30", "Inês Fiscal", issued.code, "R$ 378,00", "Art. 37", "Art. 46",
-                    f"{settings.http_root}/verificar/{issued.code}"):
+                    "Art. 53", "09:30", "Inês Fiscal", issued.code, "R$ 378,00", "Art. 37",
+                    "Súmula Vinculante 21", f"{settings.http_root}/verificar/{issued.code}"):
         assert element in text, element
+    # CP Art. 46 is not a condition of the appeal (STF Súmula Vinculante 21; CF Art. 5 XXXIV, LV)
+    assert "sem ele, o recurso não segue" not in text and "não é preciso depositar nada" in text
 
 
 async def test_issuing_records_the_issue_as_the_first_link_of_the_chain(

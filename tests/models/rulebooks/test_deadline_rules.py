@@ -11,7 +11,7 @@ from models.rulebooks import RULES, START_EVENT_LABELS, DeadlineChoices, StartEv
 
 # Rows of shared/law/DEADLINES.md with a length that the rulebook must carry (B1 and the L1533 A1/A3 ones).
 REQUIRED_SOURCES = {
-    "B1.1", "B1.5", "B1.6", "B1.8", "B1.9", "B1.10", "B1.12", "B1.13", "B1.14", "B1.15", "B1.17", "B1.18",
+    "B1.1", "B1.5", "B1.6", "B1.8", "B1.9", "B1.10", "B1.12", "B1.13", "B1.15", "B1.17", "B1.18",
     "B1.19", "A1.1", "A1.2", "A1.3", "A1.5", "A1.7", "A1.8", "A1.9", "A2.1", "A3.1", "A3.2", "A3.3",
 }  # fmt: skip
 
@@ -52,8 +52,6 @@ def test_rule_ids_are_unique_and_references_resolve() -> None:
     [
         ("cp-37-reclamacao", "Art. 37", Unit.BUSINESS_DAYS, 8, StartEvent.RECEBIMENTO_AUTO),
         ("cp-43-recurso", "Art. 43, par. único", Unit.BUSINESS_DAYS, 10, StartEvent.CIENCIA_DECISAO),
-        ("cp-46-deposito", "Art. 46", Unit.CALENDAR_DAYS, 10, StartEvent.CIENCIA_DECISAO),
-        ("cp-42-deposito", "Art. 42; Art. 46", Unit.CALENDAR_DAYS, 10, StartEvent.INTERPOSICAO_RECURSO),
         ("cp-184-cao", "Art. 184, §1º", Unit.CALENDAR_DAYS, 10, StartEvent.APREENSAO),
         ("cp-184-2-cao-registrado", "Art. 184, §2º", Unit.CALENDAR_DAYS, 10, StartEvent.NOTIFICACAO_PROPRIETARIO),
         ("cp-278-defesa", "Art. 278, §2º", Unit.CALENDAR_DAYS, 30, StartEvent.CIENCIA_NOTIFICACAO),
@@ -70,12 +68,12 @@ def test_rule_ids_are_unique_and_references_resolve() -> None:
         ("l1533-26-1-suspensao", "Art. 26, §1º", Unit.CALENDAR_DAYS, 30, StartEvent.APLICACAO_PENALIDADE),
         ("ouvidoria-13460-resposta", "Art. 16", Unit.CALENDAR_DAYS, 30, StartEvent.RECEBIMENTO_MANIFESTACAO),
         ("ouvidoria-13460-informacoes", "Art. 16, par. único", Unit.CALENDAR_DAYS, 20, StartEvent.PEDIDO_INFORMACOES),
-        ("ouvidoria-complementacao", "Art. 16; Decreto nº 9.492/2018, Art. 18", Unit.CALENDAR_DAYS, 20,
-         StartEvent.PEDIDO_COMPLEMENTACAO),
+        ("ouvidoria-complementacao", "Art. 16; Decreto nº 9.492/2018, Art. 18", Unit.CALENDAR_DAYS, None,
+         StartEvent.PEDIDO_COMPLEMENTACAO),  # BALCAO_OMBUDSMAN_COMPLEMENT_DAYS: 20 (Decreto 9.492 Art. 18)
     ],
 )  # fmt: skip
 def test_the_literal_reading_of_each_rule_is_the_text_of_its_article(
-    rule_id: str, article: str, unit: Unit, length: int, start_event: StartEvent
+    rule_id: str, article: str, unit: Unit, length: int | None, start_event: StartEvent
 ) -> None:
     rule = get_rule(rule_id)
     literal = rule.readings[0]
@@ -86,8 +84,6 @@ def test_ambiguous_rules_name_a_setting_whose_values_are_exactly_their_readings(
     ambiguous = [rule for rule in RULES if rule.ambiguous]
     assert {rule.id for rule in ambiguous} == {
         "cp-37-reclamacao-edital",
-        "cp-42-deposito",
-        "cp-46-deposito",
         "l1533-22-entrega",
         "l1533-26-1-suspensao",
     }
@@ -103,15 +99,16 @@ def test_lengths_left_open_by_the_law_come_from_settings_with_matching_defaults(
     open_lengths = {
         reading.length_setting for rule in RULES for reading in rule.readings if reading.length_setting is not None
     }
-    assert open_lengths == {"cp_notice_defence_days", "l1533_defence_days", "l1533_appeal_days"}
+    assert open_lengths == {"cp_notice_defence_days", "l1533_defence_days", "l1533_appeal_days",
+                            "l1533_payment_days", "ombudsman_complement_days"}
     for name in open_lengths:
         assert getattr(DeadlineChoices(), name) == Settings.model_fields[name].default
 
 
 def test_choices_follow_the_settings() -> None:
-    settings = Settings(cp_deposit_days_kind="business", l1533_notice_90d_start="juntada", l1533_defence_days=20)
+    settings = Settings(cp_edital_start="publicacao", l1533_notice_90d_start="juntada", l1533_defence_days=20)
     choices = DeadlineChoices.from_settings(settings)
-    assert choices.selected(get_rule("cp-46-deposito")).unit is Unit.BUSINESS_DAYS
+    assert choices.selected(get_rule("cp-37-reclamacao-edital")).key == "publicacao"
     assert choices.selected(get_rule("l1533-22-entrega")).start_event is StartEvent.JUNTADA_NOTIFICACAO
     assert choices.length(get_rule("l1533-22-defesa").readings[0]) == 20
 
@@ -127,3 +124,24 @@ def test_every_rule_description_and_reading_is_translated_in_portuguese() -> Non
     texts += list(START_EVENT_LABELS.values())
     untranslated = [text for text in texts if tr._(text) == text]
     assert untranslated == []
+
+
+def test_no_rule_counts_a_deposit_to_appeal() -> None:
+    """STF Súmula Vinculante 21 (CF Art. 5 XXXIV, LV): CP Art. 46's deposit is never a deadline, nor a setting."""
+    assert not [rule.id for rule in RULES if "deposito" in rule.id]
+    assert "cp_deposit_days_kind" not in Settings.model_fields
+
+
+def test_every_reading_setting_is_written_down_in_legal_choices() -> None:
+    """docs/LEGAL-CHOICES.md names every setting that picks a reading or a length the law leaves open."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "LEGAL-CHOICES.md").read_text(encoding="utf-8")
+    names = {rule.setting for rule in RULES if rule.setting} | {
+        reading.length_setting for rule in RULES for reading in rule.readings if reading.length_setting}
+    names |= {"cp_defence_window", "month_end_rule", "calendar_optional_days_off", "tacit_ciencia_days",
+              "cp_vista_order", "cp_recidivism_nature", "driver_vehicle_age_reading", "driver_inspection_start",
+              "driver_failed_inspection", "driver_csv_validity", "ombudsman_complement_restarts"}
+    missing = sorted(name for name in names if f"BALCAO_{name.upper()}" not in text)
+    assert missing == []
+    assert "Súmula Vinculante 21" in text

@@ -1,0 +1,90 @@
+"""Recidivism (*reincidência específica*, CP Art. 8 par. único): an earlier notice of the same nature.
+
+Art. 8 par. único: "Considera-se reincidente específico toda pessoa física ou jurídica que tiver cometido
+infração da mesma natureza a este Código, já autuada ou punida". The Code does not define *natureza*; the
+reading is ``BALCAO_CP_RECIDIVISM_NATURE`` (``docs/LEGAL-CHOICES.md``):
+
+- ``artigo`` (default): the same article sets the fine. Each chapter of the Code closes with one article that
+  fines every item of its table (Art. 53 for Tabela I, the *higiene das vias públicas*), so infractions fined by
+  the same article are the ones the Code itself groups as being of one kind;
+- ``capitulo``: the same chapter of the Code (the CSV's ``capitulo``), wider where a chapter has several tables;
+- ``codigo``: only the same catalogue row (the narrowest reading).
+
+Lei 1.533/2020 has its own repeat rules, each for one inciso (Art. 26 §§1–2, Art. 27 par. único): there the
+earlier notice must be for the same catalogue row. The earlier notice is an auto de infração, not annulled, for
+the same CPF/CNPJ or the same person, drawn up before this one; staff are shown which one it is.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import or_
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.settings import Settings
+from models.notices.tables import Notice, NoticeOutcome, NoticeType
+from models.rulebooks.catalogue import CP, Infraction, load_infractions
+
+
+@dataclass(frozen=True, slots=True)
+class Recidivism:
+    """The earlier notices a new one rests on.
+
+    Attributes:
+        earlier: the latest earlier notice of the same nature (the recidivism rests on it), or None.
+        earlier_fined: the latest of them that carried a fine (not a CP Art. 57 warning), or None.
+    """
+
+    earlier: Notice | None = None
+    earlier_fined: Notice | None = None
+
+    @property
+    def recidivist(self) -> bool:
+        """Whether the person is a repeat offender (CP Art. 8; Lei 1.533 Art. 26 §§1–2, 27)."""
+        return self.earlier is not None
+
+
+def same_nature_codes(infraction: Infraction, settings: Settings) -> list[str]:
+    """The catalogue codes of the same nature as ``infraction`` under ``BALCAO_CP_RECIDIVISM_NATURE``."""
+    nature = settings.cp_recidivism_nature if infraction.rulebook == CP else "codigo"
+    if nature == "codigo":
+        return [infraction.code]
+    rows = load_infractions(infraction.rulebook)
+    if nature == "artigo":
+        return [row.code for row in rows if row.article == infraction.article]
+    return [row.code for row in rows if row.chapter == infraction.chapter]
+
+
+async def find_recidivism(
+    *,
+    session: AsyncSession,
+    settings: Settings,
+    infraction: Infraction,
+    offender_document: str | None,
+    person_id: int | None,
+    before: dt.datetime,
+) -> Recidivism:
+    """The earlier autos of the same nature, not annulled, for this CPF/CNPJ or person, drawn up before ``before``."""
+    who = []
+    if offender_document:
+        who.append(col(Notice.offender_document) == offender_document)
+    if person_id is not None:
+        who.append(col(Notice.person_id) == person_id)
+    if not who:
+        return Recidivism()
+    earlier = list((await session.exec(
+        select(Notice)
+        .where(
+            col(Notice.infraction_code).in_(same_nature_codes(infraction, settings)),
+            Notice.type == NoticeType.AUTO,
+            col(Notice.drawn_up_at) < before,
+            or_(col(Notice.outcome).is_(None), col(Notice.outcome) != NoticeOutcome.ANNULLED),
+            or_(*who),
+        )
+        .order_by(col(Notice.drawn_up_at).desc(), col(Notice.id).desc())
+    )).all())
+    fined = next((notice for notice in earlier if not notice.warning_only), None)
+    return Recidivism(earlier=earlier[0] if earlier else None, earlier_fined=fined)

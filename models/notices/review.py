@@ -1,0 +1,191 @@
+"""Before the first-instance decision on a reclamação: vista (CP Art. 40 §§1–2) and diligência (Art. 42).
+
+- Vista (Art. 40 §1): within the Art. 40 period the head of department may give the file "sucessivamente, ao
+  autuado e ao autuante […] por 03 (três) dias a cada um, para alegações finais". Staff open it to one side, then,
+  once those 3 days are over, to the other; ``BALCAO_CP_VISTA_ORDER`` says who goes first (the autuado, as the
+  text lists them, by default). While a vista runs the decision waits; after the last one the authority has
+  5 more days to decide (§2), counted by :func:`models.notices.windows.decision_due` and warned to staff.
+- Diligência (Art. 42): the judgment may be converted into a diligência; while it is pending no Art. 42 appeal
+  opens. Once staff record it concluded, the 10 days of Art. 40 count again from that day.
+
+Every step is an event in the notice's chain and a line of the audit log.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.i18n import N_
+from bot.settings import Settings
+from models.audit import record
+from models.calendar import BusinessCalendar
+from models.columns import utcnow
+from models.deadlines import Window
+from models.notices.chain import append_event
+from models.notices.delivery import civil_date
+from models.notices.filings import MAX_TEXT, FilingRefused
+from models.notices.reminders import reminder_offset
+from models.notices.tables import FilingKind, Notice, NoticeFiling
+from models.notices.windows import decision_due, diligencia_pending, vista_windows
+from models.rulebooks.catalogue import CP, LAW_TITLES
+
+VISTA_SIDES = {"autuado_primeiro": ("autuado", "autuante"), "autuante_primeiro": ("autuante", "autuado")}
+"""CP Art. 40 §1: the order of the sides (``BALCAO_CP_VISTA_ORDER``)."""
+
+
+def _citation(article: str) -> str:
+    return f"{LAW_TITLES[CP]}, {article}"
+
+
+async def _reclamacao(session: AsyncSession, filing_id: int) -> tuple[NoticeFiling, Notice]:
+    filing = await session.get(NoticeFiling, filing_id)
+    if filing is None or filing.decided_at is not None or filing.kind is not FilingKind.RECLAMACAO:
+        raise FilingRefused(N_("There is no pending complaint (reclamação) {id}."), params={"id": filing_id})
+    notice = await session.get(Notice, filing.notice_id)
+    assert notice is not None and notice.rulebook == CP
+    return filing, notice
+
+
+def next_vista_side(filing: NoticeFiling, settings: Settings) -> str | None:
+    """The side the next vista goes to (``autuado`` or ``autuante``), or None when both had theirs."""
+    first, second = VISTA_SIDES[settings.cp_vista_order]
+    if filing.vista_first_on is None:
+        return first
+    return second if filing.vista_second_on is None else None
+
+
+def running_vista(*, notice: Notice, filing: NoticeFiling, settings: Settings, calendar: BusinessCalendar,
+                  today: dt.date) -> Window | None:
+    """The vista period still running today, if any (CP Art. 40 §1: the decision waits for it)."""
+    return next((window for window in vista_windows(notice=notice, filing=filing, settings=settings,
+                                                    calendar=calendar) if today <= window.final_date), None)
+
+
+async def open_vista(*, session: AsyncSession, settings: Settings, filing_id: int, actor: str,
+                     now: dt.datetime | None = None) -> NoticeFiling:
+    """Give the next side vista of a reclamação for 3 days (CP Art. 40 §1); commits.
+
+    Raises:
+        FilingRefused: no such pending reclamação; a diligência pending; both sides already had vista; the
+            other side's vista still running; or (the first vista) the Art. 40 period is over.
+    """
+    moment = now or utcnow()
+    filing, notice = await _reclamacao(session, filing_id)
+    today = civil_date(moment, settings)
+    calendar = BusinessCalendar.from_settings(settings)
+    side = next_vista_side(filing, settings)
+    if diligencia_pending(filing):
+        raise FilingRefused(N_("The judgment was converted into a diligência: conclude it first."),
+                            citation=_citation("Art. 42"))
+    if side is None:
+        raise FilingRefused(N_("Both sides have already had vista of this complaint."),
+                            citation=_citation("Art. 40, §1º"))
+    if running_vista(notice=notice, filing=filing, settings=settings, calendar=calendar, today=today):
+        raise FilingRefused(N_("The other side's vista is still running: the second one follows it."),
+                            citation=_citation("Art. 40, §1º"))
+    if filing.vista_first_on is None:
+        due = decision_due(notice=notice, filing=filing, settings=settings, calendar=calendar)
+        if due is not None and today > due.final_date:
+            raise FilingRefused(N_("Vista must be given within the 10 days of Art. 40, which ended on {date}."),
+                                citation=_citation("Art. 40, §1º"), params={"date": due.final_date})
+        filing.vista_first_on = today
+    else:
+        filing.vista_second_on = today
+    session.add(filing)
+    await append_event(session=session, notice_id=notice.id or 0, kind="vista", actor=actor, at=moment,
+                       data={"filing_id": filing.id, "side": side, "on": today.isoformat()})
+    await record(session=session, actor=actor, action="notice.vista", entity="notice", entity_id=str(notice.id),
+                 details={"filing_id": filing.id, "side": side})
+    await session.commit()
+    return filing
+
+
+async def order_diligencia(*, session: AsyncSession, filing_id: int, text: str, actor: str,
+                           now: dt.datetime | None = None) -> NoticeFiling:
+    """Convert the judgment of a reclamação into a diligência (CP Art. 42), with what is to be done; commits.
+
+    Raises:
+        FilingRefused: no such pending reclamação, no text, or a diligência already pending.
+    """
+    moment = now or utcnow()
+    filing, notice = await _reclamacao(session, filing_id)
+    if not text.strip():
+        raise FilingRefused(N_("Write what the diligência is for."), citation=_citation("Art. 42"))
+    if diligencia_pending(filing):
+        raise FilingRefused(N_("A diligência is already pending on this complaint."), citation=_citation("Art. 42"))
+    filing.diligencia_at, filing.diligencia_done_at = moment, None
+    filing.diligencia_text = text.strip()[:MAX_TEXT]
+    session.add(filing)
+    await append_event(session=session, notice_id=notice.id or 0, kind="diligencia", actor=actor, at=moment,
+                       data={"filing_id": filing.id})
+    await record(session=session, actor=actor, action="notice.diligencia", entity="notice",
+                 entity_id=str(notice.id), details={"filing_id": filing.id})
+    await session.commit()
+    return filing
+
+
+async def conclude_diligencia(*, session: AsyncSession, filing_id: int, actor: str,
+                              now: dt.datetime | None = None) -> NoticeFiling:
+    """Record the diligência concluded: the 10 days of CP Art. 40 run again from today; commits.
+
+    Raises:
+        FilingRefused: no such pending reclamação, or no diligência pending on it.
+    """
+    moment = now or utcnow()
+    filing, notice = await _reclamacao(session, filing_id)
+    if not diligencia_pending(filing):
+        raise FilingRefused(N_("No diligência is pending on this complaint."), citation=_citation("Art. 42"))
+    filing.diligencia_done_at = moment
+    session.add(filing)
+    await append_event(session=session, notice_id=notice.id or 0, kind="diligencia.done", actor=actor, at=moment,
+                       data={"filing_id": filing.id})
+    await record(session=session, actor=actor, action="notice.diligencia_done", entity="notice",
+                 entity_id=str(notice.id), details={"filing_id": filing.id})
+    await session.commit()
+    return filing
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionWarning:
+    """A reclamação whose first-instance decision is due soon or overdue, for staff (CP Art. 40, §2)."""
+
+    notice: Notice
+    filing: NoticeFiling
+    window: Window
+    offset: int  # days left the warning answers (``BALCAO_NOTICE_REMINDER_DAYS``, or 0 on the day and after)
+
+    @property
+    def dedupe_key(self) -> str:
+        """One warning per filing, rule, last day and offset."""
+        return (f"notice:{self.notice.id}:decision:{self.filing.id}:{self.window.rule.id}:"
+                f"{self.window.final_date.isoformat()}:{self.offset}")
+
+
+async def decision_warnings(*, session: AsyncSession, settings: Settings, now: dt.datetime) -> list[DecisionWarning]:
+    """Pending reclamações whose decision is due within ``BALCAO_NOTICE_REMINDER_DAYS`` days, on the day, or late.
+
+    The due day is Art. 40's 10 days, or after vista the 5 days of §2 (:func:`decision_due`); a pending
+    diligência has none. Late ones get one warning (offset 0) on the last day, and the key keeps it once.
+    """
+    today = civil_date(now, settings)
+    calendar = BusinessCalendar.from_settings(settings)
+    rows = (await session.exec(
+        select(NoticeFiling, Notice).join(Notice, col(Notice.id) == NoticeFiling.notice_id)
+        .where(col(NoticeFiling.decided_at).is_(None), NoticeFiling.kind == FilingKind.RECLAMACAO,
+               Notice.rulebook == CP)
+        .order_by(col(NoticeFiling.id))
+    )).all()
+    found = []
+    for filing, notice in rows:
+        due = decision_due(notice=notice, filing=filing, settings=settings, calendar=calendar)
+        if due is None:
+            continue
+        left = (due.final_date - today).days
+        offset = 0 if left <= 0 else reminder_offset(left, settings.notice_reminder_days)
+        if offset is not None:
+            found.append(DecisionWarning(notice=notice, filing=filing, window=due, offset=offset))
+    return found
