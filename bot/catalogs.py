@@ -17,8 +17,9 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from bot.i18n import LOCALES_DIR, SUPPORTED_LOCALES
+from bot.i18n import SOURCE_LOCALES_DIR, SUPPORTED_LOCALES
 
+LOCALES_DIR = SOURCE_LOCALES_DIR  # the tooling works on a source checkout
 ROOT = LOCALES_DIR.parent
 SOURCE_DIRS = ("bot", "handlers", "notifications", "models")
 PLURAL_FORMS = {"pt_BR": "nplurals=2; plural=(n > 1);", "en": "nplurals=2; plural=(n != 1);",
