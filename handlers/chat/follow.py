@@ -19,7 +19,7 @@ from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import deep_link
 from handlers.chat.forms import form_input
-from handlers.chat.replies import esc, keyboard, menu_row
+from handlers.chat.replies import answer_query, esc, keyboard, menu_row
 from handlers.chat.representation import (
     busy_elsewhere,
     cancel_form,
@@ -308,7 +308,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
             await _ask_complement(update, context, data)
         return
     if len(parts) < 3 or not parts[2].isdigit():
-        await query.answer()
+        await answer_query(update, context)
         return
     case_id = int(parts[2])
     if action == "case":
@@ -321,7 +321,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     elif action == "sat" and len(parts) == 4 and parts[3] in {s.value for s in Satisfaction}:
         await _rate(update, context, case_id, Satisfaction(parts[3]))
     else:
-        await query.answer()
+        await answer_query(update, context)
 
 
 async def _rate(update: Update, context: BalcaoContext, case_id: int, value: Satisfaction) -> None:

@@ -15,7 +15,7 @@ from telegram.ext import Application, CallbackQueryHandler
 from bot.i18n import N_, Translator
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
-from handlers.chat.replies import esc, keyboard, menu_row
+from handlers.chat.replies import answer_query, esc, keyboard, menu_row
 from handlers.chat.representation import acknowledge, respond
 from models.cases.privacy import KeptRecord, erase_personal_data, export_personal_data, kept_records
 from models.columns import utcnow
@@ -104,7 +104,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     elif query.data == "dados:erase:yes":
         await _erase(update, context)
     else:
-        await query.answer()
+        await answer_query(update, context)
 
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -19,7 +19,7 @@ from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import deep_link
 from handlers.chat.forms import form_input
-from handlers.chat.replies import esc, keyboard, menu_row, reply
+from handlers.chat.replies import answer_query, esc, keyboard, menu_row, reply
 from handlers.chat.representation import cancel_row, current_draft, files_received, is_file, save
 from models.cases.attachments import AttachmentRefused, check_before_download
 from models.cases.fields import InvalidInput, cpf
@@ -264,7 +264,7 @@ async def send_pdf(update: Update, context: BalcaoContext, notice_id: int) -> No
         await reply(update, context, context.tr._("This notice is not addressed to you."))
         return
     if update.callback_query is not None:
-        await update.callback_query.answer()
+        await answer_query(update, context)
     await context.bot.send_document(chat_id=chat.id, document=InputFile(notice.pdf, filename=f"{notice.number}.pdf"),
                                     caption=notice.number)
 
@@ -617,7 +617,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     elif action == "optout":
         await (optout(update, context) if arg == "yes" else ask_optout(update, context))
     else:
-        await query.answer()
+        await answer_query(update, context)
 
 
 async def _filing_button(update: Update, context: BalcaoContext, action: str) -> None:

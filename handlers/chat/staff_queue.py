@@ -22,7 +22,7 @@ from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.follow import days_left_text, render_case
 from handlers.chat.forms import form_input
-from handlers.chat.replies import esc, keyboard, menu_row
+from handlers.chat.replies import answer_query, esc, keyboard, menu_row
 from handlers.chat.representation import (
     acknowledge,
     busy_elsewhere,
@@ -332,9 +332,9 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
             elif action in TEXT_PROMPTS:
                 await _start_text(update, context, action, case_id)
             else:
-                await query.answer()
+                await answer_query(update, context)
         else:
-            await query.answer()
+            await answer_query(update, context)
     except PermissionDenied:
         await _refuse_not_staff(update, context)
     except InvalidInput as refused:

@@ -13,8 +13,8 @@ from handlers.chat.commands import COMMANDS, ChatCommand, chat_command, public_c
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import find_deep_link
 from handlers.chat.forms import FORMS, active_draft
-from handlers.chat.menus import publish_staff_menu
-from handlers.chat.replies import MENU_DATA, esc, keyboard, menu_row, reply
+from handlers.chat.menus import publish_person_menu, publish_staff_menu
+from handlers.chat.replies import MENU_DATA, answer_query, esc, keyboard, menu_row, reply
 from models.drafts import discard_draft
 from models.people import acknowledge_privacy, set_locale
 
@@ -91,6 +91,9 @@ async def language_chosen(update: Update, context: BalcaoContext) -> None:
         stored = await set_locale(session=session, person_id=context.person.id, locale=locale)
     context.tr = translator(stored, context.settings.timezone)
     await reply(update, context, context.tr._("Done: I will talk to you in English."), edit=True)
+    await publish_person_menu(
+        context.bot, chat_id=context.person.chat_id, locale=stored, role=context.person.staff_role
+    )
     await show_main_menu(update, context)
 
 
@@ -148,7 +151,7 @@ async def command_button(update: Update, context: BalcaoContext) -> None:
     assert query is not None and query.data is not None
     command = COMMANDS.get(query.data.split(":", 1)[1])
     if command is None:
-        await query.answer()
+        await answer_query(update, context)
         return
     context.args = []
     await command.callback(update, context)
