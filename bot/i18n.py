@@ -138,6 +138,10 @@ class Translator:
         """Translate a message in a context (for short words with several meanings)."""
         return str(self._catalog.pgettext(context, message))
 
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        """Translate a message in a context whose form depends on a count."""
+        return str(self._catalog.npgettext(context, singular, plural, n))
+
     def date(self, value: dt.date, format: str = "full") -> str:
         """A date as people say it, e.g. ``segunda-feira, 4 de janeiro de 2027``."""
         if isinstance(value, dt.datetime):
@@ -167,8 +171,9 @@ class Translator:
         return format_decimal(value, locale=self._babel_locale)
 
     def language_name(self, locale: str) -> str:
-        """The name of a locale in that locale's own language (for the language picker)."""
-        return str(Locale.parse(locale).get_display_name(locale) or locale)
+        """The name of a locale in its own language, capitalised as a label: "Português (Brasil)", "Español"."""
+        name = str(Locale.parse(locale).get_display_name(locale) or locale)
+        return name[:1].upper() + name[1:]
 
 
 @cache

@@ -324,6 +324,7 @@ async def start_filing(update: Update, context: BalcaoContext, notice_id: int) -
                                                                 menu_row(context)]))
             return
     data: dict[str, Any] = {"notice_id": notice_id, "number": notice.number, "kind": kind.value,
+                            "title": FILING_LABELS[kind],  # /cancelar names it: "seu recurso", not "sua defesa"
                             "last_day": last_day.isoformat() if last_day else None, "text": "", "files": []}
     await save(context, FILING_FORM, "text", data)
     await ask_text(update, context, data)
@@ -408,7 +409,7 @@ async def send_filing(update: Update, context: BalcaoContext) -> None:
                                                         menu_row(context)]), edit=True)
 
 
-@form_input(FILING_FORM, title=N_("your defence"))
+@form_input(FILING_FORM, title=N_("your defence"))  # the draft's "title" says which filing it is
 async def on_filing_input(update: Update, context: BalcaoContext, draft: Draft) -> None:
     """Text (the petition) or files while the filing form is open."""
     tr = context.tr

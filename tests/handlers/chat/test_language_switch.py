@@ -61,3 +61,10 @@ async def test_an_error_after_the_press_was_answered_still_reaches_the_person(em
     helped = await emulator.wait_for_message(maria.id, lambda m: "Como usar" in (m.text or ""))
     emulator.press_button(maria, helped, "menu:main")
     await emulator.wait_for_message(maria.id, lambda m: "algo deu errado" in (m.text or ""))
+
+
+async def test_the_language_picker_names_each_language_as_its_speakers_write_it(emulator: Any, bot_app: Any) -> None:
+    maria = emulator.add_user(810001, "Maria", language_code="pt-br")
+    emulator.send_text(maria, "/idioma")
+    picker = await emulator.wait_for_message(maria.id, lambda m: "Escolha o seu idioma" in (m.text or ""))
+    assert [b["text"] for b in picker.inline_buttons] == ["Português (Brasil)", "English", "Español"]
