@@ -172,7 +172,7 @@ def _is_callback_data(node: ast.expr) -> bool:
         return node.id.isupper() or "data" in node.id
     text = _literal(node)
     if text is None and isinstance(node, ast.JoinedStr) and node.values:
-        text = _literal(node.values[0])  # type: ignore[arg-type]
+        text = _literal(node.values[0])
     return bool(text) and " " not in (text or "") and ":" in (text or "")
 
 

@@ -1,10 +1,9 @@
 """The catalogs cover every string of the code, in every language, with the same placeholders."""
 
 import re
+from pathlib import Path
 
 import pytest
-
-from pathlib import Path
 
 from bot.catalog_scan import Key, ambiguous, scan, scan_file
 from bot.catalogs import ROOT, SOURCE_DIRS, catalogs, extract, key, missing

@@ -43,7 +43,7 @@ class Installed:
         return env | {"BALCAO_HTTP_PORT": "0"}
 
     def run(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(  # noqa: S603 (our own interpreter and arguments)
+        return subprocess.run(
             [str(self.python), "-m", "bot", *args], cwd=self.folder, env=self.env(), capture_output=True,
             text=True, timeout=60, check=False,
         )
@@ -55,21 +55,21 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     source = base / "source"
     shutil.copytree(REPO, source, ignore=NOT_SOURCES)
     assert not list(source.rglob("*.mo")), "the wheel must compile its catalogs itself"
-    subprocess.run(  # noqa: S603
+    subprocess.run(
         [sys.executable, "-c", f"from setuptools import build_meta; build_meta.build_wheel({str(base / 'dist')!r})"],
         cwd=source, check=True, capture_output=True, timeout=120,
     )
     wheel = next((base / "dist").glob("balcao-*.whl"))
     venv = base / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=60)  # noqa: S603
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=60)
     python = venv / "bin" / "python"
-    site_packages = Path(subprocess.run(  # noqa: S603
+    site_packages = Path(subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
         check=True, capture_output=True, text=True,
     ).stdout.strip())
     # This venv's dependencies, as a plain path: its .pth files (the editable install of the source) are not run.
     (site_packages / "borrowed-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    subprocess.run(  # noqa: S603
+    subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", "--no-index",
          str(wheel)],
         check=True, capture_output=True, timeout=120,
@@ -80,7 +80,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
 
 
 def test_the_installed_package_is_the_one_running_not_the_source(installed: Installed) -> None:
-    where = subprocess.run(  # noqa: S603
+    where = subprocess.run(
         [str(installed.python), "-c", "import bot.i18n as i; print(i.__file__); print(i.LOCALES_DIR)"],
         cwd=installed.folder, env=installed.env(), capture_output=True, text=True, check=True,
     ).stdout.split()

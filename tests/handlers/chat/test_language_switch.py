@@ -42,7 +42,7 @@ async def test_a_second_answer_to_one_button_press_is_refused_like_telegram_does
             {"text": "ok", "callback_data": "x"}]]})
         query_id = emulator.press_button(maria, sent.message_id, "x")
         assert await bot.answer_callback_query(query_id)
-        with pytest.raises(Exception, match="(?i)query is too old"):
+        with pytest.raises(Exception, match=r"(?i)query is too old"):
             await bot.answer_callback_query(query_id)
 
 
