@@ -117,11 +117,18 @@ def stage_label(view: NoticeView, tr: Translator) -> str:
     return tr._("Closed: the penalty stands")
 
 
+def citizen_windows(windows: tuple[Window, ...]) -> list[Window]:
+    """The one governing window of each right, as the person it is addressed to sees them.
+
+    The other readings of an ambiguous article (``WindowRole.ALTERNATIVE``) are for staff screens and the
+    ``prazo`` command; the appeal deposit is not a deadline of the person's right (see docs/LEGAL-CHOICES.md).
+    """
+    return [window for window in windows
+            if window.role is not WindowRole.ALTERNATIVE and not window.rule.id.endswith("-deposito")]
+
+
 def _window_line(window: Window, tr: Translator, today: dt.date, notice: Notice) -> str:
     what = tr._(window.rule.description)
-    if window.role is WindowRole.ALTERNATIVE:
-        return "<i>" + esc(tr._("Other reading: {what}, until {date}").format(
-            what=what, date=tr.short_date(window.final_date))) + f" ({esc(window.rule.article)})</i>"
     line = tr._("• {what}: until {date} — {left}").format(
         what=esc(what), date=tr.date(window.final_date), left=_days_left(tr, window.final_date, today))
     return line + small(f"{_law(notice)}, {window.rule.article}")
@@ -161,18 +168,15 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
     if pending is not None:
         lines.append(tr._("You filed {kind} on {date}.").format(
             kind=tr._(FILING_LABELS[pending.kind]), date=tr.date(pending.filed_at)))
-    if view.windows:
+    windows = citizen_windows(view.windows)
+    if windows:
         lines.append("")
         lines.append(tr._("<b>Deadlines</b>"))
-        lines += [_window_line(window, tr, today, notice) for window in view.windows]
+        lines += [_window_line(window, tr, today, notice) for window in windows]
     if view.art42_from is not None:
         lines.append(tr._("The decision on your complaint was due by {date}. You may appeal now, as if your "
                           "complaint had been rejected.").format(
             date=tr.date(view.art42_from - dt.timedelta(days=1))) + small(f"{_law(notice)}, Art. 40; Art. 42"))
-    if view.deposit_cents is not None and view.acts.deposit is not None:
-        lines.append(tr._("To appeal, deposit half the fine, {amount}, by {date}.").format(
-            amount=money(tr, view.deposit_cents), date=tr.date(view.acts.deposit.final_date))
-            + small(f"{_law(notice)}, Art. 46"))
     return "\n".join(lines)
 
 

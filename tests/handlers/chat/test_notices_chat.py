@@ -114,7 +114,7 @@ async def test_cp_art_42_the_bot_offers_the_appeal_when_the_complaint_was_not_de
         assert filings[1].text == "Recorro: a reclamação não foi decidida no prazo."
     appealed = await talk.send("/notificacoes", "Suas notificações")
     screen = await talk.press_and_edit(appealed, f"ntc:show:{issued.notice.id}", "não foi decidida no prazo")
-    assert "deposite metade da multa" in screen.text.lower()
+    assert "deposite metade da multa" not in screen.text.lower()  # issue 9 item 10: not on the citizen's screen
     assert emulator.unanswered_callbacks() == []
 
 

@@ -63,7 +63,7 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
 
     # Tomo ciência: the moment is recorded and the deadlines appear, each with its article
     ack = await maria.press(delivered, _button(delivered, "notif:ciencia:"), "Recebimento registrado")
-    assert "Art. 37" in ack.text and "Art. 278, §2º" in ack.text and "Reclamação contra a ação dos fiscais" in ack.text
+    assert "Art. 278, §2º" in ack.text and "Outra leitura" not in ack.text  # the governing window only (item 10)
 
     # The reclamação: text → a photo → review → send (CP Art. 37–39)
     prompt = await maria.press(ack, f"ntc:file:{notice_id}", "Escreva sua reclamação")
@@ -93,7 +93,7 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
     assert "improcedente" in decision.text and "mato alto" in decision.text
     assert "Art. 43, par. único" in decision.text and "Art. 46" in decision.text and "R$\xa0189,00" in decision.text
     ack_decision = await maria.press(decision, _button(decision, "notif:ciencia:"), "Recebimento registrado")
-    assert "Recurso voluntário ao Prefeito" in ack_decision.text and "R$\xa0189,00" in ack_decision.text
+    assert "Recurso voluntário ao Prefeito" in ack_decision.text and "R$\xa0189,00" not in ack_decision.text
 
     # The appeal (CP Art. 43–44)
     await maria.press(ack_decision, f"ntc:file:{notice_id}", "Escreva seu recurso")
