@@ -98,3 +98,16 @@ async def test_cancelling_a_report_agrees_with_its_name(emulator: Any, bot_app: 
     await joao.send("/representacao", "")
     cancelled = await joao.send("/cancelar", "Cancelado")
     assert "descartei sua denúncia e nada foi enviado" in cancelled.text, cancelled.text
+
+
+async def test_an_ombudsman_message_without_files_says_none_not_zero_files(emulator: Any, bot_app: Any) -> None:
+    """"Arquivos: 0 arquivo" read wrong: no file is "nenhum"."""
+    joao = Talk(emulator, emulator.add_user(JOAO, "João", language_code="pt-br"))
+    kinds = await joao.send("/ouvidoria", "Que tipo de manifestação")
+    await joao.press(kinds, "ouv:type:reclamacao", "Escreva")
+    files = await joao.send("O posto de saúde do bairro está sem médico há duas semanas.", "Se quiser")
+    identity = await joao.press(files, "ouv:files:done", "Quem pode ver seu nome?")
+    name = await joao.press(identity, "ouv:id:restricted", "nome completo")
+    review = await joao.send("João Batista Pereira", "Arquivos:")
+    assert "Arquivos: nenhum" in review.text and "0 arquivo" not in review.text
+    assert name
