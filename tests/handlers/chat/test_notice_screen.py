@@ -17,7 +17,7 @@ from models.notices.delivery import record_explicit_ciencia
 from models.notices.status import notice_view
 from models.notices.tables import NoticeDelivery
 from tests.auxil.case_chat import Talk
-from tests.auxil.notices import cp_preliminar, issue, opted_in, person
+from tests.auxil.notices import cp_auto, cp_preliminar, issue, opted_in, person
 
 
 async def test_the_citizen_sees_one_window_per_right_and_no_other_reading(
@@ -42,3 +42,29 @@ async def test_the_citizen_sees_one_window_per_right_and_no_other_reading(
     deadlines = [line for line in screen.text.splitlines() if line.startswith("• ")]
     assert len(deadlines) == 1, screen.text
     assert "Outra leitura" not in screen.text and readings[0].rule.article not in screen.text
+
+
+async def test_cancelling_an_appeal_names_it_an_appeal(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """/cancelar said "sua defesa foi descartado" for an appeal: the filing names itself (CP Art. 42 appeal here)."""
+    from models.notices.filings import file_filing
+
+    user = emulator.add_user(820501, "Maria", language_code="pt-br")
+    talk = Talk(emulator, user)
+    await talk.send("/start", "O que você quer fazer?")
+    past = dt.datetime.now(dt.UTC) - dt.timedelta(days=16)
+    async with sessions() as session:
+        maria = await person(session, user.id, "Maria")
+        await opted_in(session, maria.id, now=past)
+        issued = await issue(session, settings, cp_auto(offender_document=None, person_id=maria.id), now=past)
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+                                      person_id=maria.id, now=past)
+        await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=maria.id,
+                          text="O terreno foi limpo.", now=past + dt.timedelta(days=1))
+    listing = await talk.send("/notificacoes", "Suas notificações")
+    screen = await talk.press_and_edit(listing, f"ntc:show:{issued.notice.id}", "Você já pode recorrer")
+    await talk.press(screen, f"ntc:file:{issued.notice.id}", "Escreva seu recurso")
+    cancelled = await talk.send("/cancelar", "Cancelado")
+    assert "descartei seu recurso e nada foi enviado" in cancelled.text, cancelled.text
