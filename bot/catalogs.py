@@ -1,8 +1,9 @@
 """Catalog tooling: extract the msgids used in the code, find the ones missing from the catalogs, compile.
 
 ``python -m bot.catalogs compile`` is run by ``make`` (the ``.mo`` files are build products, not in git).
-``python -m bot.catalogs missing`` lists, per locale, the msgids of the code that no ``.po`` translates yet;
-``python -m bot.catalogs add AREA`` appends them (untranslated) to ``locales/<locale>/LC_MESSAGES/AREA.po``.
+``python -m bot.catalogs missing`` lists, per locale, the msgids of the code that no ``.po`` translates yet,
+the texts that reach people without being marked, and the msgids used for two meanings (``bot.catalog_scan``);
+``python -m bot.catalogs add AREA`` appends the missing ones (untranslated) to ``locales/<locale>/LC_MESSAGES/AREA.po``.
 """
 
 from __future__ import annotations
@@ -13,33 +14,23 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from bot.i18n import LOCALES_DIR, SUPPORTED_LOCALES
+from bot.catalog_scan import Key, ambiguous, scan
+from bot.i18n import SOURCE_LOCALES_DIR, SUPPORTED_LOCALES
 
+LOCALES_DIR = SOURCE_LOCALES_DIR  # the tooling works on a source checkout
 ROOT = LOCALES_DIR.parent
 SOURCE_DIRS = ("bot", "handlers", "notifications", "models")
 PLURAL_FORMS = {"pt_BR": "nplurals=2; plural=(n > 1);", "en": "nplurals=2; plural=(n != 1);",
                 "es": "nplurals=2; plural=(n != 1);"}
-MsgId = str | tuple[str, str]
 
 
-def extract() -> dict[MsgId, tuple[str | None, list[tuple[str, int]]]]:
-    """Every translatable string in the code: msgid (or (singular, plural)) -> (context, locations)."""
-    found: dict[MsgId, tuple[str | None, list[tuple[str, int]]]] = {}
-    for directory in SOURCE_DIRS:
-        base = ROOT / directory
-        if not base.exists():
-            continue
-        for filename, lineno, message, _comments, context in extract_from_dir(
-            base, method_map=[("**.py", "python")], keywords=DEFAULT_KEYWORDS
-        ):
-            msgid: MsgId = message if isinstance(message, str) else (message[0], message[1])
-            entry = found.setdefault(msgid, (context, []))
-            entry[1].append((f"{directory}/{filename}", lineno))
-    return found
+def extract() -> dict[Key, list[tuple[str, int]]]:
+    """Every translatable string in the code: (context, msgid or (singular, plural)) -> where it is used."""
+    marked = scan(ROOT, SOURCE_DIRS).marked
+    return {key: [(use.path, use.line) for use in uses] for key, uses in marked.items()}
 
 
 def _read(path: Path, locale: str) -> Catalog:
@@ -53,13 +44,15 @@ def catalogs(locale: str) -> Iterable[tuple[Path, Catalog]]:
         yield path, _read(path, locale)
 
 
-def _key(message: Message) -> MsgId:
-    return message.id if isinstance(message.id, str) else (message.id[0], message.id[1])
+def key(message: Message) -> Key:
+    """The (context, msgid) of a catalog entry, as :func:`extract` names it."""
+    msgid = message.id if isinstance(message.id, str) else (message.id[0], message.id[1])
+    return message.context, msgid
 
 
-def missing(locale: str) -> list[MsgId]:
+def missing(locale: str) -> list[Key]:
     """Msgids used in the code that no catalog of ``locale`` has."""
-    known = {_key(message) for _path, catalog in catalogs(locale) for message in catalog if message.id}
+    known = {key(message) for _path, catalog in catalogs(locale) for message in catalog if message.id}
     return [msgid for msgid in extract() if msgid not in known]
 
 
@@ -75,10 +68,9 @@ def add(area: str) -> int:
         # Babel's pt_BR header has three plural forms; Balcão uses two everywhere (DESIGN.md).
         catalog._num_plurals = 2  # type: ignore[assignment]
         catalog._plural_expr = PLURAL_FORMS[locale].split("plural=")[1].rstrip(";")  # type: ignore[assignment]
-        for msgid in missing(locale):
-            context, locations = used[msgid]
-            catalog.add(msgid, string=("", "") if isinstance(msgid, tuple) else "", locations=locations,
-                        context=context)
+        for context, msgid in missing(locale):
+            catalog.add(msgid, string=("", "") if isinstance(msgid, tuple) else "",
+                        locations=used[context, msgid], context=context)
             count += 1
         _write(path, catalog)
     return count
@@ -116,10 +108,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"added {add(args.area)} entries")
         return 0
     gaps = {locale: missing(locale) for locale in SUPPORTED_LOCALES}
-    for locale, msgids in gaps.items():
-        for msgid in msgids:
-            print(f"{locale}: {msgid!r}")
-    return 1 if any(gaps.values()) else 0
+    for locale, keys in gaps.items():
+        for context, msgid in keys:
+            print(f"{locale}: {msgid!r}" + (f" (context {context!r})" if context else ""))
+    found = scan(ROOT, SOURCE_DIRS)
+    for path, line, text in found.unmarked:
+        print(f"{path}:{line}: not marked for translation: {text!r}")
+    twice = ambiguous(found)
+    for (_context, msgid), uses in twice.items():
+        print(f"{msgid!r} is both a button and a text, give each a context: "
+              + ", ".join(f"{use.path}:{use.line} ({use.role})" for use in uses if use.role))
+    return 1 if any(gaps.values()) or found.unmarked or twice else 0
 
 
 if __name__ == "__main__":

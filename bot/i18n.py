@@ -1,8 +1,10 @@
 """Translations and locale-aware formatting (a leaf module: any layer may import it).
 
 Catalogs live in ``locales/<locale>/LC_MESSAGES/<area>.po`` (one file per area of the product, so teams
-do not edit the same file) and are compiled to ``.mo`` by ``make`` (``pybabel compile``). At run time
-all the ``.mo`` files of a locale are merged into one catalog.
+do not edit the same file). In a source checkout ``make`` compiles them to ``.mo`` beside them
+(``python -m bot.catalogs compile``); a wheel carries them compiled under ``bot/locales/`` (``setup.py``).
+At run time all the ``.mo`` files of a locale are merged into one catalog, and start refuses
+(:func:`check_catalogs`) when one is missing, rather than answering Brazilians in English.
 
 Source strings (msgids) are English. Translate first, format after::
 
@@ -26,7 +28,9 @@ from babel.dates import format_date, format_datetime, format_time
 from babel.numbers import format_currency, format_decimal
 from babel.support import NullTranslations, Translations
 
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+SOURCE_LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"  # a source checkout: .po (+ .mo by make)
+PACKAGED_LOCALES_DIR = Path(__file__).resolve().parent / "locales"  # an installed wheel: .mo compiled by setup.py
+LOCALES_DIR = PACKAGED_LOCALES_DIR if PACKAGED_LOCALES_DIR.is_dir() else SOURCE_LOCALES_DIR
 SUPPORTED_LOCALES: tuple[str, ...] = ("pt_BR", "en", "es")
 DEFAULT_LOCALE = "pt_BR"
 CIVIL_TZ = ZoneInfo("America/Cuiaba")
@@ -70,6 +74,44 @@ def catalogs_loaded() -> dict[str, bool]:
     return {locale: isinstance(_catalog(locale), Translations) for locale in SUPPORTED_LOCALES}
 
 
+class CatalogsMissing(RuntimeError):
+    """A compiled catalog is missing or unreadable: Balcão would speak English to everyone."""
+
+
+def check_catalogs(directory: Path | None = None) -> None:
+    """Refuse to start without every locale's compiled catalog of every area.
+
+    The areas expected are those with a ``.po`` (source checkout) or a ``.mo`` (installed wheel) in any locale.
+
+    Args:
+        directory: the catalogs' root (default :data:`LOCALES_DIR`).
+
+    Raises:
+        CatalogsMissing: naming each missing or unreadable file and how to get it.
+    """
+    root = directory or LOCALES_DIR
+    areas = {path.stem for path in root.glob("*/LC_MESSAGES/*.po")} | {
+        path.stem for path in root.glob("*/LC_MESSAGES/*.mo")
+    }
+    problems: list[str] = [] if areas else [f"no catalog at all in {root}"]
+    for locale in SUPPORTED_LOCALES:
+        for area in sorted(areas):
+            mo_file = root / locale / "LC_MESSAGES" / f"{area}.mo"
+            try:
+                with mo_file.open("rb") as handle:
+                    Translations(handle, domain=area)
+            except FileNotFoundError:
+                problems.append(f"{locale}/LC_MESSAGES/{area}.mo is missing")
+            except (OSError, ValueError) as exc:  # gettext raises OSError on a corrupt file
+                problems.append(f"{locale}/LC_MESSAGES/{area}.mo cannot be read ({exc})")
+    if problems:
+        raise CatalogsMissing(
+            f"Cannot start: the compiled translations in {root} are incomplete, so the bot would answer in "
+            "English:\n  " + "\n  ".join(problems) + "\nIn a source checkout run `python -m bot.catalogs compile` "
+            "(make does it); an installed package must be rebuilt from the source (pip install .)."
+        )
+
+
 def reload_catalogs() -> None:
     """Forget the loaded catalogs (after compiling new ones)."""
     _catalog.cache_clear()
@@ -95,6 +137,10 @@ class Translator:
     def pgettext(self, context: str, message: str) -> str:
         """Translate a message in a context (for short words with several meanings)."""
         return str(self._catalog.pgettext(context, message))
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        """Translate a message in a context whose form depends on a count."""
+        return str(self._catalog.npgettext(context, singular, plural, n))
 
     def date(self, value: dt.date, format: str = "full") -> str:
         """A date as people say it, e.g. ``segunda-feira, 4 de janeiro de 2027``."""
@@ -125,8 +171,9 @@ class Translator:
         return format_decimal(value, locale=self._babel_locale)
 
     def language_name(self, locale: str) -> str:
-        """The name of a locale in that locale's own language (for the language picker)."""
-        return str(Locale.parse(locale).get_display_name(locale) or locale)
+        """The name of a locale in its own language, capitalised as a label: "Português (Brasil)", "Español"."""
+        name = str(Locale.parse(locale).get_display_name(locale) or locale)
+        return name[:1].upper() + name[1:]
 
 
 @cache

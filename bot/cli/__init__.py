@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.cli import backup, core, deadlines, demo, drivers, notices, outbox, running
 from bot.cli.errors import CommandError
+from bot.i18n import CatalogsMissing, check_catalogs
 from bot.migrate import SchemaOutOfDate
 from bot.settings import SettingsError
 
@@ -51,8 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     handler: Handler = args.handler
     try:
+        check_catalogs()  # every command speaks to staff in BALCAO_CLI_LOCALE, and run/demo to people in theirs
         return asyncio.run(handler(args))
-    except (SettingsError, CommandError, SchemaOutOfDate) as exc:
+    except (SettingsError, CommandError, SchemaOutOfDate, CatalogsMissing) as exc:
         print(exc, file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -24,6 +24,7 @@ class BalcaoContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any]
 
     person: PersonView
     tr: Translator
+    answered_query_id: str | None  # the callback query already answered (Telegram takes one answer per query)
 
     def __init__(
         self,
@@ -32,6 +33,7 @@ class BalcaoContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any]
         user_id: int | None = None,
     ) -> None:
         super().__init__(application=application, chat_id=chat_id, user_id=user_id)
+        self.answered_query_id = None
 
     @property
     def sessions(self) -> Any:

@@ -1,8 +1,8 @@
 """Drivers (Lei 1.533/2020): /situacao, /vincular, /desvincular and the ``link-`` deep link. Buttons: ``drivers:…``.
 
 - ``/situacao`` (``/status``): one short message (state, validity and days left, whether the driver may work
-  today, the most urgent thing to do) and the details behind a button: authorization, vehicle age limit,
-  inspections, every step with its deadline and article, and where to go.
+  today, the most urgent thing to do); the facts behind a button (authorization, vehicle age limit, inspections,
+  where to go: one short line each); and every step with its deadline and article behind one more.
 - ``/vincular`` (``/link``): share your own contact with the button (a contact that is not yours is refused) and
   type the first three digits of your CPF; or type the code staff gave you ("I have a code"). The step is
   kept in the person's draft, so a restart resumes it.
@@ -57,6 +57,7 @@ from models.drivers.tables import InspectionResult
 FORM = "driver_link"
 STATUS = "drivers:status"
 DETAILS = "drivers:details"
+STEPS = "drivers:steps"
 LINK = "drivers:link"
 BY_CONTACT = "drivers:contact"
 BY_CODE = "drivers:code"
@@ -157,31 +158,32 @@ def summary_text(tr: Translator, situation: DriverSituation) -> str:
 
 
 def details_text(tr: Translator, situation: DriverSituation, office: str) -> str:
-    """Everything /situacao knows, one line per fact, each with its article."""
+    """The facts behind /situacao, one short line each, the articles in one small line at the end.
+
+    What to do, step by step with each article, is one button further (:func:`steps_text`).
+    """
     status = situation.status
     lines = [
         tr._("<b>Driver:</b> {name} (CPF {cpf})").format(name=esc(situation.name), cpf=esc(situation.cpf_masked)),
-        "",
         tr._("<b>Authorization nº {number}</b> — {state}").format(
             number=esc(situation.authorization_number), state=esc(tr._(KIND_LABELS[status.kind]))
         ),
-        esc(tr._("Valid for 12 months from the payment of the fees, until {date} ({left}).").format(
-            date=tr.date(status.valid_until), left=days_left_text(tr, status.validity_days_left)
-        )),
-        _legal(ARTICLES[RULE_VALIDITY]),
     ]
-    if status.kind is not StatusKind.ACTIVE:
-        lines += [esc(_state_line(tr, status)), _legal(status.article)]
+    articles = [ARTICLES[RULE_VALIDITY]]
+    if status.kind in (StatusKind.ACTIVE, StatusKind.EXPIRING_SOON):  # the validity, said once
+        lines.append(esc(tr._("Valid for 12 months from the payment of the fees, until {date} ({left}).").format(
+            date=tr.date(status.valid_until), left=days_left_text(tr, status.validity_days_left)
+        )))
+    else:
+        lines.append(esc(_state_line(tr, status)))
+        articles.append(status.article)
     lines += [
-        "",
         tr._("<b>Vehicle</b> {plate}, model {year}").format(plate=esc(situation.plate), year=situation.model_year),
         esc(tr._("It may serve until {date} (5 years of use, counted to 31 December).").format(
             date=tr.date(status.vehicle_last_day)
         )),
-        _legal(ARTICLES[RULE_VEHICLE_AGE]),
-        "",
-        tr._("<b>Inspection</b>"),
     ]
+    articles.append(ARTICLES[RULE_VEHICLE_AGE])
     inspection = status.inspection
     if inspection.last_on is None:
         lines.append(esc(tr._("No inspection yet.")))
@@ -193,11 +195,20 @@ def details_text(tr: Translator, situation: DriverSituation, office: str) -> str
         lines.append(esc(tr._("Next yearly inspection by {date} ({left}).").format(
             date=tr.date(inspection.due_on), left=days_left_text(tr, inspection.days_left)
         )))
-    lines += [_legal(ARTICLES[RULE_ANNUAL_INSPECTION]), "", tr._("<b>What to do</b>")]
+    articles.append(ARTICLES[RULE_ANNUAL_INSPECTION])
+    lines.append(tr._("<b>Where:</b> {office}").format(office=esc(office)))
+    lines.append(_legal("; ".join(dict.fromkeys(articles))))
+    return "\n".join(lines)
+
+
+def steps_text(tr: Translator, situation: DriverSituation, office: str) -> str:
+    """What to do, one step per line with its deadline, each followed by its article."""
+    status = situation.status
+    lines = [tr._("<b>What to do</b>")]
     for step in status.next_steps:
         lines.append(f"• {esc(step_text(tr, step, status))}")
         lines.append(f"  {_legal(step.article)}")
-    lines += ["", tr._("<b>Where:</b> {office}").format(office=esc(office))]
+    lines.append(tr._("<b>Where:</b> {office}").format(office=esc(office)))
     return "\n".join(lines)
 
 
@@ -253,8 +264,21 @@ async def details_button(update: Update, context: BalcaoContext) -> None:
     if situation is None:
         await show_status(update, context, edit=True)
         return
-    markup = keyboard([[(tr._("◀ Back"), STATUS), (tr._("Unlink"), UNLINK)], menu_row(context)])
+    markup = keyboard([[(tr._("📋 What to do"), STEPS)], [(tr._("◀ Back"), STATUS), (tr._("Unlink"), UNLINK)],
+                       menu_row(context)])
     await reply(update, context, details_text(tr, situation, context.settings.driver_office), markup=markup,
+                edit=True)
+
+
+async def steps_button(update: Update, context: BalcaoContext) -> None:
+    """``drivers:steps``: each thing to do with its deadline and article."""
+    tr = context.tr
+    situation = await _situation(context)
+    if situation is None:
+        await show_status(update, context, edit=True)
+        return
+    markup = keyboard([[(tr._("◀ Back"), DETAILS)], menu_row(context)])
+    await reply(update, context, steps_text(tr, situation, context.settings.driver_office), markup=markup,
                 edit=True)
 
 
@@ -480,6 +504,7 @@ def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     for pattern, callback in (
         (STATUS, status_button),
         (DETAILS, details_button),
+        (STEPS, steps_button),
         (LINK, link_button),
         (BY_CONTACT, by_contact_button),
         (BY_CODE, by_code_button),

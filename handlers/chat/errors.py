@@ -39,9 +39,12 @@ async def on_error(update: object, context: BalcaoContext) -> None:
         "Sorry, something went wrong on our side. Nothing you entered was lost: "
         "try again, or send /cancelar to start over.\nIf it happens again, quote this reference: {reference}"
     ).format(reference=reference)
-    try:
-        if update.callback_query is not None:
+    if update.callback_query is not None:
+        try:  # the handler may have answered it already (Telegram refuses a second answer): the apology still goes
             await update.callback_query.answer()
+        except Exception:
+            logger.debug("callback query of ref=%s already answered", reference)
+    try:
         await context.bot.send_message(chat_id=update.effective_chat.id, text=text, parse_mode=ParseMode.HTML)
     except Exception:  # the error may be that Telegram is unreachable; it is logged above
         logger.warning("could not tell the user about error ref=%s", reference)

@@ -19,7 +19,7 @@ from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import deep_link
 from handlers.chat.forms import form_input
-from handlers.chat.replies import esc, keyboard, menu_row
+from handlers.chat.replies import answer_query, esc, keyboard, menu_row
 from handlers.chat.representation import (
     busy_elsewhere,
     cancel_form,
@@ -70,6 +70,12 @@ def kind_label(tr: Translator, view: CaseView) -> str:
     return label
 
 
+def map_url(latitude: float, longitude: float) -> str:
+    """The shared location on OpenStreetMap, marked with a pin, at street level."""
+    lat, lon = f"{latitude:.6f}", f"{longitude:.6f}"
+    return f"https://www.openstreetmap.org/?mlat={lat}&mlon={lon}#map=18/{lat}/{lon}"
+
+
 def render_case(view: CaseView, tr: Translator, *, today: dt.date, staff: bool = False) -> str:
     """A case with its status, deadline and timeline, as HTML (the author's view, or a staff view)."""
     lines = [f"<b>{esc(view.protocol)}</b> — {esc(kind_label(tr, view))}",
@@ -92,15 +98,18 @@ def render_case(view: CaseView, tr: Translator, *, today: dt.date, staff: bool =
     if view.accused and staff:
         lines.append(f"<b>{esc(tr._('Who is responsible'))}:</b> {esc(view.accused)}")
     if view.place_text or view.latitude is not None:
-        place = view.place_text or f"{view.latitude:.5f}, {view.longitude:.5f}"
-        lines.append(f"<b>{esc(tr._('Where'))}:</b> {esc(place)}")
+        where = [esc(view.place_text)] if view.place_text else []
+        if view.latitude is not None and view.longitude is not None:
+            url = map_url(view.latitude, view.longitude)
+            where.append(f'<a href="{esc(url)}">{esc(tr._("See on the map"))}</a>')
+        lines.append(f"<b>{esc(tr._('Where'))}:</b> " + " · ".join(where))
     if view.occurred_on:
         lines.append(f"<b>{esc(tr._('When'))}:</b> {esc(tr.date(view.occurred_on))}")
     if view.attachments:
         count = len(view.attachments)
         lines.append(f"<b>{esc(tr._('Files'))}:</b> {esc(tr.ngettext('{n} file', '{n} files', count).format(n=count))}")
     if view.answer:
-        lines += ["", f"<b>{esc(tr._('Answer'))}:</b> {esc(view.answer)}"]
+        lines += ["", f"<b>{esc(tr.pgettext('heading', 'Answer'))}:</b> {esc(view.answer)}"]
     lines += ["", f"<b>{esc(tr._('Timeline'))}</b>"]
     for event in view.events:
         line = f"• {esc(tr.short_date(event.at.astimezone(tr.tz).date()))} — {esc(tr._(EVENT_LABELS[event.kind]))}"
@@ -308,7 +317,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
             await _ask_complement(update, context, data)
         return
     if len(parts) < 3 or not parts[2].isdigit():
-        await query.answer()
+        await answer_query(update, context)
         return
     case_id = int(parts[2])
     if action == "case":
@@ -321,7 +330,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     elif action == "sat" and len(parts) == 4 and parts[3] in {s.value for s in Satisfaction}:
         await _rate(update, context, case_id, Satisfaction(parts[3]))
     else:
-        await query.answer()
+        await answer_query(update, context)
 
 
 async def _rate(update: Update, context: BalcaoContext, case_id: int, value: Satisfaction) -> None:

@@ -44,6 +44,21 @@ async def publish_command_menus(bot: Bot, *, sessions: object, bot_key: str = DE
         await publish_staff_menu(bot, chat_id=person.chat_id, role=member.role, locale=person.locale)
 
 
+async def publish_person_menu(bot: Bot, *, chat_id: int, locale: str, role: Role | None) -> None:
+    """The menu of one person's private chat in the language they chose (Telegram's own pick is the app's).
+
+    Args:
+        bot: the bot.
+        chat_id: the person's private chat.
+        locale: the language they chose with /idioma.
+        role: their staff role, if any (then the staff menu, in that language).
+    """
+    if role is not None:
+        await publish_staff_menu(bot, chat_id=chat_id, role=role, locale=locale)
+        return
+    await bot.set_my_commands(_bot_commands(public_commands(), locale), scope=BotCommandScopeChat(chat_id))
+
+
 async def publish_staff_menu(bot: Bot, *, chat_id: int, role: Role, locale: str) -> None:
     """The menu of one staff member's private chat: the public commands plus those of their role."""
     allowed = [c for c in staff_commands() if role is Role.ADMIN or (c.staff_roles and role in c.staff_roles)]

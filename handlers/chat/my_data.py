@@ -1,7 +1,9 @@
 """/meusdados: what Balcão holds about the person, as a JSON file, and the deletion of what may be deleted (LGPD).
 
-Export (LGPD Art. 18 II) is sent as a document. Deletion (Art. 18 VI) first says what will be deleted and what the
-law requires the city hall to keep, with the article, and asks for confirmation. Buttons: ``dados:…``.
+Export (LGPD Art. 18 II) is sent as two documents: a PDF to read, in the person's language and local time, and
+the machine-readable JSON (English keys, ISO 8601 times with their offset). Deletion (Art. 18 VI) first says what
+will be deleted and what the law requires the city hall to keep, with the article, and asks for confirmation.
+Buttons: ``dados:…``.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from telegram.ext import Application, CallbackQueryHandler
 from bot.i18n import N_, Translator
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
-from handlers.chat.replies import esc, keyboard, menu_row
+from handlers.chat.replies import answer_query, esc, keyboard, menu_row
 from handlers.chat.representation import acknowledge, respond
+from models.cases.export_pdf import build_data_export_pdf
 from models.cases.privacy import KeptRecord, erase_personal_data, export_personal_data, kept_records
 from models.columns import utcnow
 
 EXPORT_FILE = "meus-dados-balcao.json"
+READABLE_FILE = "meus-dados-balcao.pdf"
 
 
 @chat_command(
@@ -55,15 +59,21 @@ async def _export(update: Update, context: BalcaoContext) -> None:
     async with context.sessions() as session:
         document = await export_personal_data(session=session, person_id=context.person.id, now=utcnow())
     content = json.dumps(document, ensure_ascii=False, indent=2).encode("utf-8")
+    readable = build_data_export_pdf(document, tr=tr, municipality=context.settings.municipality_name)
     chat = update.effective_chat
     assert chat is not None
     await acknowledge(update, context)
     await context.bot.send_document(
         chat_id=chat.id,
-        document=InputFile(content, filename=EXPORT_FILE),
+        document=InputFile(readable, filename=READABLE_FILE),
         caption=tr._("Everything Balcão holds about you (CPF numbers are partly hidden, for your safety)."),
     )
-    await respond(update, context, tr._("Your data is in the file above."), markup=keyboard([menu_row(context)]))
+    await context.bot.send_document(
+        chat_id=chat.id,
+        document=InputFile(content, filename=EXPORT_FILE),
+        caption=tr._("The same data for computers (JSON)."),
+    )
+    await respond(update, context, tr._("Your data is in the files above."), markup=keyboard([menu_row(context)]))
 
 
 async def _confirm_erase(update: Update, context: BalcaoContext) -> None:
@@ -104,7 +114,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     elif query.data == "dados:erase:yes":
         await _erase(update, context)
     else:
-        await query.answer()
+        await answer_query(update, context)
 
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -19,7 +19,7 @@ from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import deep_link
 from handlers.chat.forms import form_input
-from handlers.chat.replies import esc, keyboard, menu_row, reply
+from handlers.chat.replies import answer_query, esc, keyboard, menu_row, reply
 from handlers.chat.representation import cancel_row, current_draft, files_received, is_file, save
 from models.cases.attachments import AttachmentRefused, check_before_download
 from models.cases.fields import InvalidInput, cpf
@@ -118,11 +118,18 @@ def stage_label(view: NoticeView, tr: Translator) -> str:
     return tr._("Closed: the penalty stands")
 
 
+def citizen_windows(windows: tuple[Window, ...]) -> list[Window]:
+    """The one governing window of each right, as the person it is addressed to sees them.
+
+    The other readings of an ambiguous article (``WindowRole.ALTERNATIVE``) are for staff screens and the
+    ``prazo`` command; the appeal deposit is not a deadline of the person's right (see docs/LEGAL-CHOICES.md).
+    """
+    return [window for window in windows
+            if window.role is not WindowRole.ALTERNATIVE and not window.rule.id.endswith("-deposito")]
+
+
 def _window_line(window: Window, tr: Translator, today: dt.date, notice: Notice) -> str:
     what = tr._(window.rule.description)
-    if window.role is WindowRole.ALTERNATIVE:
-        return "<i>" + esc(tr._("Other reading: {what}, until {date}").format(
-            what=what, date=tr.short_date(window.final_date))) + f" ({esc(window.rule.article)})</i>"
     line = tr._("• {what}: until {date} — {left}").format(
         what=esc(what), date=tr.date(window.final_date), left=_days_left(tr, window.final_date, today))
     return line + small(f"{_law(notice)}, {window.rule.article}")
@@ -162,10 +169,11 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
     if pending is not None:
         lines.append(tr._("You filed {kind} on {date}.").format(
             kind=tr._(FILING_LABELS[pending.kind]), date=tr.date(pending.filed_at)))
-    if view.windows:
+    windows = citizen_windows(view.windows)
+    if windows:
         lines.append("")
         lines.append(tr._("<b>Deadlines</b>"))
-        lines += [_window_line(window, tr, today, notice) for window in view.windows]
+        lines += [_window_line(window, tr, today, notice) for window in windows]
     if view.art42_from is not None:
         lines.append(tr._("The decision on your complaint was due by {date}. You may appeal now, as if your "
                           "complaint had been rejected.").format(
@@ -263,7 +271,7 @@ async def send_pdf(update: Update, context: BalcaoContext, notice_id: int) -> No
         await reply(update, context, context.tr._("This notice is not addressed to you."))
         return
     if update.callback_query is not None:
-        await update.callback_query.answer()
+        await answer_query(update, context)
     await context.bot.send_document(chat_id=chat.id, document=InputFile(notice.pdf, filename=f"{notice.number}.pdf"),
                                     caption=notice.number)
 
@@ -323,6 +331,7 @@ async def start_filing(update: Update, context: BalcaoContext, notice_id: int) -
                                                                 menu_row(context)]))
             return
     data: dict[str, Any] = {"notice_id": notice_id, "number": notice.number, "kind": kind.value,
+                            "title": FILING_LABELS[kind],  # /cancelar names it: "seu recurso", not "sua defesa"
                             "last_day": last_day.isoformat() if last_day else None, "text": "", "files": []}
     await save(context, FILING_FORM, "text", data)
     await ask_text(update, context, data)
@@ -407,7 +416,7 @@ async def send_filing(update: Update, context: BalcaoContext) -> None:
                                                         menu_row(context)]), edit=True)
 
 
-@form_input(FILING_FORM, title=N_("your defence"))
+@form_input(FILING_FORM, title=N_("your defence"))  # the draft's "title" says which filing it is
 async def on_filing_input(update: Update, context: BalcaoContext, draft: Draft) -> None:
     """Text (the petition) or files while the filing form is open."""
     tr = context.tr
@@ -616,7 +625,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     elif action == "optout":
         await (optout(update, context) if arg == "yes" else ask_optout(update, context))
     else:
-        await query.answer()
+        await answer_query(update, context)
 
 
 async def _filing_button(update: Update, context: BalcaoContext, action: str) -> None:

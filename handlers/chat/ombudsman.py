@@ -230,7 +230,8 @@ def summary(data: dict[str, Any], tr: Translator) -> str:
         tr._("<b>Message to the Ombudsman</b>"),
         f"<b>{esc(tr._('Type'))}:</b> {esc(tr._(OMBUDSMAN_TYPE_LABELS[kind]))}",
         f"<b>{esc(tr._('Your message'))}:</b> {esc(data.get('text', ''))}",
-        f"<b>{esc(tr._('Files'))}:</b> {esc(tr.ngettext('{n} file', '{n} files', files).format(n=files))}",
+        f"<b>{esc(tr._('Files'))}:</b> "
+        + esc(tr.ngettext("{n} file", "{n} files", files).format(n=files) if files else tr._("none")),
         f"<b>{esc(tr._('Name'))}:</b> {esc(data.get('name', ''))}",
         f"<b>{esc(tr._('Who sees your name'))}:</b> "
         + esc(tr._("only the Ombudsman") if data.get("restricted") else tr._("the staff who handle your case")),

@@ -39,6 +39,28 @@ def keyboard(rows: Sequence[Sequence[tuple[str, str]]]) -> InlineKeyboardMarkup:
     )
 
 
+async def answer_query(
+    update: Update, context: BalcaoContext, text: str | None = None, *, show_alert: bool = False
+) -> None:
+    """Answer the pressed button's callback query, once per query, so the phone stops its spinner.
+
+    Telegram accepts one ``answerCallbackQuery`` per query and refuses the next with "Query is too old"; a
+    handler that shows two screens (an edit, then the menu) goes through here and answers only the first time.
+    Without a callback query (a typed message) it does nothing.
+
+    Args:
+        update: the incoming update.
+        context: the handler's context (it remembers the answer for this update).
+        text: a short notice shown on top of the chat (None: just stop the spinner).
+        show_alert: show ``text`` as an alert the person must close.
+    """
+    query = update.callback_query
+    if query is None or context.answered_query_id == query.id:
+        return
+    context.answered_query_id = query.id
+    await query.answer(text, show_alert=show_alert)
+
+
 def menu_row(context: BalcaoContext) -> list[tuple[str, str]]:
     """The row that takes the person back to the main menu (every screen has one)."""
     return [(context.tr._("☰ Main menu"), MENU_DATA)]
@@ -68,8 +90,7 @@ async def reply(
         The (last) message sent or edited.
     """
     query = update.callback_query
-    if query is not None:
-        await query.answer()
+    await answer_query(update, context)
     parts = split_html(text)
     if edit and query is not None and isinstance(query.message, Message) and len(parts) == 1:
         inline = markup if isinstance(markup, InlineKeyboardMarkup) or markup is None else None

@@ -22,7 +22,7 @@ from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.follow import days_left_text, render_case
 from handlers.chat.forms import form_input
-from handlers.chat.replies import esc, keyboard, menu_row
+from handlers.chat.replies import answer_query, esc, keyboard, menu_row
 from handlers.chat.representation import (
     acknowledge,
     busy_elsewhere,
@@ -54,6 +54,7 @@ from models.drafts import Draft, discard_draft
 from models.people import PermissionDenied, Role
 
 FORM = "pendencias"
+PHOTO_TYPES = frozenset({"image/jpeg", "image/png"})
 QUEUE_ROLES = frozenset({Role.CLERK, Role.INSPECTOR, Role.OMBUDSMAN})
 
 OUTCOME_LABELS = {
@@ -138,7 +139,7 @@ def _actions(view: CaseView, context: BalcaoContext, my_role: Role) -> list[list
         if view.complement_question is None:
             rows.append([(tr._("Ask the author for more information"), f"pend:ask:{view.id}")])
         if view.kind is CaseKind.OMBUDSMAN:
-            rows.append([(tr._("Answer"), f"pend:answer:{view.id}")])
+            rows.append([(tr.pgettext("button", "Answer"), f"pend:answer:{view.id}")])
             if not view.extended:
                 rows.append([(tr._("Extend by 30 days"), f"pend:extend:{view.id}")])
             rows.append([(tr._("Archive"), f"pend:archive:{view.id}")])
@@ -181,14 +182,18 @@ async def _send_files(update: Update, context: BalcaoContext, case_id: int) -> N
     chat = update.effective_chat
     assert chat is not None
     await acknowledge(update, context)
-    for attachment in attachments:
-        if attachment is None:
-            continue
-        await context.bot.send_document(
-            chat_id=chat.id,
-            document=InputFile(attachment.content, filename=attachment.file_name),
-            caption=f"{view.protocol} · sha256 {attachment.sha256[:12]}…",
-        )
+    kept = [attachment for attachment in attachments if attachment is not None]
+    for index, attachment in enumerate(kept, start=1):
+        caption = tr._("{protocol} · file {n} of {total} · sha256 {digest}…").format(
+            protocol=view.protocol, n=index, total=len(kept), digest=attachment.sha256[:12])
+        said = getattr(attachment, "caption", None)  # the sender's caption ("foto do entulho"), when it was kept
+        if said:
+            caption = f"“{said}”\n{caption}"
+        upload = InputFile(attachment.content, filename=attachment.file_name)
+        if attachment.mime_type in PHOTO_TYPES:  # a photo is shown as a photo, not as a file named foto.jpg
+            await context.bot.send_photo(chat_id=chat.id, photo=upload, caption=caption[:1024])
+        else:
+            await context.bot.send_document(chat_id=chat.id, document=upload, caption=caption[:1024])
     await respond(update, context, tr._("Files of {protocol} above.").format(protocol=esc(view.protocol)),
                 markup=keyboard([[(tr._("Back to the case"), f"pend:case:{case_id}")]]))
 
@@ -332,9 +337,9 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
             elif action in TEXT_PROMPTS:
                 await _start_text(update, context, action, case_id)
             else:
-                await query.answer()
+                await answer_query(update, context)
         else:
-            await query.answer()
+            await answer_query(update, context)
     except PermissionDenied:
         await _refuse_not_staff(update, context)
     except InvalidInput as refused:

@@ -12,9 +12,12 @@ from bot.i18n import N_, SUPPORTED_LOCALES, translator
 from handlers.chat.commands import COMMANDS, ChatCommand, chat_command, public_commands, staff_commands
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import find_deep_link
+from handlers.chat.follow import show_case
 from handlers.chat.forms import FORMS, active_draft
-from handlers.chat.menus import publish_staff_menu
-from handlers.chat.replies import MENU_DATA, esc, keyboard, menu_row, reply
+from handlers.chat.greetings import is_greeting
+from handlers.chat.menus import publish_person_menu, publish_staff_menu
+from handlers.chat.replies import MENU_DATA, answer_query, esc, keyboard, menu_row, reply
+from models.cases.protocol import normalize_protocol
 from models.drafts import discard_draft
 from models.people import acknowledge_privacy, set_locale
 
@@ -49,6 +52,11 @@ async def start(update: Update, context: BalcaoContext) -> None:
             handler, rest = found
             await handler(update, context, rest)
             return
+    await greet(update, context)
+
+
+async def greet(update: Update, context: BalcaoContext) -> None:
+    """Say hello by name (pointing to /privacidade until it is read) and show the main menu."""
     tr = context.tr
     greeting = tr._(
         "Hello, {name}! I am Balcão, the service counter of the city hall of {city} on your phone."
@@ -78,7 +86,7 @@ async def help_command(update: Update, context: BalcaoContext) -> None:
               menu_label=N_("Language"), order=95)
 async def language_command(update: Update, context: BalcaoContext) -> None:
     """``/idioma``: pick Portuguese, English or Spanish."""
-    rows = [[(translator(locale).language_name(locale).capitalize(), f"lang:{locale}")] for locale in SUPPORTED_LOCALES]
+    rows = [[(translator(locale).language_name(locale), f"lang:{locale}")] for locale in SUPPORTED_LOCALES]
     await reply(update, context, context.tr._("Choose your language:"), markup=keyboard(rows), edit=True)
 
 
@@ -91,6 +99,9 @@ async def language_chosen(update: Update, context: BalcaoContext) -> None:
         stored = await set_locale(session=session, person_id=context.person.id, locale=locale)
     context.tr = translator(stored, context.settings.timezone)
     await reply(update, context, context.tr._("Done: I will talk to you in English."), edit=True)
+    await publish_person_menu(
+        context.bot, chat_id=context.person.chat_id, locale=stored, role=context.person.staff_role
+    )
     await show_main_menu(update, context)
 
 
@@ -98,15 +109,19 @@ async def language_chosen(update: Update, context: BalcaoContext) -> None:
 async def cancel(update: Update, context: BalcaoContext) -> None:
     """``/cancelar``: discard the half-filled form and say what was kept."""
     tr = context.tr
+    draft = await active_draft(context)
     async with context.sessions() as session:
         form = await discard_draft(session=session, person_id=context.person.id)
     if form is None:
         text = tr._("There was nothing in progress. Everything you sent before is kept.")
     else:
+        title = FORMS[form].title if form in FORMS else N_("the form")
+        if draft is not None and isinstance(draft.data.get("title"), str):
+            title = draft.data["title"]  # a form that is several things names itself (an appeal, a defence)
         text = tr._(
             "Cancelled: {form} was discarded and nothing was sent. "
             "Everything you had sent before (cases, registration, notices) is kept."
-        ).format(form=esc(tr._(FORMS[form].title if form in FORMS else N_("the form"))))
+        ).format(form=esc(tr._(title)))
     await reply(update, context, text, markup=keyboard([menu_row(context)]))
 
 
@@ -148,7 +163,7 @@ async def command_button(update: Update, context: BalcaoContext) -> None:
     assert query is not None and query.data is not None
     command = COMMANDS.get(query.data.split(":", 1)[1])
     if command is None:
-        await query.answer()
+        await answer_query(update, context)
         return
     context.args = []
     await command.callback(update, context)
@@ -159,6 +174,14 @@ async def free_input(update: Update, context: BalcaoContext) -> None:
     draft = await active_draft(context)
     if draft is not None and draft.form in FORMS:
         await FORMS[draft.form].handler(update, context, draft)
+        return
+    typed = update.effective_message.text if update.effective_message is not None else None
+    protocol = normalize_protocol(typed) if typed else None
+    if protocol is not None:  # "REP-2026-000123" alone: that case, if it is theirs (else "none of yours")
+        await show_case(update, context, protocol=protocol)
+        return
+    if typed and is_greeting(typed):  # "oi", "bom dia": the greeting and the menu, as /start
+        await greet(update, context)
         return
     await reply(
         update,

@@ -21,7 +21,7 @@ from models.pdf_layout import a4_pdf
 SUMMARY_LIMIT = 1500
 
 
-def _pdf_text(value: str) -> str:
+def pdf_text(value: str) -> str:
     """Escaped for a Paragraph, limited to what the standard PDF fonts can draw (Windows-1252)."""
     return escape(value.encode("cp1252", errors="replace").decode("cp1252")).replace("\n", "<br/>")
 
@@ -44,25 +44,25 @@ def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str) -> byt
         [tr._("Answer due by"), tr.date(filed.due_on)],
     ]
     table = Table(
-        [[Paragraph(_pdf_text(label), styles["Normal"]), Paragraph(f"<b>{_pdf_text(value)}</b>", styles["Normal"])]
+        [[Paragraph(pdf_text(label), styles["Normal"]), Paragraph(f"<b>{pdf_text(value)}</b>", styles["Normal"])]
          for label, value in rows],
         colWidths=[45 * mm, 125 * mm],
     )
     table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("BOTTOMPADDING", (0, 0), (-1, -1), 4)]))
     story = [
-        Paragraph(_pdf_text(tr._("City hall of {city}").format(city=municipality)), styles["Title"]),
-        Paragraph(_pdf_text(tr._("Filing receipt")), styles["Heading2"]),
+        Paragraph(pdf_text(tr._("City hall of {city}").format(city=municipality)), styles["Title"]),
+        Paragraph(pdf_text(tr._("Filing receipt")), styles["Heading2"]),
         Spacer(1, 4 * mm),
         table,
         Spacer(1, 6 * mm),
-        Paragraph(_pdf_text(tr._("What you reported")), styles["Heading3"]),
-        Paragraph(_pdf_text(summary), styles["Normal"]),
+        Paragraph(pdf_text(tr._("What you reported")), styles["Heading3"]),
+        Paragraph(pdf_text(summary), styles["Normal"]),
         Spacer(1, 6 * mm),
-        Paragraph(_pdf_text(tr._("Legal basis")), styles["Heading3"]),
-        *[Paragraph(_pdf_text(ref), small) for ref in filed.legal_refs],
+        Paragraph(pdf_text(tr._("Legal basis")), styles["Heading3"]),
+        *[Paragraph(pdf_text(ref), small) for ref in filed.legal_refs],
         Spacer(1, 8 * mm),
         Paragraph(
-            _pdf_text(tr._("Follow this case in the Balcão chat with /acompanhar and the protocol number.")), small
+            pdf_text(tr._("Follow this case in the Balcão chat with /acompanhar and the protocol number.")), small
         ),
     ]
     return a4_pdf(story, title=filed.protocol, author=municipality)

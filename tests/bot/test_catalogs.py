@@ -1,10 +1,12 @@
 """The catalogs cover every string of the code, in every language, with the same placeholders."""
 
 import re
+from pathlib import Path
 
 import pytest
 
-from bot.catalogs import catalogs, extract, missing
+from bot.catalog_scan import Key, ambiguous, scan, scan_file
+from bot.catalogs import ROOT, SOURCE_DIRS, catalogs, extract, key, missing
 from bot.i18n import SUPPORTED_LOCALES
 
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
@@ -42,7 +44,62 @@ def test_the_catalogs_hold_no_stale_entries() -> None:
             for message in catalog:
                 if not message.id:
                     continue
-                key = message.id if isinstance(message.id, str) else (message.id[0], message.id[1])
-                if key not in used:
-                    stale.append((locale, path.name, key))
+                if key(message) not in used:
+                    stale.append((locale, path.name, key(message)))
     assert stale == []
+
+
+SAMPLE = """
+def screen(tr, view, n):
+    reply(update, context, f"<b>{esc(tr._('Timeline'))}</b>")
+    rows = [[(tr.pgettext("button", "Answer"), "pend:answer:1")]]
+    label = tr._("Done") if n else tr._("Skip")
+    rows.append([(label, "x:done")])
+    text = tr.ngettext("{n} file", "{n} files", n) + tr.npgettext("notice", "{n} day", "{n} days", n)
+    LABEL = N_("Archived")
+    reply(update, context, "Hello " + view.name)
+    keyboard([[("Cancel", "x:cancel")]])
+    InlineKeyboardButton(text=f"See {view.protocol}", callback_data="x")
+    reply(update, context, f"<b>{view.protocol}</b> — 🔎")
+    reply(update, context, tr._("Answer"))
+    keyboard([[(tr._("Answer"), "x:answer")]])
+"""
+
+
+def _sample(tmp_path: Path) -> dict[Key, list[str]]:
+    source = tmp_path / "sample.py"
+    source.write_text(SAMPLE)
+    found = scan_file(source, "sample.py")
+    return {key: [use.role for use in uses] for key, uses in found.marked.items()} | {
+        ("unmarked", text): [] for _path, _line, text in found.unmarked}
+
+
+def test_every_way_of_marking_a_string_is_extracted_even_inside_f_strings(tmp_path: Path) -> None:
+    seen = _sample(tmp_path)
+    assert seen[None, "Timeline"] == ["text"]  # inside an f-string: Babel's tokenizer missed it on Python 3.11
+    assert seen["button", "Answer"] == ["button"]
+    assert seen[None, "Done"] == ["button"] and seen[None, "Skip"] == ["button"]  # a label through a variable
+    assert (None, ("{n} file", "{n} files")) in seen
+    assert ("notice", ("{n} day", "{n} days")) in seen
+    assert seen[None, "Archived"] == [""]  # N_: translated where it is used
+
+
+def test_the_scan_finds_text_sent_to_people_without_being_marked(tmp_path: Path) -> None:
+    unmarked = {text for (context, text) in _sample(tmp_path) if context == "unmarked"}
+    assert unmarked == {"Hello ", "Cancel", "See "}  # "<b>{protocol}</b> — 🔎" has no words to translate
+
+
+def test_the_scan_finds_one_msgid_used_as_a_button_and_as_a_text(tmp_path: Path) -> None:
+    source = tmp_path / "sample.py"
+    source.write_text(SAMPLE)
+    twice = ambiguous(scan(tmp_path, (".",)))
+    assert list(twice) == [(None, "Answer")]
+
+
+def test_no_text_reaches_people_without_being_marked_for_translation() -> None:
+    assert scan(ROOT, SOURCE_DIRS).unmarked == []
+
+
+def test_one_msgid_one_meaning_a_word_that_is_a_button_and_a_heading_has_a_context() -> None:
+    """pt_BR says "Responder" on the staff button and "Resposta" over the Ombudsman's answer: two msgids."""
+    assert ambiguous(scan(ROOT, SOURCE_DIRS)) == {}

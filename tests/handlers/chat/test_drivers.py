@@ -117,11 +117,16 @@ async def test_situacao_details_and_unlinking(
     talk = maria(emulator)
     await talk.send(f"/start {issued.start_payload}", "Done")
     summary = await talk.send("/status", "Authorization nº 2026/001")
-    details = await talk.press_and_edit(summary, "drivers:details", "What to do")
+    details = await talk.press_and_edit(summary, "drivers:details", "Where:")
     text = details.text or ""
-    for article in ("Art. 3º, par. único", "Art. 2º, §§1º–2º", "Art. 16", "Art. 13, XX"):
-        assert f"Lei 1.533/2020, {article}" in text
+    for article in ("Art. 3º, par. único", "Art. 2º, §§1º–2º", "Art. 16"):
+        assert article in text
     assert "***.456.789-**" in text and "QBX-1234, model 2022" in text and "December 31, 2027" in text
+    # issue 9 item 10: short, one idea per line, the validity said once; the steps one button further
+    assert len(text.splitlines()) <= 10 and text.count("until") == 2  # the authorization's and the vehicle's
+    steps = await talk.press_and_edit(details, "drivers:steps", "What to do")
+    assert "Lei 1.533/2020, Art. 13, XX" in (steps.text or "")
+    details = await talk.press_and_edit(steps, "drivers:details", "Where:")
     confirm = await talk.press_and_edit(details, "drivers:unlink", "Unlink your Telegram")
     await talk.press_and_edit(confirm, "drivers:unlink:yes", "no longer linked")
     await talk.send("/situacao", "not linked to a driver registration yet")

@@ -9,7 +9,7 @@ import pytest
 
 from bot.i18n import translator
 from bot.settings import Settings
-from handlers.chat.drivers import details_text, summary_text
+from handlers.chat.drivers import details_text, steps_text, summary_text
 from models.drivers.registry import DriverSituation
 from models.drivers.status import authorization_status, validity_end
 from models.drivers.tables import Authorization, Inspection, InspectionResult, Vehicle
@@ -51,9 +51,21 @@ def test_a_suspension_leads_with_its_end(rules: Settings) -> None:
     assert text.endswith("<i>Lei 1.533/2020, Art. 24, par. único</i>")
 
 
-def test_every_step_of_the_details_cites_its_article(rules: Settings) -> None:
-    text = details_text(translator("es"), situation(rules, D(2026, 6, 1)), "SMFO")
+def test_every_step_cites_its_article(rules: Settings) -> None:
+    text = steps_text(translator("es"), situation(rules, D(2026, 6, 1)), "SMFO")
     lines = text.splitlines()
     bullets = [index for index, line in enumerate(lines) if line.startswith("• ")]
     assert bullets and all(lines[index + 1].strip().startswith("<i>Lei 1.533/2020, Art.") for index in bullets)
-    assert "***.456.789-**" in text and "<b>Dónde:</b> SMFO" in text
+    assert "<b>Dónde:</b> SMFO" in text
+
+
+@pytest.mark.parametrize("on", [D(2026, 6, 1), D(2027, 2, 20), D(2027, 3, 20)])  # active, expiring, expired
+def test_the_details_are_short_and_say_the_validity_once(rules: Settings, on: D) -> None:
+    """Lei 15.263/2025 (linguagem simples): one idea per line; the details ran to 26 lines and said it twice."""
+    text = details_text(translator("pt_BR"), situation(rules, on), "SMFO")
+    lines = text.splitlines()
+    assert len(lines) <= 10, text
+    about_validity = [line for line in lines if line.startswith(("Vale ", "Válida até", "Venceu em"))]
+    assert len(about_validity) == 1, text
+    assert "***.456.789-**" in text and "<b>Onde:</b> SMFO" in text
+    assert lines[-1].startswith("<i>Lei 1.533/2020, Art. 3º, par. único")

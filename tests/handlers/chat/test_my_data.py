@@ -27,7 +27,7 @@ async def test_export_then_erasure(emulator: Any, bot_app: Any, settings: Settin
         filed = await file_representation(session=session, person_id=person.id, form=representation(), now=utcnow(),
                                           settings=settings)
     menu = await joao.send("/meusdados", "Your data")
-    await joao.press(menu, "dados:export", "Your data is in the file above")
+    await joao.press(menu, "dados:export", "Your data is in the files above")
     document = joao.last_document()
     assert document is not None and document["file_name"] == "meus-dados-balcao.json"
     exported = json.loads(emulator.file(document["file_id"]).data)
@@ -49,3 +49,35 @@ async def test_export_then_erasure(emulator: Any, bot_app: Any, settings: Settin
     async with sessions() as session:
         person = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
     assert person.first_name == ""
+
+
+async def test_the_export_has_a_readable_pdf_in_the_persons_language_and_local_time(
+    emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    """Issue 9 item 11: the JSON keeps machine keys and ISO times with offset; the PDF beside it is for people."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    from tests.auxil.notices import pdf_text
+
+    maria = Talk(emulator, emulator.add_user(JOAO + 1, "Maria", language_code="pt-br"))
+    await maria.send("/start", "O que você quer fazer?")
+    async with sessions() as session:
+        person = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO + 1))).one()
+        filed = await file_representation(session=session, person_id=person.id, form=representation(), now=utcnow(),
+                                          settings=settings)
+    mark = maria._mark()
+    menu = await maria.send("/meusdados", "Seus dados")
+    await maria.press(menu, "dados:export", "Seus dados estão nos arquivos acima")
+    documents = [m.document for m in emulator.messages(JOAO + 1) if m.message_id > mark and m.document]
+    assert [d["file_name"] for d in documents] == ["meus-dados-balcao.pdf", "meus-dados-balcao.json"]
+    exported = json.loads(emulator.file(documents[1]["file_id"]).data)
+    assert {"person", "cases", "generated_at"} <= set(exported) and "first_name" in exported["person"]
+    generated = dt.datetime.fromisoformat(exported["generated_at"])
+    assert generated.utcoffset() == dt.timedelta(0)  # ISO 8601 with its offset
+    text = pdf_text(emulator.file(documents[0]["file_id"]).data)
+    assert "Seus dados no Balcão" in text and "Seus casos" in text and filed.protocol in text
+    assert "Representação (Código de Posturas)" in text and "Nome no Telegram" in text
+    assert "first_name" not in text and "received_at" not in text  # people read words, not keys
+    local = generated.astimezone(ZoneInfo("America/Cuiaba"))
+    assert local.strftime("%H:%M:%S") in text and generated.strftime("%H:%M:%S") not in text

@@ -65,7 +65,7 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
 
     # Tomo ciência: the moment is recorded and the deadlines appear, each with its article
     ack = await maria.press(delivered, _button(delivered, "notif:ciencia:"), "Recebimento registrado")
-    assert "Art. 37" in ack.text and "Art. 278, §2º" in ack.text and "Reclamação contra a ação dos fiscais" in ack.text
+    assert "Art. 278, §2º" in ack.text and "Outra leitura" not in ack.text  # the governing window only (item 10)
 
     # The reclamação: text → a photo → review → send (CP Art. 37–39)
     prompt = await maria.press(ack, f"ntc:file:{notice_id}", "Escreva sua reclamação")

@@ -1,0 +1,70 @@
+"""A citizen's notice screen (issue 9 item 10): one governing window per right, in plain words.
+
+The Código de Posturas gives a notificação preliminar two readings of the defence window (Art. 24 and Art. 278);
+the system applies one (docs/LEGAL-CHOICES.md). The person it is addressed to sees that one; "Outra leitura"
+stays on staff screens and in ``python -m bot prazo``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlmodel import select
+
+from models.deadlines import WindowRole
+from models.notices.delivery import record_explicit_ciencia
+from models.notices.status import notice_view
+from models.notices.tables import NoticeDelivery
+from tests.auxil.case_chat import Talk
+from tests.auxil.notices import cp_auto, cp_preliminar, issue, opted_in, person
+
+
+async def test_the_citizen_sees_one_window_per_right_and_no_other_reading(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    user = emulator.add_user(820401, "Maria", language_code="pt-br")
+    talk = Talk(emulator, user)
+    await talk.send("/start", "O que você quer fazer?")
+    now = dt.datetime.now(dt.UTC) - dt.timedelta(days=1)
+    async with sessions() as session:
+        maria = await person(session, user.id, "Maria")
+        await opted_in(session, maria.id, now=now)
+        issued = await issue(session, settings, cp_preliminar(offender_document=None, person_id=maria.id), now=now)
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+                                      person_id=maria.id, now=now)
+        view = await notice_view(session=session, settings=settings, notice=issued.notice, today=now.date())
+    readings = [w for w in view.windows if w.role is WindowRole.ALTERNATIVE]
+    assert readings, "this notice has another reading of its defence window (the case this test is about)"
+    listing = await talk.send("/notificacoes", "Suas notificações")
+    screen = await talk.press_and_edit(listing, f"ntc:show:{issued.notice.id}", "Prazos")
+    deadlines = [line for line in screen.text.splitlines() if line.startswith("• ")]
+    assert len(deadlines) == 1, screen.text
+    assert "Outra leitura" not in screen.text and readings[0].rule.article not in screen.text
+
+
+async def test_cancelling_an_appeal_names_it_an_appeal(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """/cancelar said "sua defesa foi descartado" for an appeal: the filing names itself (CP Art. 42 appeal here)."""
+    from models.notices.filings import file_filing
+
+    user = emulator.add_user(820501, "Maria", language_code="pt-br")
+    talk = Talk(emulator, user)
+    await talk.send("/start", "O que você quer fazer?")
+    past = dt.datetime.now(dt.UTC) - dt.timedelta(days=16)
+    async with sessions() as session:
+        maria = await person(session, user.id, "Maria")
+        await opted_in(session, maria.id, now=past)
+        issued = await issue(session, settings, cp_auto(offender_document=None, person_id=maria.id), now=past)
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+                                      person_id=maria.id, now=past)
+        await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=maria.id,
+                          text="O terreno foi limpo.", now=past + dt.timedelta(days=1))
+    listing = await talk.send("/notificacoes", "Suas notificações")
+    screen = await talk.press_and_edit(listing, f"ntc:show:{issued.notice.id}", "Você já pode recorrer")
+    await talk.press(screen, f"ntc:file:{issued.notice.id}", "Escreva seu recurso")
+    cancelled = await talk.send("/cancelar", "Cancelado")
+    assert "descartei seu recurso e nada foi enviado" in cancelled.text, cancelled.text
