@@ -9,7 +9,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from telegram import Update
-from telegram.ext import Application, CommandHandler, TypeHandler
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, TypeHandler
 
 from handlers.chat import (
     broadcasts,  # /aviso
@@ -25,7 +25,7 @@ from handlers.chat import (
     start,  # /start, menu, /ajuda, /idioma, /cancelar, /privacidade
 )
 from handlers.chat.commands import COMMANDS
-from handlers.chat.errors import on_error
+from handlers.chat.errors import on_error, unknown_button
 from handlers.chat.people import load_person
 from handlers.chat.private import only_private_chats
 
@@ -43,4 +43,5 @@ def register_all(application: Application) -> None:
         area.register(application)
     for command in COMMANDS.values():
         application.add_handler(CommandHandler([command.name, *command.aliases], command.callback))
+    application.add_handler(CallbackQueryHandler(unknown_button))  # last of group 0: no area took the press
     application.add_error_handler(on_error)

@@ -16,21 +16,11 @@ from telegram.ext import Application, CallbackQueryHandler
 
 from bot.i18n import N_, Translator
 from handlers.chat.commands import chat_command
-from handlers.chat.context import BalcaoContext
+from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.deep_links import deep_link
-from handlers.chat.forms import form_input
-from handlers.chat.replies import answer_query, esc, keyboard, menu_row
-from handlers.chat.representation import (
-    busy_elsewhere,
-    cancel_form,
-    cancel_row,
-    city_today,
-    current_draft,
-    is_file,
-    respond,
-    save,
-    take_file,
-)
+from handlers.chat.forms import busy_elsewhere, cancel_form, cancel_row, current_draft, form_input, save
+from handlers.chat.intake import is_file, take_file
+from handlers.chat.replies import answer_query, esc, keyboard, menu_row, respond
 from models.cases import fields
 from models.cases.attachments import discard_unfiled
 from models.cases.citizen import answer_complement, my_case, my_cases, rate

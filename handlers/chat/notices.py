@@ -18,9 +18,9 @@ from bot.i18n import N_, Translator
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import deep_link
-from handlers.chat.forms import form_input
+from handlers.chat.forms import cancel_row, current_draft, form_input, save
+from handlers.chat.intake import files_received, is_file
 from handlers.chat.replies import answer_query, esc, keyboard, menu_row, reply
-from handlers.chat.representation import cancel_row, current_draft, files_received, is_file, save
 from models.cases.attachments import AttachmentRefused, check_before_download
 from models.cases.fields import InvalidInput, cpf
 from models.cases.limits import CaseLimits

@@ -19,19 +19,10 @@ from telegram.ext import Application, CallbackQueryHandler
 
 from bot.i18n import N_
 from handlers.chat.commands import chat_command
-from handlers.chat.context import BalcaoContext
+from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.follow import days_left_text, render_case
-from handlers.chat.forms import form_input
-from handlers.chat.replies import answer_query, esc, keyboard, menu_row
-from handlers.chat.representation import (
-    acknowledge,
-    busy_elsewhere,
-    cancel_row,
-    city_today,
-    current_draft,
-    respond,
-    save,
-)
+from handlers.chat.forms import busy_elsewhere, cancel_row, current_draft, form_input, save
+from handlers.chat.replies import acknowledge, answer_query, esc, keyboard, menu_row, respond
 from models.cases.fields import InvalidInput, clean_text
 from models.cases.handling import (
     Decision,
