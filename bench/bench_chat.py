@@ -1,0 +1,138 @@
+"""Chat throughput: answered updates per second for /ajuda from 30 people, Balcão against a bare PTB echo bot.
+
+Both bots poll the same Bot API emulator, which runs in its own process. Each round queues ``--per-user``
+``/ajuda`` messages from each of ``--users`` people at the same instant and times, by the emulator's clock, the
+span from the queueing to the last answer. The baseline is a bare python-telegram-bot application (default
+settings) whose only handler answers /ajuda with a fixed text; Balcão runs as deployed (``bot.app``: the person
+loaded from SQLite, the translated help, per-person ordering). Printed: both rates and their ratio (issue 9: 0.43
+before per-person ordering; the goal is ≥ 0.7 with it). A warm-up round per bot is not counted (Balcão creates
+the people then).
+
+    python bench/bench_chat.py                    # 30 people × 10 messages, 3 rounds per bot
+    python bench/bench_chat.py --users 30 --per-user 20 --rounds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import sys
+import tempfile
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+FIRST_USER = 910_000_000
+
+
+def emulator_process(conn: Connection, users: int) -> None:
+    """Run the emulator; on each request, queue the messages at once and answer the seconds until all are answered."""
+    from bot.sandbox.emulator import BotApiEmulator
+
+    async def serve() -> None:
+        emulator = BotApiEmulator()
+        root = await emulator.start()
+        people = [emulator.add_user(FIRST_USER + index, f"U{index}", language_code="pt-br") for index in range(users)]
+        conn.send((root, emulator.token))
+        loop = asyncio.get_running_loop()
+        while (per_user := await loop.run_in_executor(None, conn.recv)) is not None:
+            before = len(emulator.calls_to("sendMessage", ok=True))
+            expected = before + per_user * len(people)
+            started = time.perf_counter()
+            for _ in range(per_user):
+                for person in people:
+                    emulator.send_text(person, "/ajuda")
+            await emulator.wait_until(lambda e=expected: len(emulator.calls_to("sendMessage", ok=True)) >= e,
+                                      timeout=300)
+            conn.send(time.perf_counter() - started)
+        await emulator.stop()
+
+    asyncio.run(serve())
+
+
+def echo_application(root: str, token: str) -> Any:
+    """The baseline: a bare PTB application answering /ajuda."""
+    from telegram import Update
+    from telegram.ext import ApplicationBuilder, CommandHandler, ContextTypes
+
+    async def ajuda(update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.effective_message is not None
+        await update.effective_message.reply_text("Ajuda: /start, /representacao, /ouvidoria")
+
+    application = ApplicationBuilder().token(token).base_url(f"{root}/bot").base_file_url(f"{root}/file/bot").build()
+    application.add_handler(CommandHandler("ajuda", ajuda))
+    return application
+
+
+async def balcao_application(root: str, token: str, directory: Path) -> tuple[Any, Any]:
+    """Balcão's application on a fresh SQLite database, and its engine (to dispose of)."""
+    from pydantic import SecretStr
+    from sqlmodel import SQLModel
+
+    import models  # noqa: F401  (registers every table)
+    from bot.app import build_application
+    from bot.db import create_engine, session_factory
+    from bot.settings import load_settings
+
+    url = f"sqlite+aiosqlite:///{directory / 'bench_chat.db'}"
+    engine = create_engine(url)
+    async with engine.begin() as connection:
+        await connection.run_sync(SQLModel.metadata.create_all)
+    settings = load_settings(database_url=url).model_copy(
+        update={"telegram_token": SecretStr(token), "telegram_api_url": root}
+    )
+    return build_application(settings, session_factory(engine)), engine
+
+
+async def measure(application: Any, conn: Connection, *, per_user: int, users: int, rounds: int) -> float:
+    """Best answered-updates-per-second over ``rounds`` rounds (after one warm-up round)."""
+    async with application:
+        await application.start()
+        await application.updater.start_polling(poll_interval=0.0, timeout=1)
+        try:
+            rates = []
+            for index in range(rounds + 1):
+                conn.send(per_user)
+                seconds = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+                if index:
+                    rates.append(per_user * users / seconds)
+        finally:
+            await application.updater.stop()
+            await application.stop()
+    return max(rates)
+
+
+async def main(args: argparse.Namespace) -> None:
+    """Start the emulator, measure both bots, print the rates and the ratio."""
+    parent, child = multiprocessing.Pipe()
+    process = multiprocessing.get_context("spawn").Process(target=emulator_process, args=(child, args.users))
+    process.start()
+    root, token = await asyncio.get_running_loop().run_in_executor(None, parent.recv)
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            baseline = await measure(echo_application(root, token), parent, per_user=args.per_user,
+                                     users=args.users, rounds=args.rounds)
+            application, engine = await balcao_application(root, token, Path(folder))
+            balcao = await measure(application, parent, per_user=args.per_user, users=args.users,
+                                   rounds=args.rounds)
+            await engine.dispose()
+    finally:
+        parent.send(None)
+        process.join(timeout=10)
+    print(f"/ajuda from {args.users} people × {args.per_user}, best of {args.rounds} rounds")
+    print(f"bare PTB echo bot: {baseline:8.1f} answered updates/s")
+    print(f"Balcão:            {balcao:8.1f} answered updates/s")
+    print(f"ratio Balcão / echo: {balcao / baseline:.2f}  (goal ≥ 0.70)")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--users", type=int, default=30)
+    parser.add_argument("--per-user", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=3)
+    asyncio.run(main(parser.parse_args()))
