@@ -95,3 +95,12 @@ def files_received(context: BalcaoContext, count: int) -> str:
 def is_file(message: Message | None) -> bool:
     """Whether the message carries a photo, a document, a voice note or a video."""
     return message is not None and _sent_file(message) is not None
+
+
+def recordings_line(context: BalcaoContext) -> str:
+    """The line saying voice notes and videos are taken too, with their length limits ("" when neither is)."""
+    limits = CaseLimits.from_settings(context.settings)
+    if not (limits.max_voice_seconds and limits.max_video_seconds):
+        return ""
+    text = context.tr._("You can also record a voice note (up to {voice} s) or a video (up to {video} s).")
+    return "\n" + text.format(voice=limits.max_voice_seconds, video=limits.max_video_seconds)

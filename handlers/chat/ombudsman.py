@@ -14,6 +14,7 @@ from handlers.chat.case_forms import confirm_filing, within_daily_limit
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine import Filed, Form, Question, Step, Turn, register_form, start
+from handlers.chat.intake import recordings_line
 from handlers.chat.replies import esc
 from models.cases import fields
 from models.cases.filing import Author, OmbudsmanForm, file_ombudsman_case
@@ -40,7 +41,7 @@ def _ask_files(turn: Turn) -> Question:
     limits = CaseLimits.from_settings(turn.settings)
     text = tr._("If you want, send photos or documents (JPEG, PNG or PDF, up to {mb} MB each).").format(
         mb=limits.max_attachment_bytes // (1024 * 1024)
-    )
+    ) + recordings_line(turn.context)
     label = tr._("Done") if turn.data.get("files") else tr._("Continue without files")
     return Question(text, [[(label, "ouv:files:done")]])
 

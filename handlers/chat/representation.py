@@ -22,6 +22,7 @@ from handlers.chat.case_forms import confirm_filing, within_daily_limit
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine import Answer, Filed, Forged, Form, Question, Step, Turn, register_form, start
+from handlers.chat.intake import recordings_line
 from handlers.chat.replies import esc
 from handlers.chat.representation_review import LEARNED, filing_form, summary
 from models.cases import fields
@@ -149,7 +150,7 @@ def _ask_evidence(turn: Turn) -> Question:
         "Photos or documents: JPEG, PNG or PDF, up to {mb} MB each, at most {n} file.",
         "Photos or documents: JPEG, PNG or PDF, up to {mb} MB each, at most {n} files.",
         limits.max_attachments,
-    ).format(mb=limits.max_attachment_bytes // (1024 * 1024), n=limits.max_attachments)
+    ).format(mb=limits.max_attachment_bytes // (1024 * 1024), n=limits.max_attachments) + recordings_line(turn.context)
     rows = []
     if files:
         rows.append([(tr.ngettext("Done ({n} file)", "Done ({n} files)", files).format(n=files), "rep:files:done")])

@@ -94,6 +94,7 @@ async def test_an_album_of_ten_photos_keeps_the_first_five_with_the_caption_and_
         files = (await session.exec(select(CaseAttachment).order_by(col(CaseAttachment.id)))).all()
     assert draft is not None and draft.data["files"] == [f.id for f in files] and len(files) == 5
     assert [f.caption for f in files] == ["foto do entulho", None, None, None, None]
+    await emulator.wait_until(lambda: bot_app.update_processor.people_in_flight == 0)  # nothing kept for idle people
 
 
 @pytest.mark.parametrize(("form", "command", "prefix", "data"), [
