@@ -381,6 +381,12 @@ class BotApiEmulator:
         edit_date = int(time.time())
         raw = {**current.raw, "text": text, "edit_date": edit_date}
         raw.pop("entities", None)
+        entities = [
+            {"type": "bot_command", "offset": utf16_length(text[: m.start()]), "length": utf16_length(m.group())}
+            for m in _BOT_COMMAND.finditer(text)
+        ]
+        if entities:
+            raw["entities"] = entities
         edited = self.world.update_message(chat, current, raw=raw, edit_date=edit_date, edits=current.edits + 1)
         self.world.primary.enqueue("edited_message", raw)
         return edited

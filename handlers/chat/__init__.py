@@ -9,7 +9,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from telegram import Update
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, TypeHandler
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, TypeHandler, filters
 
 from handlers.chat import (
     broadcasts,  # /aviso
@@ -42,6 +42,7 @@ def register_all(application: Application) -> None:
     for area in AREAS:
         area.register(application)
     for command in COMMANDS.values():
-        application.add_handler(CommandHandler([command.name, *command.aliases], command.callback))
+        application.add_handler(CommandHandler([command.name, *command.aliases], command.callback,
+                                               filters=filters.UpdateType.MESSAGE))  # an edit runs nothing
     application.add_handler(CallbackQueryHandler(unknown_button))  # last of group 0: no area took the press
     application.add_error_handler(on_error)

@@ -236,7 +236,7 @@ STEPS = (
          text=lambda text, _t: {"learned": fields.clean_text(text, min_length=3, max_length=300).replace("\n", " "),
                                 "learned_key": None},
          buttons={"learn": _learned_button}, label=N_("How you learned of it")),
-    Step("relation", _ask_relation, buttons={"rel": _relation}, label=N_("Relation to the accused")),
+    Step("relation", _ask_relation, buttons={"rel": _relation}, no="rel:none", label=N_("Relation to the accused")),
     Step("relation_end", _q(N_("On what date did you leave? Type it like 4/1/2025.")),
          text=lambda text, t: {"relation_ended_on": fields.past_day(text, today=t.today).isoformat()},
          parent="relation"),

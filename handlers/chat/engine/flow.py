@@ -235,8 +235,8 @@ async def on_button(form: Form, update: Update, context: BalcaoContext) -> None:
     try:
         await _button(form, turn, draft.step, step, action, arg)
     except (Forged, InvalidInput, LookupError, ValueError):
-        logger.warning("button refused form=%s step=%s action=%.16r length=%d", form.name, draft.step, action,
-                       len(query.data))
+        # the data itself is not logged: a client may put anything in it
+        logger.warning("button refused form=%s step=%s length=%d", form.name, draft.step, len(query.data))
         await respond(update, context, context.tr._("This button is no longer valid."))
         await ask(form, turn, draft.step)
 

@@ -164,7 +164,7 @@ async def test_an_edit_of_an_earlier_answer_at_the_review_changes_that_answer_an
 
     mark = joao._mark()
     command = next(m for m in emulator.transcript(JOAO) if not m.from_bot and m.text == "/ouvidoria")
-    emulator.edit_text(joao.user, command, "sim")
+    emulator.edit_text(joao.user, command, "/cancelar")  # an edited command runs nothing either
     await emulator.wait_for_message(JOAO, lambda m: "Please check your message" in (m.text or ""), after=mark)
     assert any("Editing an earlier message changes nothing here" in t for t in joao.since(mark))
     assert await _cases(sessions) == []
@@ -243,6 +243,9 @@ async def test_typed_sim_and_nao_at_the_review_and_the_protocol_message_is_never
     await _resume(joao, "/representacao", "rep", "Confira")
     change = await joao.send("não", "O que você quer mudar?")
     assert "rep:edit:evidence" in joao.buttons(change) and await _cases(sessions) == []
+    relation = await joao.press(change, "rep:edit:relation", "sócio")
+    await joao.send("não", "Confira")  # "não, nunca" typed at a yes/no question
+    assert relation
     await joao.press(change, "rep:edit:review", "Confira")
     sent = await joao.send("sim", "Seu número de protocolo é")
     (case,) = await _cases(sessions)
