@@ -27,7 +27,8 @@ from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler
 
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine.flow import begin, on_button, on_edit, on_input, start
+from handlers.chat.engine.edits import on_edit
+from handlers.chat.engine.flow import begin, on_button, on_input, start
 from handlers.chat.engine.spec import Answer, Filed, Forged, Form, Question, Step, Turn
 from handlers.chat.forms import FORMS, RegisteredForm
 from models.drafts import Draft

@@ -1,6 +1,6 @@
 """Running a declared form: ask, take an answer, save, move on, review, change a field, submit once.
 
-Every update of a form goes through here: typed text, buttons, locations, files and edits of earlier answers.
+Every update of a form goes through here (edits of earlier answers: ``edits``): text, buttons, locations, files.
 The draft is saved after every accepted answer, so a restart resumes at the same question. Buttons carry
 ``<prefix>:<action>[:<arg>]``; their argument is checked by the step's parser, like typed input, and anything
 no parser accepts is answered "This button is no longer valid" and logged once (never a crash).
@@ -94,14 +94,15 @@ def _editable(form: Form, data: Values) -> list[Step]:
     return [step for name in form.flow(data) if (step := form.step(name)) is not None and step.label is not None]
 
 
-def _label(step: Step, turn: Turn) -> str:
+def label(step: Step, turn: Turn) -> str:
+    """The translated name of a step's answer (its name when it has no label)."""
     return turn.tr._(step.label) if step.label else step.name
 
 
 async def ask_what_to_change(form: Form, turn: Turn) -> None:
     """Every answer that can be changed, two buttons a row (``<prefix>:edit:<step>``), and back to the summary."""
     tr = turn.tr
-    buttons = [(_label(step, turn), f"{form.prefix}:edit:{step.name}") for step in _editable(form, turn.data)]
+    buttons = [(label(step, turn), f"{form.prefix}:edit:{step.name}") for step in _editable(form, turn.data)]
     pairs = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
     await respond(turn.update, turn.context, tr._("What do you want to change?"),
                   markup=keyboard([*pairs, [(tr._("◀ Back to the summary"), f"{form.prefix}:edit:{REVIEW}")]]))
@@ -122,7 +123,8 @@ def _following(form: Form, data: Values, name: str) -> str:
     return flow[index] if index < len(flow) else REVIEW
 
 
-async def _parsed(result: Any) -> Answer:
+async def parsed(result: Any) -> Answer:
+    """A parser's result as an :class:`Answer` (awaited if the parser is asynchronous)."""
     if inspect.isawaitable(result):
         result = await result
     return result if isinstance(result, Answer) else Answer(values=dict(result))
@@ -164,13 +166,13 @@ async def on_input(form: Form, update: Update, context: BalcaoContext, step_name
             await _take_file(form, turn, step)
             return
         if message.location is not None and step.location is not None:
-            answer = await _parsed(step.location(message.location.latitude, message.location.longitude, turn))
+            answer = await parsed(step.location(message.location.latitude, message.location.longitude, turn))
             await take(form, turn, step.name, answer)
             return
         if message.text is None:
             raise InvalidInput(N_("Please answer with text or press a button."))
         if step.text is not None:
-            answer = await _parsed(step.text(message.text, turn))
+            answer = await parsed(step.text(message.text, turn))
             if answer.stay is None and answer.goto is None:
                 turn.data.setdefault(ANSWERS, {})[str(message.message_id)] = step.name
             await take(form, turn, step.name, answer)
@@ -180,7 +182,7 @@ async def on_input(form: Form, update: Update, context: BalcaoContext, step_name
         if typed_button is None:
             raise InvalidInput(N_("Please press one of the buttons."))
         action, _, arg = typed_button.partition(":")
-        await take(form, turn, step.name, await _parsed(step.buttons[action](arg, turn)))
+        await take(form, turn, step.name, await parsed(step.buttons[action](arg, turn)))
     except InvalidInput as refused:
         await respond(update, context, refused.render(tr))
         await ask(form, turn, step_name)
@@ -257,7 +259,7 @@ async def _button(form: Form, turn: Turn, name: str, step: Step | None, action: 
     if not belongs:
         owner = next((each for each in form.steps if action in each.buttons), None)
         if owner is not None:
-            await _parsed(owner.buttons[action](arg, turn))  # data no parser accepts is forged, not just stale
+            await parsed(owner.buttons[action](arg, turn))  # data no parser accepts is forged, not just stale
         await respond(turn.update, turn.context,
                       turn.tr._("That button belongs to an earlier question. Here is where we are:"))
         await ask(form, turn, name)
@@ -275,7 +277,7 @@ async def _button(form: Form, turn: Turn, name: str, step: Step | None, action: 
             return
         await take(form, turn, name, Answer())
     elif step is not None and action in step.buttons:
-        await take(form, turn, name, await _parsed(step.buttons[action](arg, turn)))
+        await take(form, turn, name, await parsed(step.buttons[action](arg, turn)))
     else:
         raise Forged(action)
 
@@ -348,43 +350,7 @@ async def _refuse(form: Form, turn: Turn, refused: InvalidInput) -> None:
     """Not filed: say why, with a button for each answer the refusal names, and one to change anything."""
     tr = turn.tr
     named = [step for step in _editable(form, turn.data) if step.name in form.refusal_fields(refused)]
-    rows = [[(f"✏️ {_label(step, turn)}", f"{form.prefix}:edit:{step.name}")] for step in named]
+    rows = [[(f"✏️ {label(step, turn)}", f"{form.prefix}:edit:{step.name}")] for step in named]
     await respond(turn.update, turn.context, refused.render(tr), markup=keyboard([
         *rows, [(tr._("✏️ Change something"), f"{form.prefix}:edit")], cancel_row(turn.context, f"{form.prefix}:cancel"),
     ]))
-
-
-# --- edits of earlier messages ----------------------------------------------------------------------------------
-
-
-async def on_edit(form: Form, update: Update, context: BalcaoContext, step_name: str, data: Values) -> None:
-    """An edited message while the form is open: change the answer it gave (and say so), or explain and ignore it.
-
-    An edit is never taken as the answer to the current question.
-    """
-    message = update.edited_message
-    assert message is not None
-    tr = context.tr
-    turn = Turn(update, context, data)
-    answered_step = data.get(ANSWERS, {}).get(str(message.message_id))
-    step = form.step(answered_step) if answered_step else None
-    if step is None or step.text is None or message.text is None or answered_step not in form.flow(data):
-        await respond(update, context, tr._("Editing an earlier message changes nothing here. To change an answer, "
-                                          "use ✏️ Change something at the summary."))
-        await ask(form, turn, step_name)
-        return
-    try:
-        answer = await _parsed(step.text(message.text, turn))
-    except InvalidInput as refused:
-        await respond(update, context, tr._("Your edit was not taken: {reason}").format(reason=refused.render(tr)))
-        await ask(form, turn, step_name)
-        return
-    if answer.goto is not None or answer.stay is not None:
-        await respond(update, context, tr._("Editing an earlier message changes nothing here. To change an answer, "
-                                          "use ✏️ Change something at the summary."))
-        await ask(form, turn, step_name)
-        return
-    turn.data.update(answer.values)
-    await save(context, form.name, step_name, turn.data)
-    await respond(update, context, tr._("Changed: {field}.").format(field=esc(_label(step, turn))))
-    await ask(form, turn, step_name)
