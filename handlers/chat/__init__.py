@@ -24,8 +24,9 @@ from handlers.chat import (
     staff_queue,  # /pendencias
     start,  # /start, menu, /ajuda, /idioma, /cancelar, /privacidade
 )
+from handlers.chat.buttons import unknown_button
 from handlers.chat.commands import COMMANDS
-from handlers.chat.errors import on_error, unknown_button
+from handlers.chat.errors import on_error
 from handlers.chat.people import load_person
 from handlers.chat.private import only_private_chats
 

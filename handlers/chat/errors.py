@@ -49,12 +49,3 @@ async def on_error(update: object, context: BalcaoContext) -> None:
     except Exception:  # the error may be that Telegram is unreachable; it is logged above
         logger.warning("could not tell the user about error ref=%s", reference)
 
-
-async def unknown_button(update: Update, context: BalcaoContext) -> None:
-    """A button press no area recognised (an old message, a modified client): say so, log it once, no crash."""
-    query = update.callback_query
-    if query is None:
-        return
-    logger.warning("unknown button update_id=%s length=%d", update.update_id, len(query.data or ""))
-    tr = getattr(context, "tr", None) or translator(DEFAULT_LOCALE)
-    await query.answer(tr._("This button is no longer valid."), show_alert=False)

@@ -255,3 +255,27 @@ async def test_typed_sim_and_nao_at_the_review_and_the_protocol_message_is_never
     await joao.press_and_edit(after, "cmd:acompanhar", case.protocol)
     kept = emulator.world.chat(emulator.bot, JOAO).messages[sent.message_id]
     assert kept.edits == 0 and case.protocol in (kept.text or "")
+
+
+async def test_forged_ids_in_the_other_areas_buttons_are_refused_without_an_error(
+    emulator: Any, bot_app: Any, sessions: SessionFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``²`` passes isdigit but not int(); 30 digits overflow PostgreSQL's INTEGER; ``pend:take`` of no case."""
+    from models.people import Role, add_staff
+
+    caplog.set_level(logging.WARNING)
+    async with sessions() as session:
+        session.add(Person(telegram_user_id=JOAO, chat_id=JOAO, first_name="Clara", locale="en"))
+        await session.commit()
+        await add_staff(session=session, telegram_user_id=JOAO, role=Role.CLERK, name="Clara", actor="test")
+    clara = Talk(emulator, emulator.add_user(JOAO, "Clara", language_code="en"))
+    menu = await clara.send("/start", "")
+    for data in ("acomp:case:²", "acomp:case:" + "9" * 30, "acomp:sat:²:satisfied", "ntc:show:²", "ntc:pdf:-1",
+                 "ntc:file:" + "9" * 30, "notif:ciencia:" + "9" * 20, "pend:case:²", "pend:take:" + "9" * 30):
+        query = emulator.press_button(clara.user, menu, data, forged=True)
+        await emulator.wait_until(lambda q=query: emulator.callback_query(q).answered)
+        assert emulator.callback_query(query).answer_text == "This button is no longer valid.", data
+    mark = clara._mark()
+    emulator.press_button(clara.user, menu, "pend:take:999999", forged=True)
+    await clara._expect(mark, "That case does not exist.")
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
