@@ -108,6 +108,14 @@ async def ask_what_to_change(form: Form, turn: Turn) -> None:
                   markup=keyboard([*pairs, [(tr._("◀ Back to the summary"), f"{form.prefix}:edit:{REVIEW}")]]))
 
 
+async def keyed(form: Form, context: BalcaoContext, step: str, data: Values) -> Values:
+    """The answers with the form's key; a draft saved before the engine had none, so it gets one (saved)."""
+    if KEY not in data:
+        data[KEY] = secrets.token_hex(8)
+        await save(context, form.name, step, data)
+    return data
+
+
 # --- taking answers ---------------------------------------------------------------------------------------------
 
 
@@ -150,7 +158,7 @@ async def on_input(form: Form, update: Update, context: BalcaoContext, step_name
     """Typed text, a location or a file while the form is at ``step_name``."""
     message = update.effective_message
     assert message is not None
-    turn = Turn(update, context, data)
+    turn = Turn(update, context, await keyed(form, context, step_name, data))
     tr = context.tr
     if message.text == tr._("✖ Cancel"):
         await cancel_form(update, context)
@@ -230,8 +238,7 @@ async def on_button(form: Form, update: Update, context: BalcaoContext) -> None:
     if draft is None:
         await _gone(form, update, context, action)
         return
-    data = dict(draft.data)
-    data.setdefault(KEY, secrets.token_hex(8))  # a draft saved before the engine had no key
+    data = await keyed(form, context, draft.step, dict(draft.data))
     turn = Turn(update, context, data)
     step = form.step(draft.step)
     try:

@@ -279,3 +279,19 @@ async def test_forged_ids_in_the_other_areas_buttons_are_refused_without_an_erro
     emulator.press_button(clara.user, menu, "pend:take:999999", forged=True)
     await clara._expect(mark, "That case does not exist.")
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_draft_saved_before_the_engine_is_filed_once_too(
+    emulator: Any, bot_app: Any, sessions: SessionFactory
+) -> None:
+    """Drafts written by the old conversations have no key: they get one on their next update."""
+    data = {k: v for k, v in _ombudsman_review("unused").items() if k != "key"}
+    person_id = await _seed(sessions, JOAO, "ouvidoria", "review", data)
+    joao = Talk(emulator, emulator.add_user(JOAO, "João", language_code="en"))
+    review = await _resume(joao, "/ouvidoria", "ouv", "Please check")
+    await joao.send("yes", "Your protocol number is")
+    (case,) = await _cases(sessions)
+    again = await joao.press(review, "ouv:send", "already sent")
+    assert case.protocol in again.text
+    async with sessions() as session:
+        assert await get_draft(session=session, person_id=person_id) is None
