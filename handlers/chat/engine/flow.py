@@ -22,6 +22,7 @@ from handlers.chat.forms import cancel_form, cancel_row, current_draft, offer_to
 from handlers.chat.intake import files_received, is_file, receive_file
 from handlers.chat.replies import esc, keyboard, menu_row, respond
 from models.cases.fields import InvalidInput, yes_or_no
+from models.cases.limits import CaseLimits
 from models.drafts import claim_submission, find_submission, finish_submission, release_submission
 
 logger = logging.getLogger("balcao.forms")
@@ -33,6 +34,8 @@ ANSWERS = "answers"
 """Message id of each typed answer → its step, so an edit of that message changes that answer."""
 EDITING = "editing"
 """Set while an answer is changed from the review: the next accepted answer goes back to the review."""
+FULL_ALBUM = "full_album"
+"""The album whose photos beyond the limit were refused (said once, not once per photo)."""
 UNIVERSAL = frozenset({"cancel", "restart", "resume", "send", "edit", "files"})
 
 
@@ -210,6 +213,19 @@ async def _typed_at_review(form: Form, turn: Turn, text: str | None) -> None:
 
 async def _take_file(form: Form, turn: Turn, step: Step) -> None:
     files = list(turn.data.get("files", []))
+    message = turn.update.effective_message
+    album = message.media_group_id if message is not None else None
+    limit = CaseLimits.from_settings(turn.settings).max_attachments
+    if album is not None and len(files) >= limit:  # the rest of an album: said once for all of them
+        if turn.data.get(FULL_ALBUM) != album:
+            turn.data[FULL_ALBUM] = album
+            await save(turn.context, form.name, step.name, turn.data)
+            await respond(turn.update, turn.context, turn.tr.ngettext(
+                "You can send at most {n} file per case: the other photos of this album were not kept. "
+                "Everything else is safe.",
+                "You can send at most {n} files per case: the other photos of this album were not kept. "
+                "Everything else is safe.", limit).format(n=limit))
+        return
     stored = await receive_file(turn.update, turn.context, files)
     if stored is None:
         return
