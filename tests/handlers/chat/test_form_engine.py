@@ -295,3 +295,23 @@ async def test_a_draft_saved_before_the_engine_is_filed_once_too(
     assert case.protocol in again.text
     async with sessions() as session:
         assert await get_draft(session=session, person_id=person_id) is None
+
+
+async def test_a_typo_fixed_in_the_name_while_the_profession_is_asked_changes_the_name_only(
+    emulator: Any, bot_app: Any, sessions: SessionFactory
+) -> None:
+    """Correcting the name while the form asked the next question stored the name as the answer to that one."""
+    person_id = await _seed(sessions, JOAO, "representacao", "name", {"key": "i" * 16, "kind": "cp"})
+    joao = Talk(emulator, emulator.add_user(JOAO, "João", language_code="en"))
+    await _resume(joao, "/representacao", "rep", "What is your full name?")
+    mark = joao._mark()
+    await joao.send("João Batista Pereria", "profession")
+    (name_message,) = [m for m in emulator.transcript(JOAO) if m.message_id > mark and not m.from_bot]
+    mark = joao._mark()
+    emulator.edit_text(joao.user, name_message, "João Batista Pereira")
+    await joao._expect(mark, "What is your profession")
+    assert "Changed: Name." in joao.since(mark)
+    async with sessions() as session:
+        draft = await get_draft(session=session, person_id=person_id)
+    assert draft is not None and draft.step == "profession"
+    assert draft.data["name"] == "João Batista Pereira" and "profession" not in draft.data
