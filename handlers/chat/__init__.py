@@ -1,7 +1,8 @@
 """Telegram conversations. ``register_all`` adds every area's handlers to the application.
 
-Handler groups: -100 loads the person (every update); -90 stops anything from a group chat; 0 commands and
-buttons; 50 free input to forms.
+Handler groups: -100 loads the person (every update); -90 stops anything from a group chat; 0 commands (new
+messages only) and buttons, the last handler answering a press no area took; 50 free input to forms, and edits of
+earlier messages (``handlers.chat.forms.edited_message``).
 """
 
 from __future__ import annotations
