@@ -1,7 +1,7 @@
 """form engine: one claim per filed form (idempotent Send) and the caption kept with each attachment
 
 Revision ID: 0007
-Revises: 0010
+Revises: 0003
 """
 from collections.abc import Sequence
 
@@ -11,7 +11,7 @@ from alembic import op
 import models.columns
 
 revision: str = '0007'
-down_revision: str | None = '0010'
+down_revision: str | None = '0003'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
