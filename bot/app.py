@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from telegram.ext import Application, ApplicationBuilder, ContextTypes, SimpleUpdateProcessor
+from telegram.ext import Application, ApplicationBuilder, ContextTypes
 
 from bot import metrics
 from bot.db import SessionFactory
+from bot.ordering import PerPersonUpdateProcessor
 from bot.settings import Settings
 from handlers.chat import register_all
 from handlers.chat.context import BOT_KEY, SESSIONS_KEY, SETTINGS_KEY, BalcaoContext
@@ -15,15 +16,16 @@ from handlers.chat.menus import publish_command_menus
 from models.people import DEFAULT_BOT_KEY
 
 BalcaoApplication = Application[Any, BalcaoContext, Any, Any, Any, Any]
-CONCURRENT_UPDATES = 8
+CONCURRENT_HANDLERS = 8
+"""Handlers running at once, all people together (each person's updates still run one at a time, in order)."""
 
 
-class MeasuredUpdateProcessor(SimpleUpdateProcessor):
-    """PTB's concurrent update processor, counting and timing each update for ``/metrics``."""
+class MeasuredUpdateProcessor(PerPersonUpdateProcessor):
+    """Per-person ordering (``bot.ordering``), counting and timing each update's handling for ``/metrics``."""
 
     async def do_process_update(self, update: object, coroutine: Any) -> None:
-        """Handle one update through :func:`bot.metrics.observe_update`."""
-        await metrics.observe_update(update, coroutine)
+        """Handle one update in its person's turn, through :func:`bot.metrics.observe_update`."""
+        await super().do_process_update(update, metrics.observe_update(update, coroutine))
 
 
 def build_application(
@@ -49,7 +51,7 @@ def build_application(
         .base_url(f"{root}/bot")
         .base_file_url(f"{root}/file/bot")
         .context_types(ContextTypes(context=BalcaoContext))
-        .concurrent_updates(MeasuredUpdateProcessor(CONCURRENT_UPDATES))
+        .concurrent_updates(MeasuredUpdateProcessor(max_running=CONCURRENT_HANDLERS))
     )
     if not with_updater:
         builder = builder.updater(None)

@@ -166,6 +166,14 @@ class Settings(BaseSettings):
     case_attachment_max_mb: int = Field(
         default=10, ge=1, le=20, description="Largest file accepted, in MB (Telegram bots download up to 20 MB)."
     )
+    case_voice_max_seconds: int = Field(
+        default=300, ge=0, le=3600, description="Longest voice note accepted as evidence, in seconds (read from the "
+        "file itself); 0 refuses voice notes."
+    )
+    case_video_max_seconds: int = Field(
+        default=120, ge=0, le=3600, description="Longest video accepted as evidence, in seconds (read from the file "
+        "itself); 0 refuses videos."
+    )
     case_target_days: int = Field(
         default=10, ge=1, le=90, description="Days staff have to decide a representação or a ride-hailing report: "
         "CP Art. 32 says 'imediatamente' and Lei 1.533/2020 sets no number, so this internal target is a choice."

@@ -124,14 +124,19 @@ async def ensure_person(
         )
         session.add(person)
     else:
-        person.bot_key = bot_key
-        if not person.locale_chosen and person.erased_at is None:
-            person.locale = negotiate_locale(language_code)
-        person.chat_id = chat_id
-        if person.erased_at is None:
+        if person.bot_key != bot_key:
+            person.bot_key = bot_key
+        if not person.locale_chosen and person.erased_at is None and person.locale != (
+            locale := negotiate_locale(language_code)
+        ):
+            person.locale = locale
+        if person.chat_id != chat_id:
+            person.chat_id = chat_id
+        if person.erased_at is None and person.first_name != first_name[:128]:
             person.first_name = first_name[:128]
-    await session.commit()
-    await session.refresh(person)
+    if session.new or session.dirty:  # most updates change nothing: no write, no second read
+        await session.commit()
+        await session.refresh(person)
     role = await staff_role(session=session, telegram_user_id=telegram_user_id)
     assert person.id is not None
     return PersonView(

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import secrets
 import signal
 import sys
 import time
@@ -224,13 +225,14 @@ class BotApiEmulator:
             content["entities"] = entities
         return self._user_message(user, content, bot=self.world.bot(to_bot) if to_bot else None)
 
-    def press_button(self, user: UserRef, message: MessageRef, callback_data: str) -> str:
+    def press_button(self, user: UserRef, message: MessageRef, callback_data: str, *, forged: bool = False) -> str:
         """The user presses the inline button with ``callback_data`` under one of the bot's messages.
 
         Args:
             user: who presses.
             message: the bot's message (ours, PTB's, or its id) in that user's chat.
-            callback_data: the button's data; the button must be there now.
+            callback_data: the button's data; the button must be there now, unless ``forged``.
+            forged: send the data although no button carries it (a modified client can send any data).
 
         Returns:
             The callback query id; the bot must answer it with ``answerCallbackQuery``.
@@ -245,7 +247,7 @@ class BotApiEmulator:
         current = chat.messages.get(message_id)
         if current is None or not current.from_bot:
             raise LookupError(f"no bot message {message_id} in the chat with {person.id}")
-        if not any(button.get("callback_data") == callback_data for button in current.inline_buttons):
+        if not forged and not any(button.get("callback_data") == callback_data for button in current.inline_buttons):
             shown = [(b.get("text"), b.get("callback_data")) for b in current.inline_buttons]
             raise LookupError(f"message {message_id} has no button with data {callback_data!r}; buttons: {shown}")
         query_id = self.world.new_callback_query_id()
@@ -305,8 +307,16 @@ class BotApiEmulator:
             raise ValueError("latitude must be within ±90 and longitude within ±180")
         return self._user_message(user, {"location": {"latitude": latitude, "longitude": longitude}})
 
-    def send_photo(self, user: UserRef, data: bytes, caption: str | None = None) -> ChatMessage:
+    def send_photo(
+        self, user: UserRef, data: bytes, caption: str | None = None, *, media_group_id: str | None = None
+    ) -> ChatMessage:
         """The user sends a photo (PNG, JPEG, GIF or WebP bytes); the bot can fetch it with ``getFile``.
+
+        Args:
+            user: who sends.
+            data: the image.
+            caption: the text under the photo.
+            media_group_id: the album it belongs to (see :meth:`send_album`).
 
         Raises:
             ValueError: the bytes are not an image Telegram would take as a photo.
@@ -318,7 +328,68 @@ class BotApiEmulator:
         content: dict[str, Any] = {"photo": [stored.as_photo_size() for stored in sizes]}
         if caption:
             content["caption"] = caption
+        if media_group_id is not None:
+            content["media_group_id"] = media_group_id
         return self._user_message(user, content)
+
+    def send_album(self, user: UserRef, photos: Sequence[bytes], caption: str | None = None) -> list[ChatMessage]:
+        """The user sends several photos together: one update per photo, all queued at the same instant.
+
+        As in Telegram, the photos share a ``media_group_id`` and only the first carries the caption.
+
+        Returns:
+            The user's messages, in order.
+        """
+        group = str(secrets.randbits(60))
+        return [
+            self.send_photo(user, data, caption if index == 0 else None, media_group_id=group)
+            for index, data in enumerate(photos)
+        ]
+
+    def send_voice(self, user: UserRef, data: bytes, *, duration: int, mime: str = "audio/ogg") -> ChatMessage:
+        """The user records a voice note (``duration`` in seconds, as the phone declares it)."""
+        stored = self.world.files.add("voice", data, mime_type=mime)
+        voice = {"file_id": stored.file_id, "file_unique_id": stored.file_unique_id, "file_size": stored.file_size,
+                 "duration": duration, "mime_type": mime}
+        return self._user_message(user, {"voice": voice})
+
+    def send_video(
+        self, user: UserRef, data: bytes, *, duration: int, width: int = 640, height: int = 360,
+        mime: str = "video/mp4", caption: str | None = None,
+    ) -> ChatMessage:
+        """The user sends a short video (``duration`` in seconds, as the phone declares it)."""
+        stored = self.world.files.add("video", data, mime_type=mime, width=width, height=height)
+        video = {"file_id": stored.file_id, "file_unique_id": stored.file_unique_id, "file_size": stored.file_size,
+                 "duration": duration, "width": width, "height": height, "mime_type": mime}
+        content: dict[str, Any] = {"video": video}
+        if caption:
+            content["caption"] = caption
+        return self._user_message(user, content)
+
+    def edit_text(self, user: UserRef, message: MessageRef, text: str) -> ChatMessage:
+        """The user edits one of their own earlier text messages; the bot receives an ``edited_message``.
+
+        Raises:
+            LookupError: the message is not the user's.
+        """
+        person = self.world.resolve_user(user)
+        chat = self._chat(person)
+        message_id = message if isinstance(message, int) else message.message_id
+        current = chat.messages.get(message_id)
+        if current is None or current.from_bot:
+            raise LookupError(f"no message {message_id} of user {person.id}")
+        edit_date = int(time.time())
+        raw = {**current.raw, "text": text, "edit_date": edit_date}
+        raw.pop("entities", None)
+        entities = [
+            {"type": "bot_command", "offset": utf16_length(text[: m.start()]), "length": utf16_length(m.group())}
+            for m in _BOT_COMMAND.finditer(text)
+        ]
+        if entities:
+            raw["entities"] = entities
+        edited = self.world.update_message(chat, current, raw=raw, edit_date=edit_date, edits=current.edits + 1)
+        self.world.primary.enqueue("edited_message", raw)
+        return edited
 
     def send_document(
         self,

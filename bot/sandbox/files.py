@@ -11,10 +11,11 @@ from typing import Any, Literal
 
 from bot.sandbox.image_size import image_mime_type
 
-FileKind = Literal["photo", "document"]
+FileKind = Literal["photo", "document", "voice", "video"]
 
-_FILE_ID_PREFIX = {"photo": "AgACAgEAAxkBAAI", "document": "BQACAgEAAxkBAAI"}
-_FOLDER = {"photo": "photos", "document": "documents"}
+_FILE_ID_PREFIX = {"photo": "AgACAgEAAxkBAAI", "document": "BQACAgEAAxkBAAI", "voice": "AwACAgEAAxkBAAI",
+                   "video": "BAACAgEAAxkBAAI"}
+_FOLDER = {"photo": "photos", "document": "documents", "voice": "voice", "video": "videos"}
 THUMBNAIL_SIDE = 320
 """Longest side of the small size listed first in a photo's ``PhotoSize`` array."""
 

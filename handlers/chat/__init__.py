@@ -1,7 +1,8 @@
 """Telegram conversations. ``register_all`` adds every area's handlers to the application.
 
-Handler groups: -100 loads the person (every update); -90 stops anything from a group chat; 0 commands and
-buttons; 50 free input to forms.
+Handler groups: -100 loads the person (every update); -90 stops anything from a group chat; 0 commands (new
+messages only) and buttons, the last handler answering a press no area took; 50 free input to forms, and edits of
+earlier messages (``handlers.chat.forms.edited_message``).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from telegram import Update
-from telegram.ext import Application, CommandHandler, TypeHandler
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, TypeHandler, filters
 
 from handlers.chat import (
     broadcasts,  # /aviso
@@ -24,6 +25,7 @@ from handlers.chat import (
     staff_queue,  # /pendencias
     start,  # /start, menu, /ajuda, /idioma, /cancelar, /privacidade
 )
+from handlers.chat.buttons import unknown_button
 from handlers.chat.commands import COMMANDS
 from handlers.chat.errors import on_error
 from handlers.chat.people import load_person
@@ -42,5 +44,7 @@ def register_all(application: Application) -> None:
     for area in AREAS:
         area.register(application)
     for command in COMMANDS.values():
-        application.add_handler(CommandHandler([command.name, *command.aliases], command.callback))
+        application.add_handler(CommandHandler([command.name, *command.aliases], command.callback,
+                                               filters=filters.UpdateType.MESSAGE))  # an edit runs nothing
+    application.add_handler(CallbackQueryHandler(unknown_button))  # last of group 0: no area took the press
     application.add_error_handler(on_error)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot.i18n import Translator
 from bot.settings import Settings
+from models.columns import utcnow
 from models.people import DEFAULT_BOT_KEY, PersonView
 
 SESSIONS_KEY = "sessions"
@@ -50,3 +52,8 @@ class BalcaoContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any]
         """The deployment's settings."""
         settings: Settings = self.application.bot_data[SETTINGS_KEY]
         return settings
+
+
+def city_today(context: BalcaoContext) -> dt.date:
+    """Today's date in the deployment's time zone (America/Cuiaba), as people there say it."""
+    return utcnow().astimezone(context.settings.tz).date()

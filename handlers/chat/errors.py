@@ -48,3 +48,4 @@ async def on_error(update: object, context: BalcaoContext) -> None:
         await context.bot.send_message(chat_id=update.effective_chat.id, text=text, parse_mode=ParseMode.HTML)
     except Exception:  # the error may be that Telegram is unreachable; it is logged above
         logger.warning("could not tell the user about error ref=%s", reference)
+

@@ -15,22 +15,13 @@ from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler
 
 from bot.i18n import N_, Translator
+from handlers.chat.buttons import button_id, unknown_button
 from handlers.chat.commands import chat_command
-from handlers.chat.context import BalcaoContext
+from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.deep_links import deep_link
-from handlers.chat.forms import form_input
-from handlers.chat.replies import answer_query, esc, keyboard, menu_row
-from handlers.chat.representation import (
-    busy_elsewhere,
-    cancel_form,
-    cancel_row,
-    city_today,
-    current_draft,
-    is_file,
-    respond,
-    save,
-    take_file,
-)
+from handlers.chat.forms import busy_elsewhere, cancel_form, cancel_row, current_draft, form_input, save
+from handlers.chat.intake import is_file, take_file
+from handlers.chat.replies import esc, keyboard, menu_row, respond
 from models.cases import fields
 from models.cases.attachments import discard_unfiled
 from models.cases.citizen import answer_complement, my_case, my_cases, rate
@@ -316,10 +307,10 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
             await save(context, FORM, "answer", data)
             await _ask_complement(update, context, data)
         return
-    if len(parts) < 3 or not parts[2].isdigit():
-        await answer_query(update, context)
+    case_id = button_id(parts[2]) if len(parts) >= 3 else None
+    if case_id is None:
+        await unknown_button(update, context)
         return
-    case_id = int(parts[2])
     if action == "case":
         await show_case(update, context, case_id=case_id)
     elif action == "compl":
@@ -330,7 +321,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     elif action == "sat" and len(parts) == 4 and parts[3] in {s.value for s in Satisfaction}:
         await _rate(update, context, case_id, Satisfaction(parts[3]))
     else:
-        await answer_query(update, context)
+        await unknown_button(update, context)
 
 
 async def _rate(update: Update, context: BalcaoContext, case_id: int, value: Satisfaction) -> None:

@@ -1,31 +1,41 @@
-"""Routing free input (text, contact, location, photo, document) to the form the person is filling in.
+"""Forms: free input routed to the form in progress, and what every form shares.
+
+Free input is text, a contact, a location or files; the shared pieces are saving a step, the Cancel button,
+resuming, and one form at a time.
 
 A conversation is a form: its step and answers live in the ``draft`` table (``models.drafts``), so a
 restart loses nothing. An area registers the function that handles input for its form with
 :func:`form_input`; buttons use callback data ``<area>:<action>[:<arg>]`` with the area's own
-``CallbackQueryHandler``.
+``CallbackQueryHandler``. Forms declared as data run on ``handlers.chat.engine``, which registers them here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from telegram import Update
 
+from bot.i18n import N_
 from handlers.chat.context import BalcaoContext
-from models.drafts import Draft, get_draft
+from handlers.chat.replies import esc, keyboard, menu_row, respond
+from models.cases.attachments import discard_unfiled
+from models.drafts import Draft, discard_draft, get_draft, save_draft
 
 InputHandler = Callable[[Update, BalcaoContext, Draft], Awaitable[None]]
 
 
-
 @dataclass(frozen=True, slots=True)
 class RegisteredForm:
-    """A form's input handler and its name as /cancelar says it (English msgid, e.g. "your report")."""
+    """A form's input handler, its name for /cancelar (an English msgid), and its handler of edits.
+
+    ``on_edit`` None: an edit of an earlier message is explained and ignored.
+    """
 
     handler: InputHandler
     title: str
+    on_edit: InputHandler | None = None
 
 
 FORMS: dict[str, RegisteredForm] = {}
@@ -52,3 +62,88 @@ async def active_draft(context: BalcaoContext) -> Draft | None:
     """The form the person behind this update is filling in, if any."""
     async with context.sessions() as session:
         return await get_draft(session=session, person_id=context.person.id)
+
+
+def cancel_row(context: BalcaoContext, data: str) -> list[tuple[str, str]]:
+    """The Cancel button every step of a form shows."""
+    return [(context.tr._("✖ Cancel"), data)]
+
+
+async def save(context: BalcaoContext, form: str, step: str, data: dict[str, Any]) -> None:
+    """Save the form's step and answers now, so a restart resumes here."""
+    async with context.sessions() as session:
+        await save_draft(session=session, person_id=context.person.id, form=form, step=step, data=data)
+
+
+async def current_draft(context: BalcaoContext, form: str) -> Draft | None:
+    """The person's draft if it is of ``form``."""
+    draft = await active_draft(context)
+    return draft if draft is not None and draft.form == form else None
+
+
+async def busy_elsewhere(update: Update, context: BalcaoContext, form: str) -> bool:
+    """Whether the person is filling in another form; if so, say so (starting this one would discard it)."""
+    draft = await active_draft(context)
+    if draft is None or draft.form == form:
+        return False
+    title = FORMS[draft.form].title if draft.form in FORMS else N_("the form")
+    await respond(
+        update,
+        context,
+        context.tr._("You are in the middle of {form}. Finish it, or send /cancelar to discard it, then try "
+                     "again.").format(form=esc(context.tr._(title))),
+    )
+    return True
+
+
+async def cancel_form(update: Update, context: BalcaoContext) -> None:
+    """The Cancel button: discard the draft and its files; say that nothing was sent."""
+    async with context.sessions() as session:
+        await discard_draft(session=session, person_id=context.person.id)
+        await discard_unfiled(session=session, person_id=context.person.id)
+        await session.commit()
+    await respond(
+        update,
+        context,
+        context.tr._("Cancelled: nothing was sent. Everything you had sent before is kept."),
+        markup=keyboard([menu_row(context)]),
+        edit=True,
+    )
+
+
+async def offer_to_resume(update: Update, context: BalcaoContext, *, form: str, prefix: str, question: str) -> bool:
+    """Whether starting ``form`` must wait: another form is in progress (said), or this one is (continue or restart).
+
+    Args:
+        update: the update that asked to start.
+        context: the chat context.
+        form: the form to start.
+        prefix: the buttons' prefix (``rep``, ``ouv``): ``<prefix>:resume``, ``:restart`` and ``:cancel``.
+        question: the translated question offering to continue or start again.
+    """
+    if await busy_elsewhere(update, context, form):
+        return True
+    if await current_draft(context, form) is None:
+        return False
+    tr = context.tr
+    await respond(update, context, question, markup=keyboard([
+        [(tr._("Continue"), f"{prefix}:resume")], [(tr._("Start again"), f"{prefix}:restart")],
+        cancel_row(context, f"{prefix}:cancel"),
+    ]))
+    return True
+
+
+async def edited_message(update: Update, context: BalcaoContext) -> None:
+    """An edit of an earlier message: the form in progress decides; it is never taken as a new answer.
+
+    Outside a form an edit is ignored; in a form that cannot take edits it is explained and ignored.
+    """
+    draft = await active_draft(context)
+    if draft is None:
+        return
+    registered = FORMS.get(draft.form)
+    if registered is not None and registered.on_edit is not None:
+        await registered.on_edit(update, context, draft)
+        return
+    await respond(update, context, context.tr._("Editing an earlier message changes nothing here. Please send the "
+                                              "answer as a new message."))

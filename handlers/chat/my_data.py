@@ -17,8 +17,7 @@ from telegram.ext import Application, CallbackQueryHandler
 from bot.i18n import N_, Translator
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
-from handlers.chat.replies import answer_query, esc, keyboard, menu_row
-from handlers.chat.representation import acknowledge, respond
+from handlers.chat.replies import acknowledge, answer_query, esc, keyboard, menu_row, respond
 from models.cases.export_pdf import build_data_export_pdf
 from models.cases.privacy import KeptRecord, erase_personal_data, export_personal_data, kept_records
 from models.columns import utcnow

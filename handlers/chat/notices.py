@@ -15,12 +15,13 @@ from telegram import InputFile, Update
 from telegram.ext import Application, CallbackQueryHandler
 
 from bot.i18n import N_, Translator
+from handlers.chat.buttons import button_id, unknown_button
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import deep_link
-from handlers.chat.forms import form_input
+from handlers.chat.forms import cancel_row, current_draft, form_input, save
+from handlers.chat.intake import files_received, is_file
 from handlers.chat.replies import answer_query, esc, keyboard, menu_row, reply
-from handlers.chat.representation import cancel_row, current_draft, files_received, is_file, save
 from models.cases.attachments import AttachmentRefused, check_before_download
 from models.cases.fields import InvalidInput, cpf
 from models.cases.limits import CaseLimits
@@ -284,7 +285,10 @@ async def on_ciencia(update: Update, context: BalcaoContext) -> None:
     query = update.callback_query
     assert query is not None and query.data is not None
     tr = context.tr
-    delivery_id = int(query.data.rsplit(":", 1)[1])
+    delivery_id = button_id(query.data.rsplit(":", 1)[1])
+    if delivery_id is None:
+        await unknown_button(update, context)
+        return
     try:
         async with context.sessions() as session:
             result = await record_explicit_ciencia(session=session, settings=context.settings,
@@ -612,12 +616,12 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     action, arg = parts[1], (parts[2] if len(parts) > 2 else "")
     if action == "list":
         await show_list(update, context, edit=True)
-    elif action == "show" and arg.isdigit():
-        await show_notice(update, context, int(arg))
-    elif action == "pdf" and arg.isdigit():
-        await send_pdf(update, context, int(arg))
-    elif action == "file" and arg.isdigit():
-        await start_filing(update, context, int(arg))
+    elif action == "show" and (notice_id := button_id(arg)) is not None:
+        await show_notice(update, context, notice_id)
+    elif action == "pdf" and (notice_id := button_id(arg)) is not None:
+        await send_pdf(update, context, notice_id)
+    elif action == "file" and (notice_id := button_id(arg)) is not None:
+        await start_filing(update, context, notice_id)
     elif action in ("freview", "fsend", "fedit", "fcancel"):
         await _filing_button(update, context, action)
     elif action == "optin":
@@ -625,7 +629,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     elif action == "optout":
         await (optout(update, context) if arg == "yes" else ask_optout(update, context))
     else:
-        await answer_query(update, context)
+        await unknown_button(update, context)
 
 
 async def _filing_button(update: Update, context: BalcaoContext, action: str) -> None:

@@ -1,4 +1,4 @@
-"""Sending answers: HTML escaping, keyboards, splitting long messages, editing in place after a button."""
+"""Sending answers: escaping, keyboards, long messages split, edits in place, several answers to one press."""
 
 from __future__ import annotations
 
@@ -116,3 +116,35 @@ async def reply(
         )
     assert message is not None
     return message
+
+
+def answered(context: BalcaoContext) -> bool:
+    """Whether this update's button press was already answered."""
+    return bool(getattr(context, "_case_answered", False))
+
+
+async def acknowledge(update: Update, context: BalcaoContext) -> None:
+    """Answer this update's button press now (once), so the messages that follow are new ones."""
+    if update.callback_query is not None and not answered(context):
+        await answer_query(update, context)
+        context._case_answered = True  # type: ignore[attr-defined]
+
+
+async def respond(
+    update: Update, context: BalcaoContext, text: str, *, markup: Markup | None = None, edit: bool = False
+) -> None:
+    """Answer like :func:`handlers.chat.replies.reply`, any number of times for one update.
+
+    Telegram accepts one answer per button press; the first message of a handler answers it (and may edit the
+    pressed message), the next ones are plain new messages.
+    """
+    if update.callback_query is None or not answered(context):
+        await reply(update, context, text, markup=markup, edit=edit)
+        context._case_answered = True  # type: ignore[attr-defined]
+        return
+    chat = update.effective_chat
+    assert chat is not None
+    parts = split_html(text)
+    for index, part in enumerate(parts):
+        await context.bot.send_message(chat_id=chat.id, text=part, parse_mode=ParseMode.HTML,
+                                       reply_markup=markup if index == len(parts) - 1 else None)

@@ -26,10 +26,9 @@ from telegram.ext import Application, CallbackQueryHandler
 from bot.i18n import N_
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
-from handlers.chat.forms import form_input
+from handlers.chat.forms import cancel_row, current_draft, form_input, save
 from handlers.chat.notices import today_of
 from handlers.chat.replies import esc, keyboard, menu_row, reply
-from handlers.chat.representation import cancel_row, current_draft, save
 from handlers.chat.staff_review import ask_diligencia, diligencia_done, review_lines, vista
 from models.calendar import BusinessCalendar
 from models.cases.catalogue_search import search_infractions

@@ -18,20 +18,12 @@ from telegram import InputFile, Update
 from telegram.ext import Application, CallbackQueryHandler
 
 from bot.i18n import N_
+from handlers.chat.buttons import button_id, unknown_button
 from handlers.chat.commands import chat_command
-from handlers.chat.context import BalcaoContext
+from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.follow import days_left_text, render_case
-from handlers.chat.forms import form_input
-from handlers.chat.replies import answer_query, esc, keyboard, menu_row
-from handlers.chat.representation import (
-    acknowledge,
-    busy_elsewhere,
-    cancel_row,
-    city_today,
-    current_draft,
-    respond,
-    save,
-)
+from handlers.chat.forms import busy_elsewhere, cancel_row, current_draft, form_input, save
+from handlers.chat.replies import acknowledge, esc, keyboard, menu_row, respond
 from models.cases.fields import InvalidInput, clean_text
 from models.cases.handling import (
     Decision,
@@ -326,8 +318,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
                 await _execute(update, context, dict(draft.data))
             else:
                 await respond(update, context, tr._("Please type the text, or press a button."))
-        elif len(parts) == 3 and parts[2].isdigit():
-            case_id = int(parts[2])
+        elif len(parts) == 3 and (case_id := button_id(parts[2])) is not None:
             if action == "case":
                 await show_case(update, context, case_id)
             elif action == "take":
@@ -337,15 +328,18 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
             elif action in TEXT_PROMPTS:
                 await _start_text(update, context, action, case_id)
             else:
-                await answer_query(update, context)
+                await unknown_button(update, context)
         else:
-            await answer_query(update, context)
+            await unknown_button(update, context)
     except PermissionDenied:
         await _refuse_not_staff(update, context)
     except InvalidInput as refused:
         async with context.sessions() as session:
             await discard_draft(session=session, person_id=context.person.id)
         await respond(update, context, refused.render(tr), markup=keyboard([[(tr._("◀ Pending cases"), "pend:list")]]))
+    except CaseNotFound:  # a forged or stale id
+        await respond(update, context, tr._("That case does not exist."),
+                      markup=keyboard([[(tr._("◀ Pending cases"), "pend:list")]]))
 
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -15,9 +15,8 @@ from telegram import Update
 from bot.i18n import N_, Translator
 from bot.settings import Settings
 from handlers.chat.context import BalcaoContext
-from handlers.chat.forms import form_input
+from handlers.chat.forms import cancel_row, form_input, save
 from handlers.chat.replies import esc, keyboard, reply
-from handlers.chat.representation import cancel_row, save
 from models.cases.fields import InvalidInput, clean_text
 from models.drafts import Draft, discard_draft
 from models.notices.filings import FilingRefused

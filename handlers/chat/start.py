@@ -13,7 +13,7 @@ from handlers.chat.commands import COMMANDS, ChatCommand, chat_command, public_c
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import find_deep_link
 from handlers.chat.follow import show_case
-from handlers.chat.forms import FORMS, active_draft
+from handlers.chat.forms import FORMS, active_draft, edited_message
 from handlers.chat.greetings import is_greeting
 from handlers.chat.menus import publish_person_menu, publish_staff_menu
 from handlers.chat.replies import MENU_DATA, answer_query, esc, keyboard, menu_row, reply
@@ -198,5 +198,7 @@ def register(application: Application) -> None:
     application.add_handler(CallbackQueryHandler(language_chosen, pattern=r"^lang:"))
     application.add_handler(CallbackQueryHandler(privacy_acknowledged, pattern=f"^{PRIVACY_ACK}$"))
     application.add_handler(
-        MessageHandler(filters.ChatType.PRIVATE & ~filters.COMMAND, free_input), group=50
+        MessageHandler(filters.UpdateType.MESSAGE & filters.ChatType.PRIVATE & ~filters.COMMAND, free_input),
+        group=50,
     )
+    application.add_handler(MessageHandler(filters.UpdateType.EDITED_MESSAGE, edited_message), group=50)

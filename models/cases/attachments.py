@@ -1,9 +1,10 @@
-"""Attachments (photos and documents), stored in the database the moment they arrive.
+"""Attachments (photos, documents, voice notes, videos), stored in the database the moment they arrive.
 
 A file received while a form is being filled in belongs to its sender and to no case yet
 (``case_id`` empty); filing the case claims it. Limits: at most ``max_attachments`` per case, each at most
-``max_attachment_bytes``, and only JPEG, PNG or PDF — checked on the content itself (magic bytes), not on
-the name or the type the phone declares.
+``max_attachment_bytes``, and only JPEG, PNG, PDF, Ogg voice notes and MP4 videos (each within its length
+limit) — checked on the content itself (magic bytes, the length inside the file), not on the name or the type
+the phone declares. The caption typed under a photo is kept with it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.i18n import N_, Translator
 from models.cases.fields import InvalidInput
 from models.cases.limits import ALLOWED_TYPES, CaseLimits
+from models.cases.media import EXTENSIONS, MP4, OGG, media_seconds, sniff_media
 from models.cases.tables import CaseAttachment
 from models.drafts import Draft
 
@@ -48,7 +50,7 @@ def sniff_type(content: bytes) -> str | None:
     for mime, (magic, _extension) in ALLOWED_TYPES.items():
         if content.startswith(magic):
             return mime
-    return None
+    return sniff_media(content)
 
 
 def check_before_download(*, declared_size: int | None, count: int, limits: CaseLimits) -> None:
@@ -66,8 +68,24 @@ def check_before_download(*, declared_size: int | None, count: int, limits: Case
         )
 
 
+def _check_length(content: bytes, mime: str, limits: CaseLimits) -> None:
+    limit = {OGG: limits.max_voice_seconds, MP4: limits.max_video_seconds}.get(mime)
+    if limit is None:
+        return
+    seconds = media_seconds(content, mime)
+    if seconds is None or limit == 0:
+        raise AttachmentRefused(
+            N_("I could not read this recording, so it was not kept. Everything else you entered is safe.")
+        )
+    if seconds > limit:
+        raise AttachmentRefused(
+            N_("This recording is too long: the limit is {n} seconds. It was not kept; everything else is safe."),
+            n=limit,
+        )
+
+
 def _safe_name(file_name: str | None, mime: str) -> str:
-    extension = ALLOWED_TYPES[mime][1]
+    extension = ALLOWED_TYPES[mime][1] if mime in ALLOWED_TYPES else EXTENSIONS[mime]
     stem = re.sub(r"[^\w.\-]+", "_", (file_name or "").rsplit(".", 1)[0])[:100].strip("._") or "arquivo"
     return f"{stem}.{extension}"
 
@@ -81,6 +99,7 @@ async def store_attachment(
     limits: CaseLimits,
     already: list[int],
     case_id: int | None = None,
+    caption: str | None = None,
 ) -> CaseAttachment:
     """Check and keep a received file (committed).
 
@@ -92,12 +111,14 @@ async def store_attachment(
         limits: the limits in force.
         already: ids of the files already attached to this form or answer.
         case_id: the case, when the file answers a request for complementação; None in a draft.
+        caption: the text the sender typed under the file, kept with it.
 
     Returns:
         The stored attachment.
 
     Raises:
-        AttachmentRefused: too many, too big, not JPEG/PNG/PDF, or the same file sent twice.
+        AttachmentRefused: too many, too big, not an accepted type, a recording too long or unreadable, or the
+            same file sent twice.
     """
     check_before_download(declared_size=len(content), count=len(already), limits=limits)
     mime = sniff_type(content)
@@ -108,6 +129,7 @@ async def store_attachment(
                 "Everything else you entered is safe."
             )
         )
+    _check_length(content, mime, limits)
     digest = hashlib.sha256(content).hexdigest()
     if already:
         twins = await session.exec(
@@ -123,6 +145,7 @@ async def store_attachment(
         size=len(content),
         sha256=digest,
         content=content,
+        caption=caption[:1024] if caption else None,
     )
     session.add(attachment)
     await session.commit()

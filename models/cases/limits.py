@@ -1,7 +1,9 @@
 """Limits against abuse: new cases per person per day, and the number, size and type of attachments.
 
 The figures come from settings (``BALCAO_CASES_PER_DAY``, ``BALCAO_CASE_ATTACHMENTS_MAX``,
-``BALCAO_CASE_ATTACHMENT_MAX_MB``) so a deployment can tune them; the types are fixed (JPEG, PNG, PDF).
+``BALCAO_CASE_ATTACHMENT_MAX_MB``, ``BALCAO_CASE_VOICE_MAX_SECONDS``, ``BALCAO_CASE_VIDEO_MAX_SECONDS``) so a
+deployment can tune them; the types are fixed (JPEG, PNG, PDF, and Ogg voice notes and MP4 videos: see
+``models.cases.media``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ class CaseLimits:
     cases_per_day: int
     max_attachments: int
     max_attachment_bytes: int
+    max_voice_seconds: int = 0
+    max_video_seconds: int = 0
 
     @classmethod
     def from_settings(cls, settings: Settings) -> CaseLimits:
@@ -42,6 +46,8 @@ class CaseLimits:
             cases_per_day=settings.cases_per_day,
             max_attachments=settings.case_attachments_max,
             max_attachment_bytes=settings.case_attachment_max_mb * 1024 * 1024,
+            max_voice_seconds=settings.case_voice_max_seconds,
+            max_video_seconds=settings.case_video_max_seconds,
         )
 
 

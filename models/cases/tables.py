@@ -199,7 +199,10 @@ class CaseEvent(SQLModel, table=True):
 
 
 class CaseAttachment(SQLModel, table=True):
-    """A photo or document, stored in the database when received. ``case_id`` is empty while in a draft."""
+    """A photo, document, voice note or video, stored when received, with the caption typed under it.
+
+    ``case_id`` is empty while in a draft.
+    """
 
     __tablename__ = "case_attachment"
     __table_args__ = (Index("ix_case_attachment_owner", "person_id", "case_id"),)
@@ -212,6 +215,7 @@ class CaseAttachment(SQLModel, table=True):
     size: int = Field(sa_column=Column(Integer, nullable=False))
     sha256: str = Field(sa_column=Column(String(64), nullable=False))
     content: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    caption: str | None = Field(default=None, sa_column=Column(String(1024), nullable=True))
     created_at: dt.datetime = Field(default_factory=utcnow, sa_column=Column(UTCDateTime, nullable=False))
 
 

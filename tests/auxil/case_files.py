@@ -34,3 +34,21 @@ def jpeg_header() -> bytes:
 
 ZIP = b"PK\x03\x04" + b"\x00" * 60
 """A ZIP archive: not accepted."""
+
+
+def ogg(seconds: float) -> bytes:
+    """An Ogg stream (as a voice note) whose last page says it lasts ``seconds`` (Opus: 48 kHz granules)."""
+
+    def page(granule: int, flags: int) -> bytes:
+        return b"OggS" + bytes([0, flags]) + struct.pack("<q", granule) + b"\x00" * 14 + b"OpusHead" + b"\x00" * 32
+
+    return page(0, 2) + page(round(seconds * 48_000), 4)
+
+
+def mp4(seconds: float, timescale: int = 1000) -> bytes:
+    """An MP4 file (as a short video) whose ``mvhd`` box says it lasts ``seconds``."""
+    ftyp = struct.pack(">I", 20) + b"ftypisom" + b"\x00\x00\x02\x00" + b"isom"
+    mvhd_body = b"\x00" + b"\x00\x00\x00" + struct.pack(">IIII", 0, 0, timescale, round(seconds * timescale))
+    mvhd = struct.pack(">I", 8 + len(mvhd_body) + 80) + b"mvhd" + mvhd_body + b"\x00" * 80
+    moov = struct.pack(">I", 8 + len(mvhd)) + b"moov" + mvhd
+    return ftyp + moov

@@ -1,0 +1,156 @@
+"""Chat throughput: answered updates per second for /ajuda from 30 people, Balcão against a bare PTB echo bot.
+
+Both bots poll the same Bot API emulator, which runs in its own process. Each round queues ``--per-user``
+``/ajuda`` messages from each of ``--users`` people at the same instant and times, by the emulator's clock, the
+span from the queueing to the last answer; rounds alternate between the two bots, so the shared machine's
+drifting load falls on both, and the ratio printed is the median of the rounds' ratios. The baseline is a bare
+python-telegram-bot application whose only handler answers /ajuda with a fixed text, with the same 8 concurrent
+updates as Balcão (so the ratio is Balcão's own cost, not a difference in concurrency); Balcão runs as deployed
+(``bot.app``: the person loaded from SQLite, the translated help, per-person ordering). Printed: both rates and
+their ratio (issue 9: 0.43 before per-person ordering; the goal is ≥ 0.7 with it). A warm-up round per bot is not
+counted (Balcão creates the people then).
+
+    python bench/bench_chat.py                    # 30 people × 20 messages, 5 rounds per bot
+    python bench/bench_chat.py --users 30 --per-user 20 --rounds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import statistics
+import sys
+import tempfile
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+FIRST_USER = 910_000_000
+
+
+def emulator_process(conn: Connection, users: int) -> None:
+    """Run the emulator; on each request, queue the messages at once and answer the seconds until all are answered."""
+    from bot.sandbox.emulator import BotApiEmulator
+
+    async def serve() -> None:
+        emulator = BotApiEmulator()
+        root = await emulator.start()
+        people = [emulator.add_user(FIRST_USER + index, f"U{index}", language_code="pt-br") for index in range(users)]
+        conn.send((root, emulator.token))
+        loop = asyncio.get_running_loop()
+        calls = emulator.calls
+        while (per_user := await loop.run_in_executor(None, conn.recv)) is not None:
+            seen, answered = len(calls), 0
+
+            def all_answered(expected: int = per_user * len(people)) -> bool:
+                # counted incrementally: rescanning every call on every change would make the emulator the
+                # bottleneck, slowing whichever bot runs later
+                nonlocal seen, answered
+                answered += sum(1 for call in calls[seen:] if call.method == "sendMessage" and call.ok)
+                seen = len(calls)
+                return answered >= expected
+
+            started = time.perf_counter()
+            for _ in range(per_user):
+                for person in people:
+                    emulator.send_text(person, "/ajuda")
+            await emulator.wait_until(all_answered, timeout=300)
+            conn.send(time.perf_counter() - started)
+        await emulator.stop()
+
+    asyncio.run(serve())
+
+
+def echo_application(root: str, token: str) -> Any:
+    """The baseline: a bare PTB application answering /ajuda, 8 updates at a time like Balcão."""
+    from telegram import Update
+    from telegram.ext import ApplicationBuilder, CommandHandler, ContextTypes
+
+    from bot.app import CONCURRENT_HANDLERS
+
+    async def ajuda(update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.effective_message is not None
+        await update.effective_message.reply_text("Ajuda: /start, /representacao, /ouvidoria")
+
+    application = (ApplicationBuilder().token(token).base_url(f"{root}/bot").base_file_url(f"{root}/file/bot")
+                   .concurrent_updates(CONCURRENT_HANDLERS).build())
+    application.add_handler(CommandHandler("ajuda", ajuda))
+    return application
+
+
+async def balcao_application(root: str, token: str, directory: Path, engine: Any = None) -> tuple[Any, Any]:
+    """Balcão's application on a SQLite database (created with the first), and its engine (to dispose of)."""
+    from pydantic import SecretStr
+    from sqlmodel import SQLModel
+
+    import models  # noqa: F401  (registers every table)
+    from bot.app import build_application
+    from bot.db import create_engine, session_factory
+    from bot.settings import load_settings
+
+    url = f"sqlite+aiosqlite:///{directory / 'bench_chat.db'}"
+    if engine is None:
+        engine = create_engine(url)
+        async with engine.begin() as connection:
+            await connection.run_sync(SQLModel.metadata.create_all)
+    settings = load_settings(database_url=url).model_copy(
+        update={"telegram_token": SecretStr(token), "telegram_api_url": root}
+    )
+    return build_application(settings, session_factory(engine)), engine
+
+
+async def one_round(application: Any, conn: Connection, *, per_user: int, users: int) -> float:
+    """Answered updates per second of one round: every person's messages queued at once, until all are answered."""
+    async with application:
+        await application.start()
+        await application.updater.start_polling(poll_interval=0.0, timeout=1)
+        try:
+            conn.send(per_user)
+            seconds = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+        finally:
+            await application.updater.stop()
+            await application.stop()
+    return float(per_user * users / seconds)
+
+
+async def main(args: argparse.Namespace) -> None:
+    """Start the emulator; alternate echo and Balcão rounds (the machine's load drifts); print rates and ratio."""
+    parent, child = multiprocessing.Pipe()
+    process = multiprocessing.get_context("spawn").Process(target=emulator_process, args=(child, args.users))
+    process.start()
+    root, token = await asyncio.get_running_loop().run_in_executor(None, parent.recv)
+    pairs: list[tuple[float, float]] = []
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            engine = None
+            for index in range(args.rounds + 1):  # round 0 warms both up (Balcão creates the people)
+                echo = await one_round(echo_application(root, token), parent, per_user=args.per_user,
+                                       users=args.users)
+                application, engine = await balcao_application(root, token, Path(folder), engine)
+                balcao = await one_round(application, parent, per_user=args.per_user, users=args.users)
+                if index:
+                    pairs.append((echo, balcao))
+            if engine is not None:
+                await engine.dispose()
+    finally:
+        parent.send(None)
+        process.join(timeout=10)
+    ratios = sorted(balcao / echo for echo, balcao in pairs)
+    print(f"/ajuda from {args.users} people × {args.per_user}, {args.rounds} alternating rounds per bot")
+    print(f"bare PTB echo bot: {statistics.median(e for e, _ in pairs):8.1f} answered updates/s (median)")
+    print(f"Balcão:            {statistics.median(b for _, b in pairs):8.1f} answered updates/s (median)")
+    print(f"ratio Balcão / echo, median of the rounds: {statistics.median(ratios):.2f}  "
+          f"(range {ratios[0]:.2f}–{ratios[-1]:.2f}; goal ≥ 0.70)")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--users", type=int, default=30)
+    parser.add_argument("--per-user", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=5)
+    asyncio.run(main(parser.parse_args()))

@@ -1,0 +1,61 @@
+"""What the case conversations (representação, ombudsman) share: the daily limit and the filing's confirmation."""
+
+from __future__ import annotations
+
+from telegram import InputFile, Update
+
+from handlers.chat.context import BalcaoContext, city_today
+from handlers.chat.replies import esc, keyboard, menu_row, respond
+from models.cases.attachments import discard_unfiled
+from models.cases.fields import InvalidInput
+from models.cases.filing import FiledCase
+from models.cases.limits import check_daily_limit
+from models.cases.receipt_pdf import build_receipt
+from models.columns import utcnow
+
+
+async def within_daily_limit(update: Update, context: BalcaoContext) -> bool:
+    """Before a new case form: refuse, and say why, once today's limit is reached; drop an abandoned form's files."""
+    async with context.sessions() as session:
+        try:
+            await check_daily_limit(session=session, person_id=context.person.id, now=utcnow(),
+                                    settings=context.settings)
+        except InvalidInput as refused:
+            await respond(update, context, refused.render(context.tr), markup=keyboard([menu_row(context)]))
+            return False
+        await discard_unfiled(session=session, person_id=context.person.id)
+        await session.commit()
+    return True
+
+
+async def confirm_filing(update: Update, context: BalcaoContext, filed: FiledCase) -> None:
+    """Confirm the filing: the protocol and the deadline, the PDF receipt, then the buttons on a message of their own.
+
+    The message with the protocol carries no button, so nothing pressed later can edit it away: it is the
+    person's proof of filing (the buttons' own message is the one a press replaces).
+    """
+    tr = context.tr
+    today = city_today(context)
+    left = (filed.due_on - today).days
+    text = (
+        tr._("Sent! Your protocol number is <b>{protocol}</b>.").format(protocol=esc(filed.protocol))
+        + "\n"
+        + tr.ngettext(
+            "The answer is due by {date} ({n} day from today).",
+            "The answer is due by {date} ({n} days from today).",
+            left,
+        ).format(date=tr.date(filed.due_on), n=left)
+        + "\n"
+        + tr._("Follow it with /acompanhar. The receipt is below.")
+    )
+    await respond(update, context, text)
+    pdf = build_receipt(filed, tr=tr, municipality=context.settings.municipality_name)
+    chat = update.effective_chat
+    assert chat is not None
+    await context.bot.send_document(
+        chat_id=chat.id,
+        document=InputFile(pdf, filename=f"{filed.protocol}.pdf"),
+        caption=tr._("Receipt of {protocol}").format(protocol=filed.protocol),
+    )
+    await respond(update, context, tr._("What would you like to do now?"),
+                  markup=keyboard([[(tr._("My cases"), "cmd:acompanhar")], menu_row(context)]))

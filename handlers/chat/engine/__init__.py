@@ -1,0 +1,58 @@
+"""The form engine: a conversation is declared as data (``spec``) and run by one engine (``flow``).
+
+A form lists its steps — each with its question, the inputs it accepts (text, buttons, location, files), the
+parser from ``models/`` that turns an input into a value or a refusal, its buttons and the article it cites — and
+the engine does the rest once for every form: saving after each step (``draft`` table), resuming after a restart,
+Cancel and /cancelar, the review with a button for every answer, refusals that offer to change the answer they
+name, the submission filed once however many presses of Send arrive (``form_submission``), stale and forged
+buttons, typed "sim"/"não", and edits of earlier answers. Updates of one person arrive in order
+(``bot.ordering``), so an album's photos and a double tap are handled one after the other.
+
+Use::
+
+    FORM = Form(name="ouvidoria", prefix="ouv", steps=(...), ...)
+    register = register_form(FORM)          # the area's register(application)
+
+    @chat_command("ouvidoria", ...)
+    async def start_ombudsman(update, context):
+        await start(FORM, update, context)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from telegram import Update
+from telegram.ext import Application, CallbackQueryHandler
+
+from handlers.chat.context import BalcaoContext
+from handlers.chat.engine.edits import on_edit
+from handlers.chat.engine.flow import begin, on_button, on_input, start
+from handlers.chat.engine.spec import Answer, Filed, Forged, Form, Question, Step, Turn
+from handlers.chat.forms import FORMS, RegisteredForm
+from models.drafts import Draft
+
+__all__ = ["Answer", "Filed", "Forged", "Form", "Question", "Step", "Turn", "begin", "register_form", "start"]
+
+
+def register_form(form: Form) -> Callable[[Application[Any, Any, Any, Any, Any, Any]], None]:
+    """Route the form's free input and edits to the engine; return the ``register`` adding its buttons."""
+
+    async def typed(update: Update, context: BalcaoContext, draft: Draft) -> None:
+        await on_input(form, update, context, draft.step, dict(draft.data))
+
+    async def edited(update: Update, context: BalcaoContext, draft: Draft) -> None:
+        await on_edit(form, update, context, draft.step, dict(draft.data))
+
+    async def pressed(update: Update, context: BalcaoContext) -> None:
+        await on_button(form, update, context)
+
+    if form.name in FORMS:
+        raise ValueError(f"form {form.name!r} registered twice")
+    FORMS[form.name] = RegisteredForm(handler=typed, title=form.title, on_edit=edited)
+
+    def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        application.add_handler(CallbackQueryHandler(pressed, pattern=f"^{form.prefix}:"))
+
+    return register

@@ -1,0 +1,379 @@
+"""Running a declared form: ask, take an answer, save, move on, review, change a field, submit once.
+
+Every update of a form goes through here (edits of earlier answers: ``edits``): text, buttons, locations, files.
+The draft is saved after every accepted answer, so a restart resumes at the same question. Buttons carry
+``<prefix>:<action>[:<arg>]``; their argument is checked by the step's parser, like typed input, and anything
+no parser accepts is answered "This button is no longer valid" and logged once (never a crash).
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import secrets
+from typing import Any
+
+from telegram import Update
+
+from bot.i18n import N_
+from handlers.chat.context import BalcaoContext
+from handlers.chat.engine.spec import Answer, Forged, Form, Question, Step, Turn, Values
+from handlers.chat.forms import cancel_form, cancel_row, current_draft, offer_to_resume, save
+from handlers.chat.intake import files_received, is_file, receive_file
+from handlers.chat.replies import esc, keyboard, menu_row, respond
+from models.cases.fields import InvalidInput, yes_or_no
+from models.cases.limits import CaseLimits
+from models.drafts import claim_submission, find_submission, finish_submission, release_submission
+
+logger = logging.getLogger("balcao.forms")
+
+REVIEW = "review"
+KEY = "key"
+"""The form instance's random token in its data: the submission is claimed once per key."""
+ANSWERS = "answers"
+"""Message id of each typed answer → its step, so an edit of that message changes that answer."""
+EDITING = "editing"
+"""Set while an answer is changed from the review: the next accepted answer goes back to the review."""
+FULL_ALBUM = "full_album"
+"""The album whose photos beyond the limit were refused (said once, not once per photo)."""
+UNIVERSAL = frozenset({"cancel", "restart", "resume", "send", "edit", "files"})
+
+
+# --- starting and asking ----------------------------------------------------------------------------------------
+
+
+async def start(form: Form, update: Update, context: BalcaoContext) -> None:
+    """The form's command: offer to resume the draft in progress, or begin a new one."""
+    if not await offer_to_resume(update, context, form=form.name, prefix=form.prefix,
+                                 question=context.tr._(form.resume)):
+        await begin(form, update, context)
+
+
+async def begin(form: Form, update: Update, context: BalcaoContext) -> None:
+    """Start the form afresh (within its precondition, e.g. the daily limit) and ask the first question."""
+    if form.before_start is not None and not await form.before_start(update, context):
+        return
+    turn = Turn(update, context, {})
+    try:
+        data = form.start(turn)
+    except InvalidInput as refused:
+        await respond(update, context, refused.render(context.tr), markup=keyboard([menu_row(context)]))
+        return
+    turn.data = {**data, KEY: secrets.token_hex(8)}
+    first = form.flow(turn.data)[0]
+    await save(context, form.name, first, turn.data)
+    await respond(update, context, context.tr._(form.intro))
+    await ask(form, turn, first)
+
+
+async def ask(form: Form, turn: Turn, name: str) -> None:
+    """Ask the question of step ``name`` (the review for ``review``), with its buttons and Cancel."""
+    step = form.step(name)
+    if step is None:
+        await show_review(form, turn)
+        return
+    await _show(form, turn, step.ask(turn))
+
+
+async def _show(form: Form, turn: Turn, question: Question) -> None:
+    markup = question.markup or keyboard([*question.rows, cancel_row(turn.context, f"{form.prefix}:cancel")])
+    await respond(turn.update, turn.context, question.text, markup=markup)
+
+
+async def show_review(form: Form, turn: Turn) -> None:
+    """The summary, and the buttons to send, change something or cancel."""
+    tr = turn.tr
+    text = tr._(form.review_intro) + "\n\n" + form.summary(turn)
+    if form.review_note is not None:
+        text += "\n\n" + tr._(form.review_note)
+    await respond(turn.update, turn.context, text, markup=keyboard([
+        [(tr._("✅ Send"), f"{form.prefix}:send")],
+        [(tr._("✏️ Change something"), f"{form.prefix}:edit")],
+        cancel_row(turn.context, f"{form.prefix}:cancel"),
+    ]))
+
+
+def _editable(form: Form, data: Values) -> list[Step]:
+    return [step for name in form.flow(data) if (step := form.step(name)) is not None and step.label is not None]
+
+
+def label(step: Step, turn: Turn) -> str:
+    """The translated name of a step's answer (its name when it has no label)."""
+    return turn.tr._(step.label) if step.label else step.name
+
+
+async def ask_what_to_change(form: Form, turn: Turn) -> None:
+    """Every answer that can be changed, two buttons a row (``<prefix>:edit:<step>``), and back to the summary."""
+    tr = turn.tr
+    buttons = [(label(step, turn), f"{form.prefix}:edit:{step.name}") for step in _editable(form, turn.data)]
+    pairs = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+    await respond(turn.update, turn.context, tr._("What do you want to change?"),
+                  markup=keyboard([*pairs, [(tr._("◀ Back to the summary"), f"{form.prefix}:edit:{REVIEW}")]]))
+
+
+async def keyed(form: Form, context: BalcaoContext, step: str, data: Values) -> Values:
+    """The answers with the form's key; a draft saved before the engine had none, so it gets one (saved)."""
+    if KEY not in data:
+        data[KEY] = secrets.token_hex(8)
+        await save(context, form.name, step, data)
+    return data
+
+
+# --- taking answers ---------------------------------------------------------------------------------------------
+
+
+def _following(form: Form, data: Values, name: str) -> str:
+    if data.get(EDITING):
+        return REVIEW
+    step = form.step(name)
+    position = step.parent if step is not None and step.parent else name
+    flow = form.flow(data)
+    if position not in flow:
+        return flow[0]
+    index = flow.index(position) + 1
+    return flow[index] if index < len(flow) else REVIEW
+
+
+async def parsed(result: Any) -> Answer:
+    """A parser's result as an :class:`Answer` (awaited if the parser is asynchronous)."""
+    if inspect.isawaitable(result):
+        result = await result
+    return result if isinstance(result, Answer) else Answer(values=dict(result))
+
+
+async def take(form: Form, turn: Turn, name: str, answer: Answer) -> None:
+    """Store an accepted answer to step ``name``, save, and ask what comes next (or stay, or go to a sub-step)."""
+    turn.data.update(answer.values)
+    if answer.note is not None:
+        await respond(turn.update, turn.context, answer.note, markup=answer.note_markup)
+    if answer.stay is not None:
+        await save(turn.context, form.name, name, turn.data)
+        await _show(form, turn, answer.stay)
+        return
+    following = answer.goto or _following(form, turn.data, name)
+    if following == REVIEW:
+        turn.data.pop(EDITING, None)
+    await save(turn.context, form.name, following, turn.data)
+    await ask(form, turn, following)
+
+
+async def on_input(form: Form, update: Update, context: BalcaoContext, step_name: str, data: Values) -> None:
+    """Typed text, a location or a file while the form is at ``step_name``."""
+    message = update.effective_message
+    assert message is not None
+    turn = Turn(update, context, await keyed(form, context, step_name, data))
+    tr = context.tr
+    if message.text == tr._("✖ Cancel"):
+        await cancel_form(update, context)
+        return
+    step = form.step(step_name)
+    try:
+        if step_name == REVIEW:
+            await _typed_at_review(form, turn, message.text)
+            return
+        if step is None:
+            raise InvalidInput(N_("Please press one of the buttons."))
+        if step.files and is_file(message):
+            await _take_file(form, turn, step)
+            return
+        if message.location is not None and step.location is not None:
+            answer = await parsed(step.location(message.location.latitude, message.location.longitude, turn))
+            await take(form, turn, step.name, answer)
+            return
+        if message.text is None:
+            raise InvalidInput(N_("Please answer with text or press a button."))
+        if step.text is not None:
+            answer = await parsed(step.text(message.text, turn))
+            if answer.stay is None and answer.goto is None:
+                turn.data.setdefault(ANSWERS, {})[str(message.message_id)] = step.name
+            await take(form, turn, step.name, answer)
+            return
+        said = yes_or_no(message.text)
+        typed_button = step.yes if said is True else step.no if said is False else None
+        if typed_button is None:
+            raise InvalidInput(N_("Please press one of the buttons."))
+        action, _, arg = typed_button.partition(":")
+        await take(form, turn, step.name, await parsed(step.buttons[action](arg, turn)))
+    except InvalidInput as refused:
+        await respond(update, context, refused.render(tr))
+        await ask(form, turn, step_name)
+
+
+async def _typed_at_review(form: Form, turn: Turn, text: str | None) -> None:
+    said = yes_or_no(text) if text is not None else None
+    if said is True:
+        await submit(form, turn)
+    elif said is False:
+        await ask_what_to_change(form, turn)
+    else:
+        await respond(turn.update, turn.context, turn.tr._("Nothing was changed. To send it, press ✅ Send or "
+                                                         "type “sim”."))
+        await show_review(form, turn)
+
+
+async def _take_file(form: Form, turn: Turn, step: Step) -> None:
+    files = list(turn.data.get("files", []))
+    message = turn.update.effective_message
+    album = message.media_group_id if message is not None else None
+    limit = CaseLimits.from_settings(turn.settings).max_attachments
+    if album is not None and len(files) >= limit:  # the rest of an album: said once for all of them
+        if turn.data.get(FULL_ALBUM) != album:
+            turn.data[FULL_ALBUM] = album
+            await save(turn.context, form.name, step.name, turn.data)
+            await respond(turn.update, turn.context, turn.tr.ngettext(
+                "You can send at most {n} file per case: the other photos of this album were not kept. "
+                "Everything else is safe.",
+                "You can send at most {n} files per case: the other photos of this album were not kept. "
+                "Everything else is safe.", limit).format(n=limit))
+        return
+    stored = await receive_file(turn.update, turn.context, files)
+    if stored is None:
+        return
+    turn.data["files"] = [*files, stored]
+    await save(turn.context, form.name, step.name, turn.data)
+    await respond(turn.update, turn.context, files_received(turn.context, len(turn.data["files"])),
+                  markup=keyboard([[(turn.tr._("Done"), f"{form.prefix}:files:done")],
+                                   cancel_row(turn.context, f"{form.prefix}:cancel")]))
+
+
+# --- buttons ----------------------------------------------------------------------------------------------------
+
+
+async def on_button(form: Form, update: Update, context: BalcaoContext) -> None:
+    """Every ``<prefix>:`` button of the form."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    _, action, arg = [*query.data.split(":", 2), "", ""][:3]
+    if action == "cancel":
+        await cancel_form(update, context)
+        return
+    if action == "restart":
+        await begin(form, update, context)
+        return
+    draft = await current_draft(context, form.name)
+    if draft is None:
+        await _gone(form, update, context, action)
+        return
+    data = await keyed(form, context, draft.step, dict(draft.data))
+    turn = Turn(update, context, data)
+    step = form.step(draft.step)
+    try:
+        await _button(form, turn, draft.step, step, action, arg)
+    except (Forged, InvalidInput, LookupError, ValueError):
+        # the data itself is not logged: a client may put anything in it
+        logger.warning("button refused form=%s step=%s length=%d", form.name, draft.step, len(query.data))
+        await respond(update, context, context.tr._("This button is no longer valid."))
+        await ask(form, turn, draft.step)
+
+
+async def _button(form: Form, turn: Turn, name: str, step: Step | None, action: str, arg: str) -> None:
+    if action == "resume" and not arg:
+        await ask(form, turn, name)
+        return
+    known = UNIVERSAL | {action for each in form.steps for action in each.buttons}
+    if action not in known or not _universal_arg(form, action, arg):
+        raise Forged(action)
+    at_review = name == REVIEW
+    belongs = (
+        (action in ("send", "edit") and at_review)
+        or (action == "files" and step is not None and step.files)
+        or (step is not None and action in step.buttons)
+    )
+    if not belongs:
+        owner = next((each for each in form.steps if action in each.buttons), None)
+        if owner is not None:
+            await parsed(owner.buttons[action](arg, turn))  # data no parser accepts is forged, not just stale
+        await respond(turn.update, turn.context,
+                      turn.tr._("That button belongs to an earlier question. Here is where we are:"))
+        await ask(form, turn, name)
+        return
+    if action == "send":
+        await submit(form, turn)
+    elif action == "edit":
+        await _edit(form, turn, arg)
+    elif action == "files":
+        assert step is not None
+        if step.files_required and not turn.data.get("files"):
+            await respond(turn.update, turn.context, turn.tr._("Please send a file, or type where the evidence can "
+                                                             "be found."))
+            await ask(form, turn, name)
+            return
+        await take(form, turn, name, Answer())
+    elif step is not None and action in step.buttons:
+        await take(form, turn, name, await parsed(step.buttons[action](arg, turn)))
+    else:
+        raise Forged(action)
+
+
+def _universal_arg(form: Form, action: str, arg: str) -> bool:
+    """Whether the argument of an engine button is one the engine gives (any argument of a step's own button)."""
+    if action == "edit":
+        return arg in ("", REVIEW) or form.step(arg) is not None
+    if action == "files":
+        return arg == "done"
+    return action not in UNIVERSAL or arg == ""
+
+
+async def _edit(form: Form, turn: Turn, name: str) -> None:
+    if name == REVIEW:
+        await show_review(form, turn)
+        return
+    if not name:
+        await ask_what_to_change(form, turn)
+        return
+    if name not in {step.name for step in _editable(form, turn.data)}:
+        raise Forged(name)
+    turn.data[EDITING] = True
+    await save(turn.context, form.name, name, turn.data)
+    await ask(form, turn, name)
+
+
+async def _gone(form: Form, update: Update, context: BalcaoContext, action: str) -> None:
+    """A button of a form no longer in progress: "already sent" with the result after a Send, else say so."""
+    tr = context.tr
+    if action == "send":
+        async with context.sessions() as session:
+            filed = await find_submission(session=session, person_id=context.person.id, form=form.name)
+        if filed is not None:
+            text = (tr._(form.already_sent).format(result=esc(filed.result)) if filed.result
+                    else tr._("It is being sent. Look in /acompanhar in a moment."))
+            await respond(update, context, text, markup=keyboard([menu_row(context)]))
+            return
+    await respond(update, context, tr._(form.gone), markup=keyboard([menu_row(context)]))
+
+
+# --- submitting -------------------------------------------------------------------------------------------------
+
+
+async def submit(form: Form, turn: Turn) -> None:
+    """File the form once: claim its key, call the domain, record the result; a second claim is told the result."""
+    context, key = turn.context, str(turn.data[KEY])
+    async with context.sessions() as session:
+        claimed = await claim_submission(session=session, person_id=context.person.id, form=form.name, key=key)
+    if not claimed:
+        await _gone(form, turn.update, context, "send")
+        return
+    try:
+        filed = await form.submit(turn)
+    except InvalidInput as refused:
+        async with context.sessions() as session:
+            await release_submission(session=session, key=key)
+        await _refuse(form, turn, refused)
+        return
+    except BaseException:
+        async with context.sessions() as session:
+            await release_submission(session=session, key=key)
+        raise
+    async with context.sessions() as session:
+        await finish_submission(session=session, person_id=context.person.id, key=key, result=filed.result)
+    await filed.announce()
+
+
+async def _refuse(form: Form, turn: Turn, refused: InvalidInput) -> None:
+    """Not filed: say why, with a button for each answer the refusal names, and one to change anything."""
+    tr = turn.tr
+    named = [step for step in _editable(form, turn.data) if step.name in form.refusal_fields(refused)]
+    rows = [[(f"✏️ {label(step, turn)}", f"{form.prefix}:edit:{step.name}")] for step in named]
+    await respond(turn.update, turn.context, refused.render(tr), markup=keyboard([
+        *rows, [(tr._("✏️ Change something"), f"{form.prefix}:edit")], cancel_row(turn.context, f"{form.prefix}:cancel"),
+    ]))

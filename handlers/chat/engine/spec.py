@@ -1,0 +1,173 @@
+"""How a form is declared: its steps as data, each with its question, the inputs it accepts and their parsers.
+
+A parser turns one input (typed text, a button's argument, a location, a contact) into an :class:`Answer` or a
+plain dict of values, or raises :class:`~models.cases.fields.InvalidInput` with the reason (typed input) — the
+same parsers check button data, so a forged button is refused like a wrong answer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Update
+
+from bot.i18n import Translator
+from bot.settings import Settings
+from handlers.chat.context import BalcaoContext, city_today
+from handlers.chat.replies import Markup
+from models.cases.fields import InvalidInput
+
+Values = dict[str, Any]
+Rows = list[list[tuple[str, str]]]
+
+
+@dataclass(slots=True)
+class Turn:
+    """One update handled by a form: the chat, and the form's answers so far (changed by the parsers' answers)."""
+
+    update: Update
+    context: BalcaoContext
+    data: Values
+
+    @property
+    def tr(self) -> Translator:
+        """The reader's translator."""
+        return self.context.tr
+
+    @property
+    def settings(self) -> Settings:
+        """The deployment's settings."""
+        return self.context.settings
+
+    @property
+    def today(self) -> dt.date:
+        """Today in the deployment's time zone."""
+        return city_today(self.context)
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What a step asks: the text (translated), its buttons (``(label, data)`` rows), or another keyboard.
+
+    The engine adds the Cancel row under inline buttons; ``markup`` (e.g. a location request keyboard) replaces
+    both.
+    """
+
+    text: str
+    rows: Rows = field(default_factory=list)
+    markup: Markup | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a parser made of an input.
+
+    Attributes:
+        values: answers to store (merged into the form's data).
+        goto: ask this (sub-)step next instead of the next one in the flow.
+        stay: keep the form on this step and show this instead of moving on (search results...).
+        note: a short translated line said before the next question ("Address noted.").
+        note_markup: the keyboard of that line (e.g. removing a location keyboard).
+    """
+
+    values: Values = field(default_factory=dict)
+    goto: str | None = None
+    stay: Question | None = None
+    note: str | None = None
+    note_markup: Markup | None = None
+
+
+TextParser = Callable[[str, Turn], "Answer | Values | Awaitable[Answer | Values]"]
+ButtonParser = Callable[[str, Turn], "Answer | Values | Awaitable[Answer | Values]"]
+LocationParser = Callable[[float, float, Turn], "Answer | Values"]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One question of a form.
+
+    Attributes:
+        name: the step's name (kept in the draft; ``<prefix>:edit:<name>`` changes it from the review).
+        ask: builds the question for the answers so far.
+        text: parses a typed answer (None: typing is refused with "press a button").
+        buttons: per button action (``<prefix>:<action>:<arg>``), the parser of its argument.
+        location: parses a shared location.
+        files: photos, documents, voice notes and videos are taken here (``<prefix>:files:done`` moves on,
+            refused while ``files_required`` and none was sent).
+        files_required: Done needs at least one file (or the typed alternative).
+        yes: the button action a typed "sim"/"yes" stands for (``"veh:ok"``); ``no`` likewise.
+        label: the msgid naming this answer in "change something" (None: not changeable from the review).
+        parent: for a sub-step (reached only by ``goto``), the step of the flow it continues.
+    """
+
+    name: str
+    ask: Callable[[Turn], Question]
+    text: TextParser | None = None
+    buttons: Mapping[str, ButtonParser] = field(default_factory=dict)
+    location: LocationParser | None = None
+    files: bool = False
+    files_required: bool = False
+    yes: str | None = None
+    no: str | None = None
+    label: str | None = None
+    parent: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Filed:
+    """What a submission gave: the result quoted to later presses of Send (a protocol number), and the answer."""
+
+    result: str
+    announce: Callable[[], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """A conversation declared as data; ``handlers.chat.engine.flow`` runs it.
+
+    Attributes:
+        name: the ``Draft.form`` value.
+        prefix: the buttons' prefix (``rep`` → ``rep:<action>[:<arg>]``).
+        title: msgid naming the form for /cancelar ("your report").
+        steps: every step, sub-steps included.
+        flow: the step names in order for the answers so far (the review comes after the last).
+        start: the first answers (raise InvalidInput to refuse to start, e.g. not available in this city).
+        intro: msgid said when the form starts.
+        resume: msgid offering to continue or start again.
+        gone: msgid for a button of a form no longer in progress.
+        already_sent: msgid with ``{result}`` for a Send pressed after the form was filed.
+        review_intro: msgid above the summary.
+        summary: the review's text for the answers.
+        review_note: a msgid under the summary, or None.
+        submit: files the form (the domain call); raises InvalidInput with the reason it was refused.
+        refusal_fields: the steps a refusal names, offered as buttons to change them.
+        before_start: a check before a new form starts (the daily limit); False stops (and has said why).
+    """
+
+    name: str
+    prefix: str
+    title: str
+    steps: tuple[Step, ...]
+    flow: Callable[[Values], tuple[str, ...]]
+    start: Callable[[Turn], Values]
+    intro: str
+    resume: str
+    gone: str
+    already_sent: str
+    review_intro: str
+    summary: Callable[[Turn], str]
+    submit: Callable[[Turn], Awaitable[Filed]]
+    refusal_fields: Callable[[InvalidInput], tuple[str, ...]] = lambda _refused: ()
+    review_note: str | None = None
+    before_start: Callable[[Update, BalcaoContext], Awaitable[bool]] | None = None
+
+    def step(self, name: str) -> Step | None:
+        """The step called ``name``, if the form has one."""
+        return next((step for step in self.steps if step.name == name), None)
+
+
+class Forged(ValueError):
+    """Button data that no parser of the form accepts (an old client, a modified one, or a forgery)."""

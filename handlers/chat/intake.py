@@ -1,0 +1,106 @@
+"""Files sent into a form: photos (an album arrives as one update per photo), documents, voice notes and videos.
+
+Each file is checked (count and declared size before the download; type, size and a recording's length on the
+content after it, in ``models.cases.attachments``) and kept with the caption typed under it. Per-person update
+ordering (``bot.ordering``) makes the photos of an album arrive here one after another, so none is lost.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import Message, Update
+
+from handlers.chat.context import BalcaoContext
+from handlers.chat.forms import save
+from handlers.chat.replies import Markup, respond
+from models.cases.attachments import AttachmentRefused, check_before_download, store_attachment
+from models.cases.limits import CaseLimits
+
+
+async def take_file(
+    update: Update, context: BalcaoContext, *, form: str, step: str, data: dict[str, Any], markup: Markup,
+    received: str | None = None,
+) -> None:
+    """Keep the file just sent (limits checked), save it in the form, and say how many so far.
+
+    Args:
+        update: the update carrying the file.
+        context: the chat context.
+        form: the form in progress.
+        step: its current step (kept).
+        data: its answers; the file's id is added to ``data["files"]``.
+        markup: the buttons under the answer.
+        received: the translated answer, with ``{n}`` files of ``{limit}`` (default: "Send more, or press Done").
+    """
+    files = list(data.get("files", []))
+    stored = await receive_file(update, context, files)
+    if stored is None:
+        return
+    data["files"] = [*files, stored]
+    await save(context, form, step, data)
+    if received is None:
+        text = files_received(context, len(data["files"]))
+    else:
+        text = received.format(n=len(data["files"]), limit=CaseLimits.from_settings(context.settings).max_attachments)
+    await respond(update, context, text, markup=markup)
+
+
+def _sent_file(message: Message) -> tuple[int | None, str | None, str] | None:
+    """``(declared size, file name, file id)`` of the file a message carries, or None."""
+    if message.photo:
+        photo = message.photo[-1]
+        return photo.file_size, "foto.jpg", photo.file_id
+    if message.document is not None:
+        return message.document.file_size, message.document.file_name, message.document.file_id
+    if message.voice is not None:
+        return message.voice.file_size, "audio.ogg", message.voice.file_id
+    if message.video is not None:
+        return message.video.file_size, message.video.file_name or "video.mp4", message.video.file_id
+    return None
+
+
+async def receive_file(update: Update, context: BalcaoContext, already: list[int]) -> int | None:
+    """Download the file sent now and keep it with its caption (limits checked); its id, or None if refused.
+
+    A refusal is explained to the person; nothing already entered is touched.
+    """
+    message = update.effective_message
+    assert message is not None
+    limits = CaseLimits.from_settings(context.settings)
+    sent = _sent_file(message)
+    if sent is None:
+        return None
+    declared, name, file_id = sent
+    try:
+        check_before_download(declared_size=declared, count=len(already), limits=limits)
+        telegram_file = await context.bot.get_file(file_id)
+        content = bytes(await telegram_file.download_as_bytearray())
+        async with context.sessions() as session:
+            stored = await store_attachment(session=session, person_id=context.person.id, content=content,
+                                            file_name=name, limits=limits, already=already, caption=message.caption)
+    except AttachmentRefused as refused:
+        await respond(update, context, refused.render(context.tr))
+        return None
+    assert stored.id is not None
+    return stored.id
+
+
+def files_received(context: BalcaoContext, count: int) -> str:
+    """The answer to a file received: how many so far, out of the limit."""
+    limit = CaseLimits.from_settings(context.settings).max_attachments
+    return context.tr._("File received ({n} of {limit}). Send more, or press Done.").format(n=count, limit=limit)
+
+
+def is_file(message: Message | None) -> bool:
+    """Whether the message carries a photo, a document, a voice note or a video."""
+    return message is not None and _sent_file(message) is not None
+
+
+def recordings_line(context: BalcaoContext) -> str:
+    """The line saying voice notes and videos are taken too, with their length limits ("" when neither is)."""
+    limits = CaseLimits.from_settings(context.settings)
+    if not (limits.max_voice_seconds and limits.max_video_seconds):
+        return ""
+    text = context.tr._("You can also record a voice note (up to {voice} s) or a video (up to {video} s).")
+    return "\n" + text.format(voice=limits.max_voice_seconds, video=limits.max_video_seconds)
