@@ -1,0 +1,96 @@
+"""The bot object of the application: python-telegram-bot's ``ExtBot`` with two protections.
+
+* ``getUpdates``: each update is read on its own; one the library cannot read is replaced by an empty
+  update with its id (:mod:`bot.update_parsing`), so one bad update never stops polling for everyone.
+* Replies: a ``sendMessage`` or ``editMessageText`` that the Bot API refuses for now (429, 5xx, network) is
+  queued in the outbox and sent by the dispatcher with its retry rules (:mod:`notifications.chat_replies`);
+  the handler then gets :class:`~notifications.chat_replies.ReplyDeferred`. A failed ``answerCallbackQuery``
+  (only stops the spinner) is logged and passed over, so the reply itself still goes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+
+from telegram.error import RetryAfter, TelegramError
+from telegram.ext import ExtBot
+from telegram.request import HTTPXRequest
+
+from bot.db import SessionFactory
+from bot.settings import Settings
+from bot.update_parsing import readable_or_placeholder
+from models.columns import utcnow
+from notifications.chat_replies import ReplyDeferred, callback_buttons, defer_reply
+from notifications.retry_policy import backoff_seconds, is_transient, retry_after_seconds
+from notifications.service import wake_dispatcher
+
+logger = logging.getLogger("balcao.bot")
+
+DEFERRABLE = frozenset({"sendMessage", "editMessageText"})
+CONNECTION_POOL = 256
+"""Connections of the bot's HTTP client (python-telegram-bot's default for an application)."""
+
+
+class BalcaoBot(ExtBot[None]):
+    """``ExtBot`` that skips unreadable updates and queues refused replies (see the module's docstring)."""
+
+    def __init__(self, *args: Any, sessions: SessionFactory | None = None, settings: Settings | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sessions = sessions
+        self._settings = settings
+
+    async def _post(self, endpoint: str, data: dict[str, Any] | None = None, **kwargs: Any) -> Any:
+        try:
+            result = await super()._post(endpoint, data, **kwargs)
+        except TelegramError as exc:
+            if not is_transient(exc):
+                raise
+            if endpoint == "answerCallbackQuery":
+                logger.warning("a button press was not acknowledged: %s", type(exc).__name__)
+                return True
+            if endpoint in DEFERRABLE and await self._defer(data or {}, exc):
+                raise ReplyDeferred(f"reply queued after {type(exc).__name__}") from exc
+            raise
+        if endpoint == "getUpdates" and isinstance(result, list):
+            return [readable_or_placeholder(item, self) for item in result]
+        return result
+
+    async def _defer(self, data: dict[str, Any], exc: TelegramError) -> bool:
+        chat_id, text = data.get("chat_id"), data.get("text")
+        if self._sessions is None or self._settings is None or type(chat_id) is not int or not isinstance(text, str):
+            return False
+        if isinstance(exc, RetryAfter):
+            wait = retry_after_seconds(exc)
+        else:
+            wait = backoff_seconds(1, cap=self._settings.dispatch_retry_max_seconds)
+        async with self._sessions() as session:
+            queued = await defer_reply(
+                session=session,
+                chat_id=chat_id,
+                text=text,
+                buttons=callback_buttons(data.get("reply_markup")),
+                not_before=utcnow() + dt.timedelta(seconds=wait),
+            )
+        if queued:
+            logger.warning("a reply was refused (%s); queued in the outbox, next try in %.0f s",
+                           type(exc).__name__, wait)
+            wake_dispatcher()
+        return queued
+
+
+def build_bot(settings: Settings, sessions: SessionFactory) -> BalcaoBot:
+    """The application's bot, pointed at ``BALCAO_TELEGRAM_API_URL``."""
+    assert settings.telegram_token is not None
+    root = settings.telegram_api_url
+    return BalcaoBot(
+        settings.telegram_token.get_secret_value(),
+        base_url=f"{root}/bot",
+        base_file_url=f"{root}/file/bot",
+        request=HTTPXRequest(connection_pool_size=CONNECTION_POOL),
+        get_updates_request=HTTPXRequest(),
+        sessions=sessions,
+        settings=settings,
+    )
