@@ -30,6 +30,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.i18n import translator
+from handlers import log_context
 from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
@@ -60,6 +61,7 @@ def _protocol(request: web.Request) -> str:
     protocol = normalize_protocol(request.match_info["protocol"])
     if protocol is None:
         raise error_exception(web.HTTPNotFound, "not_found", "Not a protocol number.")
+    log_context.bind(protocol=protocol)
     return protocol
 
 
