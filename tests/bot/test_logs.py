@@ -27,8 +27,8 @@ from bot.settings import Settings
 from bot.web import build_web_app
 from models.cases.tables import Case
 from models.columns import utcnow
-from models.drivers.periods import civil_today
 from models.drivers.linking import create_link_code
+from models.drivers.periods import civil_today
 from models.people import Person, Role, add_staff
 from tests.auxil.bot_harness import running_bot
 from tests.auxil.case_chat import Talk
@@ -36,8 +36,8 @@ from tests.auxil.case_files import png
 from tests.auxil.drivers import MARIA_CPF, driver_row, seed_registry
 
 JOAO, MARIA, CLARA = 831001, 831002, 831101
-STAFF_TOKEN = "staff-api-token-Zq8Lw3vN0pR"  # noqa: S105
-WEBHOOK_SECRET = "webhook-secret-Hk2Tj9Xc4Ym"  # noqa: S105
+STAFF_TOKEN = "staff-api-token-Zq8Lw3vN0pR"
+WEBHOOK_SECRET = "webhook-secret-Hk2Tj9Xc4Ym"
 PERSONAL = ["529.982.247-25", "52998224725", "João Batista Pereira", "Batista", "Rua das Flores", "Pedreiro",
             MARIA_CPF, re.sub(r"\D", "", MARIA_CPF), "Maria Aparecida", "99911-0001"]
 
@@ -87,7 +87,7 @@ async def _journey(emulator: Any, settings: Settings, sessions: SessionFactory) 
     results = await joao.send("lixo na rua", "Is it one of these?")
     accused = await joao.press(results, "rep:inf:CP-I-9", "Describe briefly what happened")
     accused = await joao.send("Um caminhão despeja entulho na calçada da Rua das Flores.", "Who is responsible?")
-    where = await joao.press(accused, "rep:skip:accused", "Where did it happen?")
+    await joao.press(accused, "rep:skip:accused", "Where did it happen?")
     when = await joao.send("Rua das Flores, em frente ao 123", "When did it happen?")
     evidence = await joao.press(when, "rep:when:1", "Send photos or documents")
     with_file = await joao.photo(png(), "File received (1 of 5)")
@@ -133,7 +133,7 @@ async def test_a_whole_journey_at_debug_leaks_no_secret_and_no_personal_data(
 
 
 def test_secrets_are_redacted_from_messages_arguments_and_exceptions(settings: Settings) -> None:
-    token = "123456789:AAE-secretPart_xyz0123456789"  # noqa: S105
+    token = "123456789:AAE-secretPart_xyz0123456789"
     configured = settings.model_copy(update={"telegram_token": SecretStr(token),
                                              "staff_api_token": SecretStr(STAFF_TOKEN)})
     for fmt in ("text", "json"):
