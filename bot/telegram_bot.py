@@ -5,7 +5,8 @@
 * Replies: a ``sendMessage`` or ``editMessageText`` that the Bot API refuses for now (429, 5xx, network) is
   queued in the outbox and sent by the dispatcher with its retry rules (:mod:`notifications.chat_replies`);
   the handler then gets :class:`~notifications.chat_replies.ReplyDeferred`. A failed ``answerCallbackQuery``
-  (only stops the spinner) is logged and passed over, so the reply itself still goes.
+  (only stops the spinner), refused for now or because the query was already answered or is too old, is
+  logged and passed over, so the reply itself still goes.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import datetime as dt
 import logging
 from typing import Any
 
-from telegram.error import RetryAfter, TelegramError
+from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 from telegram.request import HTTPXRequest
 
@@ -46,11 +47,13 @@ class BalcaoBot(ExtBot[None]):
         try:
             result = await super()._post(endpoint, data, **kwargs)
         except TelegramError as exc:
+            if endpoint == "answerCallbackQuery" and (is_transient(exc) or _expired_query(exc)):
+                # it only stops the spinner: a query answered twice, or after Telegram's ~15 s, must not
+                # abort the reply itself (the person was left without an answer)
+                logger.info("a button press was not acknowledged: %s", type(exc).__name__)
+                return True
             if not is_transient(exc):
                 raise
-            if endpoint == "answerCallbackQuery":
-                logger.warning("a button press was not acknowledged: %s", type(exc).__name__)
-                return True
             if endpoint in DEFERRABLE and await self._defer(data or {}, exc):
                 raise ReplyDeferred(f"reply queued after {type(exc).__name__}") from exc
             raise
@@ -79,6 +82,10 @@ class BalcaoBot(ExtBot[None]):
                            type(exc).__name__, wait)
             wake_dispatcher()
         return queued
+
+
+def _expired_query(exc: TelegramError) -> bool:
+    return isinstance(exc, BadRequest) and "query is too old" in str(exc).lower()
 
 
 def build_bot(settings: Settings, sessions: SessionFactory) -> BalcaoBot:

@@ -333,13 +333,11 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
             await unknown_button(update, context)
     except PermissionDenied:
         await _refuse_not_staff(update, context)
-    except CaseNotFound:  # an unknown id, or a restricted case opened by someone but the Ombudsman
-        await respond(update, context, tr._("That case does not exist."), markup=keyboard([menu_row(context)]))
     except InvalidInput as refused:
         async with context.sessions() as session:
             await discard_draft(session=session, person_id=context.person.id)
         await respond(update, context, refused.render(tr), markup=keyboard([[(tr._("◀ Pending cases"), "pend:list")]]))
-    except CaseNotFound:  # a forged or stale id
+    except CaseNotFound:  # a forged or stale id, or a restricted case opened by someone but the Ombudsman
         await respond(update, context, tr._("That case does not exist."),
                       markup=keyboard([[(tr._("◀ Pending cases"), "pend:list")]]))
 
