@@ -8,8 +8,8 @@
   ``level``, ``logger``, ``message`` and the context of the update being handled, see
   :mod:`handlers.log_context`).
 * Every line is redacted after formatting, so the message, its arguments and any exception text are
-  covered: a ``bot<token>`` path, the configured secrets (bot token, staff API token, webhook secret) and
-  anything shaped like a CPF become ``[redacted]``.
+  covered: a ``bot<token>`` path, anything shaped like a bot token, the configured secrets (bot token, staff
+  API token, webhook secret) and anything shaped like a CPF become ``[redacted]``.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ DATABASE_LOGGERS = ("sqlalchemy", "aiosqlite", "asyncpg")
 """Loggers that write query parameters below WARNING; kept at WARNING whatever the settings say."""
 REDACTED = "[redacted]"
 _BOT_PATH = re.compile(r"bot\d{3,}:[A-Za-z0-9_-]+")
+_TOKEN = re.compile(r"(?<![\w:])\d{5,}:[A-Za-z0-9_-]{30,}")
+"""Any bot token (``123456789:AAH…``, 35 characters after the colon), even one not configured here."""
 _CPF = re.compile(r"(?<!\d)\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)")
 _OURS = "balcao_handler"
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -45,6 +47,7 @@ class Redactor:
     def __call__(self, line: str) -> str:
         """The line without ``bot<token>`` paths, configured secrets or CPF-shaped numbers."""
         line = _BOT_PATH.sub("bot" + REDACTED, line)
+        line = _TOKEN.sub(REDACTED, line)
         for secret in self.secrets:
             line = line.replace(secret, REDACTED)
         return _CPF.sub(REDACTED, line)

@@ -141,6 +141,7 @@ def test_secrets_are_redacted_from_messages_arguments_and_exceptions(settings: S
         handler = build_handler(configured.model_copy(update={"log_format": fmt}), out)
         logger = logging.getLogger("balcao.redaction-test")
         logger.addHandler(handler)
+        logger.setLevel(logging.DEBUG)
         logger.propagate = False
         try:
             logger.warning("GET https://api.telegram.org/bot%s/getMe with %s for 529.982.247-25", token, STAFF_TOKEN)
@@ -148,13 +149,15 @@ def test_secrets_are_redacted_from_messages_arguments_and_exceptions(settings: S
                 raise RuntimeError(f"https://api.telegram.org/bot{token}/sendMessage failed; token {token}")
             except RuntimeError:
                 logger.exception("call failed")
-            logger.info("other bot 987654321:ZZZ-unknown_token_123 path", extra={"update_id": 5})
+            logger.info("another bot's path /bot987654321:ZZZ-unknown_token_123/getMe", extra={"update_id": 5})
+            logger.info("a bare token 987654321:AAH-abcdefghijklmnopqrstuvwxyz012345")
         finally:
             logger.removeHandler(handler)
             logger.propagate = True
         written = out.getvalue()
         assert token not in written and token.split(":")[1] not in written and STAFF_TOKEN not in written
         assert "ZZZ-unknown_token_123" not in written and "529.982.247-25" not in written
+        assert "abcdefghijklmnopqrstuvwxyz012345" not in written and "a bare token [redacted]" in written
         assert "bot[redacted]/getMe" in written and "RuntimeError" in written
         if fmt == "json":
             assert all(json.loads(line)["logger"] == "balcao.redaction-test" for line in written.splitlines())
