@@ -68,13 +68,13 @@ def has_update_id(data: object) -> bool:
     return isinstance(data, dict) and type(data.get("update_id")) is int and 0 <= data["update_id"] < 2**63
 
 
-def parse_update(data: dict[str, Any], bot: Bot | None, *, skipped: SkippedUpdates = SKIPPED) -> Update:
+def parse_update(data: dict[str, Any], bot: Bot | None, *, skipped: SkippedUpdates | None = None) -> Update:
     """Read one update; one that cannot be read becomes an empty update with its id, and is recorded.
 
     Args:
         data: one update as Telegram sent it, with an integer ``update_id`` (see :func:`has_update_id`).
         bot: the bot the update belongs to.
-        skipped: where skipped updates are recorded.
+        skipped: where skipped updates are recorded (the process's :data:`SKIPPED` by default).
 
     Returns:
         The update, or an update with only ``update_id`` that no handler acts on.
@@ -82,11 +82,11 @@ def parse_update(data: dict[str, Any], bot: Bot | None, *, skipped: SkippedUpdat
     try:
         return Update.de_json(data, bot)
     except Exception as exc:  # any shape the library cannot read: skip it, keep the others
-        skipped.record(update_id=data["update_id"], kind=update_kind(data), size=_size(data), error=exc)
+        (skipped or SKIPPED).record(update_id=data["update_id"], kind=update_kind(data), size=_size(data), error=exc)
         return Update(update_id=data["update_id"])
 
 
-def readable_or_placeholder(data: object, bot: Bot | None, *, skipped: SkippedUpdates = SKIPPED) -> object:
+def readable_or_placeholder(data: object, bot: Bot | None, *, skipped: SkippedUpdates | None = None) -> object:
     """For ``getUpdates``: the update's JSON if the library can read it, else ``{"update_id": …}``.
 
     A result without an integer ``update_id`` is returned unchanged (the library reports it itself).
@@ -97,7 +97,7 @@ def readable_or_placeholder(data: object, bot: Bot | None, *, skipped: SkippedUp
     try:
         Update.de_json(data, bot)
     except Exception as exc:  # see parse_update
-        skipped.record(update_id=data["update_id"], kind=update_kind(data), size=_size(data), error=exc)
+        (skipped or SKIPPED).record(update_id=data["update_id"], kind=update_kind(data), size=_size(data), error=exc)
         return {"update_id": data["update_id"]}
     return data
 
