@@ -26,6 +26,7 @@ from bot import metrics
 from bot.db import SessionFactory
 from bot.settings import Settings
 from bot.update_parsing import has_update_id, parse_update
+from handlers.web.failures import json_failures
 from handlers.web.keys import BOT_APPLICATION, SESSIONS, SETTINGS
 from handlers.web.routes import ROUTE_TABLES
 from models.columns import utcnow
@@ -89,7 +90,7 @@ def build_web_app(settings: Settings, sessions: SessionFactory, bot_application:
         sessions: the database session factory.
         bot_application: the PTB application that receives webhook updates (webhook mode only).
     """
-    app = web.Application(client_max_size=25 * 1024 * 1024, middlewares=[count_requests])
+    app = web.Application(client_max_size=25 * 1024 * 1024, middlewares=[count_requests, json_failures])
     app[SETTINGS] = settings
     app[SESSIONS] = sessions
     app[_LAST_PRUNE] = [0.0]

@@ -140,10 +140,10 @@ async def test_a_thousand_hostile_updates_leave_the_bot_answering_with_a_clean_l
                     emulator.press_button(user_id, menus[user_id], data, forged=True)
                 else:
                     emulator.send_raw_update(*what)
-            await emulator.wait_until(lambda: True if not emulator.pending_updates else None, timeout=60)
+            await emulator.wait_until(lambda: True if not emulator.pending_updates else None, timeout=120)
             probe = emulator.add_user(849999, "Zeca", language_code="pt-br")
             sent = emulator.send_text(probe, "/start")
-            answer = await emulator.wait_for_message(probe.id, after=sent.message_id, timeout=30)
+            answer = await emulator.wait_for_message(probe.id, after=sent.message_id, timeout=120)
             assert "Zeca" in (answer.text or "")
     finally:
         root.removeHandler(handler)

@@ -107,3 +107,19 @@ async def test_hostile_bodies_are_a_4xx(client: TestClient, method: str, path: s
         response = await client.request(method, _fill(path, "1"), headers=_headers(), data=body)
         assert response.status < 500, (path, name, response.status)
         await _is_4xx_with_shape(response, f"{path} body={name}")
+
+
+async def test_an_unexpected_error_is_a_json_500_with_a_reference_and_never_a_traceback(
+    settings: Settings, sessions: SessionFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def boom(_request: web.Request) -> web.Response:
+        raise RuntimeError("secret internals")
+
+    app = build_web_app(settings, sessions)
+    app.router.add_get("/boom", boom)
+    async with TestClient(TestServer(app)) as test_client:
+        response = await test_client.get("/boom")
+        body = await response.json()
+    assert response.status == 500 and body["error"] == "internal"
+    assert re.fullmatch(r"E-[0-9A-F]{6}", body["reference"]) and "secret internals" not in str(body)
+    assert any(body["reference"] in r.getMessage() and r.exc_info for r in caplog.records)
