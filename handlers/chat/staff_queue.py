@@ -18,6 +18,7 @@ from telegram import InputFile, Update
 from telegram.ext import Application, CallbackQueryHandler
 
 from bot.i18n import N_
+from handlers import log_context
 from handlers.chat.buttons import button_id, unknown_button
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext, city_today
@@ -156,6 +157,7 @@ async def show_case(update: Update, context: BalcaoContext, case_id: int, *, edi
     except CaseNotFound:
         await respond(update, context, tr._("That case does not exist."), markup=keyboard([menu_row(context)]))
         return
+    log_context.bind(protocol=view.protocol)
     role = context.person.staff_role or Role.CLERK
     text = render_case(view, tr, today=city_today(context), staff=True)
     await respond(update, context, text, markup=keyboard(_actions(view, context, role)), edit=edit)
