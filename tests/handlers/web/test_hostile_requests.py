@@ -37,6 +37,12 @@ def _routes() -> list[tuple[str, str]]:
 
 
 ROUTES = _routes()
+PROBES = {"/healthz", "/readyz"}
+"""Their documented answer when not ready is 503 (here: a schema made without Alembic); never a 500."""
+
+
+def _not_a_server_error(path: str, status: int) -> bool:
+    return status < 500 or (path in PROBES and status == 503)
 HOSTILE_IDS = ["²", "1" * 20, "9" * 30, "-1", "%00", "x" * 300]
 NESTED = "[" * 100_000 + "]" * 100_000
 BODIES: list[tuple[str, Any]] = [
@@ -87,7 +93,7 @@ async def test_hostile_staff_header_is_a_4xx(client: TestClient, method: str, pa
             assert response.status == 400, (path, staff, response.status)
             await _is_4xx_with_shape(response, f"{path} staff={staff!r}")
         else:
-            assert response.status < 500, (path, staff)
+            assert _not_a_server_error(path, response.status), (path, staff)
 
 
 @pytest.mark.parametrize(("method", "path"), ROUTES, ids=[f"{m} {p}" for m, p in ROUTES])
