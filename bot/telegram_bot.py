@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Sequence
 from typing import Any
 
+from telegram import Update
+from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue  # as PTB's own get_updates
 from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 from telegram.request import HTTPXRequest
 
 from bot.db import SessionFactory
 from bot.settings import Settings
-from bot.update_parsing import readable_or_placeholder
+from bot.update_parsing import has_update_id, parse_update
 from models.columns import utcnow
 from notifications.chat_replies import ReplyDeferred, callback_buttons, defer_reply
 from notifications.retry_policy import backoff_seconds, is_transient, retry_after_seconds
@@ -57,9 +60,42 @@ class BalcaoBot(ExtBot[None]):
             if endpoint in DEFERRABLE and await self._defer(data or {}, exc):
                 raise ReplyDeferred(f"reply queued after {type(exc).__name__}") from exc
             raise
-        if endpoint == "getUpdates" and isinstance(result, list):
-            return [readable_or_placeholder(item, self) for item in result]
         return result
+
+    async def get_updates(
+        self,
+        offset: int | None = None,
+        limit: int | None = None,
+        timeout: int | float | dt.timedelta | None = None,  # noqa: ASYNC109 (the Bot API parameter)
+        allowed_updates: Sequence[str] | None = None,
+        *,
+        read_timeout: Any = DEFAULT_NONE,
+        write_timeout: Any = DEFAULT_NONE,
+        connect_timeout: Any = DEFAULT_NONE,
+        pool_timeout: Any = DEFAULT_NONE,
+        api_kwargs: dict[str, Any] | None = None,
+    ) -> tuple[Update, ...]:
+        """``getUpdates`` as python-telegram-bot does it, but each update is read on its own (read once).
+
+        An update the library cannot read becomes an empty update with its id (:func:`parse_update`), so the
+        poller confirms it and goes on; the library's own version failed the whole batch, on every retry.
+        """
+        data = {"timeout": timeout, "offset": offset, "limit": limit, "allowed_updates": allowed_updates}
+        base = (self._request[0].read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout) or 0
+        wait = timeout.total_seconds() if isinstance(timeout, dt.timedelta) else (timeout or 0)
+        result = await self._post(
+            "getUpdates",
+            data,
+            read_timeout=base + wait,
+            write_timeout=write_timeout,
+            connect_timeout=connect_timeout,
+            pool_timeout=pool_timeout,
+            api_kwargs=api_kwargs,
+        )
+        updates = tuple(parse_update(item, self) for item in result if has_update_id(item))
+        for update in updates:
+            self.insert_callback_data(update)
+        return updates
 
     async def _defer(self, data: dict[str, Any], exc: TelegramError) -> bool:
         chat_id, text = data.get("chat_id"), data.get("text")

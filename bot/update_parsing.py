@@ -86,22 +86,6 @@ def parse_update(data: dict[str, Any], bot: Bot | None, *, skipped: SkippedUpdat
         return Update(update_id=data["update_id"])
 
 
-def readable_or_placeholder(data: object, bot: Bot | None, *, skipped: SkippedUpdates | None = None) -> object:
-    """For ``getUpdates``: the update's JSON if the library can read it, else ``{"update_id": …}``.
-
-    A result without an integer ``update_id`` is returned unchanged (the library reports it itself).
-    """
-    if not has_update_id(data):
-        return data
-    assert isinstance(data, dict)
-    try:
-        Update.de_json(data, bot)
-    except Exception as exc:  # see parse_update
-        (skipped or SKIPPED).record(update_id=data["update_id"], kind=update_kind(data), size=_size(data), error=exc)
-        return {"update_id": data["update_id"]}
-    return data
-
-
 def _size(data: object) -> int:
     try:
         return len(json.dumps(data, ensure_ascii=False).encode())
