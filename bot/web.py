@@ -131,6 +131,7 @@ async def telegram_webhook(request: web.Request) -> web.Response:
         if not await first_sight(session=session, bot_id=int(bot.token.split(":", 1)[0]),
                                  update_id=data["update_id"], now=now):
             logger.info("webhook: update_id=%s was already taken; not run again", data["update_id"])
+            metrics.WEBHOOK_REFUSED.labels(reason="replay").inc()
             return web.Response(text="ok")
         await _prune(request.app, session, now)
     update = parse_update(data, bot)
