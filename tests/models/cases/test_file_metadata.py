@@ -8,9 +8,11 @@ import io
 from PIL import Image, PngImagePlugin
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.file_metadata import strip_metadata
 from models.cases.limits import CaseLimits
+from models.notices.filings import store_filing_attachment
 from tests.auxil.case_files import pdf
 from tests.auxil.case_people import Cast
 
@@ -66,6 +68,15 @@ def test_a_pdf_and_a_truncated_jpeg_are_kept_as_they_are() -> None:
     assert strip_metadata(pdf(), "application/pdf") == pdf()
     broken = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + b"\x00" * 64
     assert strip_metadata(broken, "image/jpeg") == broken
+
+
+async def test_a_photo_sent_with_a_defence_loses_its_metadata_too(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    stored = await store_filing_attachment(session=session, settings=settings, person_id=cast.maria.id,
+                                           content=_jpeg_with_exif(), file_name="terreno.jpg", already=[])
+    assert OWNER.encode() not in stored.content and b"Exif" not in stored.content
+    assert _pixels(stored.content) == _pixels(_jpeg_with_exif())
 
 
 async def test_the_stored_photo_has_no_metadata_and_its_hash_is_of_what_staff_get(
