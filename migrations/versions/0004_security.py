@@ -1,7 +1,7 @@
 """security: webhook update ids remembered; a health write probe; attachments renamed neutrally and their photo metadata removed
 
 Revision ID: 0004
-Revises: 0003
+Revises: 0007
 """
 import hashlib
 from collections.abc import Sequence
@@ -13,7 +13,7 @@ import models.columns
 from models.cases.file_metadata import strip_metadata
 
 revision: str = '0004'
-down_revision: str | None = '0003'
+down_revision: str | None = '0007'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
