@@ -10,6 +10,7 @@ from bot import metrics
 from bot.db import SessionFactory
 from bot.ordering import PerPersonUpdateProcessor
 from bot.settings import Settings
+from bot.telegram_bot import build_bot
 from handlers.chat import register_all
 from handlers.chat.context import BOT_KEY, SESSIONS_KEY, SETTINGS_KEY, BalcaoContext
 from handlers.chat.menus import publish_command_menus
@@ -44,12 +45,9 @@ def build_application(
     """
     if settings.telegram_token is None:
         raise ValueError("a token is required to build the application")
-    root = settings.telegram_api_url
     builder = (
         ApplicationBuilder()
-        .token(settings.telegram_token.get_secret_value())
-        .base_url(f"{root}/bot")
-        .base_file_url(f"{root}/file/bot")
+        .bot(build_bot(settings, sessions))
         .context_types(ContextTypes(context=BalcaoContext))
         .concurrent_updates(MeasuredUpdateProcessor(max_running=CONCURRENT_HANDLERS))
     )

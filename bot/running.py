@@ -22,7 +22,7 @@ from bot.bots import choose_bots, configured_bots, senders
 from bot.db import create_engine, session_factory
 from bot.settings import Settings
 from bot.signals import stop_on_signals
-from bot.web import WEBHOOK_PATH, build_web_app
+from bot.web import build_web_app, webhook_url
 from handlers.web.keys import EXPECTS_SCHEDULER
 from notifications.service import Sender, notification_service
 
@@ -88,11 +88,11 @@ async def serve(
         if webhook:
             assert settings.webhook_secret is not None
             await applications[0].bot.set_webhook(
-                url=f"{settings.webhook_url}{WEBHOOK_PATH}",
+                url=webhook_url(settings),
                 secret_token=settings.webhook_secret.get_secret_value(),
                 allowed_updates=Update.ALL_TYPES,
             )
-            logger.info("webhook mode: %s%s", settings.webhook_url, WEBHOOK_PATH)
+            logger.info("webhook mode: %s", webhook_url(settings))
         else:
             for bot, application in zip(served, applications, strict=True):
                 assert application.updater is not None

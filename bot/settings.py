@@ -243,7 +243,17 @@ class Settings(BaseSettings):
     scan_interval_minutes: float = Field(
         default=15.0, gt=0, description="How often `run` runs the reminder scans (also once at start)."
     )
-    log_level: str = "INFO"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
+        default="INFO", description="Level of Balcão's own log lines."
+    )
+    log_library_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
+        default="WARNING",
+        description="Level of the network libraries' loggers (httpx, telegram, aiohttp, apscheduler); "
+        "at INFO they log every request URL.",
+    )
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="Log lines as text (a terminal) or one JSON object per line (a collector)."
+    )
     cli_locale: str = Field(
         default="pt_BR",
         description="Language of what the command line (python -m bot ...) prints for staff and operators: "
@@ -258,6 +268,11 @@ class Settings(BaseSettings):
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"unknown time zone {value!r}; use an IANA name like America/Cuiaba") from exc
         return value
+
+    @field_validator("log_level", "log_library_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
 
     @field_validator("cli_locale")
     @classmethod

@@ -1,26 +1,59 @@
-"""The aiohttp server: ``/healthz``, the Telegram webhook, the staff API and public pages."""
+"""The aiohttp server: ``/healthz``, the Telegram webhook, the staff API and public pages.
+
+The webhook is served at the path ``BALCAO_WEBHOOK_URL`` names plus ``/telegram/webhook``: with
+``https://host/balcao`` the bot registers ``https://host/balcao/telegram/webhook`` and serves
+``/balcao/telegram/webhook`` (and ``/telegram/webhook`` too, for a reverse proxy that strips the prefix).
+Every request must carry the secret (constant-time check). The body must be one JSON object with an integer
+``update_id`` (else 400); an update id already taken is answered 200 and not run again (the ids are kept in
+the database, :mod:`models.seen_updates`); an update the library cannot read is answered 200 and skipped
+(:mod:`bot.update_parsing`), so Telegram moves on to the next one.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 import hmac
 import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import web
-from telegram import Update
 
 from bot import metrics
 from bot.db import SessionFactory
 from bot.settings import Settings
+from bot.update_parsing import has_update_id, parse_update
+from handlers.web.failures import json_failures
 from handlers.web.keys import BOT_APPLICATION, SESSIONS, SETTINGS
 from handlers.web.routes import ROUTE_TABLES
+from models.columns import utcnow
+from models.seen_updates import first_sight, forget_seen
 
 logger = logging.getLogger("balcao.web")
 WEBHOOK_PATH = "/telegram/webhook"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105  (a header name)
+PRUNE_EVERY_SECONDS = 600.0
+"""Old update ids are forgotten at most this often (per process)."""
+_LAST_PRUNE = web.AppKey("last_prune", list)
+
+
+def webhook_url(settings: Settings) -> str:
+    """The URL the bot registers with Telegram: ``BALCAO_WEBHOOK_URL`` + ``/telegram/webhook``."""
+    assert settings.webhook_url is not None
+    return f"{settings.webhook_url}{WEBHOOK_PATH}"
+
+
+def webhook_paths(settings: Settings) -> list[str]:
+    """The paths the server answers the webhook on: the registered URL's path, and ``/telegram/webhook``."""
+    paths = [WEBHOOK_PATH]
+    if settings.webhook_url is not None:
+        prefixed = urlsplit(webhook_url(settings)).path
+        if prefixed != WEBHOOK_PATH:
+            paths.insert(0, prefixed)
+    return paths
 
 
 def route_template(request: web.Request) -> str:
@@ -57,15 +90,21 @@ def build_web_app(settings: Settings, sessions: SessionFactory, bot_application:
         sessions: the database session factory.
         bot_application: the PTB application that receives webhook updates (webhook mode only).
     """
-    app = web.Application(client_max_size=25 * 1024 * 1024, middlewares=[count_requests])
+    app = web.Application(client_max_size=25 * 1024 * 1024, middlewares=[count_requests, json_failures])
     app[SETTINGS] = settings
     app[SESSIONS] = sessions
+    app[_LAST_PRUNE] = [0.0]
     for table in ROUTE_TABLES:
         app.add_routes(table)
     if bot_application is not None:
         app[BOT_APPLICATION] = bot_application
-        app.router.add_post(WEBHOOK_PATH, telegram_webhook)
+        for path in webhook_paths(settings):
+            app.router.add_post(path, telegram_webhook)
     return app
+
+
+def _bad_request(message: str) -> web.Response:
+    return web.json_response({"error": "bad_update", "message": message}, status=400)
 
 
 async def telegram_webhook(request: web.Request) -> web.Response:
@@ -74,15 +113,34 @@ async def telegram_webhook(request: web.Request) -> web.Response:
     expected = settings.webhook_secret.get_secret_value() if settings.webhook_secret else ""
     given = request.headers.get(SECRET_HEADER, "")
     if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
-        logger.warning("webhook request with a wrong or missing secret token from %s", request.remote)
+        logger.warning("webhook request with a wrong or missing secret token")
         metrics.WEBHOOK_REFUSED.labels(reason="secret").inc()
         return web.Response(status=403, text="forbidden")
     try:
         data = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         metrics.WEBHOOK_REFUSED.labels(reason="bad_json").inc()
-        return web.Response(status=400, text="bad json")
+        return _bad_request("The body is not JSON.")
+    if not has_update_id(data):
+        metrics.WEBHOOK_REFUSED.labels(reason="bad_update").inc()
+        return _bad_request("Send one update: a JSON object with an integer update_id.")
     bot_application = request.app[BOT_APPLICATION]
-    update = Update.de_json(data, bot_application.bot)  # type: ignore[attr-defined]
+    bot = bot_application.bot  # type: ignore[attr-defined]
+    now = utcnow()
+    async with request.app[SESSIONS]() as session:  # type: ignore[operator]
+        if not await first_sight(session=session, bot_id=int(bot.token.split(":", 1)[0]),
+                                 update_id=data["update_id"], now=now):
+            logger.info("webhook: update_id=%s was already taken; not run again", data["update_id"])
+            metrics.WEBHOOK_REFUSED.labels(reason="replay").inc()
+            return web.Response(text="ok")
+        await _prune(request.app, session, now)
+    update = parse_update(data, bot)
     await bot_application.update_queue.put(update)  # type: ignore[attr-defined]
     return web.Response(text="ok")
+
+
+async def _prune(app: web.Application, session: Any, now: dt.datetime) -> None:
+    last = app[_LAST_PRUNE]
+    if time.monotonic() - last[0] >= PRUNE_EVERY_SECONDS:
+        last[0] = time.monotonic()
+        await forget_seen(session=session, now=now)

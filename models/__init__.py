@@ -11,8 +11,10 @@ from models import (  # noqa: F401  (register tables)
     cases,  # citizens' cases
     drafts,
     drivers,  # Lei 1.533/2020
+    health,  # /healthz write probe
     notices,  # penalty notices
     outbox,
     people,
     reminders,  # reminder mutes
+    seen_updates,  # webhook replays
 )

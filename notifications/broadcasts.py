@@ -595,11 +595,17 @@ def parse_when(text: str, *, now: dt.datetime, settings: Settings) -> dt.datetim
             # no year and the day has passed: next year's; a 29/02 with none next year stays (already passed)
             with contextlib.suppress(ValueError):
                 moment = moment.replace(year=year + 1)
-        return moment.astimezone(dt.UTC)
+        try:
+            return moment.astimezone(dt.UTC)
+        except OverflowError:
+            return None
     try:
         moment = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         return None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=settings.tz)
-    return moment.astimezone(dt.UTC)
+    try:
+        return moment.astimezone(dt.UTC)
+    except OverflowError:  # 9999-12-31T23:59 in a zone behind UTC is past datetime.max
+        return None

@@ -35,7 +35,6 @@ import os
 import secrets
 import socket
 import time
-import warnings
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -46,7 +45,6 @@ from sqlmodel import col, select
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
-from telegram.warnings import PTBDeprecationWarning
 
 from bot import metrics
 from bot.db import SessionFactory
@@ -61,6 +59,7 @@ from notifications.aiohttp_request import AiohttpRequest
 from notifications.outbox_claims import BotScope, ClaimedRow, Outcome, claim_due, record_outcomes, renew_leases
 from notifications.pacing import Clock, SendPacer, Sleep
 from notifications.rendering import KINDS, Rendered
+from notifications.retry_policy import backoff_seconds, retry_after_seconds
 from notifications.telegram_text import CALLBACK_DATA_LIMIT, DOCUMENT_LIMIT, split_html
 
 logger = logging.getLogger("balcao.dispatch")
@@ -83,8 +82,6 @@ IDLE_POLL_SECONDS = 2.0
 """When nothing was due, look again after this long (or at once when woken)."""
 FOLLOW_SECONDS = 1.0
 """How often cancelled broadcasts and progress messages are checked."""
-RETRY_BASE_SECONDS = 10.0
-"""The first retry after a network error waits this long; each further one twice as long."""
 UNREACHABLE_BAD_REQUESTS = ("chat not found", "user not found", "peer_id_invalid", "chat_id is empty")
 """400 descriptions that mean the recipient cannot be reached (matched in lower case)."""
 
@@ -212,13 +209,6 @@ async def sending_bot(settings: Settings) -> AsyncIterator[Bot]:
 def _describe(exc: BaseException) -> str:
     text, name = str(exc), type(exc).__name__
     return text if text.lower().startswith(name.lower()) else f"{name}: {text}"
-
-
-def _retry_after_seconds(error: RetryAfter) -> float:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PTBDeprecationWarning)
-        value = error.retry_after
-    return value.total_seconds() if isinstance(value, dt.timedelta) else float(value)
 
 
 def _markup(buttons: list[list[tuple[str, str]]]) -> InlineKeyboardMarkup | None:
@@ -583,7 +573,7 @@ class Dispatcher:
         try:
             result = await self._call(job, unit)
         except RetryAfter as exc:
-            seconds = _retry_after_seconds(exc)
+            seconds = retry_after_seconds(exc)
             logger.warning("Telegram asked to slow down: pausing %.1f s", seconds)
             metrics.RATE_LIMITED.inc()
             metrics.RATE_LIMIT_PAUSED_SECONDS.inc(seconds)
@@ -638,7 +628,7 @@ class Dispatcher:
             self._finish(job.row, OutboxStatus.FAILED, error=f"{error} (gave up after {attempts} attempts)",
                          parts=job.parts_sent)
             return
-        delay = min(self.settings.dispatch_retry_max_seconds, RETRY_BASE_SECONDS * 2 ** (attempts - 1))
+        delay = backoff_seconds(attempts, cap=self.settings.dispatch_retry_max_seconds)
         self._finish(job.row, OutboxStatus.PENDING, error=error, parts=job.parts_sent,
                      retry_at=self.now() + dt.timedelta(seconds=delay))
 

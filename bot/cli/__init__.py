@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
@@ -16,8 +15,9 @@ from typing import Any
 from bot.cli import backup, core, deadlines, demo, drivers, notices, outbox, running
 from bot.cli.errors import CommandError
 from bot.i18n import CatalogsMissing, check_catalogs
+from bot.logs import setup_logging
 from bot.migrate import SchemaOutOfDate
-from bot.settings import SettingsError
+from bot.settings import Settings, SettingsError, load_settings
 
 Handler = Callable[[argparse.Namespace], Coroutine[Any, Any, int]]
 
@@ -49,7 +49,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Parse the arguments, run the command and return its exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        setup_logging(load_settings())
+    except SettingsError:  # the command itself reports the invalid settings; log with the defaults meanwhile
+        setup_logging(Settings.model_construct())
     handler: Handler = args.handler
     try:
         check_catalogs()  # every command speaks to staff in BALCAO_CLI_LOCALE, and run/demo to people in theirs

@@ -406,6 +406,20 @@ class BotApiEmulator:
             content["caption"] = caption
         return self._user_message(user, content)
 
+    def send_raw_update(self, kind: str, payload: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Queue an update of any shape for the main bot, as a (possibly older or broken) Bot API server would.
+
+        For tests of hostile or unreadable input: nothing is checked or recorded in the chats.
+
+        Args:
+            kind: the update field (``"poll"``, ``"message"``, ``"edited_channel_post"``…).
+            payload: the object under that field, as it should arrive.
+
+        Returns:
+            The queued update, or None when the bot's ``allowed_updates`` exclude this kind.
+        """
+        return self.world.primary.enqueue(kind, payload)
+
     def _chat(self, user: User, bot: BotState | None = None) -> ChatState:
         chat = self.world.chat(bot or self.world.primary, user.id)
         assert chat is not None  # resolve_user registered the user

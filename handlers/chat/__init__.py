@@ -1,8 +1,8 @@
 """Telegram conversations. ``register_all`` adds every area's handlers to the application.
 
-Handler groups: -100 loads the person (every update); -90 stops anything from a group chat; 0 commands (new
-messages only) and buttons, the last handler answering a press no area took; 50 free input to forms, and edits of
-earlier messages (``handlers.chat.forms.edited_message``).
+Handler groups: -110 stops anything not from a private chat (before all else); -100 loads the person; 0 commands
+(new messages only) and buttons, the last handler answering a press no area took; 50 free input to forms, and edits
+of earlier messages (``handlers.chat.forms.edited_message``).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ AREAS: tuple[ModuleType, ...] = (
 def register_all(application: Application) -> None:
     """Add the person loader, every area's handlers, the registered commands and the error handler."""
     application.add_handler(TypeHandler(Update, load_person), group=-100)
-    application.add_handler(TypeHandler(Update, only_private_chats), group=-90)
+    application.add_handler(TypeHandler(Update, only_private_chats), group=-110)
     for area in AREAS:
         area.register(application)
     for command in COMMANDS.values():

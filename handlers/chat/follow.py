@@ -15,6 +15,7 @@ from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler
 
 from bot.i18n import N_, Translator
+from handlers import log_context
 from handlers.chat.buttons import button_id, unknown_button
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext, city_today
@@ -150,6 +151,7 @@ async def show_case(
         await respond(update, context, tr._("I found no case of yours with that number. Check it and try again."),
                     markup=keyboard([[(tr._("My cases"), "acomp:list")], menu_row(context)]))
         return
+    log_context.bind(protocol=view.protocol)
     rows: list[list[tuple[str, str]]] = []
     if view.status is CaseStatus.AWAITING_COMPLEMENT:
         rows.append([(tr._("Send the information asked for"), f"acomp:compl:{view.id}")])

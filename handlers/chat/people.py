@@ -6,6 +6,7 @@ from telegram import Update
 from telegram.constants import ChatType
 
 from bot.i18n import translator
+from handlers import log_context
 from handlers.chat.context import BalcaoContext
 from models.people import ensure_person
 
@@ -14,8 +15,12 @@ async def load_person(update: Update, context: BalcaoContext) -> None:
     """Find or create the person behind the update and attach them and their translator to the context."""
     user = update.effective_user
     chat = update.effective_chat
+    log_context.clear()
+    log_context.bind(update_id=update.update_id)
     if user is None or user.is_bot:
         return
+    token = context.settings.telegram_token
+    log_context.bind(person=log_context.pseudonym(user.id, key=token.get_secret_value() if token else ""))
     chat_id = chat.id if chat is not None and chat.type == ChatType.PRIVATE else user.id
     async with context.sessions() as session:
         context.person = await ensure_person(

@@ -18,6 +18,7 @@ from telegram import InputFile, Update
 from telegram.ext import Application, CallbackQueryHandler
 
 from bot.i18n import N_
+from handlers import log_context
 from handlers.chat.buttons import button_id, unknown_button
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext, city_today
@@ -156,6 +157,7 @@ async def show_case(update: Update, context: BalcaoContext, case_id: int, *, edi
     except CaseNotFound:
         await respond(update, context, tr._("That case does not exist."), markup=keyboard([menu_row(context)]))
         return
+    log_context.bind(protocol=view.protocol)
     role = context.person.staff_role or Role.CLERK
     text = render_case(view, tr, today=city_today(context), staff=True)
     await respond(update, context, text, markup=keyboard(_actions(view, context, role)), edit=edit)
@@ -167,21 +169,21 @@ async def _send_files(update: Update, context: BalcaoContext, case_id: int) -> N
         async with context.sessions() as session:
             view = await staff_case(session=session, telegram_user_id=context.person.telegram_user_id,
                                     case_id=case_id)
-            attachments = [await session.get(CaseAttachment, a.id) for a in view.attachments]
+            attachments = [(a.file_name, await session.get(CaseAttachment, a.id)) for a in view.attachments]
     except (PermissionDenied, CaseNotFound):
         await _refuse_not_staff(update, context)
         return
     chat = update.effective_chat
     assert chat is not None
     await acknowledge(update, context)
-    kept = [attachment for attachment in attachments if attachment is not None]
-    for index, attachment in enumerate(kept, start=1):
+    kept = [(shown_name, attachment) for shown_name, attachment in attachments if attachment is not None]
+    for index, (shown_name, attachment) in enumerate(kept, start=1):
         caption = tr._("{protocol} · file {n} of {total} · sha256 {digest}…").format(
             protocol=view.protocol, n=index, total=len(kept), digest=attachment.sha256[:12])
         said = getattr(attachment, "caption", None)  # the sender's caption ("foto do entulho"), when it was kept
         if said:
             caption = f"“{said}”\n{caption}"
-        upload = InputFile(attachment.content, filename=attachment.file_name)
+        upload = InputFile(attachment.content, filename=shown_name)  # <protocol>-anexo-<n>, never the sender's
         if attachment.mime_type in PHOTO_TYPES:  # a photo is shown as a photo, not as a file named foto.jpg
             await context.bot.send_photo(chat_id=chat.id, photo=upload, caption=caption[:1024])
         else:
@@ -337,7 +339,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
         async with context.sessions() as session:
             await discard_draft(session=session, person_id=context.person.id)
         await respond(update, context, refused.render(tr), markup=keyboard([[(tr._("◀ Pending cases"), "pend:list")]]))
-    except CaseNotFound:  # a forged or stale id
+    except CaseNotFound:  # a forged or stale id, or a restricted case opened by someone but the Ombudsman
         await respond(update, context, tr._("That case does not exist."),
                       markup=keyboard([[(tr._("◀ Pending cases"), "pend:list")]]))
 

@@ -44,6 +44,8 @@ from notifications.service import wake_dispatcher
 BODY = web.RequestKey("broadcast_body", dict)
 """The validated JSON body of a broadcast request."""
 routes = web.RouteTableDef()
+TOPIC_MAX = 64
+"""The longest topic (a kind of case, a table, a protocol number); the column holds 64 characters."""
 MESSAGES = {
     "empty_text": "The text is empty.",
     "bad_html": "The text is not valid Telegram HTML: {detail}.",
@@ -74,6 +76,8 @@ async def _body(request: web.Request) -> tuple[AudienceChoice, str]:
         raise BadBody('"days" must be a whole number.')
     if topic is not None and not isinstance(topic, str):
         raise BadBody('"topic" must be a string.')
+    if topic is not None and len(topic) > TOPIC_MAX:
+        raise BadBody(f'"topic" is at most {TOPIC_MAX} characters.')
     request[BODY] = body
     return AudienceChoice(name=audience, days=days, topic=topic), text
 

@@ -28,9 +28,9 @@ from dataclasses import asdict
 from typing import Any
 
 from aiohttp import web
-from sqlmodel import select
 
 from bot.i18n import translator
+from handlers import log_context
 from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
@@ -61,6 +61,7 @@ def _protocol(request: web.Request) -> str:
     protocol = normalize_protocol(request.match_info["protocol"])
     if protocol is None:
         raise error_exception(web.HTTPNotFound, "not_found", "Not a protocol number.")
+    log_context.bind(protocol=protocol)
     return protocol
 
 
@@ -178,25 +179,22 @@ async def show(request: web.Request) -> web.Response:
 async def attachment(request: web.Request) -> web.StreamResponse:
     """A file of the case, with its type and a download name."""
     protocol = _protocol(request)
+    wanted = request.match_info["attachment_id"]
+    found = None
     try:
         async with sessions_of(request)() as session:
             view = await staff_case(session=session, telegram_user_id=request[STAFF_ID], protocol=protocol)
-            found = (
-                await session.exec(
-                    select(CaseAttachment).where(
-                        CaseAttachment.id == int(request.match_info["attachment_id"]),
-                        CaseAttachment.case_id == view.id,
-                    )
-                )
-            ).first()
+            shown = next((a for a in view.attachments if str(a.id) == wanted), None)  # no int(): 30 digits
+            if shown is not None:
+                found = await session.get(CaseAttachment, shown.id)
     except CaseNotFound:
         return error(404, "not_found", "No case has that protocol number.")
-    if found is None:
+    if shown is None or found is None:
         return error(404, "not_found", "The case has no such file.")
     return web.Response(
         body=found.content,
         content_type=found.mime_type,
-        headers={"Content-Disposition": f'attachment; filename="{found.file_name}"', "X-Content-SHA256": found.sha256},
+        headers={"Content-Disposition": f'attachment; filename="{shown.file_name}"', "X-Content-SHA256": found.sha256},
     )
 
 

@@ -32,6 +32,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.i18n import translator
+from handlers import log_context
 from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
@@ -121,6 +122,12 @@ def _view(view: NoticeView, today: dt.date, earlier: str | None = None) -> dict[
             for f in view.filings
         ],
     }
+
+
+def _notice_number(request: web.Request) -> str:
+    number = request.match_info["number"][:64]
+    log_context.bind(notice=number)
+    return number
 
 
 @routes.post("/api/notices")
@@ -224,7 +231,7 @@ async def person(request: web.Request) -> web.Response:
     if (person_id is None) == (telegram_id is None):
         return error(422, "bad_value", 'Send "person_telegram_id" or "person_id".')
     async with sessions_of(request)() as session:
-        notice = await notice_by_number(session=session, number=request.match_info["number"])
+        notice = await notice_by_number(session=session, number=_notice_number(request))
         if notice is None or notice.id is None:
             return error(404, "not_found", "No notice has that number.")
         try:
@@ -339,7 +346,7 @@ async def show(request: web.Request) -> web.Response:
     settings = settings_of(request)
     today = civil_date(utcnow(), settings)
     async with sessions_of(request)() as session:
-        notice = await notice_by_number(session=session, number=request.match_info["number"])
+        notice = await notice_by_number(session=session, number=_notice_number(request))
         if notice is None:
             return error(404, "not_found", "No notice has that number.")
         view = await notice_view(session=session, settings=settings, notice=notice, today=today)
@@ -352,7 +359,7 @@ async def show(request: web.Request) -> web.Response:
 async def pdf(request: web.Request) -> web.Response:
     """The notice's PDF, as issued."""
     async with sessions_of(request)() as session:
-        notice = await notice_by_number(session=session, number=request.match_info["number"])
+        notice = await notice_by_number(session=session, number=_notice_number(request))
     if notice is None:
         return error(404, "not_found", "No notice has that number.")
     return web.Response(body=notice.pdf, content_type="application/pdf",

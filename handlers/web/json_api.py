@@ -35,7 +35,7 @@ async def json_object(request: web.Request, *, code: str = "bad_json", not_json:
     """
     try:
         body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
         raise error_exception(web.HTTPBadRequest, code, not_json) from None
     if not isinstance(body, dict):
         raise error_exception(web.HTTPBadRequest, code, NOT_AN_OBJECT)

@@ -8,6 +8,7 @@ call against the database, exactly as in the bot.
 from __future__ import annotations
 
 import hmac
+import re
 from collections.abc import Awaitable, Callable
 
 from aiohttp import web
@@ -35,6 +36,16 @@ def bearer_ok(request: web.Request) -> bool:
     )
 
 
+_TELEGRAM_ID = re.compile(r"[1-9][0-9]{0,15}")
+"""A Telegram user id as the header carries it: ASCII digits only (``²`` is a digit to ``str.isdigit``), and
+short enough for a BIGINT column (Telegram ids have at most 52 bits)."""
+
+
+def staff_id_of(raw: str) -> int | None:
+    """The Telegram user id in ``X-Balcao-Staff``, or None when it is not one."""
+    return int(raw) if _TELEGRAM_ID.fullmatch(raw) else None
+
+
 def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
     """Protect an API handler: valid token, then an active staff member with one of ``roles`` (or admin).
 
@@ -48,15 +59,15 @@ def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
                 return error(404, "api_disabled", "The staff API is off (BALCAO_STAFF_API_TOKEN is not set).")
             if not bearer_ok(request):
                 return error(401, "unauthorized", "Missing or wrong bearer token.")
-            raw = request.headers.get("X-Balcao-Staff", "")
-            if not raw.isdigit():
+            staff_id = staff_id_of(request.headers.get("X-Balcao-Staff", ""))
+            if staff_id is None:
                 return error(400, "staff_required", "Send X-Balcao-Staff with your Telegram user id.")
             async with sessions_of(request)() as session:
                 try:
-                    role = await require_role(session=session, telegram_user_id=int(raw), allowed=allowed)
+                    role = await require_role(session=session, telegram_user_id=staff_id, allowed=allowed)
                 except PermissionDenied:
                     return error(403, "forbidden", "This staff member may not do this.")
-            request[STAFF_ID] = int(raw)
+            request[STAFF_ID] = staff_id
             request[STAFF_ROLE] = role
             return await handler(request)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import re
 
 from sqlalchemy import delete, update
 from sqlmodel import col, select
@@ -19,6 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import N_, Translator
 from models.cases.fields import InvalidInput
+from models.cases.file_metadata import strip_metadata
 from models.cases.limits import ALLOWED_TYPES, CaseLimits
 from models.cases.media import EXTENSIONS, MP4, OGG, media_seconds, sniff_media
 from models.cases.tables import CaseAttachment
@@ -84,10 +84,14 @@ def _check_length(content: bytes, mime: str, limits: CaseLimits) -> None:
         )
 
 
-def _safe_name(file_name: str | None, mime: str) -> str:
-    extension = ALLOWED_TYPES[mime][1] if mime in ALLOWED_TYPES else EXTENSIONS[mime]
-    stem = re.sub(r"[^\w.\-]+", "_", (file_name or "").rsplit(".", 1)[0])[:100].strip("._") or "arquivo"
-    return f"{stem}.{extension}"
+def neutral_name(mime: str) -> str:
+    """The stored name of every file: ``anexo.<ext>``.
+
+    The name the phone gave is never kept: it can name the
+    author (``Joaquim_Sigiloso_comprovante.pdf``) of a case whose identity is restricted (Lei 13.460/2017
+    Art. 10 §7). Staff see ``<protocol>-anexo-<n>.<ext>`` (:func:`models.cases.views.attachment_name`).
+    """
+    return f"anexo.{ALLOWED_TYPES[mime][1] if mime in ALLOWED_TYPES else EXTENSIONS[mime]}"
 
 
 async def store_attachment(
@@ -107,7 +111,7 @@ async def store_attachment(
         session: database session.
         person_id: the sender.
         content: the downloaded bytes.
-        file_name: the name the sender's phone gave, if any (only used for display, sanitised).
+        file_name: the name the sender's phone gave, if any: not kept (see :func:`neutral_name`).
         limits: the limits in force.
         already: ids of the files already attached to this form or answer.
         case_id: the case, when the file answers a request for complementação; None in a draft.
@@ -130,6 +134,7 @@ async def store_attachment(
             )
         )
     _check_length(content, mime, limits)
+    content = strip_metadata(content, mime)
     digest = hashlib.sha256(content).hexdigest()
     if already:
         twins = await session.exec(
@@ -140,7 +145,7 @@ async def store_attachment(
     attachment = CaseAttachment(
         case_id=case_id,
         person_id=person_id,
-        file_name=_safe_name(file_name, mime),
+        file_name=neutral_name(mime),
         mime_type=mime,
         size=len(content),
         sha256=digest,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from sqlalchemy import and_
 from sqlalchemy import case as sql_case
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -35,8 +36,15 @@ from models.cases.tables import (
     EventKind,
     Outcome,
 )
-from models.cases.timeline import get_author, get_case, notify_staff, record_event
-from models.cases.views import CaseView, QueueItem, author_view, case_view, may_see_author
+from models.cases.timeline import CaseNotFound, get_author, get_case, notify_staff, record_event
+from models.cases.views import (
+    CaseView,
+    QueueItem,
+    author_view,
+    case_view,
+    may_see_author,
+    restricted_to_ombudsman,
+)
 from models.people import PermissionDenied, Role, StaffMember, require_role
 from models.rulebooks.catalogue import CP, L1533
 
@@ -134,9 +142,22 @@ async def staff_actor(*, session: AsyncSession, telegram_user_id: int, allowed: 
 
 
 async def _acting(*, session: AsyncSession, telegram_user_id: int, case: Case) -> StaffActor:
+    if restricted_to_ombudsman(case):  # before the role check, so a clerk learns nothing from a 403
+        _may_open(case, await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF))
     return await staff_actor(
         session=session, telegram_user_id=telegram_user_id, allowed=frozenset({HANDLING_ROLE[case.kind]})
     )
+
+
+def _may_open(case: Case, actor: StaffActor) -> None:
+    """A restricted ombudsman case does not exist for anyone but the Ombudsman (Lei 13.460/2017 Art. 10 §7).
+
+    Raises:
+        CaseNotFound: the caller may not open it (the same answer as an unknown protocol, so that its
+            existence is not told either).
+    """
+    if restricted_to_ombudsman(case) and actor.role is not Role.OMBUDSMAN:
+        raise CaseNotFound(f"no case {case.id!r}")
 
 
 async def may_act(*, session: AsyncSession, telegram_user_id: int, case_id: int) -> StaffActor:
@@ -199,6 +220,7 @@ async def staff_case(
     """
     actor = await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF)
     case = await get_case(session=session, case_id=case_id, protocol=protocol)
+    _may_open(case, actor)
     return await case_view_for(session=session, case=case, viewer_role=actor.role)
 
 
@@ -220,6 +242,10 @@ async def staff_queue(
     statement = select(Case).where(col(Case.status).not_in([s.value for s in FINAL_STATUSES]))
     if actor.role is not Role.ADMIN:
         statement = statement.where(Case.handling_role == actor.role)
+    if actor.role is not Role.OMBUDSMAN:  # Lei 13.460/2017 Art. 10 §7: restricted cases are the Ombudsman's alone
+        statement = statement.where(
+            ~(and_(col(Case.kind) == CaseKind.OMBUDSMAN.value, col(Case.identity_restricted) == True))  # noqa: E712
+        )
     statement = statement.order_by(deadline, col(Case.id)).limit(limit)
     items = []
     for case in (await session.exec(statement)).all():

@@ -13,6 +13,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from models.cases.limits import ALLOWED_TYPES
+from models.cases.media import EXTENSIONS
 from models.cases.tables import (
     FINAL_STATUSES,
     Case,
@@ -134,6 +136,21 @@ class QueueItem:
     summary: str
 
 
+def attachment_name(protocol: str, number: int, mime_type: str) -> str:
+    """The name staff and the API see for a case's file: ``OUV-2026-000012-anexo-2.jpg``, never the sender's own."""
+    extension = ALLOWED_TYPES[mime_type][1] if mime_type in ALLOWED_TYPES else EXTENSIONS.get(mime_type, "bin")
+    return f"{protocol}-anexo-{number}.{extension}"
+
+
+def restricted_to_ombudsman(case: Case) -> bool:
+    """Whether the case, its files and their names are the Ombudsman's alone (Lei 13.460/2017 Art. 10 §7).
+
+    An ombudsman case whose author restricted their identity: no other staff member, admins included, may
+    open it, by protocol, id or a forged button, in the chat or the API; to them it does not exist.
+    """
+    return case.kind is CaseKind.OMBUDSMAN and case.identity_restricted
+
+
 def may_see_author(case: Case, viewer_role: Role | None) -> bool:
     """Whether a staff member of ``viewer_role`` may see who filed the case.
 
@@ -206,7 +223,8 @@ def case_view(
         author=author,
         events=tuple(EventView(at=e.at, kind=e.kind, status=e.status, note=e.note) for e in events),
         attachments=tuple(
-            AttachmentView(id=a.id or 0, file_name=a.file_name, mime_type=a.mime_type, size=a.size, sha256=a.sha256)
-            for a in attachments
+            AttachmentView(id=a.id or 0, file_name=attachment_name(case.protocol, n, a.mime_type),
+                           mime_type=a.mime_type, size=a.size, sha256=a.sha256)
+            for n, a in enumerate(attachments, start=1)
         ),
     )

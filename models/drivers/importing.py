@@ -175,8 +175,21 @@ def _header_name(value: str) -> str:
     return re.sub(r"\s+", "_", _plain(value.replace("\ufeff", "")))
 
 
+class UnreadableCsv(ValueError):
+    """The file stops being CSV at a line (a field over the csv module's 131,072-character limit, a stray quote)."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(reason)
+        self.line = line
+
+
 def _records(text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
-    """The header and every non-empty record with the line it starts on."""
+    """The header and every non-empty record with the line it starts on.
+
+    Raises:
+        UnreadableCsv: the line where the file cannot be read as CSV any more.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # Windows and old Mac (CR only) line endings
     first_line = text.split("\n", 1)[0]
     delimiter = ";" if first_line.count(";") >= first_line.count(",") else ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
@@ -184,7 +197,10 @@ def _records(text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
     records: list[tuple[int, list[str]]] = []
     while True:
         start = reader.line_num + 1
-        values = next(reader, None)
+        try:
+            values = next(reader, None)
+        except csv.Error as exc:
+            raise UnreadableCsv(start, f"not readable as CSV: {exc}") from None
         if values is None:
             break
         if not header:
@@ -347,7 +363,11 @@ def read_rows(text: str, *, settings: Settings, today: dt.date) -> tuple[list[Dr
         The valid rows, and a report holding the problems found.
     """
     report = ImportReport()
-    header, records = _records(text)
+    try:
+        header, records = _records(text)
+    except UnreadableCsv as exc:
+        report.errors.append(RowProblem(exc.line, str(exc)))
+        return [], report
     missing = [column for column in COLUMNS if column not in header]
     if not header or missing:
         report.errors.append(RowProblem(1, "missing columns: " + ", ".join(missing or COLUMNS)))

@@ -35,6 +35,7 @@ from bot.settings import Settings
 from models.audit import record
 from models.calendar import BusinessCalendar
 from models.cases.attachments import AttachmentRefused, check_before_download, sniff_type
+from models.cases.file_metadata import strip_metadata
 from models.cases.limits import CaseLimits
 from models.columns import utcnow
 from models.notices.chain import append_event
@@ -210,6 +211,7 @@ async def store_filing_attachment(
     if mime is None:
         raise AttachmentRefused(N_("I can only accept photos (JPEG or PNG) and PDF documents, so this file was "
                                    "not kept. Everything else you entered is safe."))
+    content = strip_metadata(content, mime)  # EXIF position and owner, as for the cases' files
     digest = hashlib.sha256(content).hexdigest()
     if already:
         twin = (await session.exec(

@@ -123,3 +123,18 @@ def test_balcao_cli_locale_en_prints_the_import_report_in_english(
     assert "1 rows; 1 drivers would be added, 0 updated, 0 unchanged." in capsys.readouterr().out
     assert main(["import", "drivers", str(tmp_path / "none.csv")]) == 2
     assert "none.csv: no such file" in capsys.readouterr().err
+
+
+def test_a_huge_field_or_cr_only_line_endings_get_a_line_of_the_report_not_a_traceback(
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 10 item 7: a field over the csv module's 131,072-character limit, or old Mac line endings."""
+    huge = tmp_path / "huge.csv"
+    huge.write_text(csv_text([driver_row(), jorge(nome="x" * 140_000)]), encoding="utf-8")
+    assert main(["import", "drivers", str(huge)]) == 2
+    err = capsys.readouterr().err
+    assert f"{huge}:3:" in err and "field larger than field limit" in err and "Traceback" not in err
+    cr_only = tmp_path / "mac.csv"
+    cr_only.write_text(csv_text([driver_row(), jorge()]).replace("\r\n", "\n").replace("\n", "\r"), encoding="utf-8")
+    assert main(["import", "drivers", str(cr_only)]) == 0
+    assert "2 motoristas incluídos" in capsys.readouterr().out

@@ -7,11 +7,14 @@ from sqlmodel import select
 
 from bot.db import SessionFactory
 from bot.settings import Settings
+from models.cases.attachments import store_attachment
 from models.cases.filing import file_ombudsman_case, file_representation
+from models.cases.limits import CaseLimits
 from models.cases.tables import Case, CaseStatus, Outcome
 from models.columns import utcnow
 from models.people import Person, Role, add_staff
 from tests.auxil.case_chat import Talk, deliver
+from tests.auxil.case_files import pdf
 from tests.auxil.case_people import ombudsman, representation
 
 JOAO, CLARA, OTAVIO = 850001, 850101, 850103
@@ -75,10 +78,18 @@ async def test_a_clerk_decides_representations_and_the_author_is_told(
     assert emulator.unanswered_callbacks() == []
 
 
-async def test_a_restricted_author_is_a_code_to_an_admin_and_a_name_to_the_ombudsman(
+async def _forged_press(emulator: Any, talk: Talk, message: Any, data: str) -> Any:
+    """A callback query with data no button carries, as a modified client sends it."""
+    mark = talk._mark()
+    emulator.press_button(talk.user, message, data, forged=True)
+    return await emulator.wait_for_message(talk.user.id, lambda m: True, after=mark, timeout=8)
+
+
+async def test_a_restricted_case_and_its_files_are_the_ombudsmans_alone(
     emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
 ) -> None:
-    """Lei 13.460/2017 Art. 10 §7: staff other than the ombudsman, admins included, see only the pseudonym."""
+    """Lei 13.460/2017 Art. 10 §7: no other staff member, admins included, opens it — not by the queue, not by
+    a forged button for its id, not its files — and the files carry neutral names, never the sender's."""
     await _setup(sessions, settings)
     admin_id = 850104
     async with sessions() as session:
@@ -87,16 +98,29 @@ async def test_a_restricted_author_is_a_code_to_an_admin_and_a_name_to_the_ombud
         await add_staff(session=session, telegram_user_id=admin_id, role=Role.ADMIN, name="Ana", actor="test")
         joao = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
         assert joao.id is not None
-        filed = await file_ombudsman_case(session=session, person_id=joao.id, form=ombudsman(restricted=True),
+        stored = await store_attachment(session=session, person_id=joao.id, content=pdf(),
+                                        file_name="Joaquim_Sigiloso_Ferreira_comprovante.pdf",
+                                        limits=CaseLimits.from_settings(settings), already=[])
+        assert stored.id is not None
+        filed = await file_ombudsman_case(session=session, person_id=joao.id,
+                                          form=ombudsman(restricted=True, attachment_ids=[stored.id]),
                                           now=utcnow(), settings=settings)
     clara = Talk(emulator, emulator.add_user(CLARA, "Clara", language_code="en"))
     ana = Talk(emulator, emulator.add_user(admin_id, "Ana", language_code="pt-br"))
     otavio = Talk(emulator, emulator.add_user(OTAVIO, "Otávio", language_code="en"))
-    queue = await clara.send("/pendencias", "Pending cases")
-    assert filed.protocol not in queue.text  # not the clerk's queue
-    queue = await ana.send("/pendencias", filed.protocol)  # every queue for an admin
-    opened = await ana.press(queue, f"pend:case:{filed.case_id}", "Manifestante #")
-    assert "(identidade restrita)" in opened.text and "João" not in opened.text
+    clara_queue = await clara.send("/pendencias", "Pending cases")
+    assert filed.protocol not in clara_queue.text  # not the clerk's queue
+    ana_queue = await ana.send("/pendencias", "Pendências")
+    assert filed.protocol not in ana_queue.text  # nor in an admin's, who sees every other queue
+    for talk, queue in ((clara, clara_queue), (ana, ana_queue)):
+        for forged in (f"pend:case:{filed.case_id}", f"pend:files:{filed.case_id}", f"pend:take:{filed.case_id}",
+                       f"pend:answer:{filed.case_id}"):
+            answer = await _forged_press(emulator, talk, queue, forged)
+            assert filed.protocol not in answer.text and "João" not in answer.text, forged
+        assert talk.last_document() is None
     queue = await otavio.send("/pendencias", filed.protocol)
-    await otavio.press(queue, f"pend:case:{filed.case_id}", "Author: João Batista Pereira")
+    opened = await otavio.press(queue, f"pend:case:{filed.case_id}", "Author: João Batista Pereira")
+    await otavio.press(opened, f"pend:files:{filed.case_id}", "Files of")
+    document = otavio.last_document()
+    assert document is not None and document["file_name"] == f"{filed.protocol}-anexo-1.pdf"
 

@@ -63,7 +63,7 @@ async def test_only_staff_with_the_token_get_in(client: TestClient, cast: Cast) 
     assert (await response.json())["error"] == "forbidden"
 
 
-async def test_the_queue_is_the_callers_role_and_admins_see_all(
+async def test_the_queue_is_the_callers_role_and_admins_see_all_but_restricted_cases(
     client: TestClient, session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
     rep, ouv = await _file_both(session, settings, cast)
@@ -71,22 +71,25 @@ async def test_the_queue_is_the_callers_role_and_admins_see_all(
     assert [c["protocol"] for c in clara["cases"]] == [rep]
     assert clara["cases"][0]["days_left"] == 10
     admin = await (await client.get("/api/cases", headers=_as(ADMIN))).json()
-    assert [c["protocol"] for c in admin["cases"]] == [rep, ouv]
+    assert [c["protocol"] for c in admin["cases"]] == [rep]  # Lei 13.460/2017 Art. 10 §7: the Ombudsman's alone
+    otavio = await (await client.get("/api/cases", headers=_as(cast.otavio.telegram_user_id))).json()
+    assert [c["protocol"] for c in otavio["cases"]] == [ouv]
 
 
-async def test_a_clerk_and_the_logs_never_see_a_restricted_author(
+async def test_a_restricted_case_is_the_ombudsmans_alone_and_the_logs_never_see_its_author(
     client: TestClient, session: AsyncSession, settings: Settings, cast: Cast, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """Lei 13.460/2017 Art. 10 §7: a clerk or an admin gets the same 404 as for a protocol that does not exist."""
     caplog.set_level(logging.DEBUG, logger="balcao")
     _rep, ouv = await _file_both(session, settings, cast)
-    response = await client.get(f"/api/cases/{ouv}", headers=_as(cast.clara.telegram_user_id))
-    assert response.status == 200
-    body = await response.text()
-    data = await response.json()
-    assert "João" not in body and "Pereira" not in body
-    assert data["author"]["restricted"] is True and data["author"]["label"].startswith("#")
-    admin = await (await client.get(f"/api/cases/{ouv}", headers=_as(ADMIN))).json()
-    assert admin["author"]["name"] is None  # admins are not the ombudsman
+    for staff in (cast.clara.telegram_user_id, ADMIN):
+        response = await client.get(f"/api/cases/{ouv}", headers=_as(staff))
+        unknown = await client.get("/api/cases/OUV-2026-000999", headers=_as(staff))
+        assert response.status == unknown.status == 404
+        assert await response.json() == await unknown.json()
+        for action, body in (("assign", {}), ("answer", {"text": "x" * 30}), ("archive", {"reason": "x" * 30})):
+            acted = await client.post(f"/api/cases/{ouv}/{action}", json=body, headers=_as(staff))
+            assert acted.status == 404, (staff, action)
     otavio = await (await client.get(f"/api/cases/{ouv.lower()}", headers=_as(cast.otavio.telegram_user_id))).json()
     assert otavio["author"]["name"] == "João Batista Pereira"
     assert "João" not in caplog.text
@@ -127,7 +130,7 @@ async def test_ombudsman_actions_and_their_limits(
     _rep, ouv = await _file_both(session, settings, cast)
     otavio, clara = _as(cast.otavio.telegram_user_id), _as(cast.clara.telegram_user_id)
     assert (await client.post(f"/api/cases/{ouv}/extend", json={"reason": "Falta a Secretaria."},
-                              headers=clara)).status == 403
+                              headers=clara)).status == 404  # restricted: not even its existence is told
     assert (await client.post(f"/api/cases/{ouv}/extend", json={"reason": ""}, headers=otavio)).status == 422
     extended = await client.post(f"/api/cases/{ouv}/extend", json={"reason": "Aguardando a Secretaria de Saúde."},
                                  headers=otavio)

@@ -28,7 +28,7 @@ async def test_a_file_is_stored_with_size_type_and_hash(session: AsyncSession, c
         already=[],
     )
     assert (stored.mime_type, stored.size, len(stored.sha256), stored.case_id) == ("image/png", len(png()), 64, None)
-    assert stored.file_name == "etc_foto.png"  # no path tricks
+    assert stored.file_name == "anexo.png"  # neither the sender's name nor path tricks are kept
     assert stored.content == png()
 
 

@@ -51,7 +51,7 @@ async def test_completing_a_case_restarts_the_answer_deadline_and_tells_the_staf
     assert due == dt.date(2026, 4, 13)  # 30 days from 12 March is Saturday 11 April → Monday 13
     view = await my_case(session=session, person_id=cast.joao.id, case_id=filed.case_id)
     assert view.status is CaseStatus.IN_PROGRESS and view.complement_answer == "Rua das Acácias, 45."
-    assert [a.file_name for a in view.attachments] == ["x.pdf"]
+    assert [a.file_name for a in view.attachments] == [f"{filed.protocol}-anexo-1.pdf"]
     staff = (await session.exec(select(OutboxMessage).where(OutboxMessage.kind == "cases.staff"))).all()
     assert [m.payload["what"] for m in staff] == ["new", "complement_answered"]
     with pytest.raises(CaseActionRefused, match="not waiting"):

@@ -26,6 +26,7 @@ from models.cases.handling import (
     staff_queue,
 )
 from models.cases.tables import CaseStatus, Outcome
+from models.cases.timeline import CaseNotFound
 from models.outbox import OutboxMessage
 from models.people import PermissionDenied
 from tests.auxil.case_people import NOW, Cast, ombudsman, representation
@@ -44,22 +45,26 @@ async def _citizen_updates(session: AsyncSession, person_id: int) -> list[dict[s
     return [row.payload for row in rows]
 
 
-async def test_a_clerk_sees_a_restricted_ombudsman_case_only_with_a_pseudonym(
+async def test_a_restricted_ombudsman_case_is_the_ombudsmans_alone(
     session: AsyncSession, settings: Settings, cast: Cast, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Lei 13.460/2017 Art. 10 §7: the author's identity is restricted; only the ombudsman sees it."""
+    """Lei 13.460/2017 Art. 10 §7: the author's identity is restricted; only the ombudsman opens the case."""
     caplog.set_level(logging.DEBUG, logger="balcao")
     filed = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=True),
                                       now=NOW, settings=settings)
+    with pytest.raises(CaseNotFound):
+        await staff_case(session=session, telegram_user_id=cast.clara.telegram_user_id, protocol=filed.protocol)
+    with pytest.raises(CaseNotFound):
+        await staff_case(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=filed.case_id)
+    open_case = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=False),
+                                          now=NOW, settings=settings)
     clerk_view = await staff_case(session=session, telegram_user_id=cast.clara.telegram_user_id,
-                                  protocol=filed.protocol)
-    assert clerk_view.author.restricted and clerk_view.author.name is None and clerk_view.author.address is None
-    assert clerk_view.author.label.startswith("#") and len(clerk_view.author.label) == 5
-    assert "João" not in repr(clerk_view)
+                                  protocol=open_case.protocol)
+    assert not clerk_view.author.restricted
     ombudsman_view = await staff_case(session=session, telegram_user_id=cast.otavio.telegram_user_id,
                                       case_id=filed.case_id)
     assert ombudsman_view.author.name == "João Batista Pereira"
-    assert ombudsman_view.author.pseudonym == clerk_view.author.pseudonym
+    assert ombudsman_view.author.label == "João Batista Pereira"
     await answer_case(session=session, telegram_user_id=cast.otavio.telegram_user_id, case_id=filed.case_id,
                       text="O médico foi contratado e começa na segunda-feira.", now=NOW)
     audit = (await session.exec(select(AuditEvent))).all()
@@ -89,7 +94,7 @@ async def test_the_queue_is_per_role_and_ordered_by_deadline(
                                     settings=settings)
     later = await file_representation(session=session, person_id=cast.maria.id, form=representation(),
                                       now=NOW + dt.timedelta(days=2), settings=settings)
-    ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
+    ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=False), now=NOW,
                                     settings=settings)
     clerk = await staff_queue(session=session, telegram_user_id=cast.clara.telegram_user_id, today=TODAY)
     assert [item.protocol for item in clerk] == [rep.protocol, later.protocol]
@@ -168,8 +173,13 @@ async def test_the_ombudsman_extends_once_with_a_reason(
     with pytest.raises(CaseActionRefused, match="only one extension"):
         await extend(session=session, telegram_user_id=otavio, case_id=filed.case_id,
                      reason="Mais uma vez, por favor.", now=NOW, settings=settings)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(CaseNotFound):  # restricted: to a clerk the case does not exist (Lei 13.460 Art. 10 §7)
         await extend(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=filed.case_id,
+                     reason="Clara não é ouvidora.", now=NOW, settings=settings)
+    open_case = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=False),
+                                          now=NOW, settings=settings)
+    with pytest.raises(PermissionDenied):
+        await extend(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=open_case.case_id,
                      reason="Clara não é ouvidora.", now=NOW, settings=settings)
     updates = await _citizen_updates(session, cast.joao.id)
     assert updates[-1]["event"] == "extended" and updates[-1]["due_on"] == "2026-05-04"
@@ -220,7 +230,7 @@ async def test_archiving_goes_to_the_ombudsman_or_to_an_art_32_decision_by_kind(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
     """An ombudsman case is archived by the ombudsman; a representação is archived as a CP Art. 32 decision."""
-    ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
+    ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=False), now=NOW,
                                     settings=settings)
     rep = await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
                                     settings=settings)

@@ -1,0 +1,139 @@
+"""The bot object of the application: python-telegram-bot's ``ExtBot`` with two protections.
+
+* ``getUpdates``: each update is read on its own; one the library cannot read is replaced by an empty
+  update with its id (:mod:`bot.update_parsing`), so one bad update never stops polling for everyone.
+* Replies: a ``sendMessage`` or ``editMessageText`` that the Bot API refuses for now (429, 5xx, network) is
+  queued in the outbox and sent by the dispatcher with its retry rules (:mod:`notifications.chat_replies`);
+  the handler then gets :class:`~notifications.chat_replies.ReplyDeferred`. A failed ``answerCallbackQuery``
+  (only stops the spinner), refused for now or because the query was already answered or is too old, is
+  logged and passed over, so the reply itself still goes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from telegram import Update
+from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue  # as PTB's own get_updates
+from telegram.error import BadRequest, RetryAfter, TelegramError
+from telegram.ext import ExtBot
+from telegram.request import HTTPXRequest
+
+from bot.db import SessionFactory
+from bot.settings import Settings
+from bot.update_parsing import has_update_id, parse_update
+from models.columns import utcnow
+from notifications.chat_replies import ReplyDeferred, callback_buttons, defer_reply
+from notifications.retry_policy import backoff_seconds, is_transient, retry_after_seconds
+from notifications.service import wake_dispatcher
+
+logger = logging.getLogger("balcao.bot")
+
+DEFERRABLE = frozenset({"sendMessage", "editMessageText"})
+CONNECTION_POOL = 256
+"""Connections of the bot's HTTP client (python-telegram-bot's default for an application)."""
+
+
+class BalcaoBot(ExtBot[None]):
+    """``ExtBot`` that skips unreadable updates and queues refused replies (see the module's docstring)."""
+
+    def __init__(self, *args: Any, sessions: SessionFactory | None = None, settings: Settings | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sessions = sessions
+        self._settings = settings
+
+    async def _post(self, endpoint: str, data: dict[str, Any] | None = None, **kwargs: Any) -> Any:
+        try:
+            result = await super()._post(endpoint, data, **kwargs)
+        except TelegramError as exc:
+            if endpoint == "answerCallbackQuery" and (is_transient(exc) or _expired_query(exc)):
+                # it only stops the spinner: a query answered twice, or after Telegram's ~15 s, must not
+                # abort the reply itself (the person was left without an answer)
+                logger.info("a button press was not acknowledged: %s", type(exc).__name__)
+                return True
+            if not is_transient(exc):
+                raise
+            if endpoint in DEFERRABLE and await self._defer(data or {}, exc):
+                raise ReplyDeferred(f"reply queued after {type(exc).__name__}") from exc
+            raise
+        return result
+
+    async def get_updates(
+        self,
+        offset: int | None = None,
+        limit: int | None = None,
+        timeout: int | float | dt.timedelta | None = None,  # noqa: ASYNC109 (the Bot API parameter)
+        allowed_updates: Sequence[str] | None = None,
+        *,
+        read_timeout: Any = DEFAULT_NONE,
+        write_timeout: Any = DEFAULT_NONE,
+        connect_timeout: Any = DEFAULT_NONE,
+        pool_timeout: Any = DEFAULT_NONE,
+        api_kwargs: dict[str, Any] | None = None,
+    ) -> tuple[Update, ...]:
+        """``getUpdates`` as python-telegram-bot does it, but each update is read on its own (read once).
+
+        An update the library cannot read becomes an empty update with its id (:func:`parse_update`), so the
+        poller confirms it and goes on; the library's own version failed the whole batch, on every retry.
+        """
+        data = {"timeout": timeout, "offset": offset, "limit": limit, "allowed_updates": allowed_updates}
+        base = (self._request[0].read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout) or 0
+        wait = timeout.total_seconds() if isinstance(timeout, dt.timedelta) else (timeout or 0)
+        result = await self._post(
+            "getUpdates",
+            data,
+            read_timeout=base + wait,
+            write_timeout=write_timeout,
+            connect_timeout=connect_timeout,
+            pool_timeout=pool_timeout,
+            api_kwargs=api_kwargs,
+        )
+        updates = tuple(parse_update(item, self) for item in result if has_update_id(item))
+        for update in updates:
+            self.insert_callback_data(update)
+        return updates
+
+    async def _defer(self, data: dict[str, Any], exc: TelegramError) -> bool:
+        chat_id, text = data.get("chat_id"), data.get("text")
+        if self._sessions is None or self._settings is None or type(chat_id) is not int or not isinstance(text, str):
+            return False
+        if isinstance(exc, RetryAfter):
+            wait = retry_after_seconds(exc)
+        else:
+            wait = backoff_seconds(1, cap=self._settings.dispatch_retry_max_seconds)
+        async with self._sessions() as session:
+            queued = await defer_reply(
+                session=session,
+                chat_id=chat_id,
+                text=text,
+                buttons=callback_buttons(data.get("reply_markup")),
+                not_before=utcnow() + dt.timedelta(seconds=wait),
+            )
+        if queued:
+            logger.warning("a reply was refused (%s); queued in the outbox, next try in %.0f s",
+                           type(exc).__name__, wait)
+            wake_dispatcher()
+        return queued
+
+
+def _expired_query(exc: TelegramError) -> bool:
+    return isinstance(exc, BadRequest) and "query is too old" in str(exc).lower()
+
+
+def build_bot(settings: Settings, sessions: SessionFactory) -> BalcaoBot:
+    """The application's bot, pointed at ``BALCAO_TELEGRAM_API_URL``."""
+    assert settings.telegram_token is not None
+    root = settings.telegram_api_url
+    return BalcaoBot(
+        settings.telegram_token.get_secret_value(),
+        base_url=f"{root}/bot",
+        base_file_url=f"{root}/file/bot",
+        request=HTTPXRequest(connection_pool_size=CONNECTION_POOL),
+        get_updates_request=HTTPXRequest(),
+        sessions=sessions,
+        settings=settings,
+    )

@@ -1,0 +1,1 @@
+"""What every spreadsheet export (CSV, XLSX) shares: cells that cannot run as formulas."""

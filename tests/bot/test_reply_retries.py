@@ -1,0 +1,101 @@
+"""Issue 10 item 11: a reply the Bot API refuses (500, 429) is retried with the outbox's rules, and the apology
+for an error is in the person's language (it was always Portuguese: python-telegram-bot gives the error
+handler a fresh context, without the translator)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlmodel import select
+from telegram import Update
+
+from bot.db import SessionFactory
+from bot.settings import Settings
+from models.columns import utcnow
+from models.outbox import OutboxMessage, OutboxStatus
+from notifications.chat_replies import CHAT_REPLY
+from notifications.dispatcher import Dispatcher, sending_bot
+from notifications.retry_policy import RETRY_BASE_SECONDS
+from tests.auxil.bot_harness import settings_for
+
+JOHN = 830501
+
+
+async def _queued(sessions: SessionFactory) -> list[OutboxMessage]:
+    async with sessions() as session:
+        return list((await session.exec(select(OutboxMessage).where(OutboxMessage.kind == CHAT_REPLY))).all())
+
+
+async def _dispatch(settings: Settings, sessions: SessionFactory, emulator: Any, *, ahead: float) -> None:
+    async with sending_bot(settings_for(settings, emulator)) as bot:
+        dispatcher = Dispatcher(sessions=sessions, bot=bot, settings=settings_for(settings, emulator),
+                                now=lambda: utcnow() + dt.timedelta(seconds=ahead))
+        await dispatcher.run_until_idle()
+
+
+async def _says(bot_app: Any, emulator: Any, user_id: int, text: str, update_id: int) -> None:
+    """The person writes; returns when the bot has handled it (no waiting on the clock)."""
+    user = emulator.user(user_id)
+    data = {"update_id": update_id, "message": {
+        "message_id": update_id, "date": int(utcnow().timestamp()), "text": text,
+        "entities": [{"type": "bot_command", "offset": 0, "length": len(text)}],
+        "chat": {"id": user.id, "type": "private", "first_name": user.first_name},
+        "from": user.as_user()}}
+    await bot_app.process_update(Update.de_json(data, bot_app.bot))
+
+
+def _bot_texts(emulator: Any, user_id: int) -> list[str]:
+    return [m.text or "" for m in emulator.messages(user_id) if m.from_bot]
+
+
+async def test_a_reply_refused_with_500_is_sent_later_with_the_outbox_backoff(
+    bot_app: Any, emulator: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    maria = emulator.personas[1]
+    emulator.fail_next("sendMessage", error_code=500, description="Internal Server Error", times=2,
+                       chat_id=maria.user_id)
+    await _says(bot_app, emulator, maria.user_id, "/ajuda", 901)
+    [refused] = emulator.calls_to("sendMessage", ok=False)
+    assert _bot_texts(emulator, maria.user_id) == []  # nothing reached her, and no apology for a queued reply
+    [row] = await _queued(sessions)
+    assert row.status is OutboxStatus.PENDING and row.payload["text"] == refused.params["text"]
+    assert abs((row.not_before - row.created_at).total_seconds() - RETRY_BASE_SECONDS) < 2  # first backoff step
+    await _dispatch(settings, sessions, emulator, ahead=RETRY_BASE_SECONDS + 1)  # a second 500: backoff again
+    [row] = await _queued(sessions)
+    assert row.status is OutboxStatus.PENDING and row.attempts == 1
+    await _dispatch(settings, sessions, emulator, ahead=5 * RETRY_BASE_SECONDS)
+    [row] = await _queued(sessions)
+    assert row.status is OutboxStatus.SENT
+    assert len(_bot_texts(emulator, maria.user_id)) == 1
+    delivered = [c for c in emulator.calls_to("sendMessage", ok=True) if c.params["chat_id"] == maria.user_id]
+    assert delivered[-1].params["text"] == refused.params["text"]
+
+
+async def test_a_reply_refused_with_429_waits_what_telegram_asks(
+    bot_app: Any, emulator: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    maria = emulator.personas[1]
+    emulator.fail_next("sendMessage", error_code=429, description="Too Many Requests: retry after 7",
+                       retry_after=7, chat_id=maria.user_id)
+    await _says(bot_app, emulator, maria.user_id, "/ajuda", 902)
+    [row] = await _queued(sessions)
+    assert abs((row.not_before - row.created_at).total_seconds() - 7) < 2
+    await _dispatch(settings, sessions, emulator, ahead=8)
+    [row] = await _queued(sessions)
+    assert row.status is OutboxStatus.SENT and len(_bot_texts(emulator, maria.user_id)) == 1
+
+
+async def test_the_apology_is_in_the_persons_language_and_is_queued_when_it_fails_too(
+    bot_app: Any, emulator: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    emulator.add_user(JOHN, "John", language_code="en")
+    emulator.fail_next("sendMessage", error_code=400, description="Bad Request: something odd", chat_id=JOHN)
+    await _says(bot_app, emulator, JOHN, "/ajuda", 903)
+    [apology] = _bot_texts(emulator, JOHN)
+    assert apology.startswith("Sorry, something went wrong on our side") and "E-" in apology
+    emulator.fail_next("sendMessage", error_code=400, description="Bad Request: something odd", chat_id=JOHN)
+    emulator.fail_next("sendMessage", error_code=502, description="Bad Gateway", chat_id=JOHN)
+    await _says(bot_app, emulator, JOHN, "/ajuda", 904)
+    [row] = await _queued(sessions)
+    assert row.payload["text"].startswith("Sorry, something went wrong on our side")
