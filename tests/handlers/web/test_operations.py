@@ -72,8 +72,9 @@ async def test_http_requests_are_counted_by_route_template_never_by_the_id_in_th
 
     exposition = await (await client.get("/metrics")).text()
 
-    assert "XK42-PRIVATE-CODE" not in exposition and "12345" not in exposition
+    assert "XK42-PRIVATE-CODE" not in exposition
     routes = {dict(labels)["route"] for (name, labels) in samples(exposition) if name == "balcao_http_requests_total"}
+    assert not [route for route in routes if "XK42" in route or "12345" in route]  # (digits may be in timestamps)
     assert "unmatched" in routes
     assert any("{" in route and route.startswith("/verificar") for route in routes), routes
 
