@@ -109,6 +109,21 @@ FILING_NAMES = {FilingKind.DEFESA: N_("defence"), FilingKind.RECLAMACAO: N_("com
                 FilingKind.RECURSO: N_("appeal")}
 STEP_ELEMENTS = {"name": "offender_name", "place": "place", "witnesses": "witnesses", "term": "inspection_term",
                  "issuer": "issuer_name"}
+# Every refusal offers to change the field it names (issue 9 item 6): element of the notice -> step(s) of the form.
+ELEMENT_STEPS: dict[str, tuple[str, ...]] = {
+    "rulebook": ("rulebook",), "type": ("type",), "infraction_code": ("infraction",), "offender_name": ("name",),
+    "offender_document": ("document",), "offender_address": ("address",), "person_id": ("person",),
+    "person_telegram_id": ("person",), "place": ("place",), "drawn_up_on": ("date", "time"),
+    "drawn_up_time": ("time",), "facts": ("facts",), "witnesses": ("witnesses",), "inspection_term": ("term",),
+    "issuer_name": ("issuer",),
+}
+ALWAYS_EDITABLE = ("infraction", "name", "place", "date", "time", "facts")
+EDIT_LABELS = {
+    "rulebook": N_("law"), "type": N_("type"), "infraction": N_("infraction"), "name": N_("name"),
+    "document": N_("CPF/CNPJ"), "address": N_("address"), "person": N_("Telegram id"), "place": N_("place"),
+    "date": N_("date"), "time": N_("time"), "facts": N_("facts"), "witnesses": N_("witnesses"),
+    "term": N_("termo de fiscalização"), "issuer": N_("who draws it up"),
+}
 _TIME = re.compile(r"^(\d{1,2})(?:[:h.](\d{2}))?$")
 
 
@@ -235,6 +250,7 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
     ]
     lines += [f"<b>{esc(name)}:</b> {esc(value)}" for name, value in shown if value]
     rows: list[list[tuple[str, str]]] = []
+    named: list[str] = []  # the steps the refusals name, offered first
     try:
         async with context.sessions() as session:
             ready = await prepare(session=session, settings=context.settings, data=elements)
@@ -242,6 +258,8 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
         lines.append("")
         lines.append(tr._("<b>It cannot be issued yet:</b>"))
         lines += ["• " + esc(problem.render(tr)) for problem in refused.problems]
+        named = [step for problem in refused.problems for step in ELEMENT_STEPS.get(problem.element, ())
+                 if _applies(step, data, list(context.settings.rulebooks))]
     else:
         fine = tr._("Fine: {amount} ({units} {unit})").format(
             amount=tr.money(ready.fine.amount), units=tr.number(ready.fine.units), unit=ready.fine.unit)
@@ -254,10 +272,10 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
         lines.append(tr._("Delivery: in the bot.") if ready.person_id else
                      tr._("Delivery: nobody in the bot yet — it will go on the list for post or edital."))
         rows.append([(tr._("✅ Issue the notice"), "nstf:issue")])
-    edits = [(tr._("Edit {what}").format(what=tr._(label)), f"nstf:edit:{step}")
-             for step, label in (("infraction", N_("infraction")), ("name", N_("name")), ("place", N_("place")),
-                                 ("facts", N_("facts")))]
-    rows += [edits[:2], edits[2:], cancel_row(context, "nstf:cancel")]
+    steps = list(dict.fromkeys([*named, *ALWAYS_EDITABLE]))
+    edits = [(tr._("Edit {what}").format(what=tr._(EDIT_LABELS[step])), f"nstf:edit:{step}") for step in steps]
+    rows += [edits[index:index + 2] for index in range(0, len(edits), 2)]
+    rows.append(cancel_row(context, "nstf:cancel"))
     await reply(update, context, "\n".join(lines), markup=keyboard(rows), edit=edit)
 
 
@@ -771,7 +789,7 @@ async def _issue_button(update: Update, context: BalcaoContext, action: str, arg
         await _take(update, context, "time", data, utcnow().astimezone(context.settings.tz).strftime("%H:%M"))
     elif action == "me" and step == "issuer":
         await _take(update, context, "issuer", data, context.person.first_name)
-    elif action == "edit" and args and args[0] in QUESTIONS:
+    elif action == "edit" and args and args[0] in EDIT_LABELS:
         data["editing"] = True
         await save(context, ISSUE_FORM, args[0], data)
         await ask(update, context, args[0], data, edit=True)

@@ -1,0 +1,53 @@
+"""Issue 9 item 6: no dead ends around notices — every refusal offers its field; a representação leads to /emitir."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from models.people import Role, add_staff
+from tests.auxil.case_chat import Talk
+
+
+async def _staff(emulator: Any, sessions: Any, user_id: int, name: str, role: Role = Role.INSPECTOR) -> Talk:
+    user = emulator.add_user(user_id, name, language_code="pt-br")
+    talk = Talk(emulator, user)
+    await talk.send("/start", "O que você quer fazer?")
+    async with sessions() as session:
+        await add_staff(session=session, telegram_user_id=user.id, role=role, name=name, actor="test")
+    return talk
+
+
+async def test_a_future_hour_is_refused_with_buttons_for_date_and_time_cp_art_34(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    talk = await _staff(emulator, sessions, 830101, "Inês")
+    local = dt.datetime.now(settings.tz)
+    # An hour later today (or the last minute of today): after "Hoje" it is a moment in the future.
+    later = min(local + dt.timedelta(hours=1), local.replace(hour=23, minute=59))
+    law = await talk.send("/emitir", "Qual lei")
+    kind = await talk.press_and_edit(law, "nstf:rb:nx-posturas", "Qual tipo")
+    await talk.press_and_edit(kind, "nstf:type:auto", "Qual infração")
+    await talk.send("CP-I-1", "Nome do infrator")
+    document = await talk.send("Depósito Bom Preço Ltda.", "CPF ou CNPJ")
+    address = await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
+    person = await talk.press_and_edit(address, "nstf:skip", "ID do Telegram")
+    await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
+    day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
+    await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
+    witnesses_ask = await talk.send(later.strftime("%H:%M"), "Descreva os fatos")
+    witnesses = await talk.send("Terreno com mato alto e lixo acumulado.", "Testemunhas")
+    assert witnesses_ask.message_id < witnesses.message_id
+    term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
+    issuer = await talk.press_and_edit(term, "nstf:skip", "Quem lavra")
+    review = await talk.press_and_edit(issuer, "nstf:me", "Ainda não pode ser emitida")
+    buttons = talk.buttons(review)
+    assert "nstf:issue" not in buttons
+    # The refusal names the day and the hour: both can be changed from here, the named ones first.
+    assert buttons[:2] == ["nstf:edit:date", "nstf:edit:time"]
+    asked = await talk.press_and_edit(review, "nstf:edit:time", "Hora da lavratura")
+    fixed = await talk.send("00:00", "Confira a notificação antes de emitir")
+    assert asked.message_id < fixed.message_id
+    assert "nstf:issue" in talk.buttons(fixed) and "Ainda não pode" not in fixed.text
+    await talk.press_and_edit(fixed, "nstf:issue", "Emitida")
+    assert emulator.unanswered_callbacks() == []
