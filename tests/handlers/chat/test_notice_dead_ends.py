@@ -5,7 +5,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from models.people import Role, add_staff
+from sqlmodel import select
+
+from models.cases.filing import file_representation
+from models.cases.tables import Case
+from models.columns import utcnow
+from models.notices.tables import Notice, NoticeType
+from models.people import Person, Role, add_staff
+from tests.auxil.case_people import representation
 from tests.auxil.case_chat import Talk
 
 
@@ -50,4 +57,31 @@ async def test_a_future_hour_is_refused_with_buttons_for_date_and_time_cp_art_34
     assert asked.message_id < fixed.message_id
     assert "nstf:issue" in talk.buttons(fixed) and "Ainda não pode" not in fixed.text
     await talk.press_and_edit(fixed, "nstf:issue", "Emitida")
+    assert emulator.unanswered_callbacks() == []
+
+
+async def test_notify_the_offender_leads_to_emitir_prefilled_from_the_case_cp_art_32(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    async with sessions() as session:
+        author = Person(telegram_user_id=830202, chat_id=830202, first_name="João", locale="pt_BR")
+        session.add(author)
+        await session.commit()
+        assert author.id is not None
+        await file_representation(session=session, person_id=author.id, form=representation(), now=utcnow(),
+                                  settings=settings)
+        case = (await session.exec(select(Case))).one()
+    clara = await _staff(emulator, sessions, 830201, "Clara", Role.CLERK)
+    queue = await clara.send("/pendencias", case.protocol)
+    opened = await clara.press(queue, f"pend:case:{case.id}", case.protocol)
+    note = await clara.press(opened, f"pend:notify:{case.id}", "Pular")
+    confirm = await clara.press(note, "pend:skip", "Confirma?")
+    done = await clara.press(confirm, "pend:ok", "notificação preliminar")
+    assert f"nstf:case:{case.id}" in clara.buttons(done)
+    review = await clara.press_and_edit(done, f"nstf:case:{case.id}", "Confira a notificação antes de emitir")
+    assert "Depósito Bom Preço" in review.text and "João" not in review.text  # the author is never on it
+    await clara.press_and_edit(review, "nstf:issue", "Emitida")
+    async with sessions() as session:
+        notice = (await session.exec(select(Notice))).one()
+        assert notice.case_id == case.id and notice.type is NoticeType.PRELIMINAR
     assert emulator.unanswered_callbacks() == []
