@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import secrets
 from typing import Any
 
 from sqlmodel import select
@@ -34,7 +35,14 @@ from models.calendar import BusinessCalendar
 from models.cases.catalogue_search import search_infractions
 from models.cases.fields import InvalidInput, address, clean_text, past_day
 from models.columns import utcnow
-from models.drafts import Draft, discard_draft
+from models.drafts import (
+    Draft,
+    claim_submission,
+    discard_draft,
+    find_submission,
+    finish_submission,
+    release_submission,
+)
 from models.notices.delivery import (
     DeliveryError,
     cpf_claimant,
@@ -77,6 +85,8 @@ DECISION_FORM = "notice_decision"
 ISSUERS = frozenset({Role.INSPECTOR, Role.CLERK})
 DECIDERS = frozenset({Role.CLERK})
 LIST_LIMIT = 20
+KEY = "key"
+"""The form instance's random token in its data: Issue is claimed once per key (``models.drafts``)."""
 
 STEPS = ("rulebook", "type", "infraction", "name", "document", "address", "person", "place", "date", "time",
          "facts", "witnesses", "term", "issuer", "review")
@@ -173,6 +183,7 @@ async def issue_command(update: Update, context: BalcaoContext) -> None:
         data["rulebook"] = rulebooks[0]
         if rulebooks[0] == L1533:
             data["type"] = NoticeType.AUTO.value
+    data[KEY] = secrets.token_hex(8)
     first = "rulebook" if len(rulebooks) > 1 else ("type" if data["rulebook"] == CP else "infraction")
     await save(context, ISSUE_FORM, first, data)
     await ask(update, context, first, data)
@@ -356,21 +367,54 @@ async def _infraction(update: Update, context: BalcaoContext, data: dict[str, An
                 markup=keyboard([*rows, cancel_row(context, "nstf:cancel")]))
 
 
+async def _already_issued(update: Update, context: BalcaoContext, key: str | None) -> None:
+    """A press of Issue after the notice was issued (or while it is): its number, never a second notice."""
+    tr = context.tr
+    async with context.sessions() as session:
+        filed = await find_submission(session=session, person_id=context.person.id, form=ISSUE_FORM, key=key)
+    if filed is None:
+        text = tr._("There is no notice being issued. Start with /emitir.")
+    elif filed.result:
+        text = tr._("This notice was already issued: <b>{number}</b>.").format(number=esc(filed.result))
+    else:
+        text = tr._("This notice is being issued. Its number comes in a moment.")
+    await reply(update, context, text, markup=keyboard([menu_row(context)]))
+
+
 async def _issue(update: Update, context: BalcaoContext) -> None:
+    """Issue the notice once however many presses of Issue arrive (issue 9 item 3: one claim per form key)."""
     tr = context.tr
     draft = await current_draft(context, ISSUE_FORM)
     if draft is None:
-        await reply(update, context, tr._("There is no notice being issued. Start with /emitir."), edit=True)
+        await _already_issued(update, context, None)
+        return
+    if draft.step != "review":  # a stale Issue button while a field is being changed: back to that question
+        await ask(update, context, draft.step, dict(draft.data))
+        return
+    data = dict(draft.data)
+    if KEY not in data:  # a draft saved before Issue was claimed once per key
+        data[KEY] = secrets.token_hex(8)
+        await save(context, ISSUE_FORM, draft.step, data)
+    key = str(data[KEY])
+    async with context.sessions() as session:
+        claimed = await claim_submission(session=session, person_id=context.person.id, form=ISSUE_FORM, key=key)
+    if not claimed:
+        await _already_issued(update, context, key)
         return
     try:
         async with context.sessions() as session:
-            issued = await issue_notice(session=session, settings=context.settings, data=notice_input(draft.data),
+            issued = await issue_notice(session=session, settings=context.settings, data=notice_input(data),
                                         actor=f"staff:{context.person.telegram_user_id}",
                                         issuer_telegram_id=context.person.telegram_user_id)
-            await discard_draft(session=session, person_id=context.person.id)
-    except NoticeRefused:
-        await show_review(update, context, dict(draft.data), edit=True)
+    except BaseException as failure:
+        async with context.sessions() as session:
+            await release_submission(session=session, key=key)
+        if not isinstance(failure, NoticeRefused):
+            raise
+        await show_review(update, context, data, edit=True)
         return
+    async with context.sessions() as session:
+        await finish_submission(session=session, person_id=context.person.id, key=key, result=issued.notice.number)
     notice = issued.notice
     text = tr._("Issued: <b>{number}</b>. Verification code: <code>{code}</code>.").format(
         number=esc(notice.number), code=esc(issued.code))
@@ -404,6 +448,7 @@ async def start_from_case(update: Update, context: BalcaoContext, case_id: int) 
         "facts": elements.facts, "issuer": elements.issuer_name, "case_id": case_id,
     }
     data = {key: value for key, value in data.items() if value is not None}
+    data[KEY] = secrets.token_hex(8)
     missing = [step for step in ("infraction", "name", "place") if not data.get(step)]
     step = missing[0] if missing else "review"
     data["editing"] = True
@@ -766,6 +811,9 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
 
 
 async def _issue_button(update: Update, context: BalcaoContext, action: str, args: list[str]) -> None:
+    if action == "issue":  # also after the notice was issued: the later presses are told its number
+        await _issue(update, context)
+        return
     draft = await current_draft(context, ISSUE_FORM)
     if draft is None:
         await reply(update, context, context.tr._("There is no notice being issued. Start with /emitir."),
@@ -793,8 +841,6 @@ async def _issue_button(update: Update, context: BalcaoContext, action: str, arg
         data["editing"] = True
         await save(context, ISSUE_FORM, args[0], data)
         await ask(update, context, args[0], data, edit=True)
-    elif action == "issue":
-        await _issue(update, context)
     else:
         await ask(update, context, step, data, edit=True)
 

@@ -85,3 +85,32 @@ async def test_notify_the_offender_leads_to_emitir_prefilled_from_the_case_cp_ar
         notice = (await session.exec(select(Notice))).one()
         assert notice.case_id == case.id and notice.type is NoticeType.PRELIMINAR
     assert emulator.unanswered_callbacks() == []
+
+
+async def test_three_taps_on_issue_at_once_issue_one_notice_and_the_others_quote_its_number(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    talk = await _staff(emulator, sessions, 830301, "Inês")
+    law = await talk.send("/emitir", "Qual lei")
+    kind = await talk.press_and_edit(law, "nstf:rb:nx-posturas", "Qual tipo")
+    await talk.press_and_edit(kind, "nstf:type:preliminar", "Qual infração")
+    await talk.send("CP-I-1", "Nome do infrator")
+    document = await talk.send("Depósito Bom Preço Ltda.", "CPF ou CNPJ")
+    address = await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
+    person = await talk.press_and_edit(address, "nstf:skip", "ID do Telegram")
+    await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
+    day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
+    await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
+    await talk.send("00:00", "Descreva os fatos")
+    issuer = await talk.send("Terreno com mato alto e lixo acumulado.", "Quem lavra")
+    review = await talk.press_and_edit(issuer, "nstf:me", "Confira a notificação antes de emitir")
+    for _ in range(3):  # one getUpdates batch, as a burst of taps arrives
+        emulator.press_button(talk.user, review, "nstf:issue")
+    await emulator.wait_until(lambda: sum("já foi emitida" in (m.text or "") for m in emulator.messages(talk.user.id)
+                                          if m.message_id > review.message_id) == 2)
+    async with sessions() as session:
+        (notice,) = (await session.exec(select(Notice))).all()
+    later = [m.text or "" for m in emulator.messages(talk.user.id) if m.message_id > review.message_id]
+    assert sum(f"já foi emitida: <b>{notice.number}</b>" in text or f"já foi emitida: {notice.number}" in text
+               for text in later) == 2
+    await emulator.wait_until(lambda: not emulator.unanswered_callbacks())
