@@ -1,4 +1,5 @@
-"""Issue 9 item 6: no dead ends around notices — every refusal offers its field; a representação leads to /emitir."""
+"""Issue 9 items 3 and 6 for /emitir: every refusal offers its field, a representação leads to /emitir, one notice
+however many taps on Issue."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from models.cases.tables import Case
 from models.columns import utcnow
 from models.notices.tables import Notice, NoticeType
 from models.people import Person, Role, add_staff
-from tests.auxil.case_people import representation
 from tests.auxil.case_chat import Talk
+from tests.auxil.case_people import representation
 
 
 async def _staff(emulator: Any, sessions: Any, user_id: int, name: str, role: Role = Role.INSPECTOR) -> Talk:
