@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import secrets
+from decimal import Decimal
 from typing import Any
 
 from sqlmodel import select
@@ -43,6 +44,8 @@ from models.drafts import (
     finish_submission,
     release_submission,
 )
+from models.fines import per_square_metre
+from models.notices.amounts import positive_amount
 from models.notices.delivery import (
     DeliveryError,
     cpf_claimant,
@@ -74,7 +77,7 @@ from models.notices.tables import (
     StaffReason,
 )
 from models.people import PermissionDenied, Role, StaffMember, require_role
-from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, get_infraction
+from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
 from notifications.notice_messages import TYPE_LABELS, money
 from notifications.telegram_text import small
 
@@ -88,9 +91,9 @@ LIST_LIMIT = 20
 KEY = "key"
 """The form instance's random token in its data: Issue is claimed once per key (``models.drafts``)."""
 
-STEPS = ("rulebook", "type", "infraction", "name", "document", "address", "person", "place", "date", "time",
-         "facts", "witnesses", "term", "issuer", "review")
-OPTIONAL = {"document", "address", "person", "witnesses", "term"}
+STEPS = ("rulebook", "type", "infraction", "quantity", "units", "name", "document", "address", "person", "place",
+         "date", "time", "infraction_date", "facts", "witnesses", "term", "issuer", "review")
+OPTIONAL = {"document", "address", "person", "infraction_date", "witnesses", "term"}
 AUTO_ONLY = {"witnesses", "term"}
 QUESTIONS = {
     "infraction": N_("Which infraction? Type its code (e.g. CP-I-1) or words to search the catalogue."),
@@ -100,7 +103,11 @@ QUESTIONS = {
     "person": N_("Telegram user id of the person, if they use the bot (someone who registered this CPF is "
                  "suggested in /entregas)."),
     "place": N_("Place where the notice is drawn up."),
+    "quantity": N_("This infraction is charged per m² of public road: how many m² are occupied (e.g. 12,5)?"),
+    "units": N_("The published table lost the value of this infraction: type the fine in fiscal units (e.g. 2)."),
     "date": N_("Day it is drawn up (e.g. 4/3 or 04/03/2026)."),
+    "infraction_date": N_("Day the infraction was committed, if before the drawing up (its year's unit value "
+                          "applies). Press Skip if it is the same day."),
     "time": N_("Hour it is drawn up (e.g. 9:30)."),
     "facts": N_("Describe the facts."),
     "witnesses": N_("Witnesses, if any (names)."),
@@ -125,14 +132,16 @@ ELEMENT_STEPS: dict[str, tuple[str, ...]] = {
     "offender_document": ("document",), "offender_address": ("address",), "person_id": ("person",),
     "person_telegram_id": ("person",), "place": ("place",), "drawn_up_on": ("date", "time"),
     "drawn_up_time": ("time",), "facts": ("facts",), "witnesses": ("witnesses",), "inspection_term": ("term",),
-    "issuer_name": ("issuer",),
+    "issuer_name": ("issuer",), "quantity": ("quantity",), "units": ("units",),
+    "infraction_on": ("infraction_date",),
 }
 ALWAYS_EDITABLE = ("infraction", "name", "place", "date", "time", "facts")
 EDIT_LABELS = {
     "rulebook": N_("law"), "type": N_("type"), "infraction": N_("infraction"), "name": N_("name"),
     "document": N_("CPF/CNPJ"), "address": N_("address"), "person": N_("Telegram id"), "place": N_("place"),
     "date": N_("date"), "time": N_("time"), "facts": N_("facts"), "witnesses": N_("witnesses"),
-    "term": N_("termo de fiscalização"), "issuer": N_("who draws it up"),
+    "term": N_("termo de fiscalização"), "issuer": N_("who draws it up"), "quantity": N_("area (m²)"),
+    "units": N_("fine in units"), "infraction_date": N_("day of the infraction"),
 }
 _TIME = re.compile(r"^(\d{1,2})(?:[:h.](\d{2}))?$")
 
@@ -159,7 +168,20 @@ def _applies(step: str, data: dict[str, Any], settings_rulebooks: list[str]) -> 
         return data.get("rulebook") == CP
     if step in AUTO_ONLY:
         return data.get("type") == NoticeType.AUTO.value
+    if step in ("quantity", "units"):
+        infraction = _infraction_of(data)
+        if infraction is None:
+            return False
+        # CP Tabela III items 2-4 (Art. 68): "por m² de espaço em via pública"; a row the table lost needs units.
+        return per_square_metre(infraction) if step == "quantity" else infraction.units is None
     return True
+
+
+def _infraction_of(data: dict[str, Any]) -> Infraction | None:
+    try:
+        return get_infraction(str(data["code"])) if data.get("code") else None
+    except CatalogueError:
+        return None
 
 
 def _next_step(step: str, data: dict[str, Any], context: BalcaoContext) -> str:
@@ -231,6 +253,9 @@ def notice_input(data: dict[str, Any]) -> NoticeInput:
         place=data.get("place"),
         drawn_up_on=dt.date.fromisoformat(data["date"]) if data.get("date") else None,
         drawn_up_time=dt.time.fromisoformat(hour) if hour else None,
+        infraction_on=dt.date.fromisoformat(data["infraction_date"]) if data.get("infraction_date") else None,
+        quantity=Decimal(data["quantity"]) if data.get("quantity") else None,
+        units=Decimal(data["units"]) if data.get("units") else None,
         facts=data.get("facts"),
         witnesses=data.get("witnesses"),
         inspection_term=data.get("term"),
@@ -253,7 +278,10 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
         (tr._("CPF/CNPJ"), format_document(data.get("document"))),
         (tr._("Address"), data.get("address") or ""),
         (tr._("Place"), data.get("place", "")),
+        (tr._("Area (m²)"), tr.number(Decimal(data["quantity"])) if data.get("quantity") else ""),
+        (tr._("Fine in units"), tr.number(Decimal(data["units"])) if data.get("units") else ""),
         (tr._("Drawn up on"), f"{data.get('date', '')} {data.get('time', '')}"),
+        (tr._("Infraction on"), data.get("infraction_date") or ""),
         (tr._("Facts"), data.get("facts", "")),
         (tr._("Witnesses"), data.get("witnesses") or ""),
         (tr._("Termo de fiscalização"), data.get("term") or ""),
@@ -334,8 +362,10 @@ async def on_issue_input(update: Update, context: BalcaoContext, draft: Draft) -
             if not text.isdigit():
                 raise InvalidInput(N_("A Telegram user id is a number."))
             value = text
-        elif step == "date":
+        elif step == "date" or step == "infraction_date":
             value = past_day(text, today=today_of(context)).isoformat()
+        elif step in ("quantity", "units"):
+            value = str(positive_amount(text))
         elif step == "time":
             value = _parse_time(text)
         elif step == "facts":

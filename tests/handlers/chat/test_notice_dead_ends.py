@@ -43,9 +43,10 @@ async def test_a_future_hour_is_refused_with_buttons_for_date_and_time_cp_art_34
     await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
     day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
     await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
-    witnesses_ask = await talk.send(later.strftime("%H:%M"), "Descreva os fatos")
+    when = await talk.send(later.strftime("%H:%M"), "Dia em que a infração foi cometida")
+    facts = await talk.press_and_edit(when, "nstf:skip", "Descreva os fatos")
     witnesses = await talk.send("Terreno com mato alto e lixo acumulado.", "Testemunhas")
-    assert witnesses_ask.message_id < witnesses.message_id
+    assert facts.message_id < witnesses.message_id
     term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
     issuer = await talk.press_and_edit(term, "nstf:skip", "Quem lavra")
     review = await talk.press_and_edit(issuer, "nstf:me", "Ainda não pode ser emitida")
@@ -102,7 +103,8 @@ async def test_three_taps_on_issue_at_once_issue_one_notice_and_the_others_quote
     await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
     day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
     await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
-    await talk.send("00:00", "Descreva os fatos")
+    when = await talk.send("00:00", "Dia em que a infração foi cometida")
+    await talk.press_and_edit(when, "nstf:skip", "Descreva os fatos")
     issuer = await talk.send("Terreno com mato alto e lixo acumulado.", "Quem lavra")
     review = await talk.press_and_edit(issuer, "nstf:me", "Confira a notificação antes de emitir")
     for _ in range(3):  # one getUpdates batch, as a burst of taps arrives
@@ -115,3 +117,35 @@ async def test_three_taps_on_issue_at_once_issue_one_notice_and_the_others_quote
     assert sum(f"já foi emitida: <b>{notice.number}</b>" in text or f"já foi emitida: {notice.number}" in text
                for text in later) == 2
     await emulator.wait_until(lambda: not emulator.unanswered_callbacks())
+
+
+async def test_a_row_charged_per_square_metre_asks_the_area_and_the_day_of_the_infraction_cp_art_68(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """CP Tabela III item 2 (Art. 68): units per m² × the area; the table lost its value, so staff give the units."""
+    talk = await _staff(emulator, sessions, 830401, "Inês")
+    law = await talk.send("/emitir", "Qual lei")
+    kind = await talk.press_and_edit(law, "nstf:rb:nx-posturas", "Qual tipo")
+    await talk.press_and_edit(kind, "nstf:type:auto", "Qual infração")
+    await talk.send("CP-III-2", "quantos m² estão ocupados")
+    await talk.send("muito", "Digite um número, como 12,5.")
+    await talk.send("3,5", "digite a multa em unidades fiscais")
+    await talk.send("2", "Nome do infrator")
+    document = await talk.send("Depósito Bom Preço Ltda.", "CPF ou CNPJ")
+    address = await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
+    person = await talk.press_and_edit(address, "nstf:skip", "ID do Telegram")
+    await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
+    day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
+    hour = await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
+    await talk.press_and_edit(hour, "nstf:now", "Dia em que a infração foi cometida")
+    await talk.send("ontem", "Descreva os fatos")
+    witnesses = await talk.send("Entulho ocupando a calçada e parte da rua.", "Testemunhas")
+    term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
+    issuer = await talk.press_and_edit(term, "nstf:skip", "Quem lavra")
+    review = await talk.press_and_edit(issuer, "nstf:me", "Confira a notificação antes de emitir")
+    assert "3,5" in review.text and "(7 " in review.text  # 2 units per m² × 3,5 m²
+    await talk.press_and_edit(review, "nstf:issue", "Emitida")
+    async with sessions() as session:
+        notice = (await session.exec(select(Notice))).one()
+    yesterday = dt.datetime.now(settings.tz).date() - dt.timedelta(days=1)
+    assert (notice.quantity, notice.fine_units, notice.infraction_on) == ("3.5", "7.0", yesterday)
