@@ -2,8 +2,15 @@
 
 - /emitir — inspectors and clerks: a form, one element per step (saved after each), then a review with the fine
   computed (doubled for a repeat offender, CP Art. 8) and an explicit "Issue". A missing element is refused with
-  its article (CP Art. 25 / 34; Lei 1.533 Art. 22). ``nstf:case:<case id>`` starts it from a decided
-  representação (``models.notices.issuing.input_from_case``).
+  its article (CP Art. 25 / 34; Lei 1.533 Art. 22), and every refusal offers to change the field it names.
+  The day of the infraction is asked apart from the drawing up (its year's unit value, CP Art. 12); a row charged
+  per m² asks the area, a row the table lost asks the units. Issue is claimed once per form key
+  (``models.drafts.claim_submission``): a burst of taps issues one notice, later presses get its number.
+  ``nstf:case:<case id>`` starts it from a decided representação (``models.notices.issuing.input_from_case``;
+  /pendencias offers it after the decision).
+  Not on ``handlers.chat.engine`` yet: its review is a synchronous summary with Send / Change, while this one runs
+  ``prepare`` (the database: recidivism, the person, the fine) before offering Issue; and ``nstf:`` is shared with
+  /entregas and /defesas, which ``register_form`` would capture (the form needs a prefix of its own).
 - /entregas — inspectors and clerks: documents to deliver in person (CP Art. 36 I), by post with AR (II) or by
   edital (III), with the date the staff member records; Lei 1.533 notices show their 90-day limit (Art. 22 §1).
 - /defesas — clerks: defences, reclamações and appeals waiting for a decision (CP Art. 40–41, 45), with the files,
@@ -134,6 +141,7 @@ ELEMENT_STEPS: dict[str, tuple[str, ...]] = {
     "drawn_up_time": ("time",), "facts": ("facts",), "witnesses": ("witnesses",), "inspection_term": ("term",),
     "issuer_name": ("issuer",), "quantity": ("quantity",), "units": ("units",),
     "infraction_on": ("infraction_date",),
+    "fine": ("infraction_date",),  # e.g. no unit value for the year of the infraction (CP Art. 12)
 }
 ALWAYS_EDITABLE = ("infraction", "name", "place", "date", "time", "facts")
 EDIT_LABELS = {
