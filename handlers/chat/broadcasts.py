@@ -20,9 +20,17 @@ from bot.i18n import N_, Translator
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.forms import active_draft, form_input
-from handlers.chat.replies import esc, keyboard, menu_row, reply
+from handlers.chat.replies import answer_query, esc, keyboard, menu_row, reply
 from models.columns import utcnow
-from models.drafts import Draft, discard_draft, save_draft
+from models.drafts import (
+    Draft,
+    claim_submission,
+    discard_draft,
+    find_submission,
+    finish_submission,
+    release_submission,
+    save_draft,
+)
 from models.people import PermissionDenied, Role, require_role
 from notifications.audiences import AUDIENCES
 from notifications.broadcasts import (
@@ -357,11 +365,27 @@ async def _confirm(update: Update, context: BalcaoContext, data: dict[str, Any],
 
 
 async def go_button(update: Update, context: BalcaoContext) -> None:
-    """``aviso:go``: create the broadcast; this message becomes its progress message."""
-    draft = await _draft_or_gone(update, context)
-    if draft is None or draft.step != "confirm":
+    """``aviso:go``: create the broadcast once; this message becomes its progress message.
+
+    A burst of taps creates one broadcast (the claim on the notice's nonce, ``models.drafts``, and the request key);
+    the later presses are told its number.
+    """
+    if not await _is_staff(update, context):
+        return
+    draft = await _draft(context)
+    if draft is None:
+        await _already_sent(update, context)
+        return
+    if draft.step != "confirm" or "text" not in draft.data:
+        await _draft_or_gone(update, context)
         return
     data = dict(draft.data)
+    key = str(data["nonce"])
+    async with context.sessions() as session:
+        claimed = await claim_submission(session=session, person_id=context.person.id, form=FORM, key=key)
+    if not claimed:
+        await _already_sent(update, context)
+        return
     send_at = dt.datetime.fromisoformat(data["send_at"]) if data.get("send_at") else None
     tr = context.tr
     now = utcnow()
@@ -380,11 +404,16 @@ async def go_button(update: Update, context: BalcaoContext) -> None:
                 progress_chat_id=chat_id,
                 request_key=f"aviso:{context.person.id}:{data['nonce']}",
             )
-    except BroadcastRefused as refused:
-        await reply(update, context, _refusal(tr, refused), markup=keyboard([[(tr._("« Back"), "aviso:back")],
+    except BaseException as failure:
+        async with context.sessions() as session:
+            await release_submission(session=session, key=key)
+        if not isinstance(failure, BroadcastRefused):
+            raise
+        await reply(update, context, _refusal(tr, failure), markup=keyboard([[(tr._("« Back"), "aviso:back")],
                                                                              _cancel_row(context)]))
         return
     async with context.sessions() as session:
+        await finish_submission(session=session, person_id=context.person.id, key=key, result=str(created.id))
         await discard_draft(session=session, person_id=context.person.id)
         view = await broadcast_view(session=session, broadcast_id=created.id)
     assert view is not None
@@ -452,6 +481,18 @@ async def stop_button(update: Update, context: BalcaoContext) -> None:
     buttons = progress_buttons(view, tr) or [menu_row(context)]
     await reply(update, context, progress_text(view, tr, now=utcnow()), markup=keyboard(buttons), edit=True)
     wake_dispatcher()
+
+
+async def _already_sent(update: Update, context: BalcaoContext) -> None:
+    """A press of "Yes, send it" after the notice was created: its number, never a second broadcast."""
+    tr = context.tr
+    async with context.sessions() as session:
+        filed = await find_submission(session=session, person_id=context.person.id, form=FORM)
+    if filed is not None and filed.result:
+        await answer_query(update, context, tr._("This notice was already sent: #{id}.").format(id=filed.result))
+    else:
+        await answer_query(update, context, tr._("This notice was already sent or cancelled. Send /aviso to start "
+                                                 "one."))
 
 
 async def _draft_or_gone(update: Update, context: BalcaoContext) -> Draft | None:

@@ -25,7 +25,7 @@ from handlers.chat.intake import is_file, take_file
 from handlers.chat.replies import esc, keyboard, menu_row, respond
 from models.cases import fields
 from models.cases.attachments import discard_unfiled
-from models.cases.citizen import answer_complement, my_case, my_cases, rate
+from models.cases.citizen import CaseLine, answer_complement, awaiting_complement, my_case, my_cases, rate
 from models.cases.fields import InvalidInput
 from models.cases.labels import (
     EVENT_LABELS,
@@ -100,6 +100,10 @@ def render_case(view: CaseView, tr: Translator, *, today: dt.date, staff: bool =
     if view.attachments:
         count = len(view.attachments)
         lines.append(f"<b>{esc(tr._('Files'))}:</b> {esc(tr.ngettext('{n} file', '{n} files', count).format(n=count))}")
+    if staff and view.complement_question:  # staff's request for more information and the author's answer
+        lines += ["", f"<b>{esc(tr._('Asked of the author'))}:</b> <i>{esc(view.complement_question)}</i>"]
+        if view.complement_answer:
+            lines.append(f"<b>{esc(tr._('The author answered'))}:</b> {esc(view.complement_answer)}")
     if view.answer:
         lines += ["", f"<b>{esc(tr.pgettext('heading', 'Answer'))}:</b> {esc(view.answer)}"]
     lines += ["", f"<b>{esc(tr._('Timeline'))}</b>"]
@@ -230,6 +234,9 @@ async def on_input(update: Update, context: BalcaoContext, draft: Draft) -> None
     data = dict(draft.data)
     message = update.effective_message
     assert message is not None
+    if draft.step == "choose":  # the typed answer is kept until the person says which case it is for
+        await _ask_which(update, context, await _waiting(context))
+        return
     if draft.step == "answer" and is_file(message):
         await take_file(update, context, form=FORM, step="answer", data=data,
                         received=tr._("File received ({n} of {limit}). Send more, or type your answer."),
@@ -280,6 +287,62 @@ async def _send_complement(update: Update, context: BalcaoContext, data: dict[st
                                                         menu_row(context)]))
 
 
+async def typed_answer(update: Update, context: BalcaoContext) -> bool:
+    """A text typed outside any form, while a case waits for more information from its author: it is the answer.
+
+    Issue 9 item 6: people answer the question by typing, without pressing "Send the information asked for".
+    With one case waiting, the text is recorded as its answer (Decreto 9.492/2018 Art. 18); with several, the text
+    is kept and the person chooses the case.
+
+    Returns:
+        Whether the text was taken as an answer (else the caller goes on reading it).
+    """
+    message = update.effective_message
+    if message is None or not message.text:
+        return False
+    waiting = await _waiting(context)
+    if not waiting:
+        return False
+    tr = context.tr
+    try:
+        text = fields.clean_text(message.text, min_length=3, max_length=3500)
+    except InvalidInput as invalid:
+        await respond(update, context, invalid.render(tr))
+        return True
+    if len(waiting) == 1:
+        line = waiting[0]
+        await _send_complement(update, context, {"case_id": line.id, "protocol": line.protocol, "text": text})
+        return True
+    await save(context, FORM, "choose", {"text": text, "files": []})
+    await _ask_which(update, context, waiting)
+    return True
+
+
+async def _ask_which(update: Update, context: BalcaoContext, waiting: list[CaseLine]) -> None:
+    rows = [[(line.protocol, f"acomp:for:{line.id}")] for line in waiting]
+    await respond(update, context, context.tr._("Which case is this answer for?"),
+                  markup=keyboard([*rows, cancel_row(context, "acomp:cancel")]))
+
+
+async def _answer_for(update: Update, context: BalcaoContext, case_id: int) -> None:
+    draft = await current_draft(context, FORM)
+    if draft is None or draft.step != "choose":
+        await respond(update, context, context.tr._("This answer is no longer in progress."),
+                      markup=keyboard([menu_row(context)]))
+        return
+    waiting = {line.id: line for line in await _waiting(context)}
+    if case_id not in waiting:
+        await unknown_button(update, context)
+        return
+    await _send_complement(update, context, {**draft.data, "case_id": case_id,
+                                             "protocol": waiting[case_id].protocol})
+
+
+async def _waiting(context: BalcaoContext) -> list[CaseLine]:
+    async with context.sessions() as session:
+        return await awaiting_complement(session=session, person_id=context.person.id)
+
+
 # --- buttons ----------------------------------------------------------------------------------------------------
 
 
@@ -317,6 +380,8 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
         await show_case(update, context, case_id=case_id)
     elif action == "compl":
         await _start_complement(update, context, case_id)
+    elif action == "for":
+        await _answer_for(update, context, case_id)
     elif action == "rate":
         rows = [[(tr._(label), f"acomp:sat:{case_id}:{value.value}")] for value, label in SATISFACTION_LABELS.items()]
         await respond(update, context, tr._("Were you satisfied with the answer?"), markup=keyboard(rows))

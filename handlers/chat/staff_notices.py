@@ -2,8 +2,15 @@
 
 - /emitir — inspectors and clerks: a form, one element per step (saved after each), then a review with the fine
   computed (doubled for a repeat offender, CP Art. 8) and an explicit "Issue". A missing element is refused with
-  its article (CP Art. 25 / 34; Lei 1.533 Art. 22). ``nstf:case:<case id>`` starts it from a decided
-  representação (``models.notices.issuing.input_from_case``).
+  its article (CP Art. 25 / 34; Lei 1.533 Art. 22), and every refusal offers to change the field it names.
+  The day of the infraction is asked apart from the drawing up (its year's unit value, CP Art. 12); a row charged
+  per m² asks the area, a row the table lost asks the units. Issue is claimed once per form key
+  (``models.drafts.claim_submission``): a burst of taps issues one notice, later presses get its number.
+  ``nstf:case:<case id>`` starts it from a decided representação (``models.notices.issuing.input_from_case``;
+  /pendencias offers it after the decision).
+  Not on ``handlers.chat.engine`` yet: its review is a synchronous summary with Send / Change, while this one runs
+  ``prepare`` (the database: recidivism, the person, the fine) before offering Issue; and ``nstf:`` is shared with
+  /entregas and /defesas, which ``register_form`` would capture (the form needs a prefix of its own).
 - /entregas — inspectors and clerks: documents to deliver in person (CP Art. 36 I), by post with AR (II) or by
   edital (III), with the date the staff member records; Lei 1.533 notices show their 90-day limit (Art. 22 §1).
 - /defesas — clerks: defences, reclamações and appeals waiting for a decision (CP Art. 40–41, 45), with the files,
@@ -17,6 +24,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import secrets
+from decimal import Decimal
 from typing import Any
 
 from sqlmodel import select
@@ -34,7 +43,16 @@ from models.calendar import BusinessCalendar
 from models.cases.catalogue_search import search_infractions
 from models.cases.fields import InvalidInput, address, clean_text, past_day
 from models.columns import utcnow
-from models.drafts import Draft, discard_draft
+from models.drafts import (
+    Draft,
+    claim_submission,
+    discard_draft,
+    find_submission,
+    finish_submission,
+    release_submission,
+)
+from models.fines import per_square_metre
+from models.notices.amounts import positive_amount
 from models.notices.delivery import (
     DeliveryError,
     cpf_claimant,
@@ -66,7 +84,7 @@ from models.notices.tables import (
     StaffReason,
 )
 from models.people import PermissionDenied, Role, StaffMember, require_role
-from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, get_infraction
+from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
 from notifications.notice_messages import TYPE_LABELS, money
 from notifications.telegram_text import small
 
@@ -77,10 +95,12 @@ DECISION_FORM = "notice_decision"
 ISSUERS = frozenset({Role.INSPECTOR, Role.CLERK})
 DECIDERS = frozenset({Role.CLERK})
 LIST_LIMIT = 20
+KEY = "key"
+"""The form instance's random token in its data: Issue is claimed once per key (``models.drafts``)."""
 
-STEPS = ("rulebook", "type", "infraction", "name", "document", "address", "person", "place", "date", "time",
-         "facts", "witnesses", "term", "issuer", "review")
-OPTIONAL = {"document", "address", "person", "witnesses", "term"}
+STEPS = ("rulebook", "type", "infraction", "quantity", "units", "name", "document", "address", "person", "place",
+         "date", "time", "infraction_date", "facts", "witnesses", "term", "issuer", "review")
+OPTIONAL = {"document", "address", "person", "infraction_date", "witnesses", "term"}
 AUTO_ONLY = {"witnesses", "term"}
 QUESTIONS = {
     "infraction": N_("Which infraction? Type its code (e.g. CP-I-1) or words to search the catalogue."),
@@ -90,7 +110,11 @@ QUESTIONS = {
     "person": N_("Telegram user id of the person, if they use the bot (someone who registered this CPF is "
                  "suggested in /entregas)."),
     "place": N_("Place where the notice is drawn up."),
+    "quantity": N_("This infraction is charged per m² of public road: how many m² are occupied (e.g. 12,5)?"),
+    "units": N_("The published table lost the value of this infraction: type the fine in fiscal units (e.g. 2)."),
     "date": N_("Day it is drawn up (e.g. 4/3 or 04/03/2026)."),
+    "infraction_date": N_("Day the infraction was committed, if before the drawing up (its year's unit value "
+                          "applies). Press Skip if it is the same day."),
     "time": N_("Hour it is drawn up (e.g. 9:30)."),
     "facts": N_("Describe the facts."),
     "witnesses": N_("Witnesses, if any (names)."),
@@ -109,6 +133,24 @@ FILING_NAMES = {FilingKind.DEFESA: N_("defence"), FilingKind.RECLAMACAO: N_("com
                 FilingKind.RECURSO: N_("appeal")}
 STEP_ELEMENTS = {"name": "offender_name", "place": "place", "witnesses": "witnesses", "term": "inspection_term",
                  "issuer": "issuer_name"}
+# Every refusal offers to change the field it names (issue 9 item 6): element of the notice -> step(s) of the form.
+ELEMENT_STEPS: dict[str, tuple[str, ...]] = {
+    "rulebook": ("rulebook",), "type": ("type",), "infraction_code": ("infraction",), "offender_name": ("name",),
+    "offender_document": ("document",), "offender_address": ("address",), "person_id": ("person",),
+    "person_telegram_id": ("person",), "place": ("place",), "drawn_up_on": ("date", "time"),
+    "drawn_up_time": ("time",), "facts": ("facts",), "witnesses": ("witnesses",), "inspection_term": ("term",),
+    "issuer_name": ("issuer",), "quantity": ("quantity",), "units": ("units",),
+    "infraction_on": ("infraction_date",),
+    "fine": ("infraction_date",),  # e.g. no unit value for the year of the infraction (CP Art. 12)
+}
+ALWAYS_EDITABLE = ("infraction", "name", "place", "date", "time", "facts")
+EDIT_LABELS = {
+    "rulebook": N_("law"), "type": N_("type"), "infraction": N_("infraction"), "name": N_("name"),
+    "document": N_("CPF/CNPJ"), "address": N_("address"), "person": N_("Telegram id"), "place": N_("place"),
+    "date": N_("date"), "time": N_("time"), "facts": N_("facts"), "witnesses": N_("witnesses"),
+    "term": N_("termo de fiscalização"), "issuer": N_("who draws it up"), "quantity": N_("area (m²)"),
+    "units": N_("fine in units"), "infraction_date": N_("day of the infraction"),
+}
 _TIME = re.compile(r"^(\d{1,2})(?:[:h.](\d{2}))?$")
 
 
@@ -134,7 +176,20 @@ def _applies(step: str, data: dict[str, Any], settings_rulebooks: list[str]) -> 
         return data.get("rulebook") == CP
     if step in AUTO_ONLY:
         return data.get("type") == NoticeType.AUTO.value
+    if step in ("quantity", "units"):
+        infraction = _infraction_of(data)
+        if infraction is None:
+            return False
+        # CP Tabela III items 2-4 (Art. 68): "por m² de espaço em via pública"; a row the table lost needs units.
+        return per_square_metre(infraction) if step == "quantity" else infraction.units is None
     return True
+
+
+def _infraction_of(data: dict[str, Any]) -> Infraction | None:
+    try:
+        return get_infraction(str(data["code"])) if data.get("code") else None
+    except CatalogueError:
+        return None
 
 
 def _next_step(step: str, data: dict[str, Any], context: BalcaoContext) -> str:
@@ -158,6 +213,7 @@ async def issue_command(update: Update, context: BalcaoContext) -> None:
         data["rulebook"] = rulebooks[0]
         if rulebooks[0] == L1533:
             data["type"] = NoticeType.AUTO.value
+    data[KEY] = secrets.token_hex(8)
     first = "rulebook" if len(rulebooks) > 1 else ("type" if data["rulebook"] == CP else "infraction")
     await save(context, ISSUE_FORM, first, data)
     await ask(update, context, first, data)
@@ -205,6 +261,9 @@ def notice_input(data: dict[str, Any]) -> NoticeInput:
         place=data.get("place"),
         drawn_up_on=dt.date.fromisoformat(data["date"]) if data.get("date") else None,
         drawn_up_time=dt.time.fromisoformat(hour) if hour else None,
+        infraction_on=dt.date.fromisoformat(data["infraction_date"]) if data.get("infraction_date") else None,
+        quantity=Decimal(data["quantity"]) if data.get("quantity") else None,
+        units=Decimal(data["units"]) if data.get("units") else None,
         facts=data.get("facts"),
         witnesses=data.get("witnesses"),
         inspection_term=data.get("term"),
@@ -227,7 +286,10 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
         (tr._("CPF/CNPJ"), format_document(data.get("document"))),
         (tr._("Address"), data.get("address") or ""),
         (tr._("Place"), data.get("place", "")),
+        (tr._("Area (m²)"), tr.number(Decimal(data["quantity"])) if data.get("quantity") else ""),
+        (tr._("Fine in units"), tr.number(Decimal(data["units"])) if data.get("units") else ""),
         (tr._("Drawn up on"), f"{data.get('date', '')} {data.get('time', '')}"),
+        (tr._("Infraction on"), data.get("infraction_date") or ""),
         (tr._("Facts"), data.get("facts", "")),
         (tr._("Witnesses"), data.get("witnesses") or ""),
         (tr._("Termo de fiscalização"), data.get("term") or ""),
@@ -235,6 +297,7 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
     ]
     lines += [f"<b>{esc(name)}:</b> {esc(value)}" for name, value in shown if value]
     rows: list[list[tuple[str, str]]] = []
+    named: list[str] = []  # the steps the refusals name, offered first
     try:
         async with context.sessions() as session:
             ready = await prepare(session=session, settings=context.settings, data=elements)
@@ -242,6 +305,8 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
         lines.append("")
         lines.append(tr._("<b>It cannot be issued yet:</b>"))
         lines += ["• " + esc(problem.render(tr)) for problem in refused.problems]
+        named = [step for problem in refused.problems for step in ELEMENT_STEPS.get(problem.element, ())
+                 if _applies(step, data, list(context.settings.rulebooks))]
     else:
         fine = tr._("Fine: {amount} ({units} {unit})").format(
             amount=tr.money(ready.fine.amount), units=tr.number(ready.fine.units), unit=ready.fine.unit)
@@ -254,10 +319,10 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
         lines.append(tr._("Delivery: in the bot.") if ready.person_id else
                      tr._("Delivery: nobody in the bot yet — it will go on the list for post or edital."))
         rows.append([(tr._("✅ Issue the notice"), "nstf:issue")])
-    edits = [(tr._("Edit {what}").format(what=tr._(label)), f"nstf:edit:{step}")
-             for step, label in (("infraction", N_("infraction")), ("name", N_("name")), ("place", N_("place")),
-                                 ("facts", N_("facts")))]
-    rows += [edits[:2], edits[2:], cancel_row(context, "nstf:cancel")]
+    steps = list(dict.fromkeys([*named, *ALWAYS_EDITABLE]))
+    edits = [(tr._("Edit {what}").format(what=tr._(EDIT_LABELS[step])), f"nstf:edit:{step}") for step in steps]
+    rows += [edits[index:index + 2] for index in range(0, len(edits), 2)]
+    rows.append(cancel_row(context, "nstf:cancel"))
     await reply(update, context, "\n".join(lines), markup=keyboard(rows), edit=edit)
 
 
@@ -305,8 +370,10 @@ async def on_issue_input(update: Update, context: BalcaoContext, draft: Draft) -
             if not text.isdigit():
                 raise InvalidInput(N_("A Telegram user id is a number."))
             value = text
-        elif step == "date":
+        elif step == "date" or step == "infraction_date":
             value = past_day(text, today=today_of(context)).isoformat()
+        elif step in ("quantity", "units"):
+            value = str(positive_amount(text))
         elif step == "time":
             value = _parse_time(text)
         elif step == "facts":
@@ -338,21 +405,54 @@ async def _infraction(update: Update, context: BalcaoContext, data: dict[str, An
                 markup=keyboard([*rows, cancel_row(context, "nstf:cancel")]))
 
 
+async def _already_issued(update: Update, context: BalcaoContext, key: str | None) -> None:
+    """A press of Issue after the notice was issued (or while it is): its number, never a second notice."""
+    tr = context.tr
+    async with context.sessions() as session:
+        filed = await find_submission(session=session, person_id=context.person.id, form=ISSUE_FORM, key=key)
+    if filed is None:
+        text = tr._("There is no notice being issued. Start with /emitir.")
+    elif filed.result:
+        text = tr._("This notice was already issued: <b>{number}</b>.").format(number=esc(filed.result))
+    else:
+        text = tr._("This notice is being issued. Its number comes in a moment.")
+    await reply(update, context, text, markup=keyboard([menu_row(context)]))
+
+
 async def _issue(update: Update, context: BalcaoContext) -> None:
+    """Issue the notice once however many presses of Issue arrive (issue 9 item 3: one claim per form key)."""
     tr = context.tr
     draft = await current_draft(context, ISSUE_FORM)
     if draft is None:
-        await reply(update, context, tr._("There is no notice being issued. Start with /emitir."), edit=True)
+        await _already_issued(update, context, None)
+        return
+    if draft.step != "review":  # a stale Issue button while a field is being changed: back to that question
+        await ask(update, context, draft.step, dict(draft.data))
+        return
+    data = dict(draft.data)
+    if KEY not in data:  # a draft saved before Issue was claimed once per key
+        data[KEY] = secrets.token_hex(8)
+        await save(context, ISSUE_FORM, draft.step, data)
+    key = str(data[KEY])
+    async with context.sessions() as session:
+        claimed = await claim_submission(session=session, person_id=context.person.id, form=ISSUE_FORM, key=key)
+    if not claimed:
+        await _already_issued(update, context, key)
         return
     try:
         async with context.sessions() as session:
-            issued = await issue_notice(session=session, settings=context.settings, data=notice_input(draft.data),
+            issued = await issue_notice(session=session, settings=context.settings, data=notice_input(data),
                                         actor=f"staff:{context.person.telegram_user_id}",
                                         issuer_telegram_id=context.person.telegram_user_id)
-            await discard_draft(session=session, person_id=context.person.id)
-    except NoticeRefused:
-        await show_review(update, context, dict(draft.data), edit=True)
+    except BaseException as failure:
+        async with context.sessions() as session:
+            await release_submission(session=session, key=key)
+        if not isinstance(failure, NoticeRefused):
+            raise
+        await show_review(update, context, data, edit=True)
         return
+    async with context.sessions() as session:
+        await finish_submission(session=session, person_id=context.person.id, key=key, result=issued.notice.number)
     notice = issued.notice
     text = tr._("Issued: <b>{number}</b>. Verification code: <code>{code}</code>.").format(
         number=esc(notice.number), code=esc(issued.code))
@@ -386,6 +486,7 @@ async def start_from_case(update: Update, context: BalcaoContext, case_id: int) 
         "facts": elements.facts, "issuer": elements.issuer_name, "case_id": case_id,
     }
     data = {key: value for key, value in data.items() if value is not None}
+    data[KEY] = secrets.token_hex(8)
     missing = [step for step in ("infraction", "name", "place") if not data.get(step)]
     step = missing[0] if missing else "review"
     data["editing"] = True
@@ -748,6 +849,9 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
 
 
 async def _issue_button(update: Update, context: BalcaoContext, action: str, args: list[str]) -> None:
+    if action == "issue":  # also after the notice was issued: the later presses are told its number
+        await _issue(update, context)
+        return
     draft = await current_draft(context, ISSUE_FORM)
     if draft is None:
         await reply(update, context, context.tr._("There is no notice being issued. Start with /emitir."),
@@ -771,12 +875,10 @@ async def _issue_button(update: Update, context: BalcaoContext, action: str, arg
         await _take(update, context, "time", data, utcnow().astimezone(context.settings.tz).strftime("%H:%M"))
     elif action == "me" and step == "issuer":
         await _take(update, context, "issuer", data, context.person.first_name)
-    elif action == "edit" and args and args[0] in QUESTIONS:
+    elif action == "edit" and args and args[0] in EDIT_LABELS:
         data["editing"] = True
         await save(context, ISSUE_FORM, args[0], data)
         await ask(update, context, args[0], data, edit=True)
-    elif action == "issue":
-        await _issue(update, context)
     else:
         await ask(update, context, step, data, edit=True)
 

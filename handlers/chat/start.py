@@ -12,7 +12,7 @@ from bot.i18n import N_, SUPPORTED_LOCALES, translator
 from handlers.chat.commands import COMMANDS, ChatCommand, chat_command, public_commands, staff_commands
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import find_deep_link
-from handlers.chat.follow import show_case
+from handlers.chat.follow import show_case, typed_answer
 from handlers.chat.forms import FORMS, active_draft, edited_message
 from handlers.chat.greetings import is_greeting
 from handlers.chat.menus import publish_person_menu, publish_staff_menu
@@ -182,6 +182,8 @@ async def free_input(update: Update, context: BalcaoContext) -> None:
         return
     if typed and is_greeting(typed):  # "oi", "bom dia": the greeting and the menu, as /start
         await greet(update, context)
+        return
+    if await typed_answer(update, context):  # the answer to staff's request for more information
         return
     await reply(
         update,

@@ -85,6 +85,27 @@ async def my_cases(*, session: AsyncSession, person_id: int, limit: int = 20) ->
     ]
 
 
+async def awaiting_complement(*, session: AsyncSession, person_id: int) -> list[CaseLine]:
+    """The person's cases waiting for more information from them (Decreto 9.492/2018 Art. 18), oldest request first.
+
+    A text the author types outside any form is their answer when exactly one case waits for it.
+    """
+    rows = (
+        await session.exec(
+            select(Case)
+            .join(CaseAuthor, col(CaseAuthor.case_id) == Case.id)
+            .where(CaseAuthor.person_id == person_id, Case.status == CaseStatus.AWAITING_COMPLEMENT)
+            .order_by(col(Case.complement_due_on), col(Case.id))
+        )
+    ).all()
+    return [
+        CaseLine(id=case.id or 0, protocol=case.protocol, kind=case.kind, ombudsman_type=case.ombudsman_type,
+                 status=case.status, received_at=case.received_at, due_on=case.due_on,
+                 complement_due_on=case.complement_due_on)
+        for case in rows
+    ]
+
+
 async def _own_case(
     *, session: AsyncSession, person_id: int, case_id: int | None = None, protocol: str | None = None
 ) -> Case:

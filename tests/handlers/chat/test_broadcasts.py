@@ -170,3 +170,21 @@ async def test_a_topic_audience_offers_its_topics_or_takes_a_typed_one(
         await clara.press_and_edit(back, "aviso:aud:test-followers", "which topic?")
         nobody = await clara.send("nada", "Nobody is in this audience right now")
         assert "aviso:now" not in clara.buttons(nobody) and "aviso:audiences" in clara.buttons(nobody)
+
+
+async def test_three_taps_on_send_at_once_create_one_broadcast_and_the_others_quote_its_number(
+    emulator: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    """Issue 9 item 3: a burst of taps on "Yes, send it" sends the notice once."""
+    clara, _joao = await _people(sessions, emulator)
+    async with running_bot(settings, sessions, emulator):
+        await clara.send("/aviso", "Write the notice")
+        audiences = await clara.send("A feira muda de lugar no sábado.", "Who should receive")
+        count = await clara.press_and_edit(audiences, "aviso:aud:test-neighbours", "will go to 2 people")
+        confirm = await clara.press_and_edit(count, "aviso:now", "Send this notice now to 2 people")
+        queries = [emulator.press_button(clara.user, confirm, "aviso:go") for _ in range(3)]  # one getUpdates batch
+        await emulator.wait_until(lambda: all(emulator.callback_query(q).answered for q in queries))
+        async with sessions() as session:
+            (broadcast,) = (await session.exec(select(Broadcast))).all()
+        answers = [emulator.callback_query(q).answer_text or "" for q in queries]
+        assert sum(f"already sent: #{broadcast.id}" in text for text in answers) == 2

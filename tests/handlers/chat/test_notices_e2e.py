@@ -164,7 +164,8 @@ async def test_staff_issue_a_notice_in_the_bot_step_by_step(
     await talk.press_and_edit(emulator.last_message(ines_user.id), "nstf:skip", "Local da lavratura")
     day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
     hour = await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
-    facts = await talk.press_and_edit(hour, "nstf:now", "Descreva os fatos")
+    when = await talk.press_and_edit(hour, "nstf:now", "Dia em que a infração foi cometida")
+    facts = await talk.press_and_edit(when, "nstf:skip", "Descreva os fatos")
     witnesses = await talk.send("Terreno com mato alto e lixo acumulado.", "Testemunhas")
     assert facts.message_id < witnesses.message_id
     term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")

@@ -1,0 +1,151 @@
+"""Issue 9 items 3 and 6 for /emitir: every refusal offers its field, a representação leads to /emitir, one notice
+however many taps on Issue."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlmodel import select
+
+from models.cases.filing import file_representation
+from models.cases.tables import Case
+from models.columns import utcnow
+from models.notices.tables import Notice, NoticeType
+from models.people import Person, Role, add_staff
+from tests.auxil.case_chat import Talk
+from tests.auxil.case_people import representation
+
+
+async def _staff(emulator: Any, sessions: Any, user_id: int, name: str, role: Role = Role.INSPECTOR) -> Talk:
+    user = emulator.add_user(user_id, name, language_code="pt-br")
+    talk = Talk(emulator, user)
+    await talk.send("/start", "O que você quer fazer?")
+    async with sessions() as session:
+        await add_staff(session=session, telegram_user_id=user.id, role=role, name=name, actor="test")
+    return talk
+
+
+async def test_a_future_hour_is_refused_with_buttons_for_date_and_time_cp_art_34(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    talk = await _staff(emulator, sessions, 830101, "Inês")
+    local = dt.datetime.now(settings.tz)
+    # An hour later today (or the last minute of today): after "Hoje" it is a moment in the future.
+    later = min(local + dt.timedelta(hours=1), local.replace(hour=23, minute=59))
+    law = await talk.send("/emitir", "Qual lei")
+    kind = await talk.press_and_edit(law, "nstf:rb:nx-posturas", "Qual tipo")
+    await talk.press_and_edit(kind, "nstf:type:auto", "Qual infração")
+    await talk.send("CP-I-1", "Nome do infrator")
+    document = await talk.send("Depósito Bom Preço Ltda.", "CPF ou CNPJ")
+    address = await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
+    person = await talk.press_and_edit(address, "nstf:skip", "ID do Telegram")
+    await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
+    day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
+    await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
+    when = await talk.send(later.strftime("%H:%M"), "Dia em que a infração foi cometida")
+    facts = await talk.press_and_edit(when, "nstf:skip", "Descreva os fatos")
+    witnesses = await talk.send("Terreno com mato alto e lixo acumulado.", "Testemunhas")
+    assert facts.message_id < witnesses.message_id
+    term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
+    issuer = await talk.press_and_edit(term, "nstf:skip", "Quem lavra")
+    review = await talk.press_and_edit(issuer, "nstf:me", "Ainda não pode ser emitida")
+    buttons = talk.buttons(review)
+    assert "nstf:issue" not in buttons
+    # The refusal names the day and the hour: both can be changed from here, the named ones first.
+    assert buttons[:2] == ["nstf:edit:date", "nstf:edit:time"]
+    asked = await talk.press_and_edit(review, "nstf:edit:time", "Hora da lavratura")
+    fixed = await talk.send("00:00", "Confira a notificação antes de emitir")
+    assert asked.message_id < fixed.message_id
+    assert "nstf:issue" in talk.buttons(fixed) and "Ainda não pode" not in fixed.text
+    await talk.press_and_edit(fixed, "nstf:issue", "Emitida")
+    assert emulator.unanswered_callbacks() == []
+
+
+async def test_notify_the_offender_leads_to_emitir_prefilled_from_the_case_cp_art_32(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    async with sessions() as session:
+        author = Person(telegram_user_id=830202, chat_id=830202, first_name="João", locale="pt_BR")
+        session.add(author)
+        await session.commit()
+        assert author.id is not None
+        await file_representation(session=session, person_id=author.id, form=representation(), now=utcnow(),
+                                  settings=settings)
+        case = (await session.exec(select(Case))).one()
+    clara = await _staff(emulator, sessions, 830201, "Clara", Role.CLERK)
+    queue = await clara.send("/pendencias", case.protocol)
+    opened = await clara.press(queue, f"pend:case:{case.id}", case.protocol)
+    note = await clara.press(opened, f"pend:notify:{case.id}", "Pular")
+    confirm = await clara.press(note, "pend:skip", "Confirma?")
+    done = await clara.press(confirm, "pend:ok", "notificação preliminar")
+    assert f"nstf:case:{case.id}" in clara.buttons(done)
+    review = await clara.press_and_edit(done, f"nstf:case:{case.id}", "Confira a notificação antes de emitir")
+    assert "Depósito Bom Preço" in review.text and "João" not in review.text  # the author is never on it
+    await clara.press_and_edit(review, "nstf:issue", "Emitida")
+    async with sessions() as session:
+        notice = (await session.exec(select(Notice))).one()
+        assert notice.case_id == case.id and notice.type is NoticeType.PRELIMINAR
+    assert emulator.unanswered_callbacks() == []
+
+
+async def test_three_taps_on_issue_at_once_issue_one_notice_and_the_others_quote_its_number(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    talk = await _staff(emulator, sessions, 830301, "Inês")
+    law = await talk.send("/emitir", "Qual lei")
+    kind = await talk.press_and_edit(law, "nstf:rb:nx-posturas", "Qual tipo")
+    await talk.press_and_edit(kind, "nstf:type:preliminar", "Qual infração")
+    await talk.send("CP-I-1", "Nome do infrator")
+    document = await talk.send("Depósito Bom Preço Ltda.", "CPF ou CNPJ")
+    address = await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
+    person = await talk.press_and_edit(address, "nstf:skip", "ID do Telegram")
+    await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
+    day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
+    await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
+    when = await talk.send("00:00", "Dia em que a infração foi cometida")
+    await talk.press_and_edit(when, "nstf:skip", "Descreva os fatos")
+    issuer = await talk.send("Terreno com mato alto e lixo acumulado.", "Quem lavra")
+    review = await talk.press_and_edit(issuer, "nstf:me", "Confira a notificação antes de emitir")
+    for _ in range(3):  # one getUpdates batch, as a burst of taps arrives
+        emulator.press_button(talk.user, review, "nstf:issue")
+    await emulator.wait_until(lambda: sum("já foi emitida" in (m.text or "") for m in emulator.messages(talk.user.id)
+                                          if m.message_id > review.message_id) == 2)
+    async with sessions() as session:
+        (notice,) = (await session.exec(select(Notice))).all()
+    later = [m.text or "" for m in emulator.messages(talk.user.id) if m.message_id > review.message_id]
+    assert sum(f"já foi emitida: <b>{notice.number}</b>" in text or f"já foi emitida: {notice.number}" in text
+               for text in later) == 2
+    await emulator.wait_until(lambda: not emulator.unanswered_callbacks())
+
+
+async def test_a_row_charged_per_square_metre_asks_the_area_and_the_day_of_the_infraction_cp_art_68(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """CP Tabela III item 2 (Art. 68): units per m² × the area; the table lost its value, so staff give the units."""
+    talk = await _staff(emulator, sessions, 830401, "Inês")
+    law = await talk.send("/emitir", "Qual lei")
+    kind = await talk.press_and_edit(law, "nstf:rb:nx-posturas", "Qual tipo")
+    await talk.press_and_edit(kind, "nstf:type:auto", "Qual infração")
+    await talk.send("CP-III-2", "quantos m² estão ocupados")
+    await talk.send("muito", "Digite um número, como 12,5.")
+    await talk.send("3,5", "digite a multa em unidades fiscais")
+    await talk.send("2", "Nome do infrator")
+    document = await talk.send("Depósito Bom Preço Ltda.", "CPF ou CNPJ")
+    address = await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
+    person = await talk.press_and_edit(address, "nstf:skip", "ID do Telegram")
+    await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
+    day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
+    hour = await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
+    await talk.press_and_edit(hour, "nstf:now", "Dia em que a infração foi cometida")
+    await talk.send("ontem", "Descreva os fatos")
+    witnesses = await talk.send("Entulho ocupando a calçada e parte da rua.", "Testemunhas")
+    term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
+    issuer = await talk.press_and_edit(term, "nstf:skip", "Quem lavra")
+    review = await talk.press_and_edit(issuer, "nstf:me", "Confira a notificação antes de emitir")
+    assert "3,5" in review.text and "(7 " in review.text  # 2 units per m² × 3,5 m²
+    await talk.press_and_edit(review, "nstf:issue", "Emitida")
+    async with sessions() as session:
+        notice = (await session.exec(select(Notice))).one()
+    yesterday = dt.datetime.now(settings.tz).date() - dt.timedelta(days=1)
+    assert (notice.quantity, notice.fine_units, notice.infraction_on) == ("3.5", "7.0", yesterday)
