@@ -38,6 +38,7 @@ class Life:
     filing_id: int
     attachment_id: int
     published: TreeHead
+    code: str
 
 
 async def _acknowledge_last(session: AsyncSession, settings: Settings, person_id: int, day: dt.date) -> None:
@@ -49,7 +50,8 @@ async def _acknowledge_last(session: AsyncSession, settings: Settings, person_id
 
 @pytest.fixture
 async def life(session: AsyncSession, settings: Settings, cast: Cast) -> Life:  # noqa: F811
-    notice = (await issue(session, settings, cp_auto(person_id=cast.maria.id), now=at_cuiaba(DAY, 11))).notice
+    issued = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=at_cuiaba(DAY, 11))
+    notice = issued.notice
     assert notice.id is not None
     await _acknowledge_last(session, settings, cast.maria.id, DAY)
     photo = await store_filing_attachment(session=session, settings=settings, person_id=cast.maria.id,
@@ -70,4 +72,4 @@ async def life(session: AsyncSession, settings: Settings, cast: Cast) -> Life:  
     await session.commit()
     published = await run(session, signed_current_head)
     return Life(notice_id=notice.id, other_id=other.id, filing_id=filing.id, attachment_id=photo.id,
-                published=published)
+                published=published, code=issued.code)
