@@ -13,7 +13,7 @@ import pytest
 from models.tlog import merkle
 
 
-def H(data: bytes) -> bytes:  # noqa: N802  (the RFC's notation)
+def H(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
 
 
