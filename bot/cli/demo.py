@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from bot.sandbox.demo import DEMO_DATABASE_URL, run_demo
 from bot.settings import load_settings
@@ -27,11 +30,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     demo.set_defaults(handler=_demo)
 
 
+def _demo_log_key() -> Ed25519PrivateKey:
+    return load_key_file(DEMO_LOG_KEY) if DEMO_LOG_KEY.exists() else generate_key_file(DEMO_LOG_KEY)
+
+
 async def _demo(args: argparse.Namespace) -> int:
     overrides: dict[str, object] = {"telegram_token": None}
     if not os.environ.get("BALCAO_DATABASE_URL"):
         overrides["database_url"] = DEMO_DATABASE_URL
     if signing_key() is None:
-        use_signing_key(load_key_file(DEMO_LOG_KEY) if DEMO_LOG_KEY.exists() else generate_key_file(DEMO_LOG_KEY))
+        use_signing_key(await asyncio.to_thread(_demo_log_key))
     await run_demo(load_settings(**overrides), emulator_port=args.port)
     return 0
