@@ -129,7 +129,7 @@ async def verification_form(request: web.Request) -> web.StreamResponse:
     return _page(tr, settings.municipality_name, body)
 
 
-@routes.get("/verificar/{code:[^/.]+}")
+@routes.get("/verificar/{code}")
 async def verification_result(request: web.Request) -> web.Response:
     """Whether a code is authentic, with the notice's public data (never personal data)."""
     settings = settings_of(request)

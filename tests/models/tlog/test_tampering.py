@@ -23,6 +23,7 @@ from bot.migrate import alembic_config
 from bot.settings import get_settings
 from models.columns import UTCDateTime
 from models.tlog.coverage import leaf_data, parse_leaf
+from models.tlog.heads import TreeHead
 from models.tlog.merkle import Frontier, leaf_hash
 from models.tlog.proofs import entries_of_row, run
 from tests.auxil.case_files import pdf
@@ -272,7 +273,8 @@ async def test_a_head_kept_elsewhere_proves_the_past(
 ) -> None:
     """The published history itself can be deleted with the tampering; a copy kept elsewhere still catches it."""
     kept = tmp_path / "sth.json"
-    kept.write_text(json.dumps(life.published.to_json()))
+    assert await _run_cli(["log", "head", "--out", str(kept)]) == 0  # the copy someone keeps elsewhere
+    assert TreeHead.from_json(json.loads(kept.read_text())) == life.published
     assert await _run_cli(["notice", "verify", "--head", str(kept)]) == 0
     await recomputed_in_place(session, life)
     await sql(session, "DELETE FROM tlog_published")
