@@ -37,7 +37,7 @@ async def test_the_documented_procedure_verifies_a_real_notice_and_refuses_anoth
     (tmp_path / "verify_notice.py").write_text(_script(), encoding="utf-8")
 
     def run(pdf_name: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "verify_notice.py", "prova.json", pdf_name, "chave.pem"],  # noqa: S603
+        return subprocess.run([sys.executable, "verify_notice.py", "prova.json", pdf_name, "chave.pem"],
                               cwd=tmp_path, capture_output=True, text=True, check=False)
 
     good, bad = await asyncio.gather(asyncio.to_thread(run, "notificacao.pdf"), asyncio.to_thread(run, "other.pdf"))
