@@ -86,7 +86,8 @@ def _status(notice: PublicNotice, tr: Translator) -> str:
 
 def _log_entry(proof: NoticeProof | None, code: str, tr: Translator) -> str:
     if proof is None:
-        return f'<p class="bad">{_esc(tr._("This notice has no entry in the public log; the city hall was told."))}</p>'
+        missing = _esc(tr._("This notice has no entry in the public log. Ask the city hall why."))
+        return f'<p class="bad">{missing}</p>'
     heading = _esc(tr._("Public log"))
     lead = _esc(tr._("Entry no. {index} of the city hall's public log of {size} entries records this notice as it "
                      "is now.").format(index=proof.index, size=proof.head.tree_size))

@@ -146,3 +146,18 @@ async def test_appends_racing_on_postgresql_get_consecutive_indices(
     indices = [r[0] for r in (await session.exec(text("SELECT idx FROM tlog_entry ORDER BY idx"))).all()]  # type: ignore[call-overload]
     assert indices == list(range(15))
     assert (await verify(session)).ok
+
+
+async def test_the_page_says_so_when_a_notice_has_no_entry(
+    session: AsyncSession, settings: Settings, sessions: Any, life: Life
+) -> None:
+    from bot.web import build_web_app
+
+    await session.exec(text("DELETE FROM tlog_entry WHERE tbl = 'notice' AND row_id = :n").bindparams(  # type: ignore[call-overload]
+        n=life.notice_id))
+    await session.commit()
+    async with TestClient(TestServer(build_web_app(settings=settings, sessions=sessions))) as client:
+        page = await (await client.get(f"/verificar/{life.code}")).text()
+        assert "não tem registro no livro público" in page
+        assert (await client.get(f"/verificar/{life.code}/prova.json")).status == 404
+    assert not (await verify(session)).ok
