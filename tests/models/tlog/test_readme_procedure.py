@@ -13,6 +13,7 @@ from sqlalchemy import text
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.settings import Settings
+from tests.auxil.notices import pdf_text
 from tests.models.tlog.conftest import Life
 
 README = Path(__file__).resolve().parents[3] / "README.md"
@@ -33,6 +34,7 @@ async def test_the_documented_procedure_verifies_a_real_notice_and_refuses_anoth
         (tmp_path / "chave.pem").write_bytes(await (await client.get("/verificar/chave.pem")).read())
     [pdf] = (await session.exec(text("SELECT pdf FROM notice WHERE id = :n").bindparams(n=life.notice_id))).one()  # type: ignore[call-overload]
     (tmp_path / "notificacao.pdf").write_bytes(bytes(pdf))
+    assert f"/verificar/{life.code}/prova.json" in pdf_text(bytes(pdf)).replace("\n", "")  # the PDF points to it
     (tmp_path / "other.pdf").write_bytes(bytes(pdf) + b"\n%forged")
     (tmp_path / "verify_notice.py").write_text(_script(), encoding="utf-8")
 
