@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import Connection, event, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, SessionTransaction
 
 from models.columns import utcnow
 from models.tlog.coverage import COVERED, leaf_data, row_values
@@ -33,6 +33,7 @@ from models.tlog.merkle import EMPTY_ROOT, Frontier, leaf_hash
 from models.tlog.tables import LogEntry, LogNode, LogState
 
 PENDING = "tlog_pending"
+CHUNK = 500  # ids per IN (...), well under SQLite's and asyncpg's bound-parameter limits
 RowKey = tuple[str, int]
 
 _E = LogEntry.__table__.c  # type: ignore[attr-defined]
@@ -60,13 +61,17 @@ def _note_changes(session: Session, _context: object) -> None:
 @event.listens_for(Session, "before_commit")
 def _append_before_commit(session: Session) -> None:
     session.flush()  # the commit's own flush comes after this hook: run it now so its rows are noted
+    if session.in_nested_transaction():
+        return  # a SAVEPOINT's release: the rows are logged when the whole transaction commits
     pending: dict[RowKey, None] | None = session.info.pop(PENDING, None)
     if pending:
         append_rows(session.connection(), list(pending))
 
 
-@event.listens_for(Session, "after_rollback")
-def _forget_after_rollback(session: Session) -> None:
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_after_rollback(session: Session, previous: SessionTransaction) -> None:
+    if previous.nested:
+        return  # a SAVEPOINT rolled back: its rows are read again at commit (gone rows were never logged)
     session.info.pop(PENDING, None)
 
 
@@ -95,7 +100,11 @@ def _current_leaves(connection: Connection, keys: Iterable[RowKey]) -> dict[RowK
     for name, ids in wanted.items():
         spec = COVERED[name]
         clause = spec.clause()
-        found = {row.id: row for row in connection.execute(select(clause).where(clause.c.id.in_(ids))).mappings()}
+        found = {}
+        for start in range(0, len(ids), CHUNK):
+            chunk = ids[start:start + CHUNK]
+            found.update({row.id: row for row in connection.execute(
+                select(clause).where(clause.c.id.in_(chunk))).mappings()})
         for row_id in ids:
             row = found.get(row_id)
             leaves[(name, row_id)] = leaf_data(name, row_id, None if row is None else row_values(spec, row))
@@ -108,10 +117,11 @@ def _latest_leaves(connection: Connection, keys: list[RowKey]) -> dict[RowKey, b
     for name, row_id in keys:
         by_table.setdefault(name, []).append(row_id)
     for name, ids in by_table.items():
-        newest = (select(func.max(_E.idx)).where(_E.tbl == name, _E.row_id.in_(ids))
-                  .group_by(_E.row_id).scalar_subquery())
-        for row in connection.execute(select(_E.row_id, _E.data).where(_E.idx.in_(newest))):
-            latest[(name, int(row.row_id))] = bytes(row.data)
+        for start in range(0, len(ids), CHUNK):
+            newest = (select(func.max(_E.idx)).where(_E.tbl == name, _E.row_id.in_(ids[start:start + CHUNK]))
+                      .group_by(_E.row_id).scalar_subquery())
+            for row in connection.execute(select(_E.row_id, _E.data).where(_E.idx.in_(newest))):
+                latest[(name, int(row.row_id))] = bytes(row.data)
     return latest
 
 
@@ -166,6 +176,6 @@ def backfill(connection: Connection) -> int:
     for name, spec in COVERED.items():
         clause = spec.clause()
         ids = [int(row_id) for row_id in connection.execute(select(clause.c.id).order_by(clause.c.id)).scalars()]
-        for start in range(0, len(ids), 500):
-            total += append_rows(connection, [(name, row_id) for row_id in ids[start:start + 500]])
+        for start in range(0, len(ids), CHUNK):
+            total += append_rows(connection, [(name, row_id) for row_id in ids[start:start + CHUNK]])
     return total
