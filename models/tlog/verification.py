@@ -151,17 +151,9 @@ def _check_head(connection: Connection, head: TreeHead, where: str, walk: _Walk,
                                            {"reason": str(exc)}))
 
 
-def _notice_number(connection: Connection, notice_id: Any) -> str | None:
-    if not isinstance(notice_id, int):
-        return None
-    clause = COVERED["notice"].clause()
-    number = connection.execute(select(clause.c.number).where(clause.c.id == notice_id)).scalar()
-    return None if number is None else str(number)
-
-
-def _where(connection: Connection, table: str, row_id: int, values: dict[str, Any] | None) -> str:
+def _where(numbers: dict[int, str], table: str, row_id: int, values: dict[str, Any] | None) -> str:
     values = values or {}
-    number = values.get("number") if table == "notice" else _notice_number(connection, values.get("notice_id"))
+    number = values.get("number") if table == "notice" else numbers.get(values.get("notice_id"))  # type: ignore[arg-type]
     return f"{number} · {table} {row_id}" if number else f"{table} {row_id}"
 
 
@@ -175,6 +167,7 @@ def _latest_values(connection: Connection, index: int) -> dict[str, Any] | None:
 
 def _check_rows(connection: Connection, walk: _Walk, report: LogReport) -> None:
     seen: set[tuple[str, int]] = set()
+    numbers: dict[int, str] = {}  # notice id -> number, to name the rows of a notice (the notice table comes first)
     for table, spec in COVERED.items():
         clause = spec.clause()
         last: Any = None
@@ -191,23 +184,25 @@ def _check_rows(connection: Connection, walk: _Walk, report: LogReport) -> None:
                 values = row_values(spec, row)
                 key = (table, row_id)
                 seen.add(key)
+                if table == "notice":
+                    numbers[row_id] = str(values["number"])
                 report.rows += 1
                 latest = walk.latest.get(key)
                 if latest is None or not latest[2]:
-                    report.problems.append(Problem(_where(connection, table, row_id, values),
+                    report.problems.append(Problem(_where(numbers, table, row_id, values),
                                                    N_("this row has no entry in the log (it was added or restored "
                                                       "behind the application's back)")))
                 elif merkle.leaf_hash(leaf_data(table, row_id, values)) != latest[1]:
                     logged = _latest_values(connection, latest[0]) or {}
                     changed = sorted(name for name in values if logged.get(name) != values[name])
                     report.problems.append(Problem(
-                        _where(connection, table, row_id, values),
+                        _where(numbers, table, row_id, values),
                         N_("differs from its latest log entry ({index}) in: {fields}"),
                         {"index": latest[0], "fields": ", ".join(changed) or "?"}))
     for key, (index, _digest, exists) in walk.latest.items():
         if exists and key not in seen:
             report.problems.append(Problem(
-                _where(connection, key[0], key[1], _latest_values(connection, index)),
+                _where(numbers, key[0], key[1], _latest_values(connection, index)),
                 N_("the row of log entry {index} is missing (it was deleted behind the application's back)"),
                 {"index": index}))
 
