@@ -63,7 +63,8 @@ COVERED: dict[str, Covered] = {
             "issuer_telegram_id": "value", "fine_cents": "value", "fine_units": "value", "fine_unit": "value",
             "recidivist": "flag", "defence_days": "value", "case_id": "value", "preliminar_id": "value",
             "code_hash": "value", "pdf": "bytes_digest", "pdf_sha256": "value", "issued_at": "moment",
-            "stage": "value", "outcome": "value",
+            "stage": "value", "outcome": "value", "recidivism_of": "value", "infraction_on": "day",
+            "quantity": "value", "warning_only": "flag", "payment_days": "value",
         }),
         Covered("notice_delivery", {
             "notice_id": "value", "document": "value", "filing_id": "value", "state": "value",
@@ -73,7 +74,9 @@ COVERED: dict[str, Covered] = {
         Covered("notice_filing", {
             "notice_id": "value", "kind": "value", "text": "text_digest", "person_id": "value",
             "filed_by": "value", "filed_at": "moment", "decided_at": "moment", "decided_by": "value",
-            "outcome": "value", "decision_text": "text_digest", "deposit_at": "moment",
+            "outcome": "value", "decision_text": "text_digest", "vista_first_on": "day",
+            "vista_second_on": "day", "diligencia_text": "text_digest", "diligencia_at": "moment",
+            "diligencia_done_at": "moment",
         }),
         Covered("notice_attachment", {
             "person_id": "value", "filing_id": "value", "file_name": "text_digest", "mime_type": "value",
