@@ -21,13 +21,13 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Connection, event, func, insert, select, update
+from sqlalchemy import Connection, event, func, insert, inspect, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, SessionTransaction
 
 from models.columns import utcnow
-from models.tlog.coverage import COVERED, leaf_data, row_values
+from models.tlog.coverage import COVERED, Covered, leaf_data, row_values
 from models.tlog.heads import key_id_of, sign_head, signing_key
 from models.tlog.merkle import EMPTY_ROOT, Frontier, leaf_hash
 from models.tlog.tables import LogEntry, LogNode, LogState
@@ -92,13 +92,13 @@ def frontier_of(state: Any) -> Frontier:
     return Frontier(size=int(state.size), edge=edge)
 
 
-def _current_leaves(connection: Connection, keys: Iterable[RowKey]) -> dict[RowKey, bytes]:
+def _current_leaves(connection: Connection, keys: Iterable[RowKey], specs: dict[str, Covered]) -> dict[RowKey, bytes]:
     wanted: dict[str, list[int]] = {}
     for name, row_id in keys:
         wanted.setdefault(name, []).append(row_id)
     leaves: dict[RowKey, bytes] = {}
     for name, ids in wanted.items():
-        spec = COVERED[name]
+        spec = specs[name]
         clause = spec.clause()
         found = {}
         for start in range(0, len(ids), CHUNK):
@@ -125,14 +125,14 @@ def _latest_leaves(connection: Connection, keys: list[RowKey]) -> dict[RowKey, b
     return latest
 
 
-def append_rows(connection: Connection, keys: list[RowKey]) -> int:
+def append_rows(connection: Connection, keys: list[RowKey], specs: dict[str, Covered] = COVERED) -> int:
     """Append a leaf for each row whose current values differ from its latest leaf; returns how many.
 
     Runs inside the caller's transaction (it commits them together). Rows that are gone get a removal leaf,
     unless their latest leaf already says so; a row never logged and never stored gets none.
     """
     state = _lock_state(connection)
-    current = _current_leaves(connection, keys)
+    current = _current_leaves(connection, keys, specs)
     latest = _latest_leaves(connection, keys)
     frontier = frontier_of(state)
     entries: list[dict[str, Any]] = []
@@ -171,11 +171,20 @@ def write_state(connection: Connection, frontier: Frontier) -> None:
 
 
 def backfill(connection: Connection) -> int:
-    """Append a leaf for every existing covered row, table by table in id order (migration 0005)."""
+    """Append a leaf for every covered row whose values differ from its latest leaf (or that has none).
+
+    Migration 0005 runs it to log every existing row; a later migration that adds or fills a covered column runs
+    it again after its change (only the rows it changed get a new leaf). Columns of :data:`COVERED` that the
+    database does not have yet (added by a migration chained after the one running) are left out of the leaves
+    until then.
+    """
+    present = {name: {column["name"] for column in inspect(connection).get_columns(name)} for name in COVERED}
+    specs = {name: Covered(name, {c: k for c, k in spec.columns.items() if c in present[name]})
+             for name, spec in COVERED.items()}
     total = 0
-    for name, spec in COVERED.items():
+    for name, spec in specs.items():
         clause = spec.clause()
         ids = [int(row_id) for row_id in connection.execute(select(clause.c.id).order_by(clause.c.id)).scalars()]
         for start in range(0, len(ids), CHUNK):
-            total += append_rows(connection, [(name, row_id) for row_id in ids[start:start + CHUNK]])
+            total += append_rows(connection, [(name, row_id) for row_id in ids[start:start + CHUNK]], specs)
     return total

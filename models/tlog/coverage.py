@@ -11,6 +11,8 @@ personal data (names, CPF, address, facts, petitions, file names) and binary con
 enter as the SHA-256 of their bytes, so a leaf shown to the holder of a notice's code reveals nothing the
 paper does not, yet any change to them changes the leaf. A column not listed here must be listed in
 :data:`NOT_COVERED` with the reason (a test checks that every column of a covered table is one or the other).
+A migration that adds or fills a covered column calls :func:`models.tlog.appending.backfill` after its change,
+so the rows it changed get their new leaf.
 """
 
 from __future__ import annotations

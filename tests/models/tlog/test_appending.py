@@ -35,3 +35,20 @@ async def test_a_thousand_rows_in_one_commit_get_a_thousand_consecutive_entries(
     await session.commit()
     assert [row_id for _, row_id in await _entries(session)] == list(range(1, 1201))
     assert (await verify(session)).ok
+
+
+async def test_a_later_migration_that_fills_a_covered_column_logs_exactly_the_rows_it_changed(
+    session: AsyncSession,
+) -> None:
+    from models.tlog.appending import backfill
+    from models.tlog.proofs import run
+
+    for n in range(3):
+        await record(session=session, actor="cli", action="before", entity="x", entity_id=str(n))
+    await session.commit()
+    await session.exec(text("UPDATE audit_event SET entity = 'y' WHERE id = 2"))  # type: ignore[call-overload]
+    assert not (await verify(session)).ok  # a change the log has not seen
+    assert await run(session, backfill) == 1  # what the migration runs after its UPDATE
+    await session.commit()
+    assert (await _entries(session))[-1] == ("audit_event", 2)
+    assert (await verify(session)).ok
