@@ -8,7 +8,7 @@ is superseded by the log and dropped; downgrading restores the columns with zero
 rebuilt from the log, so the old ``notice verify`` would then report every chain as broken).
 
 Revision ID: 0005
-Revises: 0007
+Revises: 0004
 """
 from collections.abc import Sequence
 
@@ -19,7 +19,7 @@ import models.columns
 from models.tlog.appending import backfill
 
 revision: str = '0005'
-down_revision: str | None = '0007'
+down_revision: str | None = '0004'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
