@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 from functools import lru_cache
+from pathlib import Path
 from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -254,6 +255,16 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = Field(
         default="text", description="Log lines as text (a terminal) or one JSON object per line (a collector)."
     )
+    log_signing_key_file: Path | None = Field(
+        default=None,
+        description="PEM file of the Ed25519 key that signs the transparency log's tree heads (python -m bot log "
+        "keygen FILE); keep it outside the database and its backups. Unset: heads are unsigned and notice verify "
+        "fails.",
+    )
+    tsa_url: str | None = Field(
+        default=None,
+        description="RFC 3161 timestamp authority that timestamps the tree head written out each day (optional).",
+    )
     cli_locale: str = Field(
         default="pt_BR",
         description="Language of what the command line (python -m bot ...) prints for staff and operators: "
@@ -292,7 +303,7 @@ class Settings(BaseSettings):
             return "sqlite+aiosqlite://" + value.split("://", 1)[1]
         raise ValueError("use sqlite+aiosqlite:///path/to/file.db or postgresql+asyncpg://user:pass@host/db")
 
-    @field_validator("telegram_api_url", "webhook_url", "public_url")
+    @field_validator("telegram_api_url", "webhook_url", "public_url", "tsa_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is None or value == "":

@@ -17,4 +17,5 @@ from models import (  # noqa: F401  (register tables)
     people,
     reminders,  # reminder mutes
     seen_updates,  # webhook replays
+    tlog,  # the transparency log over notices and the audit log
 )

@@ -18,6 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 import models  # noqa: F401  (registers every table)
 from bot.db import SessionFactory, create_engine, session_factory
 from bot.settings import Settings, load_settings
+from models.tlog.heads import use_signing_key
 from tests.auxil import network_guard
 from tests.auxil.postgres import ThrowawayCluster
 
@@ -31,6 +32,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="sqlite",
         help="database engine for the tests (postgres starts a throwaway cluster)",
     )
+
+
+@pytest.fixture(scope="session")
+def log_key() -> Any:
+    """The Ed25519 key that signs the transparency log's heads in every test (as BALCAO_LOG_SIGNING_KEY_FILE would)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    return Ed25519PrivateKey.generate()
+
+
+@pytest.fixture(autouse=True)
+def _sign_log_heads(log_key: Any) -> Iterator[None]:
+    use_signing_key(log_key)
+    yield
+    use_signing_key(None)
 
 
 @pytest.fixture(scope="session")

@@ -12,12 +12,12 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from bot.cli import backup, core, deadlines, demo, drivers, notices, outbox, running
+from bot.cli import backup, core, deadlines, demo, drivers, log, notices, outbox, running
 from bot.cli.errors import CommandError
 from bot.i18n import CatalogsMissing, check_catalogs
 from bot.logs import setup_logging
 from bot.migrate import SchemaOutOfDate
-from bot.settings import Settings, SettingsError, load_settings
+from bot.settings import Settings, SettingsError, get_settings, load_settings
 
 Handler = Callable[[argparse.Namespace], Coroutine[Any, Any, int]]
 
@@ -30,6 +30,7 @@ REGISTRARS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]]
     notices.register,
     drivers.register,
     backup.register,
+    log.register,
 )
 
 
@@ -56,6 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     try:
         check_catalogs()  # every command speaks to staff in BALCAO_CLI_LOCALE, and run/demo to people in theirs
+        if not getattr(args, "no_log_key", False):
+            log.install_log_key(get_settings())  # every append of this process signs the log's new head
         return asyncio.run(handler(args))
     except (SettingsError, CommandError, SchemaOutOfDate, CatalogsMissing) as exc:
         print(exc, file=sys.stderr)

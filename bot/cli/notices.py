@@ -1,9 +1,10 @@
-"""``python -m bot notice issue …`` (issue a penalty notice) and ``python -m bot notice verify`` (check the chains).
+"""``python -m bot notice issue …`` (issue a penalty notice) and ``python -m bot notice verify`` (check the log).
 
 Staff tools, so they print in the CLI locale (BALCAO_CLI_LOCALE, pt_BR by default). ``notice issue`` takes one
 flag per element of the Código de Posturas Art. 25 (notificação preliminar) or Art. 34 (auto de infração) — Lei
-1.533/2020 autos the same, Art. 22 — and refuses a missing one naming its article (exit 2). ``notice verify`` walks
-every notice's event chain and exits 1 when a link is broken.
+1.533/2020 autos the same, Art. 22 — and refuses a missing one naming its article (exit 2). ``notice verify``
+checks the transparency log (:mod:`models.tlog.verification`), optionally against a head kept elsewhere
+(``--head FILE``), and exits 1 naming each thing that does not verify.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
+import json
 import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -23,12 +25,14 @@ from bot.cli.output import cli_translator
 from bot.db import database
 from bot.settings import get_settings
 from models.cases.fields import InvalidInput
-from models.notices.chain import verify_chains
 from models.notices.documents import offender_document
 from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice
 from models.notices.status import notice_by_number
 from models.notices.tables import DeliveryState, NoticeDelivery, NoticeType
 from models.rulebooks.catalogue import RULEBOOK_IDS
+from models.tlog.heads import HeadFormatError, TreeHead, load_public_key, signing_key
+from models.tlog.proofs import run
+from models.tlog.verification import verify_log
 
 _DATE = re.compile(r"^(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})/(\d{4}))$")
 _TIME = re.compile(r"^(\d{1,2})[:h](\d{2})$")
@@ -70,10 +74,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     issue.set_defaults(handler=_issue)
     verify = actions.add_parser(
         "verify",
-        help="check every notice's event chain (exit 1 when a link is broken)",
-        description="Recomputes each event's hash from its content and the previous event's hash, and each "
-        "notice's elements against the digest recorded when it was issued.",
+        help="check the transparency log and every row it covers (exit 1 naming what broke)",
+        description="Recomputes every leaf and the RFC 9162 tree, checks the signed heads (current, published and "
+        "--head) and that every notice, delivery, filing, attachment, opt-in, event and audit row matches its "
+        "latest entry, and every entry its row.",
     )
+    verify.add_argument("--head", type=Path, metavar="FILE", help="a tree head kept elsewhere (JSON from "
+                        "/verificar/sth.json or python -m bot log head): prove the log still extends it")
+    verify.add_argument("--public-key", type=Path, metavar="FILE", help="the log's public key (PEM); default: "
+                        "the key of BALCAO_LOG_SIGNING_KEY_FILE")
     verify.set_defaults(handler=_verify)
 
 
@@ -171,17 +180,33 @@ async def _issue(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _verify(_args: argparse.Namespace) -> int:
+def _read_head(path: Path) -> TreeHead:
+    try:
+        return TreeHead.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except OSError as exc:
+        raise CommandError(f"--head {path}: {exc.strerror}") from None
+    except (ValueError, HeadFormatError) as exc:
+        raise CommandError(f"--head {path}: {exc}") from None
+
+
+async def _verify(args: argparse.Namespace) -> int:
     settings = get_settings()
     tr = cli_translator(settings)
+    external = _read_head(args.head) if args.head else None
+    installed = signing_key()
+    key = installed.public_key() if installed is not None else None
+    if args.public_key is not None:
+        try:
+            key = load_public_key(args.public_key)
+        except HeadFormatError as exc:
+            raise CommandError(f"--public-key: {exc}") from None
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
-        report = await verify_chains(session=session)
-    for broken in report.breaks:
-        where = tr._("event {seq}").format(seq=broken.seq) if broken.seq is not None else "-"
-        print(f"{broken.number} ({where}): {tr._(broken.problem)}")
-    checked = tr._("{notices} notices, {events} events checked").format(notices=report.notices, events=report.events)
-    broken_count = tr.ngettext("{n} broken link", "{n} broken links", len(report.breaks)).format(
-        n=len(report.breaks))
-    print(f"{checked}; {broken_count}.")
+        report = await run(session, lambda connection: verify_log(connection, key=key, external=external))
+    for problem in report.problems:
+        print(f"{problem.where}: {tr._(problem.problem).format(**problem.params)}")
+    checked = tr._("{entries} log entries, {rows} rows and {heads} signed heads checked").format(
+        entries=report.entries, rows=report.rows, heads=report.heads)
+    found = tr.ngettext("{n} problem", "{n} problems", len(report.problems)).format(n=len(report.problems))
+    print(f"{checked}; {found}.")
     return 0 if report.ok else 1

@@ -14,7 +14,7 @@ route                                        roles                   what
 ``POST /api/notices/filings/{id}/vista``     clerk                   vista to the next side, 3 days (CP Art. 40 §1)
 ``POST /api/notices/filings/{id}/diligencia`` clerk                  ``{"text"}``: convert into a diligência (Art. 42)
 ``POST …/filings/{id}/diligencia/done``      clerk                   the diligência was concluded (Art. 40 again)
-``GET /api/notices/chains``                  admin                   verify every event chain
+``GET /api/notices/chains``                  admin                   verify the transparency log and every row
 ===========================================  ======================  =============================================
 
 No appeal waits for a deposit (CP Art. 46 is not applied: STF Súmula Vinculante 21). Admins may call every
@@ -39,7 +39,6 @@ from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.cases.fields import InvalidInput
 from models.columns import utcnow
 from models.deadlines import Window
-from models.notices.chain import verify_chains
 from models.notices.delivery import (
     DeliveryError,
     civil_date,
@@ -56,6 +55,9 @@ from models.notices.review import conclude_diligencia, open_vista, order_diligen
 from models.notices.status import NoticeView, notice_by_number, notice_view
 from models.notices.tables import CienciaKind, FilingOutcome, Notice, NoticeDelivery, NoticeFiling, NoticeType
 from models.people import Role
+from models.tlog.heads import signing_key
+from models.tlog.proofs import run
+from models.tlog.verification import verify_log
 
 routes = web.RouteTableDef()
 API_LOCALE = "en"
@@ -330,12 +332,15 @@ async def diligencia_done(request: web.Request) -> web.Response:
 @routes.get("/api/notices/chains")
 @staff_endpoint(Role.ADMIN)
 async def chains(request: web.Request) -> web.Response:
-    """Verify every notice's event chain."""
+    """Verify the transparency log, its heads and every row it covers (what ``notice verify`` does)."""
+    key = signing_key()
     async with sessions_of(request)() as session:
-        report = await verify_chains(session=session)
+        report = await run(session, lambda connection: verify_log(
+            connection, key=None if key is None else key.public_key()))
+    tr = translator(API_LOCALE)
     return web.json_response({
-        "ok": report.ok, "notices": report.notices, "events": report.events,
-        "breaks": [{"number": b.number, "seq": b.seq, "problem": b.problem} for b in report.breaks],
+        "ok": report.ok, "entries": report.entries, "rows": report.rows, "heads": report.heads,
+        "problems": [{"where": p.where, "problem": tr._(p.problem).format(**p.params)} for p in report.problems],
     })
 
 

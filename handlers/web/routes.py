@@ -11,6 +11,7 @@ from handlers.web import (
     api_notices,
     api_platforms,
     health,
+    log_proofs,
     operations,
     verification,
 )
@@ -22,6 +23,7 @@ ROUTE_TABLES: tuple[web.RouteTableDef, ...] = (
     api_cases.routes,  # /api/cases…
     api_drivers.routes,  # /api/drivers…
     api_notices.routes,  # /api/notices…
+    log_proofs.routes,  # public /verificar/sth.json, proofs (before /verificar/{code})
     verification.routes,  # public /verificar
     api_platforms.routes,  # /api/platforms… (Lei 1.533 Art. 5 IX)
 )

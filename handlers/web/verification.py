@@ -5,6 +5,10 @@ Anyone holding a notice (paper or PDF) can check that it is authentic: the QR co
 notice, the law and article, and its stage — never the name, CPF/CNPJ, address or facts (LGPD). It is written
 in Portuguese, the municipality's language; every value is HTML-escaped. Not found and malformed codes get the
 same answer, so the page tells nothing about which codes exist.
+
+It also shows the notice's entry in the city hall's transparency log (:mod:`models.tlog`) and links the
+inclusion proof (``/verificar/<code>/prova.json``) that anyone can check against a published tree head, as
+the README's "Verifying a notice" explains.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from handlers.web.keys import sessions_of, settings_of
 from models.notices.codes import format_code, normalize_code
 from models.notices.tables import NoticeOutcome, NoticeStage, NoticeType
 from models.notices.verification import PublicNotice, verify_code
+from models.tlog.notices import NoticeProof, notice_proof
+from models.tlog.proofs import run
 
 routes = web.RouteTableDef()
 PAGE_LOCALE = "pt_BR"
@@ -78,6 +84,21 @@ def _status(notice: PublicNotice, tr: Translator) -> str:
     return tr._(STAGE_NAMES.get(notice.stage, N_("Closed")))
 
 
+def _log_entry(proof: NoticeProof | None, code: str, tr: Translator) -> str:
+    if proof is None:
+        missing = _esc(tr._("This notice has no entry in the public log. Ask the city hall why."))
+        return f'<p class="bad">{missing}</p>'
+    heading = _esc(tr._("Public log"))
+    lead = _esc(tr._("Entry no. {index} of the city hall's public log of {size} entries records this notice as it "
+                     "is now.").format(index=proof.index, size=proof.head.tree_size))
+    link = _esc(tr._("Download the proof of inclusion"))
+    how = _esc(tr._("Anyone can check it, with any SHA-256 tool, against the signed tree head the city hall "
+                    "publishes at {url}.").format(url="/verificar/sth.json"))
+    href = _esc(f"/verificar/{quote(code, safe='')}/prova.json")
+    return (f"<h2>{heading}</h2><p>{lead}</p><p><a href=\"{href}\" id=\"prova\">{link}</a></p>"
+            f"<p><small>{how}</small></p>")
+
+
 def _valid(notice: PublicNotice, code: str, tr: Translator) -> str:
     rows = [
         (tr._("Type"), tr._(TYPE_NAMES[notice.type])),
@@ -117,10 +138,11 @@ async def verification_result(request: web.Request) -> web.Response:
     typed = request.match_info["code"][:64]
     async with sessions_of(request)() as session:
         found = await verify_code(session=session, code=typed)
+        proof = None if found is None else await run(session, notice_proof, found.notice_id)
     if found is None:
         heading = _esc(tr._("Code not found"))
         hint = _esc(tr._("No notice has this code. Check the characters and try again."))
         body = f'<h1 class="bad">✘ {heading}</h1><p>{hint}</p>{_form(tr, typed)}'
         return _page(tr, settings.municipality_name, body, status=404)
-    body = _valid(found, format_code(typed), tr) + _form(tr)
+    body = _valid(found, format_code(typed), tr) + _log_entry(proof, format_code(typed), tr) + _form(tr)
     return _page(tr, settings.municipality_name, body)

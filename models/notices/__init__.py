@@ -1,10 +1,11 @@
-"""Penalty notices (issue 6): issuing, electronic delivery with ciência, defences, appeals and the event chain.
+"""Penalty notices (issue 6): issuing, electronic delivery with ciência, defences, appeals and their events.
 
 Modules: :mod:`.tables` (the tables), :mod:`.issuing` (checking the elements, the fine, the PDF),
 :mod:`.optin` (electronic-notification opt-in), :mod:`.delivery` (ciência, tacit ciência, the staff list for
 post and edital), :mod:`.windows` (which deadlines a notice opens, from its ciência), :mod:`.filings`
 (defences, reclamações, appeals, decisions), :mod:`.status` (a notice as screens show it), :mod:`.chain`
-(the event chain and its verification), :mod:`.codes` and :mod:`.verification` (the public check), :mod:`.pdf`.
+(each notice's events in order; their tamper evidence is the log, :mod:`models.tlog`), :mod:`.codes` and
+:mod:`.verification` (the public check), :mod:`.pdf`.
 """
 
 from models.notices import tables  # noqa: F401  (register tables)

@@ -2,7 +2,8 @@
 
 The document is written in the municipality's language (``pt_BR``) through the catalogs, laid out with
 reportlab and stamped with a QR code (segno) pointing to ``{BALCAO_PUBLIC_URL}/verificar/<code>``. It is
-produced once, at issue, stored with the notice and never regenerated (its SHA-256 is in the event chain).
+produced once, at issue, stored with the notice and never regenerated (its SHA-256 is in the notice's entry of
+the transparency log, whose inclusion proof the document points to: ``/verificar/<code>/prova.json``).
 """
 
 from __future__ import annotations
@@ -145,6 +146,8 @@ def render_notice_pdf(*, notice: Notice, context: PdfContext, tr: Translator) ->
             Spacer(1, 3 * mm),
             para(tr._("Check that this document is authentic at {url} or by scanning the QR code.").format(
                 url=context.verify_url), small),
+            para(tr._("Its entry in the city hall's public log, with the proof of inclusion anyone can check: "
+                      "{url}").format(url=f"{context.verify_url}/prova.json"), small),
         ]]],
         colWidths=[34 * mm, 136 * mm],
         style=TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]),

@@ -1,9 +1,10 @@
-"""The tables of penalty notices: the notice, its deliveries (with ciência), filings, opt-in and event chain.
+"""The tables of penalty notices: the notice, its deliveries (with ciência), filings, opt-in and events.
 
 A notice's legal elements (CP Art. 25 / Art. 34; Lei 1.533/2020 Art. 22–23) are written once, at issue, and
-never change: a flush that would change one is refused (:class:`NoticeIsImmutable`), and the chain of
-:class:`NoticeEvent` rows records a digest of them (see :mod:`models.notices.chain`). What changes over a
-notice's life (stage, outcome) is kept beside them and every change is an event.
+never change: a flush that would change one is refused (:class:`NoticeIsImmutable`), and the ``issued``
+:class:`NoticeEvent` records a digest of them. What changes over a notice's life (stage, outcome) is kept
+beside them and every change is an event. Every row of these tables is covered by the transparency log
+(:mod:`models.tlog`): each commit appends its new values, and ``notice verify`` finds any row that differs.
 """
 
 from __future__ import annotations
@@ -257,7 +258,7 @@ class NoticeOptIn(SQLModel, table=True):
 
 
 class NoticeEvent(SQLModel, table=True):
-    """One link of a notice's tamper-evident event chain; rows are only ever inserted."""
+    """One event of a notice, numbered in order (``seq``); rows are only ever inserted."""
 
     __tablename__ = "notice_event"
     __table_args__ = (UniqueConstraint("notice_id", "seq", name="uq_notice_event_seq"),)
@@ -269,8 +270,6 @@ class NoticeEvent(SQLModel, table=True):
     kind: str = Field(sa_column=Column(String(48), nullable=False))
     actor: str = Field(sa_column=Column(String(64), nullable=False))
     data: dict[str, Any] = Field(default_factory=json_default, sa_column=Column(JSONData, nullable=False))
-    prev_hash: str = Field(sa_column=Column(String(64), nullable=False))
-    hash: str = Field(sa_column=Column(String(64), nullable=False))
 
 
 class NoticeEventsAreAppendOnly(Exception):

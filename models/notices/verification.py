@@ -21,6 +21,7 @@ from models.rulebooks.catalogue import LAW_TITLES
 class PublicNotice:
     """What the verification page may show about an authentic notice."""
 
+    notice_id: int
     type: NoticeType
     number: str
     issued_at: dt.datetime
@@ -30,15 +31,29 @@ class PublicNotice:
     outcome: NoticeOutcome | None
 
 
-async def verify_code(*, session: AsyncSession, code: str) -> PublicNotice | None:
-    """The notice a verification code belongs to, or None (not a code, or no such notice)."""
+async def _notice_of_code(session: AsyncSession, code: str) -> Notice | None:
     if normalize_code(code) is None:
         return None
     digest = code_hash(code)
     notice = (await session.exec(select(Notice).where(Notice.code_hash == digest))).first()
     if notice is None or not same_hash(notice.code_hash, digest):
         return None
+    return notice
+
+
+async def notice_id_of_code(*, session: AsyncSession, code: str) -> int | None:
+    """The id of the notice a verification code belongs to, or None."""
+    notice = await _notice_of_code(session, code)
+    return None if notice is None else notice.id
+
+
+async def verify_code(*, session: AsyncSession, code: str) -> PublicNotice | None:
+    """The notice a verification code belongs to, or None (not a code, or no such notice)."""
+    notice = await _notice_of_code(session, code)
+    if notice is None:
+        return None
     return PublicNotice(
+        notice_id=notice.id or 0,
         type=notice.type,
         number=notice.number,
         issued_at=notice.issued_at,

@@ -60,10 +60,10 @@ def test_verify_passes_then_finds_a_row_tampered_with_raw_sql(
     assert main([*AUTO, "--infracao", "CP-I-2", "--pdf", str(tmp_path / "b.pdf")]) == 0
     capsys.readouterr()
     assert main(["notice", "verify"]) == 0
-    assert "2 notificações, 4 eventos verificados; 0 elo quebrado." in capsys.readouterr().out
+    assert "; 0 problema." in capsys.readouterr().out
     with sqlite3.connect(database) as connection:
         connection.execute("UPDATE notice_event SET data = '{\"reason\": \"forged\"}' WHERE notice_id = 2 AND seq = 2")
     assert main(["notice", "verify"]) == 1
     out = capsys.readouterr().out
-    assert "AI-2026-000002 (evento 2)" in out and "AI-2026-000001" not in out
-    assert "1 elo quebrado" in out
+    assert "AI-2026-000002 · notice_event" in out and "em: data" in out and "AI-2026-000001" not in out
+    assert "; 1 problema." in out

@@ -12,7 +12,7 @@ from typing import Any
 from sqlmodel import select
 
 from models.columns import utcnow
-from models.notices.chain import events_of, verify_chains
+from models.notices.chain import events_of
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import file_filing
 from models.notices.issuing import issue_notice
@@ -21,6 +21,7 @@ from models.people import Role, add_staff
 from tests.auxil.case_chat import Talk, deliver
 from tests.auxil.case_files import png
 from tests.auxil.notices import cp_auto, l1533_auto, opted_in, pdf_text, person
+from tests.auxil.tlog import verify
 
 
 def _button(message: Any, prefix: str) -> str:
@@ -111,7 +112,7 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
         kinds = [event.kind for event in await events_of(session=session, notice_id=notice_id)]
         assert kinds == ["issued", "delivery.staff", "person.linked", "delivery.electronic", "ciencia", "filing",
                          "decision", "delivery.electronic", "ciencia", "filing"]
-        assert (await verify_chains(session=session)).ok
+        assert (await verify(session)).ok
     assert emulator.unanswered_callbacks() == []
     assert clara.since(0)  # Clara's chat shows only her own screens
 

@@ -9,7 +9,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.settings import Settings
-from models.notices.chain import events_of, verify_chains
+from models.notices.chain import events_of
 from models.notices.delivery import (
     DeliveryError,
     accept_electronic_notices,
@@ -26,6 +26,7 @@ from models.notices.optin import optin_status
 from models.notices.tables import CienciaKind, DeliveryState, Notice, NoticeDelivery, NoticeStage, StaffReason
 from models.outbox import OutboxMessage, OutboxStatus
 from tests.auxil.notices import cp_auto, issue, l1533_auto, mark_outbox_sent, outbox
+from tests.auxil.tlog import verify
 from tests.models.notices.conftest import NOW, Cast
 
 
@@ -154,7 +155,7 @@ async def test_accepting_electronic_notices_later_sends_what_waited_on_the_staff
     assert issued.notice.id is not None
     kinds = [e.kind for e in await events_of(session=session, notice_id=issued.notice.id)]
     assert kinds == ["issued", "delivery.staff", "delivery.electronic"]
-    assert (await verify_chains(session=session)).ok
+    assert (await verify(session)).ok
     # accepting again (new terms) finds nothing more to send
     assert await accept_electronic_notices(session=session, settings=settings, person_id=cast.joao.id,
                                            now=later) == 0
@@ -194,7 +195,7 @@ async def test_staff_link_a_person_found_after_the_issue(
                           actor="staff:9101", now=NOW)
     kinds = [e.kind for e in await events_of(session=session, notice_id=issued.notice.id)]
     assert kinds == ["issued", "delivery.staff", "person.linked", "delivery.electronic"]
-    assert (await verify_chains(session=session)).ok  # the person is not one of the legal elements
+    assert (await verify(session)).ok  # the person is not one of the legal elements
 
 
 async def test_a_person_linked_without_opt_in_stays_on_the_staff_list(
@@ -231,7 +232,7 @@ async def test_cp_art_36_i_and_ii_staff_record_the_delivery_in_person_or_the_ar_
         await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id,
                                     how=CienciaKind.PERSONAL, on=dt.date(2026, 3, 5), actor="staff:9102",
                                     now=NOW + dt.timedelta(days=5))
-    assert (await verify_chains(session=session)).ok
+    assert (await verify(session)).ok
 
 
 async def test_cp_art_36_iii_edital_counts_after_its_30_days_and_stays_listed_meanwhile(

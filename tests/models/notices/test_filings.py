@@ -11,7 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.i18n import translator
 from bot.settings import Settings
 from models.cases.attachments import AttachmentRefused
-from models.notices.chain import events_of, verify_chains
+from models.notices.chain import events_of
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import (
     FilingRefused,
@@ -34,6 +34,7 @@ from models.notices.tables import (
 )
 from tests.auxil.case_files import pdf, png
 from tests.auxil.notices import cp_auto, cp_preliminar, issue, l1533_auto, outbox
+from tests.auxil.tlog import verify
 from tests.models.notices.conftest import Cast
 from tests.models.notices.test_deadlines_from_ciencia import at_cuiaba
 
@@ -143,7 +144,7 @@ async def test_the_whole_cp_procedure_reclamacao_decision_appeal_final_decision(
     kinds = [e.kind for e in await events_of(session=session, notice_id=notice_id)]
     assert kinds == ["issued", "delivery.electronic", "ciencia", "filing", "decision", "delivery.electronic",
                      "ciencia", "filing", "decision", "delivery.electronic", "ciencia"]
-    assert (await verify_chains(session=session)).ok
+    assert (await verify(session)).ok
 
 
 async def test_an_appeal_after_the_art_43_window_is_refused(
@@ -198,7 +199,7 @@ async def test_cp_art_42_an_undecided_reclamacao_may_be_appealed_after_the_art_4
     assert appealed.windows == () and appealed.acts.appeal is None
     kinds = [e.kind for e in await events_of(session=session, notice_id=notice_id)]
     assert kinds[-2:] == ["decision.lapsed", "filing"]
-    assert (await verify_chains(session=session)).ok
+    assert (await verify(session)).ok
 
 
 async def test_art_42_is_only_for_the_codigo_de_posturas_reclamacao(

@@ -11,11 +11,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import translator
 from bot.settings import Settings
-from models.notices.chain import verify_chains
 from models.notices.issuing import NoticeRefused, prepare
 from models.notices.recidivism import same_nature_codes
 from models.rulebooks import get_infraction
 from tests.auxil.notices import cp_auto, issue, pdf_text
+from tests.auxil.tlog import verify
 from tests.models.notices.conftest import NOW
 
 
@@ -32,7 +32,7 @@ async def test_cp_art_57_a_first_water_pollution_offence_is_a_warning_and_the_re
     assert second.recidivism_of == first.id
     third = (await issue(session, settings, cp_auto(**water), now=NOW)).notice
     assert third.fine_cents == 2 * 9 * 4200 and third.recidivism_of == second.id  # doubled over an earlier fine
-    assert (await verify_chains(session=session)).ok
+    assert (await verify(session)).ok
 
 
 async def test_tabela_iii_is_charged_per_square_metre(session: AsyncSession, settings: Settings) -> None:

@@ -13,11 +13,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.i18n import translator
 from bot.settings import Settings
 from models.drivers.tables import Driver
-from models.notices.chain import verify_chains
 from models.notices.codes import code_hash
 from models.notices.delivery import cpf_claimant, staff_list
 from models.notices.issuing import NoticeRefused
 from models.notices.tables import DeliveryState, Notice, NoticeDelivery, NoticeType, StaffReason
+from models.tlog.coverage import parse_leaf
+from models.tlog.proofs import entries_of_row, run
 from tests.auxil.notices import (
     JOAO_CPF,
     MARIA_CPF,
@@ -29,6 +30,7 @@ from tests.auxil.notices import (
     outbox,
     pdf_text,
 )
+from tests.auxil.tlog import verify
 from tests.models.notices.conftest import NOW, Cast
 
 
@@ -163,12 +165,18 @@ async def test_the_number_the_code_and_the_pdf(session: AsyncSession, settings: 
     assert "sem ele, o recurso não segue" not in text and "não é preciso depositar nada" in text
 
 
-async def test_issuing_records_the_issue_as_the_first_link_of_the_chain(
+async def test_issuing_appends_the_notice_its_events_and_delivery_to_the_log(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
-    await issue(session, settings, cp_auto(), now=NOW)
-    report = await verify_chains(session=session)
-    assert report.ok and report.notices == 1 and report.events == 2  # issued + delivery
+    notice = (await issue(session, settings, cp_auto(), now=NOW)).notice
+    assert notice.id is not None
+    [entry] = await run(session, entries_of_row, "notice", notice.id)
+    table, row_id, values = parse_leaf(entry.data)
+    assert (table, row_id) == ("notice", notice.id) and values is not None
+    assert values["number"] == notice.number and values["stage"] == "AWAITING_CIENCIA"
+    assert values["pdf"] == notice.pdf_sha256  # the PDF enters as its SHA-256
+    report = await verify(session)
+    assert report.ok and report.rows == report.entries >= 4  # notice, issued + delivery events, delivery
 
 
 async def test_an_opted_in_person_gets_the_notice_in_the_bot_as_a_mandatory_message_with_the_pdf(

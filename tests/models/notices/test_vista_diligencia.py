@@ -9,11 +9,12 @@ import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.settings import Settings
-from models.notices.chain import events_of, verify_chains
+from models.notices.chain import events_of
 from models.notices.filings import FilingRefused, decide_filing, file_filing
 from models.notices.review import conclude_diligencia, decision_warnings, open_vista, order_diligencia
 from models.notices.status import notice_view
 from models.notices.tables import FilingKind, FilingOutcome, Notice
+from tests.auxil.tlog import verify
 from tests.models.notices.conftest import Cast
 from tests.models.notices.test_deadlines_from_ciencia import at_cuiaba
 from tests.models.notices.test_filings import _notified_auto
@@ -68,7 +69,7 @@ async def test_cp_art_40_vista_to_each_side_in_turn_then_5_days_to_decide_and_ar
     assert late.art42_from == dt.date(2026, 4, 23) and late.can_file is FilingKind.RECURSO
     kinds = [e.kind for e in await events_of(session=session, notice_id=notice_id)]
     assert kinds[-2:] == ["vista", "vista"]
-    assert (await verify_chains(session=session)).ok
+    assert (await verify(session)).ok
 
 
 async def test_cp_art_40_1_vista_only_within_the_art_40_period(

@@ -1,0 +1,84 @@
+"""``python -m bot log keygen FILE`` (the log's signing key) and ``python -m bot log head`` (the current head).
+
+The key signs every tree head of the transparency log (:mod:`models.tlog`). It is made once, kept outside the
+database (``BALCAO_LOG_SIGNING_KEY_FILE``) and never overwritten; its public half (printed by ``keygen`` and
+served at ``/verificar/chave.pem``) is what anyone checks the heads with. ``log head`` prints the current
+signed head as JSON: a copy kept elsewhere is what ``notice verify --head FILE`` later proves the past with.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from bot import migrate
+from bot.cli.errors import CommandError
+from bot.cli.output import cli_translator
+from bot.db import database
+from bot.settings import Settings, get_settings
+from models.tlog.heads import (
+    HeadFormatError,
+    generate_key_file,
+    key_id_of,
+    load_key_file,
+    public_pem,
+    use_signing_key,
+)
+from models.tlog.notices import signed_current_head
+from models.tlog.proofs import run
+
+
+def install_log_key(settings: Settings) -> None:
+    """Install the key of ``BALCAO_LOG_SIGNING_KEY_FILE`` for this process (nothing when it is unset).
+
+    Raises:
+        CommandError: the file cannot be read.
+    """
+    if settings.log_signing_key_file is None:
+        return
+    try:
+        use_signing_key(load_key_file(settings.log_signing_key_file))
+    except HeadFormatError as exc:
+        raise CommandError(f"BALCAO_LOG_SIGNING_KEY_FILE: {exc}") from None
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``log`` to the command line."""
+    log = subparsers.add_parser("log", help="the transparency log of notices: signing key, current tree head")
+    actions = log.add_subparsers(dest="log_command", metavar="ACTION", required=True)
+    keygen = actions.add_parser("keygen", help="make the Ed25519 key that signs tree heads (never overwrites)")
+    keygen.add_argument("file", type=Path, metavar="FILE", help="where to write the private key (PEM, mode 600)")
+    keygen.set_defaults(handler=_keygen, no_log_key=True)
+    head = actions.add_parser("head", help="print the current signed tree head (JSON) to keep elsewhere")
+    head.add_argument("--out", type=Path, metavar="FILE", help="write it to FILE instead")
+    head.set_defaults(handler=_head)
+
+
+async def _keygen(args: argparse.Namespace) -> int:
+    tr = cli_translator(get_settings())
+    try:
+        key = generate_key_file(args.file)
+    except FileExistsError:
+        raise CommandError(tr._("{path} already exists; a log key is never overwritten.").format(
+            path=args.file)) from None
+    except OSError as exc:
+        raise CommandError(f"{args.file}: {exc.strerror}") from None
+    print(tr._("Key written to {path}. Set BALCAO_LOG_SIGNING_KEY_FILE={path} and keep a copy off this "
+               "machine.").format(path=args.file))
+    print(tr._("Key id: {key_id}").format(key_id=key_id_of(key.public_key())))
+    print(public_pem(key.public_key()), end="")
+    return 0
+
+
+async def _head(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    await migrate.check_schema(settings.database_url)
+    async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        head = await run(session, signed_current_head)
+    text = json.dumps(head.to_json(), indent=2, sort_keys=True) + "\n"
+    if args.out is None:
+        print(text, end="")
+    else:
+        args.out.write_text(text, encoding="utf-8")
+    return 0

@@ -1,0 +1,243 @@
+"""Checking the log against itself, its signed heads and every covered row (``python -m bot notice verify``).
+
+What is checked, in one pass over the log and one over each covered table:
+
+1. each entry: indices contiguous from 0, the stored leaf hash is ``SHA-256(0x00 || data)``, the data a leaf;
+2. the tree: the root recomputed from the entries equals the current head's, whose Ed25519 signature must be
+   valid under the log's key; every stored perfect subtree (what proofs are built from) equals the recomputed
+   one;
+3. the past: every head written out (``tlog_published``) and a head kept elsewhere (``--head FILE``) is signed
+   by the key, its root equals the root recomputed at its size, and a consistency proof built from the stored
+   subtrees proves it a prefix of the current tree; an RFC 3161 token, if any, timestamps that head;
+4. both directions: every covered row has an entry and its current values equal its latest entry; every row
+   whose latest entry says it exists does exist.
+
+Each problem names where it is (a notice number, a table and id, a log index) and what broke.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from sqlalchemy import Connection, select, tuple_
+
+from bot.i18n import N_
+from models.tlog import merkle
+from models.tlog.coverage import COVERED, leaf_data, parse_leaf, row_values
+from models.tlog.heads import TreeHead, signature_is_valid
+from models.tlog.proofs import MissingSubtree, consistency_proof, current_head, published_heads
+from models.tlog.tables import LogEntry, LogNode
+from models.tlog.timestamps import TimestampError, check_token
+
+BATCH = 1000
+_E = LogEntry.__table__.c  # type: ignore[attr-defined]
+_N = LogNode.__table__.c  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing that does not verify: ``where`` (not translated) and a msgid with its parameters."""
+
+    where: str
+    problem: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class LogReport:
+    """What :func:`verify_log` found."""
+
+    entries: int = 0
+    rows: int = 0
+    heads: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """Whether everything verified."""
+        return not self.problems
+
+
+def _batches(connection: Connection) -> Iterator[Sequence[Any]]:
+    last = -1
+    while True:
+        rows = connection.execute(select(_E.idx, _E.tbl, _E.row_id, _E.data, _E.leaf_hash)
+                                  .where(_E.idx > last).order_by(_E.idx).limit(BATCH)).all()
+        if not rows:
+            return
+        yield rows
+        last = int(rows[-1].idx)
+
+
+def _check_nodes(connection: Connection, completed: list[tuple[int, int, bytes]], report: LogReport) -> None:
+    for start in range(0, len(completed), 300):
+        chunk = completed[start:start + 300]
+        stored = {(int(r.level), int(r.idx)): bytes(r.hash) for r in connection.execute(
+            select(_N.level, _N.idx, _N.hash).where(tuple_(_N.level, _N.idx).in_([(lv, ix) for lv, ix, _ in chunk])))}
+        for level, index, digest in chunk:
+            if stored.get((level, index)) != digest:
+                report.problems.append(Problem(
+                    f"tlog_node {level}/{index}",
+                    N_("a stored subtree differs from the entries (proofs built from it would not verify)")))
+
+
+class _Walk:
+    """The log read once: the latest entry of each row, and the root at each size asked for."""
+
+    def __init__(self, sizes: set[int]) -> None:
+        self.frontier = merkle.Frontier()
+        self.latest: dict[tuple[str, int], tuple[int, bytes, bool]] = {}  # key -> (idx, leaf hash, exists)
+        self.roots: dict[int, bytes] = {0: merkle.EMPTY_ROOT} if 0 in sizes else {}
+        self.sizes = sizes
+
+
+def _walk(connection: Connection, report: LogReport, sizes: set[int]) -> _Walk:
+    walk = _Walk(sizes)
+    for rows in _batches(connection):
+        completed: list[tuple[int, int, bytes]] = []
+        for row in rows:
+            index, data = int(row.idx), bytes(row.data)
+            where = f"tlog_entry {index}"
+            if index != walk.frontier.size:
+                report.problems.append(Problem(where, N_("log entries are missing before this one (expected index "
+                                                         "{expected})"), {"expected": walk.frontier.size}))
+            digest = merkle.leaf_hash(data)
+            if bytes(row.leaf_hash) != digest:
+                report.problems.append(Problem(where, N_("the entry's leaf hash does not match its data")))
+            try:
+                table, row_id, values = parse_leaf(data)
+                if (table, row_id) != (row.tbl, int(row.row_id)):
+                    raise ValueError("the entry's table or row differs from its data")
+                walk.latest[(table, row_id)] = (index, digest, values is not None)
+            except ValueError:
+                report.problems.append(Problem(where, N_("the entry's data is not a leaf of this log")))
+            completed += walk.frontier.append(digest)
+            if walk.frontier.size in sizes:
+                walk.roots[walk.frontier.size] = walk.frontier.root()
+        report.entries += len(rows)
+        _check_nodes(connection, completed, report)
+    return walk
+
+
+def _check_head(connection: Connection, head: TreeHead, where: str, walk: _Walk, current: TreeHead,
+                key: Ed25519PublicKey, report: LogReport) -> None:
+    report.heads += 1
+    if not signature_is_valid(head, key):
+        report.problems.append(Problem(where, N_("the tree head's signature is not valid for this log's key")))
+    if head.tree_size > current.tree_size:
+        report.problems.append(Problem(where, N_("the tree head has {size} entries but the log has only {current} "
+                                                 "(entries were removed)"),
+                                       {"size": head.tree_size, "current": current.tree_size}))
+        return
+    if walk.roots.get(head.tree_size) != head.root_hash:
+        report.problems.append(Problem(where, N_("the log's first {size} entries no longer hash to this head's "
+                                                 "root (the past was rewritten)"), {"size": head.tree_size}))
+    try:
+        path = consistency_proof(connection, head.tree_size, current.tree_size)
+    except MissingSubtree:
+        path = []
+    if not merkle.verify_consistency(first=head.tree_size, second=current.tree_size, first_root=head.root_hash,
+                                     second_root=current.root_hash, path=path):
+        report.problems.append(Problem(where, N_("the consistency proof from this head to the current one does "
+                                                 "not verify")))
+    if head.tsa_token is not None:
+        try:
+            check_token(head.tsa_token, head.signed_bytes())
+        except TimestampError as exc:
+            report.problems.append(Problem(where, N_("its RFC 3161 timestamp does not match the head ({reason})"),
+                                           {"reason": str(exc)}))
+
+
+def _where(numbers: dict[int, str], table: str, row_id: int, values: dict[str, Any] | None) -> str:
+    values = values or {}
+    number = values.get("number") if table == "notice" else numbers.get(values.get("notice_id"))  # type: ignore[arg-type]
+    return f"{number} · {table} {row_id}" if number else f"{table} {row_id}"
+
+
+def _latest_values(connection: Connection, index: int) -> dict[str, Any] | None:
+    data = connection.execute(select(_E.data).where(_E.idx == index)).scalar()
+    try:
+        return parse_leaf(bytes(data))[2] if data is not None else None
+    except ValueError:
+        return None
+
+
+def _check_rows(connection: Connection, walk: _Walk, report: LogReport) -> None:
+    seen: set[tuple[str, int]] = set()
+    numbers: dict[int, str] = {}  # notice id -> number, to name the rows of a notice (the notice table comes first)
+    for table, spec in COVERED.items():
+        clause = spec.clause()
+        last: Any = None
+        while True:
+            statement = select(clause).order_by(clause.c.id).limit(BATCH)
+            if last is not None:
+                statement = statement.where(clause.c.id > last)
+            rows = connection.execute(statement).mappings().all()
+            if not rows:
+                break
+            last = rows[-1]["id"]
+            for row in rows:
+                row_id = int(row["id"])
+                values = row_values(spec, row)
+                key = (table, row_id)
+                seen.add(key)
+                if table == "notice":
+                    numbers[row_id] = str(values["number"])
+                report.rows += 1
+                latest = walk.latest.get(key)
+                if latest is None or not latest[2]:
+                    report.problems.append(Problem(_where(numbers, table, row_id, values),
+                                                   N_("this row has no entry in the log (it was added or restored "
+                                                      "behind the application's back)")))
+                elif merkle.leaf_hash(leaf_data(table, row_id, values)) != latest[1]:
+                    logged = _latest_values(connection, latest[0]) or {}
+                    changed = sorted(name for name in values if logged.get(name) != values[name])
+                    report.problems.append(Problem(
+                        _where(numbers, table, row_id, values),
+                        N_("differs from its latest log entry ({index}) in: {fields}"),
+                        {"index": latest[0], "fields": ", ".join(changed) or "?"}))
+    for key, (index, _digest, exists) in walk.latest.items():
+        if exists and key not in seen:
+            report.problems.append(Problem(
+                _where(numbers, key[0], key[1], _latest_values(connection, index)),
+                N_("the row of log entry {index} is missing (it was deleted behind the application's back)"),
+                {"index": index}))
+
+
+def verify_log(connection: Connection, *, key: Ed25519PublicKey | None,
+               external: TreeHead | None = None) -> LogReport:
+    """Verify the whole log, its heads and every covered row (read only).
+
+    Args:
+        connection: a connection to the database.
+        key: the log's public key; without it no signature can be checked, which is itself a problem.
+        external: a head kept elsewhere (``--head FILE``), checked like the published ones.
+    """
+    report = LogReport()
+    current = current_head(connection)
+    published = published_heads(connection, limit=100_000)
+    heads = [(f"published head {i + 1} (size {h.tree_size})", h) for i, h in enumerate(published)]
+    if external is not None:
+        heads.append((f"--head (size {external.tree_size})", external))
+    walk = _walk(connection, report, {current.tree_size} | {head.tree_size for _, head in heads})
+    where = f"tree head (size {current.tree_size})"
+    if walk.frontier.size != current.tree_size or walk.roots.get(current.tree_size) != current.root_hash:
+        report.problems.append(Problem(where, N_("the current tree head does not match the log's entries (entries "
+                                                 "were changed, added or removed)")))
+    if key is None:
+        report.problems.append(Problem(where, N_("no log key is configured (BALCAO_LOG_SIGNING_KEY_FILE): "
+                                                 "signatures cannot be checked")))
+    elif current.tree_size and current.signature is None:
+        report.problems.append(Problem(where, N_("the current tree head is not signed (appended without the "
+                                                 "log's key)")))
+    elif current.tree_size and not signature_is_valid(current, key):
+        report.problems.append(Problem(where, N_("the current tree head's signature is not valid for this log's "
+                                                 "key (the head was forged)")))
+    if key is not None:
+        for label, head in heads:
+            _check_head(connection, head, label, walk, current, key, report)
+    _check_rows(connection, walk, report)
+    return report

@@ -1,0 +1,77 @@
+"""The daily written-out tree head of the transparency log (scan ``log-head``), with an optional RFC 3161 stamp.
+
+Once per civil day the scan copies the current signed head into ``tlog_published`` (served at
+``/verificar/sth/historico.json``), after a timestamp authority (``BALCAO_TSA_URL``) has stamped it when one is
+configured. The row is claimed by its day (unique): several processes running the scan at once publish one
+head, and a process that was down publishes when it comes back. A head whose signature is not valid for this
+process's key is never published: that would lend the key to a head someone else wrote (``notice verify``
+says what is wrong).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import secrets
+
+import aiohttp
+from sqlalchemy import Connection
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.settings import Settings
+from models.tlog.heads import TreeHead, signature_is_valid, signing_key
+from models.tlog.proofs import current_head, run
+from models.tlog.tables import PublishedHead
+from models.tlog.timestamps import CONTENT_TYPE, TimestampError, request, token_of_response
+from notifications.scans import scan
+
+logger = logging.getLogger(__name__)
+TSA_TIMEOUT_SECONDS = 15
+MAX_REPLY_BYTES = 256 * 1024
+
+
+async def fetch_timestamp(url: str, data: bytes) -> bytes | None:
+    """An RFC 3161 token for ``data`` from the TSA at ``url``, checked; None (logged) when it cannot be had."""
+    nonce = secrets.randbits(63)
+    timeout = aiohttp.ClientTimeout(total=TSA_TIMEOUT_SECONDS)
+    try:
+        async with aiohttp.ClientSession(timeout=timeout) as client, client.post(
+            url, data=request(data, nonce=nonce), headers={"Content-Type": CONTENT_TYPE}
+        ) as response:
+            body = await response.content.read(MAX_REPLY_BYTES)
+            if response.status != 200:
+                raise TimestampError(f"HTTP {response.status}")
+        return token_of_response(body, data, nonce=nonce)
+    except (aiohttp.ClientError, TimeoutError, TimestampError) as exc:
+        logger.warning("the timestamp authority gave no valid token: %s", exc)
+        return None
+
+
+def _publish(connection: Connection, day: dt.date, head: TreeHead, token: bytes | None, now: dt.datetime) -> int:
+    table = PublishedHead.__table__  # type: ignore[attr-defined]
+    dialect_insert = pg_insert if connection.dialect.name == "postgresql" else sqlite_insert
+    result = connection.execute(dialect_insert(table).values(
+        day=day, size=head.tree_size, root=head.root_hash, timestamp=head.timestamp, key_id=head.key_id,
+        signature=head.signature, tsa_token=token, published_at=now,
+    ).on_conflict_do_nothing(index_elements=["day"]))
+    return int(result.rowcount or 0)
+
+
+@scan("log-head")
+async def publish_log_head(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
+    """Write out today's signed tree head (once a day); returns 1 when this run wrote it."""
+    day = now.astimezone(settings.tz).date()
+    head = await run(session, current_head)
+    published = await run(session, lambda connection: connection.execute(
+        PublishedHead.__table__.select().where(PublishedHead.__table__.c.day == day)).first())  # type: ignore[attr-defined]
+    if published is not None or head.tree_size == 0:
+        return 0
+    key = signing_key()
+    if key is None or not signature_is_valid(head, key.public_key()):
+        logger.error("the log's tree head is not signed by this process's key: not published (run notice verify)")
+        return 0
+    await session.commit()  # hold no transaction while the TSA answers
+    token = await fetch_timestamp(settings.tsa_url, head.signed_bytes()) if settings.tsa_url else None
+    return await run(session, _publish, day, head, token, now)
