@@ -15,6 +15,8 @@ from telegram import Update
 from bot import metrics
 from bot.db import SessionFactory
 from bot.settings import Settings
+from handlers.web.console import PREFIX as CONSOLE_PREFIX
+from handlers.web.console import console_app
 from handlers.web.keys import BOT_APPLICATION, SESSIONS, SETTINGS
 from handlers.web.routes import ROUTE_TABLES
 
@@ -62,10 +64,16 @@ def build_web_app(settings: Settings, sessions: SessionFactory, bot_application:
     app[SESSIONS] = sessions
     for table in ROUTE_TABLES:
         app.add_routes(table)
+    app.add_subapp(CONSOLE_PREFIX, console_app())  # the staff console, with its own session/CSRF middleware
+    app.router.add_get(CONSOLE_PREFIX, _to_console)
     if bot_application is not None:
         app[BOT_APPLICATION] = bot_application
         app.router.add_post(WEBHOOK_PATH, telegram_webhook)
     return app
+
+
+async def _to_console(_request: web.Request) -> web.Response:
+    raise web.HTTPPermanentRedirect(f"{CONSOLE_PREFIX}/")
 
 
 async def telegram_webhook(request: web.Request) -> web.Response:
