@@ -22,7 +22,8 @@ async def new_link(sessions: SessionFactory, settings: Settings, telegram_user_i
 
 
 async def sign_in(client: TestClient, sessions: SessionFactory, settings: Settings, telegram_user_id: int) -> str:
-    """Sign the client in as a staff member; return the session's CSRF token (read from the page)."""
+    """Sign the client in as a staff member, in a fresh browser; return the session's CSRF token (from the page)."""
+    client.session.cookie_jar.clear()
     path = await new_link(sessions, settings, telegram_user_id)
     response = await client.post(path, allow_redirects=True)
     assert response.status == 200, await response.text()

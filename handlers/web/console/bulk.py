@@ -46,6 +46,7 @@ async def _one(request: web.Request, staff: ConsoleStaff, case_id: int, action: 
             case = await get_case(session=session, case_id=case_id)
         except CaseNotFound:
             return BulkResult(protocol=f"#{case_id}", done=False, reason=tr._("No case has that protocol number."))
+        protocol = case.protocol  # read now: a refusal rolls the session back
         try:
             if action == "assign":
                 await assign(session=session, telegram_user_id=who, case_id=case_id, now=now,
@@ -63,12 +64,12 @@ async def _one(request: web.Request, staff: ConsoleStaff, case_id: int, action: 
                 await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=body, now=now)
         except PermissionDenied:
             await session.rollback()
-            return BulkResult(protocol=case.protocol, done=False,
+            return BulkResult(protocol=protocol, done=False,
                               reason=tr._("Only staff of the role this case is routed to may act on it."))
         except InvalidInput as refused:
             await session.rollback()
-            return BulkResult(protocol=case.protocol, done=False, reason=refused.render(tr))
-    return BulkResult(protocol=case.protocol, done=True, reason=None)
+            return BulkResult(protocol=protocol, done=False, reason=refused.render(tr))
+    return BulkResult(protocol=protocol, done=True, reason=None)
 
 
 @routes.post("/casos/lote")
