@@ -47,7 +47,8 @@ class CasePage:
     has_next: bool
 
 
-def _like(text: str) -> str:
+def like_pattern(text: str) -> str:
+    """A LIKE pattern that finds ``text`` anywhere, its wildcards taken literally (escaped with a backslash)."""
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
 
@@ -83,7 +84,7 @@ async def list_cases(
         statement = statement.where(deadline <= today + dt.timedelta(days=7))
     text = filters.text.strip()[:100]
     if text:
-        pattern = _like(text)
+        pattern = like_pattern(text)
         statement = statement.where(or_(
             col(Case.protocol).ilike(pattern, escape="\\"), col(Case.summary).ilike(pattern, escape="\\"),
             col(Case.place_text).ilike(pattern, escape="\\"), col(Case.accused).ilike(pattern, escape="\\"),

@@ -108,10 +108,16 @@ def _clerk_works_the_case(link: str, protocol: str, shots: Path) -> dict[str, An
         wait.until(lambda d: "Decisão registrada" in d.page_source)
         check("decided")
         for name, path in (("audit", "/painel/auditoria"), ("exports", "/painel/exportar"),
-                           ("templates", "/painel/modelos")):
+                           ("templates", "/painel/modelos"), ("notices", "/painel/notificacoes"),
+                           ("deliveries", "/painel/entregas"), ("notice_form", "/painel/notificacoes/nova")):
             driver.get(link.split("/painel/")[0] + path)
             wait.until(lambda d: d.find_elements(By.TAG_NAME, "h1"))
             check(name)
+        driver.find_element(By.ID, "type-auto").click()
+        driver.find_element(By.XPATH, "//button[text()='Emitir a notificação']").click()  # empty: refused
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "[aria-invalid=true]"))
+        seen["refusal"] = driver.find_element(By.ID, "e-place-1").text
+        check("notice_refused")
         driver.find_element(By.XPATH, "//button[text()='Sair']").click()
         wait.until(lambda d: "Você saiu" in d.page_source)
         check("signed_out")
@@ -148,6 +154,7 @@ async def test_a_clerk_works_a_citizens_case_from_the_bots_link(
     assert {page: v for page, v in seen["violations"].items() if v} == {}
     assert {"image-alt", "button-name", "html-has-lang"} <= seen["control"]
     assert seen["overflow"] == []
+    assert "Art. " in seen["refusal"]  # the article next to the field
     assert seen["focused"] == "Entrar" and seen["photo_loaded"] is True
     assert seen["map"].startswith("https://www.openstreetmap.org/?mlat=-14.672200&mlon=-52.354500")
     async with sessions() as session:
