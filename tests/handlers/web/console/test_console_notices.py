@@ -21,9 +21,12 @@ from models.audit import AuditEvent
 from models.cases.filing import file_representation
 from models.cases.handling import decide
 from models.cases.tables import Case, Outcome
-from models.notices.tables import DeliveryState, Notice, NoticeDelivery
+from models.notices.delivery import record_explicit_ciencia
+from models.notices.filings import file_filing
+from models.notices.tables import DeliveryState, FilingOutcome, Notice, NoticeDelivery, NoticeFiling
 from tests.auxil.case_people import NOW, Cast, make_cast, representation
 from tests.auxil.console import sign_in
+from tests.auxil.notices import cp_auto, issue, opted_in
 
 CLARA, OTAVIO = 7101, 7103
 TODAY = NOW + dt.timedelta(hours=1)
@@ -114,3 +117,28 @@ async def test_notices_are_not_the_ombudsmans(client: TestClient, sessions: Sess
     assert (await client.get("/painel/notificacoes")).status == 403
     refused = await client.post("/painel/notificacoes/nova", data={"csrf": csrf, "type": "auto"})
     assert refused.status == 403
+
+
+async def test_a_clerk_decides_a_reclamacao_with_its_windows_shown(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    async with sessions() as session:
+        await opted_in(session, cast.maria.id, now=NOW)
+        issued = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+        assert delivery.id is not None and issued.notice.id is not None
+        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+                                      person_id=cast.maria.id, now=NOW)
+        filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+                                   person_id=cast.maria.id, text="O terreno foi limpo no dia seguinte.", now=TODAY)
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    page = await (await client.get("/painel/defesas")).text()
+    assert "Reclamação" in page and issued.notice.number in page and "Art. 40" in page  # the decision window
+    url = f"/painel/defesas/{filing.id}/decisao"
+    unreasoned = await client.post(url, data={"csrf": csrf, "outcome": "denied", "text": " "})
+    assert unreasoned.status == 422 and "Art. 41" in await unreasoned.text()
+    decided = await client.post(url, data={"csrf": csrf, "outcome": "granted", "text": "Procedente: limpo a tempo."})
+    assert decided.status == 200 and "Nenhuma defesa ou recurso" in await decided.text()
+    async with sessions() as session:
+        stored = (await session.exec(select(NoticeFiling))).one()
+    assert stored.outcome is FilingOutcome.GRANTED and stored.decided_by == f"staff:{CLARA}"
