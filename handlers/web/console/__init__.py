@@ -12,7 +12,18 @@ from pathlib import Path
 
 from aiohttp import web
 
-from handlers.web.console import audit, bulk, cases, dashboard, exports, filings, notices, replies, signin
+from handlers.web.console import (
+    audit,
+    bulk,
+    cases,
+    dashboard,
+    drivers,
+    exports,
+    filings,
+    notices,
+    replies,
+    signin,
+)
 from handlers.web.console.guard import console_guard
 from handlers.web.console.rendering import setup_templates
 
@@ -25,7 +36,7 @@ def console_app() -> web.Application:
     app = web.Application(middlewares=[console_guard])
     setup_templates(app)
     for table in (signin.routes, dashboard.routes, cases.routes, bulk.routes, replies.routes, audit.routes,
-                  exports.routes, notices.routes, filings.routes):
+                  exports.routes, notices.routes, filings.routes, drivers.routes):
         app.add_routes(table)
     app.router.add_static("/static/", STATIC)
     return app

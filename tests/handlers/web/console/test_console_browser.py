@@ -110,6 +110,7 @@ def _clerk_works_the_case(link: str, protocol: str, shots: Path) -> dict[str, An
         for name, path in (("audit", "/painel/auditoria"), ("exports", "/painel/exportar"),
                            ("templates", "/painel/modelos"), ("notices", "/painel/notificacoes"),
                            ("deliveries", "/painel/entregas"), ("filings", "/painel/defesas"),
+                           ("drivers", "/painel/motoristas"),
                            ("notice_form", "/painel/notificacoes/nova")):
             driver.get(link.split("/painel/")[0] + path)
             wait.until(lambda d: d.find_elements(By.TAG_NAME, "h1"))
