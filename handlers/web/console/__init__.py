@@ -14,6 +14,7 @@ from aiohttp import web
 
 from handlers.web.console import (
     audit,
+    broadcasts,
     bulk,
     cases,
     dashboard,
@@ -36,7 +37,8 @@ def console_app() -> web.Application:
     app = web.Application(middlewares=[console_guard])
     setup_templates(app)
     for table in (signin.routes, dashboard.routes, cases.routes, bulk.routes, replies.routes, audit.routes,
-                  exports.routes, notices.routes, filings.routes, drivers.routes):
+                  exports.routes, notices.routes, filings.routes, drivers.routes,
+                  broadcasts.routes):
         app.add_routes(table)
     app.router.add_static("/static/", STATIC)
     return app

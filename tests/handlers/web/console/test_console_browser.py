@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import re
 import socket
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,14 @@ from aiohttp.test_utils import TestServer
 from sqlmodel import select
 
 from bot.db import SessionFactory
+from bot.sandbox.demo_data import demo_csv
 from bot.settings import Settings
 from bot.web import build_web_app
 from models.cases.tables import Case, CaseStatus
+from models.columns import utcnow
+from models.drivers.importing import import_drivers
+from models.drivers.periods import civil_today
+from models.drivers.tables import Driver
 from models.people import Person, Role, add_staff
 from tests.auxil.browser import axe_violations, chromium, overflows_horizontally, require_axe, require_browser
 from tests.auxil.case_chat import Talk, deliver
@@ -67,11 +73,11 @@ async def _file_in_the_chat(joao: Talk) -> None:
     assert where and evidence
 
 
-def _clerk_works_the_case(link: str, protocol: str, shots: Path) -> dict[str, Any]:
+def _clerk_works_the_case(link: str, protocol: str, shots: Path, on_progress: threading.Event) -> dict[str, Any]:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 
     seen: dict[str, Any] = {"violations": {}, "overflow": []}
     with chromium(window="1280,900") as driver:
@@ -115,6 +121,22 @@ def _clerk_works_the_case(link: str, protocol: str, shots: Path) -> dict[str, An
             driver.get(link.split("/painel/")[0] + path)
             wait.until(lambda d: d.find_elements(By.TAG_NAME, "h1"))
             check(name)
+        driver.get(link.split("/painel/")[0] + "/painel/avisos")  # a broadcast whose progress moves on the page
+        Select(driver.find_element(By.ID, "audience")).select_by_value("drivers")
+        wait.until(lambda d: "1 pessoa vai receber" in d.find_element(By.ID, "live-count").text)  # the live count
+        driver.find_element(By.ID, "text").send_keys("Vistoria anual na sexta-feira, das 8h às 12h.")
+        driver.find_element(By.XPATH, "//button[text()='Ver prévia']").click()
+        wait.until(lambda d: d.find_elements(By.XPATH, "//button[text()='Confirmar e enviar']"))
+        check("broadcast_preview")
+        driver.find_element(By.XPATH, "//button[text()='Confirmar e enviar']").click()
+        wait.until(lambda d: d.find_elements(By.ID, "p-sent"))
+        seen["sent_before"] = driver.find_element(By.ID, "p-sent").text
+        check("broadcast_progress")
+        on_progress.set()  # now the dispatcher sends it
+        WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "p-sent").text == "1")
+        seen["summary_after"] = driver.find_element(By.ID, "p-summary").text
+        driver.get(link.split("/painel/")[0] + "/painel/notificacoes/nova")
+        wait.until(lambda d: d.find_elements(By.ID, "type-auto"))
         driver.find_element(By.ID, "type-auto").click()
         driver.find_element(By.XPATH, "//button[text()='Emitir a notificação']").click()  # empty: refused
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "[aria-invalid=true]"))
@@ -146,16 +168,34 @@ async def test_a_clerk_works_a_citizens_case_from_the_bots_link(
     found = LINK.search((await clara.send("/painel", "Painel dos servidores")).text)
     assert found is not None
 
+    async with sessions() as session:  # one linked driver (João) for the broadcast
+        await import_drivers(session=session, text=demo_csv(civil_today(utcnow(), settings.tz)), actor="test",
+                             settings=settings, today=civil_today(utcnow(), settings.tz))
+        carlos = (await session.exec(select(Driver).order_by(Driver.id))).first()  # type: ignore[arg-type]
+        joao_person = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
+        assert carlos is not None
+        carlos.person_id = joao_person.id
+        await session.commit()
+
     server = TestServer(build_web_app(settings, sessions), host="127.0.0.1", port=port)
     await server.start_server()
+    on_progress = threading.Event()
     try:
-        seen = await asyncio.to_thread(_clerk_works_the_case, found.group(1), case.protocol, tmp_path)
+        browsing = asyncio.create_task(asyncio.to_thread(_clerk_works_the_case, found.group(1), case.protocol,
+                                                         tmp_path, on_progress))
+        while not on_progress.is_set() and not browsing.done():
+            await asyncio.to_thread(on_progress.wait, 0.5)
+        if browsing.done():
+            await browsing  # the browser side failed: show why
+        await deliver(settings, sessions, emulator)  # the bot sends the broadcast (and the case's news)
+        seen = await browsing
     finally:
         await server.close()
 
     assert {page: v for page, v in seen["violations"].items() if v} == {}
     assert {"image-alt", "button-name", "html-has-lang"} <= seen["control"]
     assert seen["overflow"] == []
+    assert seen["sent_before"] == "0" and seen["summary_after"] == "1 de 1 concluídas"  # moved by itself (SSE)
     assert "Art. " in seen["refusal"]  # the article next to the field
     assert seen["focused"] == "Entrar" and seen["photo_loaded"] is True
     assert seen["map"].startswith("https://www.openstreetmap.org/?mlat=-14.672200&mlon=-52.354500")
