@@ -35,7 +35,7 @@ routes = web.RouteTableDef()
 ISSUERS = (Role.CLERK, Role.INSPECTOR)
 FIELDS = ("type", "rulebook", "infraction_code", "offender_name", "offender_document", "offender_address", "place",
           "drawn_up_on", "drawn_up_time", "facts", "issuer_name", "witnesses", "inspection_term", "units", "case_id",
-          "preliminar_number")
+          "preliminar_number", "person_id", "person_telegram_id")
 STAGE_NAMES = {
     "awaiting_ciencia": N_("Awaiting ciência"),
     "notified": N_("Notified"),
@@ -111,6 +111,12 @@ def _parse(values: dict[str, str], errors: dict[str, list[str]], name: str, pars
         return None
 
 
+def _whole(raw: str) -> int:
+    if not (raw.isascii() and raw.isdecimal() and len(raw) < 16):
+        raise ValueError(raw)
+    return int(raw)
+
+
 @routes.post("/notificacoes/nova")
 @console_page(*ISSUERS)
 async def issue(request: web.Request) -> web.StreamResponse:
@@ -130,8 +136,9 @@ async def issue(request: web.Request) -> web.StreamResponse:
     drawn_on = _parse(values, errors, "drawn_up_on", dt.date.fromisoformat, tr)
     drawn_at = _parse(values, errors, "drawn_up_time", dt.time.fromisoformat, tr)
     units = _parse(values, errors, "units", Decimal, tr)
-    case_id = _parse(values, errors, "case_id", lambda raw: int(raw) if raw.isdecimal() and len(raw) < 10 else
-                     int("x"), tr)
+    case_id = _parse(values, errors, "case_id", _whole, tr)
+    person_id = _parse(values, errors, "person_id", _whole, tr)
+    person_telegram_id = _parse(values, errors, "person_telegram_id", _whole, tr)
     async with db(request)() as session:
         preliminar_id = None
         if values["preliminar_number"].strip():
@@ -149,7 +156,7 @@ async def issue(request: web.Request) -> web.StreamResponse:
             drawn_up_on=drawn_on, drawn_up_time=drawn_at, facts=values["facts"] or None,
             issuer_name=values["issuer_name"] or None, witnesses=values["witnesses"] or None,
             inspection_term=values["inspection_term"] or None, case_id=case_id, preliminar_id=preliminar_id,
-            units=units,
+            units=units, person_id=person_id, person_telegram_id=person_telegram_id,
         )
         try:
             issued = await issue_notice(session=session, settings=settings, data=data, actor=staff.actor,

@@ -216,3 +216,25 @@ async def test_templates_answer_in_the_readers_language(
     async with sessions() as session:
         answers = {c.protocol: c.answer for c in (await session.exec(select(Case))).all()}
     assert answers == {c.protocol: f"Caso {c.protocol}: el médico vuelve el lunes. {{unknown}}" for c in cases}
+
+
+async def test_the_ombudsman_extends_once_and_answers(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    async with sessions() as session:
+        ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
+                                        settings=settings)
+    csrf = await sign_in(client, sessions, settings, OTAVIO)
+    url = f"/painel/casos/{ouv.protocol}"
+    extended = await client.post(f"{url}/extend", data={"csrf": csrf, "text": "Aguardando a Secretaria de Saúde."})
+    page = await extended.text()
+    assert extended.status == 200 and "prorrogado uma vez" in page and 'action="' + url + '/extend"' not in page
+    again = await client.post(f"{url}/extend", data={"csrf": csrf, "text": "Mais uma vez, por favor."})
+    assert again.status == 422 and "Art. 16" in await again.text()  # Lei 13.460/2017: one extension only
+    short = await client.post(f"{url}/answer", data={"csrf": csrf, "text": "Ok."})
+    assert short.status == 422 and 'id="err-answer"' in await short.text()
+    answered = await client.post(f"{url}/answer", data={"csrf": csrf, "text": "O médico volta na segunda-feira."})
+    assert answered.status == 200 and "Resposta enviada ao autor" in await answered.text()
+    async with sessions() as session:
+        case = (await session.exec(select(Case).where(Case.protocol == ouv.protocol))).one()
+    assert case.status is CaseStatus.ANSWERED and case.extended_at is not None

@@ -24,6 +24,7 @@ from models.cases.tables import Case, Outcome
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import file_filing
 from models.notices.tables import DeliveryState, FilingOutcome, Notice, NoticeDelivery, NoticeFiling
+from models.outbox import OutboxMessage
 from tests.auxil.case_people import NOW, Cast, make_cast, representation
 from tests.auxil.console import sign_in
 from tests.auxil.notices import cp_auto, issue, opted_in
@@ -142,3 +143,24 @@ async def test_a_clerk_decides_a_reclamacao_with_its_windows_shown(
     async with sessions() as session:
         stored = (await session.exec(select(NoticeFiling))).one()
     assert stored.outcome is FilingOutcome.GRANTED and stored.decided_by == f"staff:{CLARA}"
+
+
+async def test_a_notice_issued_in_the_console_goes_to_the_person_in_the_bot(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    async with sessions() as session:
+        await opted_in(session, cast.maria.id, now=NOW)
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    issued = await client.post("/painel/notificacoes/nova", data={
+        "csrf": csrf, "type": "auto", "rulebook": "nx-posturas", "infraction_code": "CP-I-1",
+        "offender_name": "Maria Aparecida da Silva", "place": "Rua 7 de Setembro, 200", "drawn_up_on": "2026-03-02",
+        "drawn_up_time": "10:30", "facts": "Terreno com mato alto.", "issuer_name": "Clara (mat. 77)",
+        "person_telegram_id": str(cast.maria.telegram_user_id)}, allow_redirects=False)
+    assert issued.status == 303, await issued.text()
+    async with sessions() as session:
+        notice = (await session.exec(select(Notice))).one()
+        queued = (await session.exec(select(OutboxMessage).where(OutboxMessage.person_id == cast.maria.id))).all()
+    assert notice.person_id == cast.maria.id and queued  # it goes out in the bot, with its "Tomo ciência"
+    bad = await client.post("/painel/notificacoes/nova", data={"csrf": csrf, "type": "auto",
+                                                                "person_telegram_id": "²"})
+    assert bad.status == 422 and 'id="e-person_telegram_id-1"' in await bad.text()
