@@ -9,7 +9,6 @@ CPFs and addresses are never exported. Staff other than admins export their own 
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
@@ -42,9 +41,8 @@ def _money(cents: int) -> float:
     return cents / 100
 
 
-def cases_export(*, role: Role, today: dt.date) -> Export:
+def cases_export(*, role: Role) -> Export:
     """Every case of the viewer's queue (every case for admins), oldest first, with today's."""
-    del today
 
     async def rows(session: AsyncSession) -> Rows:
         last = 0

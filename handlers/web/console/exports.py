@@ -33,10 +33,10 @@ from models.people import Role
 
 routes = web.RouteTableDef()
 CHUNK = 64 * 1024
-EXPORTS: dict[str, Callable[[ConsoleStaff, dt.date], Export]] = {
-    "casos": lambda staff, today: cases_export(role=staff.role, today=today),
-    "notificacoes": lambda staff, _today: notices_export(role=staff.role),
-    "entregas": lambda staff, _today: deliveries_export(role=staff.role),
+EXPORTS: dict[str, Callable[[Role], Export]] = {
+    "casos": lambda role: cases_export(role=role),
+    "notificacoes": lambda role: notices_export(role=role),
+    "entregas": lambda role: deliveries_export(role=role),
 }
 
 
@@ -138,6 +138,6 @@ async def export_file(request: web.Request) -> web.StreamResponse:
     """One export as CSV or XLSX (audited with its actor)."""
     staff = staff_of(request)
     name, kind = request.match_info["name"], request.match_info["kind"]
-    export = EXPORTS[name](staff, city_today(request))
+    export = EXPORTS[name](staff.role)
     await _audit(request, staff, name, kind)
     return await (_csv(request, export) if kind == "csv" else _xlsx(request, export))

@@ -116,7 +116,7 @@ def _clerk_works_the_case(link: str, protocol: str, shots: Path, on_progress: th
         for name, path in (("audit", "/painel/auditoria"), ("exports", "/painel/exportar"),
                            ("templates", "/painel/modelos"), ("notices", "/painel/notificacoes"),
                            ("deliveries", "/painel/entregas"), ("filings", "/painel/defesas"),
-                           ("drivers", "/painel/motoristas"),
+                           ("drivers", "/painel/motoristas"), ("driver", "/painel/motoristas/2025/0142"),
                            ("notice_form", "/painel/notificacoes/nova")):
             driver.get(link.split("/painel/")[0] + path)
             wait.until(lambda d: d.find_elements(By.TAG_NAME, "h1"))
