@@ -17,6 +17,7 @@ from aiohttp import web
 from handlers.chat.drivers import KIND_LABELS
 from handlers.web.console.forms import city_today, db, form_text
 from handlers.web.console.guard import console_page
+from handlers.web.console.labels import STEP_NAMES
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import staff_of
 from handlers.web.keys import SETTINGS
@@ -99,7 +100,8 @@ async def _driver_page(request: web.Request, *, notice: str = "", error: str = "
             "No authorization has that number."))
     return render(request, "driver.html", {
         "title": staff.tr._("Driver {name}").format(name=situation.name), "situation": situation,
-        "kinds": KIND_LABELS, "notice": notice, "error": error, "code": code, "today": city_today(request),
+        "kinds": KIND_LABELS, "steps": STEP_NAMES, "notice": notice, "error": error, "code": code,
+        "today": city_today(request),
         "rules": sorted(SUSPENSION_RULES), "Role": Role,
     }, status=status)
 

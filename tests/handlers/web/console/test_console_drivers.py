@@ -92,7 +92,7 @@ async def test_search_status_link_code_and_inspection(
     denise_cpf = next(line.split(";")[0] for line in demo_csv(TODAY.date()).splitlines() if "Denise" in line)
     assert re.sub(r"\D", "", denise_cpf) not in re.sub(r"\D", "", found.split("<main")[1])  # only masked
     page = await (await client.get(f"/painel/motoristas/{number.group(1)}")).text()
-    assert "Lei 1.533/2020, Art." in page
+    assert "Lei 1.533/2020, Art." in page and "Informar qualquer mudança de dados cadastrais" in page  # Art. 13 XX
     coded = await client.post(f"/painel/motoristas/{number.group(1)}/codigo", data={"csrf": csrf})
     assert coded.status == 200 and "/vincular" in await coded.text()
     refused = await client.post(f"/painel/motoristas/{number.group(1)}/vistoria",
