@@ -177,3 +177,11 @@ async def test_sign_out_ends_the_session(
     assert out.status == 200 and "saiu" in (await out.text()).lower()
     client.session.cookie_jar.update_cookies({"balcao_console": cookie})  # a copied cookie is dead too
     assert (await client.get("/painel/")).status == 401
+
+
+async def test_the_cookie_is_secure_behind_https(settings: Settings, sessions: SessionFactory, cast: Cast) -> None:
+    public = settings.model_copy(update={"public_url": "https://balcao.example.gov.br"})
+    with time_machine.travel(NOW, tick=False):
+        async with TestClient(TestServer(build_web_app(public, sessions))) as client:
+            signed = await client.post(await new_link(sessions, public, CLARA), allow_redirects=False)
+    assert signed.status == 303 and signed.cookies["balcao_console"]["secure"]
