@@ -4,6 +4,7 @@ Every refusal changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from collections.abc import AsyncIterator
 
@@ -185,3 +186,17 @@ async def test_the_cookie_is_secure_behind_https(settings: Settings, sessions: S
         async with TestClient(TestServer(build_web_app(public, sessions))) as client:
             signed = await client.post(await new_link(sessions, public, CLARA), allow_redirects=False)
     assert signed.status == 303 and signed.cookies["balcao_console"]["secure"]
+
+
+async def test_two_presses_of_one_link_at_the_same_instant_open_one_session(
+    settings: Settings, sessions: SessionFactory, cast: Cast
+) -> None:
+    with time_machine.travel(NOW, tick=False):
+        path = await new_link(sessions, settings, CLARA)
+        async with TestClient(TestServer(build_web_app(settings, sessions))) as first, \
+                TestClient(TestServer(build_web_app(settings, sessions))) as second:
+            answers = await asyncio.gather(first.post(path, allow_redirects=False),
+                                           second.post(path, allow_redirects=False))
+    assert sorted(a.status for a in answers) == [303, 410]
+    async with sessions() as session:
+        assert len((await session.exec(select(ConsoleSession))).all()) == 1
