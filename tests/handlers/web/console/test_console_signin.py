@@ -22,7 +22,7 @@ from models.cases.filing import file_representation
 from models.cases.tables import Case, CaseStatus
 from models.console.signin import TooManyLinks, digest, issue_link
 from models.console.tables import ConsoleLink, ConsoleSession
-from models.people import PermissionDenied, Role, StaffMember, add_staff
+from models.people import PermissionDenied, Role, StaffMember, add_staff, set_locale
 from tests.auxil.case_people import NOW, Cast, make_cast, representation
 from tests.auxil.console import new_link, sign_in
 
@@ -200,3 +200,13 @@ async def test_two_presses_of_one_link_at_the_same_instant_open_one_session(
     assert sorted(a.status for a in answers) == [303, 410]
     async with sessions() as session:
         assert len((await session.exec(select(ConsoleSession))).all()) == 1
+
+
+async def test_the_console_speaks_the_staff_members_bot_language(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    async with sessions() as session:
+        await set_locale(session=session, person_id=cast.clara.id, locale="es")
+    await sign_in(client, sessions, settings, CLARA)
+    page = await (await client.get("/painel/casos")).text()
+    assert '<html lang="es">' in page and "Casos" in page and "Filtrar los casos" in page
