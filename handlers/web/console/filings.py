@@ -1,7 +1,7 @@
 """Defesas: defences, reclamações and appeals waiting for a decision (clerks), as ``/defesas`` in the bot.
 
-Each shows its notice's open windows with their articles (:func:`models.notices.status.notice_view`), the deposit
-of an appeal (CP Art. 46), and a form to decide it (CP Art. 40–41, 45) through
+Each shows its notice's open windows with their articles (:func:`models.notices.status.notice_view`) and a form to
+decide it (CP Art. 40–41, 45) through
 :func:`models.notices.filings.decide_filing`, which delivers the decision to the person.
 """
 
@@ -15,7 +15,7 @@ from handlers.web.console.guard import console_page
 from handlers.web.console.rendering import render
 from handlers.web.console.staff import staff_of
 from handlers.web.keys import SETTINGS
-from models.notices.filings import FilingRefused, decide_filing, pending_filings, record_deposit
+from models.notices.filings import FilingRefused, decide_filing, pending_filings
 from models.notices.status import notice_view
 from models.notices.tables import FilingKind, FilingOutcome
 from models.people import Role
@@ -39,7 +39,7 @@ async def _page(request: web.Request, *, error: str = "", error_id: int | None =
                  for _filing, notice in rows]
     return render(request, "filings.html", {
         "title": staff_of(request).tr._("Defences and appeals"), "rows": list(zip(rows, views, strict=True)),
-        "kinds": KIND_NAMES, "RECURSO": FilingKind.RECURSO, "today": today, "error": error, "error_id": error_id,
+        "kinds": KIND_NAMES, "today": today, "error": error, "error_id": error_id,
         "typed": typed, "done": request.query.get("feito") == "1",
     }, status=status)
 
@@ -70,18 +70,4 @@ async def decide(request: web.Request) -> web.StreamResponse:
         except FilingRefused as refused:
             return await _page(request, error=_reason(refused, staff.tr), error_id=filing_id, status=422,
                                typed=text)
-    raise web.HTTPSeeOther("/painel/defesas?feito=1")
-
-
-@routes.post("/defesas/{filing_id:\\d{1,9}}/deposito")
-@console_page(Role.CLERK)
-async def deposit(request: web.Request) -> web.StreamResponse:
-    """Record the deposit of half the fine that lets an appeal go forward (CP Art. 46)."""
-    staff = staff_of(request)
-    filing_id = int(request.match_info["filing_id"])
-    async with db(request)() as session:
-        try:
-            await record_deposit(session=session, filing_id=filing_id, actor=staff.actor)
-        except FilingRefused as refused:
-            return await _page(request, error=_reason(refused, staff.tr), error_id=filing_id, status=422)
     raise web.HTTPSeeOther("/painel/defesas?feito=1")
