@@ -1,7 +1,7 @@
 """staff console: one-time sign-in links, sessions (hashed tokens) and response templates (new tables only; existing rows untouched)
 
 Revision ID: 0008
-Revises: 0003
+Revises: 0007
 Create Date: 2026-12-01 09:41:34.961868
 """
 from collections.abc import Sequence
@@ -13,7 +13,7 @@ from alembic import op
 import models.columns
 
 revision: str = '0008'
-down_revision: str | None = '0003'
+down_revision: str | None = '0007'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
