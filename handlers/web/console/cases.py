@@ -33,7 +33,6 @@ from models.cases.handling import (
     request_complement,
     staff_case,
 )
-from models.cases.limits import ALLOWED_TYPES
 from models.cases.protocol import normalize_protocol
 from models.cases.tables import HANDLING_ROLE, CaseAttachment, CaseKind, CaseStatus, Outcome
 from models.cases.timeline import CaseNotFound, get_case
@@ -159,8 +158,8 @@ async def attachment(request: web.Request) -> web.Response:
         return _not_found(request)
     if found is None:
         return _not_found(request)
-    extension = ALLOWED_TYPES.get(found.mime_type, (b"", ".bin"))[1]
-    name = f"{view.protocol}-{found.id}{extension}"
+    extension = found.file_name.rsplit(".", 1)[-1] if "." in found.file_name else "bin"  # stored already safe
+    name = f"{view.protocol}-{found.id}.{extension}"
     return web.Response(body=found.content, content_type=found.mime_type, headers={
         "Content-Disposition": f'inline; filename="{name}"', "X-Content-SHA256": found.sha256})
 

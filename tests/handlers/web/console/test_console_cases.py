@@ -120,7 +120,7 @@ async def test_the_case_page_shows_files_the_map_and_the_author_as_the_law_allow
     assert image is not None
     file = await client.get(image.group(1))
     assert file.status == 200 and file.content_type == "image/png" and await file.read() == png()
-    assert "x.png" not in file.headers["Content-Disposition"]  # a neutral name, never the one sent
+    assert f'filename="{case.protocol}-{photo.id}.png"' in file.headers["Content-Disposition"]  # a neutral name
 
     for staff_id, sees_name in ((CLARA, False), (ADMIN, False), (OTAVIO, True)):
         await sign_in(client, sessions, settings, staff_id)
