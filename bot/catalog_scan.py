@@ -211,12 +211,31 @@ def scan_file(path: Path, shown_as: str) -> Found:
     return found
 
 
+def scan_templates(root: Path, directory: str) -> Found:
+    """The msgids of the Jinja2 templates (``templates/*.html``, e.g. the staff console's) under a directory.
+
+    Templates call ``_()``, ``ngettext()`` and ``pgettext()``; Jinja2's own Babel extractor reads them. Their uses
+    have no chat role (an HTML page has no Telegram buttons), so they never make a msgid ambiguous.
+    """
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+
+    found = Found()
+    base = root / directory
+    for filename, lineno, message, _comments, context in extract_from_dir(
+        base, method_map=[("**/templates/**.html", "jinja2.ext:babel_extract")], keywords=DEFAULT_KEYWORDS
+    ):
+        msgid: MsgId = message if isinstance(message, str) else (message[0], message[1])
+        found.marked.setdefault((context, msgid), []).append(Use(f"{directory}/{filename}", lineno, ""))
+    return found
+
+
 def scan(root: Path, directories: tuple[str, ...]) -> Found:
-    """Scan every Python file under the given directories of ``root``."""
+    """Scan every Python file and Jinja2 template under the given directories of ``root``."""
     total = Found()
     for directory in directories:
-        for path in sorted((root / directory).rglob("*.py")):
-            found = scan_file(path, path.relative_to(root).as_posix())
+        paths = sorted((root / directory).rglob("*.py"))
+        files = [scan_file(path, path.relative_to(root).as_posix()) for path in paths]
+        for found in [*files, scan_templates(root, directory)]:
             for key, uses in found.marked.items():
                 total.marked.setdefault(key, []).extend(uses)
             total.unmarked.extend(found.unmarked)

@@ -270,6 +270,15 @@ class Settings(BaseSettings):
         description="Language of what the command line (python -m bot ...) prints for staff and operators: "
         "pt_BR, en or es.",
     )
+    console_link_minutes: int = Field(
+        default=10, ge=1, le=60, description="Staff console: how long the one-time sign-in link of /painel is valid."
+    )
+    console_links_per_hour: int = Field(
+        default=5, ge=1, description="Staff console: sign-in links one staff member may ask for per hour."
+    )
+    console_idle_minutes: int = Field(
+        default=30, ge=1, description="Staff console: a session unused this long is closed."
+    )
 
     @field_validator("timezone")
     @classmethod

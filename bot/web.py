@@ -26,6 +26,8 @@ from bot import metrics
 from bot.db import SessionFactory
 from bot.settings import Settings
 from bot.update_parsing import has_update_id, parse_update
+from handlers.web.console import PREFIX as CONSOLE_PREFIX
+from handlers.web.console import console_app
 from handlers.web.failures import json_failures
 from handlers.web.keys import BOT_APPLICATION, SESSIONS, SETTINGS
 from handlers.web.routes import ROUTE_TABLES
@@ -96,6 +98,8 @@ def build_web_app(settings: Settings, sessions: SessionFactory, bot_application:
     app[_LAST_PRUNE] = [0.0]
     for table in ROUTE_TABLES:
         app.add_routes(table)
+    app.add_subapp(CONSOLE_PREFIX, console_app())  # the staff console, with its own session/CSRF middleware
+    app.router.add_get(CONSOLE_PREFIX, _to_console)
     if bot_application is not None:
         app[BOT_APPLICATION] = bot_application
         for path in webhook_paths(settings):
@@ -105,6 +109,8 @@ def build_web_app(settings: Settings, sessions: SessionFactory, bot_application:
 
 def _bad_request(message: str) -> web.Response:
     return web.json_response({"error": "bad_update", "message": message}, status=400)
+async def _to_console(_request: web.Request) -> web.Response:
+    raise web.HTTPPermanentRedirect(f"{CONSOLE_PREFIX}/")
 
 
 async def telegram_webhook(request: web.Request) -> web.Response:

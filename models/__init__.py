@@ -9,6 +9,7 @@ from models import (  # noqa: F401  (register tables)
     audit,
     broadcasts,  # staff broadcasts
     cases,  # citizens' cases
+    console,  # the staff web console
     drafts,
     drivers,  # Lei 1.533/2020
     health,  # /healthz write probe

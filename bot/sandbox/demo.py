@@ -72,6 +72,9 @@ async def run_demo(
         url=root), flush=True)
     for hint in hints:
         print(f"  {hint}", flush=True)
+    print("  " + tr._("Staff console: in the web chat, as {name}, send /painel and open the link the bot answers "
+                      "(the console is at {url}/painel/).").format(name=STAFF_PERSONA.first_name,
+                                                                  url=settings.http_root), flush=True)
     print(tr._("Stop with Ctrl+C."), flush=True)
     try:
         serving = asyncio.create_task(serve(demo_settings, stop=stop))

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import and_
+from sqlalchemy import and_, true
 from sqlalchemy import case as sql_case
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -160,6 +161,13 @@ def _may_open(case: Case, actor: StaffActor) -> None:
         raise CaseNotFound(f"no case {case.id!r}")
 
 
+def restricted_cases_hidden(actor: StaffActor) -> Any:
+    """SQL: the cases a list may show ``actor`` — restricted ombudsman cases only to the Ombudsman (Art. 10 §7)."""
+    if actor.role is Role.OMBUDSMAN:
+        return true()
+    return ~(and_(col(Case.kind) == CaseKind.OMBUDSMAN.value, col(Case.identity_restricted) == True))  # noqa: E712
+
+
 async def may_act(*, session: AsyncSession, telegram_user_id: int, case_id: int) -> StaffActor:
     """Check, before asking staff for a text, that they may still act on this open case.
 
@@ -224,6 +232,35 @@ async def staff_case(
     return await case_view_for(session=session, case=case, viewer_role=actor.role)
 
 
+def queue_deadline() -> Any:
+    """The deadline a case is worked by, as SQL: the complementação's end while waiting for the author, else due_on."""
+    return sql_case(
+        (col(Case.status) == CaseStatus.AWAITING_COMPLEMENT.value, col(Case.complement_due_on)),
+        else_=col(Case.due_on),
+    )
+
+
+def queue_item(case: Case, *, today: dt.date, my_member_id: int | None) -> QueueItem:
+    """A case as a line of a staff queue (chat, API and console): its working deadline and days left."""
+    assert case.id is not None
+    awaiting = case.status is CaseStatus.AWAITING_COMPLEMENT and case.complement_due_on is not None
+    due = case.complement_due_on if awaiting and case.complement_due_on else case.due_on
+    return QueueItem(
+        id=case.id,
+        protocol=case.protocol,
+        kind=case.kind,
+        ombudsman_type=case.ombudsman_type,
+        status=case.status,
+        due_on=due,
+        days_left=(due - today).days,
+        complement_due_on=case.complement_due_on,
+        complement_lapsed=awaiting and due < today,
+        assigned_staff_id=case.assigned_staff_id,
+        assigned_to_me=my_member_id is not None and case.assigned_staff_id == my_member_id,
+        summary=case.summary if len(case.summary) <= 80 else case.summary[:79] + "…",
+    )
+
+
 async def staff_queue(
     *, session: AsyncSession, telegram_user_id: int, today: dt.date, limit: int = 50
 ) -> list[QueueItem]:
@@ -235,40 +272,14 @@ async def staff_queue(
         PermissionDenied: not staff.
     """
     actor = await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF)
-    deadline = sql_case(
-        (col(Case.status) == CaseStatus.AWAITING_COMPLEMENT.value, col(Case.complement_due_on)),
-        else_=col(Case.due_on),
-    )
     statement = select(Case).where(col(Case.status).not_in([s.value for s in FINAL_STATUSES]))
     if actor.role is not Role.ADMIN:
         statement = statement.where(Case.handling_role == actor.role)
-    if actor.role is not Role.OMBUDSMAN:  # Lei 13.460/2017 Art. 10 §7: restricted cases are the Ombudsman's alone
-        statement = statement.where(
-            ~(and_(col(Case.kind) == CaseKind.OMBUDSMAN.value, col(Case.identity_restricted) == True))  # noqa: E712
-        )
-    statement = statement.order_by(deadline, col(Case.id)).limit(limit)
-    items = []
-    for case in (await session.exec(statement)).all():
-        assert case.id is not None
-        awaiting = case.status is CaseStatus.AWAITING_COMPLEMENT and case.complement_due_on is not None
-        due = case.complement_due_on if awaiting and case.complement_due_on else case.due_on
-        items.append(
-            QueueItem(
-                id=case.id,
-                protocol=case.protocol,
-                kind=case.kind,
-                ombudsman_type=case.ombudsman_type,
-                status=case.status,
-                due_on=due,
-                days_left=(due - today).days,
-                complement_due_on=case.complement_due_on,
-                complement_lapsed=awaiting and due < today,
-                assigned_staff_id=case.assigned_staff_id,
-                assigned_to_me=case.assigned_staff_id == actor.member_id,
-                summary=case.summary if len(case.summary) <= 80 else case.summary[:79] + "…",
-            )
-        )
-    return items
+    statement = statement.where(restricted_cases_hidden(actor))
+    statement = statement.order_by(queue_deadline(), col(Case.id)).limit(limit)
+    return [
+        queue_item(case, today=today, my_member_id=actor.member_id) for case in (await session.exec(statement)).all()
+    ]
 
 
 async def assign(

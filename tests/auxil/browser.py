@@ -53,3 +53,37 @@ def chromium(window: str = "900,900") -> Iterator[Any]:
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+AXE = Path(__file__).with_name("node_modules") / "axe-core" / "axe.min.js"
+WCAG_21_AA = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
+_RUN_AXE = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {runOnly: {type: "tag", values: arguments[0]}, resultTypes: ["violations"]})
+  .then(result => done(result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                                      nodes: v.nodes.map(n => n.target.join(" "))}))))
+  .catch(error => done([{id: "axe-error", help: String(error), nodes: []}]));
+"""
+
+
+def require_axe() -> None:
+    """Skip without axe-core outside CI (``make test`` installs it); in CI a missing axe-core fails the test."""
+    if AXE.exists():
+        return
+    reason = f"needs {AXE} (python -m tests.auxil.system_deps installs axe-core from the npm registry)"
+    if os.environ.get("CI"):
+        pytest.fail(f"accessibility test cannot be skipped in CI: {reason}")
+    pytest.skip(reason)
+
+
+def axe_violations(driver: Any) -> list[dict[str, Any]]:
+    """The axe-core violations of WCAG 2.1 A and AA on the page the driver shows now."""
+    driver.set_script_timeout(30)
+    driver.execute_script(AXE.read_text(encoding="utf-8"))
+    return list(driver.execute_async_script(_RUN_AXE, list(WCAG_21_AA)))
+
+
+def overflows_horizontally(driver: Any) -> bool:
+    """Whether the page is wider than the window (a phone would have to scroll sideways)."""
+    return bool(driver.execute_script(
+        "return document.documentElement.scrollWidth > document.documentElement.clientWidth + 1;"))

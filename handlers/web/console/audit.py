@@ -1,0 +1,44 @@
+"""Auditoria: the audit log filtered by actor, entity and date (admins), newest first, in pages."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from aiohttp import web
+
+from handlers.web.console.forms import db
+from handlers.web.console.guard import console_page
+from handlers.web.console.rendering import render
+from handlers.web.console.staff import staff_of
+from models.console.audit_log import AuditFilters, audit_page
+from models.people import Role
+
+routes = web.RouteTableDef()
+
+
+def _day(raw: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(raw) if raw else None
+    except ValueError:
+        return None
+
+
+@routes.get("/auditoria")
+@console_page(Role.ADMIN)
+async def audit_log(request: web.Request) -> web.Response:
+    """The audit log with its filters."""
+    staff = staff_of(request)
+    query = request.query
+    page = query.get("pagina", "1")
+    filters = AuditFilters(
+        actor=query.get("ator", "")[:64].strip(), entity=query.get("entidade", "")[:64].strip(),
+        entity_id=query.get("id", "")[:64].strip(), since=_day(query.get("de", "")), until=_day(query.get("ate", "")),
+        page=int(page) if page.isdecimal() and len(page) < 6 else 1,
+    )
+    async with db(request)() as session:
+        events, has_next = await audit_page(session=session, filters=filters, tz=staff.tr.tz)
+    base = {key: value for key, value in query.items() if key != "pagina"}
+    return render(request, "audit.html", {
+        "title": staff.tr._("Audit log"), "events": events, "filters": filters, "base": base,
+        "has_next": has_next,
+    })

@@ -1,0 +1,239 @@
+"""Avisos: compose, preview, count, send or schedule, follow live, cancel and report — as ``/aviso`` in the bot.
+
+The preview shows the notice exactly as it arrives, the recipient count follows the audience, the progress moves
+live (server-sent events), and the final counts stay on the broadcast's page.
+
+Everything goes through :mod:`notifications.broadcasts` (the function the bot, the API and the CLI call): the
+audience is fixed when the broadcast is confirmed, and the dispatcher sends it. Without JavaScript the page still
+works (the preview is a form, the progress page has a reload link); with it the count updates as the audience
+changes and the progress moves by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import secrets
+from typing import Any
+
+from aiohttp import web
+from aiohttp_sse import sse_response
+from markupsafe import Markup, escape
+from sqlmodel import select
+
+from bot.i18n import Translator
+from handlers.web.console.forms import db, form_text
+from handlers.web.console.guard import console_page
+from handlers.web.console.rendering import message_page, render
+from handlers.web.console.staff import ConsoleStaff, staff_of
+from handlers.web.keys import SETTINGS
+from models.broadcasts import BroadcastStatus
+from models.columns import utcnow
+from models.outbox import OutboxStatus
+from models.people import Person, Role
+from notifications.audiences import AUDIENCES
+from notifications.broadcasts import (
+    AudienceChoice,
+    BroadcastRefused,
+    audience_label,
+    audience_size,
+    broadcast_view,
+    check_text,
+    create_broadcast,
+    open_broadcasts,
+    parse_when,
+    preview,
+    stop_broadcast,
+)
+from notifications.plugins import load_all
+from notifications.service import wake_dispatcher
+
+routes = web.RouteTableDef()
+EVENT_SECONDS = 1.0
+EVENT_LIMIT = 600  # one progress stream lasts at most 10 minutes; the page then offers a reload
+_KEPT_TAGS = re.compile(r"&lt;(/?)(b|strong|i|em|u|ins|s|strike|del|code|pre)&gt;")
+
+
+def _refusal(tr: Translator, refused: BroadcastRefused) -> str:
+    texts = {  # the same sentences as /aviso in the bot
+        "empty_text": tr._("The notice is empty. Write the text of the notice."),
+        "text_too_long": tr._("The notice is too long: at most {limit} characters. Please shorten it and send it "
+                              "again."),
+        "bad_html": tr._("I could not read the formatting of this text. Send it again without formatting."),
+        "unknown_audience": tr._("That audience is no longer available. Choose another one."),
+        "days_required": tr._("Type a number of days from 0 to {limit}, like 30."),
+        "topic_required": tr._("Choose a topic, or type it."),
+        "in_the_past": tr._("That date and time has already passed. Choose a moment in the future."),
+        "nobody": tr._("Nobody is in this audience right now. Choose another audience."),
+    }
+    return texts[refused.code].format(limit=refused.limit)
+
+
+def telegram_preview(text: str) -> Markup:
+    """Telegram HTML shown in the page: everything escaped, then only the plain formatting tags given back."""
+    # Safe: the whole text is escaped first; only attribute-less formatting tags are put back.
+    return Markup(_KEPT_TAGS.sub(r"<\1\2>", str(escape(text))))  # noqa: S704
+
+
+def _choice(values: dict[str, str]) -> AudienceChoice:
+    days = values.get("days", "").strip()
+    return AudienceChoice(name=values.get("audience", ""),
+                          days=int(days) if days.isdecimal() and len(days) < 5 else None,
+                          topic=values.get("topic", "").strip()[:80] or None)
+
+
+async def _values(request: web.Request) -> dict[str, str]:
+    return {name: await form_text(request, name, 5000) for name in ("audience", "days", "topic", "text", "at")}
+
+
+async def _compose(request: web.Request, *, values: dict[str, str] | None = None, error: str = "",
+                   shown: dict[str, Any] | None = None, status: int = 200) -> web.Response:
+    load_all()
+    staff = staff_of(request)
+    async with db(request)() as session:
+        running = await open_broadcasts(session=session)
+    return render(request, "broadcasts.html", {
+        "title": staff.tr._("Broadcasts"), "audiences": list(AUDIENCES.values()), "values": values or {},
+        "error": error, "shown": shown, "running": running, "labels": {
+            view.id: audience_label(AudienceChoice(view.audience, view.days, view.topic), staff.tr)
+            for view in running},
+    }, status=status)
+
+
+@routes.get("/avisos")
+@console_page(Role.CLERK)
+async def compose(request: web.Request) -> web.Response:
+    """The broadcasts running, and the form to write a new one."""
+    return await _compose(request)
+
+
+@routes.get("/avisos/contagem")
+@console_page(Role.CLERK)
+async def count(request: web.Request) -> web.Response:
+    """How many people an audience reaches now (JSON, for the live count while composing)."""
+    load_all()
+    choice = _choice(dict(request.query))
+    try:
+        async with db(request)() as session:
+            size = await audience_size(session=session, choice=choice, now=utcnow())
+    except BroadcastRefused as refused:
+        return web.json_response({"error": _refusal(staff_of(request).tr, refused)}, status=422)
+    tr = staff_of(request).tr
+    return web.json_response({"recipients": len(size.recipients), "text": tr.ngettext(
+        "{n} person will receive it", "{n} people will receive it", len(size.recipients)).format(
+            n=len(size.recipients))})
+
+
+async def _checked(request: web.Request, staff: ConsoleStaff, values: dict[str, str]) -> tuple[str, Any, Any]:
+    text = check_text(values["text"], is_html=False)
+    send_at = None
+    if values["at"].strip():
+        send_at = parse_when(values["at"], now=utcnow(), settings=request.config_dict[SETTINGS])
+        if send_at is None:
+            raise BroadcastRefused("in_the_past")
+    async with db(request)() as session:
+        size = await audience_size(session=session, choice=_choice(values), now=utcnow())
+    if not size.recipients:
+        raise BroadcastRefused("nobody")
+    return text, send_at, size
+
+
+@routes.post("/avisos/previa")
+@console_page(Role.CLERK)
+async def preview_page(request: web.Request) -> web.Response:
+    """The notice exactly as it will arrive, with who gets it; confirming sends or schedules it."""
+    load_all()
+    staff = staff_of(request)
+    values = await _values(request)
+    try:
+        text, send_at, size = await _checked(request, staff, values)
+    except BroadcastRefused as refused:
+        return await _compose(request, values=values, error=_refusal(staff.tr, refused), status=422)
+    rendered = preview(text, staff.tr, request.config_dict[SETTINGS])
+    return await _compose(request, values=values, shown={
+        "preview": telegram_preview(rendered.text), "recipients": len(size.recipients), "left_out": size.left_out,
+        "send_at": send_at, "audience": audience_label(_choice(values), staff.tr), "key": secrets.token_hex(8)})
+
+
+@routes.post("/avisos")
+@console_page(Role.CLERK)
+async def send(request: web.Request) -> web.StreamResponse:
+    """Create the broadcast (audited); the dispatcher sends it now or at the moment chosen."""
+    load_all()
+    staff = staff_of(request)
+    values = await _values(request)
+    key = "".join(c for c in await form_text(request, "key", 32) if c.isalnum())  # one broadcast per preview
+    try:
+        text, send_at, _size = await _checked(request, staff, values)
+        async with db(request)() as session:
+            person = (await session.exec(select(Person).where(
+                Person.telegram_user_id == staff.telegram_user_id))).first()
+            created = await create_broadcast(
+                session=session, settings=request.config_dict[SETTINGS], choice=_choice(values), text=text,
+                actor=staff.actor, now=utcnow(), send_at=send_at, requester_person_id=person.id if person else None,
+                request_key=f"console:{staff.telegram_user_id}:{key}" if key else None,
+            )
+    except BroadcastRefused as refused:
+        return await _compose(request, values=values, error=_refusal(staff.tr, refused), status=422)
+    wake_dispatcher()
+    raise web.HTTPSeeOther(f"/painel/avisos/{created.id}")
+
+
+def _broadcast_id(request: web.Request) -> int:
+    return int(request.match_info["broadcast_id"])
+
+
+def progress_json(view: Any, tr: Translator) -> dict[str, Any]:
+    """A broadcast's counts for the page and its event stream."""
+    return {"status": view.status.value, "recipients": view.recipients, "done": view.done,
+            "sent": view.counts[OutboxStatus.SENT], "unreachable": view.counts[OutboxStatus.UNREACHABLE],
+            "failed": view.counts[OutboxStatus.FAILED], "cancelled": view.counts[OutboxStatus.CANCELLED],
+            "waiting": view.counts[OutboxStatus.PENDING] + view.counts[OutboxStatus.SENDING],
+            "summary": tr._("{done} of {total} done").format(done=view.done, total=view.recipients)}
+
+
+@routes.get("/avisos/{broadcast_id:\\d{1,9}}")
+@console_page(Role.CLERK)
+async def progress(request: web.Request) -> web.Response:
+    """A broadcast's progress (live with JavaScript), its cancel button, and its final counts."""
+    staff = staff_of(request)
+    async with db(request)() as session:
+        view = await broadcast_view(session=session, broadcast_id=_broadcast_id(request))
+    if view is None:
+        return message_page(request, status=404, title=staff.tr._("Not found"), text=staff.tr._(
+            "No such broadcast."))
+    return render(request, "broadcast.html", {
+        "title": staff.tr._("Broadcast {id}").format(id=view.id), "view": view,
+        "progress": progress_json(view, staff.tr), "active": view.status is BroadcastStatus.ACTIVE,
+        "audience": audience_label(AudienceChoice(view.audience, view.days, view.topic), staff.tr),
+    })
+
+
+@routes.get("/avisos/{broadcast_id:\\d{1,9}}/eventos")
+@console_page(Role.CLERK)
+async def events(request: web.Request) -> web.StreamResponse:
+    """Server-sent events: the counts each second until the broadcast ends (or 10 minutes pass)."""
+    tr = staff_of(request).tr
+    broadcast_id = _broadcast_id(request)
+    async with sse_response(request) as stream:
+        for _ in range(EVENT_LIMIT):
+            async with db(request)() as session:
+                view = await broadcast_view(session=session, broadcast_id=broadcast_id)
+            if view is None:
+                break
+            await stream.send(json.dumps(progress_json(view, tr)), event="progress")
+            if view.status is not BroadcastStatus.ACTIVE:
+                break
+            await asyncio.sleep(EVENT_SECONDS)
+    return stream
+
+
+@routes.post("/avisos/{broadcast_id:\\d{1,9}}/cancelar")
+@console_page(Role.CLERK)
+async def cancel(request: web.Request) -> web.StreamResponse:
+    """Stop a broadcast: what is not sent yet is not sent (audited)."""
+    async with db(request)() as session:
+        await stop_broadcast(session=session, broadcast_id=_broadcast_id(request), actor=staff_of(request).actor)
+    wake_dispatcher()
+    raise web.HTTPSeeOther(f"/painel/avisos/{_broadcast_id(request)}")

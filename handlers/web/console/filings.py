@@ -1,0 +1,73 @@
+"""Defesas: defences, reclamações and appeals waiting for a decision (clerks), as ``/defesas`` in the bot.
+
+Each shows its notice's open windows with their articles (:func:`models.notices.status.notice_view`) and a form to
+decide it (CP Art. 40–41, 45) through
+:func:`models.notices.filings.decide_filing`, which delivers the decision to the person.
+"""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from bot.i18n import N_, Translator
+from handlers.web.console.forms import city_today, db, form_text
+from handlers.web.console.guard import console_page
+from handlers.web.console.rendering import render
+from handlers.web.console.staff import staff_of
+from handlers.web.keys import SETTINGS
+from models.notices.filings import FilingRefused, decide_filing, pending_filings
+from models.notices.status import notice_view
+from models.notices.tables import FilingKind, FilingOutcome
+from models.people import Role
+
+routes = web.RouteTableDef()
+KIND_NAMES = {FilingKind.DEFESA: N_("Defence"), FilingKind.RECLAMACAO: N_("Complaint (reclamação)"),
+              FilingKind.RECURSO: N_("Appeal")}
+
+
+def _reason(refused: FilingRefused, tr: Translator) -> str:
+    return f"{refused.render(tr)} ({refused.citation})" if refused.citation else refused.render(tr)
+
+
+async def _page(request: web.Request, *, error: str = "", error_id: int | None = None, status: int = 200,
+                typed: str = "") -> web.Response:
+    settings = request.config_dict[SETTINGS]
+    today = city_today(request)
+    async with db(request)() as session:
+        rows = await pending_filings(session=session)
+        views = [await notice_view(session=session, settings=settings, notice=notice, today=today)
+                 for _filing, notice in rows]
+    return render(request, "filings.html", {
+        "title": staff_of(request).tr._("Defences and appeals"), "rows": list(zip(rows, views, strict=True)),
+        "kinds": KIND_NAMES, "today": today, "error": error, "error_id": error_id,
+        "typed": typed, "done": request.query.get("feito") == "1",
+    }, status=status)
+
+
+@routes.get("/defesas")
+@console_page(Role.CLERK)
+async def filings_page(request: web.Request) -> web.Response:
+    """The filings waiting for a decision, oldest first, with their windows."""
+    return await _page(request)
+
+
+@routes.post("/defesas/{filing_id:\\d{1,9}}/decisao")
+@console_page(Role.CLERK)
+async def decide(request: web.Request) -> web.StreamResponse:
+    """Decide a filing; the decision goes to the person with its ciência."""
+    staff = staff_of(request)
+    filing_id = int(request.match_info["filing_id"])
+    raw = await form_text(request, "outcome", 20)
+    text = await form_text(request, "text")
+    outcome = next((o for o in FilingOutcome if o.value == raw), None)
+    if outcome is None:
+        return await _page(request, error=staff.tr._("Choose a decision."), error_id=filing_id, status=422,
+                           typed=text)
+    async with db(request)() as session:
+        try:
+            await decide_filing(session=session, settings=request.config_dict[SETTINGS], filing_id=filing_id,
+                                outcome=outcome, text=text, actor=staff.actor)
+        except FilingRefused as refused:
+            return await _page(request, error=_reason(refused, staff.tr), error_id=filing_id, status=422,
+                               typed=text)
+    raise web.HTTPSeeOther("/painel/defesas?feito=1")

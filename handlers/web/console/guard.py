@@ -1,0 +1,137 @@
+"""The console's middleware: a live session, the staff role checked again, CSRF on every change, safe headers.
+
+Every request but the sign-in link and the stylesheet needs the session cookie of a live session
+(:func:`models.console.signin.session_owner`) whose owner is active staff *now* (:func:`models.people.require_role`).
+A request that changes anything (any method but GET/HEAD) must carry the session's CSRF token in the form field
+``csrf`` or the ``X-CSRF-Token`` header; without it nothing runs. Pages for some roles only use :func:`console_page`.
+Unexpected errors are logged with a reference (``E-7F3A9C``) shown to the person, never a stack trace.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from aiohttp import web
+from sqlmodel import select
+
+from bot.i18n import translator
+from handlers.chat.errors import new_reference
+from handlers.web.console.forms import db
+from handlers.web.console.rendering import message_page, request_translator
+from handlers.web.console.staff import STAFF, ConsoleStaff, staff_of
+from handlers.web.keys import SETTINGS
+from models.columns import utcnow
+from models.console.scope import staff_municipalities
+from models.console.signin import CONSOLE_ROLES, csrf_ok, csrf_token, session_owner
+from models.people import PermissionDenied, Person, Role, StaffMember, require_role
+
+logger = logging.getLogger("balcao.console")
+COOKIE = "balcao_console"
+PUBLIC_PREFIXES = ("/painel/entrar/", "/painel/static/")
+SAFE_METHODS = frozenset({"GET", "HEAD"})
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; media-src 'self'; object-src 'none'; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",  # the sign-in link's secret must never leave in a Referer
+    "X-Frame-Options": "DENY",
+}
+
+
+async def _signed_in(request: web.Request, token: str) -> ConsoleStaff | None:
+    settings = request.config_dict[SETTINGS]
+    async with db(request)() as session:
+        owner = await session_owner(session=session, token=token, now=utcnow(), settings=settings)
+        if owner is None:
+            return None
+        try:
+            role = await require_role(session=session, telegram_user_id=owner, allowed=CONSOLE_ROLES)
+        except PermissionDenied:
+            return None
+        member = (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == owner))).one()
+        person = (await session.exec(select(Person).where(Person.telegram_user_id == owner))).first()
+        places = await staff_municipalities(session=session, telegram_user_id=owner, settings=settings)
+    locale = person.locale if person is not None else settings.cli_locale
+    return ConsoleStaff(telegram_user_id=owner, role=role, name=member.name, municipalities=places,
+                        session_token=token, csrf=csrf_token(token), tr=translator(locale, settings.timezone))
+
+
+def _signed_out(request: web.Request) -> web.Response:
+    tr = request_translator(request)
+    return message_page(request, status=401, title=tr._("Sign in to the staff console"), text=tr._(
+        "You are not signed in, or your session ended. Send /painel to the Balcão bot in Telegram and open the "
+        "link it sends you."))
+
+
+async def _csrf_given(request: web.Request) -> str:
+    header = request.headers.get("X-CSRF-Token", "")
+    if header:
+        return header
+    if request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        form = await request.post()
+        value = form.get("csrf")
+        return value if isinstance(value, str) else ""
+    return ""
+
+
+async def _guarded(request: web.Request, handler: Handler) -> web.StreamResponse:
+    if request.path.startswith(PUBLIC_PREFIXES):
+        return await handler(request)
+    token = request.cookies.get(COOKIE, "")
+    staff = await _signed_in(request, token) if token else None
+    if staff is None:
+        return _signed_out(request)
+    request[STAFF] = staff
+    if request.method not in SAFE_METHODS and not csrf_ok(token, await _csrf_given(request)):
+        logger.warning("console: %s %s refused, missing or wrong CSRF token (staff %s)", request.method,
+                       request.path, staff.telegram_user_id)
+        tr = staff.tr
+        return message_page(request, status=403, title=tr._("Not done"), text=tr._(
+            "This form was too old or did not come from the console, so nothing was changed. Go back, reload "
+            "the page and try again."))
+    return await handler(request)
+
+
+@web.middleware
+async def console_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Check the session, the role and the CSRF token; add the security headers; turn crashes into a page."""
+    try:
+        response = await _guarded(request, handler)
+    except web.HTTPException as http_error:
+        for name, value in HEADERS.items():
+            http_error.headers.setdefault(name, value)
+        raise
+    except Exception:
+        reference = new_reference()
+        logger.exception("console error ref=%s %s %s", reference, request.method, request.path)
+        tr = request_translator(request)
+        response = message_page(request, status=500, title=tr._("Something went wrong"), text=tr._(
+            "Sorry, something went wrong on our side and nothing was changed. If it happens again, quote this "
+            "reference: {reference}").format(reference=reference))
+    if not response.prepared:
+        for name, value in HEADERS.items():
+            response.headers.setdefault(name, value)
+        response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+def console_page(*roles: Role) -> Callable[[Handler], Handler]:
+    """Allow a page only to staff of ``roles`` (admins always); others get a refusal page and nothing runs."""
+    allowed = frozenset(roles)
+
+    def decorate(handler: Handler) -> Handler:
+        async def wrapper(request: web.Request) -> web.StreamResponse:
+            staff = staff_of(request)
+            if staff.role is not Role.ADMIN and staff.role not in allowed:
+                tr = staff.tr
+                return message_page(request, status=403, title=tr._("Not for your role"), text=tr._(
+                    "This part of the console is for other staff roles. Nothing was changed."))
+            return await handler(request)
+
+        wrapper.__name__ = handler.__name__
+        wrapper.__doc__ = handler.__doc__
+        return wrapper
+
+    return decorate

@@ -1,0 +1,232 @@
+"""Notificações: the list of penalty notices, the issue form, the PDF, and the delivery list of ``/entregas``.
+
+The form has every element of CP Art. 25 (notificação preliminar) / Art. 34 (auto de infração) and Lei 1.533/2020
+Art. 22; it calls :func:`models.notices.issuing.issue_notice`, the function the bot, the API and the CLI call, and a
+refusal is shown next to each field with its article. A decided case opens the form already filled from its
+hand-over (:func:`models.notices.issuing.input_from_case`), never with the author. Deliveries in person, by post
+(AR) or by edital are recorded with :mod:`models.notices.delivery`, as from ``/entregas``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from aiohttp import web
+
+from bot.i18n import N_
+from handlers.web.console.forms import city_today, db, form_text
+from handlers.web.console.guard import console_page
+from handlers.web.console.rendering import message_page, render
+from handlers.web.console.staff import staff_of
+from handlers.web.keys import SETTINGS
+from models.cases.fields import InvalidInput
+from models.columns import utcnow
+from models.console.notice_list import list_notices
+from models.notices.delivery import DeliveryError, record_edital, record_staff_delivery, staff_list
+from models.notices.documents import offender_document
+from models.notices.issuing import NoticeInput, NoticeRefused, input_from_case, issue_notice
+from models.notices.status import notice_by_number
+from models.notices.tables import CienciaKind, NoticeType
+from models.people import Role
+
+routes = web.RouteTableDef()
+ISSUERS = (Role.CLERK, Role.INSPECTOR)
+FIELDS = ("type", "rulebook", "infraction_code", "offender_name", "offender_document", "offender_address", "place",
+          "drawn_up_on", "drawn_up_time", "facts", "issuer_name", "witnesses", "inspection_term", "units", "case_id",
+          "preliminar_number", "person_id", "person_telegram_id")
+STAGE_NAMES = {
+    "awaiting_ciencia": N_("Awaiting ciência"),
+    "notified": N_("Notified"),
+    "under_review": N_("Defence under review"),
+    "decided": N_("Decided"),
+    "appealed": N_("Appealed"),
+    "closed": N_("Closed"),
+}
+
+
+@routes.get("/notificacoes")
+@console_page(*ISSUERS)
+async def notice_list(request: web.Request) -> web.Response:
+    """Notices, newest first, searched by number or offender."""
+    staff = staff_of(request)
+    raw_page = request.query.get("pagina", "1")
+    page = int(raw_page) if raw_page.isdecimal() and len(raw_page) < 6 else 1
+    text = request.query.get("q", "")[:100]
+    async with db(request)() as session:
+        notices, has_next = await list_notices(session=session, text=text, page=page)
+    return render(request, "notices.html", {
+        "title": staff.tr._("Penalty notices"), "notices": notices, "text": text, "page": page,
+        "has_next": has_next, "stages": STAGE_NAMES, "issued": request.query.get("emitida", ""),
+    })
+
+
+def _values(data: NoticeInput) -> dict[str, str]:
+    values = {name: "" if getattr(data, name, None) is None else str(getattr(data, name)) for name in FIELDS
+              if hasattr(data, name)}
+    values["type"] = data.type.value if data.type else ""
+    if data.drawn_up_time is not None:
+        values["drawn_up_time"] = data.drawn_up_time.strftime("%H:%M")
+    return values
+
+
+async def _form(request: web.Request, values: dict[str, str], errors: dict[str, list[str]],
+                status: int = 200) -> web.Response:
+    tr = staff_of(request).tr
+    rulebooks = request.config_dict[SETTINGS].rulebooks
+    return render(request, "notice_form.html", {"title": tr._("Issue a penalty notice"), "values": values,
+                                                 "errors": errors, "rulebooks": rulebooks}, status=status)
+
+
+@routes.get("/notificacoes/nova")
+@console_page(*ISSUERS)
+async def new_notice(request: web.Request) -> web.Response:
+    """The issue form; ``?caso=ID`` fills it from a decided case's hand-over (without the author)."""
+    staff = staff_of(request)
+    settings = request.config_dict[SETTINGS]
+    raw = request.query.get("caso", "")
+    values: dict[str, str] = {"issuer_name": staff.name}
+    if raw.isdecimal() and len(raw) < 10:
+        async with db(request)() as session:
+            try:
+                data = await input_from_case(session=session, settings=settings, case_id=int(raw),
+                                             issuer_name=staff.name, now=utcnow())
+            except LookupError:
+                return message_page(request, status=404, title=staff.tr._("Case not found"), text=staff.tr._(
+                    "That case was not decided for a notice."))
+        values = {key: value for key, value in _values(data).items() if value}
+        values["offender_document"] = ""  # typed again by the staff member, never prefilled into the page
+    return await _form(request, values, {})
+
+
+def _parse(values: dict[str, str], errors: dict[str, list[str]], name: str, parse: Any, tr: Any) -> Any:
+    raw = values.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        return parse(raw)
+    except (ValueError, InvalidOperation):
+        errors.setdefault(name, []).append(tr._("This value is not valid."))
+        return None
+
+
+def _whole(raw: str) -> int:
+    if not (raw.isascii() and raw.isdecimal() and len(raw) < 16):
+        raise ValueError(raw)
+    return int(raw)
+
+
+@routes.post("/notificacoes/nova")
+@console_page(*ISSUERS)
+async def issue(request: web.Request) -> web.StreamResponse:
+    """Issue the notice; a refusal shows each problem next to its field, with the article, keeping what was typed."""
+    staff = staff_of(request)
+    tr = staff.tr
+    settings = request.config_dict[SETTINGS]
+    values = {name: await form_text(request, name, 4000) for name in FIELDS}
+    errors: dict[str, list[str]] = {}
+    document = None
+    if values["offender_document"].strip():
+        try:
+            document = offender_document(values["offender_document"])
+        except InvalidInput as refused:
+            errors["offender_document"] = [refused.render(tr)]
+    notice_type = _parse(values, errors, "type", NoticeType, tr)
+    drawn_on = _parse(values, errors, "drawn_up_on", dt.date.fromisoformat, tr)
+    drawn_at = _parse(values, errors, "drawn_up_time", dt.time.fromisoformat, tr)
+    units = _parse(values, errors, "units", Decimal, tr)
+    case_id = _parse(values, errors, "case_id", _whole, tr)
+    person_id = _parse(values, errors, "person_id", _whole, tr)
+    person_telegram_id = _parse(values, errors, "person_telegram_id", _whole, tr)
+    async with db(request)() as session:
+        preliminar_id = None
+        if values["preliminar_number"].strip():
+            preliminar = await notice_by_number(session=session, number=values["preliminar_number"])
+            if preliminar is None:
+                errors.setdefault("preliminar_number", []).append(tr._("No notice has that number."))
+            else:
+                preliminar_id = preliminar.id
+        if errors:
+            return await _form(request, values, errors, status=422)
+        data = NoticeInput(
+            type=notice_type, rulebook=values["rulebook"] or None, infraction_code=values["infraction_code"] or None,
+            offender_name=values["offender_name"] or None, offender_document=document,
+            offender_address=values["offender_address"] or None, place=values["place"] or None,
+            drawn_up_on=drawn_on, drawn_up_time=drawn_at, facts=values["facts"] or None,
+            issuer_name=values["issuer_name"] or None, witnesses=values["witnesses"] or None,
+            inspection_term=values["inspection_term"] or None, case_id=case_id, preliminar_id=preliminar_id,
+            units=units, person_id=person_id, person_telegram_id=person_telegram_id,
+        )
+        try:
+            issued = await issue_notice(session=session, settings=settings, data=data, actor=staff.actor,
+                                        issuer_telegram_id=staff.telegram_user_id)
+        except NoticeRefused as refused:
+            for problem in refused.problems:
+                field = problem.element if problem.element in FIELDS else (
+                    "preliminar_number" if problem.element == "preliminar_id" else "units")
+                errors.setdefault(field, []).append(problem.render(tr))
+            return await _form(request, values, errors, status=422)
+    raise web.HTTPSeeOther(f"/painel/notificacoes?emitida={issued.notice.number}")
+
+
+@routes.get("/notificacoes/{number}.pdf")
+@console_page(*ISSUERS)
+async def pdf(request: web.Request) -> web.Response:
+    """The notice's PDF, as issued."""
+    async with db(request)() as session:
+        notice = await notice_by_number(session=session, number=request.match_info["number"][:30])
+    if notice is None:
+        tr = staff_of(request).tr
+        return message_page(request, status=404, title=tr._("Not found"), text=tr._("No notice has that number."))
+    return web.Response(body=notice.pdf, content_type="application/pdf", headers={
+        "Content-Disposition": f'inline; filename="{notice.number}.pdf"'})
+
+
+@routes.get("/entregas")
+@console_page(*ISSUERS)
+async def deliveries(request: web.Request) -> web.Response:
+    """Documents to deliver in person, by post (CP Art. 36 I–II) or by edital (III), oldest first."""
+    async with db(request)() as session:
+        items = await staff_list(session=session)
+    return render(request, "deliveries.html", {
+        "title": staff_of(request).tr._("Deliveries to make"), "items": items, "today": city_today(request),
+        "error": "", "done": request.query.get("feito") == "1",
+    })
+
+
+@routes.post("/entregas/{delivery_id:\\d{1,9}}")
+@console_page(*ISSUERS)
+async def record_delivery(request: web.Request) -> web.StreamResponse:
+    """Record a delivery in person, the AR date, or the edital's publication (audited in the notice's chain)."""
+    staff = staff_of(request)
+    tr = staff.tr
+    settings = request.config_dict[SETTINGS]
+    how = await form_text(request, "how", 20)
+    try:
+        day = dt.date.fromisoformat(await form_text(request, "date", 20))
+    except ValueError:
+        day = None
+    if day is None or how not in ("personal", "postal", "edital"):
+        return await _deliveries_refused(request, tr._("Choose how it was delivered and the date."))
+    delivery_id = int(request.match_info["delivery_id"])
+    async with db(request)() as session:
+        try:
+            if how == "edital":
+                await record_edital(session=session, settings=settings, delivery_id=delivery_id, published_on=day,
+                                    actor=staff.actor)
+            else:
+                await record_staff_delivery(session=session, settings=settings, delivery_id=delivery_id,
+                                            how=CienciaKind(how), on=day, actor=staff.actor)
+        except DeliveryError as refused:
+            return await _deliveries_refused(request, tr._(str(refused)))
+    raise web.HTTPSeeOther("/painel/entregas?feito=1")
+
+
+async def _deliveries_refused(request: web.Request, text: str) -> web.Response:
+    async with db(request)() as session:
+        items = await staff_list(session=session)
+    return render(request, "deliveries.html", {
+        "title": staff_of(request).tr._("Deliveries to make"), "items": items, "today": city_today(request),
+        "error": text, "done": False,
+    }, status=422)

@@ -1,0 +1,65 @@
+"""Modelos: the response templates staff manage — a name and one text per language, with placeholders."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from bot.i18n import SUPPORTED_LOCALES
+from handlers.web.console.forms import db, form_text
+from handlers.web.console.guard import console_page
+from handlers.web.console.rendering import render
+from handlers.web.console.staff import staff_of
+from models.cases.fields import InvalidInput
+from models.columns import utcnow
+from models.console.replies import PLACEHOLDERS, list_templates, retire_template, save_template
+from models.people import Role
+
+routes = web.RouteTableDef()
+ROLES = (Role.CLERK, Role.INSPECTOR, Role.OMBUDSMAN)
+
+
+async def _page(request: web.Request, *, error: str | None = None, values: dict[str, str] | None = None,
+                status: int = 200) -> web.Response:
+    staff = staff_of(request)
+    async with db(request)() as session:
+        templates = await list_templates(session=session)
+    return render(request, "replies.html", {
+        "title": staff.tr._("Reply templates"), "templates": templates, "locales": SUPPORTED_LOCALES,
+        "placeholders": PLACEHOLDERS, "error": error, "values": values or {},
+        "saved": request.query.get("feito") == "1",
+    }, status=status)
+
+
+@routes.get("/modelos")
+@console_page(*ROLES)
+async def templates_page(request: web.Request) -> web.Response:
+    """The templates, each editable, and a form for a new one."""
+    return await _page(request)
+
+
+@routes.post("/modelos")
+@console_page(*ROLES)
+async def save(request: web.Request) -> web.StreamResponse:
+    """Create or change a template (audited); a refusal keeps what was typed."""
+    staff = staff_of(request)
+    raw_id = await form_text(request, "id", 12)
+    name = await form_text(request, "name", 200)
+    texts = {locale: await form_text(request, f"text_{locale}") for locale in SUPPORTED_LOCALES}
+    try:
+        async with db(request)() as session:
+            await save_template(session=session, template_id=int(raw_id) if raw_id.isdecimal() else None, name=name,
+                                texts=texts, actor=staff.actor, now=utcnow())
+    except InvalidInput as refused:
+        return await _page(request, error=refused.render(staff.tr), values={"name": name, **{
+            f"text_{locale}": text for locale, text in texts.items()}}, status=422)
+    raise web.HTTPSeeOther("/painel/modelos?feito=1")
+
+
+@routes.post("/modelos/{template_id:\\d{1,9}}/retirar")
+@console_page(*ROLES)
+async def retire(request: web.Request) -> web.StreamResponse:
+    """Stop offering a template (audited)."""
+    async with db(request)() as session:
+        await retire_template(session=session, template_id=int(request.match_info["template_id"]),
+                              actor=staff_of(request).actor, now=utcnow())
+    raise web.HTTPSeeOther("/painel/modelos?feito=1")

@@ -1,0 +1,37 @@
+"""Who is at the console on this request: the checked staff member, their language and their session's secret."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from bot.i18n import Translator
+from models.people import Role
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleStaff:
+    """The staff member behind a request, with the role checked on this very request."""
+
+    telegram_user_id: int
+    role: Role
+    name: str
+    municipalities: tuple[str, ...]
+    session_token: str
+    csrf: str
+    tr: Translator
+
+    @property
+    def actor(self) -> str:
+        """The actor for the audit log (an id, never a name)."""
+        return f"staff:{self.telegram_user_id}"
+
+
+STAFF = web.RequestKey("console_staff", ConsoleStaff)
+"""Set by the console's middleware on every signed-in request."""
+
+
+def staff_of(request: web.Request) -> ConsoleStaff:
+    """The checked staff member of a signed-in request."""
+    return request[STAFF]

@@ -1,0 +1,111 @@
+"""The console's list of cases: the staff queue (same role rule and deadline as ``/pendencias``) with filters.
+
+Filters: kind, status (open by default), assignee (me, nobody, a colleague), deadline (overdue, due within 7 days)
+and free text over the protocol, summary, place and accused — never over the author, who may be restricted
+(Lei 13.460/2017 Art. 10 §7). Sorted by the working deadline (:func:`models.cases.handling.queue_deadline`);
+pages of 50 are read with ``LIMIT 51`` so no count of the whole table is needed to know there is a next page.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import or_
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from models.cases.handling import ALL_STAFF, queue_deadline, queue_item, restricted_cases_hidden, staff_actor
+from models.cases.tables import FINAL_STATUSES, Case, CaseKind, CaseStatus
+from models.cases.views import QueueItem
+from models.people import Role, StaffMember
+
+PER_PAGE = 50
+OPEN = "open"
+ALL = "all"
+
+
+@dataclass(frozen=True, slots=True)
+class CaseFilters:
+    """What the list is narrowed to (all optional; ``status`` ``"open"`` by default)."""
+
+    kind: CaseKind | None = None
+    status: CaseStatus | str = OPEN
+    assignee: str | None = None  # "me", "none" or a staff_member id
+    due: str | None = None  # "overdue" or "week"
+    text: str = ""
+    page: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CasePage:
+    """One page of the list."""
+
+    items: list[QueueItem]
+    assignees: dict[int, str]
+    page: int
+    has_next: bool
+
+
+def like_pattern(text: str) -> str:
+    """A LIKE pattern that finds ``text`` anywhere, its wildcards taken literally (escaped with a backslash)."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+async def list_cases(
+    *, session: AsyncSession, telegram_user_id: int, filters: CaseFilters, today: dt.date, per_page: int = PER_PAGE
+) -> CasePage:
+    """One page of the cases this staff member works (their role's; every role for admins).
+
+    Raises:
+        PermissionDenied: not staff.
+    """
+    actor = await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF)
+    deadline = queue_deadline()
+    statement = select(Case).where(restricted_cases_hidden(actor))  # Lei 13.460/2017 Art. 10 §7
+    if actor.role is not Role.ADMIN:
+        statement = statement.where(Case.handling_role == actor.role)
+    if filters.kind is not None:
+        statement = statement.where(Case.kind == filters.kind)
+    if filters.status == OPEN:
+        statement = statement.where(col(Case.status).not_in([s.value for s in FINAL_STATUSES]))
+    elif isinstance(filters.status, CaseStatus):
+        statement = statement.where(Case.status == filters.status)
+    if filters.assignee == "me":
+        statement = statement.where(Case.assigned_staff_id == actor.member_id)
+    elif filters.assignee == "none":
+        statement = statement.where(col(Case.assigned_staff_id).is_(None))
+    elif filters.assignee and filters.assignee.isdecimal() and len(filters.assignee) < 10:
+        statement = statement.where(Case.assigned_staff_id == int(filters.assignee))
+    if filters.due == "overdue":
+        statement = statement.where(deadline < today)
+    elif filters.due == "week":
+        statement = statement.where(deadline <= today + dt.timedelta(days=7))
+    text = filters.text.strip()[:100]
+    if text:
+        pattern = like_pattern(text)
+        statement = statement.where(or_(
+            col(Case.protocol).ilike(pattern, escape="\\"), col(Case.summary).ilike(pattern, escape="\\"),
+            col(Case.place_text).ilike(pattern, escape="\\"), col(Case.accused).ilike(pattern, escape="\\"),
+        ))
+    page = max(1, filters.page)
+    statement = statement.order_by(deadline, col(Case.id)).offset((page - 1) * per_page).limit(per_page + 1)
+    cases = list((await session.exec(statement)).all())
+    items = [queue_item(case, today=today, my_member_id=actor.member_id) for case in cases[:per_page]]
+    wanted = {item.assigned_staff_id for item in items if item.assigned_staff_id is not None}
+    names: dict[int, str] = {}
+    if wanted:
+        for member in (await session.exec(select(StaffMember).where(col(StaffMember.id).in_(wanted)))).all():
+            assert member.id is not None
+            names[member.id] = member.name or f"#{member.id}"
+    return CasePage(items=items, assignees=names, page=page, has_next=len(cases) > per_page)
+
+
+async def colleagues(*, session: AsyncSession, role: Role) -> list[StaffMember]:
+    """Active staff who may be given cases of ``role`` (that role and admins), by name."""
+    statement = select(StaffMember).where(
+        StaffMember.active == True,  # noqa: E712
+        col(StaffMember.role).in_([role, Role.ADMIN]),
+    ).order_by(col(StaffMember.name))
+    return list((await session.exec(statement)).all())

@@ -1,0 +1,120 @@
+"""What the console exports: cases, notices and notice deliveries, read in batches so memory stays flat.
+
+Each export is a header and an async stream of row batches (keyset pagination by id, :data:`BATCH` rows at a
+time). Nothing is cut by date, so today's rows are in. Personal data only where the viewer may see it: a case's
+author by :func:`models.cases.views.may_see_author` (a restricted ombudsman author is the pseudonym, Lei 13.460/2017
+Art. 10 §7); the offender's name on notices and deliveries only for the roles that issue and deliver notices.
+CPFs and addresses are never exported. Staff other than admins export their own queue's cases, as in the list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from models.cases.tables import Case, CaseAuthor
+from models.cases.views import may_see_author
+from models.exports.cells import Cell
+from models.notices.tables import Notice, NoticeDelivery
+from models.people import Role
+
+BATCH = 1000
+NOTICE_PERSONAL_ROLES = frozenset({Role.ADMIN, Role.CLERK, Role.INSPECTOR})
+"""Who issues and delivers notices (``/emitir``, ``/entregas``) and so may see the offender's name."""
+
+Rows = AsyncIterator[list[list[Cell]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """One export: its file stem, header and the batches of rows."""
+
+    name: str
+    header: list[str]
+    rows: Callable[[AsyncSession], Rows]
+
+
+def _money(cents: int) -> float:
+    return cents / 100
+
+
+def cases_export(*, role: Role) -> Export:
+    """Every case of the viewer's queue (every case for admins), oldest first, with today's."""
+
+    async def rows(session: AsyncSession) -> Rows:
+        last = 0
+        while True:
+            statement = (select(Case, CaseAuthor).join(CaseAuthor, col(CaseAuthor.case_id) == Case.id)
+                         .where(col(Case.id) > last).order_by(col(Case.id)).limit(BATCH))
+            if role is not Role.ADMIN:
+                statement = statement.where(Case.handling_role == role)
+            batch = (await session.exec(statement)).all()
+            if not batch:
+                return
+            yield [[
+                case.protocol, case.kind.value, case.ombudsman_type.value if case.ombudsman_type else None,
+                case.status.value, case.handling_role.value, case.received_at, case.due_on, case.closed_at,
+                case.assigned_staff_id, case.summary, case.place_text, case.accused,
+                author.name if may_see_author(case, role) else f"#{author.pseudonym}",
+                case.outcome.value if case.outcome else None, case.outcome_reason,
+            ] for case, author in batch]
+            last = batch[-1][0].id or last
+
+    return Export(name="casos", header=[
+        "protocolo", "tipo", "tipo_ouvidoria", "situacao", "fila", "recebido_em", "prazo", "encerrado_em",
+        "responsavel_id", "resumo", "local", "acusado", "autor", "resultado", "motivo",
+    ], rows=rows)
+
+
+def notices_export(*, role: Role) -> Export:
+    """Every penalty notice, oldest first; the offender's name only for the roles that handle notices."""
+    personal = role in NOTICE_PERSONAL_ROLES
+
+    async def rows(session: AsyncSession) -> Rows:
+        last = 0
+        while True:
+            batch = (await session.exec(select(Notice).where(col(Notice.id) > last).order_by(col(Notice.id))
+                                        .limit(BATCH))).all()
+            if not batch:
+                return
+            yield [[
+                notice.number, notice.type.value, notice.rulebook, notice.infraction_code, notice.infraction_article,
+                notice.offender_name if personal else None, notice.place, notice.drawn_up_at, notice.issued_at,
+                _money(notice.fine_cents), notice.recidivist, notice.stage.value,
+                notice.outcome.value if notice.outcome else None, notice.case_id,
+            ] for notice in batch]
+            last = batch[-1].id or last
+
+    return Export(name="notificacoes", header=[
+        "numero", "tipo", "lei", "infracao", "artigo", "autuado", "local", "lavrado_em", "emitido_em", "multa_rs",
+        "reincidente", "fase", "resultado", "caso_id",
+    ], rows=rows)
+
+
+def deliveries_export(*, role: Role) -> Export:
+    """Every delivery of a notice or decision, with how and when the ciência came."""
+    personal = role in NOTICE_PERSONAL_ROLES
+
+    async def rows(session: AsyncSession) -> Rows:
+        last = 0
+        while True:
+            batch = (await session.exec(
+                select(NoticeDelivery, Notice).join(Notice, col(Notice.id) == NoticeDelivery.notice_id)
+                .where(col(NoticeDelivery.id) > last).order_by(col(NoticeDelivery.id)).limit(BATCH))).all()
+            if not batch:
+                return
+            yield [[
+                notice.number, notice.offender_name if personal else None, delivery.document.value,
+                delivery.state.value, delivery.staff_reason.value if delivery.staff_reason else None,
+                delivery.sent_at, delivery.edital_published_on, delivery.ciencia_on,
+                delivery.ciencia_kind.value if delivery.ciencia_kind else None, delivery.created_at,
+            ] for delivery, notice in batch]
+            last = batch[-1][0].id or last
+
+    return Export(name="entregas", header=[
+        "notificacao", "autuado", "documento", "estado", "motivo_servidor", "enviado_em", "edital_publicado_em",
+        "ciencia_em", "tipo_ciencia", "criado_em",
+    ], rows=rows)

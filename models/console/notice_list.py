@@ -1,0 +1,26 @@
+"""The console's list of penalty notices: newest first, searched by number or offender, in pages."""
+
+from __future__ import annotations
+
+from sqlalchemy import or_
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from models.console.case_list import like_pattern
+from models.notices.tables import Notice
+
+PER_PAGE = 50
+
+
+async def list_notices(*, session: AsyncSession, text: str, page: int) -> tuple[list[Notice], bool]:
+    """One page of notices (newest first) and whether there is another."""
+    statement = select(Notice)
+    wanted = text.strip()[:100]
+    if wanted:
+        pattern = like_pattern(wanted)
+        statement = statement.where(or_(col(Notice.number).ilike(pattern, escape="\\"),
+                                        col(Notice.offender_name).ilike(pattern, escape="\\")))
+    page = max(1, page)
+    rows = list((await session.exec(statement.order_by(col(Notice.id).desc()).offset((page - 1) * PER_PAGE)
+                                    .limit(PER_PAGE + 1))).all())
+    return rows[:PER_PAGE], len(rows) > PER_PAGE

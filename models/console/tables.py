@@ -1,0 +1,49 @@
+"""Tables of the staff console: sign-in links and sessions (only their SHA-256 is stored), response templates."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import BigInteger, Column, String
+from sqlmodel import Field, SQLModel
+
+from models.columns import JSONData, UTCDateTime, json_default, utcnow
+
+
+class ConsoleLink(SQLModel, table=True):
+    """A one-time sign-in link sent by the bot to a staff member (``/painel``). Used once, then dead."""
+
+    __tablename__ = "console_link"
+
+    id: int | None = Field(default=None, primary_key=True)
+    token_sha256: str = Field(sa_column=Column(String(64), nullable=False, unique=True))
+    telegram_user_id: int = Field(sa_column=Column(BigInteger, nullable=False, index=True))
+    created_at: dt.datetime = Field(default_factory=utcnow, sa_column=Column(UTCDateTime, nullable=False))
+    expires_at: dt.datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+    used_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime))
+
+
+class ConsoleSession(SQLModel, table=True):
+    """A signed-in browser. The cookie holds the token; the database only its SHA-256."""
+
+    __tablename__ = "console_session"
+
+    id: int | None = Field(default=None, primary_key=True)
+    token_sha256: str = Field(sa_column=Column(String(64), nullable=False, unique=True))
+    telegram_user_id: int = Field(sa_column=Column(BigInteger, nullable=False, index=True))
+    created_at: dt.datetime = Field(default_factory=utcnow, sa_column=Column(UTCDateTime, nullable=False))
+    last_seen_at: dt.datetime = Field(default_factory=utcnow, sa_column=Column(UTCDateTime, nullable=False))
+    ended_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime))
+
+
+class ResponseTemplate(SQLModel, table=True):
+    """A reply staff reuse, one text per language, with ``{protocol}``-style placeholders."""
+
+    __tablename__ = "response_template"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(sa_column=Column(String(80), nullable=False, unique=True))
+    texts: dict[str, Any] = Field(default_factory=json_default, sa_column=Column(JSONData, nullable=False))
+    updated_at: dt.datetime = Field(default_factory=utcnow, sa_column=Column(UTCDateTime, nullable=False))
+    active: bool = True

@@ -1,0 +1,32 @@
+"""Signing in to the staff console in tests: a link from the same domain function /painel uses, then the button."""
+
+from __future__ import annotations
+
+import re
+
+from aiohttp.test_utils import TestClient
+
+from bot.db import SessionFactory
+from bot.settings import Settings
+from models.columns import utcnow
+from models.console.signin import issue_link
+
+CSRF = re.compile(r'name="csrf" value="([0-9a-f]{64})"')
+
+
+async def new_link(sessions: SessionFactory, settings: Settings, telegram_user_id: int) -> str:
+    """A fresh one-time sign-in path for a staff member."""
+    async with sessions() as session:
+        link = await issue_link(session=session, telegram_user_id=telegram_user_id, now=utcnow(), settings=settings)
+    return f"/painel/entrar/{link.token}"
+
+
+async def sign_in(client: TestClient, sessions: SessionFactory, settings: Settings, telegram_user_id: int) -> str:
+    """Sign the client in as a staff member, in a fresh browser; return the session's CSRF token (from the page)."""
+    client.session.cookie_jar.clear()
+    path = await new_link(sessions, settings, telegram_user_id)
+    response = await client.post(path, allow_redirects=True)
+    assert response.status == 200, await response.text()
+    found = CSRF.search(await response.text())
+    assert found is not None
+    return found.group(1)

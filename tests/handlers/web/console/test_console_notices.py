@@ -1,0 +1,166 @@
+"""Notificações in the console: the issue form refuses each missing element next to its field with its article
+(CP Art. 25/34, Lei 1.533/2020 Art. 22), fills itself from a decided case without the author, issues through the
+same function as the bot and the API, serves the PDF, and records deliveries (CP Art. 36) from the staff list."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import AsyncIterator
+
+import pytest
+import time_machine
+from aiohttp.test_utils import TestClient, TestServer
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db import SessionFactory
+from bot.settings import Settings
+from bot.web import build_web_app
+from models.audit import AuditEvent
+from models.cases.filing import file_representation
+from models.cases.handling import decide
+from models.cases.tables import Case, Outcome
+from models.notices.delivery import record_explicit_ciencia
+from models.notices.filings import file_filing
+from models.notices.tables import DeliveryState, FilingOutcome, Notice, NoticeDelivery, NoticeFiling
+from models.outbox import OutboxMessage
+from tests.auxil.case_people import NOW, Cast, make_cast, representation
+from tests.auxil.console import sign_in
+from tests.auxil.notices import cp_auto, issue, opted_in
+
+CLARA, OTAVIO = 7101, 7103
+TODAY = NOW + dt.timedelta(hours=1)
+
+
+@pytest.fixture
+async def cast(session: AsyncSession) -> Cast:
+    return await make_cast(session)
+
+
+@pytest.fixture
+async def client(settings: Settings, sessions: SessionFactory, cast: Cast) -> AsyncIterator[TestClient]:
+    with time_machine.travel(TODAY, tick=False):
+        async with TestClient(TestServer(build_web_app(settings, sessions))) as test_client:
+            yield test_client
+
+
+async def test_each_missing_element_is_refused_next_to_its_field_with_its_article(
+    client: TestClient, sessions: SessionFactory, settings: Settings
+) -> None:
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    refused = await client.post("/painel/notificacoes/nova", data={
+        "csrf": csrf, "type": "auto", "rulebook": "nx-posturas", "offender_document": "123", "drawn_up_on": "ontem"})
+    page = await refused.text()
+    assert refused.status == 422
+    assert re.search(r'<p class="errors" id="e-offender_document-1">[^<]+</p>', page)
+    assert re.search(r'<p class="errors" id="e-drawn_up_on-1">[^<]+</p>', page)
+    again = await client.post("/painel/notificacoes/nova", data={
+        "csrf": csrf, "type": "auto", "rulebook": "nx-posturas", "facts": "Mato alto no terreno."})
+    page = await again.text()
+    for field, article in (("offender_name", "Art. 34, II"), ("place", "Art. 34, I"), ("issuer_name", "Art. 34, V"),
+                           ("infraction_code", "Art. 34, III")):
+        found = re.search(rf'<p class="errors" id="e-{field}-1">([^<]+)</p>', page)
+        assert found is not None and article in found.group(1), field
+    assert "Mato alto no terreno.</textarea>" in page  # what was typed is kept
+    async with sessions() as session:
+        assert (await session.exec(select(Notice))).all() == []
+
+
+async def test_a_decided_case_becomes_a_notice_and_its_delivery_is_recorded(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    async with sessions() as session:
+        filed = await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
+                                          settings=settings)
+        case = (await session.exec(select(Case).where(Case.protocol == filed.protocol))).one()
+        assert case.id is not None
+        await decide(session=session, telegram_user_id=CLARA, case_id=case.id, outcome=Outcome.AUTO, reason=None,
+                     now=NOW)
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    form = await (await client.get(f"/painel/notificacoes/nova?caso={case.id}")).text()
+    assert 'value="CP-I-9"' in form and 'value="Depósito Bom Preço"' in form and f'value="{case.id}"' in form
+    assert "João Batista Pereira" not in form  # the author never reaches the notice
+    fields = dict(re.findall(r'<input id="f-(\w+)" name="\w+" type="\w+" value="([^"]*)"', form))
+    facts = re.search(r'<textarea id="f-facts" name="facts" aria-required="true">([^<]*)</textarea>', form)
+    assert facts is not None
+    issued = await client.post("/painel/notificacoes/nova", data={
+        **fields, "csrf": csrf, "type": "auto", "rulebook": "nx-posturas", "facts": facts.group(1).replace(
+            "&#34;", '"').replace("&#39;", "'"), "offender_address": "Av. Brasil, 100"}, allow_redirects=False)
+    assert issued.status == 303, await issued.text()
+    number = issued.headers["Location"].split("emitida=")[1]
+    listed = await (await client.get("/painel/notificacoes?q=bom+pre")).text()
+    assert number in listed
+    pdf = await client.get(f"/painel/notificacoes/{number}.pdf")
+    assert pdf.status == 200 and (await pdf.read()).startswith(b"%PDF")
+    async with sessions() as session:
+        notice = (await session.exec(select(Notice))).one()
+        audit = (await session.exec(select(AuditEvent).where(AuditEvent.actor == f"staff:{CLARA}",
+                                                             AuditEvent.entity == "notice"))).all()
+    assert notice.case_id == case.id and notice.issuer_telegram_id == CLARA and audit
+
+    todo = await (await client.get("/painel/entregas")).text()
+    delivery_id = re.search(r'action="/painel/entregas/(\d+)"', todo)
+    assert delivery_id is not None and number in todo
+    future = await client.post(f"/painel/entregas/{delivery_id.group(1)}", data={
+        "csrf": csrf, "how": "personal", "date": (TODAY + dt.timedelta(days=3)).date().isoformat()})
+    assert future.status == 422
+    done = await client.post(f"/painel/entregas/{delivery_id.group(1)}", data={
+        "csrf": csrf, "how": "personal", "date": TODAY.date().isoformat()})
+    assert done.status == 200 and "Entrega registrada" in await done.text()
+    async with sessions() as session:
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+    assert delivery.state is DeliveryState.DONE and delivery.ciencia_on == TODAY.date()
+
+
+async def test_notices_are_not_the_ombudsmans(client: TestClient, sessions: SessionFactory, settings: Settings) -> None:
+    csrf = await sign_in(client, sessions, settings, OTAVIO)
+    assert (await client.get("/painel/notificacoes")).status == 403
+    refused = await client.post("/painel/notificacoes/nova", data={"csrf": csrf, "type": "auto"})
+    assert refused.status == 403
+
+
+async def test_a_clerk_decides_a_reclamacao_with_its_windows_shown(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    async with sessions() as session:
+        await opted_in(session, cast.maria.id, now=NOW)
+        issued = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+        assert delivery.id is not None and issued.notice.id is not None
+        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+                                      person_id=cast.maria.id, now=NOW)
+        filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+                                   person_id=cast.maria.id, text="O terreno foi limpo no dia seguinte.", now=TODAY)
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    page = await (await client.get("/painel/defesas")).text()
+    assert "Reclamação" in page and issued.notice.number in page and "Art. 40" in page  # the decision window
+    url = f"/painel/defesas/{filing.id}/decisao"
+    unreasoned = await client.post(url, data={"csrf": csrf, "outcome": "denied", "text": " "})
+    assert unreasoned.status == 422 and "Art. 41" in await unreasoned.text()
+    decided = await client.post(url, data={"csrf": csrf, "outcome": "granted", "text": "Procedente: limpo a tempo."})
+    assert decided.status == 200 and "Nenhuma defesa ou recurso" in await decided.text()
+    async with sessions() as session:
+        stored = (await session.exec(select(NoticeFiling))).one()
+    assert stored.outcome is FilingOutcome.GRANTED and stored.decided_by == f"staff:{CLARA}"
+
+
+async def test_a_notice_issued_in_the_console_goes_to_the_person_in_the_bot(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    async with sessions() as session:
+        await opted_in(session, cast.maria.id, now=NOW)
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    issued = await client.post("/painel/notificacoes/nova", data={
+        "csrf": csrf, "type": "auto", "rulebook": "nx-posturas", "infraction_code": "CP-I-1",
+        "offender_name": "Maria Aparecida da Silva", "place": "Rua 7 de Setembro, 200", "drawn_up_on": "2026-03-02",
+        "drawn_up_time": "10:30", "facts": "Terreno com mato alto.", "issuer_name": "Clara (mat. 77)",
+        "person_telegram_id": str(cast.maria.telegram_user_id)}, allow_redirects=False)
+    assert issued.status == 303, await issued.text()
+    async with sessions() as session:
+        notice = (await session.exec(select(Notice))).one()
+        queued = (await session.exec(select(OutboxMessage).where(OutboxMessage.person_id == cast.maria.id))).all()
+    assert notice.person_id == cast.maria.id and queued  # it goes out in the bot, with its "Tomo ciência"
+    bad = await client.post("/painel/notificacoes/nova", data={"csrf": csrf, "type": "auto",
+                                                                "person_telegram_id": "²"})
+    assert bad.status == 422 and 'id="e-person_telegram_id-1"' in await bad.text()

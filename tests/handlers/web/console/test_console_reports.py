@@ -1,0 +1,151 @@
+"""The console's dashboard (figures with charts readable without colour and the same figures as tables), the audit
+log with its filters, and the CSV/XLSX exports: today's rows included, formula injection neutralised, personal
+data only for the roles that may see it."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+import zipfile
+from collections.abc import AsyncIterator
+
+import pytest
+import time_machine
+from aiohttp.test_utils import TestClient, TestServer
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db import SessionFactory
+from bot.settings import Settings
+from bot.web import build_web_app
+from models.cases.filing import file_ombudsman_case, file_representation
+from models.cases.handling import decide
+from models.cases.tables import Case, Outcome
+from models.outbox import OutboxMessage, OutboxStatus
+from models.people import Role, add_staff
+from tests.auxil.case_people import NOW, Cast, make_cast, ombudsman, representation
+from tests.auxil.console import sign_in
+from tests.auxil.notices import cp_auto, issue
+
+CLARA, OTAVIO, ADMIN = 7101, 7103, 7200
+TODAY = NOW + dt.timedelta(hours=1)
+
+
+@pytest.fixture
+async def cast(session: AsyncSession) -> Cast:
+    cast = await make_cast(session)
+    await add_staff(session=session, telegram_user_id=ADMIN, role=Role.ADMIN, name="Ana", actor="test")
+    return cast
+
+
+@pytest.fixture
+async def client(settings: Settings, sessions: SessionFactory, cast: Cast) -> AsyncIterator[TestClient]:
+    with time_machine.travel(TODAY, tick=False):
+        async with TestClient(TestServer(build_web_app(settings, sessions))) as test_client:
+            yield test_client
+
+
+async def _seed(sessions: SessionFactory, settings: Settings, cast: Cast) -> dict[str, str]:
+    async with sessions() as session:
+        late = await file_representation(session=session, person_id=cast.joao.id, form=representation(),
+                                         now=NOW - dt.timedelta(days=20), settings=settings)
+        today = await file_representation(
+            session=session, person_id=cast.joao.id, settings=settings, now=TODAY,
+            form=representation(facts="=HYPERLINK(\"http://mal.example\",\"clique\") entulho na calçada"))
+        done = await file_representation(session=session, person_id=cast.joao.id, form=representation(),
+                                         now=NOW - dt.timedelta(days=2), settings=settings)
+        ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=True),
+                                        now=NOW, settings=settings)
+        done_id = (await session.exec(select(Case).where(Case.protocol == done.protocol))).one().id
+        assert done_id is not None
+        await decide(session=session, telegram_user_id=CLARA, case_id=done_id, outcome=Outcome.ARCHIVE,
+                     reason="Nada encontrado no local.", now=NOW)
+        await issue(session, settings, cp_auto(), now=NOW)  # nobody to send it to: on the staff list
+        for index, row in enumerate((await session.exec(select(OutboxMessage))).all()):
+            row.status = (OutboxStatus.SENT, OutboxStatus.UNREACHABLE)[index % 2]
+            row.sent_at = NOW
+        await session.commit()
+    return {"late": late.protocol, "today": today.protocol, "done": done.protocol, "ouv": ouv.protocol}
+
+
+def _cells(html: str) -> list[tuple[str, str]]:
+    return re.findall(r"<tr><td>([^<]+)</td><td>(\d+)</td></tr>", html)
+
+
+async def test_the_dashboard_counts_and_draws_readable_charts(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    await _seed(sessions, settings, cast)
+    await sign_in(client, sessions, settings, CLARA)
+    page = await (await client.get("/painel/")).text()
+    assert ("Representações (atendentes) · Novo", "2") in _cells(page)
+    assert ("Ouvidoria · Novo", "1") in _cells(page)
+    overdue = re.search(r"<h2>Atrasados</h2><p class=\"big[^\"]*\">(\d+)</p>", page)
+    assert overdue is not None and overdue.group(1) == "1"
+    assert "100 %" in page and "1 de 1 caso encerrado" in page  # archived within its deadline
+    delivery = re.search(r"<h2>Notificações aguardando entrega</h2><p class=\"big\">(\d+)</p>", page)
+    assert delivery is not None and delivery.group(1) == "1"
+    assert page.count('role="img"') == 2 and 'fill="url(#pat-stripes)"' in page  # patterns, not colour alone
+    sent_today = re.search(r"<tr><td>02/03</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>", page)
+    assert sent_today is not None and int(sent_today.group(1)) >= 1 and int(sent_today.group(2)) >= 1
+
+
+async def test_the_audit_log_filters_by_actor_entity_and_date(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    protocols = await _seed(sessions, settings, cast)
+    await sign_in(client, sessions, settings, ADMIN)
+    clara = await (await client.get("/painel/auditoria?ator=staff%3A7101")).text()
+    rows = re.findall(r"<tr><td>[^<]+</td><td>([^<]+)</td><td>([^<]+)</td>", clara)
+    assert rows and {actor for actor, _ in rows} == {f"staff:{CLARA}"} and ("staff:7101", "case.decided") in rows
+    assert protocols["done"] in clara
+    cases = await (await client.get("/painel/auditoria?entidade=citizen_case&de=2026-03-02&ate=2026-03-02")).text()
+    assert protocols["done"] in cases and "console.signin" not in cases  # only the cases' events
+    later = await (await client.get("/painel/auditoria?de=2026-03-03&ate=2026-03-03")).text()
+    assert "Nenhum evento" in later  # another day
+    assert "Nenhum evento" in await (await client.get("/painel/auditoria?ator=nobody")).text()
+    assert (await client.get("/painel/auditoria?de=not-a-date&pagina=zz")).status == 200
+
+
+async def test_csv_export_has_today_neutralised_cells_and_the_author_only_where_allowed(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    protocols = await _seed(sessions, settings, cast)
+    await sign_in(client, sessions, settings, ADMIN)
+    response = await client.get("/painel/exportar/casos.csv")
+    assert response.status == 200 and "casos-2026-03-02.csv" in response.headers["Content-Disposition"]
+    raw = await response.read()
+    assert raw.startswith("\ufeff".encode())
+    rows = {row["protocolo"]: row for row in csv.DictReader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";")}
+    assert set(rows) == set(protocols.values())  # today's case is in
+    assert rows[protocols["today"]]["resumo"].startswith("'=HYPERLINK(")
+    assert rows[protocols["late"]]["autor"] == "João Batista Pereira"
+    assert rows[protocols["ouv"]]["autor"].startswith("#")  # restricted: a pseudonym even for an admin
+    assert "52998224725" not in raw.decode("utf-8-sig")  # never a CPF
+
+    await sign_in(client, sessions, settings, OTAVIO)
+    mine = await (await client.get("/painel/exportar/casos.csv")).read()
+    ombudsman_rows = list(csv.DictReader(io.StringIO(mine.decode("utf-8-sig")), delimiter=";"))
+    assert [(r["protocolo"], r["autor"]) for r in ombudsman_rows] == [(protocols["ouv"], "João Batista Pereira")]
+    notices = await (await client.get("/painel/exportar/notificacoes.csv")).read()
+    notice_rows = list(csv.DictReader(io.StringIO(notices.decode("utf-8-sig")), delimiter=";"))
+    assert len(notice_rows) == 1 and notice_rows[0]["autuado"] == ""  # not the Ombudsman's to see
+
+
+async def test_xlsx_export_is_a_workbook_with_text_cells(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    protocols = await _seed(sessions, settings, cast)
+    await sign_in(client, sessions, settings, CLARA)
+    response = await client.get("/painel/exportar/casos.xlsx")
+    assert response.status == 200 and response.content_type.endswith("spreadsheetml.sheet")
+    with zipfile.ZipFile(io.BytesIO(await response.read())) as book:
+        sheet = book.read("xl/worksheets/sheet1.xml").decode()
+    assert protocols["today"] in sheet and protocols["ouv"] not in sheet  # the clerks' queue only
+    assert "'=HYPERLINK(" in sheet.replace("&apos;", "'").replace("&quot;", '"')
+    assert "<f>" not in sheet  # no formula cell at all
+    deliveries = await client.get("/painel/exportar/entregas.xlsx")
+    assert deliveries.status == 200
+    assert (await client.get("/painel/exportar/outra.csv")).status == 404
