@@ -65,11 +65,14 @@ async def test_the_queue_is_sorted_by_deadline_filtered_and_paged(
     recent = await _file(sessions, settings, cast)
     old = await _file(sessions, settings, cast, days_ago=20, accused="Bar do Zé")  # past the 10-day target
     async with sessions() as session:
-        ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
-                                        settings=settings)
+        ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=False),
+                                        now=NOW, settings=settings)
+        restricted = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
+                                               settings=settings)
     await sign_in(client, sessions, settings, ADMIN)
     page = await (await client.get("/painel/casos")).text()
     assert _protocols(page) == [old.protocol, recent.protocol, ouv.protocol]  # nearest deadline first
+    assert restricted.protocol not in page  # Lei 13.460/2017 Art. 10 §7: the Ombudsman's alone, not an admin's
     assert "dias de atraso" in page
 
     async def listed(query: str) -> list[str]:
@@ -122,11 +125,13 @@ async def test_the_case_page_shows_files_the_map_and_the_author_as_the_law_allow
     assert file.status == 200 and file.content_type == "image/png" and await file.read() == png()
     assert f'filename="{case.protocol}-{photo.id}.png"' in file.headers["Content-Disposition"]  # a neutral name
 
-    for staff_id, sees_name in ((CLARA, False), (ADMIN, False), (OTAVIO, True)):
+    # Lei 13.460/2017 Art. 10 §7: a restricted case is the Ombudsman's alone; to anyone else it does not exist
+    for staff_id in (CLARA, ADMIN):
         await sign_in(client, sessions, settings, staff_id)
-        shown = await (await client.get(f"/painel/casos/{ouv.protocol}")).text()
-        assert ("João Batista Pereira" in shown) is sees_name, staff_id
-        assert ("identidade restrita" in shown) is not sees_name
+        hidden = await client.get(f"/painel/casos/{ouv.protocol}")
+        assert hidden.status == 404 and "João Batista Pereira" not in await hidden.text(), staff_id
+    await sign_in(client, sessions, settings, OTAVIO)
+    assert "João Batista Pereira" in await (await client.get(f"/painel/casos/{ouv.protocol}")).text()
     assert (await client.get("/painel/casos/REP-2026-999999")).status == 404
     assert (await client.get("/painel/casos/not-a-protocol")).status == 404
 
