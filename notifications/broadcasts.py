@@ -321,7 +321,8 @@ async def create_broadcast(
 
     Args:
         session: database session.
-        settings: the deployment's settings.
+        settings: the settings of the municipality that sends it (``settings.for_municipality``): the broadcast
+            belongs to it and is headed by its name.
         choice: the audience and its parameters.
         text: the notice as Telegram HTML (pass it through :func:`check_text` first).
         actor: who asks, for the audit log (``staff:<telegram id>``, ``api:staff:<id>``, ``cli``).
@@ -351,6 +352,7 @@ async def create_broadcast(
     if not size.recipients:
         raise BroadcastRefused("nobody")
     broadcast = Broadcast(
+        municipality=settings.municipality_slug,
         audience=choice.name,
         audience_days=choice.days,
         audience_topic=choice.topic,

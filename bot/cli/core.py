@@ -9,6 +9,7 @@ from bot import migrate
 from bot.cli.output import cli_translator
 from bot.db import database
 from bot.settings import get_settings
+from models.municipalities import sync_municipalities
 from models.people import Role, add_staff
 
 
@@ -35,6 +36,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 async def _db_upgrade(_args: argparse.Namespace) -> int:
     settings = get_settings()
     await asyncio.to_thread(migrate.upgrade, settings.database_url)
+    async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        await sync_municipalities(session=session, served=settings.municipalities)
     tr = cli_translator(settings)
     print(tr._("Database at migration {revision}.").format(revision=migrate.head_revision()))
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from bot.sandbox.demo import DEMO_DATABASE_URL, run_demo
+from bot.sandbox.demo import DEMO_DATABASE_URL, DEMO_MUNICIPALITIES_FILE, run_demo
 from bot.settings import load_settings
 
 
@@ -25,5 +25,7 @@ async def _demo(args: argparse.Namespace) -> int:
     overrides: dict[str, object] = {"telegram_token": None}
     if not os.environ.get("BALCAO_DATABASE_URL"):
         overrides["database_url"] = DEMO_DATABASE_URL
+    if not os.environ.get("BALCAO_MUNICIPALITIES_FILE"):
+        overrides["municipalities_file"] = DEMO_MUNICIPALITIES_FILE  # Sapezal and Nova Xavantina
     await run_demo(load_settings(**overrides), emulator_port=args.port)
     return 0

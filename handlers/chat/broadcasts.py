@@ -78,7 +78,8 @@ async def _is_staff(update: Update, context: BalcaoContext) -> bool:
     """Check the role on every action; tell a non-staff person kindly."""
     try:
         async with context.sessions() as session:
-            await require_role(session=session, telegram_user_id=context.person.telegram_user_id, allowed=ROLES)
+            await require_role(session=session, telegram_user_id=context.person.telegram_user_id, allowed=ROLES,
+                               municipality=context.person.municipality)
     except PermissionDenied:
         await reply(update, context, context.tr._("This is only for city hall staff who send notices."),
                     markup=keyboard([menu_row(context)]))

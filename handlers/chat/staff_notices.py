@@ -116,7 +116,8 @@ async def _role(update: Update, context: BalcaoContext, allowed: frozenset[Role]
     """Check the role now; tell the person when they may not."""
     try:
         async with context.sessions() as session:
-            await require_role(session=session, telegram_user_id=context.person.telegram_user_id, allowed=allowed)
+            await require_role(session=session, telegram_user_id=context.person.telegram_user_id, allowed=allowed,
+                               municipality=context.person.municipality)
     except PermissionDenied:
         await reply(update, context, context.tr._("Only staff with the right role can do this."),
                     markup=keyboard([menu_row(context)]))
@@ -407,7 +408,8 @@ async def deliveries_command(update: Update, context: BalcaoContext) -> None:
 
 def _limit(notice: Notice, context: BalcaoContext) -> dt.date | None:
     limit = delivery_limit(notice=notice, settings=context.settings,
-                           calendar=BusinessCalendar.from_settings(context.settings))
+                           calendar=BusinessCalendar.from_settings(context.settings.for_municipality(
+                               notice.municipality)))
     return limit.final_date if limit is not None else None
 
 

@@ -154,7 +154,7 @@ async def check_can_file(
             closed (citing its article and last day).
     """
     assert notice.id is not None
-    calendar = BusinessCalendar.from_settings(settings)
+    calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
     if notice.stage is NoticeStage.AWAITING_CIENCIA:
         raise FilingRefused(N_("First confirm that you received the notice (Tomo ciência)."))
     if notice.stage is NoticeStage.UNDER_REVIEW:

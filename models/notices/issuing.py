@@ -38,6 +38,7 @@ from models.cases.handling import notice_handover
 from models.columns import utcnow
 from models.drivers.tables import Driver
 from models.fines import (
+    MissingUnitValue,
     CONSEQUENCE_LABELS,
     Consequence,
     ConsequenceKind,
@@ -272,15 +273,41 @@ async def resolve_person(*, session: AsyncSession, data: NoticeInput) -> tuple[i
     return None, []
 
 
+ILLUSTRATIVE_FINE = N_("Demonstration: the unit values are illustrative, this is not a real fine.")
+"""Said on every fine the demo issues (issue 11 item 3)."""
+
+
+def settings_for_rulebook(settings: Settings, rulebook: str | None) -> Settings:
+    """The settings of the municipality whose law a notice applies: the notice is that Prefeitura's act (CF Art. 30 I).
+
+    A rulebook is in force in at most one municipality of a deployment (checked at start); when it is in none,
+    the settings stay as given and :func:`check_elements` refuses the rulebook.
+    """
+    owner = settings.municipalities.with_rulebook(rulebook) if rulebook else None
+    return settings.for_municipality(owner.slug) if owner is not None else settings
+
+
 def _fine(data: NoticeInput, infraction: Infraction, on: dt.date, recidivism: Recidivism, settings: Settings,
           articles: dict[str, str]) -> tuple[Fine | None, list[Problem]]:
     if per_square_metre(infraction) and (data.quantity is None or data.quantity <= 0):
         return None, [Problem("quantity", N_("{code} is charged per m²: give the area occupied"),
                               articles["fine"], {"code": infraction.code})]
+    if settings.municipality.unit_values_illustrative and not settings.demo:
+        # Issue 11 item 3: illustrative values (the demo's) never price a real fine.
+        return None, [Problem("fine", N_("The values of {unit} for {city} are illustrative (the demo's): set the "
+                                         "real ones in {setting} before issuing fines"), articles["fine"],
+                              {"unit": infraction.unit, "city": settings.municipality_name,
+                               "setting": settings.unit_value_setting(infraction.unit, on.year)})]
     try:
         fine = compute_fine(infraction=infraction, on=on, unit_values=settings.unit_values,
                             recidivist=recidivism.recidivist, units=data.units, quantity=data.quantity,
                             prior_fine=recidivism.earlier_fined is not None)
+    except MissingUnitValue:
+        # Issue 11 item 3: no fine until the value of the unit for that year is configured for that municipality.
+        return None, [Problem("fine", N_("No value of {unit} for {year} is configured for {city}: set {setting} "
+                                         "before issuing this fine"), articles["fine"],
+                              {"unit": infraction.unit, "year": on.year, "city": settings.municipality_name,
+                               "setting": settings.unit_value_setting(infraction.unit, on.year)})]
     except MissingCatalogueValue:
         return None, [Problem("units", N_("The published table lost the value of {code}: give the fine in units"),
                               articles["fine"], {"code": infraction.code})]
@@ -382,6 +409,7 @@ async def prepare(
         NoticeRefused: with every missing or wrong element and its article.
     """
     moment = now or utcnow()
+    settings = settings_for_rulebook(settings, data.rulebook)
     problems = check_elements(data, settings)
     if problems:
         raise NoticeRefused(problems)
@@ -443,6 +471,7 @@ async def issue_notice(
         NoticeRefused: with every missing or wrong element and its article.
     """
     moment = now or utcnow()
+    settings = settings_for_rulebook(settings, data.rulebook)
     ready = await prepare(session=session, settings=settings, data=data, now=moment)
     assert data.type is not None and data.rulebook is not None
     infraction, fine, recidivist = ready.infraction, ready.fine, ready.recidivist
@@ -450,6 +479,7 @@ async def issue_notice(
     code = new_code()
     notice = Notice(
         number=PROVISIONAL_NUMBER_PREFIX + code_hash(code)[:16],
+        municipality=settings.municipality_slug,
         type=data.type,
         rulebook=data.rulebook,
         infraction_code=infraction.code,
@@ -515,6 +545,7 @@ async def issue_notice(
 
 def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
     """The notice's official PDF (in the municipality's language)."""
+    settings = settings.for_municipality(notice.municipality)
     tr = translator(DOCUMENT_LOCALE, settings.timezone)
     grouped = format_code(code)
     signed = tr._("{name}, electronically, on {date} at {time}").format(
@@ -526,7 +557,8 @@ def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
         law_title=LAW_TITLES[notice.rulebook],
         code=grouped,
         verify_url=f"{settings.http_root}/verificar/{grouped}",
-        fine_detail=fine_detail(notice, tr) + ("\n" + "\n".join(penalties) if penalties else ""),
+        fine_detail=fine_detail(notice, tr) + ("\n" + "\n".join(penalties) if penalties else "")
+        + ("\n" + tr._(ILLUSTRATIVE_FINE) if settings.fines_illustrative else ""),
         deadline_lines=lines,
         signed_line=signed,
     )
