@@ -33,7 +33,9 @@ def alembic_config(database_url: str) -> Config:
     return config
 
 
-def upgrade(database_url: str, revision: str = "head", *, default_municipality: MunicipalityConfig | None = None) -> None:
+def upgrade(
+    database_url: str, revision: str = "head", *, default_municipality: MunicipalityConfig | None = None
+) -> None:
     """Apply migrations up to ``revision`` (runs its own event loop through Alembic's env.py).
 
     Args:

@@ -240,7 +240,7 @@ def built_in() -> Municipalities:
     """The two municipalities whose laws ship with Balcão, each with its own law, without unit values."""
     items = tuple(
         MunicipalityConfig(slug=slug, name=name, state=state, ibge_code=code,
-                           rulebooks=tuple(rb for rb, owner in RULEBOOK_OWNERS.items() if owner == code))  # type: ignore[arg-type]
+                           rulebooks=tuple(rb for rb, owner in RULEBOOK_OWNERS.items() if owner == code))
         for slug, (name, state, code) in KNOWN_MUNICIPALITIES.items()
     )
     return Municipalities(items, source="built-in")

@@ -9,10 +9,9 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 from functools import lru_cache
+from pathlib import Path
 from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-from pathlib import Path
 
 from pydantic import Field, PrivateAttr, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -398,7 +397,8 @@ class Settings(BaseSettings):
         if self.municipalities.source == "BALCAO_MUNICIPALITY_*":
             return f'BALCAO_UNIT_VALUES ({{"{unit}": {{"{year}": "0.00"}}}})'
         where = self.municipalities_file or "BALCAO_MUNICIPALITIES_FILE"
-        return f'{where}: [[municipality]] slug = "{self.municipality_slug}", unit_values.{unit} = {{ {year} = "0.00" }}'
+        slug = self.municipality_slug
+        return f'{where}: [[municipality]] slug = "{slug}", unit_values.{unit} = {{ {year} = "0.00" }}'
 
     @property
     def fines_illustrative(self) -> bool:

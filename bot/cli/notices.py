@@ -23,6 +23,7 @@ from bot.cli.output import cli_translator
 from bot.db import database
 from bot.settings import get_settings
 from models.cases.fields import InvalidInput
+from models.municipalities import sync_municipalities
 from models.notices.chain import verify_chains
 from models.notices.documents import offender_document
 from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice
@@ -137,6 +138,7 @@ async def _issue(args: argparse.Namespace) -> int:
     infraction_on = parse_day(args.data_infracao) if args.data_infracao else None
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        await sync_municipalities(session=session, served=settings.municipalities)
         preliminar_id = None
         if args.preliminar:
             preliminar = await notice_by_number(session=session, number=args.preliminar)
@@ -176,6 +178,7 @@ async def _verify(_args: argparse.Namespace) -> int:
     tr = cli_translator(settings)
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        await sync_municipalities(session=session, served=settings.municipalities)
         report = await verify_chains(session=session)
     for broken in report.breaks:
         where = tr._("event {seq}").format(seq=broken.seq) if broken.seq is not None else "-"

@@ -55,8 +55,11 @@ class BalcaoContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any]
 
     @property
     def settings(self) -> Settings:
-        """The settings of the person's municipality (their driver registration, their choice or their staff role):
-        its name, Ouvidoria, holidays, unit values and laws; the default municipality while none is known."""
+        """The settings of the person's municipality: its name, Ouvidoria, holidays, unit values and laws.
+
+        The municipality is their driver registration's, their choice or their staff role's; the default one while
+        none is known.
+        """
         deployment = self.deployment_settings
         person = getattr(self, "person", None)
         slug = person.municipality if person is not None else None

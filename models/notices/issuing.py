@@ -38,13 +38,13 @@ from models.cases.handling import notice_handover
 from models.columns import utcnow
 from models.drivers.tables import Driver
 from models.fines import (
-    MissingUnitValue,
     CONSEQUENCE_LABELS,
     Consequence,
     ConsequenceKind,
     Fine,
     FineError,
     MissingCatalogueValue,
+    MissingUnitValue,
     compute_fine,
     per_square_metre,
     recidivism_consequences,
