@@ -51,7 +51,15 @@ from models.notices.filings import (
     decide_filing,
     pending_filings,
 )
-from models.notices.issuing import LIMITS, NoticeInput, NoticeRefused, input_from_case, issue_notice, prepare
+from models.notices.issuing import (
+    LIMITS,
+    NoticeInput,
+    NoticeRefused,
+    input_from_case,
+    issue_notice,
+    prepare,
+    require_issuer,
+)
 from models.notices.pdf import format_document
 from models.notices.reminders import delivery_limit
 from models.notices.status import notice_view
@@ -112,6 +120,17 @@ STEP_ELEMENTS = {"name": "offender_name", "place": "place", "witnesses": "witnes
 _TIME = re.compile(r"^(\d{1,2})(?:[:h.](\d{2}))?$")
 
 
+def _rulebooks(context: BalcaoContext) -> list[str]:
+    """The laws the staff member may choose: their municipality's, or every one's for deployment-wide staff.
+
+    The issue itself checks the role in the municipality whose law it is (:func:`require_issuer`).
+    """
+    if context.person.municipality is not None:
+        return list(context.settings.rulebooks)
+    served = context.deployment_settings.municipalities
+    return [book for item in served.values() for book in item.rulebooks]
+
+
 async def _role(update: Update, context: BalcaoContext, allowed: frozenset[Role]) -> bool:
     """Check the role now; tell the person when they may not."""
     try:
@@ -142,7 +161,7 @@ def _next_step(step: str, data: dict[str, Any], context: BalcaoContext) -> str:
     if data.get("editing"):
         return "review"
     index = STEPS.index(step) + 1
-    while not _applies(STEPS[index], data, list(context.settings.rulebooks)):
+    while not _applies(STEPS[index], data, _rulebooks(context)):
         index += 1
     return STEPS[index]
 
@@ -154,7 +173,7 @@ async def issue_command(update: Update, context: BalcaoContext) -> None:
     if not await _role(update, context, ISSUERS):
         return
     data: dict[str, Any] = {}
-    rulebooks = list(context.settings.rulebooks)
+    rulebooks = _rulebooks(context)
     if len(rulebooks) == 1:
         data["rulebook"] = rulebooks[0]
         if rulebooks[0] == L1533:
@@ -170,7 +189,7 @@ async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str,
     cancel = cancel_row(context, "nstf:cancel")
     rows: list[list[tuple[str, str]]] = []
     if step == "rulebook":
-        rows = [[(LAW_TITLES[book], f"nstf:rb:{book}")] for book in context.settings.rulebooks]
+        rows = [[(LAW_TITLES[book], f"nstf:rb:{book}")] for book in _rulebooks(context)]
         await reply(update, context, tr._("Which law does the notice apply?"), markup=keyboard([*rows, cancel]),
                     edit=edit)
     elif step == "type":
@@ -347,12 +366,18 @@ async def _issue(update: Update, context: BalcaoContext) -> None:
         return
     try:
         async with context.sessions() as session:
+            await require_issuer(session=session, settings=context.settings, allowed=ISSUERS,
+                                 telegram_user_id=context.person.telegram_user_id, rulebook=draft.data.get("rulebook"))
             issued = await issue_notice(session=session, settings=context.settings, data=notice_input(draft.data),
                                         actor=f"staff:{context.person.telegram_user_id}",
                                         issuer_telegram_id=context.person.telegram_user_id)
             await discard_draft(session=session, person_id=context.person.id)
     except NoticeRefused:
         await show_review(update, context, dict(draft.data), edit=True)
+        return
+    except PermissionDenied:
+        await reply(update, context, tr._("Only staff with the right role can do this."),
+                    markup=keyboard([menu_row(context)]), edit=True)
         return
     notice = issued.notice
     text = tr._("Issued: <b>{number}</b>. Verification code: <code>{code}</code>.").format(
@@ -756,7 +781,7 @@ async def _issue_button(update: Update, context: BalcaoContext, action: str, arg
                     markup=keyboard([menu_row(context)]), edit=True)
         return
     data, step = dict(draft.data), draft.step
-    if action == "rb" and args and args[0] in context.settings.rulebooks:
+    if action == "rb" and args and args[0] in _rulebooks(context):
         data["rulebook"] = args[0]
         if args[0] == L1533:
             data["type"] = NoticeType.AUTO.value

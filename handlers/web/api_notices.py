@@ -51,11 +51,11 @@ from models.notices.delivery import (
 )
 from models.notices.documents import offender_document
 from models.notices.filings import FilingRefused, decide_filing, lapsed, pending_filings
-from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice
+from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice, require_issuer
 from models.notices.review import conclude_diligencia, open_vista, order_diligencia
 from models.notices.status import NoticeView, notice_by_number, notice_view
 from models.notices.tables import CienciaKind, FilingOutcome, Notice, NoticeDelivery, NoticeFiling, NoticeType
-from models.people import Role
+from models.people import PermissionDenied, Role
 
 routes = web.RouteTableDef()
 API_LOCALE = "en"
@@ -164,6 +164,11 @@ async def issue(request: web.Request) -> web.Response:
             infraction_on=_parse(body, "infraction_date", dt.date.fromisoformat),
             quantity=_parse(body, "quantity", Decimal),
         )
+        try:
+            await require_issuer(session=session, settings=settings, telegram_user_id=request[STAFF_ID],
+                                 rulebook=data.rulebook, allowed=frozenset(ISSUERS))
+        except PermissionDenied:
+            return error(403, "forbidden", "This staff member may not issue notices in that municipality.")
         try:
             issued = await issue_notice(session=session, settings=settings, data=data,
                                         actor=f"staff:{request[STAFF_ID]}", issuer_telegram_id=request[STAFF_ID])

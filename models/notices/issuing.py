@@ -56,7 +56,7 @@ from models.notices.pdf import PdfContext, money_of, render_notice_pdf
 from models.notices.recidivism import Recidivism, find_recidivism
 from models.notices.tables import PROVISIONAL_NUMBER_PREFIX, Notice, NoticeType
 from models.notices.windows import NO_DEPOSIT, choices_for, printed_defence_days
-from models.people import Person
+from models.people import Person, Role, require_role
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
 from models.rulebooks.deadline_rules import START_EVENT_LABELS, DeadlineChoices, Unit, get_rule, unit_phrase
 
@@ -275,6 +275,20 @@ async def resolve_person(*, session: AsyncSession, data: NoticeInput) -> tuple[i
 
 ILLUSTRATIVE_FINE = N_("Demonstration: the unit values are illustrative, this is not a real fine.")
 """Said on every fine the demo issues (issue 11 item 3)."""
+
+
+async def require_issuer(*, session: AsyncSession, settings: Settings, telegram_user_id: int, rulebook: str | None,
+                         allowed: frozenset[Role]) -> None:
+    """Check that a staff member may issue under a rulebook: a role in the municipality whose law it is.
+
+    An inspector of Sapezal cannot draw up an auto under Nova Xavantina's Código de Posturas (CF Art. 30 I).
+
+    Raises:
+        PermissionDenied: no allowed role there.
+    """
+    owner = settings.municipalities.with_rulebook(rulebook) if rulebook else None
+    await require_role(session=session, telegram_user_id=telegram_user_id, allowed=allowed,
+                       municipality=owner.slug if owner is not None else settings.municipality_slug)
 
 
 def settings_for_rulebook(settings: Settings, rulebook: str | None) -> Settings:

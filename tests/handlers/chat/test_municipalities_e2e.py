@@ -19,8 +19,8 @@ from bot.settings import Settings, load_settings
 from models.cases.handling import staff_case, staff_queue
 from models.cases.tables import Case, CaseKind
 from models.notices.issuing import issue_notice
-from models.rulebooks.catalogue import get_infraction
 from models.people import PermissionDenied, Person, Role, add_staff
+from models.rulebooks.catalogue import get_infraction
 from tests.auxil.bot_harness import running_bot
 from tests.auxil.case_chat import Talk
 from tests.auxil.municipalities import write_municipalities
