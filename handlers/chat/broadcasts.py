@@ -33,6 +33,7 @@ from notifications.broadcasts import (
     attach_progress_message,
     audience_label,
     audience_size,
+    broadcast_scope,
     broadcast_view,
     check_text,
     create_broadcast,
@@ -269,7 +270,8 @@ async def _show_count(update: Update, context: BalcaoContext, data: dict[str, An
     choice = _choice(data)
     try:
         async with context.sessions() as session:
-            size = await audience_size(session=session, choice=choice, now=utcnow())
+            size = await audience_size(session=session, choice=choice, now=utcnow(),
+                                       municipality=broadcast_scope(context.settings))
     except BroadcastRefused as refused:
         await reply(update, context, _refusal(tr, refused), markup=keyboard([_cancel_row(context)]),
                     edit=update.callback_query is not None)
@@ -341,7 +343,8 @@ async def _confirm(update: Update, context: BalcaoContext, data: dict[str, Any],
     data["send_at"] = send_at.isoformat() if send_at else None
     choice = _choice(data)
     async with context.sessions() as session:
-        size = await audience_size(session=session, choice=choice, now=now)
+        size = await audience_size(session=session, choice=choice, now=now,
+                                   municipality=broadcast_scope(context.settings))
     await _save(context, "confirm", data)
     count = len(size.recipients)
     if send_at is None:

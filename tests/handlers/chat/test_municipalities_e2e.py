@@ -135,3 +135,28 @@ async def test_outside_the_demo_a_fine_needs_its_years_unit_value(two_cities: Se
                                actor="test", now=moment)
     text = str(refused.value.problems[0].render(__import__("bot.i18n").i18n.translator("en")))
     assert "UPF-NX" in text and "2027" in text and "Nova Xavantina" in text and "unit_values.UPF-NX" in text
+
+
+async def test_a_broadcast_belongs_to_its_municipality_and_reaches_its_people(
+    two_cities: Settings, sessions: SessionFactory
+) -> None:
+    """A Prefeitura speaks to its own citizens: Nova Xavantina's notice reaches those who chose it; Sapezal's (the
+    default) also those who have not chosen yet."""
+    from models.broadcasts import Broadcast
+    from notifications.broadcasts import AudienceChoice, create_broadcast
+    from notifications.plugins import load_all
+
+    load_all()
+    async with sessions() as session:
+        people = {name: Person(telegram_user_id=900 + index, chat_id=900 + index, first_name=name, locale="pt_BR",
+                               municipality=place)
+                  for index, (name, place) in enumerate((("Sá", "sapezal"), ("Nina", "nova-xavantina"), ("Zé", None)))}
+        session.add_all(people.values())
+        await session.commit()
+        nx = await create_broadcast(session=session, settings=two_cities.for_municipality("nova-xavantina"),
+                                    choice=AudienceChoice("everyone"), text="Vacinação", actor="test", now=NOW)
+        sapezal = await create_broadcast(session=session, settings=two_cities, choice=AudienceChoice("everyone"),
+                                         text="Feira", actor="test", now=NOW)
+        rows = {row.id: row.municipality for row in (await session.exec(select(Broadcast))).all()}
+    assert nx.recipients == 1 and sapezal.recipients == 2
+    assert rows == {nx.id: "nova-xavantina", sapezal.id: "sapezal"}
