@@ -52,6 +52,7 @@ from models.notices.filings import (
     pending_filings,
 )
 from models.notices.issuing import (
+    ILLUSTRATIVE_FINE,
     LIMITS,
     NoticeInput,
     NoticeRefused,
@@ -59,6 +60,7 @@ from models.notices.issuing import (
     issue_notice,
     prepare,
     require_issuer,
+    settings_for_rulebook,
 )
 from models.notices.pdf import format_document
 from models.notices.reminders import delivery_limit
@@ -271,6 +273,8 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
             fine += "\n" + tr._("Earlier notice of the same nature: {number} ({article}).").format(
                 number=esc(ready.recidivism_of.number), article=esc(ready.recidivism_of.infraction_article))
         lines += ["", fine]
+        if settings_for_rulebook(context.settings, elements.rulebook).fines_illustrative:
+            lines.append(tr._(ILLUSTRATIVE_FINE))  # only the demo issues with illustrative values
         lines.append(tr._("Delivery: in the bot.") if ready.person_id else
                      tr._("Delivery: nobody in the bot yet — it will go on the list for post or edital."))
         rows.append([(tr._("✅ Issue the notice"), "nstf:issue")])
