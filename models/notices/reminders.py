@@ -121,14 +121,19 @@ async def limit_warnings(*, session: AsyncSession, settings: Settings, now: dt.d
     return found
 
 
-async def notice_staff(*, session: AsyncSession) -> list[int]:
-    """Person ids of the active staff who deliver notices (clerks, inspectors, admins) and use the bot."""
+async def notice_staff(*, session: AsyncSession, municipality: str) -> list[int]:
+    """Person ids of the active staff who deliver notices (clerks, inspectors, admins) in a municipality.
+
+    Staff holding their role in every municipality count too; those of another municipality do not.
+    """
     rows = (
         await session.exec(
             select(Person.id)
             .join(StaffMember, col(StaffMember.telegram_user_id) == Person.telegram_user_id)
             .where(StaffMember.active == True,  # noqa: E712
-                   col(StaffMember.role).in_([Role.CLERK, Role.INSPECTOR, Role.ADMIN]))
+                   col(StaffMember.role).in_([Role.CLERK, Role.INSPECTOR, Role.ADMIN]),
+                   or_(col(StaffMember.municipality).is_(None), col(StaffMember.municipality) == municipality))
+            .distinct()
             .order_by(col(Person.id))
         )
     ).all()

@@ -28,6 +28,7 @@ class PublicNotice:
     article: str
     stage: NoticeStage
     outcome: NoticeOutcome | None
+    municipality: str  # the slug of the Prefeitura that issued it
 
 
 async def verify_code(*, session: AsyncSession, code: str) -> PublicNotice | None:
@@ -46,4 +47,5 @@ async def verify_code(*, session: AsyncSession, code: str) -> PublicNotice | Non
         article=notice.infraction_article,
         stage=notice.stage,
         outcome=notice.outcome,
+        municipality=notice.municipality,
     )
