@@ -92,6 +92,7 @@ class PersonView:
     privacy_acknowledged: bool = False
     municipality: str | None = None
     municipality_chosen: bool = False
+    municipality_registered: bool = False
 
     @property
     def is_staff(self) -> bool:
@@ -149,7 +150,8 @@ async def ensure_person(
         await session.commit()
         await session.refresh(person)
     assert person.id is not None
-    municipality = await person_municipality(session=session, person=person)
+    registered = await _registration_municipality(session=session, person_id=person.id)
+    municipality = registered or await person_municipality(session=session, person=person)
     role = await staff_role(session=session, telegram_user_id=telegram_user_id, municipality=municipality)
     return PersonView(
         id=person.id,
@@ -161,7 +163,14 @@ async def ensure_person(
         privacy_acknowledged=person.privacy_accepted_at is not None,
         municipality=municipality,
         municipality_chosen=person.municipality is not None,
+        municipality_registered=registered is not None,
     )
+
+
+async def _registration_municipality(*, session: AsyncSession, person_id: int) -> str | None:
+    from models.drivers.tables import Driver  # the registry imports people; import it only when asked
+
+    return (await session.exec(select(Driver.municipality).where(Driver.person_id == person_id))).first()
 
 
 async def person_municipality(*, session: AsyncSession, person: Person) -> str | None:
@@ -169,9 +178,8 @@ async def person_municipality(*, session: AsyncSession, person: Person) -> str |
 
     ``None`` when none of these says (a deployment serving several then asks the person, "Minha cidade").
     """
-    from models.drivers.tables import Driver  # the registry imports people; import it only when asked
-
-    driver = (await session.exec(select(Driver.municipality).where(Driver.person_id == person.id))).first()
+    assert person.id is not None
+    driver = await _registration_municipality(session=session, person_id=person.id)
     if driver is not None:
         return driver
     if person.municipality is not None:

@@ -52,6 +52,10 @@ async def city_command(update: Update, context: BalcaoContext) -> None:
         await reply(update, context, tr._("Balcão here serves the city hall of {city}.").format(city=esc(current)),
                     markup=keyboard([menu_row(context)]))
         return
+    if context.person.municipality_registered:  # Lei 1.533/2020: the registration is that municipality's
+        await reply(update, context, tr._("Your city: <b>{city}</b>, from your driver registration.").format(
+            city=esc(current)), markup=keyboard([menu_row(context)]), edit=True)
+        return
     lines = [tr._("Your city: <b>{city}</b>.").format(city=esc(current)) if context.person.municipality
              else tr._("You have not chosen your city yet.")]
     lines.append(tr._("Choose the city whose city hall you want to talk to:"))

@@ -27,6 +27,8 @@ PRIVACY_ACK = "privacy:ack"
 
 def _menu_commands(context: BalcaoContext) -> list[ChatCommand]:
     commands = [c for c in public_commands() if c.menu_label]
+    if not context.deployment_settings.municipalities.several:  # "Minha cidade" only where there is a choice
+        commands = [c for c in commands if c.name != "cidade"]
     role = context.person.staff_role
     if role is not None:
         commands += [c for c in staff_commands() if c.menu_label and c.staff_roles and (

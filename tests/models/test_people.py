@@ -113,3 +113,25 @@ async def test_a_role_is_held_in_one_municipality(session: AsyncSession) -> None
                            municipality="nova-xavantina")
     assert await staff_municipalities(session=session, telegram_user_id=5004,
                                       allowed=frozenset({Role.INSPECTOR})) == frozenset({"sapezal"})
+
+
+async def test_a_persons_city_is_their_driver_registrations_else_their_choice(session: AsyncSession) -> None:
+    """Lei 1.533/2020 is Sapezal's: a linked driver is Sapezal's whatever they chose ("Minha cidade")."""
+    import datetime as dt
+
+    from models.drivers.tables import Driver
+    from models.people import choose_municipality
+
+    maria = await ensure_person(session=session, telegram_user_id=6001, chat_id=6001, first_name="Maria",
+                                language_code="pt-br")
+    assert maria.municipality is None and not maria.municipality_chosen
+    await choose_municipality(session=session, person_id=maria.id, municipality="nova-xavantina")
+    again = await ensure_person(session=session, telegram_user_id=6001, chat_id=6001, first_name="Maria",
+                                language_code="pt-br")
+    assert again.municipality == "nova-xavantina"
+    session.add(Driver(municipality="sapezal", cpf="52998224725", name="Maria", cnh_number="1", cnh_category="B",
+                       cnh_issued_on=dt.date(2015, 6, 1), person_id=maria.id))
+    await session.commit()
+    linked = await ensure_person(session=session, telegram_user_id=6001, chat_id=6001, first_name="Maria",
+                                 language_code="pt-br")
+    assert linked.municipality == "sapezal"

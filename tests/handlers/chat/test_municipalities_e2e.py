@@ -85,6 +85,15 @@ async def test_each_person_gets_their_own_prefeitura_calendar_and_staff(
             maria_pdf = page_text(emulator.file(receipt["file_id"]).data)
             city = await joao.send("/cidade", "Your city")
             assert "Sapezal" in (city.text or "")
+            async with sessions() as session:
+                protocols = {case.municipality: (case.id, case.protocol)
+                             for case in (await session.exec(select(Case))).all()}
+            # In the chat, Sapezal's admin sees Sapezal's case only (acting on the other's: below and the staff API).
+            iris = Talk(emulator, emulator.user(IRIS))
+            pending = await iris.send("/pendencias", "Pending cases")
+            assert protocols["sapezal"][1] in (pending.text or "")
+            assert protocols["nova-xavantina"][1] not in (pending.text or "")
+            assert [f"pend:case:{protocols['sapezal'][0]}"] == [d for d in iris.buttons(pending) if d != "menu:main"]
     assert "2027" in joao_sent and "2027" not in maria_sent  # the due dates the people were told
     assert "City hall of Sapezal" in joao_pdf and "Nova Xavantina" not in joao_pdf
     assert "City hall of Nova Xavantina" in maria_pdf and "Sapezal" not in maria_pdf
