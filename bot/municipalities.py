@@ -116,6 +116,16 @@ class MunicipalityConfig(_Strict):
     bot_token: SecretStr | None = Field(default=None, description="This municipality's own bot (else the default).")
     bot_name: str = Field(default="", max_length=64)
 
+    @field_validator("bot_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value():
+            return None
+        bot_id, _, secret = value.get_secret_value().partition(":")
+        if not bot_id.isdigit() or len(secret) < 10:
+            raise ValueError("does not look like a bot token (123456789:ABC…); copy it again from @BotFather")
+        return value
+
     @field_validator("state")
     @classmethod
     def _known_state(cls, value: str) -> str:

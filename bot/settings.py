@@ -392,6 +392,10 @@ class Settings(BaseSettings):
         target = self.municipalities[slug] if slug else self.municipalities.default
         return self if target.slug == self.municipality_slug else _scoped(self, target)
 
+    def own_bots(self) -> list[tuple[str, SecretStr]]:
+        """(slug, token) of each municipality with a bot of its own (``bot_token`` in the municipalities file)."""
+        return [(slug, item.bot_token) for slug, item in self.municipalities.items() if item.bot_token is not None]
+
     def unit_value_setting(self, unit: str, year: int) -> str:
         """Where the value of a fiscal unit for a year is configured, as an operator must write it."""
         if self.municipalities.source == "BALCAO_MUNICIPALITY_*":

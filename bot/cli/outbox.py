@@ -125,7 +125,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
     tr = cli_translator(settings)
     if settings.telegram_token is None:
         raise CommandError(tr._("BALCAO_TELEGRAM_TOKEN is not set: there is no bot to send with."))
-    deployment = configured_bots(settings)
+    deployment = configured_bots(settings, settings.own_bots())
     try:
         served = choose_bots(deployment, args.bots)
     except UnknownBots as error:

@@ -25,7 +25,8 @@ PREFIX = "city:"
 
 def needs_choice(context: BalcaoContext) -> bool:
     """Whether the person must choose a city first: several are served and none is known for them."""
-    return context.deployment_settings.municipalities.several and context.person.municipality is None
+    served = context.deployment_settings.municipalities
+    return served.several and context.person.municipality is None and context.bot_key not in served
 
 
 def city_buttons(context: BalcaoContext, *, then: str = "") -> list[list[tuple[str, str]]]:

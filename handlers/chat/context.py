@@ -63,6 +63,8 @@ class BalcaoContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any]
         deployment = self.deployment_settings
         person = getattr(self, "person", None)
         slug = person.municipality if person is not None else None
+        if slug is None and self.bot_key in deployment.municipalities:
+            slug = self.bot_key  # the municipality's own bot speaks for it
         return deployment.for_municipality(slug if slug in deployment.municipalities else None)
 
 def city_today(context: BalcaoContext) -> dt.date:

@@ -99,3 +99,18 @@ def test_with_nothing_configured_both_shipped_municipalities_are_served_without_
     settings = load_settings()
     assert list(settings.municipalities) == ["sapezal", "nova-xavantina"]
     assert all(not item.unit_values for item in settings.municipalities.values())
+
+
+def test_a_municipality_may_have_its_own_bot(tmp_path: Path) -> None:
+    """Each municipality may have its own bot or share the deployment's (DESIGN: Municipalities)."""
+    path = tmp_path / "m.toml"
+    path.write_text('[[municipality]]\nslug = "sapezal"\nname = "Sapezal"\nibge_code = "5107875"\n'
+                    '[[municipality]]\nslug = "nova-xavantina"\nname = "Nova Xavantina"\nibge_code = "5106257"\n'
+                    'bot_token = "7654321:NX-own-bot-token-000"\nbot_name = "BalcaoNX_bot"\n', encoding="utf-8")
+    settings = load_settings(municipalities_file=path)
+    [(slug, token)] = settings.own_bots()
+    assert slug == "nova-xavantina" and token.get_secret_value() == "7654321:NX-own-bot-token-000"
+    assert "NX-own-bot" not in repr(settings.municipalities["nova-xavantina"])  # a secret, never printed
+    path.write_text('[[municipality]]\nslug = "sapezal"\nname = "Sapezal"\nbot_token = "oops"\n', encoding="utf-8")
+    with pytest.raises(SettingsError, match=r"municipality\.0\.bot_token: does not look like a bot token"):
+        load_settings(municipalities_file=path)

@@ -169,3 +169,14 @@ async def test_a_broadcast_belongs_to_its_municipality_and_reaches_its_people(
         rows = {row.id: row.municipality for row in (await session.exec(select(Broadcast))).all()}
     assert nx.recipients == 1 and sapezal.recipients == 2
     assert rows == {nx.id: "nova-xavantina", sapezal.id: "sapezal"}
+
+
+async def test_on_a_municipalitys_own_bot_a_person_is_that_municipalitys_without_choosing(
+    emulator: Any, two_cities: Settings, sessions: SessionFactory
+) -> None:
+    """A municipality may have its own bot (DESIGN: Municipalities): who talks to it is spoken to in its name."""
+    ze = Talk(emulator, emulator.add_user(850201, "Zé", language_code="en"))
+    async with running_bot(two_cities, sessions, emulator, bot_key="nova-xavantina"):
+        hello = await ze.send("/start", "city hall of Nova Xavantina")
+        assert not [d for d in ze.buttons(hello) if d.startswith("city:")]
+        await ze.send("/ouvidoria", "What kind of message is it?")  # no city question
