@@ -246,10 +246,16 @@ def slugify(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", plain).strip("-") or "municipio"
 
 
+SAPEZAL_SMFO: Final = Office(name="Secretaria Municipal de Finanças e Orçamento (SMFO)",
+                             address="Av. Antonio André Maggi, 1400, Centro")
+"""Where Sapezal serves drivers: the address in the header of Lei 1.533/2020."""
+
+
 def built_in() -> Municipalities:
     """The two municipalities whose laws ship with Balcão, each with its own law, without unit values."""
     items = tuple(
         MunicipalityConfig(slug=slug, name=name, state=state, ibge_code=code,
+                           offices=(SAPEZAL_SMFO,) if slug == "sapezal" else (),
                            rulebooks=tuple(rb for rb, owner in RULEBOOK_OWNERS.items() if owner == code))
         for slug, (name, state, code) in KNOWN_MUNICIPALITIES.items()
     )
@@ -276,12 +282,13 @@ def single(values: dict[str, object]) -> Municipalities:
     holidays: dict[int, list[dt.date]] = {}
     for day in values.get("holidays") or ():  # type: ignore[attr-defined]
         holidays.setdefault(day.year, []).append(day)
-    office = str(values.get("office") or "")
+    office_name, _, office_address = str(values.get("office") or "").partition(",")
     data = {
         "slug": slug, "name": name, "state": values.get("state", "MT"), "ibge_code": ibge,
         "ouvidoria": {"phone": values.get("ouvidoria_phone") or ""}, "holidays": holidays,
         "unit_values": values.get("unit_values") or {}, "rulebooks": rulebooks,
-        "offices": [{"name": office.split(",")[0], "address": office}] if office else [],
+        "offices": [{"name": office_name.strip(), "address": office_address.strip() or office_name.strip()}]
+        if office_name.strip() else [],
     }
     try:
         item = MunicipalityConfig.model_validate(data)

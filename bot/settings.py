@@ -28,7 +28,7 @@ class SettingsError(Exception):
 
 
 class Settings(BaseSettings):
-    """Every setting of one Balcão deployment (one municipality, one bot token)."""
+    """Every setting of one Balcão deployment; scoped to one of its municipalities (:meth:`for_municipality`)."""
 
     model_config = SettingsConfigDict(
         env_prefix="BALCAO_",
@@ -444,8 +444,8 @@ def _scoped(settings: Settings, target: MunicipalityConfig) -> Settings:
         "municipal_holidays": list(target.holiday_dates),
         "short_days": list(target.short_days),
     }
-    if office is not None:
-        update["driver_office"] = f"{office.name}, {office.address}"
+    # Where drivers are served (Lei 1.533 Art. 3, 9, 13 XX): the municipality's first office, never another's.
+    update["driver_office"] = ", ".join(dict.fromkeys((office.name, office.address))) if office else ""
     return settings.model_copy(update=update)
 
 
@@ -496,7 +496,6 @@ def load_settings(**overrides: object) -> Settings:
     except MunicipalitiesError as exc:
         raise SettingsError(str(exc)) from exc
     settings._municipalities = served
-    settings.municipality_slug = ""
     return _scoped(settings, served.default)
 
 

@@ -55,7 +55,7 @@ from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice, req
 from models.notices.review import conclude_diligencia, open_vista, order_diligencia
 from models.notices.status import NoticeView, notice_by_number, notice_view
 from models.notices.tables import CienciaKind, FilingOutcome, Notice, NoticeDelivery, NoticeFiling, NoticeType
-from models.people import PermissionDenied, Role
+from models.people import PermissionDenied, Role, staff_municipalities
 
 routes = web.RouteTableDef()
 API_LOCALE = "en"
@@ -183,12 +183,29 @@ async def issue(request: web.Request) -> web.Response:
     return web.json_response(payload, status=201)
 
 
+OTHER_MUNICIPALITY = "This notice is another municipality's: a staff role is held in one municipality."
+
+
+async def _reach(request: web.Request, session: Any, roles: tuple[Role, ...]) -> frozenset[str] | None:
+    """Where the caller holds one of ``roles`` (``None``: every municipality); CF Art. 30, each its own staff."""
+    return await staff_municipalities(session=session, telegram_user_id=request[STAFF_ID], allowed=frozenset(roles))
+
+
+async def _outside(request: web.Request, session: Any, notice_id: int | None, roles: tuple[Role, ...]) -> bool:
+    """Whether the notice exists and belongs to a municipality where the caller holds none of ``roles``."""
+    notice = await session.get(Notice, notice_id) if notice_id is not None else None
+    reach = await _reach(request, session, roles)
+    return notice is not None and reach is not None and notice.municipality not in reach
+
+
 @routes.get("/api/notices/deliveries")
 @staff_endpoint(*ISSUERS)
 async def deliveries(request: web.Request) -> web.Response:
     """Documents to deliver in person, by post (CP Art. 36 I–II) or by edital (III), with the address."""
     async with sessions_of(request)() as session:
-        items = await staff_list(session=session)
+        reach = await _reach(request, session, ISSUERS)
+        items = [item for item in await staff_list(session=session)
+                 if reach is None or item.notice.municipality in reach]
         claimants = [await cpf_claimant(session=session, notice=item.notice) for item in items]
     return web.json_response({"deliveries": [
         {**_delivery(item.delivery), "number": item.notice.number, "offender_name": item.notice.offender_name,
@@ -211,6 +228,9 @@ async def record_delivery(request: web.Request) -> web.Response:
     actor = f"staff:{request[STAFF_ID]}"
     delivery_id = int(request.match_info["delivery_id"])
     async with sessions_of(request)() as session:
+        delivery = await session.get(NoticeDelivery, delivery_id)
+        if await _outside(request, session, delivery.notice_id if delivery else None, ISSUERS):
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
             if how == "edital":
                 result = await record_edital(session=session, settings=settings, delivery_id=delivery_id,
@@ -239,6 +259,8 @@ async def person(request: web.Request) -> web.Response:
         notice = await notice_by_number(session=session, number=_notice_number(request))
         if notice is None or notice.id is None:
             return error(404, "not_found", "No notice has that number.")
+        if await _outside(request, session, notice.id, ISSUERS):
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
             sent = await link_person(session=session, settings=settings, notice_id=notice.id, person_id=person_id,
                                      telegram_user_id=telegram_id, actor=f"staff:{request[STAFF_ID]}")
@@ -252,7 +274,8 @@ async def person(request: web.Request) -> web.Response:
 async def filings(request: web.Request) -> web.Response:
     """Defences, reclamações and appeals waiting for a decision, oldest first."""
     async with sessions_of(request)() as session:
-        rows = await pending_filings(session=session)
+        reach = await _reach(request, session, (Role.CLERK,))
+        rows = [(f, n) for f, n in await pending_filings(session=session) if reach is None or n.municipality in reach]
     return web.json_response({"filings": [
         {"id": f.id, "number": n.number, "kind": f.kind.value, "filed_at": f.filed_at.isoformat(), "text": f.text,
          **_review(f)}
@@ -270,6 +293,9 @@ async def decision(request: web.Request) -> web.Response:
     if outcome is None:
         return error(422, "bad_value", 'Send "outcome" (granted or denied) and "text".')
     async with sessions_of(request)() as session:
+        pending = await session.get(NoticeFiling, int(request.match_info["filing_id"]))
+        if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
             filing = await decide_filing(session=session, settings=settings,
                                          filing_id=int(request.match_info["filing_id"]), outcome=outcome,
@@ -296,6 +322,9 @@ def _review(filing: NoticeFiling) -> dict[str, Any]:
 async def vista(request: web.Request) -> web.Response:
     """Give vista of a reclamação to the next side for 3 days (CP Art. 40 §1)."""
     async with sessions_of(request)() as session:
+        pending = await session.get(NoticeFiling, int(request.match_info["filing_id"]))
+        if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
             filing = await open_vista(session=session, settings=settings_of(request),
                                       filing_id=int(request.match_info["filing_id"]),
@@ -354,6 +383,8 @@ async def show(request: web.Request) -> web.Response:
         notice = await notice_by_number(session=session, number=_notice_number(request))
         if notice is None:
             return error(404, "not_found", "No notice has that number.")
+        if await _outside(request, session, notice.id, ISSUERS):
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         view = await notice_view(session=session, settings=settings, notice=notice, today=today)
         earlier = await session.get(Notice, notice.recidivism_of) if notice.recidivism_of is not None else None
     return web.json_response(_view(view, today, earlier.number if earlier is not None else None))
@@ -365,7 +396,10 @@ async def pdf(request: web.Request) -> web.Response:
     """The notice's PDF, as issued."""
     async with sessions_of(request)() as session:
         notice = await notice_by_number(session=session, number=_notice_number(request))
+        outside = notice is not None and await _outside(request, session, notice.id, ISSUERS)
     if notice is None:
         return error(404, "not_found", "No notice has that number.")
+    if outside:
+        return error(403, "forbidden", OTHER_MUNICIPALITY)
     return web.Response(body=notice.pdf, content_type="application/pdf",
                         headers={"Content-Disposition": f'inline; filename="{notice.number}.pdf"'})

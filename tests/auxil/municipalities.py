@@ -24,6 +24,10 @@ rulebooks = ["sapezal-1533"]
 unit_values.URS = { 2025 = "5.00", 2026 = "5.25" }
 {sapezal_extra}
 
+[[municipality.offices]]
+name = "SMFO"
+address = "Av. Antonio André Maggi, 1400, Centro"
+
 [[municipality]]
 slug = "nova-xavantina"
 name = "Nova Xavantina"
