@@ -75,7 +75,7 @@ from models.notices.tables import (
     NoticeType,
     StaffReason,
 )
-from models.people import PermissionDenied, Role, StaffMember, require_role
+from models.people import PermissionDenied, Role, StaffMember, require_role, staff_municipalities
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, get_infraction
 from notifications.notice_messages import TYPE_LABELS, money
 from notifications.telegram_text import small
@@ -442,11 +442,31 @@ def _limit(notice: Notice, context: BalcaoContext) -> dt.date | None:
     return limit.final_date if limit is not None else None
 
 
+async def _reach(context: BalcaoContext, session: Any, roles: frozenset[Role]) -> frozenset[str] | None:
+    """Where the staff member holds one of ``roles`` (``None``: everywhere); a notice is its municipality's act."""
+    return await staff_municipalities(session=session, telegram_user_id=context.person.telegram_user_id,
+                                      allowed=roles)
+
+
+async def _outside(context: BalcaoContext, session: Any, notice_id: int | None, roles: frozenset[Role]) -> bool:
+    """Whether a notice belongs to a municipality where the staff member holds none of ``roles`` (CF Art. 30 I)."""
+    notice = await session.get(Notice, notice_id) if notice_id is not None else None
+    reach = await _reach(context, session, roles)
+    return notice is not None and reach is not None and notice.municipality not in reach
+
+
+async def _refuse_other_municipality(update: Update, context: BalcaoContext) -> None:
+    await reply(update, context, context.tr._("Only staff with the right role can do this."),
+                markup=keyboard([menu_row(context)]), edit=update.callback_query is not None)
+
+
 async def show_deliveries(update: Update, context: BalcaoContext, *, edit: bool = False) -> None:
     """Each document to deliver, why it is here, and the 90-day limit of Lei 1.533 notices."""
     tr = context.tr
     async with context.sessions() as session:
-        items = await staff_list(session=session)
+        reach = await _reach(context, session, ISSUERS)
+        items = [item for item in await staff_list(session=session)
+                 if reach is None or item.notice.municipality in reach]
     lines = [tr._("<b>Notices to deliver</b>")]
     rows: list[list[tuple[str, str]]] = []
     if not items:
@@ -473,6 +493,8 @@ async def show_delivery(update: Update, context: BalcaoContext, delivery_id: int
     async with context.sessions() as session:
         delivery = await session.get(NoticeDelivery, delivery_id)
         notice = await session.get(Notice, delivery.notice_id) if delivery is not None else None
+        if notice is not None and await _outside(context, session, notice.id, ISSUERS):
+            notice = None  # another municipality's: as if it were not there
         claimant = await cpf_claimant(session=session, notice=notice) if notice is not None else None
     if delivery is None or notice is None:
         await show_deliveries(update, context, edit=True)
@@ -551,6 +573,9 @@ async def record_link(update: Update, context: BalcaoContext) -> None:
         return
     try:
         async with context.sessions() as session:
+            if await _outside(context, session, int(draft.data["notice_id"]), ISSUERS):
+                await _refuse_other_municipality(update, context)
+                return
             sent = await link_person(session=session, settings=context.settings,
                                      notice_id=int(draft.data["notice_id"]),
                                      telegram_user_id=int(draft.data["telegram_user_id"]),
@@ -611,6 +636,10 @@ async def record_delivery(update: Update, context: BalcaoContext) -> None:
     day = dt.date.fromisoformat(data["date"])
     try:
         async with context.sessions() as session:
+            delivery = await session.get(NoticeDelivery, int(data["delivery_id"]))
+            if await _outside(context, session, delivery.notice_id if delivery else None, ISSUERS):
+                await _refuse_other_municipality(update, context)
+                return
             if data["how"] == "edital":
                 result = await record_edital(session=session, settings=context.settings,
                                              delivery_id=int(data["delivery_id"]), published_on=day, actor=actor)
@@ -641,7 +670,9 @@ async def filings_command(update: Update, context: BalcaoContext) -> None:
         return
     tr = context.tr
     async with context.sessions() as session:
-        rows_found = await pending_filings(session=session)
+        reach = await _reach(context, session, DECIDERS)
+        rows_found = [(filing, notice) for filing, notice in await pending_filings(session=session)
+                      if reach is None or notice.municipality in reach]
     lines = [tr._("<b>Defences and appeals to decide</b>")]
     rows: list[list[tuple[str, str]]] = []
     if not rows_found:
@@ -660,6 +691,8 @@ async def show_filing(update: Update, context: BalcaoContext, filing_id: int) ->
     async with context.sessions() as session:
         filing = await session.get(NoticeFiling, filing_id)
         notice = await session.get(Notice, filing.notice_id) if filing is not None else None
+        if notice is not None and await _outside(context, session, notice.id, DECIDERS):
+            filing = notice = None  # another municipality's: as if it were not there
         files = await attachments_of(session=session, filing_id=filing_id) if filing is not None else []
         view = None if notice is None else await notice_view(session=session, settings=context.settings,
                                                              notice=notice, today=today_of(context))
@@ -740,6 +773,10 @@ async def send_decision(update: Update, context: BalcaoContext) -> None:
         return
     try:
         async with context.sessions() as session:
+            filing = await session.get(NoticeFiling, int(draft.data["filing_id"]))
+            if await _outside(context, session, filing.notice_id if filing else None, DECIDERS):
+                await _refuse_other_municipality(update, context)
+                return
             await decide_filing(session=session, settings=context.settings, filing_id=int(draft.data["filing_id"]),
                                 outcome=FilingOutcome(draft.data["outcome"]), text=draft.data["text"],
                                 actor=f"staff:{context.person.telegram_user_id}")
@@ -828,6 +865,8 @@ async def _delivery_button(update: Update, context: BalcaoContext, action: str, 
     elif action == "pdf" and args and args[0].isdigit():
         async with context.sessions() as session:
             notice = await session.get(Notice, int(args[0]))
+            if notice is not None and await _outside(context, session, notice.id, ISSUERS):
+                notice = None
         chat = update.effective_chat
         if notice is not None and chat is not None and update.callback_query is not None:
             await update.callback_query.answer()
@@ -843,6 +882,12 @@ async def _delivery_button(update: Update, context: BalcaoContext, action: str, 
             await record_delivery(update, context)
 
 
+async def _filing_outside(context: BalcaoContext, filing_id: int) -> bool:
+    async with context.sessions() as session:
+        filing = await session.get(NoticeFiling, filing_id)
+        return await _outside(context, session, filing.notice_id if filing else None, DECIDERS)
+
+
 async def _decision_button(update: Update, context: BalcaoContext, action: str, args: list[str]) -> None:
     filing_id = int(args[0]) if args and args[0].isdigit() else None
     if action == "filings":
@@ -851,6 +896,8 @@ async def _decision_button(update: Update, context: BalcaoContext, action: str, 
         await send_decision(update, context)
     elif filing_id is None:
         await filings_command(update, context)
+    elif await _filing_outside(context, filing_id):  # another municipality's notice (CF Art. 30 I)
+        await _refuse_other_municipality(update, context)
     elif action == "fil":
         await show_filing(update, context, filing_id)
     elif action == "att":
