@@ -392,6 +392,11 @@ class Settings(BaseSettings):
         target = self.municipalities[slug] if slug else self.municipalities.default
         return self if target.slug == self.municipality_slug else _scoped(self, target)
 
+    def for_rulebook(self, rulebook: str) -> Settings:
+        """The settings of the municipality where a rulebook is in force (its law: CF Art. 30 I), else these."""
+        owner = self.municipalities.with_rulebook(rulebook)
+        return self.for_municipality(owner.slug) if owner is not None else self
+
     def own_bots(self) -> list[tuple[str, SecretStr]]:
         """(slug, token) of each municipality with a bot of its own (``bot_token`` in the municipalities file)."""
         return [(slug, item.bot_token) for slug, item in self.municipalities.items() if item.bot_token is not None]

@@ -340,6 +340,9 @@ async def diligencia(request: web.Request) -> web.Response:
     """Convert the judgment of a reclamação into a diligência (CP Art. 42): ``{"text"}`` says what for."""
     body = await json_object(request, not_json="The body is not JSON.")
     async with sessions_of(request)() as session:
+        pending = await session.get(NoticeFiling, int(request.match_info["filing_id"]))
+        if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
             filing = await order_diligencia(session=session, filing_id=int(request.match_info["filing_id"]),
                                             text=str(body.get("text") or ""), actor=f"staff:{request[STAFF_ID]}")
@@ -353,6 +356,9 @@ async def diligencia(request: web.Request) -> web.Response:
 async def diligencia_done(request: web.Request) -> web.Response:
     """The diligência was concluded: the 10 days of CP Art. 40 run again from today."""
     async with sessions_of(request)() as session:
+        pending = await session.get(NoticeFiling, int(request.match_info["filing_id"]))
+        if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
             filing = await conclude_diligencia(session=session, filing_id=int(request.match_info["filing_id"]),
                                                actor=f"staff:{request[STAFF_ID]}")

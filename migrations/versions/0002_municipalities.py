@@ -36,6 +36,7 @@ def _default_municipality() -> tuple[str, str, str, str]:
 
 
 def upgrade() -> None:
+    # On SQLite the tables are copied (batch mode) with the foreign keys off, and checked after (migrations/env.py).
     table = op.create_table('municipality',
     sa.Column('slug', sa.String(length=40), nullable=False),
     sa.Column('name', sa.String(length=80), nullable=False),

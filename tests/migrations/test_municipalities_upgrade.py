@@ -19,6 +19,8 @@ from bot.municipalities import MunicipalityConfig
 from tests.auxil.postgres import ThrowawayCluster
 
 ROWS = ("person", "staff_member", "driver", "broadcast", "citizen_case", "notice")
+CHILDREN = ("case_author", "case_event", "notice_delivery", "notice_filing", "vehicle", "driver_authorization")
+"""Rows that refer to those (every id is 1): SQLite copies a table to alter it, and they must survive."""
 NOVA_XAVANTINA = MunicipalityConfig(slug="nova-xavantina", name="Nova Xavantina", state="MT", ibge_code="5106257",
                                     rulebooks=("nx-posturas",))
 
@@ -46,8 +48,8 @@ def _value(column: sa.Column[Any], row: int) -> Any:
 
 def _insert_0001_rows(connection: Connection) -> None:
     metadata = sa.MetaData()
-    metadata.reflect(connection, only=list(ROWS))
-    for name in ROWS:
+    metadata.reflect(connection, only=[*ROWS, *CHILDREN])
+    for name in (*ROWS, *CHILDREN):
         table = metadata.tables[name]
         values = {column.name: _value(column, 1) for column in table.columns
                   if not column.nullable and column.name != "id"}
@@ -65,6 +67,8 @@ async def _upgrade_with_data(url: str) -> dict[str, list[Any]]:
         async with engine.connect() as connection:
             for name in ROWS:
                 found[name] = list((await connection.execute(text(f"SELECT municipality FROM {name}"))).scalars())
+            for name in CHILDREN:
+                found[name] = list((await connection.execute(text(f"SELECT count(*) FROM {name}"))).scalars())
             found["municipality"] = list((await connection.execute(
                 text("SELECT slug || ' ' || name || ' ' || ibge_code FROM municipality"))).scalars())
         return found
@@ -88,5 +92,6 @@ async def test_existing_rows_go_to_the_configured_municipality(db_kind: str, tmp
     assert found["municipality"] == ["nova-xavantina Nova Xavantina 5106257"]
     for name in ("staff_member", "driver", "broadcast", "citizen_case", "notice"):
         assert found[name] == ["nova-xavantina"], name
+    assert all(found[name] == [1] for name in CHILDREN)  # nothing referring to them was lost
     assert found["person"] == [None]  # a person's city is chosen by them (or comes from a driver registration)
     assert await migrate.current_revision(url) == migrate.head_revision()
