@@ -16,8 +16,7 @@ from telegram.ext import Application, CallbackQueryHandler
 from bot.i18n import N_
 from handlers.chat.commands import COMMANDS, chat_command
 from handlers.chat.context import BalcaoContext
-from handlers.chat.replies import esc, keyboard, menu_row, reply
-from handlers.chat.representation import respond
+from handlers.chat.replies import esc, keyboard, menu_row, reply, respond
 from models.people import choose_municipality
 
 PREFIX = "city:"
