@@ -155,7 +155,8 @@ async def staff_actor(
 
 async def _acting(*, session: AsyncSession, telegram_user_id: int, case: Case) -> StaffActor:
     if restricted_to_ombudsman(case):  # before the role check, so a clerk learns nothing from a 403
-        _may_open(case, await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF))
+        _may_open(case, await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF,
+                                          municipality=case.municipality))
     return await staff_actor(
         session=session, telegram_user_id=telegram_user_id, allowed=frozenset({HANDLING_ROLE[case.kind]}),
         municipality=case.municipality,
