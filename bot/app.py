@@ -14,6 +14,7 @@ from bot.telegram_bot import build_bot
 from handlers.chat import register_all
 from handlers.chat.context import BOT_KEY, SESSIONS_KEY, SETTINGS_KEY, BalcaoContext
 from handlers.chat.menus import publish_command_menus
+from models.municipalities import sync_municipalities
 from models.people import DEFAULT_BOT_KEY
 
 BalcaoApplication = Application[Any, BalcaoContext, Any, Any, Any, Any]
@@ -64,6 +65,8 @@ def build_application(
 async def start_application(application: BalcaoApplication) -> None:
     """Initialise and start the application, and publish the command menus (every language, staff chats)."""
     await application.initialize()
+    async with application.bot_data[SESSIONS_KEY]() as session:
+        await sync_municipalities(session=session, served=application.bot_data[SETTINGS_KEY].municipalities)
     await publish_command_menus(
         application.bot, sessions=application.bot_data[SESSIONS_KEY], bot_key=application.bot_data[BOT_KEY]
     )

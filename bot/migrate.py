@@ -16,6 +16,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
 
 from bot.db import create_engine
+from bot.municipalities import MunicipalityConfig
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
@@ -32,9 +33,20 @@ def alembic_config(database_url: str) -> Config:
     return config
 
 
-def upgrade(database_url: str, revision: str = "head") -> None:
-    """Apply migrations up to ``revision`` (runs its own event loop through Alembic's env.py)."""
-    command.upgrade(alembic_config(database_url), revision)
+def upgrade(
+    database_url: str, revision: str = "head", *, default_municipality: MunicipalityConfig | None = None
+) -> None:
+    """Apply migrations up to ``revision`` (runs its own event loop through Alembic's env.py).
+
+    Args:
+        database_url: the database.
+        revision: the target migration.
+        default_municipality: where rows of a database from before municipalities go (migration 0002); by default
+            the settings' default municipality (``settings.municipalities.default``).
+    """
+    config = alembic_config(database_url)
+    config.attributes["default_municipality"] = default_municipality
+    command.upgrade(config, revision)
 
 
 def head_revision() -> str | None:

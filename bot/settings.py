@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import Field, PrivateAttr, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot import municipalities as municipality_config
 from bot.i18n import SUPPORTED_LOCALES
+from bot.municipalities import Municipalities, MunicipalitiesError, MunicipalityConfig, ShortDay
 
 Rulebook = Literal["sapezal-1533", "nx-posturas"]
-ALL_RULEBOOKS: tuple[Rulebook, ...] = ("sapezal-1533", "nx-posturas")
 
 
 class SettingsError(Exception):
@@ -27,7 +28,7 @@ class SettingsError(Exception):
 
 
 class Settings(BaseSettings):
-    """Every setting of one Balcão deployment (one municipality, one bot token)."""
+    """Every setting of one Balcão deployment; scoped to one of its municipalities (:meth:`for_municipality`)."""
 
     model_config = SettingsConfigDict(
         env_prefix="BALCAO_",
@@ -51,20 +52,35 @@ class Settings(BaseSettings):
         "defaults to http://HTTP_HOST:HTTP_PORT.",
     )
 
+    municipalities_file: Path | None = Field(
+        default=None,
+        description="TOML file listing the municipalities this deployment serves (README: Municipalities); "
+        "without it the BALCAO_MUNICIPALITY_* variables describe one municipality.",
+    )
+    municipality_slug: str = Field(default="", description="Single municipality: its key (default: from the name).")
+    municipality_ibge_code: str = Field(default="", description="Single municipality: its IBGE code.")
     municipality_name: str = "Sapezal"
     municipality_state: str = "MT"
     ouvidoria_phone: str = Field(
         default="",
         description="Ouvidoria phone shown to users (Lei 1.533/2020 Art. 14 requires it on the sticker).",
     )
-    rulebooks: Annotated[list[Rulebook], NoDecode] = Field(default_factory=lambda: list(ALL_RULEBOOKS))
+    rulebooks: Annotated[list[Rulebook], NoDecode] = Field(
+        default_factory=list,
+        description="Single municipality: the rulebooks in force (default: the laws this municipality enacted).",
+    )
     unit_values: dict[str, dict[int, Decimal]] = Field(
-        default_factory=lambda: {
-            "URS": {2025: Decimal("5.00"), 2026: Decimal("5.25")},
-            "UPF-NX": {2025: Decimal("40.00"), 2026: Decimal("42.00")},
-        },
-        description="R$ value of each fiscal unit per year, as JSON: "
-        '{"URS": {"2026": "5.25"}, "UPF-NX": {"2026": "42.00"}}.',
+        default_factory=dict,
+        description="Single municipality: R$ value of each fiscal unit per year, as JSON: "
+        '{"URS": {"2026": "5.25"}}. No default: a fine needs the value of its year configured.',
+    )
+    short_days: list[ShortDay] = Field(
+        default_factory=list, description="Short office days of the municipality (from the municipalities file)."
+    )
+    short_day_rule: Literal["lei9784_art66", "cpc_224"] = Field(
+        default="lei9784_art66",
+        description="Which short office days move a deadline's end: 'lei9784_art66' only those that close before "
+        "the normal hour (Lei 9.784/1999 Art. 66 §1); 'cpc_224' also those that open late (CPC Art. 224 §1).",
     )
     municipal_holidays: Annotated[list[dt.date], NoDecode] = Field(
         default_factory=list,
@@ -354,6 +370,69 @@ class Settings(BaseSettings):
             )
         return self
 
+    _municipalities: Municipalities | None = PrivateAttr(default=None)
+    _demo: bool = PrivateAttr(default=False)
+
+    @property
+    def municipalities(self) -> Municipalities:
+        """Every municipality the deployment serves (the first is the default)."""
+        if self._municipalities is None:
+            raise RuntimeError("settings were not made by load_settings()")
+        return self._municipalities
+
+    @property
+    def municipality(self) -> MunicipalityConfig:
+        """The municipality these settings are scoped to (the default one unless :meth:`for_municipality`)."""
+        return self.municipalities[self.municipality_slug]
+
+    @property
+    def demo(self) -> bool:
+        """Whether this is ``python -m bot demo`` (illustrative unit values are allowed and said so)."""
+        return self._demo
+
+    def as_demo(self) -> Settings:
+        """The same settings, marked as the offline demo's."""
+        copy = self.model_copy()
+        copy._demo = True
+        return copy
+
+    def for_municipality(self, slug: str | None) -> Settings:
+        """The settings of one municipality: its name, state, Ouvidoria, holidays, short days, unit values, laws.
+
+        Everything that reads ``settings.municipality_*``, ``unit_values``, ``municipal_holidays``, ``rulebooks`` or
+        ``driver_office`` then uses that municipality (documents, deadlines, fines, messages).
+
+        Args:
+            slug: the municipality's key; ``None`` for the default one.
+
+        Raises:
+            KeyError: the deployment does not serve it.
+        """
+        target = self.municipalities[slug] if slug else self.municipalities.default
+        return self if target.slug == self.municipality_slug else _scoped(self, target)
+
+    def for_rulebook(self, rulebook: str) -> Settings:
+        """The settings of the municipality where a rulebook is in force (its law: CF Art. 30 I), else these."""
+        owner = self.municipalities.with_rulebook(rulebook)
+        return self.for_municipality(owner.slug) if owner is not None else self
+
+    def own_bots(self) -> list[tuple[str, SecretStr]]:
+        """(slug, token) of each municipality with a bot of its own (``bot_token`` in the municipalities file)."""
+        return [(slug, item.bot_token) for slug, item in self.municipalities.items() if item.bot_token is not None]
+
+    def unit_value_setting(self, unit: str, year: int) -> str:
+        """Where the value of a fiscal unit for a year is configured, as an operator must write it."""
+        if self.municipalities.source == "BALCAO_MUNICIPALITY_*":
+            return f'BALCAO_UNIT_VALUES ({{"{unit}": {{"{year}": "0.00"}}}})'
+        where = self.municipalities_file or "BALCAO_MUNICIPALITIES_FILE"
+        slug = self.municipality_slug
+        return f'{where}: [[municipality]] slug = "{slug}", unit_values.{unit} = {{ {year} = "0.00" }}'
+
+    @property
+    def fines_illustrative(self) -> bool:
+        """Whether this municipality's fines use illustrative unit values (only the demo issues them, saying so)."""
+        return self.municipality.unit_values_illustrative
+
     @property
     def tz(self) -> ZoneInfo:
         """The civil time zone as a ``ZoneInfo``."""
@@ -370,6 +449,51 @@ class Settings(BaseSettings):
         return self.database_url.startswith("postgresql")
 
 
+_SINGLE_FIELDS: tuple[str, ...] = (
+    "municipality_slug", "municipality_ibge_code", "municipality_name", "municipality_state", "ouvidoria_phone",
+    "rulebooks", "unit_values", "municipal_holidays",
+)
+
+
+def _scoped(settings: Settings, target: MunicipalityConfig) -> Settings:
+    office = target.offices[0] if target.offices else None
+    update: dict[str, object] = {
+        "municipality_slug": target.slug,
+        "municipality_ibge_code": target.ibge_code,
+        "municipality_name": target.name,
+        "municipality_state": target.state,
+        "ouvidoria_phone": target.ouvidoria.phone,
+        "rulebooks": list(target.rulebooks),
+        "unit_values": {unit: dict(years) for unit, years in target.unit_values.items()},
+        "municipal_holidays": list(target.holiday_dates),
+        "short_days": list(target.short_days),
+    }
+    # Where drivers are served (Lei 1.533 Art. 3, 9, 13 XX): the municipality's first office, never another's.
+    update["driver_office"] = ", ".join(dict.fromkeys((office.name, office.address))) if office else ""
+    return settings.model_copy(update=update)
+
+
+def _municipalities(settings: Settings) -> Municipalities:
+    """The deployment's municipalities: the file, else the single-municipality variables, else the built-in two."""
+    single = sorted(name for name in _SINGLE_FIELDS if name in settings.model_fields_set)
+    if settings.municipalities_file is not None:
+        if single:
+            names = ", ".join(f"BALCAO_{name.upper()}" for name in single)
+            raise MunicipalitiesError(f"BALCAO_MUNICIPALITIES_FILE is set, so {names} would be ignored: "
+                                      "put the values in the file, or unset the file")
+        return municipality_config.load_file(settings.municipalities_file)
+    if not single:
+        return municipality_config.built_in()
+    return municipality_config.single({
+        "slug": settings.municipality_slug, "ibge_code": settings.municipality_ibge_code,
+        "name": settings.municipality_name, "state": settings.municipality_state,
+        "ouvidoria_phone": settings.ouvidoria_phone,
+        "rulebooks": settings.rulebooks if "rulebooks" in settings.model_fields_set else None,
+        "unit_values": settings.unit_values, "holidays": settings.municipal_holidays,
+        "office": settings.driver_office,
+    })
+
+
 def load_settings(**overrides: object) -> Settings:
     """Read and validate the settings.
 
@@ -383,7 +507,7 @@ def load_settings(**overrides: object) -> Settings:
         SettingsError: with one line per invalid variable, naming it as the user must set it.
     """
     try:
-        return Settings(**overrides)  # type: ignore[arg-type]
+        settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
         lines = ["Invalid settings:"]
         for error in exc.errors():
@@ -391,6 +515,12 @@ def load_settings(**overrides: object) -> Settings:
             name = f"BALCAO_{field.upper()}" if error["loc"] else "settings"
             lines.append(f"  {name}: {error['msg']}")
         raise SettingsError("\n".join(lines)) from exc
+    try:
+        served = _municipalities(settings)
+    except MunicipalitiesError as exc:
+        raise SettingsError(str(exc)) from exc
+    settings._municipalities = served
+    return _scoped(settings, served.default)
 
 
 @lru_cache(maxsize=1)

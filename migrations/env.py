@@ -29,7 +29,16 @@ def _render_item(type_: str, obj: Any, autogen_context: Any) -> str | Literal[Fa
     return False
 
 
+class ForeignKeysBroken(Exception):
+    """A migration left rows that refer to nothing (SQLite, checked after the migrations ran)."""
+
+
 def _run(connection: Connection) -> None:
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        # SQLite alters a table by copying it and dropping the old one, which other rows still reference: its own
+        # procedure turns the foreign keys off for the change and checks them after (sqlite.org/lang_altertable).
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
@@ -39,6 +48,8 @@ def _run(connection: Connection) -> None:
     )
     with context.begin_transaction():
         context.run_migrations()
+        if sqlite and (broken := connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()):
+            raise ForeignKeysBroken(f"rows refer to missing rows after the migration: {broken[:5]}")
 
 
 async def _run_async() -> None:

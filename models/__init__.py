@@ -13,6 +13,7 @@ from models import (  # noqa: F401  (register tables)
     drafts,
     drivers,  # Lei 1.533/2020
     health,  # /healthz write probe
+    municipalities,  # the municipality every row belongs to
     notices,  # penalty notices
     outbox,
     people,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 
-from sqlalchemy import BigInteger, Column, Enum, Integer, String, Text, func, update
+from sqlalchemy import BigInteger, Column, Enum, ForeignKey, Integer, String, Text, func, update
 from sqlmodel import Field, SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -34,6 +34,10 @@ class Broadcast(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     audience: str = Field(sa_column=Column(String(48), nullable=False))
+    municipality: str = Field(
+        sa_column=Column(String(40), ForeignKey("municipality.slug"), nullable=False, index=True),
+        description="The municipality it belongs to (its Prefeitura acts; its calendar and unit values apply).",
+    )
     audience_days: int | None = Field(default=None, sa_column=Column(Integer))
     audience_topic: str | None = Field(default=None, sa_column=Column(String(64)))
     text: str = Field(sa_column=Column(Text, nullable=False), description="Telegram HTML, as the staff wrote it.")

@@ -23,6 +23,7 @@ import holidays
 from bot.i18n import N_, Translator, translator
 
 if TYPE_CHECKING:
+    from bot.municipalities import ShortDay
     from bot.settings import Settings
 
 
@@ -34,6 +35,8 @@ class DayOffKind(StrEnum):
     HOLIDAY = "holiday"
     OPTIONAL = "optional"
     MUNICIPAL = "municipal"
+    CLOSES_EARLY = "closes_early"
+    OPENS_LATE = "opens_late"
 
 
 _KIND_LABELS: Final[dict[DayOffKind, str]] = {
@@ -42,6 +45,8 @@ _KIND_LABELS: Final[dict[DayOffKind, str]] = {
     DayOffKind.HOLIDAY: N_("holiday: {name}"),
     DayOffKind.OPTIONAL: N_("optional day off (ponto facultativo): {name}"),
     DayOffKind.MUNICIPAL: N_("municipal holiday"),
+    DayOffKind.CLOSES_EARLY: N_("the office closes early that day ({name}): a deadline cannot end on it"),
+    DayOffKind.OPENS_LATE: N_("the office opens late that day ({name}): a deadline cannot end on it"),
 }
 
 
@@ -82,8 +87,12 @@ class BusinessCalendar:
         subdivision: str = "MT",
         *,
         optional_days_off: bool = False,
+        short_days: Iterable[ShortDay] = (),
+        late_opening_moves: bool = False,
     ) -> None:
         self.subdivision = subdivision
+        self.short_days = {short.date: short for short in short_days}
+        self.late_opening_moves = late_opening_moves
         self.municipal_holidays = frozenset(municipal_holidays)
         self.optional_days_off = optional_days_off
         self._public = holidays.country_holidays("BR", subdiv=subdivision, language="pt_BR")
@@ -102,6 +111,8 @@ class BusinessCalendar:
             settings.municipal_holidays,
             subdivision=settings.municipality_state,
             optional_days_off=settings.calendar_optional_days_off,
+            short_days=settings.short_days,
+            late_opening_moves=settings.short_day_rule == "cpc_224",
         )
 
     def day_off(self, day: dt.date) -> DayOff | None:
@@ -119,6 +130,24 @@ class BusinessCalendar:
             return DayOff(day, DayOffKind.SATURDAY)
         if day.weekday() == 6:
             return DayOff(day, DayOffKind.SUNDAY)
+        return None
+
+    def short_day(self, day: dt.date) -> DayOff | None:
+        """Why a deadline may not end on ``day``, a business day with short office hours, or ``None``.
+
+        Lei 9.784/1999 Art. 66 §1: a deadline ending on a day the office "for encerrado antes da hora normal" moves
+        to the next business day. A day that only opens late (Ash Wednesday until 14h) moves it only under CPC
+        Art. 224 §1 ("expediente forense for iniciado depois da hora normal"), ``BALCAO_SHORT_DAY_RULE=cpc_224``.
+        The short day still counts as a business day inside a count.
+        """
+        short = self.short_days.get(day)
+        if short is None or not self.is_business_day(day):
+            return None
+        act = f", {short.act}" if short.act else ""
+        if short.closes is not None:
+            return DayOff(day, DayOffKind.CLOSES_EARLY, f"{short.closes:%H:%M}{act}")
+        if self.late_opening_moves and short.opens is not None:
+            return DayOff(day, DayOffKind.OPENS_LATE, f"{short.opens:%H:%M}{act}")
         return None
 
     def optional_day(self, day: dt.date) -> DayOff | None:

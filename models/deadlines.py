@@ -25,7 +25,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
 from bot.i18n import Translator
-from models.calendar import BusinessCalendar, DayOff
+from models.calendar import BusinessCalendar, DayOff, DayOffKind
 from models.rulebooks.deadline_rules import (
     CP,
     L1533,
@@ -169,12 +169,22 @@ def _month_adjustment(start: dt.date, end: dt.date, rule: MonthEndRule) -> Month
     return MonthAdjustment.CLAMPED if rule == "clamp" else MonthAdjustment.NEXT_DAY
 
 
+def _closed_for_an_end(calendar: BusinessCalendar, day: dt.date) -> DayOff | None:
+    """Why a deadline cannot end on ``day``: not a business day, or a short office day (Lei 9.784/1999 Art. 66 §1)."""
+    return calendar.day_off(day) or calendar.short_day(day)
+
+
 def _extend(steps: list[DayStep], end: dt.date, calendar: BusinessCalendar, rule: DeadlineRule) -> tuple[dt.date, bool]:
-    """Move an end that falls on a non-business day to the next business day (CC Art. 132 §1)."""
-    if not rule.extends_to_business_day or calendar.is_business_day(end):
+    """Move an end on a non-business or short office day to the next business day (CC Art. 132 §1; Art. 66 §1)."""
+    if not rule.extends_to_business_day:
         return end, False
+    short = calendar.short_day(end)
+    if calendar.is_business_day(end) and short is None:
+        return end, False
+    if short is not None:  # the end day counted, but the office closes early: say why the deadline goes on
+        steps.append(DayStep(end, StepKind.PASSED, off=short))
     day = end + dt.timedelta(days=1)
-    while (off := calendar.day_off(day)) is not None:
+    while (off := _closed_for_an_end(calendar, day)) is not None:
         steps.append(DayStep(day, StepKind.PASSED, off=off))
         day += dt.timedelta(days=1)
     steps.append(DayStep(day, StepKind.MOVED_TO))
@@ -498,7 +508,22 @@ def explain(result: DeadlineResult, tr: Translator, *, alternatives: tuple[Deadl
         lines.append(
             tr._("The last month has no day {day}: the period ends on the month's last day.").format(day=start_day)
         )
-    if result.moved:
+    short_end = next((step for step in result.steps if step.kind is StepKind.PASSED and step.off is not None
+                      and step.day == result.period_end.day
+                      and step.off.kind in (DayOffKind.CLOSES_EARLY, DayOffKind.OPENS_LATE)), None)
+    if result.moved and short_end is not None and short_end.off is not None:
+        article = ("CPC Art. 224 §1" if short_end.off.kind is DayOffKind.OPENS_LATE else "Lei 9.784/1999 Art. 66 §1")
+        lines.append(
+            tr._("The count ended on {date}, a short office day ({reason}); it moves to the next business day "
+                 "({article}).").format(date=tr.date(short_end.day), reason=short_end.off.describe(tr),
+                                        article=article)
+        )
+        lines.extend(
+            f"  {tr.date(step.day)}: {step.off.describe(tr)}"
+            for step in result.steps
+            if step.kind is StepKind.PASSED and step.off and step is not short_end
+        )
+    elif result.moved:
         end = result.period_end
         lines.append(
             tr._("The count ended on {date} ({reason}), not a business day; it moves to the next business day.").format(

@@ -6,7 +6,7 @@ import datetime as dt
 import enum
 from dataclasses import dataclass
 
-from sqlalchemy import BigInteger, Column, Enum, String
+from sqlalchemy import BigInteger, Column, Enum, ForeignKey, String, UniqueConstraint
 from sqlmodel import Field, SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -35,6 +35,10 @@ class Person(SQLModel, table=True):
         description="The bot this person talks to (``default`` or a municipality's own): what Balcão sends them "
         "on its own goes out through it.",
     )
+    municipality: str | None = Field(
+        default=None, sa_column=Column(String(40), ForeignKey("municipality.slug"), index=True),
+        description="The city the person chose (\"Minha cidade\"); a linked driver's registration wins over it.",
+    )
     created_at: dt.datetime = Field(default_factory=utcnow, sa_column=Column(UTCDateTime, nullable=False))
     privacy_accepted_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime))
     erased_at: dt.datetime | None = Field(
@@ -57,9 +61,14 @@ class StaffMember(SQLModel, table=True):
     """A municipal employee allowed to use the staff commands."""
 
     __tablename__ = "staff_member"
+    __table_args__ = (UniqueConstraint("telegram_user_id", "municipality", name="uq_staff_member_user_municipality"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    telegram_user_id: int = Field(sa_column=Column(BigInteger, unique=True, nullable=False, index=True))
+    telegram_user_id: int = Field(sa_column=Column(BigInteger, nullable=False, index=True))
+    municipality: str | None = Field(
+        default=None, sa_column=Column(String(40), ForeignKey("municipality.slug"), index=True),
+        description="Where the role is held; NULL: in every municipality of the deployment (its operator).",
+    )
     name: str = Field(default="", sa_column=Column(String(128), nullable=False, default=""))
     role: Role = Field(sa_column=Column(Enum(Role, native_enum=False, length=16), nullable=False))
     active: bool = True
@@ -81,6 +90,9 @@ class PersonView:
     locale: str
     staff_role: Role | None
     privacy_acknowledged: bool = False
+    municipality: str | None = None
+    municipality_chosen: bool = False
+    municipality_registered: bool = False
 
     @property
     def is_staff(self) -> bool:
@@ -137,8 +149,10 @@ async def ensure_person(
     if session.new or session.dirty:  # most updates change nothing: no write, no second read
         await session.commit()
         await session.refresh(person)
-    role = await staff_role(session=session, telegram_user_id=telegram_user_id)
     assert person.id is not None
+    registered = await _registration_municipality(session=session, person_id=person.id)
+    municipality = registered or await person_municipality(session=session, person=person)
+    role = await staff_role(session=session, telegram_user_id=telegram_user_id, municipality=municipality)
     return PersonView(
         id=person.id,
         telegram_user_id=person.telegram_user_id,
@@ -147,7 +161,46 @@ async def ensure_person(
         locale=person.locale,
         staff_role=role,
         privacy_acknowledged=person.privacy_accepted_at is not None,
+        municipality=municipality,
+        municipality_chosen=person.municipality is not None,
+        municipality_registered=registered is not None,
     )
+
+
+async def _registration_municipality(*, session: AsyncSession, person_id: int) -> str | None:
+    from models.drivers.tables import Driver  # the registry imports people; import it only when asked
+
+    return (await session.exec(select(Driver.municipality).where(Driver.person_id == person_id))).first()
+
+
+async def person_municipality(*, session: AsyncSession, person: Person) -> str | None:
+    """A person's municipality: a linked driver's registration, else the city they chose, else their staff role's.
+
+    ``None`` when none of these says (a deployment serving several then asks the person, "Minha cidade").
+    """
+    assert person.id is not None
+    driver = await _registration_municipality(session=session, person_id=person.id)
+    if driver is not None:
+        return driver
+    if person.municipality is not None:
+        return person.municipality
+    held = (await session.exec(
+        select(StaffMember.municipality).where(StaffMember.telegram_user_id == person.telegram_user_id,
+                                               StaffMember.active == True)  # noqa: E712
+    )).all()
+    places = {place for place in held if place is not None}
+    return places.pop() if len(places) == 1 else None
+
+
+async def choose_municipality(*, session: AsyncSession, person_id: int, municipality: str) -> None:
+    """Store the city a person chose ("Minha cidade"); a linked driver's registration still wins over it."""
+    person = await session.get(Person, person_id)
+    if person is None:
+        raise LookupError(f"person {person_id} not found")
+    person.municipality = municipality
+    await record(session=session, actor=f"person:{person_id}", action="person.municipality", entity="person",
+                 entity_id=str(person_id), details={"municipality": municipality})
+    await session.commit()
 
 
 async def acknowledge_privacy(*, session: AsyncSession, person_id: int) -> dt.datetime:
@@ -181,36 +234,72 @@ async def set_locale(*, session: AsyncSession, person_id: int, locale: str) -> s
     return person.locale
 
 
-async def staff_role(*, session: AsyncSession, telegram_user_id: int) -> Role | None:
-    """The active staff role of a Telegram user, or None."""
-    member = (
+ANY_MUNICIPALITY = "*"
+"""``municipality`` argument of :func:`staff_role`: a role held in any municipality (an entry point's first check;
+the object acted on is then checked in its own municipality)."""
+
+
+async def staff_roles(*, session: AsyncSession, telegram_user_id: int) -> dict[str | None, Role]:
+    """Every active role of a Telegram user by municipality (``None``: held in every municipality)."""
+    members = (
         await session.exec(
             select(StaffMember).where(
                 StaffMember.telegram_user_id == telegram_user_id, StaffMember.active == True  # noqa: E712
             )
         )
-    ).first()
-    return member.role if member else None
+    ).all()
+    return {member.municipality: member.role for member in members}
 
 
-async def require_role(*, session: AsyncSession, telegram_user_id: int, allowed: frozenset[Role]) -> Role:
-    """Check, on every call, that a Telegram user is active staff with one of the allowed roles.
+async def staff_role(*, session: AsyncSession, telegram_user_id: int, municipality: str | None) -> Role | None:
+    """The active staff role of a Telegram user in a municipality, or None.
+
+    A role is held in one municipality (CF Art. 30: each city hall has its own staff): an admin of Sapezal is
+    nothing in Nova Xavantina. A role held deployment-wide (``municipality`` NULL) counts in every one.
+
+    Args:
+        session: database session.
+        telegram_user_id: the user.
+        municipality: the municipality's slug; ``None`` when the context has none (only deployment-wide roles
+            count), :data:`ANY_MUNICIPALITY` for a role held anywhere.
+    """
+    roles = await staff_roles(session=session, telegram_user_id=telegram_user_id)
+    if None in roles:
+        return roles[None]
+    if municipality == ANY_MUNICIPALITY:
+        return next(iter(sorted(roles.values(), key=lambda role: role is not Role.ADMIN)), None)
+    return roles.get(municipality) if municipality is not None else None
+
+
+async def require_role(
+    *, session: AsyncSession, telegram_user_id: int, allowed: frozenset[Role], municipality: str | None
+) -> Role:
+    """Check, on every call, that a Telegram user is active staff with one of the allowed roles in a municipality.
 
     Admins are always allowed.
 
     Raises:
-        PermissionDenied: the user is not staff or has another role.
+        PermissionDenied: the user is not staff there or has another role.
     """
-    role = await staff_role(session=session, telegram_user_id=telegram_user_id)
+    role = await staff_role(session=session, telegram_user_id=telegram_user_id, municipality=municipality)
     if role is None or (role not in allowed and role is not Role.ADMIN):
         raise PermissionDenied(f"user needs one of {sorted(allowed)}")
     return role
 
 
+async def staff_municipalities(*, session: AsyncSession, telegram_user_id: int, allowed: frozenset[Role]
+                               ) -> frozenset[str] | None:
+    """Where a user may act with one of ``allowed`` (admins always may); ``None``: in every municipality."""
+    roles = await staff_roles(session=session, telegram_user_id=telegram_user_id)
+    fits = {place for place, role in roles.items() if role in allowed or role is Role.ADMIN}
+    return None if None in fits else frozenset(place for place in fits if place is not None)
+
+
 async def add_staff(
-    *, session: AsyncSession, telegram_user_id: int, role: Role, name: str = "", actor: str
+    *, session: AsyncSession, telegram_user_id: int, role: Role, name: str = "", actor: str,
+    municipality: str | None = None,
 ) -> StaffMember:
-    """Add a staff member, or change the role of an existing one; audited.
+    """Add a staff member, or change the role of an existing one, in a municipality; audited.
 
     Args:
         session: database session (committed here).
@@ -218,12 +307,14 @@ async def add_staff(
         role: the role to grant.
         name: display name.
         actor: who did it, for the audit log (e.g. ``"cli"``).
+        municipality: where the role is held; ``None``: in every municipality of the deployment.
     """
     member = (
-        await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == telegram_user_id))
+        await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == telegram_user_id,
+                                                     StaffMember.municipality == municipality))
     ).first()
     if member is None:
-        member = StaffMember(telegram_user_id=telegram_user_id, role=role, name=name)
+        member = StaffMember(telegram_user_id=telegram_user_id, role=role, name=name, municipality=municipality)
         session.add(member)
         action = "staff.add"
     else:
@@ -238,7 +329,7 @@ async def add_staff(
         action=action,
         entity="staff_member",
         entity_id=str(member.id),
-        details={"role": role.value, "telegram_user_id": telegram_user_id},
+        details={"role": role.value, "telegram_user_id": telegram_user_id, "municipality": municipality},
     )
     await session.commit()
     return member

@@ -30,6 +30,7 @@ from bot.i18n import N_, Translator, translator
 from bot.settings import Settings
 from models.audit import record
 from models.broadcasts import Broadcast, BroadcastStatus, cancel_broadcast, status_counts
+from models.drivers.tables import Driver
 from models.outbox import NewMessage, OutboxStatus, enqueue, enqueue_many
 from models.people import Person
 from models.reminders import ReminderMute
@@ -261,14 +262,57 @@ def resolve_audience(choice: AudienceChoice) -> Audience:
     return found
 
 
-async def audience_size(*, session: AsyncSession, choice: AudienceChoice, now: dt.datetime) -> AudienceSize:
+def broadcast_scope(settings: Settings) -> tuple[str, bool] | None:
+    """The municipality a broadcast made with these settings reaches, and whether it is the default one.
+
+    ``None`` when the deployment serves one municipality (everyone is its).
+    """
+    served = settings.municipalities
+    if not served.several:
+        return None
+    return settings.municipality_slug, settings.municipality_slug == served.default.slug
+
+
+async def people_of(*, session: AsyncSession, municipality: str, default: bool) -> set[int]:
+    """Person ids of a municipality: its linked drivers, and those who chose it and are not drivers elsewhere.
+
+    Args:
+        session: database session.
+        municipality: the municipality's slug.
+        default: whether it is the deployment's default municipality, which also counts those who have not chosen
+            (the bot serves them with its settings until they do, "Minha cidade").
+    """
+    drivers = dict((await session.exec(
+        select(Driver.person_id, Driver.municipality).where(col(Driver.person_id).is_not(None)))).all())
+    mine = col(Person.municipality) == municipality
+    chosen = set((await session.exec(select(Person.id).where(
+        or_(mine, col(Person.municipality).is_(None)) if default else mine))).all())
+    own = {person for person, place in drivers.items() if place == municipality and person is not None}
+    return own | {person for person in chosen if person is not None and drivers.get(person, municipality)
+                  == municipality}
+
+
+async def audience_size(
+    *, session: AsyncSession, choice: AudienceChoice, now: dt.datetime,
+    municipality: tuple[str, bool] | None = None,
+) -> AudienceSize:
     """Who a broadcast to ``choice`` would reach now, without those who muted announcements or erased their data.
+
+    Args:
+        session: database session.
+        choice: the audience.
+        now: the current time.
+        municipality: in a deployment of several municipalities, the one that sends it and whether it is the
+            default (:func:`broadcast_scope`): only its people are reached (its Prefeitura speaks to its own
+            citizens); ``None`` when the deployment serves one.
 
     Raises:
         BroadcastRefused: the audience or its parameters are wrong.
     """
     found = resolve_audience(choice)
     wanted = set(await found.query(session=session, now=now, params=choice.params))
+    if municipality is not None:
+        wanted &= await people_of(session=session, municipality=municipality[0], default=municipality[1])
     muted = set(
         (await session.exec(select(ReminderMute.person_id).where(ReminderMute.topic == ANNOUNCEMENTS.name))).all()
     )
@@ -321,7 +365,8 @@ async def create_broadcast(
 
     Args:
         session: database session.
-        settings: the deployment's settings.
+        settings: the settings of the municipality that sends it (``settings.for_municipality``): the broadcast
+            belongs to it and is headed by its name.
         choice: the audience and its parameters.
         text: the notice as Telegram HTML (pass it through :func:`check_text` first).
         actor: who asks, for the audit log (``staff:<telegram id>``, ``api:staff:<id>``, ``cli``).
@@ -347,10 +392,11 @@ async def create_broadcast(
         raise ValueError("send_at must be timezone-aware")
     if send_at < now - dt.timedelta(minutes=1):
         raise BroadcastRefused("in_the_past")
-    size = await audience_size(session=session, choice=choice, now=now)
+    size = await audience_size(session=session, choice=choice, now=now, municipality=broadcast_scope(settings))
     if not size.recipients:
         raise BroadcastRefused("nobody")
     broadcast = Broadcast(
+        municipality=settings.municipality_slug,
         audience=choice.name,
         audience_days=choice.days,
         audience_topic=choice.topic,

@@ -71,6 +71,7 @@ from models.drivers.status import (
 from models.drivers.tables import Authorization, Driver, Inspection, InspectionResult, ReminderScanMark, Vehicle
 from models.outbox import OutboxMessage, OutboxStatus
 from models.people import Person
+from models.rulebooks.catalogue import L1533 as L1533_RULEBOOK
 from notifications.rendering import Rendered, renderer
 from notifications.scans import scan
 from notifications.topics import reminder_topic
@@ -461,6 +462,9 @@ async def driver_reminders(*, session: AsyncSession, now: dt.datetime, settings:
     Returns:
         How many messages were enqueued.
     """
+    registry = settings.municipalities.with_rulebook(L1533_RULEBOOK)
+    # Drivers are registrations under Lei 1.533/2020, Sapezal's law: its calendar and office (CF Art. 30 I).
+    settings = settings.for_municipality(registry.slug if registry is not None else None)
     today = civil_today(now, settings.tz)
     morning = dt.datetime.combine(today, REMINDER_TIME, tzinfo=settings.tz)
     context = _Context(session, settings, now, today, await _covered_from(session, today), max(now, morning))

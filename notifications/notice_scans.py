@@ -60,11 +60,10 @@ async def notice_limit_warnings(*, session: AsyncSession, now: dt.datetime, sett
     warnings = await limit_warnings(session=session, settings=settings, now=now)
     if not warnings:
         return 0
-    staff = await notice_staff(session=session)
     count = 0
     for warning in warnings:
         notice = warning.notice
-        for person_id in staff:
+        for person_id in await notice_staff(session=session, municipality=notice.municipality):
             count += int(await enqueue(
                 session=session, person_id=person_id, kind=LIMIT_WARNING,
                 dedupe_key=f"notice:{notice.id}:limit:{warning.window.final_date.isoformat()}:{person_id}",
@@ -80,10 +79,9 @@ async def notice_decision_warnings(*, session: AsyncSession, now: dt.datetime, s
     warnings = await decision_warnings(session=session, settings=settings, now=now)
     if not warnings:
         return 0
-    staff = await notice_staff(session=session)
     count = 0
     for warning in warnings:
-        for person_id in staff:
+        for person_id in await notice_staff(session=session, municipality=warning.notice.municipality):
             count += int(await enqueue(
                 session=session, person_id=person_id, kind=DECISION_WARNING,
                 dedupe_key=f"{warning.dedupe_key}:{person_id}",

@@ -19,6 +19,7 @@ from models.drivers.periods import civil_today, office_calendar
 from models.drivers.platforms import ARTICLE, list_statuses
 from models.outbox import enqueue
 from models.people import Person, Role, StaffMember
+from models.rulebooks.catalogue import L1533
 from notifications.notice_scans import polite_moment
 from notifications.rendering import Rendered, renderer
 from notifications.scans import scan
@@ -40,7 +41,8 @@ async def _platform_staff(session: AsyncSession) -> list[int]:
 async def platform_lists(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
     """Warn clerks and admins of each platform whose Art. 5 IX list is overdue."""
     today = civil_today(now, settings.tz)
-    late = [s for s in await list_statuses(session=session, today=today, calendar=office_calendar(settings)) if s.late]
+    calendar = office_calendar(settings.for_rulebook(L1533))  # Lei 1.533/2020 is Sapezal's: its office calendar
+    late = [s for s in await list_statuses(session=session, today=today, calendar=calendar) if s.late]
     if not late:
         return 0
     staff = await _platform_staff(session)

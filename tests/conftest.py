@@ -20,6 +20,7 @@ from bot.db import SessionFactory, create_engine, session_factory
 from bot.settings import Settings, load_settings
 from models.tlog.heads import use_signing_key
 from tests.auxil import network_guard
+from tests.auxil.municipalities import seed_municipality_rows, write_municipalities
 from tests.auxil.postgres import ThrowawayCluster
 
 network_guard.install()
@@ -94,9 +95,14 @@ async def db_url(tmp_path: Path, _postgres_schema: str | None) -> AsyncIterator[
         engine = create_engine(url)
         async with engine.begin() as connection:
             await connection.run_sync(SQLModel.metadata.create_all)
+            await seed_municipality_rows(connection)
         await engine.dispose()
         yield url
         return
+    engine = create_engine(_postgres_schema)
+    async with engine.begin() as connection:
+        await seed_municipality_rows(connection)
+    await engine.dispose()
     yield _postgres_schema
     engine = create_engine(_postgres_schema)
     tables = ", ".join(f'"{table.name}"' for table in SQLModel.metadata.sorted_tables)
@@ -126,12 +132,13 @@ async def session(sessions: SessionFactory) -> AsyncIterator[AsyncSession]:
 
 @pytest.fixture
 def settings(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
-    """Settings for a test: the test database, no token, and no stray .env or BALCAO_* variable."""
+    """Settings for a test: the test database, no token, no stray .env or BALCAO_* variable, and the two
+    municipalities of ``tests/auxil/municipalities.py`` (each with its law and configured unit values)."""
     monkeypatch.chdir(tmp_path)
     for name in list(__import__("os").environ):
         if name.startswith("BALCAO_"):
             monkeypatch.delenv(name)
-    return load_settings(database_url=db_url)
+    return load_settings(database_url=db_url, municipalities_file=write_municipalities(tmp_path))
 
 
 @pytest.fixture

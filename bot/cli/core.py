@@ -6,9 +6,11 @@ import argparse
 import asyncio
 
 from bot import migrate
+from bot.cli.errors import CommandError
 from bot.cli.output import cli_translator
 from bot.db import database
 from bot.settings import get_settings
+from models.municipalities import sync_municipalities
 from models.people import Role, add_staff
 
 
@@ -29,12 +31,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add.add_argument("telegram_id", type=int, metavar="TELEGRAM_ID")
     add.add_argument("--role", required=True, choices=[role.value for role in Role])
     add.add_argument("--name", default="", help="display name")
+    add.add_argument("--municipality", metavar="SLUG", default=None,
+                     help="where the role is held (a role is held in one municipality); omitted: in every "
+                     "municipality of the deployment")
     add.set_defaults(handler=_staff_add)
 
 
 async def _db_upgrade(_args: argparse.Namespace) -> int:
     settings = get_settings()
     await asyncio.to_thread(migrate.upgrade, settings.database_url)
+    async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        await sync_municipalities(session=session, served=settings.municipalities)
     tr = cli_translator(settings)
     print(tr._("Database at migration {revision}.").format(revision=migrate.head_revision()))
     return 0
@@ -43,9 +50,14 @@ async def _db_upgrade(_args: argparse.Namespace) -> int:
 async def _staff_add(args: argparse.Namespace) -> int:
     settings = get_settings()
     await migrate.check_schema(settings.database_url)
+    if args.municipality is not None and args.municipality not in settings.municipalities:
+        raise CommandError(f"--municipality {args.municipality!r}: this deployment serves "
+                           f"{', '.join(settings.municipalities)}")
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        await sync_municipalities(session=session, served=settings.municipalities)
         member = await add_staff(
-            session=session, telegram_user_id=args.telegram_id, role=Role(args.role), name=args.name, actor="cli"
+            session=session, telegram_user_id=args.telegram_id, role=Role(args.role), name=args.name, actor="cli",
+            municipality=args.municipality,
         )
     tr = cli_translator(settings)
     print(tr._("Staff member {telegram_id} has role {role}.").format(

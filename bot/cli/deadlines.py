@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "prazo",
         help="compute a rulebook deadline from a start date and show how it was counted",
         description="Compute a deadline of the rulebooks from the date of its starting event (excluded from the "
-        "count), with national, Mato Grosso and municipal holidays (BALCAO_MUNICIPAL_HOLIDAYS).",
+        "count), with national, Mato Grosso and the municipality's holidays, and its short office days "
+        "(Lei 9.784/1999 Art. 66 §1; BALCAO_MUNICIPALITIES_FILE or BALCAO_MUNICIPAL_HOLIDAYS).",
         epilog="rules:\n" + _rule_list(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -47,6 +48,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--leitura",
         metavar="READING",
         help="for an ambiguous rule, count this reading instead of the configured one",
+    )
+    parser.add_argument(
+        "--municipio",
+        metavar="SLUG",
+        help="count with this municipality's holidays and short office days (default: the one whose law the rule "
+        "is, else the default municipality)",
     )
     parser.set_defaults(handler=_prazo)
 
@@ -83,6 +90,11 @@ async def _prazo(args: argparse.Namespace) -> int:
     if args.leitura is not None and args.leitura not in {reading.key for reading in rule.readings}:
         keys = ", ".join(reading.key for reading in rule.readings)
         raise CommandError(f"{rule.id} has no reading {args.leitura!r}; use one of: {keys}")
+    served = settings.municipalities
+    if args.municipio is not None and args.municipio not in served:
+        raise CommandError(f"--municipio {args.municipio!r}: this deployment serves {', '.join(served)}")
+    owner = served.with_rulebook(rule.rulebook)
+    settings = settings.for_municipality(args.municipio or (owner.slug if owner is not None else None))
     start = parse_start(args.inicio, settings.tz)
     if rule.readings[0].unit is Unit.HOURS and not isinstance(start, dt.datetime):
         raise CommandError(f"{rule.id} is counted in hours: give --inicio with a time, e.g. 2027-01-04T14:30")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from bot.sandbox.demo import DEMO_DATABASE_URL, run_demo
+from bot.sandbox.demo import DEMO_DATABASE_URL, DEMO_MUNICIPALITIES_FILE, run_demo
 from bot.settings import load_settings
 from models.tlog.heads import generate_key_file, load_key_file, signing_key, use_signing_key
 
@@ -40,5 +40,7 @@ async def _demo(args: argparse.Namespace) -> int:
         overrides["database_url"] = DEMO_DATABASE_URL
     if signing_key() is None:
         use_signing_key(await asyncio.to_thread(_demo_log_key))
+    if not os.environ.get("BALCAO_MUNICIPALITIES_FILE"):
+        overrides["municipalities_file"] = DEMO_MUNICIPALITIES_FILE  # Sapezal and Nova Xavantina
     await run_demo(load_settings(**overrides), emulator_port=args.port)
     return 0

@@ -26,6 +26,7 @@ from models.drivers.identifiers import InvalidIdentifier
 from models.drivers.importing import import_drivers
 from models.drivers.linking import DriverNotFound, IssuedCode, create_link_code
 from models.drivers.periods import civil_today
+from models.municipalities import sync_municipalities
 
 logger = logging.getLogger("balcao.cli.drivers")
 
@@ -73,6 +74,7 @@ async def _import_drivers(args: argparse.Namespace) -> int:
     text = _read(args.file, tr)
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        await sync_municipalities(session=session, served=settings.municipalities)
         report = await import_drivers(
             session=session,
             text=text,
@@ -120,6 +122,7 @@ async def _link_code(args: argparse.Namespace) -> int:
     tr = cli_translator(settings)
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        await sync_municipalities(session=session, served=settings.municipalities)
         try:
             issued: IssuedCode = await create_link_code(
                 session=session, cpf=args.cpf, actor="cli", now=utcnow(), settings=settings

@@ -25,6 +25,7 @@ from bot.cli.output import cli_translator
 from bot.db import database
 from bot.settings import get_settings
 from models.cases.fields import InvalidInput
+from models.municipalities import sync_municipalities
 from models.notices.documents import offender_document
 from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice
 from models.notices.status import notice_by_number
@@ -146,6 +147,7 @@ async def _issue(args: argparse.Namespace) -> int:
     infraction_on = parse_day(args.data_infracao) if args.data_infracao else None
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        await sync_municipalities(session=session, served=settings.municipalities)
         preliminar_id = None
         if args.preliminar:
             preliminar = await notice_by_number(session=session, number=args.preliminar)
@@ -202,6 +204,7 @@ async def _verify(args: argparse.Namespace) -> int:
             raise CommandError(f"--public-key: {exc}") from None
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        await sync_municipalities(session=session, served=settings.municipalities)
         report = await run(session, lambda connection: verify_log(connection, key=key, external=external))
     for problem in report.problems:
         print(f"{problem.where}: {tr._(problem.problem).format(**problem.params)}")

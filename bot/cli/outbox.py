@@ -22,6 +22,7 @@ from bot.i18n import DEFAULT_LOCALE, N_, translator
 from bot.settings import SettingsError, get_settings
 from bot.signals import stop_on_signals
 from models.columns import utcnow
+from models.municipalities import sync_municipalities
 from notifications.audiences import AUDIENCES
 from notifications.broadcasts import AudienceChoice, BroadcastRefused, check_text, create_broadcast, parse_when
 from notifications.dispatcher import Dispatcher, DispatchStats, DispatchStopped, sending_bot, settle_memory
@@ -90,6 +91,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     broadcast.add_argument("--audience", required=True, metavar="AUDIENCE", help="who gets it (see below)")
     broadcast.add_argument("--text", required=True, metavar="TEXT", help="the notice (plain text)")
     broadcast.add_argument("--html", action="store_true", help="TEXT is Telegram HTML (<b>, <i>, <a href=…>)")
+    broadcast.add_argument("--municipality", metavar="SLUG",
+                           help="the municipality that sends it and whose people it reaches (default: the first)")
     broadcast.add_argument("--days", type=int, metavar="N", help="for audiences about a deadline within N days")
     broadcast.add_argument("--topic", metavar="TOPIC", help="for the audience of people who follow a topic")
     broadcast.add_argument(
@@ -122,7 +125,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
     tr = cli_translator(settings)
     if settings.telegram_token is None:
         raise CommandError(tr._("BALCAO_TELEGRAM_TOKEN is not set: there is no bot to send with."))
-    deployment = configured_bots(settings)
+    deployment = configured_bots(settings, settings.own_bots())
     try:
         served = choose_bots(deployment, args.bots)
     except UnknownBots as error:
@@ -167,10 +170,15 @@ async def _broadcast(args: argparse.Namespace) -> int:
                 tr._("--at '{value}': use 'YYYY-MM-DD HH:MM' or 'DD/MM/YYYY HH:MM' ({timezone}).").format(
                     value=args.at, timezone=settings.timezone)
             )
+    if args.municipality is not None and args.municipality not in settings.municipalities:
+        raise CommandError(f"--municipality {args.municipality!r}: this deployment serves "
+                           f"{', '.join(settings.municipalities)}")
+    settings = settings.for_municipality(args.municipality)
     choice = AudienceChoice(name=args.audience, days=args.days, topic=args.topic)
     try:
         text = check_text(args.text, is_html=args.html)
         async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+            await sync_municipalities(session=session, served=settings.municipalities)
             created = await create_broadcast(
                 session=session, settings=settings, choice=choice, text=text, actor="cli", now=now, send_at=send_at
             )

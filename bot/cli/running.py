@@ -45,7 +45,7 @@ async def _run(args: argparse.Namespace) -> int:
     if settings.telegram_token is None:
         raise CommandError(cli_translator(settings)._(HOW_TO_GET_A_BOT))
     try:
-        await serve(settings, bot_keys=args.bots)
+        await serve(settings, bot_keys=args.bots, own_bots=settings.own_bots())
     except (UnknownBots, WebhookServesOneBot) as error:
         raise bots_refusal(error, settings) from None
     return 0

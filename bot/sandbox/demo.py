@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 
 from pydantic import SecretStr
 
@@ -21,10 +22,13 @@ from bot.sandbox.state import DEFAULT_PERSONAS, Persona
 from bot.settings import Settings
 from models.columns import utcnow
 from models.drivers.periods import civil_today
+from models.municipalities import sync_municipalities
 from models.people import Role, add_staff
 
 logger = logging.getLogger("balcao.demo")
 DEMO_DATABASE_URL = "sqlite+aiosqlite:///./balcao-demo.db"
+DEMO_MUNICIPALITIES_FILE = Path(__file__).with_name("municipalities.toml")
+"""Sapezal and Nova Xavantina, each with its law; their unit values are illustrative (every fine says so)."""
 
 STAFF_PERSONA: Persona = DEFAULT_PERSONAS[2]
 """Ana, the city hall employee of the web chat, is an admin in the demo (she sees every staff journey)."""
@@ -37,6 +41,7 @@ async def seed(settings: Settings) -> list[str]:
         Hints to print for the person trying the demo.
     """
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
+        await sync_municipalities(session=session, served=settings.municipalities)
         await add_staff(
             session=session,
             telegram_user_id=STAFF_PERSONA.user_id,
@@ -62,7 +67,8 @@ async def run_demo(
         ready: receives the web chat's URL once the bot is up (tests wait on it).
         stop: set it to stop; SIGTERM/SIGINT also stop.
     """
-    await asyncio.to_thread(migrate.upgrade, settings.database_url)
+    settings = settings.as_demo()
+    await asyncio.to_thread(migrate.upgrade, settings.database_url, default_municipality=settings.municipality)
     hints = await seed(settings)  # already in the CLI locale
     emulator = BotApiEmulator(personas=DEFAULT_PERSONAS)
     root = await emulator.start(port=emulator_port)

@@ -14,6 +14,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Type
 
 from handlers.chat import (
     broadcasts,  # /aviso
+    city,  # /cidade ("Minha cidade")
     console_link,  # /painel
     drivers,  # /situacao, /vincular, /desvincular (Lei 1.533/2020)
     follow,  # /acompanhar
@@ -34,7 +35,7 @@ from handlers.chat.private import only_private_chats
 
 AREAS: tuple[ModuleType, ...] = (
     start, representation, ombudsman, follow, my_data, staff_queue, broadcasts, reminders, drivers, notices,
-    staff_notices, console_link,
+    staff_notices, console_link, city,
 )
 
 

@@ -41,6 +41,7 @@ from notifications.broadcasts import (
     attach_progress_message,
     audience_label,
     audience_size,
+    broadcast_scope,
     broadcast_view,
     check_text,
     create_broadcast,
@@ -86,7 +87,8 @@ async def _is_staff(update: Update, context: BalcaoContext) -> bool:
     """Check the role on every action; tell a non-staff person kindly."""
     try:
         async with context.sessions() as session:
-            await require_role(session=session, telegram_user_id=context.person.telegram_user_id, allowed=ROLES)
+            await require_role(session=session, telegram_user_id=context.person.telegram_user_id, allowed=ROLES,
+                               municipality=context.person.municipality)
     except PermissionDenied:
         await reply(update, context, context.tr._("This is only for city hall staff who send notices."),
                     markup=keyboard([menu_row(context)]))
@@ -276,7 +278,8 @@ async def _show_count(update: Update, context: BalcaoContext, data: dict[str, An
     choice = _choice(data)
     try:
         async with context.sessions() as session:
-            size = await audience_size(session=session, choice=choice, now=utcnow())
+            size = await audience_size(session=session, choice=choice, now=utcnow(),
+                                       municipality=broadcast_scope(context.settings))
     except BroadcastRefused as refused:
         await reply(update, context, _refusal(tr, refused), markup=keyboard([_cancel_row(context)]),
                     edit=update.callback_query is not None)
@@ -348,7 +351,8 @@ async def _confirm(update: Update, context: BalcaoContext, data: dict[str, Any],
     data["send_at"] = send_at.isoformat() if send_at else None
     choice = _choice(data)
     async with context.sessions() as session:
-        size = await audience_size(session=session, choice=choice, now=now)
+        size = await audience_size(session=session, choice=choice, now=now,
+                                   municipality=broadcast_scope(context.settings))
     await _save(context, "confirm", data)
     count = len(size.recipients)
     if send_at is None:

@@ -49,7 +49,9 @@ async def confirm_filing(update: Update, context: BalcaoContext, filed: FiledCas
         + tr._("Follow it with /acompanhar. The receipt is below.")
     )
     await respond(update, context, text)
-    pdf = build_receipt(filed, tr=tr, municipality=context.settings.municipality_name)
+    # Headed by the Prefeitura the case belongs to (CF Art. 30 I), not the one the person chose.
+    pdf = build_receipt(filed, tr=tr, municipality=context.deployment_settings.for_municipality(
+        filed.municipality).municipality_name)
     chat = update.effective_chat
     assert chat is not None
     await context.bot.send_document(

@@ -48,11 +48,24 @@ class BalcaoContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any]
         return str(self.application.bot_data.get(BOT_KEY, DEFAULT_BOT_KEY))
 
     @property
-    def settings(self) -> Settings:
-        """The deployment's settings."""
+    def deployment_settings(self) -> Settings:
+        """The deployment's settings, scoped to its default municipality."""
         settings: Settings = self.application.bot_data[SETTINGS_KEY]
         return settings
 
+    @property
+    def settings(self) -> Settings:
+        """The settings of the person's municipality: its name, Ouvidoria, holidays, unit values and laws.
+
+        The municipality is their driver registration's, their choice or their staff role's; the default one while
+        none is known.
+        """
+        deployment = self.deployment_settings
+        person = getattr(self, "person", None)
+        slug = person.municipality if person is not None else None
+        if slug is None and self.bot_key in deployment.municipalities:
+            slug = self.bot_key  # the municipality's own bot speaks for it
+        return deployment.for_municipality(slug if slug in deployment.municipalities else None)
 
 def city_today(context: BalcaoContext) -> dt.date:
     """Today's date in the deployment's time zone (America/Cuiaba), as people there say it."""

@@ -44,6 +44,7 @@ from models.notices.filings import (
     lapsed,
     store_filing_attachment,
 )
+from models.notices.issuing import ILLUSTRATIVE_FINE
 from models.notices.optin import TERMS_VERSION, optin_status
 from models.notices.status import NoticeView, notice_of_person, notice_view, notices_of_person
 from models.notices.tables import (
@@ -259,8 +260,17 @@ async def show_notice(update: Update, context: BalcaoContext, notice_id: int, *,
         await reply(update, context, context.tr._("This notice is not addressed to you."),
                     markup=keyboard([menu_row(context)]), edit=edit)
         return
-    await reply(update, context, notice_text(view, context.tr, today_of(context)),
+    await reply(update, context, notice_text(view, context.tr, today_of(context)) + _illustrative(view, context),
                 markup=keyboard(notice_buttons(view, context)), edit=edit)
+
+
+def _illustrative(view: NoticeView, context: BalcaoContext) -> str:
+    """The demo's note on a fine priced with illustrative unit values (issue 11 item 3), else nothing."""
+    served = context.deployment_settings.municipalities
+    if view.notice.municipality not in served:
+        return ""
+    issuer = context.deployment_settings.for_municipality(view.notice.municipality)
+    return "\n" + context.tr._(ILLUSTRATIVE_FINE) if issuer.fines_illustrative else ""
 
 
 async def send_pdf(update: Update, context: BalcaoContext, notice_id: int) -> None:
@@ -311,8 +321,8 @@ async def on_ciencia(update: Update, context: BalcaoContext) -> None:
     if view is None:
         await reply(update, context, text)
         return
-    await reply(update, context, text + "\n\n" + notice_text(view, tr, today_of(context)),
-                markup=keyboard(notice_buttons(view, context)))
+    shown = notice_text(view, tr, today_of(context)) + _illustrative(view, context)
+    await reply(update, context, text + "\n\n" + shown, markup=keyboard(notice_buttons(view, context)))
 
 
 # --- filing a defence, reclamação or appeal ------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from telegram import Update
 
 from bot.i18n import N_
 from handlers.chat.case_forms import confirm_filing, within_daily_limit
+from handlers.chat.city import ask_city, needs_choice
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine import Filed, Form, Question, Step, Turn, register_form, start
@@ -110,6 +111,14 @@ async def submit(turn: Turn) -> Filed:
     return Filed(filed.protocol, lambda: confirm_filing(turn.update, context, filed))
 
 
+async def _city_then_limit(update: Update, context: BalcaoContext) -> bool:
+    """The city first where several are served (Lei 13.460/2017: each municipality answers for its services)."""
+    if needs_choice(context):
+        await ask_city(update, context, then="ouvidoria", edit=update.callback_query is not None)
+        return False
+    return await within_daily_limit(update, context)
+
+
 FORM = Form(
     name="ouvidoria",
     prefix="ouv",
@@ -117,7 +126,7 @@ FORM = Form(
     steps=STEPS,
     flow=lambda _data: tuple(step.name for step in STEPS),
     start=lambda _turn: {},
-    before_start=within_daily_limit,
+    before_start=lambda update, context: _city_then_limit(update, context),
     intro=N_("The Ombudsman answers within 30 days. You can stop at any time with /cancelar."),
     resume=N_("You have a message to the Ombudsman in progress. Continue where you stopped, or start again?"),
     gone=N_("This message is no longer in progress. Start a new one with /ouvidoria."),

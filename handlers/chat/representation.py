@@ -179,12 +179,20 @@ def _ask_relation(turn: Turn) -> Question:
                      [(tr._("Yes, I still am"), "rep:rel:current")]])
 
 
-def _kinds(settings: Any) -> list[str]:
-    return [kind for kind, book in (("cp", CP), ("app", L1533)) if book in settings.rulebooks]
+def _kinds(context: BalcaoContext) -> list[str]:
+    """The reports the person may file: under their city's laws, or every city's while none is chosen.
+
+    Each report goes to the municipality whose law it rests on (CF Art. 30 I).
+    """
+    if context.person.municipality is not None:
+        books = set(context.settings.rulebooks)
+    else:
+        books = {book for item in context.deployment_settings.municipalities.values() for book in item.rulebooks}
+    return [kind for kind, book in (("cp", CP), ("app", L1533)) if book in books]
 
 
 def _kind(arg: str, turn: Turn) -> dict[str, Any]:
-    if arg not in _kinds(turn.settings):
+    if arg not in _kinds(turn.context):
         raise Forged(arg)
     return {"kind": arg}
 
@@ -251,7 +259,7 @@ def _flow(data: dict[str, Any]) -> tuple[str, ...]:
 
 
 def _start(turn: Turn) -> dict[str, Any]:
-    kinds = _kinds(turn.settings)
+    kinds = _kinds(turn.context)
     if not kinds:
         raise InvalidInput(N_("Reports are not available in this city."))
     return {} if len(kinds) == 2 else {"kind": kinds[0]}

@@ -69,7 +69,17 @@ from models.notices.filings import (
     decide_filing,
     pending_filings,
 )
-from models.notices.issuing import LIMITS, NoticeInput, NoticeRefused, input_from_case, issue_notice, prepare
+from models.notices.issuing import (
+    ILLUSTRATIVE_FINE,
+    LIMITS,
+    NoticeInput,
+    NoticeRefused,
+    input_from_case,
+    issue_notice,
+    prepare,
+    require_issuer,
+    settings_for_rulebook,
+)
 from models.notices.pdf import format_document
 from models.notices.reminders import delivery_limit
 from models.notices.status import notice_view
@@ -83,7 +93,7 @@ from models.notices.tables import (
     NoticeType,
     StaffReason,
 )
-from models.people import PermissionDenied, Role, StaffMember, require_role
+from models.people import PermissionDenied, Role, StaffMember, require_role, staff_municipalities
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
 from notifications.notice_messages import TYPE_LABELS, money
 from notifications.telegram_text import small
@@ -154,11 +164,23 @@ EDIT_LABELS = {
 _TIME = re.compile(r"^(\d{1,2})(?:[:h.](\d{2}))?$")
 
 
+def _rulebooks(context: BalcaoContext) -> list[str]:
+    """The laws the staff member may choose: their municipality's, or every one's for deployment-wide staff.
+
+    The issue itself checks the role in the municipality whose law it is (:func:`require_issuer`).
+    """
+    if context.person.municipality is not None:
+        return list(context.settings.rulebooks)
+    served = context.deployment_settings.municipalities
+    return [book for item in served.values() for book in item.rulebooks]
+
+
 async def _role(update: Update, context: BalcaoContext, allowed: frozenset[Role]) -> bool:
     """Check the role now; tell the person when they may not."""
     try:
         async with context.sessions() as session:
-            await require_role(session=session, telegram_user_id=context.person.telegram_user_id, allowed=allowed)
+            await require_role(session=session, telegram_user_id=context.person.telegram_user_id, allowed=allowed,
+                               municipality=context.person.municipality)
     except PermissionDenied:
         await reply(update, context, context.tr._("Only staff with the right role can do this."),
                     markup=keyboard([menu_row(context)]))
@@ -196,7 +218,7 @@ def _next_step(step: str, data: dict[str, Any], context: BalcaoContext) -> str:
     if data.get("editing"):
         return "review"
     index = STEPS.index(step) + 1
-    while not _applies(STEPS[index], data, list(context.settings.rulebooks)):
+    while not _applies(STEPS[index], data, _rulebooks(context)):
         index += 1
     return STEPS[index]
 
@@ -208,7 +230,7 @@ async def issue_command(update: Update, context: BalcaoContext) -> None:
     if not await _role(update, context, ISSUERS):
         return
     data: dict[str, Any] = {}
-    rulebooks = list(context.settings.rulebooks)
+    rulebooks = _rulebooks(context)
     if len(rulebooks) == 1:
         data["rulebook"] = rulebooks[0]
         if rulebooks[0] == L1533:
@@ -225,7 +247,7 @@ async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str,
     cancel = cancel_row(context, "nstf:cancel")
     rows: list[list[tuple[str, str]]] = []
     if step == "rulebook":
-        rows = [[(LAW_TITLES[book], f"nstf:rb:{book}")] for book in context.settings.rulebooks]
+        rows = [[(LAW_TITLES[book], f"nstf:rb:{book}")] for book in _rulebooks(context)]
         await reply(update, context, tr._("Which law does the notice apply?"), markup=keyboard([*rows, cancel]),
                     edit=edit)
     elif step == "type":
@@ -316,6 +338,8 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
             fine += "\n" + tr._("Earlier notice of the same nature: {number} ({article}).").format(
                 number=esc(ready.recidivism_of.number), article=esc(ready.recidivism_of.infraction_article))
         lines += ["", fine]
+        if settings_for_rulebook(context.settings, elements.rulebook).fines_illustrative:
+            lines.append(tr._(ILLUSTRATIVE_FINE))  # only the demo issues with illustrative values
         lines.append(tr._("Delivery: in the bot.") if ready.person_id else
                      tr._("Delivery: nobody in the bot yet — it will go on the list for post or edital."))
         rows.append([(tr._("✅ Issue the notice"), "nstf:issue")])
@@ -441,12 +465,18 @@ async def _issue(update: Update, context: BalcaoContext) -> None:
         return
     try:
         async with context.sessions() as session:
+            await require_issuer(session=session, settings=context.settings, allowed=ISSUERS,
+                                 telegram_user_id=context.person.telegram_user_id, rulebook=data.get("rulebook"))
             issued = await issue_notice(session=session, settings=context.settings, data=notice_input(data),
                                         actor=f"staff:{context.person.telegram_user_id}",
                                         issuer_telegram_id=context.person.telegram_user_id)
     except BaseException as failure:
         async with context.sessions() as session:
             await release_submission(session=session, key=key)
+        if isinstance(failure, PermissionDenied):  # no role in the municipality of this law
+            await reply(update, context, tr._("Only staff with the right role can do this."),
+                        markup=keyboard([menu_row(context)]), edit=True)
+            return
         if not isinstance(failure, NoticeRefused):
             raise
         await show_review(update, context, data, edit=True)
@@ -508,15 +538,36 @@ async def deliveries_command(update: Update, context: BalcaoContext) -> None:
 
 def _limit(notice: Notice, context: BalcaoContext) -> dt.date | None:
     limit = delivery_limit(notice=notice, settings=context.settings,
-                           calendar=BusinessCalendar.from_settings(context.settings))
+                           calendar=BusinessCalendar.from_settings(context.settings.for_municipality(
+                               notice.municipality)))
     return limit.final_date if limit is not None else None
+
+
+async def _reach(context: BalcaoContext, session: Any, roles: frozenset[Role]) -> frozenset[str] | None:
+    """Where the staff member holds one of ``roles`` (``None``: everywhere); a notice is its municipality's act."""
+    return await staff_municipalities(session=session, telegram_user_id=context.person.telegram_user_id,
+                                      allowed=roles)
+
+
+async def _outside(context: BalcaoContext, session: Any, notice_id: int | None, roles: frozenset[Role]) -> bool:
+    """Whether a notice belongs to a municipality where the staff member holds none of ``roles`` (CF Art. 30 I)."""
+    notice = await session.get(Notice, notice_id) if notice_id is not None else None
+    reach = await _reach(context, session, roles)
+    return notice is not None and reach is not None and notice.municipality not in reach
+
+
+async def _refuse_other_municipality(update: Update, context: BalcaoContext) -> None:
+    await reply(update, context, context.tr._("Only staff with the right role can do this."),
+                markup=keyboard([menu_row(context)]), edit=update.callback_query is not None)
 
 
 async def show_deliveries(update: Update, context: BalcaoContext, *, edit: bool = False) -> None:
     """Each document to deliver, why it is here, and the 90-day limit of Lei 1.533 notices."""
     tr = context.tr
     async with context.sessions() as session:
-        items = await staff_list(session=session)
+        reach = await _reach(context, session, ISSUERS)
+        items = [item for item in await staff_list(session=session)
+                 if reach is None or item.notice.municipality in reach]
     lines = [tr._("<b>Notices to deliver</b>")]
     rows: list[list[tuple[str, str]]] = []
     if not items:
@@ -543,6 +594,8 @@ async def show_delivery(update: Update, context: BalcaoContext, delivery_id: int
     async with context.sessions() as session:
         delivery = await session.get(NoticeDelivery, delivery_id)
         notice = await session.get(Notice, delivery.notice_id) if delivery is not None else None
+        if notice is not None and await _outside(context, session, notice.id, ISSUERS):
+            notice = None  # another municipality's: as if it were not there
         claimant = await cpf_claimant(session=session, notice=notice) if notice is not None else None
     if delivery is None or notice is None:
         await show_deliveries(update, context, edit=True)
@@ -621,6 +674,9 @@ async def record_link(update: Update, context: BalcaoContext) -> None:
         return
     try:
         async with context.sessions() as session:
+            if await _outside(context, session, int(draft.data["notice_id"]), ISSUERS):
+                await _refuse_other_municipality(update, context)
+                return
             sent = await link_person(session=session, settings=context.settings,
                                      notice_id=int(draft.data["notice_id"]),
                                      telegram_user_id=int(draft.data["telegram_user_id"]),
@@ -681,6 +737,10 @@ async def record_delivery(update: Update, context: BalcaoContext) -> None:
     day = dt.date.fromisoformat(data["date"])
     try:
         async with context.sessions() as session:
+            delivery = await session.get(NoticeDelivery, int(data["delivery_id"]))
+            if await _outside(context, session, delivery.notice_id if delivery else None, ISSUERS):
+                await _refuse_other_municipality(update, context)
+                return
             if data["how"] == "edital":
                 result = await record_edital(session=session, settings=context.settings,
                                              delivery_id=int(data["delivery_id"]), published_on=day, actor=actor)
@@ -711,7 +771,9 @@ async def filings_command(update: Update, context: BalcaoContext) -> None:
         return
     tr = context.tr
     async with context.sessions() as session:
-        rows_found = await pending_filings(session=session)
+        reach = await _reach(context, session, DECIDERS)
+        rows_found = [(filing, notice) for filing, notice in await pending_filings(session=session)
+                      if reach is None or notice.municipality in reach]
     lines = [tr._("<b>Defences and appeals to decide</b>")]
     rows: list[list[tuple[str, str]]] = []
     if not rows_found:
@@ -730,6 +792,8 @@ async def show_filing(update: Update, context: BalcaoContext, filing_id: int) ->
     async with context.sessions() as session:
         filing = await session.get(NoticeFiling, filing_id)
         notice = await session.get(Notice, filing.notice_id) if filing is not None else None
+        if notice is not None and await _outside(context, session, notice.id, DECIDERS):
+            filing = notice = None  # another municipality's: as if it were not there
         files = await attachments_of(session=session, filing_id=filing_id) if filing is not None else []
         view = None if notice is None else await notice_view(session=session, settings=context.settings,
                                                              notice=notice, today=today_of(context))
@@ -810,6 +874,10 @@ async def send_decision(update: Update, context: BalcaoContext) -> None:
         return
     try:
         async with context.sessions() as session:
+            filing = await session.get(NoticeFiling, int(draft.data["filing_id"]))
+            if await _outside(context, session, filing.notice_id if filing else None, DECIDERS):
+                await _refuse_other_municipality(update, context)
+                return
             await decide_filing(session=session, settings=context.settings, filing_id=int(draft.data["filing_id"]),
                                 outcome=FilingOutcome(draft.data["outcome"]), text=draft.data["text"],
                                 actor=f"staff:{context.person.telegram_user_id}")
@@ -858,7 +926,7 @@ async def _issue_button(update: Update, context: BalcaoContext, action: str, arg
                     markup=keyboard([menu_row(context)]), edit=True)
         return
     data, step = dict(draft.data), draft.step
-    if action == "rb" and args and args[0] in context.settings.rulebooks:
+    if action == "rb" and args and args[0] in _rulebooks(context):
         data["rulebook"] = args[0]
         if args[0] == L1533:
             data["type"] = NoticeType.AUTO.value
@@ -899,6 +967,8 @@ async def _delivery_button(update: Update, context: BalcaoContext, action: str, 
     elif action == "pdf" and args and args[0].isdigit():
         async with context.sessions() as session:
             notice = await session.get(Notice, int(args[0]))
+            if notice is not None and await _outside(context, session, notice.id, ISSUERS):
+                notice = None
         chat = update.effective_chat
         if notice is not None and chat is not None and update.callback_query is not None:
             await update.callback_query.answer()
@@ -914,6 +984,12 @@ async def _delivery_button(update: Update, context: BalcaoContext, action: str, 
             await record_delivery(update, context)
 
 
+async def _filing_outside(context: BalcaoContext, filing_id: int) -> bool:
+    async with context.sessions() as session:
+        filing = await session.get(NoticeFiling, filing_id)
+        return await _outside(context, session, filing.notice_id if filing else None, DECIDERS)
+
+
 async def _decision_button(update: Update, context: BalcaoContext, action: str, args: list[str]) -> None:
     filing_id = int(args[0]) if args and args[0].isdigit() else None
     if action == "filings":
@@ -922,6 +998,8 @@ async def _decision_button(update: Update, context: BalcaoContext, action: str, 
         await send_decision(update, context)
     elif filing_id is None:
         await filings_command(update, context)
+    elif await _filing_outside(context, filing_id):  # another municipality's notice (CF Art. 30 I)
+        await _refuse_other_municipality(update, context)
     elif action == "fil":
         await show_filing(update, context, filing_id)
     elif action == "att":

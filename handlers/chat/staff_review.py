@@ -22,7 +22,7 @@ from models.drafts import Draft, discard_draft
 from models.notices.filings import FilingRefused
 from models.notices.review import conclude_diligencia, next_vista_side, open_vista, order_diligencia
 from models.notices.status import NoticeView
-from models.notices.tables import FilingKind, NoticeFiling
+from models.notices.tables import FilingKind, Notice, NoticeFiling
 from models.notices.windows import diligencia_pending
 from models.people import PermissionDenied, Role, require_role
 from models.rulebooks.catalogue import CP
@@ -90,8 +90,12 @@ async def on_diligencia_input(update: Update, context: BalcaoContext, draft: Dra
     """Order the diligência with the text sent (clerks, checked again now)."""
     try:
         async with context.sessions() as session:
+            filing = await session.get(NoticeFiling, int(draft.data["filing_id"]))
+            notice = await session.get(Notice, filing.notice_id) if filing is not None else None
+            # The role is held in the notice's municipality (CF Art. 30 I: each city hall, its own staff).
             await require_role(session=session, telegram_user_id=context.person.telegram_user_id,
-                               allowed=frozenset({Role.CLERK}))
+                               allowed=frozenset({Role.CLERK}),
+                               municipality=notice.municipality if notice else context.person.municipality)
     except PermissionDenied:
         await reply(update, context, context.tr._("Only staff with the right role can do this."))
         return

@@ -9,6 +9,7 @@ from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, MessageHandler, filters
 
 from bot.i18n import N_, SUPPORTED_LOCALES, translator
+from handlers.chat.city import city_buttons, needs_choice
 from handlers.chat.commands import COMMANDS, ChatCommand, chat_command, public_commands, staff_commands
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import find_deep_link
@@ -26,6 +27,8 @@ PRIVACY_ACK = "privacy:ack"
 
 def _menu_commands(context: BalcaoContext) -> list[ChatCommand]:
     commands = [c for c in public_commands() if c.menu_label]
+    if not context.deployment_settings.municipalities.several:  # "Minha cidade" only where there is a choice
+        commands = [c for c in commands if c.name != "cidade"]
     role = context.person.staff_role
     if role is not None:
         commands += [c for c in staff_commands() if c.menu_label and c.staff_roles and (
@@ -61,9 +64,16 @@ async def greet(update: Update, context: BalcaoContext) -> None:
     greeting = tr._(
         "Hello, {name}! I am Balcão, the service counter of the city hall of {city} on your phone."
     ).format(name=esc(context.person.first_name or ""), city=esc(context.settings.municipality_name))
+    choose = needs_choice(context)
+    if choose:
+        names = [item.name for item in context.deployment_settings.municipalities.values()]
+        greeting = tr._("Hello, {name}! I am Balcão, the service counter of the city halls of {cities} on your "
+                        "phone.").format(name=esc(context.person.first_name or ""), cities=esc(", ".join(names)))
     if not context.person.privacy_acknowledged:
         greeting += "\n\n" + tr._("Before you start: see how the city hall uses your data in /privacidade.")
-    await reply(update, context, greeting)
+    if choose:
+        greeting += "\n\n" + tr._("Which is your city? You can change it later in the menu (My city).")
+    await reply(update, context, greeting, markup=keyboard(city_buttons(context)) if choose else None)
     if context.person.staff_role is not None:
         await publish_staff_menu(
             context.bot, chat_id=context.person.chat_id, role=context.person.staff_role, locale=context.person.locale

@@ -20,16 +20,18 @@ from aiohttp import web
 from sqlmodel import select
 
 from bot.i18n import SUPPORTED_LOCALES, translator
+from bot.settings import Settings
 from handlers.web.json_api import error, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.columns import utcnow
-from models.people import Person, Role
+from models.people import Person, Role, staff_municipalities
 from notifications.audiences import AUDIENCES
 from notifications.broadcasts import (
     AudienceChoice,
     BroadcastRefused,
     audience_size,
+    broadcast_scope,
     broadcast_view,
     check_text,
     create_broadcast,
@@ -100,6 +102,24 @@ async def list_audiences(request: web.Request) -> web.Response:
     return web.json_response({"audiences": listed})
 
 
+async def _sender(request: web.Request, session: Any) -> Settings | None:
+    """The settings of the municipality a staff member broadcasts for, or ``None`` if they hold no role there.
+
+    ``municipality`` in the body, else the only one where they hold a role (a role is held in one municipality).
+    """
+    settings = settings_of(request)
+    wanted = request[BODY].get("municipality")
+    reach = await staff_municipalities(session=session, telegram_user_id=request[STAFF_ID],
+                                       allowed=frozenset({Role.CLERK}))
+    if isinstance(wanted, str) and wanted in settings.municipalities:
+        return settings.for_municipality(wanted) if reach is None or wanted in reach else None
+    if wanted is not None:
+        return None
+    if reach is not None and len(reach) == 1:
+        return settings.for_municipality(next(iter(reach)))
+    return settings if reach is None or settings.municipality_slug in reach else None
+
+
 @routes.post("/api/broadcasts/preview")
 @staff_endpoint(Role.CLERK)
 async def preview_broadcast(request: web.Request) -> web.Response:
@@ -109,7 +129,11 @@ async def preview_broadcast(request: web.Request) -> web.Response:
         choice, raw_text = await _body(request)
         text = check_text(raw_text, is_html=bool(request[BODY].get("html")))
         async with sessions_of(request)() as session:
-            size = await audience_size(session=session, choice=choice, now=utcnow())
+            sender = await _sender(request, session)
+            if sender is None:
+                return error(403, "forbidden", "This staff member may not broadcast for that municipality.")
+            size = await audience_size(session=session, choice=choice, now=utcnow(),
+                                       municipality=broadcast_scope(sender))
     except BadBody as exc:
         return error(400, "bad_request", str(exc))
     except BroadcastRefused as refused:
@@ -145,11 +169,14 @@ async def create(request: web.Request) -> web.Response:
     key = request.headers.get("Idempotency-Key")
     staff_id: int = request[STAFF_ID]
     async with sessions_of(request)() as session:
+        sender = await _sender(request, session)
+        if sender is None:
+            return error(403, "forbidden", "This staff member may not broadcast for that municipality.")
         person = (await session.exec(select(Person).where(Person.telegram_user_id == staff_id))).first()
         try:
             created = await create_broadcast(
                 session=session,
-                settings=settings,
+                settings=sender,
                 choice=choice,
                 text=text,
                 actor=f"api:staff:{staff_id}",

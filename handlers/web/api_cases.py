@@ -171,6 +171,8 @@ async def show(request: web.Request) -> web.Response:
             view = await staff_case(session=session, telegram_user_id=request[STAFF_ID], protocol=protocol)
     except CaseNotFound:
         return error(404, "not_found", "No case has that protocol number.")
+    except PermissionDenied:  # a role is held in one municipality: the case is another's
+        return error(403, "forbidden", "This staff member may not see this case.")
     return web.json_response(_case_json(view))
 
 
@@ -189,6 +191,8 @@ async def attachment(request: web.Request) -> web.StreamResponse:
                 found = await session.get(CaseAttachment, shown.id)
     except CaseNotFound:
         return error(404, "not_found", "No case has that protocol number.")
+    except PermissionDenied:
+        return error(403, "forbidden", "This staff member may not see this case.")
     if shown is None or found is None:
         return error(404, "not_found", "The case has no such file.")
     return web.Response(

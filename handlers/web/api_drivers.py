@@ -39,7 +39,8 @@ from models.drivers.registry import (
     situation_of,
 )
 from models.drivers.tables import Driver, InspectionResult
-from models.people import Role
+from models.people import Role, staff_municipalities
+from models.rulebooks.catalogue import L1533
 
 routes = web.RouteTableDef()
 
@@ -118,10 +119,26 @@ async def _situation_response(request: web.Request, number: str, status: int = 2
     return web.json_response(situation_json(situation), status=status)
 
 
+async def _outside_registry(request: web.Request, *roles: Role) -> web.Response | None:
+    """403 unless the caller holds one of ``roles`` where the driver registry is.
+
+    Lei 1.533/2020 is Sapezal's law, and a staff role is held in one municipality (CF Art. 30 I).
+    """
+    registry = settings_of(request).municipalities.with_rulebook(L1533)
+    async with sessions_of(request)() as session:
+        reach = await staff_municipalities(session=session, telegram_user_id=request[STAFF_ID],
+                                           allowed=frozenset(roles))
+    if reach is None or (registry is not None and registry.slug in reach):
+        return None
+    return error(403, "forbidden", "The driver registry (Lei 1.533/2020) belongs to another municipality.")
+
+
 @routes.post("/api/drivers/import")
 @staff_endpoint(Role.CLERK)
 async def import_registry(request: web.Request) -> web.Response:
     """Import the registry CSV (all or nothing), audited as the calling staff member."""
+    if (refused := await _outside_registry(request, Role.CLERK)) is not None:
+        return refused
     raw = await request.read()
     try:
         text = raw.decode("utf-8-sig")
@@ -161,6 +178,8 @@ async def import_registry(request: web.Request) -> web.Response:
 @staff_endpoint(Role.CLERK)
 async def new_link_code(request: web.Request) -> web.Response:
     """A one-time code for a driver to link Telegram (the code is shown only in this response)."""
+    if (refused := await _outside_registry(request, Role.CLERK)) is not None:
+        return refused
     body = await json_object(request, code="bad_body")
     try:
         async with sessions_of(request)() as session:
@@ -190,6 +209,8 @@ async def new_link_code(request: web.Request) -> web.Response:
 @staff_endpoint(Role.CLERK, Role.INSPECTOR)
 async def authorization_status_view(request: web.Request) -> web.Response:
     """The status of an authorization today."""
+    if (refused := await _outside_registry(request, Role.CLERK, Role.INSPECTOR)) is not None:
+        return refused
     return await _situation_response(request, request.match_info["number"])
 
 
@@ -197,6 +218,8 @@ async def authorization_status_view(request: web.Request) -> web.Response:
 @staff_endpoint(Role.INSPECTOR)
 async def new_inspection(request: web.Request) -> web.Response:
     """Record an inspection of the authorization's current vehicle (Art. 9, Art. 16)."""
+    if (refused := await _outside_registry(request, Role.INSPECTOR)) is not None:
+        return refused
     number = request.match_info["number"]
     body = await json_object(request, code="bad_body")
     day = _date_field(body, "date")
@@ -228,6 +251,8 @@ async def new_inspection(request: web.Request) -> web.Response:
 @staff_endpoint(Role.CLERK)
 async def new_sanction(request: web.Request) -> web.Response:
     """Apply a suspension, revocation or cassação (Art. 24 I b, c, f)."""
+    if (refused := await _outside_registry(request, Role.CLERK)) is not None:
+        return refused
     number = request.match_info["number"]
     body = await json_object(request, code="bad_body")
     try:

@@ -50,11 +50,11 @@ from models.notices.delivery import (
 )
 from models.notices.documents import offender_document
 from models.notices.filings import FilingRefused, decide_filing, lapsed, pending_filings
-from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice
+from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice, require_issuer
 from models.notices.review import conclude_diligencia, open_vista, order_diligencia
 from models.notices.status import NoticeView, notice_by_number, notice_view
 from models.notices.tables import CienciaKind, FilingOutcome, Notice, NoticeDelivery, NoticeFiling, NoticeType
-from models.people import Role
+from models.people import PermissionDenied, Role, staff_municipalities
 from models.tlog.heads import signing_key
 from models.tlog.proofs import run
 from models.tlog.verification import verify_log
@@ -167,6 +167,11 @@ async def issue(request: web.Request) -> web.Response:
             quantity=_parse(body, "quantity", Decimal),
         )
         try:
+            await require_issuer(session=session, settings=settings, telegram_user_id=request[STAFF_ID],
+                                 rulebook=data.rulebook, allowed=frozenset(ISSUERS))
+        except PermissionDenied:
+            return error(403, "forbidden", "This staff member may not issue notices in that municipality.")
+        try:
             issued = await issue_notice(session=session, settings=settings, data=data,
                                         actor=f"staff:{request[STAFF_ID]}", issuer_telegram_id=request[STAFF_ID])
         except NoticeRefused as exc:
@@ -180,12 +185,29 @@ async def issue(request: web.Request) -> web.Response:
     return web.json_response(payload, status=201)
 
 
+OTHER_MUNICIPALITY = "This notice is another municipality's: a staff role is held in one municipality."
+
+
+async def _reach(request: web.Request, session: Any, roles: tuple[Role, ...]) -> frozenset[str] | None:
+    """Where the caller holds one of ``roles`` (``None``: every municipality); CF Art. 30, each its own staff."""
+    return await staff_municipalities(session=session, telegram_user_id=request[STAFF_ID], allowed=frozenset(roles))
+
+
+async def _outside(request: web.Request, session: Any, notice_id: int | None, roles: tuple[Role, ...]) -> bool:
+    """Whether the notice exists and belongs to a municipality where the caller holds none of ``roles``."""
+    notice = await session.get(Notice, notice_id) if notice_id is not None else None
+    reach = await _reach(request, session, roles)
+    return notice is not None and reach is not None and notice.municipality not in reach
+
+
 @routes.get("/api/notices/deliveries")
 @staff_endpoint(*ISSUERS)
 async def deliveries(request: web.Request) -> web.Response:
     """Documents to deliver in person, by post (CP Art. 36 I–II) or by edital (III), with the address."""
     async with sessions_of(request)() as session:
-        items = await staff_list(session=session)
+        reach = await _reach(request, session, ISSUERS)
+        items = [item for item in await staff_list(session=session)
+                 if reach is None or item.notice.municipality in reach]
         claimants = [await cpf_claimant(session=session, notice=item.notice) for item in items]
     return web.json_response({"deliveries": [
         {**_delivery(item.delivery), "number": item.notice.number, "offender_name": item.notice.offender_name,
@@ -208,6 +230,9 @@ async def record_delivery(request: web.Request) -> web.Response:
     actor = f"staff:{request[STAFF_ID]}"
     delivery_id = int(request.match_info["delivery_id"])
     async with sessions_of(request)() as session:
+        delivery = await session.get(NoticeDelivery, delivery_id)
+        if await _outside(request, session, delivery.notice_id if delivery else None, ISSUERS):
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
             if how == "edital":
                 result = await record_edital(session=session, settings=settings, delivery_id=delivery_id,
@@ -236,6 +261,8 @@ async def person(request: web.Request) -> web.Response:
         notice = await notice_by_number(session=session, number=_notice_number(request))
         if notice is None or notice.id is None:
             return error(404, "not_found", "No notice has that number.")
+        if await _outside(request, session, notice.id, ISSUERS):
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
             sent = await link_person(session=session, settings=settings, notice_id=notice.id, person_id=person_id,
                                      telegram_user_id=telegram_id, actor=f"staff:{request[STAFF_ID]}")
@@ -249,7 +276,8 @@ async def person(request: web.Request) -> web.Response:
 async def filings(request: web.Request) -> web.Response:
     """Defences, reclamações and appeals waiting for a decision, oldest first."""
     async with sessions_of(request)() as session:
-        rows = await pending_filings(session=session)
+        reach = await _reach(request, session, (Role.CLERK,))
+        rows = [(f, n) for f, n in await pending_filings(session=session) if reach is None or n.municipality in reach]
     return web.json_response({"filings": [
         {"id": f.id, "number": n.number, "kind": f.kind.value, "filed_at": f.filed_at.isoformat(), "text": f.text,
          **_review(f)}
@@ -267,6 +295,9 @@ async def decision(request: web.Request) -> web.Response:
     if outcome is None:
         return error(422, "bad_value", 'Send "outcome" (granted or denied) and "text".')
     async with sessions_of(request)() as session:
+        pending = await session.get(NoticeFiling, int(request.match_info["filing_id"]))
+        if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
             filing = await decide_filing(session=session, settings=settings,
                                          filing_id=int(request.match_info["filing_id"]), outcome=outcome,
@@ -293,6 +324,9 @@ def _review(filing: NoticeFiling) -> dict[str, Any]:
 async def vista(request: web.Request) -> web.Response:
     """Give vista of a reclamação to the next side for 3 days (CP Art. 40 §1)."""
     async with sessions_of(request)() as session:
+        pending = await session.get(NoticeFiling, int(request.match_info["filing_id"]))
+        if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
             filing = await open_vista(session=session, settings=settings_of(request),
                                       filing_id=int(request.match_info["filing_id"]),
@@ -308,6 +342,9 @@ async def diligencia(request: web.Request) -> web.Response:
     """Convert the judgment of a reclamação into a diligência (CP Art. 42): ``{"text"}`` says what for."""
     body = await json_object(request, not_json="The body is not JSON.")
     async with sessions_of(request)() as session:
+        pending = await session.get(NoticeFiling, int(request.match_info["filing_id"]))
+        if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
             filing = await order_diligencia(session=session, filing_id=int(request.match_info["filing_id"]),
                                             text=str(body.get("text") or ""), actor=f"staff:{request[STAFF_ID]}")
@@ -321,6 +358,9 @@ async def diligencia(request: web.Request) -> web.Response:
 async def diligencia_done(request: web.Request) -> web.Response:
     """The diligência was concluded: the 10 days of CP Art. 40 run again from today."""
     async with sessions_of(request)() as session:
+        pending = await session.get(NoticeFiling, int(request.match_info["filing_id"]))
+        if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
             filing = await conclude_diligencia(session=session, filing_id=int(request.match_info["filing_id"]),
                                                actor=f"staff:{request[STAFF_ID]}")
@@ -354,6 +394,8 @@ async def show(request: web.Request) -> web.Response:
         notice = await notice_by_number(session=session, number=_notice_number(request))
         if notice is None:
             return error(404, "not_found", "No notice has that number.")
+        if await _outside(request, session, notice.id, ISSUERS):
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         view = await notice_view(session=session, settings=settings, notice=notice, today=today)
         earlier = await session.get(Notice, notice.recidivism_of) if notice.recidivism_of is not None else None
     return web.json_response(_view(view, today, earlier.number if earlier is not None else None))
@@ -365,7 +407,10 @@ async def pdf(request: web.Request) -> web.Response:
     """The notice's PDF, as issued."""
     async with sessions_of(request)() as session:
         notice = await notice_by_number(session=session, number=_notice_number(request))
+        outside = notice is not None and await _outside(request, session, notice.id, ISSUERS)
     if notice is None:
         return error(404, "not_found", "No notice has that number.")
+    if outside:
+        return error(403, "forbidden", OTHER_MUNICIPALITY)
     return web.Response(body=notice.pdf, content_type="application/pdf",
                         headers={"Content-Disposition": f'inline; filename="{notice.number}.pdf"'})

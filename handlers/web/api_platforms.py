@@ -21,6 +21,7 @@ from models.drivers.importing import parse_date
 from models.drivers.periods import civil_today, office_calendar
 from models.drivers.platforms import ARTICLE, ListStatus, PlatformRefused, add_platform, list_statuses, record_list
 from models.people import Role
+from models.rulebooks.catalogue import L1533
 
 routes = web.RouteTableDef()
 
@@ -50,7 +51,7 @@ async def platforms(request: web.Request) -> web.Response:
     settings = settings_of(request)
     async with sessions_of(request)() as session:
         found = await list_statuses(session=session, today=civil_today(utcnow(), settings.tz),
-                                    calendar=office_calendar(settings))
+                                    calendar=office_calendar(settings.for_rulebook(L1533)))
     return web.json_response({"platforms": [_status(status) for status in found]})
 
 

@@ -15,7 +15,7 @@ from aiohttp import web
 
 from handlers.web.json_api import error
 from handlers.web.keys import sessions_of, settings_of
-from models.people import PermissionDenied, Role, require_role
+from models.people import ANY_MUNICIPALITY, PermissionDenied, Role, require_role
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 STAFF_ID = web.RequestKey("staff_id", int)
@@ -64,7 +64,8 @@ def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
                 return error(400, "staff_required", "Send X-Balcao-Staff with your Telegram user id.")
             async with sessions_of(request)() as session:
                 try:
-                    role = await require_role(session=session, telegram_user_id=staff_id, allowed=allowed)
+                    role = await require_role(session=session, telegram_user_id=staff_id, allowed=allowed,
+                                              municipality=ANY_MUNICIPALITY)
                 except PermissionDenied:
                     return error(403, "forbidden", "This staff member may not do this.")
             request[STAFF_ID] = staff_id

@@ -145,4 +145,5 @@ async def verification_result(request: web.Request) -> web.Response:
         body = f'<h1 class="bad">✘ {heading}</h1><p>{hint}</p>{_form(tr, typed)}'
         return _page(tr, settings.municipality_name, body, status=404)
     body = _valid(found, format_code(typed), tr) + _log_entry(proof, format_code(typed), tr) + _form(tr)
-    return _page(tr, settings.municipality_name, body)
+    issuer = settings.for_municipality(found.municipality if found.municipality in settings.municipalities else None)
+    return _page(tr, issuer.municipality_name, body)  # the Prefeitura that issued it (CF Art. 30 I)

@@ -171,7 +171,8 @@ async def answer_complement(
     case.complement_answered_at = now
     case.status = CaseStatus.IN_PROGRESS
     if case.kind is not CaseKind.OMBUDSMAN or settings.ombudsman_complement_restarts:
-        case.due_on = max(case.due_on, first_due_on(kind=case.kind, received_at=now, settings=settings))
+        case.due_on = max(case.due_on, first_due_on(kind=case.kind, received_at=now,
+                                                    settings=settings.for_municipality(case.municipality)))
     await record_event(
         session=session, case=case, kind=EventKind.COMPLEMENT_ANSWERED, actor=AUTHOR_ACTOR, now=now,
         notify_author=False, details={"files": len(attachment_ids)},

@@ -149,6 +149,7 @@ class FiledCase:
     due_on: dt.date
     summary: str
     legal_refs: tuple[str, ...]
+    municipality: str
 
 
 class NotAdmitted(InvalidInput):
@@ -206,10 +207,17 @@ def ride_hailing_refs(reason: str, *, registered: bool) -> tuple[str, ...]:
     return tuple(refs)
 
 
+def _where_in_force(settings: Settings, rulebook: str) -> Settings:
+    """The settings of the municipality whose law the case rests on (CF Art. 30 I: the law is that city's)."""
+    owner = settings.municipalities.with_rulebook(rulebook)
+    return settings.for_municipality(owner.slug) if owner is not None else settings
+
+
 def _new_case(kind: CaseKind, *, now: dt.datetime, settings: Settings, **details: Any) -> Case:
     """A case of ``kind`` received ``now``, routed to its queue and due as the law says (numbered when filed)."""
     return Case(
         protocol="",
+        municipality=settings.municipality_slug,
         kind=kind,
         handling_role=HANDLING_ROLE[kind],
         received_at=now,
@@ -259,6 +267,7 @@ async def _file(
     await session.commit()
     return FiledCase(
         case_id=case.id,
+        municipality=case.municipality,
         protocol=case.protocol,
         kind=case.kind,
         received_at=now,
@@ -278,6 +287,7 @@ async def file_representation(
         NotAdmitted: Art. 31 sole paragraph.
         DailyLimitReached: the person filed too many cases today.
     """
+    settings = _where_in_force(settings, CP)
     if CP not in settings.rulebooks:
         raise InvalidInput(N_("Representations under the Código de Posturas are not available in this city."))
     check_representation(form)
@@ -313,6 +323,7 @@ async def file_ride_hailing_report(
         InvalidInput: unknown reason, or the rulebook is not in force.
         DailyLimitReached: the person filed too many cases today.
     """
+    settings = _where_in_force(settings, L1533)
     if L1533 not in settings.rulebooks:
         raise InvalidInput(N_("Reports about ride-hailing drivers are not available in this city."))
     reason = RIDE_HAILING_BY_KEY.get(form.reason)

@@ -13,10 +13,11 @@ preliminar or the auto de infração, with the case id to reference, and nothing
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, true
+from sqlalchemy import ColumnElement, and_, or_, true
 from sqlalchemy import case as sql_case
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -46,7 +47,7 @@ from models.cases.views import (
     may_see_author,
     restricted_to_ombudsman,
 )
-from models.people import PermissionDenied, Role, StaffMember, require_role
+from models.people import ANY_MUNICIPALITY, PermissionDenied, Role, StaffMember, require_role, staff_roles
 from models.rulebooks.catalogue import CP, L1533
 
 ALL_STAFF = frozenset(Role)
@@ -128,25 +129,39 @@ class Decision:
     handover: NoticeHandover | None
 
 
-async def staff_actor(*, session: AsyncSession, telegram_user_id: int, allowed: frozenset[Role]) -> StaffActor:
-    """Check the caller's role now and return who they are.
+async def staff_actor(
+    *, session: AsyncSession, telegram_user_id: int, allowed: frozenset[Role], municipality: str | None
+) -> StaffActor:
+    """Check the caller's role in a municipality now and return who they are.
+
+    Args:
+        session: database session.
+        telegram_user_id: the caller.
+        allowed: roles that may act (admins always may).
+        municipality: the case's municipality (a role is held in one; CF Art. 30), or :data:`ANY_MUNICIPALITY`.
 
     Raises:
-        PermissionDenied: not active staff with an allowed role (admins always are).
+        PermissionDenied: not active staff there with an allowed role.
     """
-    role = await require_role(session=session, telegram_user_id=telegram_user_id, allowed=allowed)
-    member = (
-        await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == telegram_user_id))
-    ).one()
+    role = await require_role(session=session, telegram_user_id=telegram_user_id, allowed=allowed,
+                              municipality=municipality)
+    members = (
+        await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == telegram_user_id,
+                                                     StaffMember.active == True)  # noqa: E712
+                           .order_by(col(StaffMember.municipality).is_not(None)))
+    ).all()
+    member = next(m for m in members if m.municipality in (None, municipality) or municipality == ANY_MUNICIPALITY)
     assert member.id is not None
     return StaffActor(member_id=member.id, telegram_user_id=telegram_user_id, role=role, name=member.name)
 
 
 async def _acting(*, session: AsyncSession, telegram_user_id: int, case: Case) -> StaffActor:
     if restricted_to_ombudsman(case):  # before the role check, so a clerk learns nothing from a 403
-        _may_open(case, await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF))
+        _may_open(case, await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF,
+                                          municipality=case.municipality))
     return await staff_actor(
-        session=session, telegram_user_id=telegram_user_id, allowed=frozenset({HANDLING_ROLE[case.kind]})
+        session=session, telegram_user_id=telegram_user_id, allowed=frozenset({HANDLING_ROLE[case.kind]}),
+        municipality=case.municipality,
     )
 
 
@@ -159,13 +174,6 @@ def _may_open(case: Case, actor: StaffActor) -> None:
     """
     if restricted_to_ombudsman(case) and actor.role is not Role.OMBUDSMAN:
         raise CaseNotFound(f"no case {case.id!r}")
-
-
-def restricted_cases_hidden(actor: StaffActor) -> Any:
-    """SQL: the cases a list may show ``actor`` — restricted ombudsman cases only to the Ombudsman (Art. 10 §7)."""
-    if actor.role is Role.OMBUDSMAN:
-        return true()
-    return ~(and_(col(Case.kind) == CaseKind.OMBUDSMAN.value, col(Case.identity_restricted) == True))  # noqa: E712
 
 
 async def may_act(*, session: AsyncSession, telegram_user_id: int, case_id: int) -> StaffActor:
@@ -226,8 +234,9 @@ async def staff_case(
         PermissionDenied: not staff.
         CaseNotFound: no such case.
     """
-    actor = await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF)
     case = await get_case(session=session, case_id=case_id, protocol=protocol)
+    actor = await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF,
+                              municipality=case.municipality)
     _may_open(case, actor)
     return await case_view_for(session=session, case=case, viewer_role=actor.role)
 
@@ -240,7 +249,7 @@ def queue_deadline() -> Any:
     )
 
 
-def queue_item(case: Case, *, today: dt.date, my_member_id: int | None) -> QueueItem:
+def queue_item(case: Case, *, today: dt.date, my_member_ids: Collection[int]) -> QueueItem:
     """A case as a line of a staff queue (chat, API and console): its working deadline and days left."""
     assert case.id is not None
     awaiting = case.status is CaseStatus.AWAITING_COMPLEMENT and case.complement_due_on is not None
@@ -256,7 +265,7 @@ def queue_item(case: Case, *, today: dt.date, my_member_id: int | None) -> Queue
         complement_due_on=case.complement_due_on,
         complement_lapsed=awaiting and due < today,
         assigned_staff_id=case.assigned_staff_id,
-        assigned_to_me=my_member_id is not None and case.assigned_staff_id == my_member_id,
+        assigned_to_me=case.assigned_staff_id in my_member_ids,
         summary=case.summary if len(case.summary) <= 80 else case.summary[:79] + "…",
     )
 
@@ -271,15 +280,29 @@ async def staff_queue(
     Raises:
         PermissionDenied: not staff.
     """
-    actor = await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF)
+    roles = await staff_roles(session=session, telegram_user_id=telegram_user_id)
+    if not roles:
+        raise PermissionDenied("not staff")
     statement = select(Case).where(col(Case.status).not_in([s.value for s in FINAL_STATUSES]))
-    if actor.role is not Role.ADMIN:
-        statement = statement.where(Case.handling_role == actor.role)
-    statement = statement.where(restricted_cases_hidden(actor))
+    statement = statement.where(cases_visible_to(roles))
+    member_ids = {member_id for member_id in (await session.exec(select(StaffMember.id).where(
+        StaffMember.telegram_user_id == telegram_user_id))).all() if member_id is not None}
     statement = statement.order_by(queue_deadline(), col(Case.id)).limit(limit)
-    return [
-        queue_item(case, today=today, my_member_id=actor.member_id) for case in (await session.exec(statement)).all()
-    ]
+    return [queue_item(case, today=today, my_member_ids=member_ids) for case in (await session.exec(statement)).all()]
+
+
+def cases_visible_to(roles: dict[str | None, Role]) -> ColumnElement[bool]:
+    """The cases a member's roles reach: per municipality, its role's queue (every queue for an admin)."""
+    reach = []
+    for place, role in roles.items():
+        where: list[ColumnElement[bool]] = [] if place is None else [col(Case.municipality) == place]
+        if role is not Role.ADMIN:
+            where.append(col(Case.handling_role) == role)
+        if role is not Role.OMBUDSMAN:  # Lei 13.460/2017 Art. 10 §7: restricted cases are the Ombudsman's alone
+            where.append(~(and_(col(Case.kind) == CaseKind.OMBUDSMAN.value,
+                                col(Case.identity_restricted) == True)))  # noqa: E712
+        reach.append(and_(true(), *where))
+    return or_(*reach)
 
 
 async def assign(
@@ -349,7 +372,7 @@ async def request_complement(
     case.status = CaseStatus.AWAITING_COMPLEMENT
     case.complement_question = text
     case.complement_requested_at = now
-    case.complement_due_on = complement_due_on(requested_at=now, settings=settings)
+    case.complement_due_on = complement_due_on(requested_at=now, settings=settings.for_municipality(case.municipality))
     await record_event(session=session, case=case, kind=EventKind.COMPLEMENT_REQUESTED, actor=actor.tag, now=now,
                        note=text)
     await session.commit()
@@ -479,7 +502,7 @@ async def extend(
         )
     why = clean_text(reason, min_length=10, max_length=1000)
     _self_assign(case, actor)
-    case.due_on = extended_due_on(due_on=case.due_on, settings=settings)
+    case.due_on = extended_due_on(due_on=case.due_on, settings=settings.for_municipality(case.municipality))
     case.extended_at = now
     case.extension_reason = why
     await record_event(session=session, case=case, kind=EventKind.EXTENDED, actor=actor.tag, now=now, note=why,

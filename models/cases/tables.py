@@ -129,6 +129,10 @@ class Case(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     protocol: str = Field(sa_column=Column(String(24), nullable=False, unique=True, index=True))
+    municipality: str = Field(
+        sa_column=Column(String(40), ForeignKey("municipality.slug"), nullable=False, index=True),
+        description="The municipality it belongs to (its Prefeitura acts; its calendar and unit values apply).",
+    )
     kind: CaseKind = Field(sa_column=_enum(CaseKind, nullable=False))
     ombudsman_type: OmbudsmanType | None = Field(default=None, sa_column=_enum(OmbudsmanType, nullable=True))
     status: CaseStatus = Field(default=CaseStatus.RECEIVED, sa_column=_enum(CaseStatus, nullable=False))

@@ -12,6 +12,7 @@ import datetime as dt
 import logging
 from typing import Any
 
+from sqlalchemy import or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -126,6 +127,8 @@ async def staff_recipients(*, session: AsyncSession, case: Case) -> list[int]:
         statement = statement.where(StaffMember.id == case.assigned_staff_id)
     else:
         statement = statement.where(StaffMember.role == case.handling_role)
+        statement = statement.where(or_(col(StaffMember.municipality).is_(None),
+                                        col(StaffMember.municipality) == case.municipality))
     statement = statement.where(StaffMember.active == True)  # noqa: E712
     return [int(person_id) for person_id in (await session.exec(statement)).all() if person_id is not None]
 

@@ -15,10 +15,10 @@ from sqlalchemy import or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from models.cases.handling import ALL_STAFF, queue_deadline, queue_item, restricted_cases_hidden, staff_actor
+from models.cases.handling import ALL_STAFF, cases_visible_to, queue_deadline, queue_item, staff_actor
 from models.cases.tables import FINAL_STATUSES, Case, CaseKind, CaseStatus
 from models.cases.views import QueueItem
-from models.people import Role, StaffMember
+from models.people import ANY_MUNICIPALITY, Role, StaffMember, staff_roles
 
 PER_PAGE = 50
 OPEN = "open"
@@ -61,11 +61,14 @@ async def list_cases(
     Raises:
         PermissionDenied: not staff.
     """
-    actor = await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF)
+    await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF,
+                      municipality=ANY_MUNICIPALITY)  # any console role, somewhere; the cases shown depend on where
+    roles = await staff_roles(session=session, telegram_user_id=telegram_user_id)
+    member_ids = {member_id for member_id in (await session.exec(select(StaffMember.id).where(
+        StaffMember.telegram_user_id == telegram_user_id))).all() if member_id is not None}
     deadline = queue_deadline()
-    statement = select(Case).where(restricted_cases_hidden(actor))  # Lei 13.460/2017 Art. 10 §7
-    if actor.role is not Role.ADMIN:
-        statement = statement.where(Case.handling_role == actor.role)
+    # per municipality, the role's queue; restricted ombudsman cases only to the Ombudsman (Lei 13.460 Art. 10 §7)
+    statement = select(Case).where(cases_visible_to(roles))
     if filters.kind is not None:
         statement = statement.where(Case.kind == filters.kind)
     if filters.status == OPEN:
@@ -73,7 +76,7 @@ async def list_cases(
     elif isinstance(filters.status, CaseStatus):
         statement = statement.where(Case.status == filters.status)
     if filters.assignee == "me":
-        statement = statement.where(Case.assigned_staff_id == actor.member_id)
+        statement = statement.where(col(Case.assigned_staff_id).in_(member_ids))
     elif filters.assignee == "none":
         statement = statement.where(col(Case.assigned_staff_id).is_(None))
     elif filters.assignee and filters.assignee.isdecimal() and len(filters.assignee) < 10:
@@ -92,7 +95,7 @@ async def list_cases(
     page = max(1, filters.page)
     statement = statement.order_by(deadline, col(Case.id)).offset((page - 1) * per_page).limit(per_page + 1)
     cases = list((await session.exec(statement)).all())
-    items = [queue_item(case, today=today, my_member_id=actor.member_id) for case in cases[:per_page]]
+    items = [queue_item(case, today=today, my_member_ids=member_ids) for case in cases[:per_page]]
     wanted = {item.assigned_staff_id for item in items if item.assigned_staff_id is not None}
     names: dict[int, str] = {}
     if wanted:

@@ -1,7 +1,7 @@
-"""Which municipality a staff member works in, decided in one place for every console page and export.
+"""Which municipalities a staff member works in, decided in one place for every console page and export.
 
-Wave 1 deployments serve one municipality (``BALCAO_MUNICIPALITY_NAME``), so every staff member works in it and
-nothing is filtered; when staff roles are held per municipality, this function is the one that changes.
+A staff role is held in a municipality (CF Art. 30: each city hall has its own staff), or deployment-wide.
+The console shows the records of every municipality where the member holds a console role.
 """
 
 from __future__ import annotations
@@ -9,15 +9,18 @@ from __future__ import annotations
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.settings import Settings
+from models.people import Role
+from models.people import staff_municipalities as places_with_role
 
 
 async def staff_municipalities(*, session: AsyncSession, telegram_user_id: int, settings: Settings) -> tuple[str, ...]:
-    """The municipalities whose records this staff member may see and work (the deployment's single one).
+    """The names of the municipalities whose records this staff member may see and work.
 
     Args:
-        session: database session (unused until roles are held per municipality).
+        session: database session.
         telegram_user_id: the staff member.
-        settings: the deployment's settings.
+        settings: the deployment's settings (its municipalities).
     """
-    del session, telegram_user_id
-    return (settings.municipality_name,)
+    places = await places_with_role(session=session, telegram_user_id=telegram_user_id, allowed=frozenset(Role))
+    served = settings.municipalities
+    return tuple(served[slug].name for slug in served if places is None or slug in places)

@@ -24,7 +24,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.settings import Settings
 from models.audit import record
 from models.console.tables import ConsoleLink, ConsoleSession
-from models.people import Role, require_role
+from models.people import ANY_MUNICIPALITY, Role, require_role
 
 CONSOLE_ROLES = frozenset(Role)
 """Every staff role may sign in; each page checks the role it needs."""
@@ -100,7 +100,8 @@ async def issue_link(
         PermissionDenied: not active staff.
         TooManyLinks: ``BALCAO_CONSOLE_LINKS_PER_HOUR`` already asked for in the last hour.
     """
-    await require_role(session=session, telegram_user_id=telegram_user_id, allowed=CONSOLE_ROLES)
+    await require_role(session=session, telegram_user_id=telegram_user_id, allowed=CONSOLE_ROLES,
+                               municipality=ANY_MUNICIPALITY)
     recent = (
         await session.exec(
             select(func.count()).select_from(ConsoleLink).where(
@@ -134,7 +135,8 @@ async def _usable(session: AsyncSession, token: str, now: dt.datetime, signed_in
     if link.expires_at <= now:
         raise LinkRefused(LinkProblem.EXPIRED)
     try:
-        await require_role(session=session, telegram_user_id=link.telegram_user_id, allowed=CONSOLE_ROLES)
+        await require_role(session=session, telegram_user_id=link.telegram_user_id, allowed=CONSOLE_ROLES,
+                               municipality=ANY_MUNICIPALITY)
     except Exception as denied:
         raise LinkRefused(LinkProblem.NOT_STAFF) from denied
     return link

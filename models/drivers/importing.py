@@ -59,6 +59,7 @@ from models.drivers.identifiers import (
 from models.drivers.registry import drivers_by_cpf, record_fee_payment, record_inspection
 from models.drivers.status import validity_end, vehicle_last_day
 from models.drivers.tables import Authorization, Driver, FeePayment, Inspection, InspectionResult, Vehicle
+from models.rulebooks.catalogue import L1533
 
 COLUMNS: tuple[str, ...] = (
     "cpf",
@@ -496,6 +497,7 @@ async def _apply_row(
     created = driver is None
     if driver is None:
         driver = Driver(
+            municipality=settings.municipality_slug,
             cpf=row.cpf,
             name=row.name,
             phone=row.phone,
@@ -636,6 +638,7 @@ async def import_drivers(
     settings: Settings,
     today: dt.date,
     dry_run: bool = False,
+    municipality: str | None = None,
 ) -> ImportReport:
     """Validate a registry CSV and, when every row is good, apply it in one transaction.
 
@@ -646,10 +649,13 @@ async def import_drivers(
         settings: legal choices (validity check, vehicle age reading, month end rule).
         today: the civil date of the import (America/Cuiaba).
         dry_run: validate and count what would change, then roll back.
+        municipality: whose registry it is; by default the municipality where Lei 1.533/2020 is in force.
 
     Returns:
         The report; ``applied`` is False when there was any error (nothing changed) or in a dry run.
     """
+    registry = settings.municipalities.with_rulebook(L1533)
+    settings = settings.for_municipality(municipality or (registry.slug if registry is not None else None))
     rows, report = read_rows(text, settings=settings, today=today)
     if report.errors:
         return report

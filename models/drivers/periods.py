@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from functools import lru_cache
 
+from bot.municipalities import ShortDay
 from bot.settings import Settings
 from models.calendar import BusinessCalendar
 
@@ -23,14 +24,17 @@ def civil_today(now: dt.datetime, tz: dt.tzinfo) -> dt.date:
 
 
 @lru_cache(maxsize=8)
-def _calendar(municipal: tuple[dt.date, ...], state: str, optional_days_off: bool) -> BusinessCalendar:
-    return BusinessCalendar(municipal, subdivision=state, optional_days_off=optional_days_off)
+def _calendar(municipal: tuple[dt.date, ...], state: str, optional_days_off: bool, short_days: tuple[ShortDay, ...],
+              late_opening_moves: bool) -> BusinessCalendar:
+    return BusinessCalendar(municipal, subdivision=state, optional_days_off=optional_days_off, short_days=short_days,
+                            late_opening_moves=late_opening_moves)
 
 
 def office_calendar(settings: Settings) -> BusinessCalendar:
-    """The deployment's business-day calendar (built once per configuration)."""
+    """The municipality's business-day calendar, with its short office days (built once per configuration)."""
     return _calendar(
-        tuple(settings.municipal_holidays), settings.municipality_state, settings.calendar_optional_days_off
+        tuple(settings.municipal_holidays), settings.municipality_state, settings.calendar_optional_days_off,
+        tuple(settings.short_days), settings.short_day_rule == "cpc_224",
     )
 
 

@@ -24,6 +24,10 @@ class Driver(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     cpf: str = Field(sa_column=Column(String(11), nullable=False, unique=True), repr=False)
+    municipality: str = Field(
+        sa_column=Column(String(40), ForeignKey("municipality.slug"), nullable=False, index=True),
+        description="The municipality it belongs to (its Prefeitura acts; its calendar and unit values apply).",
+    )
     name: str = Field(sa_column=Column(String(128), nullable=False), repr=False)
     phone: str | None = Field(default=None, sa_column=Column(String(16), index=True), repr=False)
     cnh_number: str = Field(sa_column=Column(String(11), nullable=False), repr=False)

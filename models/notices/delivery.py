@@ -560,7 +560,7 @@ async def record_edital(
     moment = now or utcnow()
     delivery, notice = await _staff_delivery(session=session, delivery_id=delivery_id)
     _check_day(published_on, notice=notice, settings=settings, now=moment)
-    calendar = BusinessCalendar.from_settings(settings)
+    calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
     on = edital_ciencia(notice=notice, published_on=published_on, settings=settings, calendar=calendar)
     delivery.edital_published_on = published_on
     await _set_ciencia(session=session, notice=notice, delivery=delivery, kind=CienciaKind.EDITAL, at=None, on=on,

@@ -154,7 +154,7 @@ async def check_can_file(
             closed (citing its article and last day).
     """
     assert notice.id is not None
-    calendar = BusinessCalendar.from_settings(settings)
+    calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
     if notice.stage is NoticeStage.AWAITING_CIENCIA:
         raise FilingRefused(N_("First confirm that you received the notice (Tomo ciência)."))
     if notice.stage is NoticeStage.UNDER_REVIEW:
@@ -329,7 +329,8 @@ async def decide_filing(
         raise FilingRefused(N_("Write the decision and its effects."), citation=f"{LAW_TITLES[CP]}, Art. 41")
     notice = await session.get(Notice, filing.notice_id)
     assert notice is not None and notice.id is not None
-    today, calendar = civil_date(moment, settings), BusinessCalendar.from_settings(settings)
+    today = civil_date(moment, settings)
+    calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
     running = [w for w in vista_windows(notice=notice, filing=filing, settings=settings, calendar=calendar)
                if today <= w.final_date]
     if running:  # CP Art. 40 §1: the final arguments come before the decision

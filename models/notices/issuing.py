@@ -44,6 +44,7 @@ from models.fines import (
     Fine,
     FineError,
     MissingCatalogueValue,
+    MissingUnitValue,
     compute_fine,
     per_square_metre,
     recidivism_consequences,
@@ -55,7 +56,7 @@ from models.notices.pdf import PdfContext, money_of, render_notice_pdf
 from models.notices.recidivism import Recidivism, find_recidivism
 from models.notices.tables import PROVISIONAL_NUMBER_PREFIX, Notice, NoticeType
 from models.notices.windows import NO_DEPOSIT, choices_for, printed_defence_days
-from models.people import Person
+from models.people import Person, Role, require_role
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
 from models.rulebooks.deadline_rules import START_EVENT_LABELS, DeadlineChoices, Unit, get_rule, unit_phrase
 
@@ -272,15 +273,55 @@ async def resolve_person(*, session: AsyncSession, data: NoticeInput) -> tuple[i
     return None, []
 
 
+ILLUSTRATIVE_FINE = N_("Demonstration: the unit values are illustrative, this is not a real fine.")
+"""Said on every fine the demo issues (issue 11 item 3)."""
+
+
+async def require_issuer(*, session: AsyncSession, settings: Settings, telegram_user_id: int, rulebook: str | None,
+                         allowed: frozenset[Role]) -> None:
+    """Check that a staff member may issue under a rulebook: a role in the municipality whose law it is.
+
+    An inspector of Sapezal cannot draw up an auto under Nova Xavantina's Código de Posturas (CF Art. 30 I).
+
+    Raises:
+        PermissionDenied: no allowed role there.
+    """
+    owner = settings.municipalities.with_rulebook(rulebook) if rulebook else None
+    await require_role(session=session, telegram_user_id=telegram_user_id, allowed=allowed,
+                       municipality=owner.slug if owner is not None else settings.municipality_slug)
+
+
+def settings_for_rulebook(settings: Settings, rulebook: str | None) -> Settings:
+    """The settings of the municipality whose law a notice applies: the notice is that Prefeitura's act (CF Art. 30 I).
+
+    A rulebook is in force in at most one municipality of a deployment (checked at start); when it is in none,
+    the settings stay as given and :func:`check_elements` refuses the rulebook.
+    """
+    owner = settings.municipalities.with_rulebook(rulebook) if rulebook else None
+    return settings.for_municipality(owner.slug) if owner is not None else settings
+
+
 def _fine(data: NoticeInput, infraction: Infraction, on: dt.date, recidivism: Recidivism, settings: Settings,
           articles: dict[str, str]) -> tuple[Fine | None, list[Problem]]:
     if per_square_metre(infraction) and (data.quantity is None or data.quantity <= 0):
         return None, [Problem("quantity", N_("{code} is charged per m²: give the area occupied"),
                               articles["fine"], {"code": infraction.code})]
+    if settings.municipality.unit_values_illustrative and not settings.demo:
+        # Issue 11 item 3: illustrative values (the demo's) never price a real fine.
+        return None, [Problem("fine", N_("The values of {unit} for {city} are illustrative (the demo's): set the "
+                                         "real ones in {setting} before issuing fines"), articles["fine"],
+                              {"unit": infraction.unit, "city": settings.municipality_name,
+                               "setting": settings.unit_value_setting(infraction.unit, on.year)})]
     try:
         fine = compute_fine(infraction=infraction, on=on, unit_values=settings.unit_values,
                             recidivist=recidivism.recidivist, units=data.units, quantity=data.quantity,
                             prior_fine=recidivism.earlier_fined is not None)
+    except MissingUnitValue:
+        # Issue 11 item 3: no fine until the value of the unit for that year is configured for that municipality.
+        return None, [Problem("fine", N_("No value of {unit} for {year} is configured for {city}: set {setting} "
+                                         "before issuing this fine"), articles["fine"],
+                              {"unit": infraction.unit, "year": on.year, "city": settings.municipality_name,
+                               "setting": settings.unit_value_setting(infraction.unit, on.year)})]
     except MissingCatalogueValue:
         return None, [Problem("units", N_("The published table lost the value of {code}: give the fine in units"),
                               articles["fine"], {"code": infraction.code})]
@@ -382,6 +423,7 @@ async def prepare(
         NoticeRefused: with every missing or wrong element and its article.
     """
     moment = now or utcnow()
+    settings = settings_for_rulebook(settings, data.rulebook)
     problems = check_elements(data, settings)
     if problems:
         raise NoticeRefused(problems)
@@ -443,6 +485,7 @@ async def issue_notice(
         NoticeRefused: with every missing or wrong element and its article.
     """
     moment = now or utcnow()
+    settings = settings_for_rulebook(settings, data.rulebook)
     ready = await prepare(session=session, settings=settings, data=data, now=moment)
     assert data.type is not None and data.rulebook is not None
     infraction, fine, recidivist = ready.infraction, ready.fine, ready.recidivist
@@ -450,6 +493,7 @@ async def issue_notice(
     code = new_code()
     notice = Notice(
         number=PROVISIONAL_NUMBER_PREFIX + code_hash(code)[:16],
+        municipality=settings.municipality_slug,
         type=data.type,
         rulebook=data.rulebook,
         infraction_code=infraction.code,
@@ -515,6 +559,7 @@ async def issue_notice(
 
 def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
     """The notice's official PDF (in the municipality's language)."""
+    settings = settings.for_municipality(notice.municipality)
     tr = translator(DOCUMENT_LOCALE, settings.timezone)
     grouped = format_code(code)
     signed = tr._("{name}, electronically, on {date} at {time}").format(
@@ -526,7 +571,8 @@ def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
         law_title=LAW_TITLES[notice.rulebook],
         code=grouped,
         verify_url=f"{settings.http_root}/verificar/{grouped}",
-        fine_detail=fine_detail(notice, tr) + ("\n" + "\n".join(penalties) if penalties else ""),
+        fine_detail=fine_detail(notice, tr) + ("\n" + "\n".join(penalties) if penalties else "")
+        + ("\n" + tr._(ILLUSTRATIVE_FINE) if settings.fines_illustrative else ""),
         deadline_lines=lines,
         signed_line=signed,
     )

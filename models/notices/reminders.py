@@ -104,10 +104,9 @@ def delivery_limit(*, notice: Notice, settings: Settings, calendar: BusinessCale
 
 async def limit_warnings(*, session: AsyncSession, settings: Settings, now: dt.datetime) -> list[LimitWarning]:
     """Lei 1.533 notices without ciência whose delivery limit (Art. 22 §1) is near or past."""
-    if L1533 not in settings.rulebooks:
+    if settings.municipalities.with_rulebook(L1533) is None:
         return []
     today = civil_date(now, settings)
-    calendar = BusinessCalendar.from_settings(settings)
     notices = (
         await session.exec(
             select(Notice).where(Notice.rulebook == L1533, Notice.stage == NoticeStage.AWAITING_CIENCIA)
@@ -115,20 +114,26 @@ async def limit_warnings(*, session: AsyncSession, settings: Settings, now: dt.d
     ).all()
     found = []
     for notice in notices:
+        calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
         chosen = delivery_limit(notice=notice, settings=settings, calendar=calendar)
         if chosen is not None and (chosen.final_date - today).days <= settings.notice_limit_warning_days:
             found.append(LimitWarning(notice=notice, window=chosen))
     return found
 
 
-async def notice_staff(*, session: AsyncSession) -> list[int]:
-    """Person ids of the active staff who deliver notices (clerks, inspectors, admins) and use the bot."""
+async def notice_staff(*, session: AsyncSession, municipality: str) -> list[int]:
+    """Person ids of the active staff who deliver notices (clerks, inspectors, admins) in a municipality.
+
+    Staff holding their role in every municipality count too; those of another municipality do not.
+    """
     rows = (
         await session.exec(
             select(Person.id)
             .join(StaffMember, col(StaffMember.telegram_user_id) == Person.telegram_user_id)
             .where(StaffMember.active == True,  # noqa: E712
-                   col(StaffMember.role).in_([Role.CLERK, Role.INSPECTOR, Role.ADMIN]))
+                   col(StaffMember.role).in_([Role.CLERK, Role.INSPECTOR, Role.ADMIN]),
+                   or_(col(StaffMember.municipality).is_(None), col(StaffMember.municipality) == municipality))
+            .distinct()
             .order_by(col(Person.id))
         )
     ).all()

@@ -76,7 +76,7 @@ async def open_vista(*, session: AsyncSession, settings: Settings, filing_id: in
     moment = now or utcnow()
     filing, notice = await _reclamacao(session, filing_id)
     today = civil_date(moment, settings)
-    calendar = BusinessCalendar.from_settings(settings)
+    calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
     side = next_vista_side(filing, settings)
     if diligencia_pending(filing):
         raise FilingRefused(N_("The judgment was converted into a diligência: conclude it first."),
@@ -172,7 +172,6 @@ async def decision_warnings(*, session: AsyncSession, settings: Settings, now: d
     diligência has none. Late ones get one warning (offset 0) on the last day, and the key keeps it once.
     """
     today = civil_date(now, settings)
-    calendar = BusinessCalendar.from_settings(settings)
     rows = (await session.exec(
         select(NoticeFiling, Notice).join(Notice, col(Notice.id) == NoticeFiling.notice_id)
         .where(col(NoticeFiling.decided_at).is_(None), NoticeFiling.kind == FilingKind.RECLAMACAO,
@@ -181,6 +180,7 @@ async def decision_warnings(*, session: AsyncSession, settings: Settings, now: d
     )).all()
     found = []
     for filing, notice in rows:
+        calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
         due = decision_due(notice=notice, filing=filing, settings=settings, calendar=calendar)
         if due is None:
             continue

@@ -86,7 +86,7 @@ def _latest(deliveries: list[NoticeDelivery], document: DocumentKind) -> NoticeD
 async def notice_view(*, session: AsyncSession, settings: Settings, notice: Notice, today: dt.date) -> NoticeView:
     """Build the view of one notice for ``today`` (civil date)."""
     assert notice.id is not None
-    calendar = BusinessCalendar.from_settings(settings)
+    calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
     deliveries = await deliveries_of(session=session, notice_id=notice.id)
     filings = await filings_of(session=session, notice_id=notice.id)
     delivery = _latest(deliveries, DocumentKind.NOTICE)

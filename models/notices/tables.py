@@ -121,6 +121,10 @@ class Notice(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     number: str = Field(sa_column=Column(String(24), nullable=False, unique=True, index=True))
+    municipality: str = Field(
+        sa_column=Column(String(40), ForeignKey("municipality.slug"), nullable=False, index=True),
+        description="The municipality it belongs to (its Prefeitura acts; its calendar and unit values apply).",
+    )
     type: NoticeType = Field(sa_column=Column(_enum(NoticeType, 16), nullable=False))
     rulebook: str = Field(sa_column=Column(String(24), nullable=False))
     infraction_code: str = Field(sa_column=Column(String(32), nullable=False, index=True))
@@ -167,7 +171,7 @@ class Notice(SQLModel, table=True):
 
 
 IMMUTABLE_FIELDS: tuple[str, ...] = (
-    "number", "type", "rulebook", "infraction_code", "infraction_article", "infraction_description",
+    "number", "municipality", "type", "rulebook", "infraction_code", "infraction_article", "infraction_description",
     "offender_name", "offender_document", "offender_address", "place", "drawn_up_at", "facts", "witnesses",
     "inspection_term", "issuer_name", "issuer_telegram_id", "fine_cents", "fine_units", "fine_unit",
     "recidivist", "penalties", "defence_days", "case_id", "preliminar_id", "code_hash", "pdf", "pdf_sha256",

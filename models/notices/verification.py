@@ -29,6 +29,7 @@ class PublicNotice:
     article: str
     stage: NoticeStage
     outcome: NoticeOutcome | None
+    municipality: str  # the slug of the Prefeitura that issued it
 
 
 async def _notice_of_code(session: AsyncSession, code: str) -> Notice | None:
@@ -61,4 +62,5 @@ async def verify_code(*, session: AsyncSession, code: str) -> PublicNotice | Non
         article=notice.infraction_article,
         stage=notice.stage,
         outcome=notice.outcome,
+        municipality=notice.municipality,
     )

@@ -22,7 +22,7 @@ def settings_for(settings: Settings, emulator: BotApiEmulator) -> Settings:
 
 @asynccontextmanager
 async def running_bot(
-    settings: Settings, sessions: SessionFactory, emulator: BotApiEmulator
+    settings: Settings, sessions: SessionFactory, emulator: BotApiEmulator, *, bot_key: str | None = None
 ) -> AsyncIterator[BalcaoApplication]:
     """Build, start and poll the application against the emulator; stop it cleanly after the block.
 
@@ -30,8 +30,10 @@ async def running_bot(
         settings: test settings (database, time zone…).
         sessions: session factory on the test database.
         emulator: a started emulator.
+        bot_key: run as this bot (a municipality's own, e.g. ``nova-xavantina``); the default bot if None.
     """
-    application = build_application(settings_for(settings, emulator), sessions)
+    extra = {} if bot_key is None else {"bot_key": bot_key}
+    application = build_application(settings_for(settings, emulator), sessions, **extra)
     await start_application(application)
     assert application.updater is not None
     await application.updater.start_polling(timeout=1, poll_interval=0.0)

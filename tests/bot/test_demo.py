@@ -53,3 +53,37 @@ async def test_the_demo_serves_the_web_chat_and_the_bot_answers_each_persona(dem
     finally:
         stop.set()
         await asyncio.wait_for(demo, timeout=30)
+
+
+async def test_the_demo_serves_sapezal_and_nova_xavantina(settings: Settings, tmp_path: Path, db_kind: str) -> None:
+    """``python -m bot demo`` loads bot/sandbox/municipalities.toml: a person is offered both cities, and the demo
+    drivers are Sapezal's registrations (Lei 1.533/2020 is Sapezal's law)."""
+    if db_kind == "postgres":
+        pytest.skip("the demo runs on its own SQLite file")
+    import sqlite3
+
+    from bot.sandbox.demo import DEMO_MUNICIPALITIES_FILE
+    from bot.settings import load_settings
+
+    path = tmp_path / "demo-both.db"
+    both = load_settings(database_url=f"sqlite+aiosqlite:///{path}", municipalities_file=DEMO_MUNICIPALITIES_FILE,
+                         http_port=0)
+    ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    stop = asyncio.Event()
+    demo = asyncio.create_task(run_demo(both, emulator_port=0, ready=ready, stop=stop))
+    try:
+        root = await asyncio.wait_for(ready, timeout=30)
+        async with aiohttp.ClientSession() as http:
+            maria = DEFAULT_PERSONAS[1]
+            async with http.post(f"{root}/sandbox/send", json={"user_id": maria.user_id, "text": "/start"}) as sent:
+                assert sent.status == 200
+            greeting = await _wait_for_text(http, root, maria.user_id, "Prefeituras de Sapezal, Nova Xavantina")
+            data = [button.get("callback_data") for row in greeting["inline_keyboard"] for button in row]
+            assert data == ["city:sapezal:", "city:nova-xavantina:"]
+    finally:
+        stop.set()
+        await asyncio.wait_for(demo, timeout=30)
+    with sqlite3.connect(path) as connection:
+        places = {row[0] for row in connection.execute("SELECT municipality FROM driver")}
+        served = sorted(row[0] for row in connection.execute("SELECT slug FROM municipality WHERE served"))
+    assert places == {"sapezal"} and served == ["nova-xavantina", "sapezal"]

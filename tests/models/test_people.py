@@ -8,7 +8,15 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from models.audit import AuditEvent, AuditLogIsAppendOnly
 from models.outbox import OutboxMessage, enqueue
-from models.people import PermissionDenied, Role, add_staff, ensure_person, require_role, set_locale
+from models.people import (
+    PermissionDenied,
+    Role,
+    add_staff,
+    ensure_person,
+    require_role,
+    set_locale,
+    staff_municipalities,
+)
 
 
 async def test_a_new_person_gets_the_locale_of_their_telegram_app(session: AsyncSession) -> None:
@@ -41,14 +49,17 @@ async def test_a_chosen_language_wins_over_telegram(session: AsyncSession) -> No
 async def test_roles_are_checked_and_admin_may_do_everything(session: AsyncSession) -> None:
     await add_staff(session=session, telegram_user_id=5001, role=Role.CLERK, name="Clara", actor="cli")
     await add_staff(session=session, telegram_user_id=5002, role=Role.ADMIN, name="Adão", actor="cli")
-    assert await require_role(session=session, telegram_user_id=5001, allowed=frozenset({Role.CLERK})) is Role.CLERK
+    assert await require_role(session=session, telegram_user_id=5001, allowed=frozenset({Role.CLERK}),
+                              municipality=None) is Role.CLERK
     assert await require_role(
-        session=session, telegram_user_id=5002, allowed=frozenset({Role.OMBUDSMAN})
+        session=session, telegram_user_id=5002, allowed=frozenset({Role.OMBUDSMAN}), municipality=None
     ) is Role.ADMIN
     with pytest.raises(PermissionDenied):
-        await require_role(session=session, telegram_user_id=5001, allowed=frozenset({Role.OMBUDSMAN}))
+        await require_role(session=session, telegram_user_id=5001, allowed=frozenset({Role.OMBUDSMAN}),
+                           municipality=None)
     with pytest.raises(PermissionDenied):
-        await require_role(session=session, telegram_user_id=9999, allowed=frozenset({Role.CLERK}))
+        await require_role(session=session, telegram_user_id=9999, allowed=frozenset({Role.CLERK}),
+                       municipality=None)
 
 
 async def test_the_audit_log_refuses_changes(session: AsyncSession) -> None:
@@ -84,3 +95,43 @@ async def test_naive_datetimes_are_refused(session: AsyncSession) -> None:
             session=session, person_id=maria.id, kind="t", dedupe_key="k",
             not_before=dt.datetime(2027, 1, 1, 12, 0),  # noqa: DTZ001  (the point of the test)
         )
+
+
+async def test_a_role_is_held_in_one_municipality(session: AsyncSession) -> None:
+    """CF Art. 30: each city hall has its own staff; an admin of Sapezal is nothing in Nova Xavantina."""
+    await add_staff(session=session, telegram_user_id=5003, role=Role.ADMIN, actor="cli", municipality="sapezal")
+    await add_staff(session=session, telegram_user_id=5003, role=Role.CLERK, actor="cli",
+                    municipality="nova-xavantina")
+    await add_staff(session=session, telegram_user_id=5004, role=Role.INSPECTOR, actor="cli", municipality="sapezal")
+    everywhere = frozenset({Role.OMBUDSMAN})
+    assert await require_role(session=session, telegram_user_id=5003, allowed=everywhere,
+                              municipality="sapezal") is Role.ADMIN
+    with pytest.raises(PermissionDenied):
+        await require_role(session=session, telegram_user_id=5003, allowed=everywhere, municipality="nova-xavantina")
+    with pytest.raises(PermissionDenied):
+        await require_role(session=session, telegram_user_id=5004, allowed=frozenset({Role.INSPECTOR}),
+                           municipality="nova-xavantina")
+    assert await staff_municipalities(session=session, telegram_user_id=5004,
+                                      allowed=frozenset({Role.INSPECTOR})) == frozenset({"sapezal"})
+
+
+async def test_a_persons_city_is_their_driver_registrations_else_their_choice(session: AsyncSession) -> None:
+    """Lei 1.533/2020 is Sapezal's: a linked driver is Sapezal's whatever they chose ("Minha cidade")."""
+    import datetime as dt
+
+    from models.drivers.tables import Driver
+    from models.people import choose_municipality
+
+    maria = await ensure_person(session=session, telegram_user_id=6001, chat_id=6001, first_name="Maria",
+                                language_code="pt-br")
+    assert maria.municipality is None and not maria.municipality_chosen
+    await choose_municipality(session=session, person_id=maria.id, municipality="nova-xavantina")
+    again = await ensure_person(session=session, telegram_user_id=6001, chat_id=6001, first_name="Maria",
+                                language_code="pt-br")
+    assert again.municipality == "nova-xavantina"
+    session.add(Driver(municipality="sapezal", cpf="52998224725", name="Maria", cnh_number="1", cnh_category="B",
+                       cnh_issued_on=dt.date(2015, 6, 1), person_id=maria.id))
+    await session.commit()
+    linked = await ensure_person(session=session, telegram_user_id=6001, chat_id=6001, first_name="Maria",
+                                 language_code="pt-br")
+    assert linked.municipality == "sapezal"

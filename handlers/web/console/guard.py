@@ -24,7 +24,7 @@ from handlers.web.keys import SETTINGS
 from models.columns import utcnow
 from models.console.scope import staff_municipalities
 from models.console.signin import CONSOLE_ROLES, csrf_ok, csrf_token, session_owner
-from models.people import PermissionDenied, Person, Role, StaffMember, require_role
+from models.people import ANY_MUNICIPALITY, PermissionDenied, Person, Role, StaffMember, require_role
 
 logger = logging.getLogger("balcao.console")
 COOKIE = "balcao_console"
@@ -47,7 +47,8 @@ async def _signed_in(request: web.Request, token: str) -> ConsoleStaff | None:
         if owner is None:
             return None
         try:
-            role = await require_role(session=session, telegram_user_id=owner, allowed=CONSOLE_ROLES)
+            role = await require_role(session=session, telegram_user_id=owner, allowed=CONSOLE_ROLES,
+                               municipality=ANY_MUNICIPALITY)
         except PermissionDenied:
             return None
         member = (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == owner))).one()

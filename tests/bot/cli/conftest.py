@@ -15,11 +15,13 @@ import models  # noqa: F401  (every table)
 from bot.db import create_engine
 from bot.migrate import alembic_config
 from bot.settings import get_settings
+from tests.auxil.municipalities import write_municipalities
 
 
 @pytest.fixture
 def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A migrated-looking SQLite database with every table (stamped at the latest migration)."""
+    """A migrated-looking SQLite database with every table (stamped at the latest migration), serving the test
+    municipalities (``tests/auxil/municipalities.py``); the CLI syncs their rows."""
     monkeypatch.chdir(tmp_path)
     for name in list(os.environ):
         if name.startswith("BALCAO_"):
@@ -36,6 +38,7 @@ def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     asyncio.run(create())
     command.stamp(alembic_config(url), "head")
     monkeypatch.setenv("BALCAO_DATABASE_URL", url)
+    monkeypatch.setenv("BALCAO_MUNICIPALITIES_FILE", str(write_municipalities(tmp_path)))
     get_settings.cache_clear()
     yield path
     get_settings.cache_clear()

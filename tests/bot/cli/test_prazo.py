@@ -8,6 +8,7 @@ import pytest
 
 from bot.cli import main
 from bot.settings import get_settings
+from tests.auxil.municipalities import write_municipalities
 
 
 @pytest.fixture(autouse=True)
@@ -160,3 +161,28 @@ def test_help_lists_every_rule_with_its_article(capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     assert "cp-43-recurso" in out and "Art. 43" in out and "cp-46-deposito" not in out
     assert "l1533-22-entrega" in out and "Art. 22, §§1º–2º" in out
+
+
+def test_a_short_office_day_of_the_municipality_moves_the_end(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Lei 9.784/1999 Art. 66 §1: Nova Xavantina closes at 11h on 24 December 2026, so 30 dias of CP Art. 278 §2
+    from 24 November end on Monday 28 December; Sapezal, without that short day, keeps the 24th."""
+    path = write_municipalities(tmp_path, nx_extra='''
+[[municipality.short_days]]
+date = 2026-12-24
+closes = "11:00"
+act = "Decreto nº 45/2026"
+''')
+    monkeypatch.setenv("BALCAO_MUNICIPALITIES_FILE", str(path))
+    assert main(["prazo", "cp-278-defesa", "--inicio", "24/11/2026"]) == 0  # the Código de Posturas: Nova Xavantina
+    out = capsys.readouterr().out
+    assert "expediente encerrado mais cedo nesse dia (11:00, Decreto nº 45/2026)" in out
+    assert "Lei 9.784/1999 Art. 66 §1" in out
+    assert "Prazo final: segunda-feira, 28 de dezembro de 2026" in out
+    get_settings.cache_clear()
+    assert main(["prazo", "cp-278-defesa", "--inicio", "24/11/2026", "--municipio", "sapezal"]) == 0
+    assert "Prazo final: quinta-feira, 24 de dezembro de 2026" in capsys.readouterr().out
+    get_settings.cache_clear()
+    assert main(["prazo", "cp-278-defesa", "--inicio", "24/11/2026", "--municipio", "cuiaba"]) != 0
+    assert "this deployment serves sapezal, nova-xavantina" in capsys.readouterr().err

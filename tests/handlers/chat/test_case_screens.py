@@ -103,7 +103,8 @@ async def test_cancelling_a_report_agrees_with_its_name(emulator: Any, bot_app: 
 async def test_an_ombudsman_message_without_files_says_none_not_zero_files(emulator: Any, bot_app: Any) -> None:
     """"Arquivos: 0 arquivo" read wrong: no file is "nenhum"."""
     joao = Talk(emulator, emulator.add_user(JOAO, "João", language_code="pt-br"))
-    kinds = await joao.send("/ouvidoria", "Que tipo de manifestação")
+    city = await joao.send("/ouvidoria", "Escolha a sua cidade")  # the test deployment serves two
+    kinds = await joao.press(city, "city:sapezal:ouvidoria", "Que tipo de manifestação")
     await joao.press(kinds, "ouv:type:reclamacao", "Escreva")
     files = await joao.send("O posto de saúde do bairro está sem médico há duas semanas.", "Se quiser")
     identity = await joao.press(files, "ouv:files:done", "Quem pode ver seu nome?")

@@ -169,3 +169,22 @@ async def test_files_and_assignment(client: TestClient, session: AsyncSession, s
     assert refused.status == 422
     taken = await (await client.post(f"/api/cases/{rep}/assign", json={}, headers=clerk)).json()
     assert taken["case"]["status"] == "in_progress" and taken["case"]["assigned_staff_id"] is not None
+
+
+async def test_staff_of_one_municipality_neither_see_nor_act_on_the_others_cases(
+    client: TestClient, session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """CF Art. 30: a role is held in one municipality. The representação is Nova Xavantina's (its Código de
+    Posturas); an admin of Sapezal gets neither the queue entry nor the case, and may not assign it."""
+    rep, _ouv = await _file_both(session, settings, cast)
+    await add_staff(session=session, telegram_user_id=7200, role=Role.ADMIN, name="Íris", actor="test",
+                    municipality="sapezal")
+    sapezal = await (await client.get("/api/cases", headers=_as(7200))).json()
+    assert rep not in [c["protocol"] for c in sapezal["cases"]]
+    assert (await client.get(f"/api/cases/{rep}", headers=_as(7200))).status == 403
+    assert (await client.post(f"/api/cases/{rep}/assign", headers=_as(7200), json={})).status == 403
+    await add_staff(session=session, telegram_user_id=7201, role=Role.CLERK, name="Nina", actor="test",
+                    municipality="nova-xavantina")
+    nx = await (await client.get("/api/cases", headers=_as(7201))).json()
+    assert [c["protocol"] for c in nx["cases"]] == [rep]
+    assert (await client.get(f"/api/cases/{rep}", headers=_as(7201))).status == 200

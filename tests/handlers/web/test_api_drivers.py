@@ -108,3 +108,22 @@ async def test_link_codes_status_inspections_and_sanctions(client: TestClient, s
     bad = await client.post("/api/drivers/authorizations/2026/001/sanctions", json={"sanction": "multa"},
                             headers=_as(CLARA))
     assert (bad.status, (await bad.json())["error"]) == (422, "bad_sanction")
+
+
+async def test_the_registry_is_for_the_staff_of_the_municipality_whose_law_it_is(
+    client: TestClient, settings: Settings, session: AsyncSession
+) -> None:
+    """Lei 1.533/2020 is Sapezal's: a clerk of Nova Xavantina may not import into it nor read it (CF Art. 30 I)."""
+    await add_staff(session=session, telegram_user_id=9301, role=Role.CLERK, name="Nê", actor="test",
+                    municipality="nova-xavantina")
+    await add_staff(session=session, telegram_user_id=9302, role=Role.CLERK, name="Sá", actor="test",
+                    municipality="sapezal")
+    body = csv_text([recent_row(settings)])
+    assert (await client.post("/api/drivers/import", data=body, headers=_as(9301))).status == 403
+    assert (await session.exec(select(Driver))).all() == []
+    good = await client.post("/api/drivers/import", data=body, headers=_as(9302))
+    assert good.status == 200
+    number = driver_row()["autorizacao_numero"]
+    assert (await client.get(f"/api/drivers/authorizations/{number}", headers=_as(9301))).status == 403
+    assert (await client.get(f"/api/drivers/authorizations/{number}", headers=_as(9302))).status == 200
+    assert {driver.municipality for driver in (await session.exec(select(Driver))).all()} == {"sapezal"}

@@ -184,3 +184,26 @@ async def test_vista_and_diligencia_through_the_api_cp_art_40_par_1_and_art_42(
     done = await (await client.post(f"{route}/diligencia/done", headers=_headers(CLARA))).json()
     assert done["diligencia_done_at"] is not None
     assert (await client.post("/api/notices/filings/999/vista", headers=_headers(CLARA))).status == 409
+
+
+async def test_staff_of_another_municipality_neither_issue_nor_see_its_notices(
+    client: TestClient, session: AsyncSession
+) -> None:
+    """CF Art. 30 I: an auto under the Código de Posturas is Nova Xavantina's act. Sapezal's inspector may not draw
+    it up, nor read it, its PDF or its place on the delivery list; Nova Xavantina's may."""
+    from models.people import add_staff
+
+    await add_staff(session=session, telegram_user_id=9201, role=Role.INSPECTOR, name="Sá", actor="test",
+                    municipality="sapezal")
+    await add_staff(session=session, telegram_user_id=9202, role=Role.INSPECTOR, name="Nê", actor="test",
+                    municipality="nova-xavantina")
+    assert (await client.post("/api/notices", json=BODY, headers=_headers(9201))).status == 403
+    issued = await client.post("/api/notices", json=BODY, headers=_headers(9202))
+    assert issued.status == 201
+    number = (await issued.json())["number"]
+    assert (await client.get(f"/api/notices/{number}", headers=_headers(9201))).status == 403
+    assert (await client.get(f"/api/notices/{number}/pdf", headers=_headers(9201))).status == 403
+    assert (await (await client.get("/api/notices/deliveries", headers=_headers(9201))).json())["deliveries"] == []
+    assert (await client.get(f"/api/notices/{number}", headers=_headers(9202))).status == 200
+    listed = await (await client.get("/api/notices/deliveries", headers=_headers(9202))).json()
+    assert [item["number"] for item in listed["deliveries"]] == [number]

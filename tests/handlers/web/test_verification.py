@@ -31,8 +31,9 @@ async def test_a_valid_code_shows_the_public_data_and_nothing_personal(
     assert response.status == 200 and response.content_type == "text/html"
     page = await response.text()
     for shown in ("Documento autêntico", "Auto de infração", issued.notice.number, "2 de março de 2026",
-                  "Código de Posturas", "Art. 53", 'lang="pt-BR"'):
+                  "Código de Posturas", "Art. 53", 'lang="pt-BR"', "Nova Xavantina"):
         assert shown in page, shown
+    assert "Sapezal" not in page  # the Prefeitura that issued it, not the deployment's first (CF Art. 30 I)
     for personal in ("Maria", "Aparecida", "529.982.247-25", "52998224725", "Acácias", "mato alto", "Inês"):
         assert personal not in page, personal
     assert response.headers["Cache-Control"] == "no-store"

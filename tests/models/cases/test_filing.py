@@ -8,7 +8,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import translator
-from bot.settings import Settings
+from bot.settings import Settings, load_settings
 from models.cases.attachments import store_attachment
 from models.cases.fields import InvalidInput
 from models.cases.filing import (
@@ -140,7 +140,8 @@ async def test_the_daily_limit_keeps_abuse_out(session: AsyncSession, settings: 
 
 
 async def test_a_rulebook_not_in_force_is_refused(session: AsyncSession, settings: Settings, cast: Cast) -> None:
-    only_sapezal = settings.model_copy(update={"rulebooks": ["sapezal-1533"]})
+    # A deployment serving only Sapezal: the Código de Posturas is Nova Xavantina's law (CF Art. 30 I).
+    only_sapezal = load_settings(database_url=settings.database_url, municipality_name="Sapezal")
     with pytest.raises(InvalidInput, match="not available"):
         await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
                                   settings=only_sapezal)

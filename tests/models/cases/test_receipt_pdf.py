@@ -26,6 +26,7 @@ def test_the_receipt_is_a_pdf_with_the_protocol_and_the_articles() -> None:
         case_id=1, protocol="REP-2026-000123", kind=CaseKind.REPRESENTATION,
         received_at=dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC), due_on=dt.date(2026, 3, 12),
         summary="Entulho na calçada — toda sexta-feira. 🚛", legal_refs=("Lei nº 1.101/2004, Art. 30 a 32",),
+        municipality="nova-xavantina",
     )
     content = build_receipt(filed, tr=translator("pt_BR"), municipality="Nova Xavantina")
     assert content.startswith(b"%PDF-")

@@ -11,7 +11,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import translator
-from bot.settings import Settings
+from bot.settings import Settings, load_settings
 from models.drivers.tables import Driver
 from models.notices.codes import code_hash
 from models.notices.delivery import cpf_claimant, staff_list
@@ -103,7 +103,9 @@ async def test_an_infraction_of_the_other_law_or_a_law_not_in_force_is_refused(
 ) -> None:
     with pytest.raises(NoticeRefused, match="another law"):
         await issue(session, settings, cp_auto(infraction_code="L1533-26-IV"), now=NOW)
-    only_sapezal = settings.model_copy(update={"rulebooks": ["sapezal-1533"]})
+    # A deployment serving only Sapezal: the Código de Posturas is Nova Xavantina's law (CF Art. 30 I).
+    only_sapezal = load_settings(database_url=settings.database_url, municipality_name="Sapezal",
+                                 unit_values={"URS": {2026: "5.25"}})
     with pytest.raises(NoticeRefused, match="not in force"):
         await issue(session, only_sapezal, cp_auto(), now=NOW)
 
@@ -200,7 +202,7 @@ async def test_the_person_is_found_by_a_verified_cpf_and_a_cpf_typed_at_opt_in_i
     assert item.delivery.staff_reason is StaffReason.NO_PERSON
     claimant = await cpf_claimant(session=session, notice=by_optin.notice)
     assert claimant is not None and claimant.id == cast.maria.id
-    session.add(Driver(cpf=JOAO_CPF, name="João", cnh_number="1", cnh_category="B",
+    session.add(Driver(municipality="sapezal", cpf=JOAO_CPF, name="João", cnh_number="1", cnh_category="B",
                        cnh_issued_on=dt.date(2010, 1, 1), person_id=cast.joao.id))
     await session.commit()
     by_driver = await issue(session, settings, cp_auto(offender_document=JOAO_CPF), now=NOW)

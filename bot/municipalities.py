@@ -1,0 +1,305 @@
+"""The municipalities a deployment serves, read from one TOML file (``BALCAO_MUNICIPALITIES_FILE``).
+
+An act is valid only in the name of the authority with the power to do it: each municipality legislates on matters
+of local interest (CF Art. 30 I) and enforces its own laws (Art. 30 V), so every document, deadline, fine and message
+of a case, notice or driver registration uses the municipality it belongs to. Lei 1.533/2020 is Sapezal's ("Prefeitura
+Municipal de Sapezal", its header); the Código de Posturas, Lei 1.101/2004, is Nova Xavantina's ("Código de Posturas do
+Município de Nova Xavantina", its header): a rulebook may be in force only in its own municipality.
+
+Without a file, the ``BALCAO_MUNICIPALITY_*`` variables describe a single-municipality deployment (wave 1); with none
+of them set either, the deployment serves the two municipalities whose laws ship with Balcão, without fiscal-unit
+values (so no fine can be issued until they are configured). The format is in the README ("Municipalities").
+
+This module is a leaf like :mod:`bot.settings`: any layer may import it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import tomllib
+import unicodedata
+from collections.abc import Iterator, Mapping
+from decimal import Decimal
+from pathlib import Path
+from typing import Annotated, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
+
+Rulebook = Literal["sapezal-1533", "nx-posturas"]
+
+SLUG_PATTERN: Final = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+
+RULEBOOK_OWNERS: Final[dict[str, str]] = {
+    "sapezal-1533": "5107875",  # Lei 1.533/2020, "Prefeitura Municipal de Sapezal" (the Law's header)
+    "nx-posturas": "5106257",  # Lei 1.101/2004, "Código de Posturas do Município de Nova Xavantina"
+}
+"""The IBGE code of the municipality that enacted each rulebook's law (CF Art. 30 I: its own competence)."""
+
+KNOWN_MUNICIPALITIES: Final[dict[str, tuple[str, str, str]]] = {
+    "sapezal": ("Sapezal", "MT", "5107875"),
+    "nova-xavantina": ("Nova Xavantina", "MT", "5106257"),
+}
+"""Slug → (name, state, IBGE code) of the municipalities whose laws ship with Balcão."""
+
+UF_IBGE_PREFIX: Final[dict[str, str]] = {
+    "RO": "11", "AC": "12", "AM": "13", "RR": "14", "PA": "15", "AP": "16", "TO": "17", "MA": "21", "PI": "22",
+    "CE": "23", "RN": "24", "PB": "25", "PE": "26", "AL": "27", "SE": "28", "BA": "29", "MG": "31", "ES": "32",
+    "RJ": "33", "SP": "35", "PR": "41", "SC": "42", "RS": "43", "MS": "50", "MT": "51", "GO": "52", "DF": "53",
+}
+"""The first two digits of every IBGE municipal code are its state's code."""
+
+
+class MunicipalitiesError(Exception):
+    """The municipalities file (or the single-municipality variables) is invalid; one line per problem."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Office(_Strict):
+    """A place where people are served (Lei 1.533 Art. 3, 9, 13 XX: where drivers renew and present the vehicle)."""
+
+    name: str = Field(min_length=1, max_length=160)
+    address: str = Field(min_length=1, max_length=300)
+    hours: str = Field(default="", max_length=160, description="Opening hours as people read them.")
+
+
+class Ouvidoria(_Strict):
+    """How to reach the municipality's Ouvidoria (Lei 13.460/2017 Art. 13; Lei 1.533 Art. 14: phone on the sticker)."""
+
+    phone: str = Field(default="", max_length=40)
+    email: str = Field(default="", max_length=120, pattern=r"^$|^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+class ShortDay(_Strict):
+    """A day the office works shorter hours, decreed by the municipality (Lei 9.784/1999 Art. 66 §1).
+
+    Exactly one of ``closes`` (closes before the normal hour, e.g. 24 and 31 December) and ``opens`` (opens late,
+    e.g. Ash Wednesday until 14h) is given.
+    """
+
+    date: dt.date
+    closes: dt.time | None = None
+    opens: dt.time | None = None
+    act: str = Field(default="", max_length=160, description="The decree or ordinance, e.g. 'Decreto nº 45/2026'.")
+
+    @model_validator(mode="after")
+    def _one_of(self) -> ShortDay:
+        if (self.closes is None) == (self.opens is None):
+            raise ValueError(f"{self.date}: give either closes = \"HH:MM\" or opens = \"HH:MM\"")
+        return self
+
+
+class MunicipalityConfig(_Strict):
+    """One municipality of the deployment: identity, offices, Ouvidoria, calendar, fiscal units, laws in force."""
+
+    slug: str = Field(pattern=SLUG_PATTERN, max_length=40, description="Stable key, e.g. 'nova-xavantina'.")
+    name: str = Field(min_length=1, max_length=80)
+    state: str = Field(default="MT", pattern=r"^[A-Z]{2}$")
+    ibge_code: str = Field(default="", pattern=r"^$|^\d{7}$")
+    offices: tuple[Office, ...] = ()
+    ouvidoria: Ouvidoria = Ouvidoria()
+    holidays: dict[int, tuple[dt.date, ...]] = Field(
+        default_factory=dict, description="Municipal holidays per year (added to the national and state ones)."
+    )
+    short_days: tuple[ShortDay, ...] = ()
+    unit_values: dict[str, dict[int, Annotated[Decimal, Field(gt=0)]]] = Field(
+        default_factory=dict, description="R$ per fiscal unit per year: URS = { 2026 = \"5.25\" }."
+    )
+    unit_values_illustrative: bool = Field(
+        default=False, description="The values are examples (the demo's): fines say so, and outside the demo none "
+        "is issued with them.",
+    )
+    rulebooks: tuple[Rulebook, ...] = ()
+    bot_token: SecretStr | None = Field(default=None, description="This municipality's own bot (else the default).")
+    bot_name: str = Field(default="", max_length=64)
+
+    @field_validator("bot_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value():
+            return None
+        bot_id, _, secret = value.get_secret_value().partition(":")
+        if not bot_id.isdigit() or len(secret) < 10:
+            raise ValueError("does not look like a bot token (123456789:ABC…); copy it again from @BotFather")
+        return value
+
+    @field_validator("state")
+    @classmethod
+    def _known_state(cls, value: str) -> str:
+        if value not in UF_IBGE_PREFIX:
+            raise ValueError(f"unknown state {value!r}; use the two-letter UF, e.g. MT")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> MunicipalityConfig:
+        if self.ibge_code and not self.ibge_code.startswith(UF_IBGE_PREFIX[self.state]):
+            raise ValueError(f"IBGE code {self.ibge_code} is not of a municipality of {self.state} "
+                             f"(those start with {UF_IBGE_PREFIX[self.state]})")
+        for year, days in self.holidays.items():
+            if wrong := [day.isoformat() for day in days if day.year != year]:
+                raise ValueError(f"holidays.{year} lists days of another year: {', '.join(wrong)}")
+        for rulebook in self.rulebooks:
+            owner = RULEBOOK_OWNERS[rulebook]
+            if self.ibge_code != owner:
+                law = next(name for slug, (name, _uf, code) in KNOWN_MUNICIPALITIES.items() if code == owner)
+                raise ValueError(f"rulebook {rulebook} is a law of {law} (IBGE {owner}): another municipality "
+                                 "cannot enforce it (CF Art. 30 I); set this municipality's ibge_code or remove it")
+        return self
+
+    @property
+    def holiday_dates(self) -> tuple[dt.date, ...]:
+        """Every municipal holiday, all years together."""
+        return tuple(sorted(day for days in self.holidays.values() for day in days))
+
+    @property
+    def prefeitura(self) -> str:
+        """The authority's name as documents are headed: ``Prefeitura Municipal de Nova Xavantina``."""
+        return f"Prefeitura Municipal de {self.name}"
+
+
+class MunicipalitiesFile(_Strict):
+    """The TOML file: ``[[municipality]]`` tables, one per municipality; the first is the default."""
+
+    municipality: tuple[MunicipalityConfig, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique(self) -> MunicipalitiesFile:
+        slugs = [item.slug for item in self.municipality]
+        if duplicates := sorted({slug for slug in slugs if slugs.count(slug) > 1}):
+            raise ValueError(f"slug used twice: {', '.join(duplicates)}")
+        seen: dict[str, str] = {}
+        for item in self.municipality:
+            for rulebook in item.rulebooks:
+                if rulebook in seen:
+                    raise ValueError(f"rulebook {rulebook} is in force in both {seen[rulebook]} and {item.slug}")
+                seen[rulebook] = item.slug
+        return self
+
+
+class Municipalities(Mapping[str, MunicipalityConfig]):
+    """The municipalities of a deployment by slug, in the file's order (the first is the default)."""
+
+    def __init__(self, items: tuple[MunicipalityConfig, ...], *, source: str) -> None:
+        self._items = {item.slug: item for item in items}
+        self.source = source
+
+    def __getitem__(self, slug: str) -> MunicipalityConfig:
+        return self._items[slug]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @property
+    def default(self) -> MunicipalityConfig:
+        """The first municipality: existing rows go to it on upgrade, and a single deployment has only it."""
+        return next(iter(self._items.values()))
+
+    @property
+    def several(self) -> bool:
+        """Whether people must choose their city (the deployment serves more than one)."""
+        return len(self._items) > 1
+
+    def with_rulebook(self, rulebook: str) -> MunicipalityConfig | None:
+        """The municipality where a rulebook is in force (at most one), or ``None``."""
+        return next((item for item in self._items.values() if rulebook in item.rulebooks), None)
+
+
+def _problems(exc: ValidationError, prefix: str) -> list[str]:
+    lines = []
+    for error in exc.errors():
+        where = ".".join(str(part) for part in error["loc"])
+        message = error["msg"].removeprefix("Value error, ")
+        lines.append(f"  {prefix}{where}: {message}" if where else f"  {prefix.rstrip(': ')}: {message}")
+    return lines
+
+
+def load_file(path: Path) -> Municipalities:
+    """Read and validate a municipalities TOML file.
+
+    Raises:
+        MunicipalitiesError: the file is missing, not TOML, or invalid (one line per problem, each named by its
+            place in the file, e.g. ``municipality.1.ibge_code``).
+    """
+    name = "BALCAO_MUNICIPALITIES_FILE"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise MunicipalitiesError(f"{name}: cannot read {path}: {exc.strerror}") from exc
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise MunicipalitiesError(f"{name}: {path} is not valid TOML: {exc}") from exc
+    try:
+        parsed = MunicipalitiesFile.model_validate(data)
+    except ValidationError as exc:
+        raise MunicipalitiesError("\n".join([f"Invalid {name} ({path}):", *_problems(exc, "")])) from exc
+    return Municipalities(parsed.municipality, source=str(path))
+
+
+def slugify(name: str) -> str:
+    """A slug from a municipality's name: ``Nova Xavantina`` → ``nova-xavantina``."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9]+", "-", plain).strip("-") or "municipio"
+
+
+SAPEZAL_SMFO: Final = Office(name="Secretaria Municipal de Finanças e Orçamento (SMFO)",
+                             address="Av. Antonio André Maggi, 1400, Centro")
+"""Where Sapezal serves drivers: the address in the header of Lei 1.533/2020."""
+
+
+def built_in() -> Municipalities:
+    """The two municipalities whose laws ship with Balcão, each with its own law, without unit values."""
+    items = tuple(
+        MunicipalityConfig(slug=slug, name=name, state=state, ibge_code=code,
+                           offices=(SAPEZAL_SMFO,) if slug == "sapezal" else (),
+                           rulebooks=tuple(rb for rb, owner in RULEBOOK_OWNERS.items() if owner == code))
+        for slug, (name, state, code) in KNOWN_MUNICIPALITIES.items()
+    )
+    return Municipalities(items, source="built-in")
+
+
+def single(values: dict[str, object]) -> Municipalities:
+    """One municipality from the wave-1 ``BALCAO_*`` variables (see ``Settings``).
+
+    Args:
+        values: ``slug``, ``name``, ``state``, ``ouvidoria_phone``, ``rulebooks`` (``None``: the laws this
+            municipality enacted), ``unit_values``, ``holidays`` (dates), ``office``.
+
+    Raises:
+        MunicipalitiesError: one line per invalid value, named by its variable.
+    """
+    name = str(values["name"])
+    slug = str(values.get("slug") or slugify(name))
+    known = KNOWN_MUNICIPALITIES.get(slugify(name))
+    ibge = str(values.get("ibge_code") or (known[2] if known else ""))
+    rulebooks = values.get("rulebooks")
+    if rulebooks is None:
+        rulebooks = [rb for rb, owner in RULEBOOK_OWNERS.items() if owner == ibge]
+    holidays: dict[int, list[dt.date]] = {}
+    for day in values.get("holidays") or ():  # type: ignore[attr-defined]
+        holidays.setdefault(day.year, []).append(day)
+    office_name, _, office_address = str(values.get("office") or "").partition(",")
+    data = {
+        "slug": slug, "name": name, "state": values.get("state", "MT"), "ibge_code": ibge,
+        "ouvidoria": {"phone": values.get("ouvidoria_phone") or ""}, "holidays": holidays,
+        "unit_values": values.get("unit_values") or {}, "rulebooks": rulebooks,
+        "offices": [{"name": office_name.strip(), "address": office_address.strip() or office_name.strip()}]
+        if office_name.strip() else [],
+    }
+    try:
+        item = MunicipalityConfig.model_validate(data)
+    except ValidationError as exc:
+        variables = {"ibge_code": "MUNICIPALITY_IBGE_CODE", "ouvidoria": "OUVIDORIA_PHONE",
+                     "holidays": "MUNICIPAL_HOLIDAYS", "state": "MUNICIPALITY_STATE", "slug": "MUNICIPALITY_SLUG",
+                     "name": "MUNICIPALITY_NAME", "unit_values": "UNIT_VALUES", "rulebooks": "RULEBOOKS"}
+        lines = ["Invalid single-municipality settings:"]
+        for error in exc.errors():
+            field = str(error["loc"][0]) if error["loc"] else ""
+            variable = f"BALCAO_{variables.get(field, 'MUNICIPALITY_NAME')}" if field else "BALCAO_RULEBOOKS"
+            lines.append(f"  {variable}: {error['msg'].removeprefix('Value error, ')}")
+        raise MunicipalitiesError("\n".join(lines)) from exc
+    return Municipalities((item,), source="BALCAO_MUNICIPALITY_*")
