@@ -13,6 +13,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from models.tlog.appending import backfill
+
 import models.columns
 from models.columns import utcnow
 
@@ -72,6 +74,10 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f('ix_staff_member_municipality'), ['municipality'], unique=False)
         batch_op.create_unique_constraint('uq_staff_member_user_municipality', ['telegram_user_id', 'municipality'])
         batch_op.create_foreign_key('fk_staff_member_municipality', 'municipality', ['municipality'], ['slug'])
+
+    # A notice's municipality is part of its legal effect (in whose name the act is, CF Art. 30 I): the
+    # transparency log (0005) covers it, so every notice gets a leaf with it.
+    backfill(op.get_bind())
 
 
 def downgrade() -> None:

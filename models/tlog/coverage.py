@@ -66,7 +66,7 @@ COVERED: dict[str, Covered] = {
             "recidivist": "flag", "defence_days": "value", "case_id": "value", "preliminar_id": "value",
             "code_hash": "value", "pdf": "bytes_digest", "pdf_sha256": "value", "issued_at": "moment",
             "stage": "value", "outcome": "value", "recidivism_of": "value", "infraction_on": "day",
-            "quantity": "value", "warning_only": "flag", "payment_days": "value",
+            "quantity": "value", "warning_only": "flag", "payment_days": "value", "municipality": "value",
         }),
         Covered("notice_delivery", {
             "notice_id": "value", "document": "value", "filing_id": "value", "state": "value",
