@@ -13,6 +13,7 @@ from models import (  # noqa: F401  (register tables)
     drivers,  # Lei 1.533/2020
     health,  # /healthz write probe
     notices,  # penalty notices
+    open311,  # Open311 GeoReport v2 clients and submissions
     outbox,
     people,
     reminders,  # reminder mutes
