@@ -36,6 +36,7 @@ def upgrade() -> None:
     sa.Column('case_id', sa.Integer(), nullable=False),
     sa.Column('client_id', sa.Integer(), nullable=False),
     sa.Column('account_sha256', sa.String(length=64), nullable=False),
+    sa.Column('service_code', sa.String(length=16), nullable=False),
     sa.Column('media_url', sa.String(length=500), nullable=True),
     sa.ForeignKeyConstraint(['case_id'], ['citizen_case.id'], ),
     sa.ForeignKeyConstraint(['client_id'], ['open311_client.id'], ),

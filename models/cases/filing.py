@@ -159,11 +159,13 @@ class Open311Origin:
     Attributes:
         client_id: the client system (``models.open311.tables.Open311Client``).
         account_sha256: the person as the client system knows them, hashed (the daily limit counts it).
+        service_code: the Open311 service the request was posted to.
         media_url: a public photo URL the client gave (``media_url``), published with the request.
     """
 
     client_id: int
     account_sha256: str
+    service_code: str
     media_url: str | None = None
 
 
@@ -272,7 +274,8 @@ async def _file(
     )
     if origin is not None:
         session.add(Open311Submission(case_id=case.id, client_id=origin.client_id,
-                                      account_sha256=origin.account_sha256, media_url=origin.media_url))
+                                      account_sha256=origin.account_sha256, service_code=origin.service_code,
+                                      media_url=origin.media_url))
     await claim_attachments(session=session, person_id=person_id, attachment_ids=attachment_ids, case_id=case.id)
     await session.flush()
     await record_event(

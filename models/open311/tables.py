@@ -39,4 +39,5 @@ class Open311Submission(SQLModel, table=True):
     case_id: int = Field(sa_column=Column(Integer, ForeignKey("citizen_case.id"), nullable=False, unique=True))
     client_id: int = Field(sa_column=Column(Integer, ForeignKey("open311_client.id"), nullable=False, index=True))
     account_sha256: str = Field(sa_column=Column(String(64), nullable=False, index=True))
+    service_code: str = Field(sa_column=Column(String(16), nullable=False))
     media_url: str | None = Field(default=None, sa_column=Column(String(500)))
