@@ -64,7 +64,7 @@ class PostedRequest:
     address_string: str | None = None
     media_url: str | None = None
     account: str | None = None  # account_id, else email, else device_id
-    upload: Upload | None = None
+    uploads: tuple[Upload, ...] = ()
 
 
 def _place(request: PostedRequest) -> Place:
@@ -147,14 +147,14 @@ async def post_request(
     """
     assert client.id is not None
     attachment_ids: list[int] = []
-    if request.upload is not None:
-        stored = await store_attachment(
-            session=session, person_id=None, content=request.upload.content, file_name=request.upload.file_name,
-            limits=CaseLimits.from_settings(settings), already=[],
-        )
-        assert stored.id is not None
-        attachment_ids.append(stored.id)
     try:
+        for upload in request.uploads:
+            stored = await store_attachment(
+                session=session, person_id=None, content=upload.content, file_name=upload.file_name,
+                limits=CaseLimits.from_settings(settings), already=attachment_ids,
+            )
+            assert stored.id is not None
+            attachment_ids.append(stored.id)
         return await _file(session=session, client_id=client.id, service=service, request=request,
                            attachment_ids=attachment_ids, now=now, settings=settings)
     except InvalidInput:
