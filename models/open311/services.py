@@ -135,12 +135,11 @@ def _cp_services() -> tuple[Service, ...]:
     for row in rows:
         assert row.table is not None
         tables.setdefault(row.table, []).append(row.code)
-    for table, _codes in tables.items():
+    # an everyday word is a keyword of the tables the chat's search finds for it
+    found_in = {word: {row.table for row in search_infractions(word, rulebooks=[CP], limit=6)} for word in SYNONYMS}
+    for table in tables:
         first = next(row for row in rows if row.table == table)
-        keywords = tuple(
-            word for word in SYNONYMS
-            if any(found.table == table for found in search_infractions(word, rulebooks=[CP], limit=6))
-        )
+        keywords = tuple(word for word, found in found_in.items() if table in found)
         services.append(
             Service(
                 code=f"{CP_PREFIX}{table}",

@@ -104,7 +104,8 @@ def error(fmt: str, status: int, description: str) -> web.Response:
 
 def fmt_of(request: web.Request) -> str:
     """``json`` or ``xml``, from the path's extension (XML, the spec's required format, otherwise)."""
-    return "json" if request.match_info.get("fmt") == "json" else "xml"
+    fmt = request.match_info.get("fmt") or request.path.rsplit(".", 1)[-1]
+    return "json" if fmt == "json" else "xml"
 
 
 def open311_endpoint(handler: Handler) -> Handler:
