@@ -211,12 +211,32 @@ def scan_file(path: Path, shown_as: str) -> Found:
     return found
 
 
+def scan_template(path: Path, shown_as: str) -> Found:
+    """Scan one Jinja2 template (``templates/*.html``) for its ``_()``, ``ngettext()`` and ``pgettext()`` calls."""
+    from jinja2 import Environment
+
+    found = Found()
+    source = path.read_text(encoding="utf-8")
+    for line, function, message in Environment(extensions=["jinja2.ext.i18n"]).extract_translations(source):
+        texts = tuple(part for part in ((message,) if isinstance(message, str) else message) if isinstance(part, str))
+        if function in {"pgettext", "npgettext"} and len(texts) > 1:
+            key: Key = (texts[0], texts[1] if len(texts) == 2 else (texts[1], texts[2]))
+        elif texts:
+            key = (None, texts[0] if len(texts) == 1 else (texts[0], texts[1]))
+        else:
+            continue
+        found.marked.setdefault(key, []).append(Use(shown_as, line, "text"))
+    return found
+
+
 def scan(root: Path, directories: tuple[str, ...]) -> Found:
-    """Scan every Python file under the given directories of ``root``."""
+    """Scan every Python file and every Jinja2 template under the given directories of ``root``."""
     total = Found()
     for directory in directories:
-        for path in sorted((root / directory).rglob("*.py")):
-            found = scan_file(path, path.relative_to(root).as_posix())
+        files = [(path, scan_file) for path in sorted((root / directory).rglob("*.py"))]
+        files += [(path, scan_template) for path in sorted((root / directory).rglob("templates/*.html"))]
+        for path, scanner in files:
+            found = scanner(path, path.relative_to(root).as_posix())
             for key, uses in found.marked.items():
                 total.marked.setdefault(key, []).extend(uses)
             total.unmarked.extend(found.unmarked)

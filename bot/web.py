@@ -27,6 +27,7 @@ from bot.db import SessionFactory
 from bot.settings import Settings
 from bot.update_parsing import has_update_id, parse_update
 from handlers.web.failures import json_failures
+from handlers.web import transparency
 from handlers.web.keys import BOT_APPLICATION, SESSIONS, SETTINGS
 from handlers.web.routes import ROUTE_TABLES
 from models.columns import utcnow
@@ -94,6 +95,7 @@ def build_web_app(settings: Settings, sessions: SessionFactory, bot_application:
     app[SETTINGS] = settings
     app[SESSIONS] = sessions
     app[_LAST_PRUNE] = [0.0]
+    transparency.setup(app)  # its templates and server-side cache
     for table in ROUTE_TABLES:
         app.add_routes(table)
     if bot_application is not None:

@@ -14,6 +14,7 @@ from handlers.web import (
     log_proofs,
     open311,
     operations,
+    transparency,
     verification,
 )
 
@@ -29,4 +30,5 @@ ROUTE_TABLES: tuple[web.RouteTableDef, ...] = (
     api_platforms.routes,  # /api/platforms… (Lei 1.533 Art. 5 IX)
     open311.service_routes,  # public /open311/v2/discovery, services
     open311.request_routes,  # /open311/v2/requests…, servicerequestupdates (POST and updates need an api_key)
+    transparency.routes,  # public /transparencia and its open data
 )
