@@ -100,7 +100,8 @@ async def received_per_month(*, session: AsyncSession, period: Period) -> list[M
         .where(col(Case.received_at) >= start, col(Case.received_at) < end)
         .group_by(month, col(Case.kind))
     )
-    return sorted(MonthCount(m, CaseKind(kind), int(n)) for m, kind, n in rows.all())  # type: ignore[type-var]
+    return sorted((MonthCount(m, CaseKind(kind), int(n)) for m, kind, n in rows.all()),
+                  key=lambda item: (item.month, item.kind.value))
 
 
 async def answered_per_month(*, session: AsyncSession, period: Period) -> list[MonthCount]:
@@ -113,7 +114,8 @@ async def answered_per_month(*, session: AsyncSession, period: Period) -> list[M
                col(Case.status).in_([status.value for status in FINAL_STATUSES]))
         .group_by(month, col(Case.kind))
     )
-    return sorted(MonthCount(m, CaseKind(kind), int(n)) for m, kind, n in rows.all())  # type: ignore[type-var]
+    return sorted((MonthCount(m, CaseKind(kind), int(n)) for m, kind, n in rows.all()),
+                  key=lambda item: (item.month, item.kind.value))
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ Answers are cached: ``Cache-Control: public, max-age=300`` for browsers and prox
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import time
@@ -16,6 +17,7 @@ from typing import Any
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
+from babel.dates import format_skeleton
 
 from bot.i18n import SUPPORTED_LOCALES, Translator, negotiate_locale, translator
 from handlers.web.keys import sessions_of, settings_of
@@ -87,6 +89,11 @@ async def _panel(request: web.Request) -> Panel:
         return await gather(session=session, period=_period(request))
 
 
+def _month_name(day: dt.date, tr: Translator, skeleton: str) -> str:
+    """A month as the reader's language writes it: ``março de 2026`` (``yMMMM``), ``fev. de 2026`` (``yMMM``)."""
+    return str(format_skeleton(skeleton, day, locale=tr.locale))
+
+
 def _month_table(panel: Panel, tr: Translator) -> tuple[list[str], list[dict[str, Any]]]:
     months = [month.strftime("%Y-%m") for month in panel.period.months()]
     received = {(item.month, item.kind): item.count for item in panel.received}
@@ -94,7 +101,7 @@ def _month_table(panel: Panel, tr: Translator) -> tuple[list[str], list[dict[str
     rows = []
     for month, first_day in zip(months, panel.period.months(), strict=True):
         rows.append({
-            "month": tr.date(first_day, format="MMM yyyy"),
+            "month": _month_name(first_day, tr, "yMMM"),
             "cells": [(received.get((month, kind), 0), answered.get((month, kind), 0)) for kind in KIND_ORDER],
             "received": sum(received.get((month, kind), 0) for kind in KIND_ORDER),
             "answered": sum(answered.get((month, kind), 0) for kind in KIND_ORDER),
@@ -131,8 +138,8 @@ def _context(request: web.Request, panel: Panel, place: Jurisdiction, tr: Transl
     return {
         "_": tr._, "ngettext": tr.ngettext, "lang": tr.locale.replace("_", "-"), "place": place,
         "locales": [(locale, tr.language_name(locale)) for locale in SUPPORTED_LOCALES],
-        "first": tr.date(panel.period.first, format="MMMM yyyy"),
-        "last": tr.date(panel.period.last, format="MMMM yyyy"),
+        "first": _month_name(panel.period.first, tr, "yMMMM"),
+        "last": _month_name(panel.period.last, tr, "yMMMM"),
         "kinds": [tr._(KIND_LABELS[kind]) for kind in KIND_ORDER], "rows": rows,
         "month_chart": month_chart, "chapter_chart": chapter_chart, "notice_chart": notice_chart,
         "chapters": panel.chapters, "notices": notices, "timeliness": panel.timeliness,
