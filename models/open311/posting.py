@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sqlalchemy import delete
-from sqlmodel import col
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import N_
@@ -37,9 +37,9 @@ from models.cases.filing import (
 from models.cases.limits import CaseLimits
 from models.cases.ride_hailing import find_reported_vehicle
 from models.cases.schedule import civil_date
-from models.cases.tables import CaseAttachment, CaseKind, Relation
+from models.cases.tables import Case, CaseAttachment, CaseKind, Relation
 from models.open311.services import Service, service_attributes
-from models.open311.tables import Open311Client
+from models.open311.tables import Open311Client, Open311Submission
 
 _URL = re.compile(r"https?://[^\s<>\"]{1,490}")
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -216,3 +216,18 @@ async def _file(
             relation_ended_on=_day(ended, today=today) if ended and relation is Relation.FORMER else None,
         ),
     )
+
+
+async def filed_by_client(*, session: AsyncSession, client_id: int, protocol: str) -> FiledCase | None:
+    """A case this client system filed, as its receipt prints it (None for any other: not theirs to see)."""
+    row = (
+        await session.exec(
+            select(Case)
+            .join(Open311Submission, col(Open311Submission.case_id) == Case.id)
+            .where(Open311Submission.client_id == client_id, Case.protocol == protocol)
+        )
+    ).first()
+    if row is None or row.id is None:
+        return None
+    return FiledCase(case_id=row.id, protocol=row.protocol, kind=row.kind, received_at=row.received_at,
+                     due_on=row.due_on, summary=row.summary, legal_refs=tuple(row.legal_refs))

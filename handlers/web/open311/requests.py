@@ -28,10 +28,11 @@ from models.cases.attachments import AttachmentRefused, check_before_download
 from models.cases.fields import InvalidInput
 from models.cases.limits import CaseLimits
 from models.cases.protocol import PROTOCOL_PATTERN, normalize_protocol
+from models.cases.receipt_pdf import build_receipt
 from models.columns import utcnow
 from models.open311.jurisdiction import resolve_jurisdiction
 from models.open311.keys import client_for_key
-from models.open311.posting import PostedRequest, Upload, post_request
+from models.open311.posting import PostedRequest, Upload, filed_by_client, post_request
 from models.open311.requests import MAX_RANGE, PublicRequest, public_requests, public_updates
 from models.open311.tables import Open311Client
 
@@ -246,6 +247,25 @@ async def create_request(request: web.Request) -> web.Response:
     body = [{"service_request_id": filed.protocol, "service_notice": notice,
              "account_id": fields.get("account_id") or None}]
     return answer(fmt_of(request), "service_requests", "request", body, status=201)
+
+
+@routes.get(ROOT + "/requests/{id}/receipt.pdf")
+@open311_endpoint
+async def receipt(request: web.Request) -> web.Response:
+    """The filing receipt (the chat's PDF), for the client system that filed the case only (``api_key``)."""
+    tr = reader(request)
+    client = await _client(request, request.query.get("api_key", ""), tr)
+    assert client.id is not None
+    protocol = normalize_protocol(request.match_info["id"]) or ""
+    async with sessions_of(request)() as session:
+        filed = await filed_by_client(session=session, client_id=client.id, protocol=protocol)
+    if filed is None:
+        raise Open311Error(404, tr._("No service request {id}.").format(id=request.match_info["id"][:40]))
+    pdf = build_receipt(filed, tr=tr, municipality=settings_of(request).municipality_name,
+                        follow=tr._("Follow this case with GET requests/{id} of Open311, or in the system you used "
+                                    "to file it.").format(id=filed.protocol))
+    return web.Response(body=pdf, content_type="application/pdf", headers={
+        "Content-Disposition": f'inline; filename="{filed.protocol}.pdf"', "Cache-Control": "private, no-store"})
 
 
 @routes.get(ROOT + "/servicerequestupdates.{fmt:xml|json}")

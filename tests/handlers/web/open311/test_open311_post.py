@@ -207,3 +207,18 @@ async def test_a_second_system_needs_its_own_key(server: Open311Server, sessions
     async with sessions() as session:
         other = await issue_key(session=session, name="cidade-app", now=utcnow(), actor="test")
     assert (await _post(server, data=joao_report(other))).status_code == 201
+
+
+async def test_the_receipt_is_the_chats_pdf_for_the_filing_system_only(
+    server: Open311Server, sessions: SessionFactory
+) -> None:
+    protocol = (await _post(server, data=joao_report(server.key))).json()[0]["service_request_id"]
+    pdf = await _get(server, f"requests/{protocol}/receipt.pdf", api_key=server.key)
+    assert pdf.status_code == 200 and pdf.headers["Content-Type"] == "application/pdf"
+    assert pdf.content.startswith(b"%PDF-") and pdf.headers["Cache-Control"] == "private, no-store"
+    async with sessions() as session:
+        other = await issue_key(session=session, name="cidade-app", now=utcnow(), actor="test")
+    not_theirs = await _get(server, f"requests/{protocol}/receipt.pdf", api_key=other)
+    assert not_theirs.status_code == 404  # another system's case: as if it did not exist (errors in XML)
+    assert xml_root(not_theirs.content, "errors", "error").findtext("error/code") == "404"
+    assert (await _get(server, f"requests/{protocol}/receipt.pdf")).status_code == 403
