@@ -64,6 +64,7 @@ class PostedRequest:
     address_string: str | None = None
     media_url: str | None = None
     account: str | None = None  # account_id, else email, else device_id
+    name: str | None = None  # first_name and last_name: the author's name when attribute[author_name] is not sent
     uploads: tuple[Upload, ...] = ()
 
 
@@ -176,7 +177,9 @@ async def _file(
     settings: Settings,
 ) -> FiledCase:
     today = civil_date(now, settings)
-    values = request.attributes
+    values = dict(request.attributes)
+    if not values.get("author_name", "").strip() and request.name:
+        values["author_name"] = request.name
     place = _place(request)
     facts = fields.facts(request.description or "")
     origin = Open311Origin(client_id=client_id, account_sha256=_account_sha256(request),

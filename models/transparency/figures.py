@@ -94,12 +94,12 @@ class MonthCount:
 async def received_per_month(*, session: AsyncSession, period: Period) -> list[MonthCount]:
     """Cases received per month and kind (one query)."""
     start, end = period.bounds()
-    month = _month_of(col(Case.received_at), period).label("month")
-    rows = await session.exec(
-        select(month, col(Case.kind), func.count())
+    cases = (
+        select(_month_of(col(Case.received_at), period).label("month"), col(Case.kind).label("kind"))
         .where(col(Case.received_at) >= start, col(Case.received_at) < end)
-        .group_by(month, col(Case.kind))
+        .subquery()
     )
+    rows = await session.exec(select(cases.c.month, cases.c.kind, func.count()).group_by(cases.c.month, cases.c.kind))
     return sorted((MonthCount(m, CaseKind(kind), int(n)) for m, kind, n in rows.all()),
                   key=lambda item: (item.month, item.kind.value))
 
@@ -107,13 +107,13 @@ async def received_per_month(*, session: AsyncSession, period: Period) -> list[M
 async def answered_per_month(*, session: AsyncSession, period: Period) -> list[MonthCount]:
     """Cases answered (final status reached) per month and kind (one query)."""
     start, end = period.bounds()
-    month = _month_of(col(Case.closed_at), period).label("month")
-    rows = await session.exec(
-        select(month, col(Case.kind), func.count())
+    cases = (
+        select(_month_of(col(Case.closed_at), period).label("month"), col(Case.kind).label("kind"))
         .where(col(Case.closed_at) >= start, col(Case.closed_at) < end,
                col(Case.status).in_([status.value for status in FINAL_STATUSES]))
-        .group_by(month, col(Case.kind))
+        .subquery()
     )
+    rows = await session.exec(select(cases.c.month, cases.c.kind, func.count()).group_by(cases.c.month, cases.c.kind))
     return sorted((MonthCount(m, CaseKind(kind), int(n)) for m, kind, n in rows.all()),
                   key=lambda item: (item.month, item.kind.value))
 

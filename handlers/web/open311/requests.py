@@ -234,6 +234,8 @@ async def create_request(request: web.Request) -> web.Response:
         address_string=fields.get("address_string"),
         media_url=fields.get("media_url"),
         account=fields.get("account_id") or fields.get("email") or fields.get("device_id"),
+        name=" ".join(part for part in (fields.get("first_name", "").strip(), fields.get("last_name", "").strip())
+                      if part) or None,
         uploads=tuple(uploads),
     )
     async with sessions_of(request)() as session:

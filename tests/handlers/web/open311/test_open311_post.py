@@ -203,6 +203,16 @@ async def test_malformed_requests_are_400(server: Open311Server) -> None:
     _error(await _get(server, "requests.json", service_request_id="REP-2026-1,DROP TABLE"), 400)
 
 
+async def test_first_and_last_name_stand_for_the_author_name(server: Open311Server, session: AsyncSession) -> None:
+    """FixMyStreet sends the reporter's name as first_name and last_name (perllib/Open311.pm)."""
+    form = joao_report(server.key, **{"attribute[author_name]": "", "first_name": "Maria", "last_name": "Souza"})
+    assert (await _post(server, data=form)).status_code == 201
+    assert (await session.exec(select(CaseAuthor.name))).all() == ["Maria Souza"]
+    alone = joao_report(server.key, **{"attribute[author_name]": "", "first_name": "Maria", "last_name": "",
+                                       "email": "m@example.org"})
+    assert "nome completo" in _error(await _post(server, data=alone), 400)
+
+
 async def test_a_second_system_needs_its_own_key(server: Open311Server, sessions: SessionFactory) -> None:
     async with sessions() as session:
         other = await issue_key(session=session, name="cidade-app", now=utcnow(), actor="test")
