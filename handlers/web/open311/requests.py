@@ -223,7 +223,9 @@ async def create_request(request: web.Request) -> web.Response:
         raise Open311Error(400, tr._("The form could not be read.")) from None
     client = await _client(request, fields.get("api_key", ""), tr)
     resolve_jurisdiction(fields.get("jurisdiction_id") or request.query.get("jurisdiction_id"), settings=settings)
-    service = service_or_404(fields.get("service_code", ""), request)
+    if not fields.get("service_code"):
+        raise Open311Error(400, tr._("service_code is required."))
+    service = service_or_404(fields["service_code"], request)
     attributes = {key[len("attribute["):-1]: value for key, value in fields.items()
                   if key.startswith("attribute[") and key.endswith("]")}
     posted = PostedRequest(

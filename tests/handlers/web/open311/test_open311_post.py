@@ -163,6 +163,7 @@ async def test_an_ombudsman_case_is_not_an_open311_request(
     ("changes", "expected"),
     [
         ({"attribute[author_profession]": ""}, "attribute[author_profession] é obrigatório."),
+        ({"service_code": ""}, "service_code é obrigatório."),
         ({"lat": "", "long": "", "address_string": ""}, "Diga onde: envie lat e long, ou address_string."),
         ({"lat": "-100"}, "lat e long devem ser números em graus (WGS84)."),
         ({"attribute[relation]": "cousin"}, "attribute[relation] deve ser uma das chaves"),
@@ -232,3 +233,12 @@ async def test_the_receipt_is_the_chats_pdf_for_the_filing_system_only(
     assert not_theirs.status_code == 404  # another system's case: as if it did not exist (errors in XML)
     assert xml_root(not_theirs.content, "errors", "error").findtext("error/code") == "404"
     assert (await _get(server, f"requests/{protocol}/receipt.pdf")).status_code == 403
+
+
+async def test_posts_at_the_same_instant_get_distinct_protocols(server: Open311Server) -> None:
+    """Three people of the same client post at once: three cases, numbered without a gap or a twin."""
+    forms = [joao_report(server.key, email="", account_id=f"pessoa-{n}") for n in range(3)]
+    answers = await asyncio.gather(*(_post(server, data=form) for form in forms))
+    assert [answer.status_code for answer in answers] == [201, 201, 201], [a.text for a in answers]
+    assert sorted(answer.json()[0]["service_request_id"] for answer in answers) == [
+        "REP-2026-000001", "REP-2026-000002", "REP-2026-000003"]
