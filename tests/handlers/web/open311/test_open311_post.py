@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -242,3 +243,25 @@ async def test_posts_at_the_same_instant_get_distinct_protocols(server: Open311S
     assert [answer.status_code for answer in answers] == [201, 201, 201], [a.text for a in answers]
     assert sorted(answer.json()[0]["service_request_id"] for answer in answers) == [
         "REP-2026-000001", "REP-2026-000002", "REP-2026-000003"]
+
+
+async def test_the_access_log_never_holds_the_key(
+    settings: Settings, sessions: SessionFactory, cast: Cast, caplog: pytest.LogCaptureFixture
+) -> None:
+    """servicerequestupdates carries api_key in the query (as FixMyStreet sends it): the log has the path only."""
+    from aiohttp.test_utils import TestServer
+
+    from bot.web import PathOnlyAccessLogger, build_web_app
+
+    caplog.set_level(logging.INFO, logger="aiohttp.access")
+    async with sessions() as session:
+        key = await issue_key(session=session, name="fixmystreet", now=utcnow(), actor="test")
+    server = TestServer(build_web_app(settings, sessions), host="127.0.0.1")
+    await server.start_server(access_log_class=PathOnlyAccessLogger)
+    try:
+        url = str(server.make_url("/open311/v2/servicerequestupdates.xml"))
+        assert (await asyncio.to_thread(requests.get, url, params={"api_key": key})).status_code == 200
+    finally:
+        await server.close()
+    assert '"GET /open311/v2/servicerequestupdates.xml" 200' in caplog.text
+    assert key not in caplog.text
