@@ -4,6 +4,7 @@ the published JSON schemas (tests/schemas/open311/) and the spec's XML element n
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -20,6 +21,9 @@ from bot.settings import Settings
 from bot.web import build_web_app
 from models.columns import utcnow
 from models.open311.keys import issue_key
+
+# georeport and requests honour HTTP(S)_PROXY; the server under test is on this machine
+os.environ["NO_PROXY"] = ",".join(filter(None, (os.environ.get("NO_PROXY"), "127.0.0.1", "localhost")))
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas" / "open311"
 STAFF_TOKEN = "staff-token-for-open311"
