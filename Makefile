@@ -30,12 +30,15 @@ run: setup
 demo: setup
 	$(BIN)/python -m bot demo
 
-test: setup axe
+test: setup
 	$(BIN)/python -m tests.auxil.system_deps
+	$(MAKE) axe
 	$(BIN)/python -m pytest -q
 	$(BIN)/python -m pytest -q --db=postgres -m "not browser"
 
-test-sqlite: setup axe
+test-sqlite: setup
+	$(BIN)/python -m tests.auxil.system_deps
+	$(MAKE) axe
 	$(BIN)/python -m pytest -q
 
 test-postgres: setup

@@ -1,7 +1,7 @@
-"""Install the system packages the tests need (headless Chromium and its driver), when we can.
+"""Install the system packages the tests need (headless Chromium, its driver, npm for axe-core), when we can.
 
-Run by ``make test`` before pytest. As root (CI, fresh machines) it installs Debian's ``chromium`` and
-``chromium-driver`` if they are missing; otherwise it only says what is missing (the browser test then
+Run by ``make test`` before pytest. As root (CI, fresh machines) it installs Debian's ``chromium``,
+``chromium-driver`` and ``npm`` if they are missing; otherwise it only says what is missing (the browser test then
 skips outside CI and fails in CI).
 """
 
@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import sys
 
-PACKAGES = {"chromium": "chromium", "chromedriver": "chromium-driver"}
+PACKAGES = {"chromium": "chromium", "chromedriver": "chromium-driver", "npm": "npm"}  # npm: axe-core (make axe)
 
 
 def main() -> int:
