@@ -1,8 +1,9 @@
 """Open311's ``jurisdiction_id`` is the municipality: the one place where it is resolved.
 
 Today a deployment serves the single municipality of its settings (``BALCAO_MUNICIPALITY_NAME`` and
-``_STATE``), whose id is its name and state as a slug (``sapezal-mt``); ``jurisdiction_id`` may then be left out,
-as GeoReport v2 allows when a server has one jurisdiction. When a deployment serves several, it is required.
+``_STATE``), whose id is its name as a slug (``sapezal``, ``nova-xavantina``: the key the municipality model gives
+it; ``sapezal-mt`` is accepted too); ``jurisdiction_id`` may then be left out, as GeoReport v2 allows when a server
+has one jurisdiction. When a deployment serves several, it is required.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def _slug(text: str) -> str:
 def jurisdictions(settings: Settings) -> tuple[Jurisdiction, ...]:
     """The municipalities this deployment serves."""
     name, state = settings.municipality_name, settings.municipality_state
-    return (Jurisdiction(id=_slug(f"{name} {state}"), name=name, state=state),)
+    return (Jurisdiction(id=_slug(name), name=name, state=state),)
 
 
 def resolve_jurisdiction(jurisdiction_id: str | None, *, settings: Settings) -> Jurisdiction:
@@ -51,6 +52,6 @@ def resolve_jurisdiction(jurisdiction_id: str | None, *, settings: Settings) -> 
         raise UnknownJurisdiction("jurisdiction_id is required: this server serves several municipalities")
     wanted = jurisdiction_id.strip().lower()
     for jurisdiction in served:
-        if wanted in {jurisdiction.id, _slug(jurisdiction.name)}:
+        if wanted in {jurisdiction.id, _slug(f"{jurisdiction.name} {jurisdiction.state}")}:
             return jurisdiction
     raise UnknownJurisdiction(f"unknown jurisdiction_id {jurisdiction_id!r}")

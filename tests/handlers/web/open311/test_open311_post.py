@@ -143,7 +143,8 @@ async def test_unknown_ids_services_and_jurisdictions_are_404(server: Open311Ser
     _error(await _get(server, "requests/REP-2026-999999.json"), 404)
     _error(await _get(server, "requests/nonsense.json"), 404)
     _error(await _get(server, "services.json", jurisdiction_id="curitiba-pr"), 404)
-    assert (await _get(server, "services.json", jurisdiction_id="sapezal-mt")).status_code == 200
+    assert (await _get(server, "services.json", jurisdiction_id="sapezal")).status_code == 200
+    assert (await _get(server, "services.json", jurisdiction_id="Sapezal-MT")).status_code == 200
     _error(await _get(server, "no-such-thing.json"), 404)
     assert xml_root((await _get(server, "requests.csv")).content, "errors", "error") is not None
 

@@ -27,7 +27,7 @@ from tests.auxil.transparency import PANEL_DAY, Seeded, seed_panel
 PERSONAL = ("João", "Batista", "Pereira", "52998224725", "Rua das Flores", "Pedreiro", "Depósito Bom Preço",
             "entulho", "Som alto", "Rua 7 de Setembro", "Praça central", "Maria", "-14.67891")
 """Names, CPF, addresses, the accused and the authors' words: never in public output."""
-PLACE = "sapezal-mt"
+PLACE = "sapezal"
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ async def test_the_page_shows_the_seeded_figures_in_portuguese(client: TestClien
     assert '<th scope="row">Com defesa ou recurso</th><td class="n">1</td>' in html
     assert html.count("<svg ") == 3 and 'role="img"' in html
     _no_personal_data(html)
-    english = await (await client.get("/transparencia/sapezal-mt?lang=en")).text()
+    english = await (await client.get("/transparencia/sapezal?lang=en")).text()
     assert "<strong>75 %</strong>" in english and "Results of the service, Sapezal" in english
 
 
