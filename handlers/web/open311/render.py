@@ -19,7 +19,9 @@ from zoneinfo import ZoneInfo
 from aiohttp import web
 
 from bot.i18n import Translator, negotiate_locale, translator
+from handlers.chat.errors import new_reference
 from handlers.web.keys import settings_of
+from models.open311.jurisdiction import UnknownJurisdiction
 
 logger = logging.getLogger("balcao.open311")
 
@@ -110,9 +112,6 @@ def fmt_of(request: web.Request) -> str:
 
 def open311_endpoint(handler: Handler) -> Handler:
     """Turn the spec's errors into its answers, and anything unexpected into a 500 with a logged reference."""
-    from handlers.chat.errors import new_reference
-    from models.open311.jurisdiction import UnknownJurisdiction
-
     async def wrapper(request: web.Request) -> web.StreamResponse:
         fmt = fmt_of(request)
         try:

@@ -23,7 +23,7 @@ from handlers.web.open311.render import (
     reader,
     w3c,
 )
-from handlers.web.open311.services import ROOT, service_or_404
+from handlers.web.open311.services import ROOT, service_entry, service_or_404
 from models.cases.attachments import AttachmentRefused, check_before_download
 from models.cases.fields import InvalidInput
 from models.cases.limits import CaseLimits
@@ -34,6 +34,7 @@ from models.open311.jurisdiction import resolve_jurisdiction
 from models.open311.keys import client_for_key
 from models.open311.posting import PostedRequest, Upload, filed_by_client, post_request
 from models.open311.requests import MAX_RANGE, PublicRequest, public_requests, public_updates
+from models.open311.services import find_service
 from models.open311.tables import Open311Client
 
 routes = web.RouteTableDef()
@@ -102,9 +103,6 @@ def request_entry(item: PublicRequest, tr: Translator, request: web.Request) -> 
 
 
 def _service_name(code: str, tr: Translator, request: web.Request) -> str | None:
-    from handlers.web.open311.services import service_entry
-    from models.open311.services import find_service
-
     service = find_service(code, settings_of(request).rulebooks)
     return service_entry(tr, service)["service_name"] if service else None
 

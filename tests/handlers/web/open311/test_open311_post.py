@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import re
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -266,3 +268,29 @@ async def test_the_access_log_never_holds_the_key(
         await server.close()
     assert '"GET /open311/v2/servicerequestupdates.xml" 200' in caplog.text
     assert key not in caplog.text
+
+
+async def test_an_internal_failure_is_a_500_in_the_specs_shape_with_a_logged_reference(
+    settings: Settings, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A database that does not answer (a garbage file): the client gets the spec's error with a reference."""
+    from aiohttp.test_utils import TestServer
+
+    from bot.db import create_engine, session_factory
+    from bot.web import build_web_app
+
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"this is not a database " * 100)
+    engine = create_engine(f"sqlite+aiosqlite:///{garbage}")
+    server = TestServer(build_web_app(settings, session_factory(engine)), host="127.0.0.1")
+    await server.start_server()
+    caplog.set_level(logging.ERROR, logger="balcao.open311")
+    try:
+        url = str(server.make_url("/open311/v2/requests.json"))
+        description = _error(await asyncio.to_thread(requests.get, url), 500)
+    finally:
+        await server.close()
+        await engine.dispose()
+    reference = re.search(r"E-[0-9A-F]{6}", description)
+    assert reference is not None and reference.group() in caplog.text
+    assert "Traceback" not in description and "database" not in description
