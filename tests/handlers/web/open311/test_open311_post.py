@@ -110,6 +110,18 @@ async def test_a_posted_report_is_the_chats_case_in_the_staff_queue_and_its_deci
     assert (await _get(server, "servicerequestupdates.json")).status_code == 403
 
 
+async def test_staff_cannot_ask_an_open311_author_for_more(server: Open311Server, cast: Cast) -> None:
+    """Decreto 9.492/2018 Art. 18's 20 days would run out unseen: the author is not in the chat."""
+    protocol = (await _post(server, data=joao_report(server.key))).json()[0]["service_request_id"]
+    base = server.url("").removesuffix("open311/v2/")
+    asked = await asyncio.to_thread(requests.post, base + f"api/cases/{protocol}/complement",
+                                    json={"question": "Qual é o número da casa?"}, headers=_staff(cast))
+    assert asked.status_code == 422, asked.text
+    assert "Open311" in asked.json()["message"]
+    one = (await _get(server, f"requests/{protocol}.json")).json()[0]
+    assert one["status"] == "open" and one["status_notes"] == "Recebida; aguarda análise."
+
+
 async def test_an_uploaded_photo_is_checked_and_kept_like_a_chat_file(
     server: Open311Server, settings: Settings, cast: Cast
 ) -> None:
