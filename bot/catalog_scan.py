@@ -214,11 +214,13 @@ def scan_file(path: Path, shown_as: str) -> Found:
 def scan_template(path: Path, shown_as: str) -> Found:
     """Scan one Jinja2 template (``templates/*.html``) for its ``_()``, ``ngettext()`` and ``pgettext()`` calls."""
     from jinja2 import Environment
+    from jinja2.ext import extract_from_ast
 
     found = Found()
-    source = path.read_text(encoding="utf-8")
-    for line, function, message in Environment(extensions=["jinja2.ext.i18n"]).extract_translations(source):
-        texts = tuple(part for part in ((message,) if isinstance(message, str) else message) if isinstance(part, str))
+    tree = Environment(autoescape=True).parse(path.read_text(encoding="utf-8"))  # parsed, never rendered
+    for line, function, message in extract_from_ast(tree):
+        parts = (message,) if isinstance(message, str) else (message or ())
+        texts = tuple(part for part in parts if isinstance(part, str))
         if function in {"pgettext", "npgettext"} and len(texts) > 1:
             key: Key = (texts[0], texts[1] if len(texts) == 2 else (texts[1], texts[2]))
         elif texts:
