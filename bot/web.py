@@ -27,8 +27,8 @@ from bot import metrics
 from bot.db import SessionFactory
 from bot.settings import Settings
 from bot.update_parsing import has_update_id, parse_update
-from handlers.web.failures import json_failures
 from handlers.web import transparency
+from handlers.web.failures import json_failures
 from handlers.web.keys import BOT_APPLICATION, SESSIONS, SETTINGS
 from handlers.web.routes import ROUTE_TABLES
 from models.columns import utcnow
