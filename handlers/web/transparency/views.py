@@ -6,9 +6,7 @@ Answers are cached: ``Cache-Control: public, max-age=300`` for browsers and prox
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import json
 import time
 from dataclasses import dataclass, field
@@ -25,6 +23,7 @@ from handlers.web.transparency.charts import Series, grouped_bars, horizontal_ba
 from models.cases.labels import KIND_LABELS, STATUS_LABELS
 from models.cases.tables import CaseKind
 from models.columns import utcnow
+from models.exports.cells import csv_text
 from models.open311.jurisdiction import Jurisdiction, UnknownJurisdiction, jurisdictions, resolve_jurisdiction
 from models.transparency.figures import Period
 from models.transparency.open_data import DICTIONARY, open_cases
@@ -169,11 +168,8 @@ async def panel_page(request: web.Request) -> web.Response:
 
 
 def _csv(header: list[str], rows: list[list[Any]]) -> bytes:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(["" if value is None else value for value in row] for row in rows)
-    return buffer.getvalue().encode("utf-8")
+    """Open data CSV: comma-separated, UTF-8, every cell through the formula-injection guard."""
+    return csv_text(header, rows, delimiter=",").encode("utf-8")
 
 
 @routes.get("/transparencia/{municipio:[a-z0-9-]+}/indicadores.{fmt:csv|json}")
