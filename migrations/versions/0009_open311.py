@@ -1,7 +1,7 @@
 """Open311: client systems with hashed keys, the cases they filed, and authors/files without a chat person
 
 Revision ID: 0009
-Revises: 0004
+Revises: 0005
 Create Date: 2026-12-01 09:55:00
 
 A case posted by an Open311 client system has no person in the chat: case_author.person_id and
@@ -15,7 +15,7 @@ from alembic import op
 import models.columns
 
 revision: str = '0009'
-down_revision: str | None = '0004'
+down_revision: str | None = '0005'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
