@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run demo test test-sqlite test-postgres lint typecheck catalogs bench clean
+.PHONY: setup run demo test test-sqlite test-postgres lint typecheck catalogs bench clean axe
 
 setup: $(STAMP) catalogs
 
@@ -32,14 +32,24 @@ demo: setup
 
 test: setup
 	$(BIN)/python -m tests.auxil.system_deps
+	$(MAKE) axe
 	$(BIN)/python -m pytest -q
 	$(BIN)/python -m pytest -q --db=postgres -m "not browser"
 
 test-sqlite: setup
+	$(BIN)/python -m tests.auxil.system_deps
+	$(MAKE) axe
 	$(BIN)/python -m pytest -q
 
 test-postgres: setup
 	$(BIN)/python -m pytest -q --db=postgres -m "not browser"
+
+# axe-core (npm) for the accessibility checks of the browser tests, pinned in tests/auxil/package-lock.json
+axe: tests/auxil/node_modules/axe-core/axe.min.js
+
+tests/auxil/node_modules/axe-core/axe.min.js: tests/auxil/package.json tests/auxil/package-lock.json
+	npm ci --prefix tests/auxil --no-audit --no-fund
+	touch $@
 
 lint: setup
 	$(BIN)/ruff check .

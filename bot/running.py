@@ -22,7 +22,7 @@ from bot.bots import choose_bots, configured_bots, senders
 from bot.db import create_engine, session_factory
 from bot.settings import Settings
 from bot.signals import stop_on_signals
-from bot.web import build_web_app, webhook_url
+from bot.web import PathOnlyAccessLogger, build_web_app, webhook_url
 from handlers.web.keys import EXPECTS_SCHEDULER
 from notifications.service import Sender, notification_service
 
@@ -76,7 +76,7 @@ async def serve(
     ]
     web_app = build_web_app(settings, sessions, applications[0] if webhook else None)
     web_app[EXPECTS_SCHEDULER] = True
-    runner = web.AppRunner(web_app, handle_signals=False)
+    runner = web.AppRunner(web_app, handle_signals=False, access_log_class=PathOnlyAccessLogger)
     background: list[asyncio.Task[None]] = []
     started: list[BalcaoApplication] = []
     try:

@@ -21,11 +21,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import web
+from aiohttp.abc import AbstractAccessLogger
 
 from bot import metrics
 from bot.db import SessionFactory
 from bot.settings import Settings
 from bot.update_parsing import has_update_id, parse_update
+from handlers.web import transparency
 from handlers.web.console import PREFIX as CONSOLE_PREFIX
 from handlers.web.console import console_app
 from handlers.web.failures import json_failures
@@ -84,6 +86,18 @@ async def count_requests(
         metrics.HTTP_REQUESTS.labels(route=route, method=request.method, status=str(status)).inc()
 
 
+class PathOnlyAccessLogger(AbstractAccessLogger):
+    """The access log without query strings.
+
+    Open311 clients send their ``api_key`` in the query, as the spec has it, and a secret must never reach a log.
+    """
+
+    def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
+        """One line per request: client, method, path (no query), status, size and seconds."""
+        self.logger.info('%s "%s %s" %s %s %.3f', request.remote, request.method, request.path, response.status,
+                         response.body_length, time)
+
+
 def build_web_app(settings: Settings, sessions: SessionFactory, bot_application: Any | None = None) -> web.Application:
     """The aiohttp application with every route; the webhook route only when a bot application is given.
 
@@ -96,6 +110,7 @@ def build_web_app(settings: Settings, sessions: SessionFactory, bot_application:
     app[SETTINGS] = settings
     app[SESSIONS] = sessions
     app[_LAST_PRUNE] = [0.0]
+    transparency.setup(app)  # its templates and server-side cache
     for table in ROUTE_TABLES:
         app.add_routes(table)
     app.add_subapp(CONSOLE_PREFIX, console_app())  # the staff console, with its own session/CSRF middleware

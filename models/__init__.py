@@ -15,6 +15,7 @@ from models import (  # noqa: F401  (register tables)
     health,  # /healthz write probe
     municipalities,  # the municipality every row belongs to
     notices,  # penalty notices
+    open311,  # Open311 GeoReport v2 clients and submissions
     outbox,
     people,
     reminders,  # reminder mutes

@@ -46,9 +46,12 @@ async def case_deadlines(*, session: AsyncSession, now: dt.datetime, settings: S
             count += await notify_staff(session=session, case=case, what="complement_lapsed",
                                         dedupe=f"lapsed:{case.id}:{due}", extra={"complement_due_on": due})
         elif case.complement_due_on <= horizon:
+            author = await get_author(session=session, case_id=case.id)
+            if author.person_id is None:  # filed through Open311: the client system follows the updates
+                continue
             added = await enqueue(
                 session=session,
-                person_id=(await get_author(session=session, case_id=case.id)).person_id,
+                person_id=author.person_id,
                 kind=CITIZEN_UPDATE,
                 dedupe_key=f"case-complement-reminder:{case.id}:{due}",
                 payload={

@@ -68,4 +68,4 @@ async def citizens_following(*, session: AsyncSession, now: dt.datetime, params:
         )
     if protocol is None:
         statement = statement.where(col(Case.status).not_in([s.value for s in FINAL_STATUSES]))
-    return sorted({int(person_id) for person_id in (await session.exec(statement)).all()})
+    return sorted({int(person_id) for person_id in (await session.exec(statement)).all() if person_id is not None})

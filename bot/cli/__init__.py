@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from bot.cli import backup, core, deadlines, demo, drivers, log, notices, outbox, running
+from bot.cli import backup, core, deadlines, demo, drivers, log, notices, open311, outbox, running
 from bot.cli.errors import CommandError
 from bot.i18n import CatalogsMissing, check_catalogs
 from bot.logs import setup_logging
@@ -31,6 +31,7 @@ REGISTRARS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]]
     drivers.register,
     backup.register,
     log.register,
+    open311.register,
 )
 
 

@@ -12,7 +12,9 @@ from handlers.web import (
     api_platforms,
     health,
     log_proofs,
+    open311,
     operations,
+    transparency,
     verification,
 )
 
@@ -26,4 +28,7 @@ ROUTE_TABLES: tuple[web.RouteTableDef, ...] = (
     log_proofs.routes,  # public /verificar/sth.json, proofs (before /verificar/{code})
     verification.routes,  # public /verificar
     api_platforms.routes,  # /api/platforms… (Lei 1.533 Art. 5 IX)
+    open311.service_routes,  # public /open311/v2/discovery, services
+    open311.request_routes,  # /open311/v2/requests…, servicerequestupdates (POST and updates need an api_key)
+    transparency.routes,  # public /transparencia and its open data
 )

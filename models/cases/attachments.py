@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, or_, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -97,7 +97,7 @@ def neutral_name(mime: str) -> str:
 async def store_attachment(
     *,
     session: AsyncSession,
-    person_id: int,
+    person_id: int | None,
     content: bytes,
     file_name: str | None,
     limits: CaseLimits,
@@ -109,7 +109,7 @@ async def store_attachment(
 
     Args:
         session: database session.
-        person_id: the sender.
+        person_id: the sender (None for a file uploaded with an Open311 request).
         content: the downloaded bytes.
         file_name: the name the sender's phone gave, if any: not kept (see :func:`neutral_name`).
         limits: the limits in force.
@@ -159,16 +159,20 @@ async def store_attachment(
 
 
 async def claim_attachments(
-    *, session: AsyncSession, person_id: int, attachment_ids: list[int], case_id: int
+    *, session: AsyncSession, person_id: int | None, attachment_ids: list[int], case_id: int
 ) -> int:
-    """Attach the sender's unfiled files to a case (the caller commits); return how many."""
+    """Attach the sender's unfiled files to a case (the caller commits); return how many.
+
+    ``person_id`` None claims files uploaded with an Open311 request (they belong to no person).
+    """
     if not attachment_ids:
         return 0
+    owner = col(CaseAttachment.person_id)
     result = await session.exec(
         update(CaseAttachment)
         .where(
             col(CaseAttachment.id).in_(attachment_ids),
-            col(CaseAttachment.person_id) == person_id,
+            owner.is_(None) if person_id is None else owner == person_id,
             col(CaseAttachment.case_id).is_(None),
         )
         .values(case_id=case_id)
@@ -199,7 +203,7 @@ async def discard_abandoned(*, session: AsyncSession, older_than: dt.datetime) -
         delete(CaseAttachment).where(
             col(CaseAttachment.case_id).is_(None),
             col(CaseAttachment.created_at) < older_than,
-            col(CaseAttachment.person_id).not_in(in_progress),
+            or_(col(CaseAttachment.person_id).is_(None), col(CaseAttachment.person_id).not_in(in_progress)),
         )
     )
     return int(result.rowcount)

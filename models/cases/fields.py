@@ -71,6 +71,26 @@ def address(text: str) -> str:
     return clean_text(text, min_length=5, max_length=300).replace("\n", ", ")
 
 
+def facts(text: str) -> str:
+    """What happened, in the author's words (a representação or a report)."""
+    return clean_text(text, min_length=10, max_length=2000)
+
+
+def accused(text: str) -> str:
+    """Who is accused, as the author describes them, on one line."""
+    return clean_text(text, min_length=2, max_length=200).replace("\n", " ")
+
+
+def evidence_note(text: str) -> str:
+    """Where the evidence can be found, when no file is sent (CP Art. 31)."""
+    return clean_text(text, min_length=5, max_length=1000)
+
+
+def learned_how(text: str) -> str:
+    """How the author learned of the facts (CP Art. 31), on one line."""
+    return clean_text(text, min_length=3, max_length=300).replace("\n", " ")
+
+
 def cpf(text: str) -> str:
     """A CPF (11 digits, check digits verified), as digits only; the check is the driver registry's.
 

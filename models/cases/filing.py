@@ -31,6 +31,7 @@ from models.cases.tables import (
     Relation,
 )
 from models.cases.timeline import AUTHOR_ACTOR, notify_staff, record_event
+from models.open311.tables import Open311Submission
 from models.rulebooks.catalogue import CP, L1533, CatalogueError, get_infraction
 
 CP_TITLE = "Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina)"
@@ -152,6 +153,23 @@ class FiledCase:
     municipality: str
 
 
+@dataclass(frozen=True, slots=True)
+class Open311Origin:
+    """A case posted by an Open311 client system instead of a person in the chat.
+
+    Attributes:
+        client_id: the client system (``models.open311.tables.Open311Client``).
+        account_sha256: the person as the client system knows them, hashed (the daily limit counts it).
+        service_code: the Open311 service the request was posted to.
+        media_url: a public photo URL the client gave (``media_url``), published with the request.
+    """
+
+    client_id: int
+    account_sha256: str
+    service_code: str
+    media_url: str | None = None
+
+
 class NotAdmitted(InvalidInput):
     """The law does not admit this case as filled in (e.g. CP Art. 31 sole paragraph)."""
 
@@ -234,14 +252,18 @@ def _pseudonym() -> str:
 async def _file(
     *,
     session: AsyncSession,
-    person_id: int,
+    person_id: int | None,
     case: Case,
     author: Author,
     attachment_ids: list[int],
     now: dt.datetime,
     settings: Settings,
+    origin: Open311Origin | None = None,
 ) -> FiledCase:
-    await check_daily_limit(session=session, person_id=person_id, now=now, settings=settings)
+    await check_daily_limit(
+        session=session, person_id=person_id, now=now, settings=settings,
+        open311=(origin.client_id, origin.account_sha256) if origin else None,
+    )
     year = now.astimezone(settings.tz).year
     case.protocol = await next_protocol(session=session, kind=case.kind, year=year)
     session.add(case)
@@ -258,6 +280,10 @@ async def _file(
             pseudonym=_pseudonym(),
         )
     )
+    if origin is not None:
+        session.add(Open311Submission(case_id=case.id, client_id=origin.client_id,
+                                      account_sha256=origin.account_sha256, service_code=origin.service_code,
+                                      media_url=origin.media_url))
     await claim_attachments(session=session, person_id=person_id, attachment_ids=attachment_ids, case_id=case.id)
     await session.flush()
     await record_event(
@@ -278,9 +304,17 @@ async def _file(
 
 
 async def file_representation(
-    *, session: AsyncSession, person_id: int, form: RepresentationForm, now: dt.datetime, settings: Settings
+    *,
+    session: AsyncSession,
+    person_id: int | None,
+    form: RepresentationForm,
+    now: dt.datetime,
+    settings: Settings,
+    origin: Open311Origin | None = None,
 ) -> FiledCase:
-    """File a representação under the Código de Posturas (Art. 30–32).
+    """File a representação under the Código de Posturas (Art. 30–32), from the chat or through Open311.
+
+    ``person_id`` is the author in the chat; a request from an Open311 client system gives ``origin`` instead.
 
     Raises:
         InvalidInput: an Art. 31 element is missing.
@@ -310,14 +344,22 @@ async def file_representation(
     )
     return await _file(
         session=session, person_id=person_id, case=case, author=form.author,
-        attachment_ids=form.attachment_ids, now=now, settings=settings,
+        attachment_ids=form.attachment_ids, now=now, settings=settings, origin=origin,
     )
 
 
 async def file_ride_hailing_report(
-    *, session: AsyncSession, person_id: int, form: RideHailingForm, now: dt.datetime, settings: Settings
+    *,
+    session: AsyncSession,
+    person_id: int | None,
+    form: RideHailingForm,
+    now: dt.datetime,
+    settings: Settings,
+    origin: Open311Origin | None = None,
 ) -> FiledCase:
     """File a report about a ride-hailing driver (Lei 1.533/2020 Art. 7, 13, 14); it goes to the inspectors.
+
+    ``person_id`` is the author in the chat; a request from an Open311 client system gives ``origin`` instead.
 
     Raises:
         InvalidInput: unknown reason, or the rulebook is not in force.
@@ -348,7 +390,7 @@ async def file_ride_hailing_report(
     )
     return await _file(
         session=session, person_id=person_id, case=case, author=form.author,
-        attachment_ids=form.attachment_ids, now=now, settings=settings,
+        attachment_ids=form.attachment_ids, now=now, settings=settings, origin=origin,
     )
 
 

@@ -357,7 +357,7 @@ async def request_complement(
 
     Raises:
         PermissionDenied: the caller may not work this case.
-        CaseActionRefused: closed, or complementação already asked once.
+        CaseActionRefused: closed, complementação already asked once, or filed through Open311 (no chat author).
         InvalidInput: the question is too short or too long.
     """
     case = await get_case(session=session, case_id=case_id)
@@ -366,6 +366,12 @@ async def request_complement(
     if case.complement_requested_at is not None:
         raise CaseActionRefused(
             N_("More information was already asked for once on this case; it can't be asked again.")
+        )
+    if (await get_author(session=session, case_id=case_id)).person_id is None:
+        # Filed through Open311: its author is not in the chat and could never answer within the 20 days.
+        raise CaseActionRefused(
+            N_("This case came from another system through Open311: its author cannot be asked in the chat. "
+               "Decide it with what it has, or contact that system.")
         )
     text = clean_text(question, min_length=10, max_length=1000)
     _self_assign(case, actor)

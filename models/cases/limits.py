@@ -20,6 +20,7 @@ from bot.i18n import Translator
 from bot.settings import Settings
 from models.cases.fields import InvalidInput
 from models.cases.tables import Case, CaseAuthor
+from models.open311.tables import Open311Submission
 
 ALLOWED_TYPES: dict[str, tuple[bytes, str]] = {
     "image/jpeg": (b"\xff\xd8\xff", "jpg"),
@@ -88,14 +89,54 @@ async def cases_filed_today(*, session: AsyncSession, person_id: int, now: dt.da
     return int((await session.exec(statement)).one())
 
 
+async def open311_cases_filed_today(
+    *, session: AsyncSession, client_id: int, account_sha256: str, now: dt.datetime, tz: ZoneInfo
+) -> int:
+    """How many cases one person of an Open311 client system filed on the civil day of ``now``."""
+    start, end = civil_day_bounds(now, tz)
+    statement = (
+        select(func.count())
+        .select_from(Case)
+        .join(Open311Submission, col(Open311Submission.case_id) == Case.id)
+        .where(
+            Open311Submission.client_id == client_id,
+            Open311Submission.account_sha256 == account_sha256,
+            Case.received_at >= start,
+            Case.received_at < end,
+        )
+    )
+    return int((await session.exec(statement)).one())
+
+
 async def check_daily_limit(
-    *, session: AsyncSession, person_id: int, now: dt.datetime, settings: Settings
+    *,
+    session: AsyncSession,
+    person_id: int | None,
+    now: dt.datetime,
+    settings: Settings,
+    open311: tuple[int, str] | None = None,
 ) -> None:
-    """Refuse a new case when the person reached today's limit.
+    """Refuse a new case when the person reached today's limit (the same limit in the chat and over Open311).
+
+    Args:
+        session: database session.
+        person_id: the person in the chat; None for a request from an Open311 client system.
+        now: the moment of filing.
+        settings: gives ``BALCAO_CASES_PER_DAY``.
+        open311: (client id, hashed account) of an Open311 request: the person as the client system knows them.
 
     Raises:
         DailyLimitReached: with the limit in the message.
     """
     limit = settings.cases_per_day
-    if await cases_filed_today(session=session, person_id=person_id, now=now, tz=settings.tz) >= limit:
+    if open311 is not None:
+        client_id, account = open311
+        filed = await open311_cases_filed_today(
+            session=session, client_id=client_id, account_sha256=account, now=now, tz=settings.tz
+        )
+    elif person_id is not None:
+        filed = await cases_filed_today(session=session, person_id=person_id, now=now, tz=settings.tz)
+    else:
+        raise ValueError("a case is filed by a person or through Open311")
+    if filed >= limit:
         raise DailyLimitReached(limit)

@@ -26,13 +26,14 @@ def pdf_text(value: str) -> str:
     return escape(value.encode("cp1252", errors="replace").decode("cp1252")).replace("\n", "<br/>")
 
 
-def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str) -> bytes:
+def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str, follow: str | None = None) -> bytes:
     """The receipt of a filed case as PDF bytes.
 
     Args:
         filed: the filed case.
         tr: the reader's translator (language and time zone).
         municipality: the city hall's municipality name.
+        follow: how to follow the case (translated); the chat's /acompanhar by default.
     """
     styles = getSampleStyleSheet()
     small = ParagraphStyle("small", parent=styles["Normal"], fontSize=8, leading=10)
@@ -62,7 +63,8 @@ def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str) -> byt
         *[Paragraph(pdf_text(ref), small) for ref in filed.legal_refs],
         Spacer(1, 8 * mm),
         Paragraph(
-            pdf_text(tr._("Follow this case in the Balcão chat with /acompanhar and the protocol number.")), small
+            pdf_text(follow or tr._("Follow this case in the Balcão chat with /acompanhar and the protocol number.")),
+            small,
         ),
     ]
     return a4_pdf(story, title=filed.protocol, author=municipality)

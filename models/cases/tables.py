@@ -179,7 +179,9 @@ class CaseAuthor(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     case_id: int = Field(sa_column=Column(Integer, ForeignKey("citizen_case.id"), nullable=False, unique=True))
-    person_id: int = Field(sa_column=Column(Integer, ForeignKey("person.id"), nullable=False, index=True))
+    person_id: int | None = Field(  # None: filed by an Open311 client system (models.open311)
+        default=None, sa_column=Column(Integer, ForeignKey("person.id"), nullable=True, index=True)
+    )
     name: str = Field(sa_column=Column(String(128), nullable=False))
     profession: str | None = Field(default=None, sa_column=Column(String(80)))
     address: str | None = Field(default=None, sa_column=Column(String(300)))
@@ -213,7 +215,9 @@ class CaseAttachment(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     case_id: int | None = Field(default=None, sa_column=Column(Integer, ForeignKey("citizen_case.id"), index=True))
-    person_id: int = Field(sa_column=Column(Integer, ForeignKey("person.id"), nullable=False))
+    person_id: int | None = Field(  # None: uploaded by an Open311 client system with its request
+        default=None, sa_column=Column(Integer, ForeignKey("person.id"), nullable=True)
+    )
     file_name: str = Field(sa_column=Column(String(128), nullable=False))
     mime_type: str = Field(sa_column=Column(String(64), nullable=False))
     size: int = Field(sa_column=Column(Integer, nullable=False))

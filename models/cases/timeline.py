@@ -99,8 +99,8 @@ async def record_event(
         details={"protocol": case.protocol, "status": case.status.value},
     )
     logger.info("case %s: %s (status %s)", case.protocol, kind.value, case.status.value)
-    if notify_author:
-        author = await get_author(session=session, case_id=case.id)
+    author = await get_author(session=session, case_id=case.id) if notify_author else None
+    if author is not None and author.person_id is not None:  # Open311 clients follow servicerequestupdates
         await enqueue(
             session=session,
             person_id=author.person_id,

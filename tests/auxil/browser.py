@@ -67,10 +67,10 @@ axe.run(document, {runOnly: {type: "tag", values: arguments[0]}, resultTypes: ["
 
 
 def require_axe() -> None:
-    """Skip without axe-core outside CI (``make test`` installs it); in CI a missing axe-core fails the test."""
+    """Skip without axe-core outside CI (``make test`` runs ``make axe``); in CI a missing axe-core fails the test."""
     if AXE.exists():
         return
-    reason = f"needs {AXE} (python -m tests.auxil.system_deps installs axe-core from the npm registry)"
+    reason = f"needs {AXE} (`make axe` installs it from the npm registry, pinned in tests/auxil/package-lock.json)"
     if os.environ.get("CI"):
         pytest.fail(f"accessibility test cannot be skipped in CI: {reason}")
     pytest.skip(reason)

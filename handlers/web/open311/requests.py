@@ -1,0 +1,302 @@
+"""GeoReport v2 requests: POST (file a case), GET requests (a list), GET one request, and status updates.
+
+POST needs a client system's ``api_key``; so does mySociety's ``servicerequestupdates`` (as FixMyStreet calls it).
+What a request shows is :mod:`models.open311.requests`: never the author, their contact, CPF or words.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from aiohttp import BodyPartReader, web
+
+from bot.i18n import Translator
+from handlers.web.keys import sessions_of, settings_of
+from handlers.web.open311.render import (
+    Open311Error,
+    answer,
+    end_of_day,
+    fmt_of,
+    open311_endpoint,
+    reader,
+    w3c,
+)
+from handlers.web.open311.services import ROOT, service_entry, service_or_404
+from models.cases.attachments import AttachmentRefused, check_before_download
+from models.cases.fields import InvalidInput
+from models.cases.limits import CaseLimits
+from models.cases.protocol import PROTOCOL_PATTERN, normalize_protocol
+from models.cases.receipt_pdf import build_receipt
+from models.columns import utcnow
+from models.open311.jurisdiction import resolve_jurisdiction, rulebooks_in_force
+from models.open311.keys import client_for_key
+from models.open311.posting import PostedRequest, Upload, filed_by_client, post_request
+from models.open311.requests import MAX_RANGE, PublicRequest, public_requests, public_updates
+from models.open311.services import find_service
+from models.open311.tables import Open311Client
+
+routes = web.RouteTableDef()
+
+
+async def _client(request: web.Request, api_key: str, tr: Translator) -> Open311Client:
+    async with sessions_of(request)() as session:
+        client = await client_for_key(session=session, key=api_key)
+    if client is None:
+        raise Open311Error(403, tr._("Missing or wrong api_key. Keys are issued by the city hall, one per client "
+                                     "system."))
+    return client
+
+
+def _moment(text: str, name: str, tr: Translator) -> dt.datetime:
+    try:
+        moment = dt.datetime.fromisoformat(text.strip())
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise Open311Error(400, tr._("{name} must be a W3C datetime with its offset, like "
+                                     "2026-03-01T00:00:00-04:00.").format(name=name))
+    return moment
+
+
+def date_range(query: Mapping[str, str], tr: Translator, now: dt.datetime) -> tuple[dt.datetime, dt.datetime]:
+    """``start_date``/``end_date``: at most 90 days apart; the last 90 days when neither is given (GeoReport v2)."""
+    start = _moment(query["start_date"], "start_date", tr) if query.get("start_date") else None
+    end = _moment(query["end_date"], "end_date", tr) if query.get("end_date") else None
+    if start is None and end is None:
+        end = now
+    if start is None:
+        assert end is not None
+        start = end - MAX_RANGE
+    if end is None:
+        end = start + MAX_RANGE
+    if end < start:
+        raise Open311Error(400, tr._("end_date is before start_date."))
+    if end - start > MAX_RANGE:
+        raise Open311Error(400, tr._("start_date and end_date may be at most 90 days apart."))
+    return start, end
+
+
+def request_entry(item: PublicRequest, tr: Translator, request: web.Request) -> dict[str, Any]:
+    """One request as GET requests shows it (GeoReport v2 field names)."""
+    tz = settings_of(request).tz
+    return {
+        "service_request_id": item.service_request_id,
+        "status": item.status,
+        "status_notes": tr._(item.status_note),
+        "service_code": item.service_code,
+        "service_name": _service_name(item.service_code, tr, request),
+        "description": None,  # the author's own words may name them: never published
+        "agency_responsible": tr._(item.agency),
+        "service_notice": None,
+        "requested_datetime": w3c(item.requested_at, tz),
+        "updated_datetime": w3c(item.updated_at, tz),
+        "expected_datetime": w3c(end_of_day(item.due_on, tz), tz),
+        "address": item.address,
+        "address_id": None,
+        "zipcode": None,
+        "lat": item.latitude,
+        "long": item.longitude,
+        "media_url": item.media_url,
+    }
+
+
+def _service_name(code: str, tr: Translator, request: web.Request) -> str | None:
+    service = find_service(code, rulebooks_in_force(settings_of(request)))
+    return service_entry(tr, service)["service_name"] if service else None
+
+
+def _protocols(text: str, tr: Translator) -> list[str]:
+    protocols = []
+    for part in text.split(","):
+        protocol = normalize_protocol(part)
+        if protocol is None:
+            raise Open311Error(400, tr._("service_request_id must be protocol numbers like REP-2026-000123, "
+                                         "separated by commas."))
+        protocols.append(protocol)
+    return protocols
+
+
+@routes.get(ROOT + "/requests.{fmt:xml|json}")
+@open311_endpoint
+async def list_requests(request: web.Request) -> web.Response:
+    """GET requests: by ``service_request_id`` (comma list), or by service, dates (≤ 90 days) and status."""
+    settings = settings_of(request)
+    query = request.query
+    resolve_jurisdiction(query.get("jurisdiction_id"), settings=settings)
+    tr = reader(request)
+    statuses = [status.strip() for status in query.get("status", "").split(",") if status.strip()]
+    if any(status not in {"open", "closed"} for status in statuses):
+        raise Open311Error(400, tr._("status must be open, closed or both, separated by a comma."))
+    codes = [code.strip() for code in query.get("service_code", "").split(",") if code.strip()]
+    protocols = _protocols(query["service_request_id"], tr) if query.get("service_request_id") else None
+    start, end = date_range(query, tr, utcnow())
+    async with sessions_of(request)() as session:
+        found = await public_requests(
+            session=session, protocols=protocols, service_codes=codes or None,
+            start=None if protocols else start, end=None if protocols else end, statuses=statuses or None,
+        )
+    body = [request_entry(item, tr, request) for item in found]
+    return answer(fmt_of(request), "service_requests", "request", body)
+
+
+@routes.get(ROOT + "/requests/{id}.{fmt:xml|json}")
+@open311_endpoint
+async def one_request(request: web.Request) -> web.Response:
+    """GET a request by its protocol number (a list of one, as the spec says)."""
+    resolve_jurisdiction(request.query.get("jurisdiction_id"), settings=settings_of(request))
+    tr = reader(request)
+    protocol = normalize_protocol(request.match_info["id"])
+    found: list[PublicRequest] = []
+    if protocol is not None and PROTOCOL_PATTERN.match(protocol):
+        async with sessions_of(request)() as session:
+            found = await public_requests(session=session, protocols=[protocol])
+    if not found:
+        raise Open311Error(404, tr._("No service request {id}.").format(id=request.match_info["id"][:40]))
+    return answer(fmt_of(request), "service_requests", "request", [request_entry(found[0], tr, request)])
+
+
+FIELD_LIMIT = 64 * 1024
+"""The most a form field may hold (the longest text Balcão takes is far shorter)."""
+
+
+async def _read_capped(part: BodyPartReader, cap: int) -> bytes | None:
+    """A part's bytes, or None as soon as it passes ``cap`` (nothing more is read into memory)."""
+    data = bytearray()
+    while chunk := await part.read_chunk(64 * 1024):
+        data.extend(chunk)
+        if len(data) > cap:
+            return None
+    return bytes(data)
+
+
+async def _form(request: web.Request, tr: Translator) -> tuple[dict[str, str], list[Upload]]:
+    """The POST body: form fields (urlencoded or multipart) and the files of a multipart body.
+
+    Files are checked against the chat's limits while they arrive (count and size,
+    :func:`models.cases.attachments.check_before_download`); their content is checked when stored.
+    """
+    fields: dict[str, str] = {}
+    uploads: list[Upload] = []
+    limits = CaseLimits.from_settings(settings_of(request))
+    if request.content_type == "application/x-www-form-urlencoded":
+        for key, value in (await request.post()).items():
+            if isinstance(value, str):
+                fields[key] = value
+        return fields, uploads
+    if request.content_type != "multipart/form-data":
+        raise Open311Error(400, tr._("Send the request form-encoded (application/x-www-form-urlencoded or "
+                                     "multipart/form-data)."))
+    async for part in await request.multipart():
+        if not isinstance(part, BodyPartReader) or not part.name:
+            continue
+        if part.filename is None:
+            raw = await _read_capped(part, FIELD_LIMIT)
+            if raw is None:
+                raise Open311Error(400, tr._("A form field is too long."))
+            fields[part.name] = raw.decode("utf-8")
+            continue
+        try:
+            check_before_download(declared_size=None, count=len(uploads), limits=limits)
+            content = await _read_capped(part, limits.max_attachment_bytes)
+            check_before_download(declared_size=limits.max_attachment_bytes + 1 if content is None else None,
+                                  count=len(uploads), limits=limits)
+        except AttachmentRefused as exc:
+            raise Open311Error(400, exc.render(tr)) from None
+        assert content is not None
+        uploads.append(Upload(content=content, file_name=part.filename))
+    return fields, uploads
+
+
+@routes.post(ROOT + "/requests.{fmt:xml|json}")
+@open311_endpoint
+async def create_request(request: web.Request) -> web.Response:
+    """POST requests: file a representação or a ride-hailing report for a client system's user."""
+    settings = settings_of(request)
+    tr = reader(request)
+    try:
+        fields, uploads = await _form(request, tr)
+    except (ValueError, UnicodeDecodeError):
+        raise Open311Error(400, tr._("The form could not be read.")) from None
+    client = await _client(request, fields.get("api_key", ""), tr)
+    resolve_jurisdiction(fields.get("jurisdiction_id") or request.query.get("jurisdiction_id"), settings=settings)
+    if not fields.get("service_code"):
+        raise Open311Error(400, tr._("service_code is required."))
+    service = service_or_404(fields["service_code"], request)
+    attributes = {key[len("attribute["):-1]: value for key, value in fields.items()
+                  if key.startswith("attribute[") and key.endswith("]")}
+    posted = PostedRequest(
+        description=fields.get("description", ""),
+        attributes=attributes,
+        lat=fields.get("lat"),
+        long=fields.get("long"),
+        address_string=fields.get("address_string"),
+        media_url=fields.get("media_url"),
+        account=fields.get("account_id") or fields.get("email") or fields.get("device_id"),
+        name=" ".join(part for part in (fields.get("first_name", "").strip(), fields.get("last_name", "").strip())
+                      if part) or None,
+        uploads=tuple(uploads),
+    )
+    async with sessions_of(request)() as session:
+        try:
+            filed = await post_request(session=session, client=client, service=service, request=posted,
+                                       now=utcnow(), settings=settings)
+        except InvalidInput as exc:
+            raise Open311Error(400, exc.render(tr)) from None
+    notice = tr._("Received with protocol {protocol}. The city hall answers by {day}.").format(
+        protocol=filed.protocol, day=tr.date(filed.due_on))
+    body = [{"service_request_id": filed.protocol, "service_notice": notice,
+             "account_id": fields.get("account_id") or None}]
+    return answer(fmt_of(request), "service_requests", "request", body, status=201)
+
+
+@routes.get(ROOT + "/requests/{id}/receipt.pdf")
+@open311_endpoint
+async def receipt(request: web.Request) -> web.Response:
+    """The filing receipt (the chat's PDF), for the client system that filed the case only (``api_key``)."""
+    tr = reader(request)
+    client = await _client(request, request.query.get("api_key", ""), tr)
+    assert client.id is not None
+    protocol = normalize_protocol(request.match_info["id"]) or ""
+    async with sessions_of(request)() as session:
+        filed = await filed_by_client(session=session, client_id=client.id, protocol=protocol)
+    if filed is None:
+        raise Open311Error(404, tr._("No service request {id}.").format(id=request.match_info["id"][:40]))
+    pdf = build_receipt(filed, tr=tr, municipality=settings_of(request).municipality_name,
+                        follow=tr._("Follow this case with GET requests/{id} of Open311, or in the system you used "
+                                    "to file it.").format(id=filed.protocol))
+    return web.Response(body=pdf, content_type="application/pdf", headers={
+        "Content-Disposition": f'inline; filename="{filed.protocol}.pdf"', "Cache-Control": "private, no-store"})
+
+
+@routes.get(ROOT + "/servicerequestupdates.{fmt:xml|json}")
+@open311_endpoint
+async def updates(request: web.Request) -> web.Response:
+    """MySociety's servicerequestupdates: each step of the cases between start_date and end_date (api_key)."""
+    settings = settings_of(request)
+    tr = reader(request)
+    await _client(request, request.query.get("api_key", ""), tr)
+    resolve_jurisdiction(request.query.get("jurisdiction_id"), settings=settings)
+    start, end = date_range(request.query, tr, utcnow())
+    async with sessions_of(request)() as session:
+        found = await public_updates(session=session, start=start, end=end)
+    body = [
+        {
+            "update_id": str(item.update_id),
+            "service_request_id": item.service_request_id,
+            "status": item.status,
+            "updated_datetime": w3c(item.updated_at, settings.tz),
+            "description": tr._(item.status_note),
+            "media_url": None,
+        }
+        for item in found
+    ]
+    return answer(fmt_of(request), "service_requests_updates", "request_update", body)
+
+
+@routes.route("*", ROOT + "/{tail:.*}")
+@open311_endpoint
+async def unknown(request: web.Request) -> web.Response:
+    """Any other path under /open311/v2/: the spec's 404 (XML unless the path ends in .json)."""
+    raise Open311Error(404, reader(request)._("No such Open311 resource."))

@@ -1,0 +1,110 @@
+"""GeoReport v2 discovery, the service list and each service's definition (its attributes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from bot.i18n import Translator
+from handlers.web.keys import settings_of
+from handlers.web.open311.render import Open311Error, answer, fmt_of, open311_endpoint, reader
+from models.open311.jurisdiction import resolve_jurisdiction, rulebooks_in_force
+from models.open311.services import Attribute, Service, find_service, service_attributes, services_in_force
+
+routes = web.RouteTableDef()
+ROOT = "/open311/v2"
+SPECIFICATION = "http://wiki.open311.org/GeoReport_v2"
+CHANGESET = "2026-12-01T00:00:00-04:00"
+"""When the service list last changed (the catalogue ships with the code: a release changes it)."""
+
+
+@routes.get(ROOT + "/discovery.{fmt:xml|json}")
+@open311_endpoint
+async def discovery(request: web.Request) -> web.Response:
+    """Service discovery (http://wiki.open311.org/Service_discovery): where the endpoint is, in which formats."""
+    settings = settings_of(request)
+    tr = reader(request)
+    body = {
+        "changeset": CHANGESET,
+        "contact": tr._("City hall of {city}").format(city=settings.municipality_name),
+        "key_service": tr._("Ask the city hall for a key: one per client system."),
+        "endpoints": [
+            {
+                "specification": SPECIFICATION,
+                "url": settings.http_root + ROOT,
+                "changeset": CHANGESET,
+                "type": "production",
+                "formats": ["text/xml", "application/json"],
+            }
+        ],
+    }
+    return answer(fmt_of(request), "discovery", None, body)
+
+
+def _label(tr: Translator, service: Service, text: str) -> str:
+    return text if service.law_text else tr._(text)
+
+
+def service_entry(tr: Translator, service: Service) -> dict[str, Any]:
+    """One service as GET services lists it."""
+    return {
+        "service_code": service.code,
+        "service_name": _label(tr, service, service.name),
+        "description": _label(tr, service, service.description),
+        "metadata": True,
+        "type": "realtime",
+        "keywords": ", ".join(service.keywords),
+        "group": _label(tr, service, service.group),
+    }
+
+
+def attribute_entry(tr: Translator, attribute: Attribute) -> dict[str, Any]:
+    """One attribute of a service definition."""
+    entry: dict[str, Any] = {
+        "variable": True,
+        "code": attribute.code,
+        "datatype": attribute.datatype,
+        "required": attribute.required,
+        "datatype_description": tr._(attribute.datatype_description) if attribute.datatype_description else None,
+        "order": attribute.order,
+        "description": tr._(attribute.description),
+    }
+    if attribute.values:
+        entry["values"] = [
+            {"key": value.key, "name": value.name if value.law_text else tr._(value.name)} for value in attribute.values
+        ]
+    return entry
+
+
+@routes.get(ROOT + "/services.{fmt:xml|json}")
+@open311_endpoint
+async def services(request: web.Request) -> web.Response:
+    """GET services: one per Código de Posturas table, another breach, and the ride-hailing report."""
+    settings = settings_of(request)
+    resolve_jurisdiction(request.query.get("jurisdiction_id"), settings=settings)
+    tr = reader(request)
+    body = [service_entry(tr, service) for service in services_in_force(rulebooks_in_force(settings))]
+    return answer(fmt_of(request), "services", "service", body)
+
+
+def service_or_404(code: str, request: web.Request) -> Service:
+    """The service with this code, or the spec's 404."""
+    service = find_service(code, rulebooks_in_force(settings_of(request)))
+    if service is None:
+        raise Open311Error(404, reader(request)._("No service with code {code}.").format(code=code[:40]))
+    return service
+
+
+@routes.get(ROOT + "/services/{code}.{fmt:xml|json}")
+@open311_endpoint
+async def service_definition(request: web.Request) -> web.Response:
+    """GET service definition: the attributes a request for this service carries, with the law's reasons."""
+    resolve_jurisdiction(request.query.get("jurisdiction_id"), settings=settings_of(request))
+    service = service_or_404(request.match_info["code"], request)
+    tr = reader(request)
+    body = {
+        "service_code": service.code,
+        "attributes": [attribute_entry(tr, attribute) for attribute in service_attributes(service)],
+    }
+    return answer(fmt_of(request), "service_definition", None, body)

@@ -1,0 +1,237 @@
+"""POST requests: an Open311 client system files a case for its user — the chat's filing, with the chat's checks.
+
+The attributes are those of :mod:`models.open311.services`; each value goes through the same field check as the
+chat's answer (:mod:`models.cases.fields`), the form through the same legal check and the same daily limit
+(:mod:`models.cases.filing`), and an uploaded file through the same content checks and limits
+(:func:`models.cases.attachments.store_attachment`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sqlalchemy import delete
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.i18n import N_
+from bot.settings import Settings
+from models.cases import fields
+from models.cases.attachments import store_attachment
+from models.cases.fields import InvalidInput
+from models.cases.filing import (
+    RIDE_HAILING_BY_KEY,
+    Author,
+    FiledCase,
+    Open311Origin,
+    Place,
+    RepresentationForm,
+    RideHailingForm,
+    file_representation,
+    file_ride_hailing_report,
+)
+from models.cases.limits import CaseLimits
+from models.cases.ride_hailing import find_reported_vehicle
+from models.cases.schedule import civil_date
+from models.cases.tables import Case, CaseAttachment, CaseKind, Relation
+from models.open311.services import Service, service_attributes
+from models.open311.tables import Open311Client, Open311Submission
+
+_URL = re.compile(r"https?://[^\s<>\"]{1,490}")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@dataclass(frozen=True, slots=True)
+class Upload:
+    """A file sent with the request (multipart ``media``)."""
+
+    content: bytes
+    file_name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PostedRequest:
+    """What the client system sent (GeoReport v2 POST requests), as strings still to check."""
+
+    description: str
+    attributes: Mapping[str, str]
+    lat: str | None = None
+    long: str | None = None
+    address_string: str | None = None
+    media_url: str | None = None
+    account: str | None = None  # account_id, else email, else device_id
+    name: str | None = None  # first_name and last_name: the author's name when attribute[author_name] is not sent
+    uploads: tuple[Upload, ...] = ()
+
+
+def _place(request: PostedRequest) -> Place:
+    """Where (GeoReport v2: ``lat`` and ``long``, or ``address_string``, is required)."""
+    latitude = longitude = None
+    if request.lat or request.long:
+        try:
+            latitude, longitude = float(request.lat or ""), float(request.long or "")
+        except ValueError:
+            raise InvalidInput(N_("lat and long must be numbers in degrees (WGS84).")) from None
+        if not (-90 <= latitude <= 90 and -180 <= longitude <= 180):
+            raise InvalidInput(N_("lat and long must be numbers in degrees (WGS84)."))
+    text = fields.address(request.address_string) if request.address_string else None
+    place = Place(text=text, latitude=latitude, longitude=longitude)
+    if not place.given:
+        raise InvalidInput(N_("Say where: send lat and long, or address_string."))
+    return place
+
+
+def _day(value: str, *, today: dt.date) -> dt.date:
+    """A W3C date or datetime (``2026-03-01`` or ``2026-03-01T10:00:00-04:00``) as the civil day, not future."""
+    value = value.strip()
+    if not _ISO_DAY.match(value):
+        raise InvalidInput(N_("Dates must be W3C dates, like 2026-03-01 or 2026-03-01T10:00:00-04:00."))
+    return fields.past_day(value[:10], today=today)
+
+
+def _required(values: Mapping[str, str], code: str) -> str:
+    value = (values.get(code) or "").strip()
+    if not value:
+        raise InvalidInput(N_("attribute[{code}] is required."), code=code)
+    return value
+
+
+def _choice(service: Service, values: Mapping[str, str], code: str, *, required: bool) -> str | None:
+    value = (values.get(code) or "").strip()
+    if not value:
+        if required:
+            raise InvalidInput(N_("attribute[{code}] is required."), code=code)
+        return None
+    attribute = next((item for item in service_attributes(service) if item.code == code), None)
+    if attribute is None or value not in {choice.key for choice in attribute.values}:
+        raise InvalidInput(N_("attribute[{code}] must be one of the keys the service definition lists."), code=code)
+    return value
+
+
+def _account_sha256(request: PostedRequest) -> str:
+    account = (request.account or "").strip().lower()
+    if not account:
+        # Balcão's daily limit is per person (BALCAO_CASES_PER_DAY): the client must say who its user is.
+        raise InvalidInput(N_("Send account_id, email or device_id: cases are limited per person per day."))
+    return hashlib.sha256(account.encode()).hexdigest()
+
+
+def _media_url(value: str | None) -> str | None:
+    if not value:
+        return None
+    if not _URL.fullmatch(value.strip()):
+        raise InvalidInput(N_("media_url must be an http or https URL of at most 500 characters."))
+    return value.strip()
+
+
+async def post_request(
+    *,
+    session: AsyncSession,
+    client: Open311Client,
+    service: Service,
+    request: PostedRequest,
+    now: dt.datetime,
+    settings: Settings,
+) -> FiledCase:
+    """File the case an Open311 request describes, exactly as the chat files it.
+
+    Returns:
+        The filed case (protocol number, deadline, legal references).
+
+    Raises:
+        InvalidInput: a value fails the chat's check, a required element is missing, the law does not admit
+            the case (CP Art. 31 sole paragraph), the daily limit is reached, or the file is refused.
+    """
+    assert client.id is not None
+    attachment_ids: list[int] = []
+    try:
+        for upload in request.uploads:
+            stored = await store_attachment(
+                session=session, person_id=None, content=upload.content, file_name=upload.file_name,
+                limits=CaseLimits.from_settings(settings), already=attachment_ids,
+            )
+            assert stored.id is not None
+            attachment_ids.append(stored.id)
+        return await _file(session=session, client_id=client.id, service=service, request=request,
+                           attachment_ids=attachment_ids, now=now, settings=settings)
+    except InvalidInput:
+        await session.rollback()
+        if attachment_ids:  # the file of a refused request is not kept
+            await session.exec(delete(CaseAttachment).where(col(CaseAttachment.id).in_(attachment_ids)))
+            await session.commit()
+        raise
+
+
+async def _file(
+    *,
+    session: AsyncSession,
+    client_id: int,
+    service: Service,
+    request: PostedRequest,
+    attachment_ids: list[int],
+    now: dt.datetime,
+    settings: Settings,
+) -> FiledCase:
+    today = civil_date(now, settings)
+    values = dict(request.attributes)
+    if not values.get("author_name", "").strip() and request.name:
+        values["author_name"] = request.name
+    place = _place(request)
+    facts = fields.facts(request.description or "")
+    origin = Open311Origin(client_id=client_id, account_sha256=_account_sha256(request),
+                           service_code=service.code, media_url=_media_url(request.media_url))
+    occurred_on = _day(_required(values, "occurred_on"), today=today)
+    evidence = fields.evidence_note(values["evidence_note"]) if values.get("evidence_note", "").strip() else None
+    if evidence is None and origin.media_url:
+        evidence = origin.media_url  # CP Art. 31: where the evidence can be found
+    if service.kind is CaseKind.RIDE_HAILING:
+        reason = _choice(service, values, "reason", required=True) or ""
+        vehicle = await find_reported_vehicle(session=session, text=_required(values, "vehicle"))
+        return await file_ride_hailing_report(
+            session=session, person_id=None, now=now, settings=settings, origin=origin,
+            form=RideHailingForm(
+                author=Author(name=fields.person_name(_required(values, "author_name"))),
+                vehicle_ref=vehicle.reference, reason=RIDE_HAILING_BY_KEY[reason].key, facts=facts,
+                occurred_on=occurred_on, place=place, driver_id=vehicle.driver_id, evidence_note=evidence,
+                attachment_ids=attachment_ids,
+            ),
+        )
+    author = Author(
+        name=fields.person_name(_required(values, "author_name")),
+        profession=fields.profession(_required(values, "author_profession")),
+        address=fields.address(_required(values, "author_address")),
+        cpf=fields.cpf(values["author_cpf"]) if values.get("author_cpf", "").strip() else None,
+    )
+    relation = Relation(_choice(service, values, "relation", required=True) or "")
+    ended = values.get("relation_ended_on", "").strip()
+    return await file_representation(
+        session=session, person_id=None, now=now, settings=settings, origin=origin,
+        form=RepresentationForm(
+            author=author, facts=facts, occurred_on=occurred_on, place=place,
+            learned_how=fields.learned_how(_required(values, "learned_how")), relation=relation,
+            infraction_code=_choice(service, values, "infraction", required=False),
+            accused=fields.accused(values["accused"]) if values.get("accused", "").strip() else None,
+            evidence_note=evidence, attachment_ids=attachment_ids,
+            relation_ended_on=_day(ended, today=today) if ended and relation is Relation.FORMER else None,
+        ),
+    )
+
+
+async def filed_by_client(*, session: AsyncSession, client_id: int, protocol: str) -> FiledCase | None:
+    """A case this client system filed, as its receipt prints it (None for any other: not theirs to see)."""
+    row = (
+        await session.exec(
+            select(Case)
+            .join(Open311Submission, col(Open311Submission.case_id) == Case.id)
+            .where(Open311Submission.client_id == client_id, Case.protocol == protocol)
+        )
+    ).first()
+    if row is None or row.id is None:
+        return None
+    return FiledCase(case_id=row.id, protocol=row.protocol, kind=row.kind, received_at=row.received_at,
+                     due_on=row.due_on, summary=row.summary, legal_refs=tuple(row.legal_refs),
+                     municipality=row.municipality)

@@ -1,0 +1,124 @@
+"""The cases behind the public panel tests, with the figures counted by hand.
+
+Period: April 2025 to March 2026 (the panel on 2 March 2026). João, Maria, Clara (clerk), Inês (inspector) and
+Otávio (ombudsman) of tests.auxil.case_people:
+
+| case | filed | kind | answered | days | deadline | rated |
+| --- | --- | --- | --- | --- | --- | --- |
+| João's rubbish (CP-I-9) | 12 Jan | representação | 15 Jan, notify | 3 | 22 Jan: on time | satisfied |
+| João's noise (CP-XI-1) | 2 Feb | representação | 20 Feb, archived | 18 | 12 Feb: late | unsatisfied |
+| Maria's, no rule named | 10 Feb | representação | open | | | |
+| Maria's ride-hailing report | 16 Feb | report | 18 Feb, auto | 2 | 26 Feb: on time | partly |
+| João's complaint | 20 Jan | ombudsman | 5 Feb, answered | 16 | 19 Feb: on time | |
+| João's old case | 10 Mar 2025 | representação | open (before the period) | | | |
+
+Notices issued in the period: an auto to Maria (ciência, reclamação, decided), a notificação preliminar to Maria
+(ciência only), a Lei 1.533 auto to nobody in the bot (on the staff list, no ciência).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.settings import Settings
+from models.cases.citizen import rate
+from models.cases.filing import (
+    Place,
+    RideHailingForm,
+    file_ombudsman_case,
+    file_representation,
+    file_ride_hailing_report,
+)
+from models.cases.handling import answer_case, decide
+from models.cases.tables import Outcome, Satisfaction
+from models.notices.delivery import record_explicit_ciencia
+from models.notices.filings import decide_filing, file_filing
+from models.notices.tables import FilingOutcome, NoticeDelivery
+from tests.auxil.case_people import JOAO, Cast, make_cast, ombudsman, representation
+from tests.auxil.notices import MARIA_CPF, cp_auto, cp_preliminar, issue, l1533_auto, opted_in
+
+PANEL_DAY = dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.UTC)  # Monday 2 March 2026, 11:00 in Cuiabá
+
+
+def cuiaba(day: dt.date, hour: int = 10) -> dt.datetime:
+    """A moment on a civil day in Cuiabá (UTC−4)."""
+    return dt.datetime(day.year, day.month, day.day, hour + 4, tzinfo=dt.UTC)
+
+
+@dataclass(frozen=True)
+class Seeded:
+    cast: Cast
+    protocols: dict[str, str]
+
+
+async def seed_panel(session: AsyncSession, settings: Settings) -> Seeded:
+    """File, decide, answer and rate the cases of the table above, and issue the three notices."""
+    cast = await make_cast(session)
+    joao, maria = cast.joao.id, cast.maria.id
+    rubbish = await file_representation(session=session, person_id=joao, form=representation(),
+                                        now=cuiaba(dt.date(2026, 1, 12)), settings=settings)
+    noise = await file_representation(
+        session=session, person_id=joao, settings=settings, now=cuiaba(dt.date(2026, 2, 2)),
+        form=representation(infraction_code="CP-XI-1", facts="Som alto toda noite no bar."),
+    )
+    unnamed = await file_representation(session=session, person_id=maria, settings=settings,
+                                        form=representation(infraction_code=None, place=Place(
+                                            text="Praça central", latitude=-14.67891, longitude=-52.34987)),
+                                        now=cuiaba(dt.date(2026, 2, 10)))
+    ride = await file_ride_hailing_report(session=session, person_id=maria, settings=settings,
+                                          now=cuiaba(dt.date(2026, 2, 16)), form=RideHailingForm(
+                                              author=JOAO, vehicle_ref="ABC1D23", reason="street",
+                                              facts="Pegou passageiros na rodoviária sem o aplicativo.",
+                                              occurred_on=dt.date(2026, 2, 15), place=Place(text="Rodoviária")))
+    complaint = await file_ombudsman_case(session=session, person_id=joao, form=ombudsman(),
+                                          now=cuiaba(dt.date(2026, 1, 20)), settings=settings)
+    old = await file_representation(session=session, person_id=joao, form=representation(),
+                                    now=cuiaba(dt.date(2025, 3, 10)), settings=settings)
+    clara, ines, otavio = cast.clara.telegram_user_id, cast.ines.telegram_user_id, cast.otavio.telegram_user_id
+    await decide(session=session, telegram_user_id=clara, case_id=rubbish.case_id, outcome=Outcome.NOTIFY,
+                 reason=None, now=cuiaba(dt.date(2026, 1, 15)))
+    await decide(session=session, telegram_user_id=clara, case_id=noise.case_id, outcome=Outcome.ARCHIVE,
+                 reason="Não foi possível constatar o ruído.", now=cuiaba(dt.date(2026, 2, 20)))
+    await decide(session=session, telegram_user_id=ines, case_id=ride.case_id, outcome=Outcome.AUTO, reason=None,
+                 now=cuiaba(dt.date(2026, 2, 18)))
+    await answer_case(session=session, telegram_user_id=otavio, case_id=complaint.case_id,
+                      text="O posto recebeu um médico novo nesta semana.", now=cuiaba(dt.date(2026, 2, 5)))
+    for case, level in ((rubbish, Satisfaction.SATISFIED), (noise, Satisfaction.UNSATISFIED),
+                        (ride, Satisfaction.PARTLY)):
+        author = joao if case is not ride else maria
+        await rate(session=session, person_id=author, case_id=case.case_id, satisfaction=level,
+                   now=cuiaba(dt.date(2026, 2, 25)))
+    await _notices(session, settings, cast)
+    return Seeded(cast=cast, protocols={"rubbish": rubbish.protocol, "noise": noise.protocol,
+                                        "unnamed": unnamed.protocol, "ride": ride.protocol,
+                                        "complaint": complaint.protocol, "old": old.protocol})
+
+
+async def _last_delivery(session: AsyncSession) -> int:
+    delivery = (await session.exec(select(NoticeDelivery).order_by(NoticeDelivery.id.desc()))).first()  # type: ignore[union-attr]
+    assert delivery is not None and delivery.id is not None
+    return delivery.id
+
+
+async def _notices(session: AsyncSession, settings: Settings, cast: Cast) -> None:
+    maria = cast.maria.id
+    await opted_in(session, maria, cpf=MARIA_CPF, now=cuiaba(dt.date(2026, 2, 1)))
+    day = dt.date(2026, 2, 23)
+    auto = await issue(session, settings, cp_auto(person_id=maria, drawn_up_on=day), now=cuiaba(day, 11))
+    await record_explicit_ciencia(session=session, settings=settings, delivery_id=await _last_delivery(session),
+                                  person_id=maria, now=cuiaba(day, 12))
+    assert auto.notice.id is not None
+    filing = await file_filing(session=session, settings=settings, notice_id=auto.notice.id, person_id=maria,
+                               text="O terreno foi limpo no dia seguinte.", now=cuiaba(dt.date(2026, 2, 24)))
+    assert filing.id is not None
+    await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+                        text="As fotos mostram o mato alto na data da autuação.", actor="staff:7101",
+                        now=cuiaba(dt.date(2026, 2, 26)))
+    await issue(session, settings, cp_preliminar(person_id=maria, drawn_up_on=day), now=cuiaba(day, 13))
+    await record_explicit_ciencia(session=session, settings=settings, delivery_id=await _last_delivery(session),
+                                  person_id=maria, now=cuiaba(day, 14))
+    await issue(session, settings, l1533_auto(offender_document=None, drawn_up_on=day), now=cuiaba(day, 15))
