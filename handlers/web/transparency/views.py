@@ -115,7 +115,7 @@ def _context(request: web.Request, panel: Panel, place: Jurisdiction, tr: Transl
         title=tr._("Cases received and answered per month"),
         description=tr._("Bars per month: received (solid) and answered (hatched); each bar shows its number."),
         categories=[row["month"] for row in rows],
-        series=[Series(tr._("Received"), tuple(row["received"] for row in rows)),
+        series=[Series(tr.pgettext("figure", "Received"), tuple(row["received"] for row in rows)),
                 Series(tr._("Answered"), tuple(row["answered"] for row in rows), hatched=True)],
     )
     chapter_chart = horizontal_bars(
@@ -128,14 +128,15 @@ def _context(request: web.Request, panel: Panel, place: Jurisdiction, tr: Transl
     notices = panel.notices
     notice_chart = horizontal_bars(
         "notificacoes",
-        title=tr._("Penalty notices"),
+        title=tr.pgettext("figure", "Penalty notices"),
         description=tr._("Notices issued, with ciência, defended and decided; each bar shows its number."),
-        rows=[(tr._("Issued"), notices.issued), (tr._("With ciência"), notices.ciencia),
+        rows=[(tr.pgettext("figure", "Issued"), notices.issued), (tr._("With ciência"), notices.ciencia),
               (tr._("Defended"), notices.defended), (tr._("Decided"), notices.decided)],
     )
     share = panel.timeliness.share_on_time
     return {
-        "_": tr._, "ngettext": tr.ngettext, "lang": tr.locale.replace("_", "-"), "place": place,
+        "_": tr._, "ngettext": tr.ngettext, "pgettext": tr.pgettext, "lang": tr.locale.replace("_", "-"),
+        "place": place,
         "locales": [(locale, tr.language_name(locale)) for locale in SUPPORTED_LOCALES],
         "first": _month_name(panel.period.first, tr, "yMMMM"),
         "last": _month_name(panel.period.last, tr, "yMMMM"),
