@@ -92,6 +92,20 @@ class ShortDay(_Strict):
         return self
 
 
+def bot_token_shape(value: SecretStr | None) -> SecretStr | None:
+    """A bot token as @BotFather gives it (``123456789:ABC…``); an empty one is None.
+
+    Raises:
+        ValueError: it does not look like a bot token.
+    """
+    if value is None or not value.get_secret_value():
+        return None
+    bot_id, _, secret = value.get_secret_value().partition(":")
+    if not bot_id.isdigit() or len(secret) < 10:
+        raise ValueError("does not look like a bot token (123456789:ABC…); copy it again from @BotFather")
+    return value
+
+
 class MunicipalityConfig(_Strict):
     """One municipality of the deployment: identity, offices, Ouvidoria, calendar, fiscal units, laws in force."""
 
@@ -119,12 +133,7 @@ class MunicipalityConfig(_Strict):
     @field_validator("bot_token")
     @classmethod
     def _token_shape(cls, value: SecretStr | None) -> SecretStr | None:
-        if value is None or not value.get_secret_value():
-            return None
-        bot_id, _, secret = value.get_secret_value().partition(":")
-        if not bot_id.isdigit() or len(secret) < 10:
-            raise ValueError("does not look like a bot token (123456789:ABC…); copy it again from @BotFather")
-        return value
+        return bot_token_shape(value)
 
     @field_validator("state")
     @classmethod

@@ -340,12 +340,7 @@ class Settings(BaseSettings):
     @field_validator("telegram_token")
     @classmethod
     def _token_shape(cls, value: SecretStr | None) -> SecretStr | None:
-        if value is None or not value.get_secret_value():
-            return None
-        bot_id, _, secret = value.get_secret_value().partition(":")
-        if not bot_id.isdigit() or len(secret) < 10:
-            raise ValueError("does not look like a bot token (123456789:ABC…); copy it again from @BotFather")
-        return value
+        return municipality_config.bot_token_shape(value)
 
     @field_validator("rulebooks", "tacit_ciencia_rulebooks", "notice_reminder_days", mode="before")
     @classmethod

@@ -71,6 +71,24 @@ class BroadcastRefused(Exception):
         self.limit = limit
 
 
+REFUSAL_TEXTS: dict[str, str] = {
+    "empty_text": N_("The notice is empty. Write the text of the notice."),
+    "text_too_long": N_("The notice is too long: at most {limit} characters. Please shorten it and send it again."),
+    "bad_html": N_("I could not read the formatting of this text. Send it again without formatting."),
+    "unknown_audience": N_("That audience is no longer available. Choose another one."),
+    "days_required": N_("Type a number of days from 0 to {limit}, like 30."),
+    "topic_required": N_("Choose a topic, or type it."),
+    "in_the_past": N_("That date and time has already passed. Choose a moment in the future."),
+    "nobody": N_("Nobody is in this audience right now. Choose another audience."),
+}
+"""What staff are told of each refusal, in the chat (/aviso) and in the console alike."""
+
+
+def refusal_text(tr: Translator, refused: BroadcastRefused) -> str:
+    """A broadcast refusal in the staff member's language."""
+    return tr._(REFUSAL_TEXTS[refused.code]).format(limit=refused.limit)
+
+
 _STATUS_TYPE = Broadcast.__table__.c.status.type  # type: ignore[attr-defined]
 
 @dataclass(frozen=True, slots=True)

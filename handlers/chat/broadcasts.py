@@ -16,7 +16,7 @@ from typing import Any
 from telegram import Message, Update
 from telegram.ext import Application, CallbackQueryHandler
 
-from bot.i18n import N_, Translator
+from bot.i18n import N_
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.forms import active_draft, form_input
@@ -50,6 +50,7 @@ from notifications.broadcasts import (
     preview,
     progress_buttons,
     progress_text,
+    refusal_text,
     stop_broadcast,
 )
 from notifications.plugins import load_all
@@ -62,21 +63,6 @@ ROLES = frozenset({Role.CLERK})
 DAY_CHOICES = (7, 15, 30, 60, 90)
 OPEN_SHOWN = 5
 CANCEL = "aviso:cancel"
-
-
-def _refusal(tr: Translator, refused: BroadcastRefused) -> str:
-    texts = {
-        "empty_text": tr._("The notice is empty. Write the text of the notice."),
-        "text_too_long": tr._("The notice is too long: at most {limit} characters. Please shorten it and send it "
-                              "again."),
-        "bad_html": tr._("I could not read the formatting of this text. Send it again without formatting."),
-        "unknown_audience": tr._("That audience is no longer available. Choose another one."),
-        "days_required": tr._("Type a number of days from 0 to {limit}, like 30."),
-        "topic_required": tr._("Choose a topic, or type it."),
-        "in_the_past": tr._("That date and time has already passed. Choose a moment in the future."),
-        "nobody": tr._("Nobody is in this audience right now. Choose another audience."),
-    }
-    return texts[refused.code].format(limit=refused.limit)
 
 
 def _cancel_row(context: BalcaoContext) -> list[tuple[str, str]]:
@@ -169,7 +155,7 @@ async def notice_input(update: Update, context: BalcaoContext, draft: Draft) -> 
         await _text_received(update, context, data, message)
     elif draft.step == "days":
         if not typed.strip().isdecimal() or int(typed) > MAX_DAYS:
-            await reply(update, context, _refusal(tr, BroadcastRefused("days_required", limit=MAX_DAYS)),
+            await reply(update, context, refusal_text(tr, BroadcastRefused("days_required", limit=MAX_DAYS)),
                         markup=keyboard([_cancel_row(context)]))
             return
         data["days"] = int(typed)
@@ -193,7 +179,7 @@ async def _text_received(update: Update, context: BalcaoContext, data: dict[str,
     try:
         text = check_text(message.text_html, is_html=True)
     except BroadcastRefused as refused:
-        await reply(update, context, _refusal(tr, refused), markup=keyboard([_cancel_row(context)]))
+        await reply(update, context, refusal_text(tr, refused), markup=keyboard([_cancel_row(context)]))
         return
     data["text"] = text
     await _save(context, "audience", data)
@@ -225,7 +211,7 @@ async def audience_button(update: Update, context: BalcaoContext) -> None:
     found = AUDIENCES.get(name)
     tr = context.tr
     if found is None:
-        await query.answer(_refusal(tr, BroadcastRefused("unknown_audience")))
+        await query.answer(refusal_text(tr, BroadcastRefused("unknown_audience")))
         return
     data = {key: value for key, value in draft.data.items() if key not in {"days", "topic", "send_at"}}
     data["audience"] = name
@@ -281,7 +267,7 @@ async def _show_count(update: Update, context: BalcaoContext, data: dict[str, An
             size = await audience_size(session=session, choice=choice, now=utcnow(),
                                        municipality=broadcast_scope(context.settings))
     except BroadcastRefused as refused:
-        await reply(update, context, _refusal(tr, refused), markup=keyboard([_cancel_row(context)]),
+        await reply(update, context, refusal_text(tr, refused), markup=keyboard([_cancel_row(context)]),
                     edit=update.callback_query is not None)
         return
     await _save(context, "send", data)
@@ -291,7 +277,7 @@ async def _show_count(update: Update, context: BalcaoContext, data: dict[str, An
         lines.append(tr.ngettext("This notice will go to {n} person.", "This notice will go to {n} people.", count)
                      .format(n=tr.number(count)))
     else:
-        lines.append(_refusal(tr, BroadcastRefused("nobody")))
+        lines.append(refusal_text(tr, BroadcastRefused("nobody")))
     if size.left_out:
         lines.append(tr.ngettext(
             "{n} person is left out: they turned notices off or erased their data.",
@@ -345,7 +331,7 @@ async def _confirm(update: Update, context: BalcaoContext, data: dict[str, Any],
     tr = context.tr
     now = utcnow()
     if send_at is not None and send_at <= now:
-        await reply(update, context, _refusal(tr, BroadcastRefused("in_the_past")),
+        await reply(update, context, refusal_text(tr, BroadcastRefused("in_the_past")),
                     markup=keyboard([_cancel_row(context)]))
         return
     data["send_at"] = send_at.isoformat() if send_at else None
@@ -413,7 +399,7 @@ async def go_button(update: Update, context: BalcaoContext) -> None:
             await release_submission(session=session, key=key)
         if not isinstance(failure, BroadcastRefused):
             raise
-        await reply(update, context, _refusal(tr, failure), markup=keyboard([[(tr._("« Back"), "aviso:back")],
+        await reply(update, context, refusal_text(tr, failure), markup=keyboard([[(tr._("« Back"), "aviso:back")],
                                                                              _cancel_row(context)]))
         return
     async with context.sessions() as session:

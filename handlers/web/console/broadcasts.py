@@ -44,6 +44,7 @@ from notifications.broadcasts import (
     open_broadcasts,
     parse_when,
     preview,
+    refusal_text,
     stop_broadcast,
 )
 from notifications.plugins import load_all
@@ -53,21 +54,6 @@ routes = web.RouteTableDef()
 EVENT_SECONDS = 1.0
 EVENT_LIMIT = 600  # one progress stream lasts at most 10 minutes; the page then offers a reload
 _KEPT_TAGS = re.compile(r"&lt;(/?)(b|strong|i|em|u|ins|s|strike|del|code|pre)&gt;")
-
-
-def _refusal(tr: Translator, refused: BroadcastRefused) -> str:
-    texts = {  # the same sentences as /aviso in the bot
-        "empty_text": tr._("The notice is empty. Write the text of the notice."),
-        "text_too_long": tr._("The notice is too long: at most {limit} characters. Please shorten it and send it "
-                              "again."),
-        "bad_html": tr._("I could not read the formatting of this text. Send it again without formatting."),
-        "unknown_audience": tr._("That audience is no longer available. Choose another one."),
-        "days_required": tr._("Type a number of days from 0 to {limit}, like 30."),
-        "topic_required": tr._("Choose a topic, or type it."),
-        "in_the_past": tr._("That date and time has already passed. Choose a moment in the future."),
-        "nobody": tr._("Nobody is in this audience right now. Choose another audience."),
-    }
-    return texts[refused.code].format(limit=refused.limit)
 
 
 def telegram_preview(text: str) -> Markup:
@@ -118,7 +104,7 @@ async def count(request: web.Request) -> web.Response:
         async with db(request)() as session:
             size = await audience_size(session=session, choice=choice, now=utcnow())
     except BroadcastRefused as refused:
-        return web.json_response({"error": _refusal(staff_of(request).tr, refused)}, status=422)
+        return web.json_response({"error": refusal_text(staff_of(request).tr, refused)}, status=422)
     tr = staff_of(request).tr
     return web.json_response({"recipients": len(size.recipients), "text": tr.ngettext(
         "{n} person will receive it", "{n} people will receive it", len(size.recipients)).format(
@@ -149,7 +135,7 @@ async def preview_page(request: web.Request) -> web.Response:
     try:
         text, send_at, size = await _checked(request, staff, values)
     except BroadcastRefused as refused:
-        return await _compose(request, values=values, error=_refusal(staff.tr, refused), status=422)
+        return await _compose(request, values=values, error=refusal_text(staff.tr, refused), status=422)
     rendered = preview(text, staff.tr, request.config_dict[SETTINGS])
     return await _compose(request, values=values, shown={
         "preview": telegram_preview(rendered.text), "recipients": len(size.recipients), "left_out": size.left_out,
@@ -175,7 +161,7 @@ async def send(request: web.Request) -> web.StreamResponse:
                 request_key=f"console:{staff.telegram_user_id}:{key}" if key else None,
             )
     except BroadcastRefused as refused:
-        return await _compose(request, values=values, error=_refusal(staff.tr, refused), status=422)
+        return await _compose(request, values=values, error=refusal_text(staff.tr, refused), status=422)
     wake_dispatcher()
     raise web.HTTPSeeOther(f"/painel/avisos/{created.id}")
 
