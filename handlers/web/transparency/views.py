@@ -175,7 +175,8 @@ def _locales(tr: Translator) -> list[tuple[str, str]]:
 def _canonical(request: web.Request, place: Jurisdiction, tail: str = "") -> None:
     """Redirect ``/transparencia/sapezal-mt…`` to ``/transparencia/sapezal…`` (one address per page)."""
     if request.match_info.get("municipio") != place.id:
-        raise web.HTTPMovedPermanently(request.rel_url.with_path(f"/transparencia/{place.id}{tail}"))
+        raise web.HTTPMovedPermanently(request.rel_url.with_path(f"/transparencia/{place.id}{tail}").with_query(
+            request.rel_url.query))
 
 
 @routes.get("/transparencia")
@@ -268,7 +269,8 @@ async def cases_data(request: web.Request) -> web.Response:
 async def old_dictionary(request: web.Request) -> web.Response:
     """The dictionary's address before the panels were per municipality: the default municipality's dictionary."""
     place = jurisdictions(settings_of(request))[0]
-    raise web.HTTPMovedPermanently(request.rel_url.with_path(f"/transparencia/{place.id}/dicionario"))
+    raise web.HTTPMovedPermanently(request.rel_url.with_path(f"/transparencia/{place.id}/dicionario").with_query(
+        request.rel_url.query))
 
 
 @routes.get("/transparencia/{municipio:[a-z0-9-]+}/dicionario")
