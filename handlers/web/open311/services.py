@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from aiohttp import web
+from babel.lists import format_list
 
 from bot.i18n import Translator
 from handlers.web.keys import settings_of
@@ -30,7 +31,7 @@ async def discovery(request: web.Request) -> web.Response:
     settings = settings_of(request)
     tr = reader(request)
     served = jurisdictions(settings)
-    cities = ", ".join(place.name for place in served)
+    cities = format_list([place.name for place in served], locale=tr.locale)
     body = {
         "changeset": CHANGESET,
         "contact": tr.ngettext("City hall of {cities}", "City halls of {cities}", len(served)).format(cities=cities),

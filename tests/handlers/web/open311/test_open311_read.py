@@ -101,7 +101,7 @@ async def test_discovery_lists_each_municipality_as_a_jurisdiction(
     body = (await asyncio.to_thread(requests.get, server.url("discovery.json"))).json()
     assert body["jurisdictions"] == [{"jurisdiction_id": SAPEZAL, "name": "Sapezal", "state": "MT"},
                                      {"jurisdiction_id": NX, "name": "Nova Xavantina", "state": "MT"}]
-    assert body["contact"] == "Prefeituras Municipais de Sapezal, Nova Xavantina"
+    assert body["contact"] == "Prefeituras Municipais de Sapezal e Nova Xavantina"
     root = xml_root((await asyncio.to_thread(requests.get, server.url("discovery.xml"))).content, "discovery")
     assert [j.findtext("jurisdiction_id") for j in root.iter("jurisdiction")] == [SAPEZAL, NX]
 
