@@ -221,13 +221,16 @@ async def _file(
     )
 
 
-async def filed_by_client(*, session: AsyncSession, client_id: int, protocol: str) -> FiledCase | None:
-    """A case this client system filed, as its receipt prints it (None for any other: not theirs to see)."""
+async def filed_by_client(
+    *, session: AsyncSession, client_id: int, protocol: str, municipality: str
+) -> FiledCase | None:
+    """A case this client system filed in a municipality, as its receipt prints it (None for any other)."""
     row = (
         await session.exec(
             select(Case)
             .join(Open311Submission, col(Open311Submission.case_id) == Case.id)
-            .where(Open311Submission.client_id == client_id, Case.protocol == protocol)
+            .where(Open311Submission.client_id == client_id, Case.protocol == protocol,
+                   Case.municipality == municipality)
         )
     ).first()
     if row is None or row.id is None:

@@ -95,6 +95,7 @@ def _service_condition(code: str) -> Any:
 async def public_requests(
     *,
     session: AsyncSession,
+    municipality: str,
     protocols: list[str] | None = None,
     service_codes: list[str] | None = None,
     start: dt.datetime | None = None,
@@ -102,10 +103,11 @@ async def public_requests(
     statuses: list[str] | None = None,
     limit: int = MAX_RESULTS,
 ) -> list[PublicRequest]:
-    """The public view of representações and ride-hailing reports, newest first.
+    """The public view of one municipality's representações and ride-hailing reports, newest first.
 
     Args:
         session: database session.
+        municipality: the jurisdiction's municipality key: another municipality's cases are not there.
         protocols: only these protocol numbers (then the other filters are ignored, as the spec says).
         service_codes: only these services.
         start: received at or after.
@@ -116,7 +118,7 @@ async def public_requests(
     statement = (
         select(Case, Open311Submission)
         .join(Open311Submission, col(Open311Submission.case_id) == Case.id, isouter=True)
-        .where(col(Case.kind).in_([kind.value for kind in OPEN311_KINDS]))
+        .where(col(Case.kind).in_([kind.value for kind in OPEN311_KINDS]), col(Case.municipality) == municipality)
     )
     if protocols is not None:
         statement = statement.where(col(Case.protocol).in_([protocol.upper() for protocol in protocols]))
@@ -155,9 +157,11 @@ async def public_requests(
 
 
 async def public_updates(
-    *, session: AsyncSession, start: dt.datetime, end: dt.datetime, limit: int = MAX_RESULTS
+    *, session: AsyncSession, municipality: str, start: dt.datetime, end: dt.datetime, limit: int = MAX_RESULTS
 ) -> list[PublicUpdate]:
-    """Every step of a representação or report between ``start`` and ``end``, oldest first (servicerequestupdates).
+    """Every step of one municipality's representações and reports in [start, end], oldest first.
+
+    mySociety's ``servicerequestupdates``; ``municipality`` is the jurisdiction's key.
 
     The filing itself is not an update (the request is created by it), nor is the author's rating.
     """
@@ -166,6 +170,7 @@ async def public_updates(
         .join(Case, col(Case.id) == CaseEvent.case_id)
         .where(
             col(Case.kind).in_([kind.value for kind in OPEN311_KINDS]),
+            col(Case.municipality) == municipality,
             col(CaseEvent.kind).not_in(["filed", "rated"]),
             col(CaseEvent.at) >= start,
             col(CaseEvent.at) <= end,

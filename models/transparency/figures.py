@@ -9,6 +9,9 @@
   counted as 100 / 50 / 0 — a documented choice);
 - representações by Código de Posturas chapter (the chapter of the catalogue row picked; "not named" otherwise);
 - penalty notices issued, with ciência, defended (a defence, reclamação or appeal filed) and decided.
+
+Every figure is of one municipality: the cases and notices that belong to it (``Case.municipality``,
+``Notice.municipality``), never another's.
 """
 
 from __future__ import annotations
@@ -91,12 +94,13 @@ class MonthCount:
     count: int
 
 
-async def received_per_month(*, session: AsyncSession, period: Period) -> list[MonthCount]:
-    """Cases received per month and kind (one query)."""
+async def received_per_month(*, session: AsyncSession, municipality: str, period: Period) -> list[MonthCount]:
+    """The municipality's cases received per month and kind (one query)."""
     start, end = period.bounds()
     cases = (
         select(_month_of(col(Case.received_at), period).label("month"), col(Case.kind).label("kind"))
-        .where(col(Case.received_at) >= start, col(Case.received_at) < end)
+        .where(col(Case.municipality) == municipality, col(Case.received_at) >= start,
+               col(Case.received_at) < end)
         .subquery()
     )
     rows = await session.exec(select(cases.c.month, cases.c.kind, func.count()).group_by(cases.c.month, cases.c.kind))
@@ -104,12 +108,12 @@ async def received_per_month(*, session: AsyncSession, period: Period) -> list[M
                   key=lambda item: (item.month, item.kind.value))
 
 
-async def answered_per_month(*, session: AsyncSession, period: Period) -> list[MonthCount]:
-    """Cases answered (final status reached) per month and kind (one query)."""
+async def answered_per_month(*, session: AsyncSession, municipality: str, period: Period) -> list[MonthCount]:
+    """The municipality's cases answered (final status reached) per month and kind (one query)."""
     start, end = period.bounds()
     cases = (
         select(_month_of(col(Case.closed_at), period).label("month"), col(Case.kind).label("kind"))
-        .where(col(Case.closed_at) >= start, col(Case.closed_at) < end,
+        .where(col(Case.municipality) == municipality, col(Case.closed_at) >= start, col(Case.closed_at) < end,
                col(Case.status).in_([status.value for status in FINAL_STATUSES]))
         .subquery()
     )
@@ -132,23 +136,25 @@ class Timeliness:
         return self.on_time / self.answered if self.answered else None
 
 
-async def _answered_rows(session: AsyncSession, period: Period) -> list[tuple[dt.datetime, dt.datetime, dt.date]]:
+async def _answered_rows(
+    session: AsyncSession, municipality: str, period: Period
+) -> list[tuple[dt.datetime, dt.datetime, dt.date]]:
     start, end = period.bounds()
     rows = await session.exec(
         select(col(Case.received_at), col(Case.closed_at), col(Case.due_on))
-        .where(col(Case.closed_at) >= start, col(Case.closed_at) < end,
+        .where(col(Case.municipality) == municipality, col(Case.closed_at) >= start, col(Case.closed_at) < end,
                col(Case.status).in_([status.value for status in FINAL_STATUSES]))
     )
     return [(received, closed, due) for received, closed, due in rows.all() if closed is not None]
 
 
-async def timeliness(*, session: AsyncSession, period: Period) -> Timeliness:
-    """The share answered by the deadline and the median days to answer, over the cases answered in the period.
+async def timeliness(*, session: AsyncSession, municipality: str, period: Period) -> Timeliness:
+    """The share answered by the deadline and the median days to answer, over the municipality's cases answered.
 
     One query reads (received, answered, deadline) of those cases; a case is on time when answered on or before
     its deadline's civil day.
     """
-    rows = await _answered_rows(session, period)
+    rows = await _answered_rows(session, municipality, period)
     days = [(closed.astimezone(period.tz).date() - received.astimezone(period.tz).date()).days
             for received, closed, _due in rows]
     on_time = sum(1 for _received, closed, due in rows if closed.astimezone(period.tz).date() <= due)
@@ -163,15 +169,16 @@ class SatisfactionScore:
     score: float | None
 
 
-async def satisfaction(*, session: AsyncSession, period: Period) -> SatisfactionScore:
-    """The mean of the ratings (100 / 50 / 0) of the cases answered in the period (one query)."""
+async def satisfaction(*, session: AsyncSession, municipality: str, period: Period) -> SatisfactionScore:
+    """The mean of the ratings (100 / 50 / 0) of the municipality's cases answered in the period (one query)."""
     start, end = period.bounds()
     points = case(*((col(Case.satisfaction) == level.value, score) for level, score in SATISFACTION_SCORE.items()),
                   else_=None)
     count, total = (
         await session.exec(
             select(func.count(col(Case.satisfaction)), func.sum(points))
-            .where(col(Case.closed_at) >= start, col(Case.closed_at) < end, col(Case.satisfaction).is_not(None))
+            .where(col(Case.municipality) == municipality, col(Case.closed_at) >= start, col(Case.closed_at) < end,
+                   col(Case.satisfaction).is_not(None))
         )
     ).one()
     ratings = int(count or 0)
@@ -196,12 +203,15 @@ def chapter_of(infraction_code: str | None) -> str:
         return NOT_NAMED
 
 
-async def representations_by_chapter(*, session: AsyncSession, period: Period) -> list[ChapterCount]:
-    """Representações received in the period per Código de Posturas chapter, most first (one query)."""
+async def representations_by_chapter(
+    *, session: AsyncSession, municipality: str, period: Period
+) -> list[ChapterCount]:
+    """The municipality's representações received in the period per Código de Posturas chapter, most first."""
     start, end = period.bounds()
     rows = await session.exec(
         select(col(Case.infraction_code), func.count())
-        .where(col(Case.kind) == CaseKind.REPRESENTATION.value, col(Case.received_at) >= start,
+        .where(col(Case.municipality) == municipality, col(Case.kind) == CaseKind.REPRESENTATION.value,
+               col(Case.received_at) >= start,
                col(Case.received_at) < end)
         .group_by(col(Case.infraction_code))
     )
@@ -223,8 +233,8 @@ class NoticeCounts:
     decided: int
 
 
-async def notice_counts(*, session: AsyncSession, period: Period) -> NoticeCounts:
-    """Notices issued in the period: with ciência of the notice, with a filing, with a filing decided (one query)."""
+async def notice_counts(*, session: AsyncSession, municipality: str, period: Period) -> NoticeCounts:
+    """The municipality's notices issued in the period: with ciência, with a filing, with one decided (one query)."""
     start, end = period.bounds()
     with_ciencia = exists().where(col(NoticeDelivery.notice_id) == col(Notice.id),
                                   col(NoticeDelivery.document) == DocumentKind.NOTICE.value,
@@ -239,7 +249,8 @@ async def notice_counts(*, session: AsyncSession, period: Period) -> NoticeCount
         await session.exec(
             select(func.count(), total(with_ciencia), total(defended), total(decided))
             .select_from(Notice)
-            .where(col(Notice.issued_at) >= start, col(Notice.issued_at) < end)
+            .where(col(Notice.municipality) == municipality, col(Notice.issued_at) >= start,
+                   col(Notice.issued_at) < end)
         )
     ).one()
     return NoticeCounts(issued=int(issued), ciencia=int(ciencia), defended=int(filed), decided=int(judged))

@@ -47,13 +47,14 @@ def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, LOCATION_DECIMALS)
 
 
-async def open_cases(*, session: AsyncSession, period: Period) -> list[OpenCase]:
-    """Every case received in the period, pseudonymised, oldest first (one query)."""
+async def open_cases(*, session: AsyncSession, municipality: str, period: Period) -> list[OpenCase]:
+    """Every case of the municipality received in the period, pseudonymised, oldest first (one query)."""
     start, end = period.bounds()
     rows = await session.exec(
         select(Case, col(Open311Submission.service_code))
         .join(Open311Submission, col(Open311Submission.case_id) == Case.id, isouter=True)
-        .where(col(Case.received_at) >= start, col(Case.received_at) < end)
+        .where(col(Case.municipality) == municipality, col(Case.received_at) >= start,
+               col(Case.received_at) < end)
         .order_by(col(Case.received_at), col(Case.id))
     )
     found = []

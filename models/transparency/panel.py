@@ -29,6 +29,7 @@ FigureRow = tuple[str, str, float | int | None]
 class Panel:
     """The figures of one municipality over a period."""
 
+    municipality: str
     period: Period
     received: list[MonthCount]
     answered: list[MonthCount]
@@ -38,16 +39,18 @@ class Panel:
     notices: NoticeCounts
 
 
-async def gather(*, session: AsyncSession, period: Period) -> Panel:
-    """Run each figure's query for the period."""
+async def gather(*, session: AsyncSession, municipality: str, period: Period) -> Panel:
+    """Run each figure's query for one municipality (its key) over the period."""
+    where, when = municipality, period
     return Panel(
+        municipality=municipality,
         period=period,
-        received=await received_per_month(session=session, period=period),
-        answered=await answered_per_month(session=session, period=period),
-        timeliness=await timeliness(session=session, period=period),
-        satisfaction=await satisfaction(session=session, period=period),
-        chapters=await representations_by_chapter(session=session, period=period),
-        notices=await notice_counts(session=session, period=period),
+        received=await received_per_month(session=session, municipality=where, period=when),
+        answered=await answered_per_month(session=session, municipality=where, period=when),
+        timeliness=await timeliness(session=session, municipality=where, period=when),
+        satisfaction=await satisfaction(session=session, municipality=where, period=when),
+        chapters=await representations_by_chapter(session=session, municipality=where, period=when),
+        notices=await notice_counts(session=session, municipality=where, period=when),
     )
 
 

@@ -85,9 +85,11 @@ async def open311_server(settings: Settings, sessions: SessionFactory) -> AsyncI
 
 
 def joao_report(key: str, **changes: str) -> dict[str, str]:
-    """João's representação about rubbish in the street (CP Tabela I item 9), as the spec's POST form."""
+    """João's representação about rubbish in the street (CP Tabela I item 9), as the spec's POST form, in Nova
+    Xavantina (where the Código de Posturas is in force)."""
     form = {
         "api_key": key,
+        "jurisdiction_id": "nova-xavantina",
         "service_code": "CP-I",
         "lat": "-14.678912",
         "long": "-52.349876",
@@ -106,6 +108,24 @@ def joao_report(key: str, **changes: str) -> dict[str, str]:
         "attribute[occurred_on]": "2026-02-27",
         "attribute[learned_how]": "Vi pessoalmente",
         "attribute[relation]": "none",
+    }
+    form.update(changes)
+    return {name: value for name, value in form.items() if value != ""}
+
+
+def ride_report(key: str, **changes: str) -> dict[str, str]:
+    """Maria's report of a ride-hailing driver picking up passengers on the street (Lei 1.533/2020), in Sapezal."""
+    form = {
+        "api_key": key,
+        "jurisdiction_id": "sapezal",
+        "service_code": "L1533-APP",
+        "address_string": "Rodoviária",
+        "account_id": "maria-77",
+        "description": "Pegou passageiros na rodoviária sem o aplicativo.",
+        "attribute[author_name]": "Maria Souza",
+        "attribute[vehicle]": "ABC1D23",
+        "attribute[reason]": "street",
+        "attribute[occurred_on]": "2026-03-01",
     }
     form.update(changes)
     return {name: value for name, value in form.items() if value != ""}

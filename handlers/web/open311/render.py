@@ -26,7 +26,8 @@ from models.open311.jurisdiction import UnknownJurisdiction
 logger = logging.getLogger("balcao.open311")
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-ITEM_TAGS = {"attributes": "attribute", "values": "value", "endpoints": "endpoint", "formats": "format"}
+ITEM_TAGS = {"attributes": "attribute", "values": "value", "endpoints": "endpoint", "formats": "format",
+             "jurisdictions": "jurisdiction"}
 """A nested list's wrapper element → the element of each item (GeoReport v2 XML)."""
 XML_TYPE = "text/xml"
 JSON_TYPE = "application/json"
@@ -104,6 +105,16 @@ def error(fmt: str, status: int, description: str) -> web.Response:
     return answer(fmt, "errors", "error", [{"code": status, "description": description}], status=status)
 
 
+def jurisdiction_error(fmt: str, exc: UnknownJurisdiction, tr: Translator) -> web.Response:
+    """GeoReport v2: 400 when ``jurisdiction_id`` was not provided, 404 when the one provided was not found."""
+    served = ", ".join(exc.served)
+    if exc.missing:
+        return error(fmt, 400, tr._("jurisdiction_id is required: this server serves several municipalities "
+                                    "({ids}).").format(ids=served))
+    return error(fmt, 404, tr._("No jurisdiction {id}; this server serves {ids}.").format(
+        id=(exc.given or "")[:40], ids=served))
+
+
 def fmt_of(request: web.Request) -> str:
     """``json`` or ``xml``, from the path's extension (XML, the spec's required format, otherwise)."""
     fmt = request.match_info.get("fmt") or request.path.rsplit(".", 1)[-1]
@@ -119,8 +130,7 @@ def open311_endpoint(handler: Handler) -> Handler:
         except Open311Error as exc:
             return error(fmt, exc.status, exc.description)
         except UnknownJurisdiction as exc:
-            given = bool(request.query.get("jurisdiction_id"))
-            return error(fmt, 404 if given else 400, str(exc))
+            return jurisdiction_error(fmt, exc, reader(request))
         except web.HTTPException:
             raise
         except Exception:

@@ -23,14 +23,14 @@ from handlers.web.open311.render import (
     reader,
     w3c,
 )
-from handlers.web.open311.services import ROOT, service_entry, service_or_404
+from handlers.web.open311.services import ROOT, jurisdiction_of, service_entry, service_or_404
 from models.cases.attachments import AttachmentRefused, check_before_download
 from models.cases.fields import InvalidInput
 from models.cases.limits import CaseLimits
 from models.cases.protocol import PROTOCOL_PATTERN, normalize_protocol
 from models.cases.receipt_pdf import build_receipt
 from models.columns import utcnow
-from models.open311.jurisdiction import resolve_jurisdiction, rulebooks_in_force
+from models.open311.jurisdiction import Jurisdiction
 from models.open311.keys import client_for_key
 from models.open311.posting import PostedRequest, Upload, filed_by_client, post_request
 from models.open311.requests import MAX_RANGE, PublicRequest, public_requests, public_updates
@@ -78,15 +78,15 @@ def date_range(query: Mapping[str, str], tr: Translator, now: dt.datetime) -> tu
     return start, end
 
 
-def request_entry(item: PublicRequest, tr: Translator, request: web.Request) -> dict[str, Any]:
-    """One request as GET requests shows it (GeoReport v2 field names)."""
+def request_entry(item: PublicRequest, tr: Translator, request: web.Request, place: Jurisdiction) -> dict[str, Any]:
+    """One request of a jurisdiction as GET requests shows it (GeoReport v2 field names)."""
     tz = settings_of(request).tz
     return {
         "service_request_id": item.service_request_id,
         "status": item.status,
         "status_notes": tr._(item.status_note),
         "service_code": item.service_code,
-        "service_name": _service_name(item.service_code, tr, request),
+        "service_name": _service_name(item.service_code, tr, place),
         "description": None,  # the author's own words may name them: never published
         "agency_responsible": tr._(item.agency),
         "service_notice": None,
@@ -102,8 +102,8 @@ def request_entry(item: PublicRequest, tr: Translator, request: web.Request) -> 
     }
 
 
-def _service_name(code: str, tr: Translator, request: web.Request) -> str | None:
-    service = find_service(code, rulebooks_in_force(settings_of(request)))
+def _service_name(code: str, tr: Translator, place: Jurisdiction) -> str | None:
+    service = find_service(code, place.rulebooks)
     return service_entry(tr, service)["service_name"] if service else None
 
 
@@ -121,10 +121,9 @@ def _protocols(text: str, tr: Translator) -> list[str]:
 @routes.get(ROOT + "/requests.{fmt:xml|json}")
 @open311_endpoint
 async def list_requests(request: web.Request) -> web.Response:
-    """GET requests: by ``service_request_id`` (comma list), or by service, dates (≤ 90 days) and status."""
-    settings = settings_of(request)
+    """GET requests of the jurisdiction: by ``service_request_id`` (comma list), or by service, dates, status."""
     query = request.query
-    resolve_jurisdiction(query.get("jurisdiction_id"), settings=settings)
+    place = jurisdiction_of(request)
     tr = reader(request)
     statuses = [status.strip() for status in query.get("status", "").split(",") if status.strip()]
     if any(status not in {"open", "closed"} for status in statuses):
@@ -134,27 +133,27 @@ async def list_requests(request: web.Request) -> web.Response:
     start, end = date_range(query, tr, utcnow())
     async with sessions_of(request)() as session:
         found = await public_requests(
-            session=session, protocols=protocols, service_codes=codes or None,
+            session=session, municipality=place.id, protocols=protocols, service_codes=codes or None,
             start=None if protocols else start, end=None if protocols else end, statuses=statuses or None,
         )
-    body = [request_entry(item, tr, request) for item in found]
+    body = [request_entry(item, tr, request, place) for item in found]
     return answer(fmt_of(request), "service_requests", "request", body)
 
 
 @routes.get(ROOT + "/requests/{id}.{fmt:xml|json}")
 @open311_endpoint
 async def one_request(request: web.Request) -> web.Response:
-    """GET a request by its protocol number (a list of one, as the spec says)."""
-    resolve_jurisdiction(request.query.get("jurisdiction_id"), settings=settings_of(request))
+    """GET a request of the jurisdiction by its protocol number (a list of one, as the spec says)."""
+    place = jurisdiction_of(request)
     tr = reader(request)
     protocol = normalize_protocol(request.match_info["id"])
     found: list[PublicRequest] = []
     if protocol is not None and PROTOCOL_PATTERN.match(protocol):
         async with sessions_of(request)() as session:
-            found = await public_requests(session=session, protocols=[protocol])
+            found = await public_requests(session=session, municipality=place.id, protocols=[protocol])
     if not found:
         raise Open311Error(404, tr._("No service request {id}.").format(id=request.match_info["id"][:40]))
-    return answer(fmt_of(request), "service_requests", "request", [request_entry(found[0], tr, request)])
+    return answer(fmt_of(request), "service_requests", "request", [request_entry(found[0], tr, request, place)])
 
 
 FIELD_LIMIT = 64 * 1024
@@ -212,18 +211,22 @@ async def _form(request: web.Request, tr: Translator) -> tuple[dict[str, str], l
 @routes.post(ROOT + "/requests.{fmt:xml|json}")
 @open311_endpoint
 async def create_request(request: web.Request) -> web.Response:
-    """POST requests: file a representação or a ride-hailing report for a client system's user."""
-    settings = settings_of(request)
+    """POST requests: file a representação or a ride-hailing report in the jurisdiction, for a client's user.
+
+    The service must be one of the jurisdiction's (its municipality's laws); the case is filed under that
+    municipality, so it lands in that municipality's staff queue.
+    """
     tr = reader(request)
     try:
         fields, uploads = await _form(request, tr)
     except (ValueError, UnicodeDecodeError):
         raise Open311Error(400, tr._("The form could not be read.")) from None
     client = await _client(request, fields.get("api_key", ""), tr)
-    resolve_jurisdiction(fields.get("jurisdiction_id") or request.query.get("jurisdiction_id"), settings=settings)
+    place = jurisdiction_of(request, fields.get("jurisdiction_id") or request.query.get("jurisdiction_id"))
+    settings = settings_of(request).for_municipality(place.id)
     if not fields.get("service_code"):
         raise Open311Error(400, tr._("service_code is required."))
-    service = service_or_404(fields["service_code"], request)
+    service = service_or_404(fields["service_code"], request, place)
     attributes = {key[len("attribute["):-1]: value for key, value in fields.items()
                   if key.startswith("attribute[") and key.endswith("]")}
     posted = PostedRequest(
@@ -258,12 +261,14 @@ async def receipt(request: web.Request) -> web.Response:
     tr = reader(request)
     client = await _client(request, request.query.get("api_key", ""), tr)
     assert client.id is not None
+    place = jurisdiction_of(request)
     protocol = normalize_protocol(request.match_info["id"]) or ""
     async with sessions_of(request)() as session:
-        filed = await filed_by_client(session=session, client_id=client.id, protocol=protocol)
+        filed = await filed_by_client(session=session, client_id=client.id, protocol=protocol,
+                                      municipality=place.id)
     if filed is None:
         raise Open311Error(404, tr._("No service request {id}.").format(id=request.match_info["id"][:40]))
-    pdf = build_receipt(filed, tr=tr, municipality=settings_of(request).municipality_name,
+    pdf = build_receipt(filed, tr=tr, municipality=place.name,
                         follow=tr._("Follow this case with GET requests/{id} of Open311, or in the system you used "
                                     "to file it.").format(id=filed.protocol))
     return web.Response(body=pdf, content_type="application/pdf", headers={
@@ -273,14 +278,14 @@ async def receipt(request: web.Request) -> web.Response:
 @routes.get(ROOT + "/servicerequestupdates.{fmt:xml|json}")
 @open311_endpoint
 async def updates(request: web.Request) -> web.Response:
-    """MySociety's servicerequestupdates: each step of the cases between start_date and end_date (api_key)."""
+    """MySociety's servicerequestupdates: each step of the jurisdiction's cases in [start_date, end_date] (api_key)."""
     settings = settings_of(request)
     tr = reader(request)
     await _client(request, request.query.get("api_key", ""), tr)
-    resolve_jurisdiction(request.query.get("jurisdiction_id"), settings=settings)
+    place = jurisdiction_of(request)
     start, end = date_range(request.query, tr, utcnow())
     async with sessions_of(request)() as session:
-        found = await public_updates(session=session, start=start, end=end)
+        found = await public_updates(session=session, municipality=place.id, start=start, end=end)
     body = [
         {
             "update_id": str(item.update_id),

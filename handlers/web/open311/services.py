@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from aiohttp import web
+from babel.lists import format_list
 
 from bot.i18n import Translator
 from handlers.web.keys import settings_of
 from handlers.web.open311.render import Open311Error, answer, fmt_of, open311_endpoint, reader
-from models.open311.jurisdiction import resolve_jurisdiction, rulebooks_in_force
+from models.open311.jurisdiction import Jurisdiction, jurisdictions, resolve_jurisdiction
 from models.open311.services import Attribute, Service, find_service, service_attributes, services_in_force
 
 routes = web.RouteTableDef()
@@ -22,12 +23,18 @@ CHANGESET = "2026-12-01T00:00:00-04:00"
 @routes.get(ROOT + "/discovery.{fmt:xml|json}")
 @open311_endpoint
 async def discovery(request: web.Request) -> web.Response:
-    """Service discovery (http://wiki.open311.org/Service_discovery): where the endpoint is, in which formats."""
+    """Service discovery (http://wiki.open311.org/Service_discovery): where the endpoint is, in which formats.
+
+    ``jurisdictions`` (an addition to the spec's fields) lists each municipality served: its ``jurisdiction_id``
+    (required in every call when there are several), name and state.
+    """
     settings = settings_of(request)
     tr = reader(request)
+    served = jurisdictions(settings)
+    cities = format_list([place.name for place in served], locale=tr.locale)
     body = {
         "changeset": CHANGESET,
-        "contact": tr._("City hall of {city}").format(city=settings.municipality_name),
+        "contact": tr.ngettext("City hall of {cities}", "City halls of {cities}", len(served)).format(cities=cities),
         "key_service": tr._("Ask the city hall for a key: one per client system."),
         "endpoints": [
             {
@@ -38,8 +45,20 @@ async def discovery(request: web.Request) -> web.Response:
                 "formats": ["text/xml", "application/json"],
             }
         ],
+        "jurisdictions": [{"jurisdiction_id": place.id, "name": place.name, "state": place.state}
+                          for place in served],
     }
     return answer(fmt_of(request), "discovery", None, body)
+
+
+def jurisdiction_of(request: web.Request, given: str | None = None) -> Jurisdiction:
+    """The municipality a call names (``jurisdiction_id`` of the query unless ``given``), or the only one served.
+
+    Raises:
+        UnknownJurisdiction: unknown, or missing where several are served (the spec's 404 or 400).
+    """
+    wanted = given if given is not None else request.query.get("jurisdiction_id")
+    return resolve_jurisdiction(wanted, settings=settings_of(request))
 
 
 def _label(tr: Translator, service: Service, text: str) -> str:
@@ -80,19 +99,19 @@ def attribute_entry(tr: Translator, attribute: Attribute) -> dict[str, Any]:
 @routes.get(ROOT + "/services.{fmt:xml|json}")
 @open311_endpoint
 async def services(request: web.Request) -> web.Response:
-    """GET services: one per Código de Posturas table, another breach, and the ride-hailing report."""
-    settings = settings_of(request)
-    resolve_jurisdiction(request.query.get("jurisdiction_id"), settings=settings)
+    """GET services: those of the jurisdiction's own laws (the Código de Posturas tables, the ride-hailing report)."""
+    place = jurisdiction_of(request)
     tr = reader(request)
-    body = [service_entry(tr, service) for service in services_in_force(rulebooks_in_force(settings))]
+    body = [service_entry(tr, service) for service in services_in_force(place.rulebooks)]
     return answer(fmt_of(request), "services", "service", body)
 
 
-def service_or_404(code: str, request: web.Request) -> Service:
-    """The service with this code, or the spec's 404."""
-    service = find_service(code, rulebooks_in_force(settings_of(request)))
+def service_or_404(code: str, request: web.Request, place: Jurisdiction) -> Service:
+    """The service with this code in the jurisdiction (its municipality's laws), or the spec's 404."""
+    service = find_service(code, place.rulebooks)
     if service is None:
-        raise Open311Error(404, reader(request)._("No service with code {code}.").format(code=code[:40]))
+        raise Open311Error(404, reader(request)._("No service with code {code} in {city}.").format(
+            code=code[:40], city=place.name))
     return service
 
 
@@ -100,8 +119,7 @@ def service_or_404(code: str, request: web.Request) -> Service:
 @open311_endpoint
 async def service_definition(request: web.Request) -> web.Response:
     """GET service definition: the attributes a request for this service carries, with the law's reasons."""
-    resolve_jurisdiction(request.query.get("jurisdiction_id"), settings=settings_of(request))
-    service = service_or_404(request.match_info["code"], request)
+    service = service_or_404(request.match_info["code"], request, jurisdiction_of(request))
     tr = reader(request)
     body = {
         "service_code": service.code,

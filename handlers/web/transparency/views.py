@@ -1,5 +1,10 @@
 """``/transparencia``: the panel per municipality, the figures and the case list as CSV and JSON, the dictionary.
 
+``/transparencia`` lists the municipalities the deployment serves (or shows the only one);
+``/transparencia/<municipio>`` is one municipality's panel, and its open data and dictionary are under it. Every
+figure counts only that municipality's cases and notices. ``<municipio>`` is the key Open311 calls
+``jurisdiction_id`` (``nova-xavantina``; ``nova-xavantina-mt`` redirects there).
+
 Answers are cached: ``Cache-Control: public, max-age=300`` for browsers and proxies, and
 :data:`SERVER_CACHE_SECONDS` in the server (per path and language) so a busy day costs one set of queries a minute.
 """
@@ -25,6 +30,7 @@ from models.cases.tables import CaseKind
 from models.columns import utcnow
 from models.exports.cells import csv_text
 from models.open311.jurisdiction import Jurisdiction, UnknownJurisdiction, jurisdictions, resolve_jurisdiction
+from models.rulebooks.catalogue import CP, L1533
 from models.transparency.figures import Period
 from models.transparency.open_data import DICTIONARY, open_cases
 from models.transparency.panel import Panel, figure_rows, gather
@@ -37,6 +43,8 @@ BROWSER_CACHE = "public, max-age=300"
 PERIOD_MONTHS = 12
 """The panel covers the current month and the 11 before it."""
 KIND_ORDER = (CaseKind.REPRESENTATION, CaseKind.RIDE_HAILING, CaseKind.OMBUDSMAN)
+KIND_RULEBOOK = {CaseKind.REPRESENTATION: CP, CaseKind.RIDE_HAILING: L1533}
+"""The law a kind of case rests on: a municipality where it is not in force shows no column for it."""
 
 
 def setup(app: web.Application) -> None:
@@ -83,9 +91,16 @@ def _period(request: web.Request) -> Period:
     return Period.last_months(today=utcnow().astimezone(settings.tz).date(), months=PERIOD_MONTHS, tz=settings.tz)
 
 
-async def _panel(request: web.Request) -> Panel:
+async def _panel(request: web.Request, place: Jurisdiction) -> Panel:
     async with sessions_of(request)() as session:
-        return await gather(session=session, period=_period(request))
+        return await gather(session=session, municipality=place.id, period=_period(request))
+
+
+def _kinds(panel: Panel, place: Jurisdiction) -> tuple[CaseKind, ...]:
+    """The kinds the panel shows: the ombudsman's, those of the municipality's laws, and any it has cases of."""
+    counted = {item.kind for item in (*panel.received, *panel.answered)}
+    return tuple(kind for kind in KIND_ORDER
+                 if kind not in KIND_RULEBOOK or KIND_RULEBOOK[kind] in place.rulebooks or kind in counted)
 
 
 def _month_name(day: dt.date, tr: Translator, skeleton: str) -> str:
@@ -93,7 +108,7 @@ def _month_name(day: dt.date, tr: Translator, skeleton: str) -> str:
     return str(format_skeleton(skeleton, day, locale=tr.locale))
 
 
-def _month_table(panel: Panel, tr: Translator) -> tuple[list[str], list[dict[str, Any]]]:
+def _month_table(panel: Panel, tr: Translator, kinds: tuple[CaseKind, ...]) -> tuple[list[str], list[dict[str, Any]]]:
     months = [month.strftime("%Y-%m") for month in panel.period.months()]
     received = {(item.month, item.kind): item.count for item in panel.received}
     answered = {(item.month, item.kind): item.count for item in panel.answered}
@@ -101,15 +116,16 @@ def _month_table(panel: Panel, tr: Translator) -> tuple[list[str], list[dict[str
     for month, first_day in zip(months, panel.period.months(), strict=True):
         rows.append({
             "month": _month_name(first_day, tr, "yMMM"),
-            "cells": [(received.get((month, kind), 0), answered.get((month, kind), 0)) for kind in KIND_ORDER],
-            "received": sum(received.get((month, kind), 0) for kind in KIND_ORDER),
-            "answered": sum(answered.get((month, kind), 0) for kind in KIND_ORDER),
+            "cells": [(received.get((month, kind), 0), answered.get((month, kind), 0)) for kind in kinds],
+            "received": sum(received.get((month, kind), 0) for kind in kinds),
+            "answered": sum(answered.get((month, kind), 0) for kind in kinds),
         })
     return months, rows
 
 
 def _context(request: web.Request, panel: Panel, place: Jurisdiction, tr: Translator) -> dict[str, Any]:
-    _months, rows = _month_table(panel, tr)
+    kinds = _kinds(panel, place)
+    _months, rows = _month_table(panel, tr, kinds)
     month_chart = grouped_bars(
         "por-mes",
         title=tr._("Cases received and answered per month"),
@@ -137,10 +153,11 @@ def _context(request: web.Request, panel: Panel, place: Jurisdiction, tr: Transl
     return {
         "_": tr._, "ngettext": tr.ngettext, "pgettext": tr.pgettext, "lang": tr.locale.replace("_", "-"),
         "place": place,
-        "locales": [(locale, tr.language_name(locale)) for locale in SUPPORTED_LOCALES],
+        "locales": _locales(tr),
         "first": _month_name(panel.period.first, tr, "yMMMM"),
         "last": _month_name(panel.period.last, tr, "yMMMM"),
-        "kinds": [tr._(KIND_LABELS[kind]) for kind in KIND_ORDER], "rows": rows,
+        "kinds": [tr._(KIND_LABELS[kind]) for kind in kinds], "rows": rows,
+        "show_chapters": CP in place.rulebooks or bool(panel.chapters),
         "month_chart": month_chart, "chapter_chart": chapter_chart, "notice_chart": notice_chart,
         "chapters": panel.chapters, "notices": notices, "timeliness": panel.timeliness,
         "share": None if share is None else tr.number(round(100 * share, 1)),
@@ -151,17 +168,47 @@ def _context(request: web.Request, panel: Panel, place: Jurisdiction, tr: Transl
     }
 
 
+def _locales(tr: Translator) -> list[tuple[str, str]]:
+    return [(locale, tr.language_name(locale)) for locale in SUPPORTED_LOCALES]
+
+
+def _canonical(request: web.Request, place: Jurisdiction, tail: str = "") -> None:
+    """Redirect ``/transparencia/sapezal-mt…`` to ``/transparencia/sapezal…`` (one address per page)."""
+    if request.match_info.get("municipio") != place.id:
+        raise web.HTTPMovedPermanently(request.rel_url.with_path(f"/transparencia/{place.id}{tail}").with_query(
+            request.rel_url.query))
+
+
 @routes.get("/transparencia")
-@routes.get("/transparencia/{municipio:[a-z0-9-]+}")
-async def panel_page(request: web.Request) -> web.Response:
-    """The public page of a municipality (the only one when the deployment serves one)."""
-    if "municipio" not in request.match_info and len(jurisdictions(settings_of(request))) > 1:
-        raise web.HTTPNotFound(text="/transparencia/<município>")
-    place = _municipality(request)
+async def start_page(request: web.Request) -> web.Response:
+    """The municipalities the deployment serves, each with a link to its panel; the only one's panel directly."""
+    served = jurisdictions(settings_of(request))
+    if len(served) == 1:
+        return await _panel_page(request, served[0])
     tr = _reader(request)
 
     async def build() -> tuple[bytes, str, dict[str, str]]:
-        context = _context(request, await _panel(request), place, tr)
+        lang = tr.locale.replace("_", "-")
+        context = {"_": tr._, "lang": lang, "locales": _locales(tr), "places": served, "base": None}
+        html = aiohttp_jinja2.render_string("municipalities.html", request, context, app_key=TEMPLATES)
+        return html.encode(), "text/html", {"Content-Language": lang}
+
+    return await _cached(request, f"start:{tr.locale}", build)
+
+
+@routes.get("/transparencia/{municipio:[a-z0-9-]+}")
+async def panel_page(request: web.Request) -> web.Response:
+    """The public page of one municipality."""
+    place = _municipality(request)
+    _canonical(request, place)
+    return await _panel_page(request, place)
+
+
+async def _panel_page(request: web.Request, place: Jurisdiction) -> web.Response:
+    tr = _reader(request)
+
+    async def build() -> tuple[bytes, str, dict[str, str]]:
+        context = _context(request, await _panel(request, place), place, tr)
         html = aiohttp_jinja2.render_string("panel.html", request, context, app_key=TEMPLATES)
         return html.encode(), "text/html", {"Content-Language": context["lang"]}
 
@@ -180,7 +227,7 @@ async def figures_data(request: web.Request) -> web.Response:
     fmt = request.match_info["fmt"]
 
     async def build() -> tuple[bytes, str, dict[str, str]]:
-        panel = await _panel(request)
+        panel = await _panel(request, place)
         rows = figure_rows(panel)
         meta = {"municipio": place.id, "inicio": panel.period.first.isoformat(),
                 "fim": panel.period.last.isoformat()}
@@ -205,7 +252,7 @@ async def cases_data(request: web.Request) -> web.Response:
 
     async def build() -> tuple[bytes, str, dict[str, str]]:
         async with sessions_of(request)() as session:
-            found = await open_cases(session=session, period=_period(request))
+            found = await open_cases(session=session, municipality=place.id, period=_period(request))
         rows = [[item.protocol, item.service, item.kind.value, item.latitude, item.longitude,
                  item.received_on.isoformat(), item.due_on.isoformat(),
                  item.answered_on.isoformat() if item.answered_on else None, item.status.value] for item in found]
@@ -219,19 +266,29 @@ async def cases_data(request: web.Request) -> web.Response:
 
 
 @routes.get("/transparencia/dados/dicionario")
+async def old_dictionary(request: web.Request) -> web.Response:
+    """The dictionary's address before the panels were per municipality: the default municipality's dictionary."""
+    place = jurisdictions(settings_of(request))[0]
+    raise web.HTTPMovedPermanently(request.rel_url.with_path(f"/transparencia/{place.id}/dicionario").with_query(
+        request.rel_url.query))
+
+
+@routes.get("/transparencia/{municipio:[a-z0-9-]+}/dicionario")
 async def dictionary(request: web.Request) -> web.Response:
     """The data dictionary: every published field, its type and meaning; and what is never published."""
+    place = _municipality(request)
+    _canonical(request, place, "/dicionario")
     tr = _reader(request)
-    place = jurisdictions(settings_of(request))[0]
 
     async def build() -> tuple[bytes, str, dict[str, str]]:
         lang = tr.locale.replace("_", "-")
-        context: dict[str, Any] = {"_": tr._, "lang": lang, "place": place,
-                                   "locales": [(locale, tr.language_name(locale)) for locale in SUPPORTED_LOCALES],
-                   "entries": [(entry.dataset, entry.name, entry.type, tr._(entry.meaning)) for entry in DICTIONARY],
-                   "statuses": [(status.value, tr._(label)) for status, label in STATUS_LABELS.items()],
-                   "base": f"/transparencia/{place.id}"}
+        context: dict[str, Any] = {
+            "_": tr._, "lang": lang, "place": place, "locales": _locales(tr),
+            "entries": [(entry.dataset, entry.name, entry.type, tr._(entry.meaning)) for entry in DICTIONARY],
+            "statuses": [(status.value, tr._(label)) for status, label in STATUS_LABELS.items()],
+            "base": f"/transparencia/{place.id}",
+        }
         html = aiohttp_jinja2.render_string("dictionary.html", request, context, app_key=TEMPLATES)
         return html.encode(), "text/html", {"Content-Language": lang}
 
-    return await _cached(request, f"dictionary:{tr.locale}", build)
+    return await _cached(request, f"dictionary:{place.id}:{tr.locale}", build)

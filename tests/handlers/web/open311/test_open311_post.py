@@ -1,6 +1,8 @@
 """POST requests per the spec's form encoding files the chat's case (same checks, limits and files), which lands
 in the staff queue like any other; its status changes show in GET requests and in servicerequestupdates. Every
-error answers as the spec says: 403 for the key, 404 for an unknown id or service, 400 otherwise, never a 500."""
+error answers as the spec says: 403 for the key, 404 for an unknown id or service, 400 otherwise, never a 500.
+The deployment serves Sapezal and Nova Xavantina: a request names its jurisdiction, offers only that municipality's
+services and files the case under it, in that municipality's staff queue."""
 
 from __future__ import annotations
 
@@ -20,10 +22,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db import SessionFactory
 from bot.settings import Settings
-from models.cases.tables import CaseAuthor
+from models.cases.tables import Case, CaseAuthor
 from models.columns import utcnow
 from models.open311.keys import issue_key, revoke_key
 from models.outbox import OutboxMessage
+from models.people import Role, add_staff
 from tests.auxil.case_files import png
 from tests.auxil.case_people import NOW, Cast, make_cast
 from tests.auxil.open311 import (
@@ -32,11 +35,13 @@ from tests.auxil.open311 import (
     Open311Server,
     joao_report,
     open311_server,
+    ride_report,
     validate,
     xml_root,
 )
 
 AT = NOW + dt.timedelta(hours=1)
+NX, SAPEZAL = "nova-xavantina", "sapezal"
 
 
 @pytest.fixture
@@ -56,7 +61,10 @@ async def _post(server: Open311Server, fmt: str = "json", **kwargs: Any) -> requ
 
 
 async def _get(server: Open311Server, path: str, **params: str) -> requests.Response:
-    return await asyncio.to_thread(requests.get, server.url(path), params=params)
+    """A GET in Nova Xavantina unless ``jurisdiction_id`` says otherwise (``""``: none sent)."""
+    params = {"jurisdiction_id": NX, **params}
+    return await asyncio.to_thread(requests.get, server.url(path),
+                                   params={name: value for name, value in params.items() if value})
 
 
 def _staff(cast: Cast) -> dict[str, str]:
@@ -159,6 +167,7 @@ async def test_unknown_ids_services_and_jurisdictions_are_404(server: Open311Ser
     _error(await _get(server, "services.json", jurisdiction_id="curitiba-pr"), 404)
     assert (await _get(server, "services.json", jurisdiction_id="sapezal")).status_code == 200
     assert (await _get(server, "services.json", jurisdiction_id="Sapezal-MT")).status_code == 200
+    assert (await _get(server, "services.json", jurisdiction_id="nova-xavantina-mt")).status_code == 200
     _error(await _get(server, "no-such-thing.json"), 404)
     assert xml_root((await _get(server, "requests.csv")).content, "errors", "error") is not None
 
@@ -275,7 +284,8 @@ async def test_the_access_log_never_holds_the_key(
     await server.start_server(access_log_class=PathOnlyAccessLogger)
     try:
         url = str(server.make_url("/open311/v2/servicerequestupdates.xml"))
-        assert (await asyncio.to_thread(requests.get, url, params={"api_key": key})).status_code == 200
+        answer = await asyncio.to_thread(requests.get, url, params={"api_key": key, "jurisdiction_id": SAPEZAL})
+        assert answer.status_code == 200
     finally:
         await server.close()
     assert '"GET /open311/v2/servicerequestupdates.xml" 200' in caplog.text
@@ -299,10 +309,68 @@ async def test_an_internal_failure_is_a_500_in_the_specs_shape_with_a_logged_ref
     caplog.set_level(logging.ERROR, logger="balcao.open311")
     try:
         url = str(server.make_url("/open311/v2/requests.json"))
-        description = _error(await asyncio.to_thread(requests.get, url), 500)
+        description = _error(await asyncio.to_thread(requests.get, url, params={"jurisdiction_id": NX}), 500)
     finally:
         await server.close()
         await engine.dispose()
     reference = re.search(r"E-[0-9A-F]{6}", description)
     assert reference is not None and reference.group() in caplog.text
     assert "Traceback" not in description and "database" not in description
+
+
+def _as(telegram_user_id: int) -> dict[str, str]:
+    return {"Authorization": f"Bearer {STAFF_TOKEN}", "X-Balcao-Staff": str(telegram_user_id)}
+
+
+async def test_a_post_names_its_jurisdiction_and_a_service_of_its_laws(server: Open311Server) -> None:
+    """GeoReport v2 POST: 400 when jurisdiction_id is not provided, 404 when it or the service is not found. The
+    Código de Posturas is Nova Xavantina's law and Lei 1.533/2020 Sapezal's (CF Art. 30 I): neither is a service of
+    the other municipality."""
+    missing = _error(await _post(server, data=joao_report(server.key, jurisdiction_id="")), 400)
+    assert "jurisdiction_id" in missing and "sapezal, nova-xavantina" in missing
+    assert "cuiaba" in _error(await _post(server, data=joao_report(server.key, jurisdiction_id="cuiaba")), 404)
+    assert "CP-I em Sapezal" in _error(await _post(server, data=joao_report(server.key, jurisdiction_id=SAPEZAL)),
+                                       404)
+    _error(await _post(server, data=ride_report(server.key, jurisdiction_id=NX)), 404)
+    in_query = await asyncio.to_thread(requests.post, server.url("requests.json") + "?jurisdiction_id=nova-xavantina",
+                                       data=joao_report(server.key, jurisdiction_id=""))
+    assert in_query.status_code == 201, in_query.text
+
+
+async def test_a_case_posted_in_each_municipality_is_filed_there_and_queued_for_its_staff(
+    server: Open311Server, session: AsyncSession
+) -> None:
+    """Each case belongs to the jurisdiction it was posted in: its staff queue has it, the other's does not, and
+    Open311 finds it only under that jurisdiction (by id, in the list and in the status updates)."""
+    for telegram_user_id, municipality in ((7301, NX), (7302, SAPEZAL)):
+        await add_staff(session=session, telegram_user_id=telegram_user_id, role=Role.ADMIN, name="Admin",
+                        actor="test", municipality=municipality)
+    representation, report = await asyncio.gather(_post(server, data=joao_report(server.key)),
+                                                  _post(server, "xml", data=ride_report(server.key)))
+    assert (representation.status_code, report.status_code) == (201, 201), (representation.text, report.text)
+    rep = representation.json()[0]["service_request_id"]
+    app = xml_root(report.content, "service_requests", "request").findtext("request/service_request_id")
+    assert app is not None and app.startswith("APP-")
+    filed = {case.protocol: case.municipality for case in (await session.exec(select(Case))).all()}
+    assert filed == {rep: NX, app: SAPEZAL}
+    base = server.url("").removesuffix("open311/v2/")
+    queues = {}
+    for telegram_user_id, municipality in ((7301, NX), (7302, SAPEZAL)):
+        listed = await asyncio.to_thread(requests.get, base + "api/cases", headers=_as(telegram_user_id))
+        queues[municipality] = [case["protocol"] for case in listed.json()["cases"]]
+    assert queues == {NX: [rep], SAPEZAL: [app]}
+    for protocol, mine, other in ((rep, NX, SAPEZAL), (app, SAPEZAL, NX)):
+        assert (await _get(server, f"requests/{protocol}.json", jurisdiction_id=mine)).status_code == 200
+        _error(await _get(server, f"requests/{protocol}.json", jurisdiction_id=other), 404)
+        listed = (await _get(server, "requests.json", jurisdiction_id=other)).json()
+        assert protocol not in [item["service_request_id"] for item in listed]
+    receipt = await _get(server, f"requests/{app}/receipt.pdf", api_key=server.key, jurisdiction_id=SAPEZAL)
+    assert receipt.status_code == 200
+    assert (await _get(server, f"requests/{app}/receipt.pdf", api_key=server.key)).status_code == 404
+    decided = await asyncio.to_thread(requests.post, base + f"api/cases/{app}/decision",
+                                      json={"outcome": "archive", "reason": "Sem provas."}, headers=_as(7302))
+    assert decided.status_code == 200, decided.text
+    updates = {place: (await _get(server, "servicerequestupdates.json", api_key=server.key,
+                                  jurisdiction_id=place)).json() for place in (SAPEZAL, NX)}
+    assert [(u["service_request_id"], u["status"]) for u in updates[SAPEZAL]] == [(app, "closed")]
+    assert updates[NX] == []

@@ -1,7 +1,11 @@
 """Open311 GeoReport v2 read by a real client no one here wrote (``georeport`` from PyPI), in JSON and in XML,
 against the server on 127.0.0.1: discovery, services, a service definition, requests and one request. JSON answers
 are validated against the schemas written from the spec, XML answers parsed and checked for the spec's element
-names. Nothing published names the author or repeats their words (LGPD; Lei 13.460/2017 Art. 10 §7)."""
+names. Nothing published names the author or repeats their words (LGPD; Lei 13.460/2017 Art. 10 §7).
+
+The test deployment serves Sapezal and Nova Xavantina, so every call names its ``jurisdiction_id``: each
+municipality offers the services of its own law only (CF Art. 30 I: the Código de Posturas is Nova Xavantina's,
+Lei 1.533/2020 Sapezal's) and shows only its own cases."""
 
 from __future__ import annotations
 
@@ -18,8 +22,14 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db import SessionFactory
 from bot.settings import Settings
-from models.cases.filing import file_ombudsman_case, file_representation
-from tests.auxil.case_people import NOW, Cast, make_cast, ombudsman, representation
+from models.cases.filing import (
+    Place,
+    RideHailingForm,
+    file_ombudsman_case,
+    file_representation,
+    file_ride_hailing_report,
+)
+from tests.auxil.case_people import JOAO, NOW, Cast, make_cast, ombudsman, representation
 from tests.auxil.open311 import (
     ATTRIBUTE_ELEMENTS,
     REQUEST_ELEMENTS,
@@ -34,28 +44,42 @@ from tests.auxil.open311 import (
 SECRETS = ("João", "Batista", "Pereira", "52998224725", "529.982.247-25", "Rua das Flores", "Pedreiro",
            "entulho", "joao@example.org", "Vi pessoalmente")
 """The author's identity, contact, CPF and own words: never in a public answer."""
+NX, SAPEZAL = "nova-xavantina", "sapezal"
 
 
 @pytest.fixture
 async def seeded(settings: Settings, sessions: SessionFactory, session: AsyncSession) -> AsyncIterator[
         tuple[Open311Server, dict[str, str]]]:
-    """João filed one representação in the chat and one through Open311; he also wrote to the Ouvidoria."""
+    """In Nova Xavantina João filed one representação in the chat and one through Open311; in Sapezal he reported
+    a ride-hailing driver in the chat and wrote to the Ouvidoria."""
     cast: Cast = await make_cast(session)
     with time_machine.travel(NOW, tick=False):
         chat = await file_representation(session=session, person_id=cast.joao.id,
                                          form=representation(infraction_code="CP-XI-1"), now=NOW, settings=settings)
+        ride = await file_ride_hailing_report(
+            session=session, person_id=cast.joao.id, now=NOW - dt.timedelta(minutes=30), settings=settings,
+            form=RideHailingForm(author=JOAO, vehicle_ref="ABC1D23", reason="street", facts="Pegou passageiros na "
+                                 "rodoviária sem o aplicativo.", occurred_on=dt.date(2026, 3, 1),
+                                 place=Place(text="Rodoviária")))
         ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
                                         settings=settings)
+    assert (chat.municipality, ride.municipality, ouv.municipality) == (NX, SAPEZAL, SAPEZAL)
     with time_machine.travel(NOW + dt.timedelta(hours=1), tick=False):
         async with open311_server(settings, sessions) as server:
-            posted = await asyncio.to_thread(requests.post, server.url("requests.json"), data=joao_report(server.key))
+            posted = await asyncio.to_thread(requests.post, server.url("requests.json"),
+                                             data=joao_report(server.key, jurisdiction_id=NX))
             assert posted.status_code == 201, posted.text
             yield server, {"chat": chat.protocol, "open311": posted.json()[0]["service_request_id"],
-                           "ombudsman": ouv.protocol}
+                           "ombudsman": ouv.protocol, "ride": ride.protocol}
 
 
-def _client(server: Open311Server, fmt: str) -> GeoReport:
-    return GeoReport(server.root, output_format=fmt)
+def _client(server: Open311Server, fmt: str, jurisdiction: str = NX) -> GeoReport:
+    return GeoReport(server.root, jurisdiction=jurisdiction, output_format=fmt)
+
+
+def _listed(parsed: Any) -> list[dict[str, Any]]:
+    """georeport's XML reading (xmltodict) gives a dict for a list of one element, a list for more."""
+    return parsed if isinstance(parsed, list) else [parsed]
 
 
 async def test_discovery_names_the_endpoint_and_both_formats(seeded: tuple[Open311Server, dict[str, str]]) -> None:
@@ -70,15 +94,28 @@ async def test_discovery_names_the_endpoint_and_both_formats(seeded: tuple[Open3
     assert [f.text for f in root.iter("format")] == ["text/xml", "application/json"]
 
 
-async def test_services_one_per_code_table_plus_the_ride_hailing_report(
+async def test_discovery_lists_each_municipality_as_a_jurisdiction(
     seeded: tuple[Open311Server, dict[str, str]],
 ) -> None:
+    server, _ = seeded
+    body = (await asyncio.to_thread(requests.get, server.url("discovery.json"))).json()
+    assert body["jurisdictions"] == [{"jurisdiction_id": SAPEZAL, "name": "Sapezal", "state": "MT"},
+                                     {"jurisdiction_id": NX, "name": "Nova Xavantina", "state": "MT"}]
+    assert body["contact"] == "Prefeituras Municipais de Sapezal e Nova Xavantina"
+    root = xml_root((await asyncio.to_thread(requests.get, server.url("discovery.xml"))).content, "discovery")
+    assert [j.findtext("jurisdiction_id") for j in root.iter("jurisdiction")] == [SAPEZAL, NX]
+
+
+async def test_each_jurisdiction_offers_its_own_laws_services(
+    seeded: tuple[Open311Server, dict[str, str]],
+) -> None:
+    """Nova Xavantina: one service per Código de Posturas table and a breach no table names; Sapezal: Lei
+    1.533/2020's ride-hailing report only."""
     server, _ = seeded
     as_json: list[dict[str, Any]] = await asyncio.to_thread(_client(server, "json").get_service_list)
     validate("services", as_json)
     codes = [service["service_code"] for service in as_json]
-    # Código de Posturas Tabelas I–XXVI, a breach named by no table, and Lei 1.533/2020's report.
-    assert codes[:2] == ["CP-I", "CP-II"] and codes[-3:] == ["CP-XXVI", "CP", "L1533-APP"] and len(codes) == 28
+    assert codes[:2] == ["CP-I", "CP-II"] and codes[-2:] == ["CP-XXVI", "CP"] and len(codes) == 27
     first = as_json[0]
     assert first["service_name"] == "Da higiene das vias públicas"
     assert first["group"] == "Código de Posturas, Título IV" and first["metadata"] is True
@@ -86,8 +123,32 @@ async def test_services_one_per_code_table_plus_the_ride_hailing_report(
     as_xml: list[dict[str, Any]] = await asyncio.to_thread(_client(server, "xml").get_service_list)
     assert [service["service_code"] for service in as_xml] == codes
     assert as_xml[0]["metadata"] == "true" and as_xml[0]["service_name"] == first["service_name"]
-    raw = await asyncio.to_thread(requests.get, server.url("services.xml"))
+    raw = await asyncio.to_thread(requests.get, server.url("services.xml"), params={"jurisdiction_id": NX})
     xml_root(raw.content, "services", "service", SERVICE_ELEMENTS)
+    sapezal: list[dict[str, Any]] = await asyncio.to_thread(_client(server, "json", "sapezal-MT").get_service_list)
+    validate("services", sapezal)
+    assert [service["service_code"] for service in sapezal] == ["L1533-APP"]
+    sapezal_xml = _listed(await asyncio.to_thread(_client(server, "xml", SAPEZAL).get_service_list))
+    assert [service["service_code"] for service in sapezal_xml] == ["L1533-APP"]
+
+
+async def test_jurisdiction_id_is_required_and_must_be_known(seeded: tuple[Open311Server, dict[str, str]]) -> None:
+    """GeoReport v2: 400 when jurisdiction_id is not provided (and several are served), 404 when not found."""
+    server, _ = seeded
+    for path in ("services.json", "services/CP-I.json", "requests.json", "requests/REP-2026-000001.json"):
+        missing = await asyncio.to_thread(requests.get, server.url(path))
+        assert missing.status_code == 400, path
+        validate("errors", missing.json())
+        assert missing.json()[0]["code"] == 400
+        assert "jurisdiction_id" in missing.json()[0]["description"], path
+        assert "sapezal, nova-xavantina" in missing.json()[0]["description"]
+    unknown = await asyncio.to_thread(requests.get, server.url("services.xml"), params={"jurisdiction_id": "cuiaba"})
+    assert unknown.status_code == 404
+    assert xml_root(unknown.content, "errors", "error").findtext("error/code") == "404"
+    english = await asyncio.to_thread(requests.get, server.url("requests.json"),
+                                      headers={"Accept-Language": "en"})
+    assert english.json()[0]["description"] == ("jurisdiction_id is required: this server serves several "
+                                                "municipalities (sapezal, nova-xavantina).")
 
 
 async def test_a_service_definition_asks_what_art_31_asks(seeded: tuple[Open311Server, dict[str, str]]) -> None:
@@ -106,13 +167,18 @@ async def test_a_service_definition_asks_what_art_31_asks(seeded: tuple[Open311S
     as_xml = await asyncio.to_thread(_client(server, "xml").get_service_definition, "CP-I")
     xml_attributes = as_xml["attributes"]["attribute"]
     assert [a["code"] for a in xml_attributes] == [a["code"] for a in definition["attributes"]]
-    raw = await asyncio.to_thread(requests.get, server.url("services/CP-I.xml"))
+    raw = await asyncio.to_thread(requests.get, server.url("services/CP-I.xml"), params={"jurisdiction_id": NX})
     root = xml_root(raw.content, "service_definition")
     for attribute in root.iter("attribute"):
         assert {child.tag for child in attribute} <= ATTRIBUTE_ELEMENTS
-    ride = await asyncio.to_thread(_client(server, "json").get_service_definition, "L1533-APP")
+    ride = await asyncio.to_thread(_client(server, "json", SAPEZAL).get_service_definition, "L1533-APP")
     assert [a["code"] for a in ride["attributes"]] == ["author_name", "vehicle", "reason", "occurred_on",
                                                          "evidence_note"]
+    # a law of another municipality is no service here (CF Art. 30 I)
+    for code, place in (("CP-I", SAPEZAL), ("L1533-APP", NX)):
+        other = await asyncio.to_thread(requests.get, server.url(f"services/{code}.json"),
+                                        params={"jurisdiction_id": place})
+        assert other.status_code == 404 and other.json()[0]["code"] == 404, (code, place)
 
 
 async def test_requests_list_both_cases_never_the_ombudsman_nor_the_author(
@@ -133,13 +199,44 @@ async def test_requests_list_both_cases_never_the_ombudsman_nor_the_author(
     assert chat["media_url"] is None and posted["description"] is None
     by_id = await asyncio.to_thread(client.get_service_requests, service_request_id=protocols["ombudsman"])
     assert by_id == []
+    by_id = await asyncio.to_thread(_client(server, "json", SAPEZAL).get_service_requests,
+                                    service_request_id=protocols["ombudsman"])
+    assert by_id == []  # the Ouvidoria's case is Sapezal's, and still no Open311 request
     as_xml = await asyncio.to_thread(_client(server, "xml").get_service_requests)
     assert [item["service_request_id"] for item in as_xml] == [protocols["open311"], protocols["chat"]]
     for fmt in ("json", "xml"):
-        raw = await asyncio.to_thread(requests.get, server.url(f"requests.{fmt}"))
+        raw = await asyncio.to_thread(requests.get, server.url(f"requests.{fmt}"), params={"jurisdiction_id": NX})
         assert not [secret for secret in SECRETS if secret in raw.text], raw.text
         if fmt == "xml":
             xml_root(raw.content, "service_requests", "request", REQUEST_ELEMENTS)
+
+
+async def test_each_jurisdiction_shows_only_its_own_cases(seeded: tuple[Open311Server, dict[str, str]]) -> None:
+    """Sapezal lists its ride-hailing report only; Nova Xavantina's cases are not found under Sapezal, nor the
+    other way round, by the list, by id or in the status updates."""
+    server, protocols = seeded
+    sapezal = _client(server, "json", SAPEZAL)
+    listed = await asyncio.to_thread(sapezal.get_service_requests)
+    validate("requests", listed)
+    assert [(item["service_request_id"], item["service_code"], item["address"]) for item in listed] == [
+        (protocols["ride"], "L1533-APP", "Rodoviária")]
+    assert listed[0]["service_name"] == "Motorista de aplicativo"
+    as_xml = _listed(await asyncio.to_thread(_client(server, "xml", SAPEZAL).get_service_requests))
+    assert [item["service_request_id"] for item in as_xml] == [protocols["ride"]]
+    one = await asyncio.to_thread(sapezal.get_service_request, protocols["ride"])
+    assert one["service_request_id"] == protocols["ride"]
+    by_ids = f"{protocols['chat']},{protocols['ride']}"
+    assert [item["service_request_id"] for item in await asyncio.to_thread(
+        sapezal.get_service_requests, service_request_id=by_ids)] == [protocols["ride"]]
+    for protocol, place in ((protocols["chat"], SAPEZAL), (protocols["open311"], SAPEZAL), (protocols["ride"], NX)):
+        elsewhere = await asyncio.to_thread(requests.get, server.url(f"requests/{protocol}.json"),
+                                            params={"jurisdiction_id": place})
+        assert elsewhere.status_code == 404, (protocol, place)
+    updates = {place: await asyncio.to_thread(
+        requests.get, server.url("servicerequestupdates.json"),
+        params={"jurisdiction_id": place, "api_key": server.key}) for place in (SAPEZAL, NX)}
+    assert [response.status_code for response in updates.values()] == [200, 200]
+    assert updates[SAPEZAL].json() == [] and updates[NX].json() == []  # nothing happened yet after the filing
 
 
 async def test_requests_filter_by_id_service_status_and_dates(seeded: tuple[Open311Server, dict[str, str]]) -> None:
