@@ -260,6 +260,12 @@ class Settings(BaseSettings):
     scan_interval_minutes: float = Field(
         default=15.0, gt=0, description="How often `run` runs the reminder scans (also once at start)."
     )
+    open311_place: Literal["exact", "rounded"] = Field(
+        default="exact",
+        description="What Open311's GET requests publish of a case's place: 'exact' the address and coordinates "
+        "given, as GeoReport v2 has them; 'rounded' no address and coordinates rounded to 0.01°, as the open data "
+        "(the place can identify the accused; docs/LEGAL-CHOICES.md item 32).",
+    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
         default="INFO", description="Level of Balcão's own log lines."
     )

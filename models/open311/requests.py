@@ -18,6 +18,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import N_
+from models.cases.public_place import PlacePrecision, rounded_coordinate
 from models.cases.tables import FINAL_STATUSES, Case, CaseEvent, CaseKind, CaseStatus
 from models.open311.services import CP_OTHER_CODE, CP_PREFIX, RIDE_HAILING_CODE, service_of_case
 from models.open311.tables import Open311Submission
@@ -101,6 +102,7 @@ async def public_requests(
     start: dt.datetime | None = None,
     end: dt.datetime | None = None,
     statuses: list[str] | None = None,
+    place: PlacePrecision = "exact",
     limit: int = MAX_RESULTS,
 ) -> list[PublicRequest]:
     """The public view of one municipality's representações and ride-hailing reports, newest first.
@@ -113,6 +115,8 @@ async def public_requests(
         start: received at or after.
         end: received before or at.
         statuses: ``open`` and/or ``closed``.
+        place: ``exact`` publishes the address and coordinates given; ``rounded`` leaves the address out and
+            rounds the coordinates as the open data do (``BALCAO_OPEN311_PLACE``).
         limit: at most this many.
     """
     statement = (
@@ -135,6 +139,7 @@ async def public_requests(
             statement = statement.where(closed if "closed" in statuses else not_(closed))
     statement = statement.order_by(col(Case.received_at).desc(), col(Case.id).desc()).limit(limit)
     found = []
+    exact = place == "exact"
     for case, submission in (await session.exec(statement)).all():
         found.append(
             PublicRequest(
@@ -147,9 +152,9 @@ async def public_requests(
                 requested_at=case.received_at,
                 updated_at=case.updated_at,
                 due_on=case.due_on,
-                address=case.place_text,
-                latitude=case.latitude,
-                longitude=case.longitude,
+                address=case.place_text if exact else None,
+                latitude=case.latitude if exact else rounded_coordinate(case.latitude),
+                longitude=case.longitude if exact else rounded_coordinate(case.longitude),
                 media_url=submission.media_url if submission else None,
             )
         )

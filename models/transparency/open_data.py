@@ -14,13 +14,11 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import N_
+from models.cases.public_place import rounded_coordinate
 from models.cases.tables import FINAL_STATUSES, Case, CaseKind, CaseStatus
 from models.open311.services import service_of_case
 from models.open311.tables import Open311Submission
 from models.transparency.figures import Period
-
-LOCATION_DECIMALS = 2
-"""Coordinates are published rounded to 0.01° (about 1.1 km), never as given."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +39,6 @@ class OpenCase:
     def answered(self) -> bool:
         """Whether the case reached a final status."""
         return self.status in FINAL_STATUSES
-
-
-def _rounded(value: float | None) -> float | None:
-    return None if value is None else round(value, LOCATION_DECIMALS)
 
 
 async def open_cases(*, session: AsyncSession, municipality: str, period: Period) -> list[OpenCase]:
@@ -68,8 +62,8 @@ async def open_cases(*, session: AsyncSession, municipality: str, period: Period
                 protocol=case.protocol,
                 service=service,
                 kind=case.kind,
-                latitude=_rounded(case.latitude),
-                longitude=_rounded(case.longitude),
+                latitude=rounded_coordinate(case.latitude),
+                longitude=rounded_coordinate(case.longitude),
                 received_on=case.received_at.astimezone(period.tz).date(),
                 due_on=case.due_on,
                 answered_on=case.closed_at.astimezone(period.tz).date() if case.closed_at else None,

@@ -135,6 +135,7 @@ async def list_requests(request: web.Request) -> web.Response:
         found = await public_requests(
             session=session, municipality=place.id, protocols=protocols, service_codes=codes or None,
             start=None if protocols else start, end=None if protocols else end, statuses=statuses or None,
+            place=settings_of(request).open311_place,
         )
     body = [request_entry(item, tr, request, place) for item in found]
     return answer(fmt_of(request), "service_requests", "request", body)
@@ -150,7 +151,8 @@ async def one_request(request: web.Request) -> web.Response:
     found: list[PublicRequest] = []
     if protocol is not None and PROTOCOL_PATTERN.match(protocol):
         async with sessions_of(request)() as session:
-            found = await public_requests(session=session, municipality=place.id, protocols=[protocol])
+            found = await public_requests(session=session, municipality=place.id, protocols=[protocol],
+                                          place=settings_of(request).open311_place)
     if not found:
         raise Open311Error(404, tr._("No service request {id}.").format(id=request.match_info["id"][:40]))
     return answer(fmt_of(request), "service_requests", "request", [request_entry(found[0], tr, request, place)])

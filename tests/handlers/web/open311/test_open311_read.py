@@ -18,6 +18,7 @@ import pytest
 import requests
 import time_machine
 from georeport import GeoReport
+from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db import SessionFactory
@@ -29,6 +30,7 @@ from models.cases.filing import (
     file_representation,
     file_ride_hailing_report,
 )
+from models.cases.tables import Case
 from tests.auxil.case_people import JOAO, NOW, Cast, make_cast, ombudsman, representation
 from tests.auxil.open311 import (
     ATTRIBUTE_ELEMENTS,
@@ -260,3 +262,27 @@ async def test_requests_filter_by_id_service_status_and_dates(seeded: tuple[Open
     assert one["service_request_id"] == protocols["chat"]
     one_xml = await asyncio.to_thread(_client(server, "xml").get_service_request, protocols["chat"])
     assert one_xml["service_request_id"] == protocols["chat"] and one_xml["status"] == "open"
+
+
+async def test_a_city_may_publish_the_place_only_rounded(settings: Settings, sessions: SessionFactory) -> None:
+    """LEGAL-CHOICES item 32: with ``BALCAO_OPEN311_PLACE=rounded`` no address is published and the coordinates are
+    rounded to 0.01° (about 1 km), in the list and by id, in JSON and in XML; the case keeps the exact place."""
+    rounded = settings.model_copy(update={"open311_place": "rounded"})
+    with time_machine.travel(NOW, tick=False):
+        async with open311_server(rounded, sessions) as server:
+            posted = await asyncio.to_thread(requests.post, server.url("requests.json"),
+                                             data=joao_report(server.key, jurisdiction_id=NX))
+            assert posted.status_code == 201, posted.text
+            protocol = posted.json()[0]["service_request_id"]
+            listed = await asyncio.to_thread(_client(server, "json").get_service_requests)
+            one = await asyncio.to_thread(_client(server, "json").get_service_request, protocol)
+            as_xml = await asyncio.to_thread(requests.get, server.url(f"requests/{protocol}.xml"),
+                                             params={"jurisdiction_id": NX})
+    validate("requests", listed)
+    for item in (*listed, *_listed(one)):
+        assert item["address"] is None
+        assert (item["lat"], item["long"]) == (pytest.approx(-14.68), pytest.approx(-52.35))
+    assert "Rua 7 de Setembro" not in as_xml.text and "-14.678912" not in as_xml.text
+    async with sessions() as session:
+        case = (await session.exec(select(Case).where(Case.protocol == protocol))).one()
+    assert (case.place_text, case.latitude) == ("Rua 7 de Setembro, esquina com Av. Brasil", pytest.approx(-14.678912))
