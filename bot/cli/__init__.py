@@ -1,7 +1,8 @@
 """The command line: ``python -m bot <command>`` (also the ``balcao`` console script).
 
 Each area of the product registers its subcommands in a module of this package; ``--help`` works on
-every command. Commands print plain text and exit non-zero with a one-line reason on bad input.
+every command, in ``BALCAO_CLI_LOCALE`` like their output. Commands print plain text and exit non-zero with a one-line
+reason on bad input.
 """
 
 from __future__ import annotations
