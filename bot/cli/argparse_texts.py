@@ -9,7 +9,8 @@ to the CLI's translator while the CLI builds its parser and reads its command li
 
 The msgids are listed here, marked with ``N_``, so the catalogs carry them (``locales/<loc>/LC_MESSAGES/cli.po``)
 and ``python -m bot.catalogs missing`` checks them. Only the texts our parsers can produce are listed: none of them
-uses ``nargs=N``, ``FileType``, a version action or a mutually exclusive group.
+uses ``nargs=N``, ``FileType``, a version action or a mutually exclusive group, and a type that can refuse a value
+says why itself (:func:`bot.cli.numbers.whole_number`) instead of argparse's "invalid int value".
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ ARGPARSE_TEXTS: tuple[str, ...] = (
     N_("expected one argument"),
     N_("ambiguous option: %(option)s could match %(matches)s"),
     N_("ignored explicit argument %r"),
-    N_("invalid %(type)s value: %(value)r"),
     N_("invalid choice: %(value)r (choose from %(choices)s)"),
 )
 """What argparse itself says to the person at the terminal (its help headings and its usage errors)."""

@@ -7,6 +7,7 @@ import asyncio
 
 from bot import migrate
 from bot.cli.errors import CommandError
+from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
 from bot.db import database
 from bot.i18n import Translator
@@ -30,8 +31,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
         help=tr._("make a Telegram user a staff member (or change their role)"),
         description=tr._("The Telegram user id is a number; the person can see it with @userinfobot."),
     )
-    add.add_argument("telegram_id", type=int, metavar=tr.pgettext("metavar", "TELEGRAM_ID"))
-    add.add_argument("--role", required=True, choices=[role.value for role in Role])
+    add.add_argument("telegram_id", type=whole_number(tr), metavar=tr.pgettext("metavar", "TELEGRAM_ID"),
+                     help=tr._("the person's Telegram user id"))
+    add.add_argument("--role", required=True, choices=[role.value for role in Role],
+                     help=tr._("what the person does: admin, clerk, inspector or ombudsman"))
     add.add_argument("--name", default="", metavar=tr.pgettext("metavar", "NAME"), help=tr._("display name"))
     add.add_argument("--municipality", metavar=tr.pgettext("metavar", "SLUG"), default=None,
                      help=tr._("where the role is held (a role is held in one municipality); omitted: in every "

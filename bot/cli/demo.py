@@ -9,6 +9,7 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from bot.cli.numbers import whole_number
 from bot.i18n import Translator
 from bot.sandbox.demo import DEMO_DATABASE_URL, DEMO_MUNICIPALITIES_FILE, run_demo
 from bot.settings import load_settings
@@ -27,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
                          "data. Uses ./balcao-demo.db unless BALCAO_DATABASE_URL is set, and signs the notices' log "
                          "with ./balcao-demo-log.pem unless BALCAO_LOG_SIGNING_KEY_FILE is set."),
     )
-    demo.add_argument("--port", type=int, default=8081, metavar=tr.pgettext("metavar", "PORT"),
+    demo.add_argument("--port", type=whole_number(tr), default=8081, metavar=tr.pgettext("metavar", "PORT"),
                       help=tr._("port of the web chat and emulator (default 8081)"))
     demo.set_defaults(handler=_demo)
 

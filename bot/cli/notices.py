@@ -21,6 +21,7 @@ from sqlmodel import select
 
 from bot import migrate
 from bot.cli.errors import CommandError
+from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
 from bot.db import database
 from bot.i18n import Translator
@@ -78,9 +79,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
                        help=tr._("day of the infraction, when not the day it is drawn up (its year's unit value "
                                  "applies)"))
     issue.add_argument("--quantidade", metavar="M2", help=tr._("area in m², for a row charged per m² (Tabela III)"))
-    issue.add_argument("--person-telegram-id", type=int, metavar="ID", help=tr._("deliver in the bot to this user"))
-    issue.add_argument("--person-id", type=int, metavar="ID", help=tr._("deliver in the bot to this person"))
-    issue.add_argument("--case-id", type=int, metavar="ID", help=tr._("the representação case it comes from"))
+    number = whole_number(tr)
+    issue.add_argument("--person-telegram-id", type=number, metavar="ID", help=tr._("deliver in the bot to this user"))
+    issue.add_argument("--person-id", type=number, metavar="ID", help=tr._("deliver in the bot to this person"))
+    issue.add_argument("--case-id", type=number, metavar="ID", help=tr._("the representação case it comes from"))
     issue.add_argument("--preliminar", metavar=tr.pgettext("metavar", "NUMBER"),
                        help=tr._("the notificação preliminar this auto follows"))
     issue.add_argument("--pdf", metavar=tr.pgettext("metavar", "FILE"),

@@ -16,6 +16,7 @@ from bot import migrate
 from bot.bots import UnknownBots, choose_bots, configured_bots, senders
 from bot.cli.bot_choice import bot_keys_argument, bots_refusal
 from bot.cli.errors import CommandError
+from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
 from bot.db import database
 from bot.i18n import N_, Translator
@@ -93,7 +94,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
     broadcast.add_argument("--municipality", metavar=tr.pgettext("metavar", "SLUG"),
                            help=tr._("the municipality that sends it and whose people it reaches (default: the "
                                      "first)"))
-    broadcast.add_argument("--days", type=int, metavar="N", help=tr._("for audiences about a deadline within N days"))
+    broadcast.add_argument("--days", type=whole_number(tr), metavar="N",
+                           help=tr._("for audiences about a deadline within N days"))
     broadcast.add_argument("--topic", metavar=tr.pgettext("metavar", "TOPIC"),
                            help=tr._("for the audience of people who follow a topic"))
     broadcast.add_argument(
