@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
         help=tr._("copy the SQLite database to FILE while Balcão keeps running (online backup)"),
         description=tr._("For PostgreSQL use pg_dump (see the README)."),
     )
-    backup.add_argument("file", type=Path, metavar=tr.pgettext("metavar", "FILE"))
+    backup.add_argument("file", type=Path, metavar=tr.pgettext("metavar", "FILE"), help=tr._("where to write the copy"))
     backup.add_argument("--overwrite", action="store_true", help=tr._("replace FILE if it exists"))
     backup.set_defaults(handler=_backup)
     restore = subparsers.add_parser(
@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
         help=tr._("check FILE and copy it over the configured SQLite database (stop every Balcão process first)"),
         description=tr._("The database that was there is kept beside it as <name>.before-restore-<time>."),
     )
-    restore.add_argument("file", type=Path, metavar=tr.pgettext("metavar", "FILE"))
+    restore.add_argument("file", type=Path, metavar=tr.pgettext("metavar", "FILE"), help=tr._("the backup to restore"))
     restore.set_defaults(handler=_restore)
 
 

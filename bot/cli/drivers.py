@@ -44,7 +44,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
                          "YYYY-MM-DD or DD/MM/YYYY. Any bad row (reported with its line number) stops the whole "
                          "import: nothing is changed."),
     )
-    drivers.add_argument("file", type=Path, metavar=tr.pgettext("metavar", "FILE.csv"))
+    drivers.add_argument("file", type=Path, metavar=tr.pgettext("metavar", "FILE.csv"),
+                         help=tr._("the registry, as exported from the spreadsheet"))
     drivers.add_argument("--dry-run", action="store_true", help=tr._("only check the file and count the changes"))
     drivers.set_defaults(handler=_import_drivers)
 
@@ -57,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
                          "(valid for BALCAO_DRIVER_LINK_CODE_HOURS hours, 72 by default). Give it to the driver "
                          "only."),
     )
-    link_code.add_argument("cpf", metavar="CPF")
+    link_code.add_argument("cpf", metavar="CPF", help=tr._("the driver's CPF, with or without dots and dash"))
     link_code.set_defaults(handler=_link_code)
 
 

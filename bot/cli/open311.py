@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
     add.add_argument("name", metavar=tr.pgettext("metavar", "NAME"), help=tr._("the client system, e.g. fixmystreet"))
     add.set_defaults(handler=_key_add)
     revoke = key_commands.add_parser("revoke", help=tr._("stop a client system's key at once"))
-    revoke.add_argument("name", metavar=tr.pgettext("metavar", "NAME"))
+    revoke.add_argument("name", metavar=tr.pgettext("metavar", "NAME"), help=tr._("the client system"))
     revoke.set_defaults(handler=_key_revoke)
 
 
