@@ -1,7 +1,8 @@
 """The command line: ``python -m bot <command>`` (also the ``balcao`` console script).
 
 Each area of the product registers its subcommands in a module of this package; ``--help`` works on
-every command. Commands print plain text and exit non-zero with a one-line reason on bad input.
+every command, in ``BALCAO_CLI_LOCALE`` like their output. Commands print plain text and exit non-zero with a one-line
+reason on bad input.
 """
 
 from __future__ import annotations
@@ -13,15 +14,18 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from bot.cli import backup, core, deadlines, demo, drivers, log, notices, open311, outbox, running
+from bot.cli.argparse_texts import argparse_in
 from bot.cli.errors import CommandError
-from bot.i18n import CatalogsMissing, check_catalogs
+from bot.cli.output import help_translator
+from bot.i18n import CatalogsMissing, Translator, check_catalogs
 from bot.logs import setup_logging
 from bot.migrate import SchemaOutOfDate
 from bot.settings import Settings, SettingsError, get_settings, load_settings
 
 Handler = Callable[[argparse.Namespace], Coroutine[Any, Any, int]]
 
-REGISTRARS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
+# Each adds an area's subcommands, their help in the CLI's language (``tr._`` on English msgids, in cli.po).
+REGISTRARS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser], Translator], None], ...] = (
     core.register,
     running.register,
     outbox.register,
@@ -35,22 +39,29 @@ REGISTRARS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]]
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser, with one subcommand per operation."""
-    parser = argparse.ArgumentParser(
-        prog="python -m bot",
-        description="Balcão: the city hall's service counter in Telegram.",
-    )
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for register in REGISTRARS:
-        register(subparsers)
+def build_parser(tr: Translator) -> argparse.ArgumentParser:
+    """The full argument parser, with one subcommand per operation, its help in ``tr``'s language.
+
+    Parse with it inside :func:`~bot.cli.argparse_texts.argparse_in` too, so that argparse's usage errors and the
+    "usage:" line are in that language as well.
+    """
+    with argparse_in(tr):  # headings and the -h help are translated as each parser is made
+        parser = argparse.ArgumentParser(
+            prog="python -m bot",
+            description=tr._("Balcão: the city hall's service counter in Telegram."),
+        )
+        subparsers = parser.add_subparsers(dest="command", metavar=tr.pgettext("metavar", "COMMAND"), required=True)
+        for register in REGISTRARS:
+            register(subparsers, tr)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the arguments, run the command and return its exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    tr = help_translator()  # --help and usage errors speak BALCAO_CLI_LOCALE, like every command's output
+    parser = build_parser(tr)
+    with argparse_in(tr):
+        args = parser.parse_args(argv)
     try:
         setup_logging(load_settings())
     except SettingsError:  # the command itself reports the invalid settings; log with the defaults meanwhile

@@ -29,22 +29,22 @@ REFUSALS = {
 }
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr: Translator) -> None:
     """Add ``backup`` and ``restore`` to the command line."""
     backup = subparsers.add_parser(
         "backup",
-        help="copy the SQLite database to FILE while Balcão keeps running (online backup)",
-        description="For PostgreSQL use pg_dump (see the README).",
+        help=tr._("copy the SQLite database to FILE while Balcão keeps running (online backup)"),
+        description=tr._("For PostgreSQL use pg_dump (see the README)."),
     )
-    backup.add_argument("file", type=Path, metavar="FILE")
-    backup.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
+    backup.add_argument("file", type=Path, metavar=tr.pgettext("metavar", "FILE"), help=tr._("where to write the copy"))
+    backup.add_argument("--overwrite", action="store_true", help=tr._("replace FILE if it exists"))
     backup.set_defaults(handler=_backup)
     restore = subparsers.add_parser(
         "restore",
-        help="check FILE and copy it over the configured SQLite database (stop every Balcão process first)",
-        description="The database that was there is kept beside it as <name>.before-restore-<time>.",
+        help=tr._("check FILE and copy it over the configured SQLite database (stop every Balcão process first)"),
+        description=tr._("The database that was there is kept beside it as <name>.before-restore-<time>."),
     )
-    restore.add_argument("file", type=Path, metavar="FILE")
+    restore.add_argument("file", type=Path, metavar=tr.pgettext("metavar", "FILE"), help=tr._("the backup to restore"))
     restore.set_defaults(handler=_restore)
 
 

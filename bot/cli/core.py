@@ -7,33 +7,38 @@ import asyncio
 
 from bot import migrate
 from bot.cli.errors import CommandError
+from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
 from bot.db import database
+from bot.i18n import Translator
 from bot.settings import get_settings
 from models.municipalities import sync_municipalities
 from models.people import Role, add_staff
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr: Translator) -> None:
     """Add ``db`` and ``staff`` to the command line."""
-    db = subparsers.add_parser("db", help="database schema")
-    db_commands = db.add_subparsers(dest="db_command", metavar="ACTION", required=True)
-    upgrade = db_commands.add_parser("upgrade", help="apply every pending migration (BALCAO_DATABASE_URL)")
+    db = subparsers.add_parser("db", help=tr._("database schema"))
+    db_commands = db.add_subparsers(dest="db_command", metavar=tr.pgettext("metavar", "ACTION"), required=True)
+    upgrade = db_commands.add_parser("upgrade", help=tr._("apply every pending migration (BALCAO_DATABASE_URL)"))
     upgrade.set_defaults(handler=_db_upgrade)
 
-    staff = subparsers.add_parser("staff", help="municipal staff and their roles")
-    staff_commands = staff.add_subparsers(dest="staff_command", metavar="ACTION", required=True)
+    staff = subparsers.add_parser("staff", help=tr._("municipal staff and their roles"))
+    staff_commands = staff.add_subparsers(dest="staff_command", metavar=tr.pgettext("metavar", "ACTION"),
+                                          required=True)
     add = staff_commands.add_parser(
         "add",
-        help="make a Telegram user a staff member (or change their role)",
-        description="The Telegram user id is a number; the person can see it with @userinfobot.",
+        help=tr._("make a Telegram user a staff member (or change their role)"),
+        description=tr._("The Telegram user id is a number; the person can see it with @userinfobot."),
     )
-    add.add_argument("telegram_id", type=int, metavar="TELEGRAM_ID")
-    add.add_argument("--role", required=True, choices=[role.value for role in Role])
-    add.add_argument("--name", default="", help="display name")
-    add.add_argument("--municipality", metavar="SLUG", default=None,
-                     help="where the role is held (a role is held in one municipality); omitted: in every "
-                     "municipality of the deployment")
+    add.add_argument("telegram_id", type=whole_number(tr), metavar=tr.pgettext("metavar", "TELEGRAM_ID"),
+                     help=tr._("the person's Telegram user id"))
+    add.add_argument("--role", required=True, choices=[role.value for role in Role],
+                     help=tr._("what the person does: admin, clerk, inspector or ombudsman"))
+    add.add_argument("--name", default="", metavar=tr.pgettext("metavar", "NAME"), help=tr._("display name"))
+    add.add_argument("--municipality", metavar=tr.pgettext("metavar", "SLUG"), default=None,
+                     help=tr._("where the role is held (a role is held in one municipality); omitted: in every "
+                               "municipality of the deployment"))
     add.set_defaults(handler=_staff_add)
 
 

@@ -12,6 +12,7 @@ import re
 
 from bot.cli.errors import CommandError
 from bot.cli.output import cli_translator
+from bot.i18n import Translator
 from bot.settings import get_settings
 from models.calendar import BusinessCalendar
 from models.deadlines import compute_deadline, explain
@@ -26,34 +27,36 @@ def _rule_list() -> str:
     return "\n".join(f"  {rule.id:<{width}}  {rule.citation}" for rule in RULES)
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr: Translator) -> None:
     """Add ``prazo`` to the command line."""
     parser = subparsers.add_parser(
         "prazo",
-        help="compute a rulebook deadline from a start date and show how it was counted",
-        description="Compute a deadline of the rulebooks from the date of its starting event (excluded from the "
-        "count), with national, Mato Grosso and the municipality's holidays, and its short office days "
-        "(Lei 9.784/1999 Art. 66 §1; BALCAO_MUNICIPALITIES_FILE or BALCAO_MUNICIPAL_HOLIDAYS).",
-        epilog="rules:\n" + _rule_list(),
+        help=tr._("compute a rulebook deadline from a start date and show how it was counted"),
+        description=tr._("Compute a deadline of the rulebooks from the date of its starting event (excluded from "
+                         "the count), with national, Mato Grosso and the municipality's holidays, and its short "
+                         "office days (Lei 9.784/1999 Art. 66 §1; BALCAO_MUNICIPALITIES_FILE or "
+                         "BALCAO_MUNICIPAL_HOLIDAYS)."),
+        epilog=tr._("rules:") + "\n" + _rule_list(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("rule", metavar="RULE", help="deadline id, e.g. cp-43-recurso (listed below)")
+    parser.add_argument("rule", metavar=tr.pgettext("metavar", "RULE"),
+                        help=tr._("deadline id, e.g. cp-43-recurso (listed below)"))
     parser.add_argument(
         "--inicio",
         required=True,
-        metavar="DATE",
-        help="date of the starting event: YYYY-MM-DD or DD/MM/YYYY (add HH:MM for deadlines in hours)",
+        metavar=tr.pgettext("metavar", "DATE"),
+        help=tr._("date of the starting event: YYYY-MM-DD or DD/MM/YYYY (add HH:MM for deadlines in hours)"),
     )
     parser.add_argument(
         "--leitura",
-        metavar="READING",
-        help="for an ambiguous rule, count this reading instead of the configured one",
+        metavar=tr.pgettext("metavar", "READING"),
+        help=tr._("for an ambiguous rule, count this reading instead of the configured one"),
     )
     parser.add_argument(
         "--municipio",
-        metavar="SLUG",
-        help="count with this municipality's holidays and short office days (default: the one whose law the rule "
-        "is, else the default municipality)",
+        metavar=tr.pgettext("metavar", "SLUG"),
+        help=tr._("count with this municipality's holidays and short office days (default: the one whose law the "
+                  "rule is, else the default municipality)"),
     )
     parser.set_defaults(handler=_prazo)
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from bot.cli.numbers import whole_number
+from bot.i18n import Translator
 from bot.sandbox.demo import DEMO_DATABASE_URL, DEMO_MUNICIPALITIES_FILE, run_demo
 from bot.settings import load_settings
 from models.tlog.heads import generate_key_file, load_key_file, signing_key, use_signing_key
@@ -17,16 +19,17 @@ DEMO_LOG_KEY = Path("balcao-demo-log.pem")
 """The demo's log signing key when BALCAO_LOG_SIGNING_KEY_FILE is unset (made once, beside the demo database)."""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr: Translator) -> None:
     """Add ``demo`` to the command line."""
     demo = subparsers.add_parser(
         "demo",
-        help="offline sandbox: local Telegram emulator, the bot, demo data and a web chat",
-        description="Starts a local Bot API emulator with a web chat, points the bot at it and loads demo "
-        "data. Uses ./balcao-demo.db unless BALCAO_DATABASE_URL is set, and signs the notices' log with "
-        "./balcao-demo-log.pem unless BALCAO_LOG_SIGNING_KEY_FILE is set.",
+        help=tr._("offline sandbox: local Telegram emulator, the bot, demo data and a web chat"),
+        description=tr._("Starts a local Bot API emulator with a web chat, points the bot at it and loads demo "
+                         "data. Uses ./balcao-demo.db unless BALCAO_DATABASE_URL is set, and signs the notices' log "
+                         "with ./balcao-demo-log.pem unless BALCAO_LOG_SIGNING_KEY_FILE is set."),
     )
-    demo.add_argument("--port", type=int, default=8081, help="port of the web chat and emulator (default 8081)")
+    demo.add_argument("--port", type=whole_number(tr), default=8081, metavar=tr.pgettext("metavar", "PORT"),
+                      help=tr._("port of the web chat and emulator (default 8081)"))
     demo.set_defaults(handler=_demo)
 
 

@@ -31,31 +31,34 @@ from models.municipalities import sync_municipalities
 logger = logging.getLogger("balcao.cli.drivers")
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr: Translator) -> None:
     """Add ``import drivers`` and ``driver link-code`` to the command line."""
-    importing = subparsers.add_parser("import", help="import a registry file")
-    what = importing.add_subparsers(dest="import_what", metavar="WHAT", required=True)
+    importing = subparsers.add_parser("import", help=tr._("import a registry file"))
+    what = importing.add_subparsers(dest="import_what", metavar=tr.pgettext("metavar", "WHAT"), required=True)
     drivers = what.add_parser(
         "drivers",
-        help="import the SMFO's driver registry (CSV)",
-        description="UTF-8 CSV with a header row, ';' or ',' between fields, columns: cpf, nome, telefone, "
-        "cnh_numero, cnh_categoria, cnh_emissao, placa, renavam, ano_modelo, autorizacao_numero, "
-        "autorizacao_emissao, autorizacao_validade, vistoria_data, vistoria_resultado. Dates YYYY-MM-DD or "
-        "DD/MM/YYYY. Any bad row (reported with its line number) stops the whole import: nothing is changed.",
+        help=tr._("import the SMFO's driver registry (CSV)"),
+        description=tr._("UTF-8 CSV with a header row, ';' or ',' between fields, columns: cpf, nome, telefone, "
+                         "cnh_numero, cnh_categoria, cnh_emissao, placa, renavam, ano_modelo, autorizacao_numero, "
+                         "autorizacao_emissao, autorizacao_validade, vistoria_data, vistoria_resultado. Dates "
+                         "YYYY-MM-DD or DD/MM/YYYY. Any bad row (reported with its line number) stops the whole "
+                         "import: nothing is changed."),
     )
-    drivers.add_argument("file", type=Path, metavar="FILE.csv")
-    drivers.add_argument("--dry-run", action="store_true", help="only check the file and count the changes")
+    drivers.add_argument("file", type=Path, metavar=tr.pgettext("metavar", "FILE.csv"),
+                         help=tr._("the registry, as exported from the spreadsheet"))
+    drivers.add_argument("--dry-run", action="store_true", help=tr._("only check the file and count the changes"))
     drivers.set_defaults(handler=_import_drivers)
 
-    driver = subparsers.add_parser("driver", help="a registered driver")
-    actions = driver.add_subparsers(dest="driver_action", metavar="ACTION", required=True)
+    driver = subparsers.add_parser("driver", help=tr._("a registered driver"))
+    actions = driver.add_subparsers(dest="driver_action", metavar=tr.pgettext("metavar", "ACTION"), required=True)
     link_code = actions.add_parser(
         "link-code",
-        help="a one-time link for the driver to link Telegram",
-        description="Prints a random one-time code and the deep link https://t.me/<bot>?start=link-<code> "
-        "(valid for BALCAO_DRIVER_LINK_CODE_HOURS hours, 72 by default). Give it to the driver only.",
+        help=tr._("a one-time link for the driver to link Telegram"),
+        description=tr._("Prints a random one-time code and the deep link https://t.me/<bot>?start=link-<code> "
+                         "(valid for BALCAO_DRIVER_LINK_CODE_HOURS hours, 72 by default). Give it to the driver "
+                         "only."),
     )
-    link_code.add_argument("cpf", metavar="CPF")
+    link_code.add_argument("cpf", metavar="CPF", help=tr._("the driver's CPF, with or without dots and dash"))
     link_code.set_defaults(handler=_link_code)
 
 

@@ -16,6 +16,7 @@ from bot import migrate
 from bot.cli.errors import CommandError
 from bot.cli.output import cli_translator
 from bot.db import database
+from bot.i18n import Translator
 from bot.settings import Settings, get_settings
 from models.tlog.heads import (
     HeadFormatError,
@@ -43,15 +44,16 @@ def install_log_key(settings: Settings) -> None:
         raise CommandError(f"BALCAO_LOG_SIGNING_KEY_FILE: {exc}") from None
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr: Translator) -> None:
     """Add ``log`` to the command line."""
-    log = subparsers.add_parser("log", help="the transparency log of notices: signing key, current tree head")
-    actions = log.add_subparsers(dest="log_command", metavar="ACTION", required=True)
-    keygen = actions.add_parser("keygen", help="make the Ed25519 key that signs tree heads (never overwrites)")
-    keygen.add_argument("file", type=Path, metavar="FILE", help="where to write the private key (PEM, mode 600)")
+    log = subparsers.add_parser("log", help=tr._("the transparency log of notices: signing key, current tree head"))
+    actions = log.add_subparsers(dest="log_command", metavar=tr.pgettext("metavar", "ACTION"), required=True)
+    keygen = actions.add_parser("keygen", help=tr._("make the Ed25519 key that signs tree heads (never overwrites)"))
+    keygen.add_argument("file", type=Path, metavar=tr.pgettext("metavar", "FILE"),
+                        help=tr._("where to write the private key (PEM, mode 600)"))
     keygen.set_defaults(handler=_keygen, no_log_key=True)
-    head = actions.add_parser("head", help="print the current signed tree head (JSON) to keep elsewhere")
-    head.add_argument("--out", type=Path, metavar="FILE", help="write it to FILE instead")
+    head = actions.add_parser("head", help=tr._("print the current signed tree head (JSON) to keep elsewhere"))
+    head.add_argument("--out", type=Path, metavar=tr.pgettext("metavar", "FILE"), help=tr._("write it to FILE instead"))
     head.set_defaults(handler=_head)
 
 

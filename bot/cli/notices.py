@@ -21,8 +21,10 @@ from sqlmodel import select
 
 from bot import migrate
 from bot.cli.errors import CommandError
+from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
 from bot.db import database
+from bot.i18n import Translator
 from bot.settings import get_settings
 from models.cases.fields import InvalidInput
 from models.municipalities import sync_municipalities
@@ -39,51 +41,66 @@ _DATE = re.compile(r"^(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})/(\d{4})
 _TIME = re.compile(r"^(\d{1,2})[:h](\d{2})$")
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr: Translator) -> None:
     """Add ``notice`` to the command line."""
-    notice = subparsers.add_parser("notice", help="penalty notices: issue one, verify the event chains")
-    actions = notice.add_subparsers(dest="notice_command", metavar="ACTION", required=True)
+    notice = subparsers.add_parser("notice", help=tr._("penalty notices: issue one, verify the event chains"))
+    actions = notice.add_subparsers(dest="notice_command", metavar=tr.pgettext("metavar", "ACTION"), required=True)
     issue = actions.add_parser(
         "issue",
-        help="issue a notificação preliminar or an auto de infração (prints number, code and PDF path)",
-        description="Every element of Código de Posturas Art. 25 (preliminar) / Art. 34 (auto), or Lei 1.533/2020 "
-        "Art. 22, is a flag; a missing one is refused naming its article. The fine comes from the catalogue and "
-        "BALCAO_UNIT_VALUES, doubled for a repeat offender (CP Art. 8).",
+        help=tr._("issue a notificação preliminar or an auto de infração (prints number, code and PDF path)"),
+        description=tr._("Every element of Código de Posturas Art. 25 (preliminar) / Art. 34 (auto), or Lei "
+                         "1.533/2020 Art. 22, is a flag; a missing one is refused naming its article. The fine comes "
+                         "from the catalogue and BALCAO_UNIT_VALUES, doubled for a repeat offender (CP Art. 8)."),
     )
-    issue.add_argument("--tipo", required=True, choices=[t.value for t in NoticeType], help="type of notice")
-    issue.add_argument("--rulebook", required=True, choices=list(RULEBOOK_IDS), help="the law applied")
-    issue.add_argument("--infracao", metavar="CODE", help="catalogue code, e.g. CP-I-1 or L1533-26-IV")
-    issue.add_argument("--nome", metavar="NAME", help="offender's name or a designation that identifies them")
-    issue.add_argument("--documento", metavar="CPF_OR_CNPJ", help="offender's CPF or CNPJ (optional)")
-    issue.add_argument("--endereco", metavar="ADDRESS", help="offender's address, for postal delivery (optional)")
-    issue.add_argument("--local", metavar="PLACE", help="place where it is drawn up")
-    issue.add_argument("--data", metavar="DATE", help="day it is drawn up: YYYY-MM-DD or DD/MM/YYYY")
-    issue.add_argument("--hora", metavar="HH:MM", help="hour it is drawn up")
-    issue.add_argument("--fatos", metavar="TEXT", help="description of the facts")
-    issue.add_argument("--emissor", metavar="NAME", help="the agent who draws it up (name, registration)")
-    issue.add_argument("--testemunhas", metavar="NAMES", help="witnesses, if any (auto, Art. 34 II)")
-    issue.add_argument("--termo", metavar="REF", help="termo de fiscalização, if any (auto, Art. 34 III)")
-    issue.add_argument("--unidades", metavar="UNITS", help="fine in units, only for a row the table lost")
-    issue.add_argument("--data-infracao", metavar="DATE",
-                       help="day of the infraction, when not the day it is drawn up (its year's unit value applies)")
-    issue.add_argument("--quantidade", metavar="M2", help="area in m², for a row charged per m² (Tabela III)")
-    issue.add_argument("--person-telegram-id", type=int, metavar="ID", help="deliver in the bot to this user")
-    issue.add_argument("--person-id", type=int, metavar="ID", help="deliver in the bot to this person")
-    issue.add_argument("--case-id", type=int, metavar="ID", help="the representação case it comes from")
-    issue.add_argument("--preliminar", metavar="NUMBER", help="the notificação preliminar this auto follows")
-    issue.add_argument("--pdf", metavar="FILE", help="where to write the PDF (default: <number>.pdf)")
+    issue.add_argument("--tipo", required=True, choices=[t.value for t in NoticeType], help=tr._("type of notice"))
+    issue.add_argument("--rulebook", required=True, choices=list(RULEBOOK_IDS), help=tr._("the law applied"))
+    issue.add_argument("--infracao", metavar=tr.pgettext("metavar", "CODE"),
+                       help=tr._("catalogue code, e.g. CP-I-1 or L1533-26-IV"))
+    issue.add_argument("--nome", metavar=tr.pgettext("metavar", "NAME"),
+                       help=tr._("offender's name or a designation that identifies them"))
+    issue.add_argument("--documento", metavar=tr.pgettext("metavar", "CPF_OR_CNPJ"),
+                       help=tr._("offender's CPF or CNPJ (optional)"))
+    issue.add_argument("--endereco", metavar=tr.pgettext("metavar", "ADDRESS"),
+                       help=tr._("offender's address, for postal delivery (optional)"))
+    issue.add_argument("--local", metavar=tr.pgettext("metavar", "PLACE"), help=tr._("place where it is drawn up"))
+    issue.add_argument("--data", metavar=tr.pgettext("metavar", "DATE"),
+                       help=tr._("day it is drawn up: YYYY-MM-DD or DD/MM/YYYY"))
+    issue.add_argument("--hora", metavar="HH:MM", help=tr._("hour it is drawn up"))
+    issue.add_argument("--fatos", metavar=tr.pgettext("metavar", "TEXT"), help=tr._("description of the facts"))
+    issue.add_argument("--emissor", metavar=tr.pgettext("metavar", "NAME"),
+                       help=tr._("the agent who draws it up (name, registration)"))
+    issue.add_argument("--testemunhas", metavar=tr.pgettext("metavar", "NAMES"),
+                       help=tr._("witnesses, if any (auto, Art. 34 II)"))
+    issue.add_argument("--termo", metavar=tr.pgettext("metavar", "REF"),
+                       help=tr._("termo de fiscalização, if any (auto, Art. 34 III)"))
+    issue.add_argument("--unidades", metavar=tr.pgettext("metavar", "UNITS"),
+                       help=tr._("fine in units, only for a row the table lost"))
+    issue.add_argument("--data-infracao", metavar=tr.pgettext("metavar", "DATE"),
+                       help=tr._("day of the infraction, when not the day it is drawn up (its year's unit value "
+                                 "applies)"))
+    issue.add_argument("--quantidade", metavar="M2", help=tr._("area in m², for a row charged per m² (Tabela III)"))
+    number = whole_number(tr)
+    issue.add_argument("--person-telegram-id", type=number, metavar="ID", help=tr._("deliver in the bot to this user"))
+    issue.add_argument("--person-id", type=number, metavar="ID", help=tr._("deliver in the bot to this person"))
+    issue.add_argument("--case-id", type=number, metavar="ID", help=tr._("the representação case it comes from"))
+    issue.add_argument("--preliminar", metavar=tr.pgettext("metavar", "NUMBER"),
+                       help=tr._("the notificação preliminar this auto follows"))
+    issue.add_argument("--pdf", metavar=tr.pgettext("metavar", "FILE"),
+                       help=tr._("where to write the PDF (default: <number>.pdf)"))
     issue.set_defaults(handler=_issue)
+
     verify = actions.add_parser(
         "verify",
-        help="check the transparency log and every row it covers (exit 1 naming what broke)",
-        description="Recomputes every leaf and the RFC 9162 tree, checks the signed heads (current, published and "
-        "--head) and that every notice, delivery, filing, attachment, opt-in, event and audit row matches its "
-        "latest entry, and every entry its row.",
+        help=tr._("check the transparency log and every row it covers (exit 1 naming what broke)"),
+        description=tr._("Recomputes every leaf and the RFC 9162 tree, checks the signed heads (current, published "
+                         "and --head) and that every notice, delivery, filing, attachment, opt-in, event and audit row "
+                         "matches its latest entry, and every entry its row."),
     )
-    verify.add_argument("--head", type=Path, metavar="FILE", help="a tree head kept elsewhere (JSON from "
-                        "/verificar/sth.json or python -m bot log head): prove the log still extends it")
-    verify.add_argument("--public-key", type=Path, metavar="FILE", help="the log's public key (PEM); default: "
-                        "the key of BALCAO_LOG_SIGNING_KEY_FILE")
+    verify.add_argument("--head", type=Path, metavar=tr.pgettext("metavar", "FILE"),
+                        help=tr._("a tree head kept elsewhere (JSON from /verificar/sth.json or python -m bot log "
+                                  "head): prove the log still extends it"))
+    verify.add_argument("--public-key", type=Path, metavar=tr.pgettext("metavar", "FILE"),
+                        help=tr._("the log's public key (PEM); default: the key of BALCAO_LOG_SIGNING_KEY_FILE"))
     verify.set_defaults(handler=_verify)
 
 

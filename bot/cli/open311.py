@@ -8,22 +8,23 @@ from bot import migrate
 from bot.cli.errors import CommandError
 from bot.cli.output import cli_translator
 from bot.db import database
+from bot.i18n import Translator
 from bot.settings import get_settings
 from models.columns import utcnow
 from models.open311.keys import ClientKeyRefused, issue_key, revoke_key
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr: Translator) -> None:
     """Add ``open311 key add|revoke`` to the command line."""
-    open311 = subparsers.add_parser("open311", help="Open311 GeoReport v2 client systems")
-    commands = open311.add_subparsers(dest="open311_command", metavar="ACTION", required=True)
-    key = commands.add_parser("key", help="API keys, one per client system (stored hashed)")
-    key_commands = key.add_subparsers(dest="key_command", metavar="ACTION", required=True)
-    add = key_commands.add_parser("add", help="issue a key for a client system and print it (shown only once)")
-    add.add_argument("name", metavar="NAME", help="the client system, e.g. fixmystreet")
+    open311 = subparsers.add_parser("open311", help=tr._("Open311 GeoReport v2 client systems"))
+    commands = open311.add_subparsers(dest="open311_command", metavar=tr.pgettext("metavar", "ACTION"), required=True)
+    key = commands.add_parser("key", help=tr._("API keys, one per client system (stored hashed)"))
+    key_commands = key.add_subparsers(dest="key_command", metavar=tr.pgettext("metavar", "ACTION"), required=True)
+    add = key_commands.add_parser("add", help=tr._("issue a key for a client system and print it (shown only once)"))
+    add.add_argument("name", metavar=tr.pgettext("metavar", "NAME"), help=tr._("the client system, e.g. fixmystreet"))
     add.set_defaults(handler=_key_add)
-    revoke = key_commands.add_parser("revoke", help="stop a client system's key at once")
-    revoke.add_argument("name", metavar="NAME")
+    revoke = key_commands.add_parser("revoke", help=tr._("stop a client system's key at once"))
+    revoke.add_argument("name", metavar=tr.pgettext("metavar", "NAME"), help=tr._("the client system"))
     revoke.set_defaults(handler=_key_revoke)
 
 

@@ -16,10 +16,11 @@ from bot import migrate
 from bot.bots import UnknownBots, choose_bots, configured_bots, senders
 from bot.cli.bot_choice import bot_keys_argument, bots_refusal
 from bot.cli.errors import CommandError
+from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
 from bot.db import database
-from bot.i18n import DEFAULT_LOCALE, N_, translator
-from bot.settings import SettingsError, get_settings
+from bot.i18n import N_, Translator
+from bot.settings import get_settings
 from bot.signals import stop_on_signals
 from models.columns import utcnow
 from models.municipalities import sync_municipalities
@@ -41,12 +42,8 @@ REFUSALS = {
 }
 
 
-def _audience_list() -> str:
+def _audience_list(tr: Translator) -> str:
     load_all()
-    try:
-        tr = cli_translator(get_settings())
-    except SettingsError:  # --help still works; the command itself then reports the bad settings
-        tr = translator(DEFAULT_LOCALE)
     lines = [tr._("audiences:")]
     for found in AUDIENCES.values():
         needs = ""
@@ -60,45 +57,51 @@ def _audience_list() -> str:
     return "\n".join(lines)
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr: Translator) -> None:
     """Add ``scan``, ``dispatch`` and ``broadcast`` to the command line."""
     scan = subparsers.add_parser(
         "scan",
-        help="run every reminder scan once and exit",
-        description="Each scan computes from the database what is due (reminders, deadlines) and queues it; "
-        "running it again queues nothing twice. Exit code 1 when a scan failed.",
+        help=tr._("run every reminder scan once and exit"),
+        description=tr._("Each scan computes from the database what is due (reminders, deadlines) and queues it; "
+                         "running it again queues nothing twice. Exit code 1 when a scan failed."),
     )
     scan.set_defaults(handler=_scan)
 
     dispatch = subparsers.add_parser(
         "dispatch",
-        help="send the queued messages that are due, then exit",
-        description="Sends within BALCAO_DISPATCH_GLOBAL_RATE and BALCAO_DISPATCH_PER_CHAT_RATE (paid broadcasts: "
-        "BALCAO_DISPATCH_PAID_BROADCAST). Several dispatch processes may run against one PostgreSQL.",
+        help=tr._("send the queued messages that are due, then exit"),
+        description=tr._("Sends within BALCAO_DISPATCH_GLOBAL_RATE and BALCAO_DISPATCH_PER_CHAT_RATE (paid "
+                         "broadcasts: BALCAO_DISPATCH_PAID_BROADCAST). Several dispatch processes may run against one "
+                         "PostgreSQL."),
     )
-    dispatch.add_argument("--bots", type=bot_keys_argument, metavar="KEY[,KEY…]",
-                          help="send only for these bots (default: every bot of the deployment)")
+    dispatch.add_argument("--bots", type=bot_keys_argument, metavar=tr.pgettext("metavar", "KEY[,KEY…]"),
+                          help=tr._("send only for these bots (default: every bot of the deployment)"))
     dispatch.set_defaults(handler=_dispatch)
 
     broadcast = subparsers.add_parser(
         "broadcast",
-        help="send a notice to an audience, now or at a date and time",
-        description="Queues a notice for everyone in AUDIENCE (people who muted notices are left out). "
-        "The running bot, or python -m bot dispatch, sends it.",
-        epilog=_audience_list(),
+        help=tr._("send a notice to an audience, now or at a date and time"),
+        description=tr._("Queues a notice for everyone in AUDIENCE (people who muted notices are left out). "
+                         "The running bot, or python -m bot dispatch, sends it."),
+        epilog=_audience_list(tr),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    broadcast.add_argument("--audience", required=True, metavar="AUDIENCE", help="who gets it (see below)")
-    broadcast.add_argument("--text", required=True, metavar="TEXT", help="the notice (plain text)")
-    broadcast.add_argument("--html", action="store_true", help="TEXT is Telegram HTML (<b>, <i>, <a href=…>)")
-    broadcast.add_argument("--municipality", metavar="SLUG",
-                           help="the municipality that sends it and whose people it reaches (default: the first)")
-    broadcast.add_argument("--days", type=int, metavar="N", help="for audiences about a deadline within N days")
-    broadcast.add_argument("--topic", metavar="TOPIC", help="for the audience of people who follow a topic")
+    broadcast.add_argument("--audience", required=True, metavar=tr.pgettext("metavar", "AUDIENCE"),
+                           help=tr._("who gets it (see below)"))
+    broadcast.add_argument("--text", required=True, metavar=tr.pgettext("metavar", "TEXT"),
+                           help=tr._("the notice (plain text)"))
+    broadcast.add_argument("--html", action="store_true", help=tr._("TEXT is Telegram HTML (<b>, <i>, <a href=…>)"))
+    broadcast.add_argument("--municipality", metavar=tr.pgettext("metavar", "SLUG"),
+                           help=tr._("the municipality that sends it and whose people it reaches (default: the "
+                                     "first)"))
+    broadcast.add_argument("--days", type=whole_number(tr), metavar="N",
+                           help=tr._("for audiences about a deadline within N days"))
+    broadcast.add_argument("--topic", metavar=tr.pgettext("metavar", "TOPIC"),
+                           help=tr._("for the audience of people who follow a topic"))
     broadcast.add_argument(
         "--at",
-        metavar="DATETIME",
-        help="send later: 'YYYY-MM-DD HH:MM' or 'DD/MM/YYYY HH:MM' in BALCAO_TIMEZONE (default: now)",
+        metavar=tr.pgettext("metavar", "DATETIME"),
+        help=tr._("send later: 'YYYY-MM-DD HH:MM' or 'DD/MM/YYYY HH:MM' in BALCAO_TIMEZONE (default: now)"),
     )
     broadcast.set_defaults(handler=_broadcast)
 

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
-from bot.i18n import Translator, translator
-from bot.settings import Settings
+from bot.i18n import DEFAULT_LOCALE, Translator, translator
+from bot.settings import Settings, SettingsError, get_settings
 
 
 def cli_translator(settings: Settings) -> Translator:
     """The translator of the CLI's output: ``BALCAO_CLI_LOCALE`` (pt_BR by default) in the deployment's time zone."""
     return translator(settings.cli_locale, settings.timezone)
+
+
+def help_translator() -> Translator:
+    """The translator of ``--help`` and of argparse's usage errors: the CLI's, or pt_BR when the settings are invalid.
+
+    Help must work even then; the command itself reports the invalid settings.
+    """
+    try:
+        return cli_translator(get_settings())
+    except SettingsError:
+        return translator(DEFAULT_LOCALE)

@@ -8,7 +8,7 @@ from bot.bots import UnknownBots
 from bot.cli.bot_choice import bot_keys_argument, bots_refusal
 from bot.cli.errors import CommandError
 from bot.cli.output import cli_translator
-from bot.i18n import N_
+from bot.i18n import N_, Translator
 from bot.running import WebhookServesOneBot, serve
 from bot.settings import get_settings
 
@@ -27,16 +27,17 @@ To try Balcão without Telegram, run the offline sandbox instead:
 )
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr: Translator) -> None:
     """Add ``run`` to the command line."""
     run = subparsers.add_parser(
         "run",
-        help="run the bot (polling; webhook when BALCAO_WEBHOOK_URL is set)",
-        description="Serves the bot, the staff API and /healthz until SIGTERM; "
-        "the database must be migrated first (python -m bot db upgrade).",
+        help=tr._("run the bot (polling; webhook when BALCAO_WEBHOOK_URL is set)"),
+        description=tr._("Serves the bot, the staff API and /healthz until SIGTERM; "
+                         "the database must be migrated first (python -m bot db upgrade)."),
     )
-    run.add_argument("--bots", type=bot_keys_argument, metavar="KEY[,KEY…]",
-                     help="serve only these bots (default: every bot of the deployment; 'default' is the main one)")
+    run.add_argument("--bots", type=bot_keys_argument, metavar=tr.pgettext("metavar", "KEY[,KEY…]"),
+                     help=tr._("serve only these bots (default: every bot of the deployment; 'default' is the main "
+                               "one)"))
     run.set_defaults(handler=_run)
 
 

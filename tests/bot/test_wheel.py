@@ -2,9 +2,9 @@
 
 Build the wheel from a copy of the source without any compiled catalog, install it (``--no-deps``) in a fresh
 virtual environment that borrows this one's dependencies through a ``.pth`` line (so nothing is downloaded and
-the source tree is not on the path), and run ``python -m bot`` from an empty folder: the CLI prints pt_BR, the demo
-greets a ``pt-br`` person in Portuguese with a Portuguese command menu, and a missing catalog stops the start,
-naming the file.
+the source tree is not on the path), and run ``python -m bot`` from an empty folder: the CLI prints pt_BR (its
+--help and usage errors too), the demo greets a ``pt-br`` person in Portuguese with a Portuguese command menu, and a
+missing catalog stops the start, naming the file.
 """
 
 from __future__ import annotations
@@ -91,6 +91,15 @@ def test_the_installed_cli_prints_portuguese_by_default(installed: Installed) ->
     done = installed.run("run")  # no token: the explanation, in BALCAO_CLI_LOCALE (pt_BR by default)
     assert done.returncode == 2
     assert "Para conseguir um token" in done.stderr, done.stderr
+
+
+def test_the_installed_cli_helps_and_refuses_a_command_line_in_portuguese(installed: Installed) -> None:
+    helped = installed.run("--help")  # the wheel's cli.mo, argparse's own texts included
+    assert helped.returncode == 0 and helped.stdout.startswith("uso: python -m bot"), helped.stdout
+    assert "mostrar esta ajuda e sair" in helped.stdout and "rodar o bot" in helped.stdout
+    refused = installed.run("staff", "add", "12")
+    assert refused.returncode == 2
+    assert refused.stderr.endswith("erro: faltou informar: --role\n"), refused.stderr
 
 
 async def _chat(http: aiohttp.ClientSession, root: str, user_id: int, needle: str) -> dict[str, Any]:
