@@ -12,9 +12,19 @@ from models.notices.tables import Notice
 PER_PAGE = 50
 
 
-async def list_notices(*, session: AsyncSession, text: str, page: int) -> tuple[list[Notice], bool]:
-    """One page of notices (newest first) and whether there is another."""
+async def list_notices(*, session: AsyncSession, text: str, page: int, municipalities: tuple[str, ...] | None = None
+                       ) -> tuple[list[Notice], bool]:
+    """One page of notices (newest first) and whether there is another.
+
+    Args:
+        session: database session.
+        text: part of the number or of the offender's name ('' for all).
+        page: the page, from 1.
+        municipalities: only these municipalities' notices; ``None``: every one.
+    """
     statement = select(Notice)
+    if municipalities is not None:
+        statement = statement.where(col(Notice.municipality).in_(municipalities))
     wanted = text.strip()[:100]
     if wanted:
         pattern = like_pattern(wanted)

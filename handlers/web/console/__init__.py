@@ -22,6 +22,7 @@ from handlers.web.console import (
     exports,
     filings,
     notices,
+    places,
     replies,
     signin,
 )
@@ -38,7 +39,7 @@ def console_app() -> web.Application:
     setup_templates(app)
     for table in (signin.routes, dashboard.routes, cases.routes, bulk.routes, replies.routes, audit.routes,
                   exports.routes, notices.routes, filings.routes, drivers.routes,
-                  broadcasts.routes):
+                  broadcasts.routes, places.routes):
         app.add_routes(table)
     app.router.add_static("/static/", STATIC)
     return app
