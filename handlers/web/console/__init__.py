@@ -22,6 +22,7 @@ from handlers.web.console import (
     exports,
     filings,
     notices,
+    open311_keys,
     places,
     replies,
     signin,
@@ -39,7 +40,7 @@ def console_app() -> web.Application:
     setup_templates(app)
     for table in (signin.routes, dashboard.routes, cases.routes, bulk.routes, replies.routes, audit.routes,
                   exports.routes, notices.routes, filings.routes, drivers.routes,
-                  broadcasts.routes, places.routes):
+                  broadcasts.routes, places.routes, open311_keys.routes):
         app.add_routes(table)
     app.router.add_static("/static/", STATIC)
     return app
