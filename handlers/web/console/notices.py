@@ -18,13 +18,14 @@ from aiohttp import web
 from bot.i18n import N_
 from handlers.web.console.forms import city_today, db, form_text
 from handlers.web.console.guard import console_page, elsewhere, works_in
+from handlers.web.console.labels import CIENCIA_NAMES
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import staff_of
 from handlers.web.keys import SETTINGS
 from models.cases.fields import InvalidInput
 from models.cases.tables import Case
 from models.columns import utcnow
-from models.console.notice_list import list_notices
+from models.console.notice_list import list_notices, notice_ciencias
 from models.notices.delivery import DeliveryError, StaffListItem, record_edital, record_staff_delivery, staff_list
 from models.notices.documents import offender_document
 from models.notices.issuing import NoticeInput, NoticeRefused, input_from_case, issue_notice
@@ -57,9 +58,11 @@ async def notice_list(request: web.Request) -> web.Response:
     text = request.query.get("q", "")[:100]
     async with db(request)() as session:
         notices, has_next = await list_notices(session=session, text=text, page=page, municipalities=staff.shown)
+        ciencias = await notice_ciencias(session=session, notice_ids=[n.id for n in notices if n.id is not None])
     return render(request, "notices.html", {
         "title": staff.tr._("Penalty notices"), "notices": notices, "text": text, "page": page,
         "has_next": has_next, "stages": STAGE_NAMES, "issued": request.query.get("emitida", ""),
+        "ciencias": ciencias, "ciencia_names": CIENCIA_NAMES,
     })
 
 

@@ -25,6 +25,7 @@ from models.columns import utcnow
 from models.drivers.importing import import_drivers
 from models.drivers.periods import civil_today
 from models.drivers.tables import Driver
+from models.open311.keys import client_for_key
 from models.people import Person, Role, add_staff
 from tests.auxil.browser import axe_violations, chromium, overflows_horizontally, require_axe, require_browser
 from tests.auxil.case_chat import Talk, deliver
@@ -121,6 +122,19 @@ def _clerk_works_the_case(link: str, protocol: str, shots: Path, on_progress: th
             driver.get(link.split("/painel/")[0] + path)
             wait.until(lambda d: d.find_elements(By.TAG_NAME, "h1"))
             check(name)
+        driver.get(link.split("/painel/")[0] + "/painel/open311")  # Open311 keys, by keyboard alone
+        wait.until(lambda d: d.find_elements(By.ID, "client-name"))
+        check("open311")
+        driver.find_element(By.ID, "client-name").send_keys("App Cidadão", Keys.ENTER)
+        wait.until(lambda d: d.find_elements(By.ID, "the-key"))
+        seen["key"] = driver.find_element(By.ID, "the-key").get_attribute("value")
+        seen["copy_offered"] = driver.find_element(By.ID, "copy-key").is_displayed()
+        check("open311_key")
+        driver.find_element(By.PARTIAL_LINK_TEXT, "Revogar a chave de App Cidadão").send_keys(Keys.ENTER)
+        wait.until(lambda d: d.find_elements(By.XPATH, "//button[text()='Revogar a chave']"))
+        check("open311_revoke")
+        driver.find_element(By.XPATH, "//button[text()='Revogar a chave']").send_keys(Keys.ENTER)
+        wait.until(lambda d: "Revogada em" in d.page_source)
         driver.get(link.split("/painel/")[0] + "/painel/avisos")  # a broadcast whose progress moves on the page
         Select(driver.find_element(By.ID, "audience")).select_by_value("drivers")
         wait.until(lambda d: "1 pessoa vai receber" in d.find_element(By.ID, "live-count").text)  # the live count
@@ -198,6 +212,9 @@ async def test_a_clerk_works_a_citizens_case_from_the_bots_link(
     assert seen["sent_before"] == "0" and seen["summary_after"] == "1 de 1 concluídas"  # moved by itself (SSE)
     assert "Art. " in seen["refusal"]  # the article next to the field
     assert seen["focused"] == "Entrar" and seen["photo_loaded"] is True
+    assert len(seen["key"]) >= 40 and seen["copy_offered"] is True  # shown once, with a copy button
+    async with sessions() as session:
+        assert (await client_for_key(session=session, key=seen["key"])) is None  # revoked from the keyboard
     assert seen["map"].startswith("https://www.openstreetmap.org/?mlat=-14.672200&mlon=-52.354500")
     async with sessions() as session:
         assert (await session.exec(select(Case))).one().status is CaseStatus.ARCHIVED
