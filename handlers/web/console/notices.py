@@ -78,7 +78,9 @@ def _values(data: NoticeInput) -> dict[str, str]:
 async def _form(request: web.Request, values: dict[str, str], errors: dict[str, list[str]],
                 status: int = 200) -> web.Response:
     tr = staff_of(request).tr
-    rulebooks = request.config_dict[SETTINGS].rulebooks
+    served = request.config_dict[SETTINGS].municipalities
+    rulebooks = [rulebook for slug in staff_of(request).shown if await works_in(request, slug, ISSUERS)
+                 for rulebook in served[slug].rulebooks]  # the laws of the municipalities where one may issue
     return render(request, "notice_form.html", {"title": tr._("Issue a penalty notice"), "values": values,
                                                  "errors": errors, "rulebooks": rulebooks}, status=status)
 
