@@ -7,6 +7,8 @@ works in one municipality cannot switch to another: the form refuses it and a fo
 
 from __future__ import annotations
 
+import re
+
 from aiohttp import web
 
 from handlers.web.console.forms import form_text
@@ -17,6 +19,8 @@ from handlers.web.keys import SETTINGS
 
 routes = web.RouteTableDef()
 EVERY = "todos"
+BACK = re.compile(r"/painel/[A-Za-z0-9/_.-]{0,150}")
+"""Where the form may send the person back to: a console page, never another site."""
 
 
 @routes.post("/municipio")
@@ -29,7 +33,7 @@ async def choose(request: web.Request) -> web.StreamResponse:
         return message_page(request, status=403, title=tr._("Not done"), text=tr._(
             "You do not work in that municipality, so the console cannot show it. Nothing was changed."))
     back = await form_text(request, "voltar", 200)
-    redirect = web.HTTPSeeOther(back if back.startswith("/painel/") and "//" not in back else "/painel/")
+    redirect = web.HTTPSeeOther(back if BACK.fullmatch(back) and "//" not in back else "/painel/")
     if wanted == EVERY:
         redirect.del_cookie(PLACE_COOKIE, path="/painel/")
     else:

@@ -310,7 +310,9 @@ async def test_an_admin_of_both_chooses_the_municipality_shown(
     assert world.nx_case.protocol in exported and world.sa_ombudsman.protocol not in exported
     await _refused(client, "GET", f"/painel/casos/{world.sa_ombudsman.protocol}")  # not shown now: not worked
     assert (await client.get(f"/painel/avisos/{world.broadcast_id}")).status == 403
-    await client.post("/painel/municipio", data={"csrf": csrf, "municipio": SA})
+    elsewhere = await client.post("/painel/municipio", data={"csrf": csrf, "municipio": SA,
+                                                            "voltar": "//evil.example/painel/"}, allow_redirects=False)
+    assert elsewhere.headers["Location"] == "/painel/"  # back to a console page only
     assert world.nx_case.protocol not in await (await client.get("/painel/casos")).text()
     assert (await client.get(f"/painel/avisos/{world.broadcast_id}")).status == 200
     await client.post("/painel/municipio", data={"csrf": csrf, "municipio": "todos"})
