@@ -1,4 +1,8 @@
-"""Auditoria: the audit log filtered by actor, entity and date (admins), newest first, in pages."""
+"""Auditoria: the audit log filtered by actor, entity and date (admins), newest first, in pages.
+
+The log is the deployment's and its entries name the records of every municipality, so in a deployment of several
+only an admin of all of them (or deployment-wide) reads it.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,9 @@ from aiohttp import web
 
 from handlers.web.console.forms import db
 from handlers.web.console.guard import console_page
-from handlers.web.console.rendering import render
+from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import staff_of
+from handlers.web.keys import SETTINGS
 from models.console.audit_log import AuditFilters, audit_page
 from models.people import Role
 
@@ -26,8 +31,13 @@ def _day(raw: str) -> dt.date | None:
 @routes.get("/auditoria")
 @console_page(Role.ADMIN)
 async def audit_log(request: web.Request) -> web.Response:
-    """The audit log with its filters."""
+    """The audit log with its filters (the deployment's: only for an admin of every municipality it serves)."""
     staff = staff_of(request)
+    if len(staff.places) < len(request.config_dict[SETTINGS].municipalities):
+        tr = staff.tr  # its entries name every municipality's records (CF Art. 30: each city hall its own staff)
+        return message_page(request, status=403, title=tr._("Not for your role"), text=tr._(
+            "The audit log covers every municipality of this deployment, so only an admin of all of them reads it. "
+            "Nothing was changed."))
     query = request.query
     page = query.get("pagina", "1")
     filters = AuditFilters(

@@ -39,7 +39,8 @@ from tests.auxil.console import sign_in
 from tests.auxil.notices import cp_auto, issue, opted_in, person
 
 TODAY = NOW + dt.timedelta(hours=1)
-SA_CLERK, SA_INSPECTOR, SA_OMBUDSMAN, NX_CLERK, NX_INSPECTOR, BOTH_ADMIN = 7401, 7402, 7403, 7411, 7412, 7420
+SA_CLERK, SA_INSPECTOR, SA_OMBUDSMAN, NX_CLERK, NX_INSPECTOR, BOTH_ADMIN, SA_ADMIN = (
+    7401, 7402, 7403, 7411, 7412, 7420, 7421)
 JOAO, MARIA = 7001, 7002
 SA, NX = "sapezal", "nova-xavantina"
 FOREIGN = "outro município"
@@ -69,7 +70,8 @@ async def world(session: AsyncSession, settings: Settings) -> World:
     load_all()
     for telegram_id, role, places in ((SA_CLERK, Role.CLERK, (SA,)), (SA_INSPECTOR, Role.INSPECTOR, (SA,)),
                                       (SA_OMBUDSMAN, Role.OMBUDSMAN, (SA,)), (NX_CLERK, Role.CLERK, (NX,)),
-                                      (NX_INSPECTOR, Role.INSPECTOR, (NX,)), (BOTH_ADMIN, Role.ADMIN, (SA, NX))):
+                                      (NX_INSPECTOR, Role.INSPECTOR, (NX,)), (BOTH_ADMIN, Role.ADMIN, (SA, NX)),
+                                      (SA_ADMIN, Role.ADMIN, (SA,))):
         await _staff(session, telegram_id, role, *places)
     joao = await person(session, JOAO, "João")
     maria = await person(session, MARIA, "Maria")
@@ -138,6 +140,7 @@ async def test_another_municipalitys_case_is_refused_and_nothing_changed(
     async with sessions() as session:
         events_before = len((await session.exec(select(CaseEvent).where(CaseEvent.case_id == case.id))).all())
     await _refused(client, "GET", f"/painel/casos/{case.protocol}")
+    await _refused(client, "GET", f"/painel/casos/{case.protocol}/anexos/1")
     for action, extra in (("assign", {}), ("answer", {"text": "Resolvido."}), ("ask", {"text": "Qual o número?"}),
                           ("archive", {"text": "Duplicado."}), ("extend", {"text": "Vistoria."}),
                           ("decide", {"outcome": "auto", "text": ""})):
@@ -335,3 +338,15 @@ async def test_staff_of_one_municipality_cannot_switch_to_another(
     forged = await (await client.get("/painel/casos")).text()
     assert world.sa_ombudsman.protocol in forged and world.nx_ombudsman.protocol not in forged
     await _refused(client, "GET", f"/painel/casos/{world.nx_ombudsman.protocol}")
+
+
+async def test_the_audit_log_is_for_an_admin_of_every_municipality(
+    client: TestClient, sessions: SessionFactory, settings: Settings, world: World
+) -> None:
+    """The log names every municipality's records: Sapezal's admin does not read Nova Xavantina's entries."""
+    await sign_in(client, sessions, settings, SA_ADMIN)
+    refused = await client.get("/painel/auditoria")
+    assert refused.status == 403 and "todos" in await refused.text()
+    assert world.nx_case.protocol not in await (await client.get("/painel/casos")).text()
+    await sign_in(client, sessions, settings, BOTH_ADMIN)
+    assert (await client.get("/painel/auditoria")).status == 200
