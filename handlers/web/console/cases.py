@@ -40,7 +40,7 @@ from models.cases.views import CaseView
 from models.columns import utcnow
 from models.console.case_list import ALL, OPEN, CaseFilters, colleagues, list_cases
 from models.console.replies import fill, list_templates, reader_locale
-from models.people import PermissionDenied, Role, StaffMember
+from models.people import PermissionDenied, Role, StaffMember, staff_role
 
 routes = web.RouteTableDef()
 STAFF_ROLES = (Role.CLERK, Role.INSPECTOR, Role.OMBUDSMAN)
@@ -108,8 +108,9 @@ async def _reachable(request: web.Request) -> bool:
     return await works_in(request, case.municipality, STAFF_ROLES)
 
 
-def _may_act(staff: ConsoleStaff, view: CaseView) -> bool:
-    return staff.role is Role.ADMIN or staff.role is view.handling_role
+def _may_act(role: Role | None, view: CaseView) -> bool:
+    """Whether the actions are offered: the member's role in the case's municipality is its queue's, or admin."""
+    return role is Role.ADMIN or role is view.handling_role
 
 
 async def _case_page(request: web.Request, *, errors: dict[str, str] | None = None,
@@ -121,6 +122,8 @@ async def _case_page(request: web.Request, *, errors: dict[str, str] | None = No
                                 protocol=_protocol(request))
         handover = await notice_handover(session=session, case_id=view.id)
         case = await get_case(session=session, case_id=view.id)
+        role_there = await staff_role(session=session, telegram_user_id=staff.telegram_user_id,
+                                      municipality=case.municipality)
         people = await colleagues(session=session, role=HANDLING_ROLE[view.kind], municipalities=(case.municipality,))
         templates = await list_templates(session=session)
         values = dict(values or {})
@@ -132,7 +135,7 @@ async def _case_page(request: web.Request, *, errors: dict[str, str] | None = No
     done = request.query.get("feito", "")
     return render(request, "case.html", {
         "title": staff.tr._("Case {protocol}").format(protocol=view.protocol), "case": view,
-        "may_act": _may_act(staff, view), "handover": handover, "colleagues": people, "templates": templates,
+        "may_act": _may_act(role_there, view), "handover": handover, "colleagues": people, "templates": templates,
         "kinds": KIND_NAMES, "statuses": STATUS_NAMES, "outcomes": OUTCOME_NAMES, "Outcome": Outcome,
         "CaseKind": CaseKind, "errors": errors or {}, "values": values, "today": city_today(request),
         "done": staff.tr._(DONE[done]) if done in DONE else None,

@@ -39,8 +39,8 @@ from tests.auxil.console import sign_in
 from tests.auxil.notices import cp_auto, issue, opted_in, person
 
 TODAY = NOW + dt.timedelta(hours=1)
-SA_CLERK, SA_INSPECTOR, SA_OMBUDSMAN, NX_CLERK, NX_INSPECTOR, BOTH_ADMIN, SA_ADMIN = (
-    7401, 7402, 7403, 7411, 7412, 7420, 7421)
+SA_CLERK, SA_INSPECTOR, SA_OMBUDSMAN, NX_CLERK, NX_INSPECTOR, BOTH_ADMIN, SA_ADMIN, MIXED = (
+    7401, 7402, 7403, 7411, 7412, 7420, 7421, 7422)
 JOAO, MARIA = 7001, 7002
 SA, NX = "sapezal", "nova-xavantina"
 FOREIGN = "outro município"
@@ -73,6 +73,9 @@ async def world(session: AsyncSession, settings: Settings) -> World:
                                       (NX_INSPECTOR, Role.INSPECTOR, (NX,)), (BOTH_ADMIN, Role.ADMIN, (SA, NX)),
                                       (SA_ADMIN, Role.ADMIN, (SA,))):
         await _staff(session, telegram_id, role, *places)
+    await _staff(session, MIXED, Role.ADMIN, SA)
+    await add_staff(session=session, telegram_user_id=MIXED, role=Role.INSPECTOR, name="Mixed", actor="test",
+                    municipality=NX)  # admin in Sapezal, inspector in Nova Xavantina
     joao = await person(session, JOAO, "João")
     maria = await person(session, MARIA, "Maria")
     filed = await file_representation(session=session, person_id=joao.id, form=representation(), now=NOW,
@@ -350,3 +353,22 @@ async def test_the_audit_log_is_for_an_admin_of_every_municipality(
     assert world.nx_case.protocol not in await (await client.get("/painel/casos")).text()
     await sign_in(client, sessions, settings, BOTH_ADMIN)
     assert (await client.get("/painel/auditoria")).status == 200
+
+
+async def test_the_actions_offered_follow_the_role_held_in_the_cases_municipality(
+    client: TestClient, sessions: SessionFactory, settings: Settings, world: World
+) -> None:
+    """Admin in Sapezal, inspector in Nova Xavantina: Sapezal's cases may be worked; Nova Xavantina's representação
+    (a clerks' case) is shown without the actions, and posting one anyway is refused with nothing changed."""
+    csrf = await sign_in(client, sessions, settings, MIXED)
+    own = await (await client.get(f"/painel/casos/{world.sa_ombudsman.protocol}")).text()
+    assert f'action="/painel/casos/{world.sa_ombudsman.protocol}/answer"' in own
+    shown = await client.get(f"/painel/casos/{world.nx_case.protocol}")
+    assert shown.status == 200 and f'action="/painel/casos/{world.nx_case.protocol}/answer"' not in await shown.text()
+    refused = await client.post(f"/painel/casos/{world.nx_case.protocol}/archive", data={"csrf": csrf,
+                                                                                          "text": "Duplicado."})
+    assert refused.status == 403
+    async with sessions() as session:
+        stored = await session.get(Case, world.nx_case.id)
+    assert stored is not None and stored.status is CaseStatus.RECEIVED
+    assert await _claimed_by(sessions, MIXED) == []
