@@ -11,10 +11,9 @@ import datetime as dt
 from aiohttp import web
 
 from handlers.web.console.forms import db
-from handlers.web.console.guard import console_page
-from handlers.web.console.rendering import message_page, render
+from handlers.web.console.guard import console_page, deployment_wide
+from handlers.web.console.rendering import render
 from handlers.web.console.staff import staff_of
-from handlers.web.keys import SETTINGS
 from models.console.audit_log import AuditFilters, audit_page
 from models.people import Role
 
@@ -33,11 +32,9 @@ def _day(raw: str) -> dt.date | None:
 async def audit_log(request: web.Request) -> web.Response:
     """The audit log with its filters (the deployment's: only for an admin of every municipality it serves)."""
     staff = staff_of(request)
-    if len(staff.places) < len(request.config_dict[SETTINGS].municipalities):
-        tr = staff.tr  # its entries name every municipality's records (CF Art. 30: each city hall its own staff)
-        return message_page(request, status=403, title=tr._("Not for your role"), text=tr._(
-            "The audit log covers every municipality of this deployment, so only an admin of all of them reads it. "
-            "Nothing was changed."))
+    refused = deployment_wide(request)  # its entries name every municipality's records (CF Art. 30)
+    if refused is not None:
+        return refused
     query = request.query
     page = query.get("pagina", "1")
     filters = AuditFilters(

@@ -159,3 +159,18 @@ def elsewhere(request: web.Request) -> web.Response:
     return message_page(request, status=403, title=tr._("Another municipality's record"), text=tr._(
         "This record belongs to a municipality you do not work in here, so it is not shown and nothing was "
         "changed. If you work in several municipalities, choose it at the top of the page."))
+
+
+def deployment_wide(request: web.Request) -> web.Response | None:
+    """Refuse a page about the whole deployment (the audit log, Open311 keys) to staff of only some municipalities.
+
+    Returns:
+        The refusal page, or None when the member works in every municipality the deployment serves.
+    """
+    staff = staff_of(request)
+    if len(staff.places) >= len(request.config_dict[SETTINGS].municipalities):
+        return None
+    tr = staff.tr
+    return message_page(request, status=403, title=tr._("Not for your role"), text=tr._(
+        "This page covers every municipality of this deployment, so only an admin of all of them uses it. "
+        "Nothing was changed."))

@@ -1,6 +1,8 @@
 """Open311 keys: the client systems allowed to file service requests, a new key shown once, revoke with a check.
 
-Admins only, the role checked on every request (:func:`handlers.web.console.guard.console_page`); every change
+Admins only, the role checked on every request (:func:`handlers.web.console.guard.console_page`), and in a
+deployment of several municipalities admins of all of them, as a key lets a system file in any of them
+(:func:`handlers.web.console.guard.deployment_wide`); every change
 carries the CSRF token (:mod:`.guard`) and goes through :mod:`models.open311.keys`, the functions of
 ``python -m bot open311 key add|revoke``, which keep only the key's SHA-256 and write the audit log with the actor.
 A new key is on one page only, the answer to the form that made it (never stored, logged or sent anywhere else).
@@ -11,7 +13,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from handlers.web.console.forms import db, form_text
-from handlers.web.console.guard import console_page
+from handlers.web.console.guard import console_page, deployment_wide
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import staff_of
 from models.columns import utcnow
@@ -37,13 +39,15 @@ async def _page(request: web.Request, *, key: str = "", name: str = "", error: s
 @console_page(Role.ADMIN)
 async def keys_page(request: web.Request) -> web.Response:
     """The client systems, and the form for a new one."""
-    return await _page(request)
+    return deployment_wide(request) or await _page(request)
 
 
 @routes.post("/open311")
 @console_page(Role.ADMIN)
 async def add_key(request: web.Request) -> web.Response:
     """Issue a key for a client system and show it this once (audited; only its hash is kept)."""
+    if (refused := deployment_wide(request)) is not None:
+        return refused
     staff = staff_of(request)
     name = (await form_text(request, "name", 200)).strip()
     try:
@@ -68,6 +72,8 @@ async def _client(request: web.Request) -> Open311Client | None:
 @console_page(Role.ADMIN)
 async def confirm_revoke(request: web.Request) -> web.Response:
     """Ask before revoking: the client system stops filing at once."""
+    if (refused := deployment_wide(request)) is not None:
+        return refused
     tr = staff_of(request).tr
     client = await _client(request)
     if client is None or client.revoked_at is not None:
@@ -81,6 +87,8 @@ async def confirm_revoke(request: web.Request) -> web.Response:
 @console_page(Role.ADMIN)
 async def revoke(request: web.Request) -> web.StreamResponse:
     """Revoke the client system's key at once (audited)."""
+    if (refused := deployment_wide(request)) is not None:
+        return refused
     staff = staff_of(request)
     client = await _client(request)
     try:

@@ -31,6 +31,7 @@ from models.drivers.tables import Authorization, Driver, Inspection, LinkCode
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import file_filing
 from models.notices.tables import DeliveryState, Notice, NoticeDelivery, NoticeFiling
+from models.open311.tables import Open311Client
 from models.people import Role, add_staff
 from notifications.broadcasts import AudienceChoice, create_broadcast
 from notifications.plugins import load_all
@@ -343,16 +344,22 @@ async def test_staff_of_one_municipality_cannot_switch_to_another(
     await _refused(client, "GET", f"/painel/casos/{world.nx_ombudsman.protocol}")
 
 
-async def test_the_audit_log_is_for_an_admin_of_every_municipality(
+async def test_the_audit_log_and_open311_keys_are_for_an_admin_of_every_municipality(
     client: TestClient, sessions: SessionFactory, settings: Settings, world: World
 ) -> None:
-    """The log names every municipality's records: Sapezal's admin does not read Nova Xavantina's entries."""
-    await sign_in(client, sessions, settings, SA_ADMIN)
-    refused = await client.get("/painel/auditoria")
-    assert refused.status == 403 and "todos" in await refused.text()
+    """The log names every municipality's records, and an Open311 key files in any of them: Sapezal's admin does
+    not read Nova Xavantina's entries nor issue keys; an admin of both does."""
+    csrf = await sign_in(client, sessions, settings, SA_ADMIN)
+    for path in ("/painel/auditoria", "/painel/open311"):
+        refused = await client.get(path)
+        assert refused.status == 403 and "todos" in await refused.text(), path
+    assert (await client.post("/painel/open311", data={"csrf": csrf, "name": "App"})).status == 403
+    async with sessions() as session:
+        assert (await session.exec(select(Open311Client))).all() == []
     assert world.nx_case.protocol not in await (await client.get("/painel/casos")).text()
     await sign_in(client, sessions, settings, BOTH_ADMIN)
     assert (await client.get("/painel/auditoria")).status == 200
+    assert (await client.get("/painel/open311")).status == 200
 
 
 async def test_the_actions_offered_follow_the_role_held_in_the_cases_municipality(
