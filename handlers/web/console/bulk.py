@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from handlers.web.console.cases import STAFF_ROLES
 from handlers.web.console.forms import db, form_list, form_text
 from handlers.web.console.guard import console_page, works_in
 from handlers.web.console.rendering import message_page, render
@@ -22,12 +23,11 @@ from models.cases.timeline import CaseNotFound, get_case
 from models.columns import utcnow
 from models.console.replies import fill, reader_locale
 from models.console.tables import ResponseTemplate
-from models.people import PermissionDenied, Role, StaffMember
+from models.people import PermissionDenied, StaffMember
 
 routes = web.RouteTableDef()
 ACTIONS = ("assign", "ask", "archive", "answer")
 MAX_CASES = 200
-STAFF_ROLES = (Role.CLERK, Role.INSPECTOR, Role.OMBUDSMAN)
 
 
 @dataclass(frozen=True, slots=True)
