@@ -1,11 +1,13 @@
 """The staff console on SQLite with 100,000 cases: the first page of the case list, and an XLSX export.
 
 Builds a temporary SQLite database with N cases (every kind and status, deadlines spread over ±60 days, each with
-its author row), then in one process:
+its author row, in the two municipalities of the default settings: representações in Nova Xavantina, ride-hailing
+reports in Sapezal, ombudsman cases in both), then in one process:
 
 - ``bare SELECT``: the baseline, ``SELECT * FROM citizen_case WHERE <open> ORDER BY <working deadline>, id
   LIMIT 50`` on a raw sqlite3 connection — the same rows the list shows first;
-- ``list_cases``: the domain function behind the list (role check, filters, the same ORDER BY, LIMIT 51);
+- ``list_cases``: the domain function behind the list (role check, the municipalities shown, filters, the same
+  ORDER BY, LIMIT 51);
 - ``GET /painel/casos``: the whole page through the aiohttp server (session, role and CSRF middleware, the query,
   Jinja2 rendering), as an admin signed in with a one-time link;
 
@@ -59,7 +61,7 @@ def build(path: Path, n: int) -> float:
     db.execute("INSERT INTO person (telegram_user_id, chat_id, first_name, locale, locale_chosen, created_at) "
                "VALUES (700001, 700001, 'João', 'pt_BR', 0, '2026-06-01 12:00:00')")
     db.execute(f"""{numbers} INSERT INTO citizen_case (protocol, kind, status, handling_role, summary, legal_refs,
-        place_text, identity_restricted, received_at, due_on, updated_at, complement_due_on)
+        place_text, identity_restricted, received_at, due_on, updated_at, complement_due_on, municipality)
         SELECT printf('REP-2026-%06d', i),
                CASE i % 3 WHEN 0 THEN 'representation' WHEN 1 THEN 'ride_hailing' ELSE 'ombudsman' END,
                CASE i % 7 WHEN 0 THEN 'archived' WHEN 1 THEN 'answered' WHEN 2 THEN 'awaiting_complement'
@@ -67,7 +69,9 @@ def build(path: Path, n: int) -> float:
                CASE i % 3 WHEN 0 THEN 'CLERK' WHEN 1 THEN 'INSPECTOR' ELSE 'OMBUDSMAN' END,
                'Entulho jogado na calçada da rua ' || i, '[]', 'Rua ' || (i % 500), i % 2,
                '2026-06-01 12:00:00', date('{TODAY.isoformat()}', ((i * 7919) % 121 - 60) || ' days'),
-               '2026-06-01 12:00:00', date('{TODAY.isoformat()}', ((i * 104729) % 41 - 20) || ' days')
+               '2026-06-01 12:00:00', date('{TODAY.isoformat()}', ((i * 104729) % 41 - 20) || ' days'),
+               CASE i % 3 WHEN 0 THEN 'nova-xavantina' WHEN 1 THEN 'sapezal'
+                          ELSE CASE i % 2 WHEN 0 THEN 'sapezal' ELSE 'nova-xavantina' END END
         FROM k""")
     db.execute("INSERT INTO case_author (case_id, person_id, name, pseudonym) "
                "SELECT id, 1, 'João Batista Pereira', printf('%04X', id % 65536) FROM citizen_case")
@@ -98,6 +102,7 @@ async def measure(path: Path, n: int) -> None:
     engine = create_engine(url)
     sessions = session_factory(engine)
     raw = sqlite3.connect(path)
+    places = tuple(settings.municipalities)
 
     def bare() -> float:
         started = time.perf_counter()
@@ -108,7 +113,8 @@ async def measure(path: Path, n: int) -> None:
     async def domain() -> float:
         started = time.perf_counter()
         async with sessions() as session:
-            page = await list_cases(session=session, telegram_user_id=ADMIN, filters=CaseFilters(), today=TODAY)
+            page = await list_cases(session=session, telegram_user_id=ADMIN, filters=CaseFilters(), today=TODAY,
+                                    municipalities=places)  # as the page: the municipalities the console shows
         assert len(page.items) == 50
         return time.perf_counter() - started
 

@@ -54,9 +54,18 @@ def like_pattern(text: str) -> str:
 
 
 async def list_cases(
-    *, session: AsyncSession, telegram_user_id: int, filters: CaseFilters, today: dt.date, per_page: int = PER_PAGE
+    *, session: AsyncSession, telegram_user_id: int, filters: CaseFilters, today: dt.date, per_page: int = PER_PAGE,
+    municipalities: tuple[str, ...] | None = None,
 ) -> CasePage:
     """One page of the cases this staff member works (their role's; every role for admins).
+
+    Args:
+        session: database session.
+        telegram_user_id: the staff member.
+        filters: what the list is narrowed to.
+        today: the civil date, for the deadlines.
+        per_page: rows per page.
+        municipalities: only these municipalities' cases (the console's choice); ``None``: wherever a role reaches.
 
     Raises:
         PermissionDenied: not staff.
@@ -69,6 +78,8 @@ async def list_cases(
     deadline = queue_deadline()
     # per municipality, the role's queue; restricted ombudsman cases only to the Ombudsman (Lei 13.460 Art. 10 §7)
     statement = select(Case).where(cases_visible_to(roles))
+    if municipalities is not None:
+        statement = statement.where(col(Case.municipality).in_(municipalities))
     if filters.kind is not None:
         statement = statement.where(Case.kind == filters.kind)
     if filters.status == OPEN:
@@ -105,10 +116,20 @@ async def list_cases(
     return CasePage(items=items, assignees=names, page=page, has_next=len(cases) > per_page)
 
 
-async def colleagues(*, session: AsyncSession, role: Role) -> list[StaffMember]:
-    """Active staff who may be given cases of ``role`` (that role and admins), by name."""
+async def colleagues(*, session: AsyncSession, role: Role, municipalities: tuple[str, ...] | None = None
+                     ) -> list[StaffMember]:
+    """Active staff who may be given cases of ``role`` (that role and admins), by name.
+
+    Args:
+        session: database session.
+        role: the queue's role.
+        municipalities: only staff holding the role in one of these (or deployment-wide); ``None``: anywhere.
+    """
     statement = select(StaffMember).where(
         StaffMember.active == True,  # noqa: E712
         col(StaffMember.role).in_([role, Role.ADMIN]),
     ).order_by(col(StaffMember.name))
+    if municipalities is not None:
+        statement = statement.where(or_(col(StaffMember.municipality).is_(None),
+                                        col(StaffMember.municipality).in_(municipalities)))
     return list((await session.exec(statement)).all())

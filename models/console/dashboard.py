@@ -14,13 +14,13 @@ from collections import Counter
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import func
+from sqlalchemy import and_, func, true
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from models.cases.handling import queue_deadline
 from models.cases.tables import FINAL_STATUSES, Case, CaseStatus
-from models.notices.tables import DeliveryState, NoticeDelivery
+from models.notices.tables import DeliveryState, Notice, NoticeDelivery
 from models.outbox import OutboxMessage, OutboxStatus
 from models.people import Role
 
@@ -47,9 +47,20 @@ class Dashboard:
         return self.closed_on_time_last_30 / self.closed_last_30 if self.closed_last_30 else None
 
 
-async def dashboard(*, session: AsyncSession, today: dt.date, now: dt.datetime, tz: ZoneInfo) -> Dashboard:
-    """Read the dashboard's figures (a handful of grouped queries; no row is loaded for the open counts)."""
-    still_open = col(Case.status).not_in([s.value for s in FINAL_STATUSES])
+async def dashboard(*, session: AsyncSession, today: dt.date, now: dt.datetime, tz: ZoneInfo,
+                    municipalities: tuple[str, ...] | None = None) -> Dashboard:
+    """Read the dashboard's figures (a handful of grouped queries; no row is loaded for the open counts).
+
+    Args:
+        session: database session.
+        today: the civil date.
+        now: the current time.
+        tz: the deployment's time zone.
+        municipalities: only these municipalities' cases and notices (the outbox is the deployment's, one queue for
+            every municipality); ``None``: every one.
+    """
+    places = true() if municipalities is None else col(Case.municipality).in_(municipalities)
+    still_open = and_(places, col(Case.status).not_in([s.value for s in FINAL_STATUSES]))
     grouped = (await session.exec(
         select(Case.handling_role, Case.status, func.count()).where(still_open)
         .group_by(Case.handling_role, Case.status)
@@ -59,7 +70,7 @@ async def dashboard(*, session: AsyncSession, today: dt.date, now: dt.datetime, 
         still_open, deadline >= today, deadline <= today + dt.timedelta(days=7)))).one()
     overdue = (await session.exec(select(func.count()).select_from(Case).where(still_open, deadline < today))).one()
     closed = (await session.exec(select(col(Case.closed_at), col(Case.due_on)).where(
-        col(Case.closed_at) >= now - dt.timedelta(days=30)))).all()
+        places, col(Case.closed_at) >= now - dt.timedelta(days=30)))).all()
     on_time = sum(1 for closed_at, due_on in closed if closed_at is not None and closed_at.astimezone(tz).date()
                   <= due_on)
     since = now - dt.timedelta(days=OUTBOX_DAYS)
@@ -72,8 +83,10 @@ async def dashboard(*, session: AsyncSession, today: dt.date, now: dt.datetime, 
         day = (sent_at or created_at).astimezone(tz).date()
         if day in per_day:
             per_day[day][OutboxStatus(status)] += 1
+    notices_here = true() if municipalities is None else col(Notice.municipality).in_(municipalities)
     deliveries = dict((await session.exec(
-        select(NoticeDelivery.state, func.count()).where(col(NoticeDelivery.state).in_(
+        select(NoticeDelivery.state, func.count()).join(Notice, col(Notice.id) == NoticeDelivery.notice_id)
+        .where(notices_here, col(NoticeDelivery.state).in_(
             [DeliveryState.ELECTRONIC.value, DeliveryState.STAFF.value, DeliveryState.EDITAL.value]))
         .group_by(NoticeDelivery.state))).all())
     return Dashboard(

@@ -23,12 +23,21 @@ class DriverHit:
     authorization_number: str
 
 
-async def find_drivers(*, session: AsyncSession, text: str) -> list[DriverHit]:
-    """Drivers whose authorization number or CPF is ``text``, or whose name contains it (at most 20)."""
+async def find_drivers(*, session: AsyncSession, text: str, municipalities: tuple[str, ...] | None = None
+                       ) -> list[DriverHit]:
+    """Drivers whose authorization number or CPF is ``text``, or whose name contains it (at most 20).
+
+    Args:
+        session: database session.
+        text: an authorization number, a CPF, or part of a name.
+        municipalities: only these municipalities' registries; ``None``: every one.
+    """
     wanted = text.strip()[:100]
     if len(wanted) < 2:
         return []
     statement = select(Driver, Authorization).join(Authorization, col(Authorization.driver_id) == Driver.id)
+    if municipalities is not None:
+        statement = statement.where(col(Driver.municipality).in_(municipalities))
     try:
         cpf = parse_cpf(wanted)
     except InvalidIdentifier:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
+from sqlalchemy import true
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -41,8 +42,13 @@ def _money(cents: int) -> float:
     return cents / 100
 
 
-def cases_export(*, role: Role) -> Export:
-    """Every case of the viewer's queue (every case for admins), oldest first, with today's."""
+def cases_export(*, role: Role, municipalities: tuple[str, ...] | None = None) -> Export:
+    """Every case of the viewer's queue (every case for admins), oldest first, with today's.
+
+    Args:
+        role: the viewer's role (their queue; whether they see the author).
+        municipalities: only these municipalities' cases (where the viewer works); ``None``: every one.
+    """
 
     async def rows(session: AsyncSession) -> Rows:
         last = 0
@@ -51,6 +57,8 @@ def cases_export(*, role: Role) -> Export:
                          .where(col(Case.id) > last).order_by(col(Case.id)).limit(BATCH))
             if role is not Role.ADMIN:
                 statement = statement.where(Case.handling_role == role)
+            if municipalities is not None:
+                statement = statement.where(col(Case.municipality).in_(municipalities))
             batch = (await session.exec(statement)).all()
             if not batch:
                 return
@@ -69,15 +77,21 @@ def cases_export(*, role: Role) -> Export:
     ], rows=rows)
 
 
-def notices_export(*, role: Role) -> Export:
-    """Every penalty notice, oldest first; the offender's name only for the roles that handle notices."""
+def notices_export(*, role: Role, municipalities: tuple[str, ...] | None = None) -> Export:
+    """Every penalty notice, oldest first; the offender's name only for the roles that handle notices.
+
+    Args:
+        role: the viewer's role (whether they see the offender's name).
+        municipalities: only these municipalities' notices; ``None``: every one.
+    """
     personal = role in NOTICE_PERSONAL_ROLES
+    places = true() if municipalities is None else col(Notice.municipality).in_(municipalities)
 
     async def rows(session: AsyncSession) -> Rows:
         last = 0
         while True:
-            batch = (await session.exec(select(Notice).where(col(Notice.id) > last).order_by(col(Notice.id))
-                                        .limit(BATCH))).all()
+            batch = (await session.exec(select(Notice).where(places, col(Notice.id) > last)
+                                        .order_by(col(Notice.id)).limit(BATCH))).all()
             if not batch:
                 return
             yield [[
@@ -94,16 +108,22 @@ def notices_export(*, role: Role) -> Export:
     ], rows=rows)
 
 
-def deliveries_export(*, role: Role) -> Export:
-    """Every delivery of a notice or decision, with how and when the ciência came."""
+def deliveries_export(*, role: Role, municipalities: tuple[str, ...] | None = None) -> Export:
+    """Every delivery of a notice or decision, with how and when the ciência came.
+
+    Args:
+        role: the viewer's role (whether they see the offender's name).
+        municipalities: only these municipalities' notices' deliveries; ``None``: every one.
+    """
     personal = role in NOTICE_PERSONAL_ROLES
+    places = true() if municipalities is None else col(Notice.municipality).in_(municipalities)
 
     async def rows(session: AsyncSession) -> Rows:
         last = 0
         while True:
             batch = (await session.exec(
                 select(NoticeDelivery, Notice).join(Notice, col(Notice.id) == NoticeDelivery.notice_id)
-                .where(col(NoticeDelivery.id) > last).order_by(col(NoticeDelivery.id)).limit(BATCH))).all()
+                .where(places, col(NoticeDelivery.id) > last).order_by(col(NoticeDelivery.id)).limit(BATCH))).all()
             if not batch:
                 return
             yield [[

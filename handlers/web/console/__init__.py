@@ -1,7 +1,8 @@
 """The staff web console under ``/painel/``: a sub-application of the aiohttp server with its own middleware.
 
 Sign-in from the bot's one-time link (:mod:`.signin`), then the dashboard (:mod:`.dashboard`), the cases
-(:mod:`.cases`), the audit log and exports (:mod:`.audit`). Every page checks the session and the staff role on
+(:mod:`.cases`), the audit log and exports (:mod:`.audit`), Open311 keys (:mod:`.open311_keys`), and the choice of
+the municipality shown (:mod:`.places`). Every page checks the session and the staff role on
 each request and every change its CSRF token (:mod:`.guard`); the pages call the same domain functions as the
 chat and the staff API.
 """
@@ -22,6 +23,8 @@ from handlers.web.console import (
     exports,
     filings,
     notices,
+    open311_keys,
+    places,
     replies,
     signin,
 )
@@ -38,7 +41,7 @@ def console_app() -> web.Application:
     setup_templates(app)
     for table in (signin.routes, dashboard.routes, cases.routes, bulk.routes, replies.routes, audit.routes,
                   exports.routes, notices.routes, filings.routes, drivers.routes,
-                  broadcasts.routes):
+                  broadcasts.routes, places.routes, open311_keys.routes):
         app.add_routes(table)
     app.router.add_static("/static/", STATIC)
     return app

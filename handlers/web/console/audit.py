@@ -1,4 +1,8 @@
-"""Auditoria: the audit log filtered by actor, entity and date (admins), newest first, in pages."""
+"""Auditoria: the audit log filtered by actor, entity and date (admins), newest first, in pages.
+
+The log is the deployment's and its entries name the records of every municipality, so in a deployment of several
+only an admin of all of them (or deployment-wide) reads it.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ import datetime as dt
 from aiohttp import web
 
 from handlers.web.console.forms import db
-from handlers.web.console.guard import console_page
+from handlers.web.console.guard import console_page, deployment_wide
 from handlers.web.console.rendering import render
 from handlers.web.console.staff import staff_of
 from models.console.audit_log import AuditFilters, audit_page
@@ -26,8 +30,11 @@ def _day(raw: str) -> dt.date | None:
 @routes.get("/auditoria")
 @console_page(Role.ADMIN)
 async def audit_log(request: web.Request) -> web.Response:
-    """The audit log with its filters."""
+    """The audit log with its filters (the deployment's: only for an admin of every municipality it serves)."""
     staff = staff_of(request)
+    refused = deployment_wide(request)  # its entries name every municipality's records (CF Art. 30)
+    if refused is not None:
+        return refused
     query = request.query
     page = query.get("pagina", "1")
     filters = AuditFilters(

@@ -20,15 +20,16 @@ from typing import Any
 from aiohttp import web
 from aiohttp_sse import sse_response
 from markupsafe import Markup, escape
-from sqlmodel import select
+from sqlmodel import col, select
 
 from bot.i18n import Translator
+from bot.settings import Settings
 from handlers.web.console.forms import db, form_text
-from handlers.web.console.guard import console_page
+from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import ConsoleStaff, staff_of
 from handlers.web.keys import SETTINGS
-from models.broadcasts import BroadcastStatus
+from models.broadcasts import Broadcast, BroadcastStatus
 from models.columns import utcnow
 from models.outbox import OutboxStatus
 from models.people import Person, Role
@@ -38,6 +39,7 @@ from notifications.broadcasts import (
     BroadcastRefused,
     audience_label,
     audience_size,
+    broadcast_scope,
     broadcast_view,
     check_text,
     create_broadcast,
@@ -62,6 +64,42 @@ def telegram_preview(text: str) -> Markup:
     return Markup(_KEPT_TAGS.sub(r"<\1\2>", str(escape(text))))  # noqa: S704
 
 
+async def _sender(request: web.Request) -> Settings:
+    """The settings of the municipality that sends a broadcast made here: the one shown where the member is a clerk.
+
+    When it shows several, the deployment's default one (as the staff API does); an admin of several chooses another
+    at the top of the page.
+
+    Raises:
+        BroadcastRefused: ``choose_municipality`` when it shows several and not the default one, ``nobody`` when it
+            shows none where the member may broadcast.
+    """
+    staff = staff_of(request)
+    settings = request.config_dict[SETTINGS]
+    fits = [slug for slug in staff.shown if await works_in(request, slug, (Role.CLERK,))]
+    if len(fits) > 1 and settings.municipality_slug in fits:  # as the staff API: the deployment's default one
+        fits = [settings.municipality_slug]
+    if len(fits) > 1:
+        raise BroadcastRefused("choose_municipality")
+    if not fits:
+        raise BroadcastRefused("nobody")
+    return settings.for_municipality(fits[0])
+
+
+def _refusal(tr: Translator, refused: BroadcastRefused) -> str:
+    if refused.code == "choose_municipality":
+        return tr._("You work in several municipalities: choose at the top of the page the one that sends this "
+                    "broadcast, then write it again.")
+    return refusal_text(tr, refused)
+
+
+async def _own(request: web.Request) -> bool:
+    """Whether the broadcast of the URL is of a municipality shown here where the member is a clerk (or none)."""
+    async with db(request)() as session:
+        broadcast = await session.get(Broadcast, _broadcast_id(request))
+    return broadcast is None or await works_in(request, broadcast.municipality, (Role.CLERK,))
+
+
 def _choice(values: dict[str, str]) -> AudienceChoice:
     days = values.get("days", "").strip()
     return AudienceChoice(name=values.get("audience", ""),
@@ -78,7 +116,9 @@ async def _compose(request: web.Request, *, values: dict[str, str] | None = None
     load_all()
     staff = staff_of(request)
     async with db(request)() as session:
-        running = await open_broadcasts(session=session)
+        mine = set((await session.exec(select(Broadcast.id).where(
+            col(Broadcast.municipality).in_(staff.shown)))).all())
+        running = [view for view in await open_broadcasts(session=session) if view.id in mine]
     return render(request, "broadcasts.html", {
         "title": staff.tr._("Broadcasts"), "audiences": list(AUDIENCES.values()), "values": values or {},
         "error": error, "shown": shown, "running": running, "labels": {
@@ -101,17 +141,21 @@ async def count(request: web.Request) -> web.Response:
     load_all()
     choice = _choice(dict(request.query))
     try:
+        sender = await _sender(request)
         async with db(request)() as session:
-            size = await audience_size(session=session, choice=choice, now=utcnow())
+            size = await audience_size(session=session, choice=choice, now=utcnow(),
+                                       municipality=broadcast_scope(sender))
     except BroadcastRefused as refused:
-        return web.json_response({"error": refusal_text(staff_of(request).tr, refused)}, status=422)
+        return web.json_response({"error": _refusal(staff_of(request).tr, refused)}, status=422)
     tr = staff_of(request).tr
     return web.json_response({"recipients": len(size.recipients), "text": tr.ngettext(
         "{n} person will receive it", "{n} people will receive it", len(size.recipients)).format(
             n=len(size.recipients))})
 
 
-async def _checked(request: web.Request, staff: ConsoleStaff, values: dict[str, str]) -> tuple[str, Any, Any]:
+async def _checked(request: web.Request, staff: ConsoleStaff, values: dict[str, str]
+                   ) -> tuple[str, Any, Any, Settings]:
+    sender = await _sender(request)
     text = check_text(values["text"], is_html=False)
     send_at = None
     if values["at"].strip():
@@ -119,10 +163,11 @@ async def _checked(request: web.Request, staff: ConsoleStaff, values: dict[str, 
         if send_at is None:
             raise BroadcastRefused("in_the_past")
     async with db(request)() as session:
-        size = await audience_size(session=session, choice=_choice(values), now=utcnow())
+        size = await audience_size(session=session, choice=_choice(values), now=utcnow(),
+                                   municipality=broadcast_scope(sender))
     if not size.recipients:
         raise BroadcastRefused("nobody")
-    return text, send_at, size
+    return text, send_at, size, sender
 
 
 @routes.post("/avisos/previa")
@@ -133,10 +178,10 @@ async def preview_page(request: web.Request) -> web.Response:
     staff = staff_of(request)
     values = await _values(request)
     try:
-        text, send_at, size = await _checked(request, staff, values)
+        text, send_at, size, sender = await _checked(request, staff, values)
     except BroadcastRefused as refused:
-        return await _compose(request, values=values, error=refusal_text(staff.tr, refused), status=422)
-    rendered = preview(text, staff.tr, request.config_dict[SETTINGS])
+        return await _compose(request, values=values, error=_refusal(staff.tr, refused), status=422)
+    rendered = preview(text, staff.tr, sender)
     return await _compose(request, values=values, shown={
         "preview": telegram_preview(rendered.text), "recipients": len(size.recipients), "left_out": size.left_out,
         "send_at": send_at, "audience": audience_label(_choice(values), staff.tr), "key": secrets.token_hex(8)})
@@ -151,17 +196,17 @@ async def send(request: web.Request) -> web.StreamResponse:
     values = await _values(request)
     key = "".join(c for c in await form_text(request, "key", 32) if c.isalnum())  # one broadcast per preview
     try:
-        text, send_at, _size = await _checked(request, staff, values)
+        text, send_at, _size, sender = await _checked(request, staff, values)
         async with db(request)() as session:
             person = (await session.exec(select(Person).where(
                 Person.telegram_user_id == staff.telegram_user_id))).first()
             created = await create_broadcast(
-                session=session, settings=request.config_dict[SETTINGS], choice=_choice(values), text=text,
+                session=session, settings=sender, choice=_choice(values), text=text,
                 actor=staff.actor, now=utcnow(), send_at=send_at, requester_person_id=person.id if person else None,
                 request_key=f"console:{staff.telegram_user_id}:{key}" if key else None,
             )
     except BroadcastRefused as refused:
-        return await _compose(request, values=values, error=refusal_text(staff.tr, refused), status=422)
+        return await _compose(request, values=values, error=_refusal(staff.tr, refused), status=422)
     wake_dispatcher()
     raise web.HTTPSeeOther(f"/painel/avisos/{created.id}")
 
@@ -184,6 +229,8 @@ def progress_json(view: Any, tr: Translator) -> dict[str, Any]:
 async def progress(request: web.Request) -> web.Response:
     """A broadcast's progress (live with JavaScript), its cancel button, and its final counts."""
     staff = staff_of(request)
+    if not await _own(request):
+        return elsewhere(request)
     async with db(request)() as session:
         view = await broadcast_view(session=session, broadcast_id=_broadcast_id(request))
     if view is None:
@@ -202,6 +249,8 @@ async def events(request: web.Request) -> web.StreamResponse:
     """Server-sent events: the counts each second until the broadcast ends (or 10 minutes pass)."""
     tr = staff_of(request).tr
     broadcast_id = _broadcast_id(request)
+    if not await _own(request):
+        return elsewhere(request)
     async with sse_response(request) as stream:
         for _ in range(EVENT_LIMIT):
             async with db(request)() as session:
@@ -219,6 +268,8 @@ async def events(request: web.Request) -> web.StreamResponse:
 @console_page(Role.CLERK)
 async def cancel(request: web.Request) -> web.StreamResponse:
     """Stop a broadcast: what is not sent yet is not sent (audited)."""
+    if not await _own(request):
+        return elsewhere(request)
     async with db(request)() as session:
         await stop_broadcast(session=session, broadcast_id=_broadcast_id(request), actor=staff_of(request).actor)
     wake_dispatcher()

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from handlers.web.console.cases import STAFF_ROLES
 from handlers.web.console.forms import db, form_list, form_text
-from handlers.web.console.guard import console_page
+from handlers.web.console.guard import console_page, works_in
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import ConsoleStaff, staff_of
 from handlers.web.keys import SETTINGS
@@ -22,7 +23,7 @@ from models.cases.timeline import CaseNotFound, get_case
 from models.columns import utcnow
 from models.console.replies import fill, reader_locale
 from models.console.tables import ResponseTemplate
-from models.people import PermissionDenied, Role, StaffMember
+from models.people import PermissionDenied, StaffMember
 
 routes = web.RouteTableDef()
 ACTIONS = ("assign", "ask", "archive", "answer")
@@ -47,6 +48,9 @@ async def _one(request: web.Request, staff: ConsoleStaff, case_id: int, action: 
         except CaseNotFound:
             return BulkResult(protocol=f"#{case_id}", done=False, reason=tr._("No case has that protocol number."))
         protocol = case.protocol  # read now: a refusal rolls the session back
+        if not await works_in(request, case.municipality, STAFF_ROLES):  # CF Art. 30: another city hall's case
+            return BulkResult(protocol=f"#{case_id}", done=False, reason=tr._(
+                "This case belongs to a municipality you do not work in here; nothing was changed."))
         try:
             if action == "assign":
                 await assign(session=session, telegram_user_id=who, case_id=case_id, now=now,
@@ -76,7 +80,7 @@ async def _one(request: web.Request, staff: ConsoleStaff, case_id: int, action: 
 
 
 @routes.post("/casos/lote")
-@console_page(Role.CLERK, Role.INSPECTOR, Role.OMBUDSMAN)
+@console_page(*STAFF_ROLES)
 async def bulk(request: web.Request) -> web.Response:
     """Apply one action to every selected case, each checked and audited on its own."""
     staff = staff_of(request)

@@ -17,7 +17,7 @@ from sqlmodel import select
 
 from bot.i18n import N_
 from handlers.web.console.forms import city_today, db, form_text
-from handlers.web.console.guard import console_page
+from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.labels import KIND_NAMES, OUTCOME_NAMES, STATUS_NAMES
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import ConsoleStaff, staff_of
@@ -40,7 +40,7 @@ from models.cases.views import CaseView
 from models.columns import utcnow
 from models.console.case_list import ALL, OPEN, CaseFilters, colleagues, list_cases
 from models.console.replies import fill, list_templates, reader_locale
-from models.people import PermissionDenied, Role, StaffMember
+from models.people import PermissionDenied, Role, StaffMember, staff_role
 
 routes = web.RouteTableDef()
 STAFF_ROLES = (Role.CLERK, Role.INSPECTOR, Role.OMBUDSMAN)
@@ -76,8 +76,8 @@ async def case_list(request: web.Request) -> web.Response:
     filters = _filters(request.query)
     async with db(request)() as session:
         page = await list_cases(session=session, telegram_user_id=staff.telegram_user_id, filters=filters,
-                                today=city_today(request))
-        people = await colleagues(session=session, role=staff.role)
+                                today=city_today(request), municipalities=staff.shown)
+        people = await colleagues(session=session, role=staff.role, municipalities=staff.shown)
         templates = await list_templates(session=session)
     query = {key: value for key, value in request.query.items() if key != "pagina"}
     return render(request, "cases.html", {
@@ -101,8 +101,16 @@ def _not_found(request: web.Request) -> web.Response:
         "No case has that protocol number."))
 
 
-def _may_act(staff: ConsoleStaff, view: CaseView) -> bool:
-    return staff.role is Role.ADMIN or staff.role is view.handling_role
+async def _reachable(request: web.Request) -> bool:
+    """Whether the case of the URL is of a municipality this member works in and the console shows now."""
+    async with db(request)() as session:
+        case = await get_case(session=session, protocol=_protocol(request))
+    return await works_in(request, case.municipality, STAFF_ROLES)
+
+
+def _may_act(role: Role | None, view: CaseView) -> bool:
+    """Whether the actions are offered: the member's role in the case's municipality is its queue's, or admin."""
+    return role is Role.ADMIN or role is view.handling_role
 
 
 async def _case_page(request: web.Request, *, errors: dict[str, str] | None = None,
@@ -113,19 +121,21 @@ async def _case_page(request: web.Request, *, errors: dict[str, str] | None = No
         view = await staff_case(session=session, telegram_user_id=staff.telegram_user_id,
                                 protocol=_protocol(request))
         handover = await notice_handover(session=session, case_id=view.id)
-        people = await colleagues(session=session, role=HANDLING_ROLE[view.kind])
+        case = await get_case(session=session, case_id=view.id)
+        role_there = await staff_role(session=session, telegram_user_id=staff.telegram_user_id,
+                                      municipality=case.municipality)
+        people = await colleagues(session=session, role=HANDLING_ROLE[view.kind], municipalities=(case.municipality,))
         templates = await list_templates(session=session)
         values = dict(values or {})
         chosen = request.query.get("modelo", "")
         picked = next((t for t in templates if str(t.id) == chosen), None)
         if picked is not None and "text" not in values:
-            case = await get_case(session=session, case_id=view.id)
             locale = await reader_locale(session=session, case_id=view.id)
             values["text"] = fill(picked, locale=locale, case=case, timezone=settings.timezone)
     done = request.query.get("feito", "")
     return render(request, "case.html", {
         "title": staff.tr._("Case {protocol}").format(protocol=view.protocol), "case": view,
-        "may_act": _may_act(staff, view), "handover": handover, "colleagues": people, "templates": templates,
+        "may_act": _may_act(role_there, view), "handover": handover, "colleagues": people, "templates": templates,
         "kinds": KIND_NAMES, "statuses": STATUS_NAMES, "outcomes": OUTCOME_NAMES, "Outcome": Outcome,
         "CaseKind": CaseKind, "errors": errors or {}, "values": values, "today": city_today(request),
         "done": staff.tr._(DONE[done]) if done in DONE else None,
@@ -137,6 +147,8 @@ async def _case_page(request: web.Request, *, errors: dict[str, str] | None = No
 async def case_page(request: web.Request) -> web.Response:
     """One case: the facts, the author as the viewer may see them, files, timeline and the actions."""
     try:
+        if not await _reachable(request):
+            return elsewhere(request)
         return await _case_page(request)
     except CaseNotFound:
         return _not_found(request)
@@ -148,6 +160,8 @@ async def attachment(request: web.Request) -> web.Response:
     """A file of the case, shown in the page (photos inline, PDFs opened, audio played) under a neutral name."""
     staff = staff_of(request)
     try:
+        if not await _reachable(request):
+            return elsewhere(request)
         async with db(request)() as session:
             view = await staff_case(session=session, telegram_user_id=staff.telegram_user_id,
                                     protocol=_protocol(request))
@@ -206,6 +220,8 @@ async def act(request: web.Request) -> web.StreamResponse:
             case = await get_case(session=session, protocol=_protocol(request))
             assert case.id is not None
             case_id = case.id
+        if not await works_in(request, case.municipality, STAFF_ROLES):
+            return elsewhere(request)
         await _run(request, action, staff, case_id)
     except CaseNotFound:
         return _not_found(request)

@@ -40,7 +40,8 @@ async def home(request: web.Request) -> web.Response:
     tr = staff.tr
     settings = request.config_dict[SETTINGS]
     async with db(request)() as session:
-        figures = await dashboard(session=session, today=city_today(request), now=utcnow(), tz=settings.tz)
+        figures = await dashboard(session=session, today=city_today(request), now=utcnow(), tz=settings.tz,
+                                  municipalities=staff.shown)
     queue_rows = [(f"{tr._(QUEUE_NAMES[role])} · {tr._(STATUS_NAMES[status])}", count)
                   for (role, status), count in sorted(figures.open_by_queue.items())]
     series = [tr._(OUTBOX_NAMES[status]) for status in OUTBOX_SHOWN]

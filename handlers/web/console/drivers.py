@@ -16,7 +16,7 @@ from aiohttp import web
 
 from handlers.chat.drivers import KIND_LABELS
 from handlers.web.console.forms import city_today, db, form_text
-from handlers.web.console.guard import console_page
+from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.labels import STEP_NAMES
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import staff_of
@@ -36,6 +36,7 @@ from models.drivers.registry import (
 )
 from models.drivers.tables import Driver, InspectionResult
 from models.people import Role
+from models.rulebooks.catalogue import L1533
 
 routes = web.RouteTableDef()
 MAX_CSV = 20 * 1024 * 1024
@@ -47,7 +48,7 @@ async def drivers_page(request: web.Request) -> web.Response:
     """Search a driver, and the registry import form."""
     text = request.query.get("q", "")[:100]
     async with db(request)() as session:
-        hits = await find_drivers(session=session, text=text) if text else []
+        hits = await find_drivers(session=session, text=text, municipalities=staff_of(request).shown) if text else []
     return render(request, "drivers.html", {"title": staff_of(request).tr._("Drivers"), "text": text, "hits": hits,
                                             "searched": bool(text)})
 
@@ -76,6 +77,9 @@ async def import_registry(request: web.Request) -> web.Response:
             "The file is not UTF-8; export it again as UTF-8 CSV. Nothing was changed."))
     apply = form.get("apply") == "1"
     settings = request.config_dict[SETTINGS]
+    registry = settings.municipalities.with_rulebook(L1533)
+    if registry is not None and not await works_in(request, registry.slug, (Role.CLERK,)):
+        return elsewhere(request)  # the registry is the city hall's whose law Lei 1.533/2020 is
     async with db(request)() as session:
         report = await import_drivers(session=session, text=text, actor=staff.actor, settings=settings,
                                       today=city_today(request), dry_run=not apply)
@@ -83,6 +87,14 @@ async def import_registry(request: web.Request) -> web.Response:
         "title": tr._("Registry import"), "report": report, "applied": apply and report.applied, "csv": text,
         "digest": hashlib.sha256(text.encode()).hexdigest()[:12],
     }, status=422 if report.errors else 200)
+
+
+async def _elsewhere(request: web.Request, roles: tuple[Role, ...]) -> bool:
+    """Whether the driver of the URL is another municipality's registry (Lei 1.533/2020 is Sapezal's)."""
+    async with db(request)() as session:
+        authorization = await authorization_by_number(session=session, number=request.match_info["number"][:40])
+        driver = await session.get(Driver, authorization.driver_id) if authorization else None
+    return driver is not None and not await works_in(request, driver.municipality, roles)
 
 
 async def _driver_page(request: web.Request, *, notice: str = "", error: str = "", code: str = "",
@@ -110,6 +122,8 @@ async def _driver_page(request: web.Request, *, notice: str = "", error: str = "
 @console_page(Role.CLERK, Role.INSPECTOR)
 async def driver_page(request: web.Request) -> web.Response:
     """A driver's status today, each line with its article."""
+    if await _elsewhere(request, (Role.CLERK, Role.INSPECTOR)):
+        return elsewhere(request)
     return await _driver_page(request)
 
 
@@ -124,6 +138,8 @@ def _day(raw: str) -> dt.date | None:
 @console_page(Role.INSPECTOR)
 async def inspection(request: web.Request) -> web.Response:
     """Record an inspection of the current vehicle (Lei 1.533/2020 Art. 9, Art. 16)."""
+    if await _elsewhere(request, (Role.INSPECTOR,)):
+        return elsewhere(request)
     tr = staff_of(request).tr
     day = _day(await form_text(request, "date", 20))
     raw = await form_text(request, "result", 20)
@@ -145,6 +161,8 @@ async def inspection(request: web.Request) -> web.Response:
 @console_page(Role.CLERK)
 async def sanction(request: web.Request) -> web.Response:
     """Apply a suspension, revocation or cassação (Lei 1.533/2020 Art. 24 I b, c, f)."""
+    if await _elsewhere(request, (Role.CLERK,)):
+        return elsewhere(request)
     tr = staff_of(request).tr
     raw = await form_text(request, "sanction", 20)
     chosen = next((s for s in Sanction if s.value == raw), None)
@@ -171,6 +189,8 @@ async def sanction(request: web.Request) -> web.Response:
 @console_page(Role.CLERK)
 async def link_code(request: web.Request) -> web.Response:
     """A one-time code for the driver to link Telegram; shown only on this page."""
+    if await _elsewhere(request, (Role.CLERK,)):
+        return elsewhere(request)
     tr = staff_of(request).tr
     async with db(request)() as session:
         authorization = await authorization_by_number(session=session, number=request.match_info["number"])

@@ -33,10 +33,10 @@ from models.people import Role
 
 routes = web.RouteTableDef()
 CHUNK = 64 * 1024
-EXPORTS: dict[str, Callable[[Role], Export]] = {
-    "casos": lambda role: cases_export(role=role),
-    "notificacoes": lambda role: notices_export(role=role),
-    "entregas": lambda role: deliveries_export(role=role),
+EXPORTS: dict[str, Callable[[Role, tuple[str, ...]], Export]] = {
+    "casos": lambda role, places: cases_export(role=role, municipalities=places),
+    "notificacoes": lambda role, places: notices_export(role=role, municipalities=places),
+    "entregas": lambda role, places: deliveries_export(role=role, municipalities=places),
 }
 
 
@@ -138,6 +138,6 @@ async def export_file(request: web.Request) -> web.StreamResponse:
     """One export as CSV or XLSX (audited with its actor)."""
     staff = staff_of(request)
     name, kind = request.match_info["name"], request.match_info["kind"]
-    export = EXPORTS[name](staff.role)
+    export = EXPORTS[name](staff.role, staff.shown)  # only the municipalities shown (CF Art. 30)
     await _audit(request, staff, name, kind)
     return await (_csv(request, export) if kind == "csv" else _xlsx(request, export))

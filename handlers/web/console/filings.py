@@ -11,13 +11,13 @@ from aiohttp import web
 
 from bot.i18n import N_, Translator
 from handlers.web.console.forms import city_today, db, form_text
-from handlers.web.console.guard import console_page
+from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.rendering import render
 from handlers.web.console.staff import staff_of
 from handlers.web.keys import SETTINGS
 from models.notices.filings import FilingRefused, decide_filing, pending_filings
 from models.notices.status import notice_view
-from models.notices.tables import FilingKind, FilingOutcome
+from models.notices.tables import FilingKind, FilingOutcome, Notice, NoticeFiling
 from models.people import Role
 
 routes = web.RouteTableDef()
@@ -34,7 +34,9 @@ async def _page(request: web.Request, *, error: str = "", error_id: int | None =
     settings = request.config_dict[SETTINGS]
     today = city_today(request)
     async with db(request)() as session:
-        rows = await pending_filings(session=session)
+        shown = staff_of(request).shown
+        rows = [(filing, notice) for filing, notice in await pending_filings(session=session)
+                if notice.municipality in shown]
         views = [await notice_view(session=session, settings=settings, notice=notice, today=today)
                  for _filing, notice in rows]
     return render(request, "filings.html", {
@@ -63,6 +65,11 @@ async def decide(request: web.Request) -> web.StreamResponse:
     if outcome is None:
         return await _page(request, error=staff.tr._("Choose a decision."), error_id=filing_id, status=422,
                            typed=text)
+    async with db(request)() as session:
+        filing = await session.get(NoticeFiling, filing_id)
+        notice = await session.get(Notice, filing.notice_id) if filing is not None else None
+    if notice is not None and not await works_in(request, notice.municipality, (Role.CLERK,)):
+        return elsewhere(request)
     async with db(request)() as session:
         try:
             await decide_filing(session=session, settings=request.config_dict[SETTINGS], filing_id=filing_id,

@@ -22,12 +22,14 @@ from handlers.web.console.rendering import message_page, request_translator
 from handlers.web.console.staff import STAFF, ConsoleStaff, staff_of
 from handlers.web.keys import SETTINGS
 from models.columns import utcnow
-from models.console.scope import staff_municipalities
+from models.console.scope import console_scope, may_work_in
 from models.console.signin import CONSOLE_ROLES, csrf_ok, csrf_token, session_owner
-from models.people import ANY_MUNICIPALITY, PermissionDenied, Person, Role, StaffMember, require_role
+from models.people import PermissionDenied, Person, Role, StaffMember
 
 logger = logging.getLogger("balcao.console")
 COOKIE = "balcao_console"
+PLACE_COOKIE = "balcao_console_municipio"
+"""The municipality an admin of several chose to look at (a view choice, checked against the roles each request)."""
 PUBLIC_PREFIXES = ("/painel/entrar/", "/painel/static/")
 SAFE_METHODS = frozenset({"GET", "HEAD"})
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -47,15 +49,16 @@ async def _signed_in(request: web.Request, token: str) -> ConsoleStaff | None:
         if owner is None:
             return None
         try:
-            role = await require_role(session=session, telegram_user_id=owner, allowed=CONSOLE_ROLES,
-                               municipality=ANY_MUNICIPALITY)
+            scope = await console_scope(session=session, telegram_user_id=owner, settings=settings,
+                                        allowed=CONSOLE_ROLES, chosen=request.cookies.get(PLACE_COOKIE) or None)
         except PermissionDenied:
             return None
-        member = (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == owner))).one()
+        member = (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == owner))).first()
         person = (await session.exec(select(Person).where(Person.telegram_user_id == owner))).first()
-        places = await staff_municipalities(session=session, telegram_user_id=owner, settings=settings)
     locale = person.locale if person is not None else settings.cli_locale
-    return ConsoleStaff(telegram_user_id=owner, role=role, name=member.name, municipalities=places,
+    chosen = scope.shown[0] if len(scope.shown) == 1 and len(scope.places) > 1 else None
+    return ConsoleStaff(telegram_user_id=owner, role=scope.role, name=member.name if member else "",
+                        municipalities=scope.names, places=scope.places, shown=scope.shown, chosen=chosen,
                         session_token=token, csrf=csrf_token(token), tr=translator(locale, settings.timezone))
 
 
@@ -136,3 +139,38 @@ def console_page(*roles: Role) -> Callable[[Handler], Handler]:
         return wrapper
 
     return decorate
+
+
+async def works_in(request: web.Request, municipality: str, roles: tuple[Role, ...]) -> bool:
+    """Whether the signed-in member may open or act on a record of ``municipality`` with one of ``roles``.
+
+    The record's municipality must be one the console shows now, and the member must hold one of the roles
+    (admins always) there (CF Art. 30: each city hall has its own staff).
+    """
+    staff = staff_of(request)
+    async with db(request)() as session:
+        return await may_work_in(session=session, telegram_user_id=staff.telegram_user_id, municipality=municipality,
+                                 shown=staff.shown, allowed=frozenset(roles))
+
+
+def elsewhere(request: web.Request) -> web.Response:
+    """The refusal of another municipality's record (or of one the console does not show now): nothing changed."""
+    tr = staff_of(request).tr
+    return message_page(request, status=403, title=tr._("Another municipality's record"), text=tr._(
+        "This record belongs to a municipality you do not work in here, so it is not shown and nothing was "
+        "changed. If you work in several municipalities, choose it at the top of the page."))
+
+
+def deployment_wide(request: web.Request) -> web.Response | None:
+    """Refuse a page about the whole deployment (the audit log, Open311 keys) to staff of only some municipalities.
+
+    Returns:
+        The refusal page, or None when the member works in every municipality the deployment serves.
+    """
+    staff = staff_of(request)
+    if len(staff.places) >= len(request.config_dict[SETTINGS].municipalities):
+        return None
+    tr = staff.tr
+    return message_page(request, status=403, title=tr._("Not for your role"), text=tr._(
+        "This page covers every municipality of this deployment, so only an admin of all of them uses it. "
+        "Nothing was changed."))

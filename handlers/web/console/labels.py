@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.i18n import N_
 from models.cases.tables import CaseKind, CaseStatus, Outcome
 from models.drivers.status import StepCode
+from models.notices.tables import CienciaKind
 
 KIND_NAMES: dict[CaseKind, str] = {
     CaseKind.REPRESENTATION: N_("Representation"),
@@ -34,4 +35,11 @@ STEP_NAMES: dict[StepCode, str] = {
     StepCode.RENEW: N_("Renew: pay the fees before the validity ends"),
     StepCode.REPLACE_VEHICLE: N_("Replace the vehicle (age limit)"),
     StepCode.REPORT_CHANGES: N_("Report any change of registered data within 7 days"),
+}
+CIENCIA_NAMES: dict[CienciaKind, str] = {
+    CienciaKind.EXPLICIT: N_("pressed Tomo ciência in the bot"),
+    CienciaKind.TACIT: N_("tacit, the period in the bot ran out"),
+    CienciaKind.PERSONAL: N_("in person"),
+    CienciaKind.POSTAL: N_("by post (AR)"),
+    CienciaKind.EDITAL: N_("by edital"),
 }

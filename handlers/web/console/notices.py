@@ -17,18 +17,20 @@ from aiohttp import web
 
 from bot.i18n import N_
 from handlers.web.console.forms import city_today, db, form_text
-from handlers.web.console.guard import console_page
+from handlers.web.console.guard import console_page, elsewhere, works_in
+from handlers.web.console.labels import CIENCIA_NAMES
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import staff_of
 from handlers.web.keys import SETTINGS
 from models.cases.fields import InvalidInput
+from models.cases.tables import Case
 from models.columns import utcnow
-from models.console.notice_list import list_notices
-from models.notices.delivery import DeliveryError, record_edital, record_staff_delivery, staff_list
+from models.console.notice_list import list_notices, notice_ciencias
+from models.notices.delivery import DeliveryError, StaffListItem, record_edital, record_staff_delivery, staff_list
 from models.notices.documents import offender_document
 from models.notices.issuing import NoticeInput, NoticeRefused, input_from_case, issue_notice
 from models.notices.status import notice_by_number
-from models.notices.tables import CienciaKind, NoticeType
+from models.notices.tables import CienciaKind, Notice, NoticeDelivery, NoticeType
 from models.people import Role
 
 routes = web.RouteTableDef()
@@ -55,10 +57,12 @@ async def notice_list(request: web.Request) -> web.Response:
     page = int(raw_page) if raw_page.isdecimal() and len(raw_page) < 6 else 1
     text = request.query.get("q", "")[:100]
     async with db(request)() as session:
-        notices, has_next = await list_notices(session=session, text=text, page=page)
+        notices, has_next = await list_notices(session=session, text=text, page=page, municipalities=staff.shown)
+        ciencias = await notice_ciencias(session=session, notice_ids=[n.id for n in notices if n.id is not None])
     return render(request, "notices.html", {
         "title": staff.tr._("Penalty notices"), "notices": notices, "text": text, "page": page,
         "has_next": has_next, "stages": STAGE_NAMES, "issued": request.query.get("emitida", ""),
+        "ciencias": ciencias, "ciencia_names": CIENCIA_NAMES,
     })
 
 
@@ -74,7 +78,9 @@ def _values(data: NoticeInput) -> dict[str, str]:
 async def _form(request: web.Request, values: dict[str, str], errors: dict[str, list[str]],
                 status: int = 200) -> web.Response:
     tr = staff_of(request).tr
-    rulebooks = request.config_dict[SETTINGS].rulebooks
+    served = request.config_dict[SETTINGS].municipalities
+    rulebooks = [rulebook for slug in staff_of(request).shown if await works_in(request, slug, ISSUERS)
+                 for rulebook in served[slug].rulebooks]  # the laws of the municipalities where one may issue
     return render(request, "notice_form.html", {"title": tr._("Issue a penalty notice"), "values": values,
                                                  "errors": errors, "rulebooks": rulebooks}, status=status)
 
@@ -88,6 +94,9 @@ async def new_notice(request: web.Request) -> web.Response:
     raw = request.query.get("caso", "")
     values: dict[str, str] = {"issuer_name": staff.name}
     if raw.isdecimal() and len(raw) < 10:
+        case = await _case(request, int(raw))
+        if case is not None and not await works_in(request, case.municipality, ISSUERS):
+            return elsewhere(request)
         async with db(request)() as session:
             try:
                 data = await input_from_case(session=session, settings=settings, case_id=int(raw),
@@ -98,6 +107,16 @@ async def new_notice(request: web.Request) -> web.Response:
         values = {key: value for key, value in _values(data).items() if value}
         values["offender_document"] = ""  # typed again by the staff member, never prefilled into the page
     return await _form(request, values, {})
+
+
+async def _case(request: web.Request, case_id: int) -> Case | None:
+    async with db(request)() as session:
+        return await session.get(Case, case_id)
+
+
+async def _notice_elsewhere(request: web.Request, notice: Notice | None) -> bool:
+    """Whether the notice exists and is another municipality's (or one the console does not show now)."""
+    return notice is not None and not await works_in(request, notice.municipality, ISSUERS)
 
 
 def _parse(values: dict[str, str], errors: dict[str, list[str]], name: str, parse: Any, tr: Any) -> Any:
@@ -139,10 +158,15 @@ async def issue(request: web.Request) -> web.StreamResponse:
     case_id = _parse(values, errors, "case_id", _whole, tr)
     person_id = _parse(values, errors, "person_id", _whole, tr)
     person_telegram_id = _parse(values, errors, "person_telegram_id", _whole, tr)
+    case = await _case(request, case_id) if case_id is not None else None
+    if case is not None and not await works_in(request, case.municipality, ISSUERS):
+        return elsewhere(request)
     async with db(request)() as session:
         preliminar_id = None
         if values["preliminar_number"].strip():
             preliminar = await notice_by_number(session=session, number=values["preliminar_number"])
+            if await _notice_elsewhere(request, preliminar):
+                return elsewhere(request)
             if preliminar is None:
                 errors.setdefault("preliminar_number", []).append(tr._("No notice has that number."))
             else:
@@ -158,6 +182,9 @@ async def issue(request: web.Request) -> web.StreamResponse:
             inspection_term=values["inspection_term"] or None, case_id=case_id, preliminar_id=preliminar_id,
             units=units, person_id=person_id, person_telegram_id=person_telegram_id,
         )
+        owner = settings.municipalities.with_rulebook(data.rulebook) if data.rulebook else None
+        if owner is not None and not await works_in(request, owner.slug, ISSUERS):
+            return elsewhere(request)  # CF Art. 30 I: an auto under a city's law is that city hall's act (a role there)
         try:
             issued = await issue_notice(session=session, settings=settings, data=data, actor=staff.actor,
                                         issuer_telegram_id=staff.telegram_user_id)
@@ -176,6 +203,8 @@ async def pdf(request: web.Request) -> web.Response:
     """The notice's PDF, as issued."""
     async with db(request)() as session:
         notice = await notice_by_number(session=session, number=request.match_info["number"][:30])
+    if await _notice_elsewhere(request, notice):
+        return elsewhere(request)
     if notice is None:
         tr = staff_of(request).tr
         return message_page(request, status=404, title=tr._("Not found"), text=tr._("No notice has that number."))
@@ -187,12 +216,17 @@ async def pdf(request: web.Request) -> web.Response:
 @console_page(*ISSUERS)
 async def deliveries(request: web.Request) -> web.Response:
     """Documents to deliver in person, by post (CP Art. 36 I–II) or by edital (III), oldest first."""
-    async with db(request)() as session:
-        items = await staff_list(session=session)
     return render(request, "deliveries.html", {
-        "title": staff_of(request).tr._("Deliveries to make"), "items": items, "today": city_today(request),
-        "error": "", "done": request.query.get("feito") == "1",
+        "title": staff_of(request).tr._("Deliveries to make"), "items": await _deliveries(request),
+        "today": city_today(request), "error": "", "done": request.query.get("feito") == "1",
     })
+
+
+async def _deliveries(request: web.Request) -> list[StaffListItem]:
+    """The delivery list of the municipalities the console shows."""
+    shown = staff_of(request).shown
+    async with db(request)() as session:
+        return [item for item in await staff_list(session=session) if item.notice.municipality in shown]
 
 
 @routes.post("/entregas/{delivery_id:\\d{1,9}}")
@@ -211,6 +245,11 @@ async def record_delivery(request: web.Request) -> web.StreamResponse:
         return await _deliveries_refused(request, tr._("Choose how it was delivered and the date."))
     delivery_id = int(request.match_info["delivery_id"])
     async with db(request)() as session:
+        delivery = await session.get(NoticeDelivery, delivery_id)
+        notice = await session.get(Notice, delivery.notice_id) if delivery is not None else None
+    if await _notice_elsewhere(request, notice):
+        return elsewhere(request)
+    async with db(request)() as session:
         try:
             if how == "edital":
                 await record_edital(session=session, settings=settings, delivery_id=delivery_id, published_on=day,
@@ -224,9 +263,7 @@ async def record_delivery(request: web.Request) -> web.StreamResponse:
 
 
 async def _deliveries_refused(request: web.Request, text: str) -> web.Response:
-    async with db(request)() as session:
-        items = await staff_list(session=session)
     return render(request, "deliveries.html", {
-        "title": staff_of(request).tr._("Deliveries to make"), "items": items, "today": city_today(request),
-        "error": text, "done": False,
+        "title": staff_of(request).tr._("Deliveries to make"), "items": await _deliveries(request),
+        "today": city_today(request), "error": text, "done": False,
     }, status=422)

@@ -51,6 +51,7 @@ def render(request: web.Request, template: str, context: dict[str, Any] | None =
         "lang": tr.locale.replace("_", "-"),
         "staff": request.get(STAFF),
         "path": request.path,
+        "back": request.path if request.method == "GET" else "/painel/",  # where a header form returns to
     }
     response = aiohttp_jinja2.render_template(template, request, {**base, **(context or {})}, status=status)
     return response

@@ -10,7 +10,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from handlers.web.console.forms import db
-from handlers.web.console.guard import COOKIE
+from handlers.web.console.guard import COOKIE, PLACE_COOKIE
 from handlers.web.console.rendering import message_page, render, request_translator
 from handlers.web.console.staff import staff_of
 from handlers.web.keys import SETTINGS
@@ -91,4 +91,5 @@ async def sign_out(request: web.Request) -> web.Response:
     response = message_page(request, status=200, title=tr._("Signed out"), text=tr._(
         "You signed out of the staff console. To come back, send /painel to the Balcão bot."), nav=False)
     response.del_cookie(COOKIE, path="/painel/")
+    response.del_cookie(PLACE_COOKIE, path="/painel/")  # the next person here starts from their own municipalities
     return response

@@ -18,6 +18,12 @@ class ConsoleStaff:
     role: Role
     name: str
     municipalities: tuple[str, ...]
+    """The names of the municipalities the console shows now."""
+    places: tuple[tuple[str, str], ...]
+    """(slug, name) of every municipality where the member works (more than one: the console offers a choice)."""
+    shown: tuple[str, ...]
+    """The slugs of the municipalities the console shows now (the chosen one, or all of :attr:`places`)."""
+    chosen: str | None
     session_token: str
     csrf: str
     tr: Translator

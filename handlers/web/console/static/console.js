@@ -37,4 +37,16 @@
     });
     source.onerror = function () { source.close(); };
   }
+  // Open311 keys: a button copies the new key (the field is selectable by hand too).
+  var copy = document.getElementById("copy-key");
+  var key = document.getElementById("the-key");
+  if (copy && key && navigator.clipboard) {
+    copy.hidden = false;
+    copy.addEventListener("click", function () {
+      navigator.clipboard.writeText(key.value).then(function () {
+        document.getElementById("copy-status").textContent = copy.dataset.copied;
+      });
+    });
+  }
+  if (key) { key.addEventListener("focus", function () { key.select(); }); }
 })();
