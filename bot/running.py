@@ -100,8 +100,8 @@ async def serve(
                 await application.updater.start_polling(allowed_updates=Update.ALL_TYPES)
                 logger.info("bot %s: polling %s", bot.key, settings.telegram_api_url)
         for service in BACKGROUND_SERVICES:
-            background.append(asyncio.create_task(service(settings, sessions, senders(settings, served, deployment),
-                                                          stop)))
+            sending = senders(settings, served, deployment) if settings.run_dispatcher else []
+            background.append(asyncio.create_task(service(settings, sessions, sending, stop)))
         logger.info("Balcão is running; web server on http://%s:%s", settings.http_host, settings.http_port)
         await stop.wait()
     finally:
