@@ -68,7 +68,9 @@ async def make_database(path: Path, people: int) -> tuple[Any, Any, str, float]:
 
     import models  # noqa: F401  (registers every table)
     from bot.db import create_engine, session_factory
+    from bot.settings import load_settings
     from models.columns import utcnow
+    from models.municipalities import sync_municipalities
     from models.people import Person
 
     url = f"sqlite+aiosqlite:///{path}"
@@ -76,6 +78,8 @@ async def make_database(path: Path, people: int) -> tuple[Any, Any, str, float]:
     async with engine.begin() as connection:
         await connection.run_sync(SQLModel.metadata.create_all)
     sessions = session_factory(engine)
+    async with sessions() as session:  # as run does at start: a broadcast belongs to a municipality's row
+        await sync_municipalities(session=session, served=load_settings(database_url=url).municipalities)
     rows = [{"telegram_user_id": FIRST_USER + i, "chat_id": FIRST_USER + i, "first_name": f"U{i}", "locale": "pt_BR",
              "locale_chosen": False, "created_at": utcnow()} for i in range(people)]
     async with sessions() as session:

@@ -22,7 +22,7 @@ from bot.bots import choose_bots, configured_bots, senders
 from bot.db import create_engine, session_factory
 from bot.settings import Settings
 from bot.signals import stop_on_signals
-from bot.web import PathOnlyAccessLogger, build_web_app, webhook_url
+from bot.web import PathOnlyAccessLogger, WebhookBot, bot_webhook_secret, build_web_app, webhook_url
 from handlers.web.keys import EXPECTS_SCHEDULER
 from notifications.service import Sender, notification_service
 
@@ -32,10 +32,6 @@ BackgroundService = Callable[[Settings, Any, Sequence[Sender], asyncio.Event], C
 """A coroutine run beside the bots until the stop event is set: (settings, sessions, senders, stop)."""
 
 BACKGROUND_SERVICES: list[BackgroundService] = [notification_service]
-
-
-class WebhookServesOneBot(ValueError):
-    """Webhook mode with several bots in one process (not supported yet: one process per bot)."""
 
 
 async def serve(
@@ -57,13 +53,11 @@ async def serve(
 
     Raises:
         UnknownBots: ``bot_keys`` names a bot the deployment does not have.
-        WebhookServesOneBot: webhook mode and more than one bot to serve.
     """
     deployment = configured_bots(settings, own_bots)
     served = choose_bots(deployment, bot_keys)
     webhook = settings.webhook_url is not None
-    if webhook and len(served) > 1:
-        raise WebhookServesOneBot(", ".join(bot.key for bot in served))
+    per_bot = len(deployment) > 1  # several bots: each has a webhook path and a secret of its own
     if check_schema:
         await migrate.check_schema(settings.database_url)
     signals = contextlib.ExitStack()
@@ -74,7 +68,11 @@ async def serve(
         build_application(bot.settings(settings), sessions, with_updater=not webhook, bot_key=bot.key)
         for bot in served
     ]
-    web_app = build_web_app(settings, sessions, applications[0] if webhook else None)
+    webhooks = {
+        bot.key if per_bot else "": WebhookBot(application, _secret(settings, bot.key, per_bot=per_bot))
+        for bot, application in zip(served, applications, strict=True)
+    } if webhook else None
+    web_app = build_web_app(settings, sessions, webhooks)
     web_app[EXPECTS_SCHEDULER] = True
     runner = web.AppRunner(web_app, handle_signals=False, access_log_class=PathOnlyAccessLogger)
     background: list[asyncio.Task[None]] = []
@@ -86,13 +84,11 @@ async def serve(
         await runner.setup()
         await web.TCPSite(runner, settings.http_host, settings.http_port).start()
         if webhook:
-            assert settings.webhook_secret is not None
-            await applications[0].bot.set_webhook(
-                url=webhook_url(settings),
-                secret_token=settings.webhook_secret.get_secret_value(),
-                allowed_updates=Update.ALL_TYPES,
-            )
-            logger.info("webhook mode: %s", webhook_url(settings))
+            for bot, application in zip(served, applications, strict=True):
+                url = webhook_url(settings, bot.key if per_bot else None)
+                await application.bot.set_webhook(url=url, secret_token=_secret(settings, bot.key, per_bot=per_bot),
+                                                  allowed_updates=Update.ALL_TYPES)
+                logger.info("bot %s: webhook %s", bot.key, url)
         else:
             for bot, application in zip(served, applications, strict=True):
                 assert application.updater is not None
@@ -100,8 +96,8 @@ async def serve(
                 await application.updater.start_polling(allowed_updates=Update.ALL_TYPES)
                 logger.info("bot %s: polling %s", bot.key, settings.telegram_api_url)
         for service in BACKGROUND_SERVICES:
-            background.append(asyncio.create_task(service(settings, sessions, senders(settings, served, deployment),
-                                                          stop)))
+            sending = senders(settings, served, deployment) if settings.run_dispatcher else []
+            background.append(asyncio.create_task(service(settings, sessions, sending, stop)))
         logger.info("Balcão is running; web server on http://%s:%s", settings.http_host, settings.http_port)
         await stop.wait()
     finally:
@@ -116,3 +112,9 @@ async def serve(
         await engine.dispose()
         signals.close()
         logger.info("stopped")
+
+
+def _secret(settings: Settings, bot_key: str, *, per_bot: bool) -> str:
+    """``BALCAO_WEBHOOK_SECRET`` itself for the one bot of a deployment, else the bot's own (derived) secret."""
+    assert settings.webhook_secret is not None
+    return bot_webhook_secret(settings, bot_key) if per_bot else settings.webhook_secret.get_secret_value()

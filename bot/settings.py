@@ -257,6 +257,10 @@ class Settings(BaseSettings):
     dispatch_retry_max_seconds: float = Field(
         default=900.0, ge=1, description="Longest wait between two attempts of one message (the backoff's cap)."
     )
+    run_dispatcher: bool = Field(
+        default=True, description="`run` sends the outbox itself; false when `dispatch --forever` processes send it "
+        "(each bot then has one dispatcher, which keeps that bot's caps on its own).",
+    )
     scan_interval_minutes: float = Field(
         default=15.0, gt=0, description="How often `run` runs the reminder scans (also once at start)."
     )

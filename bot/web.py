@@ -3,7 +3,9 @@
 The webhook is served at the path ``BALCAO_WEBHOOK_URL`` names plus ``/telegram/webhook``: with
 ``https://host/balcao`` the bot registers ``https://host/balcao/telegram/webhook`` and serves
 ``/balcao/telegram/webhook`` (and ``/telegram/webhook`` too, for a reverse proxy that strips the prefix).
-Every request must carry the secret (constant-time check). The body must be one JSON object with an integer
+A deployment of several bots gives each bot its own path, ``/telegram/webhook/<bot key>`` (the same two ways), and
+its own secret token (:func:`bot_webhook_secret`); a path of no bot served here is 404.
+Every request must carry its bot's secret (constant-time check). The body must be one JSON object with an integer
 ``update_id`` (else 400); an update id already taken is answered 200 and not run again (the ids are kept in
 the database, :mod:`models.seen_updates`); an update the library cannot read is answered 200 and skipped
 (:mod:`bot.update_parsing`), so Telegram moves on to the next one.
@@ -11,12 +13,15 @@ the database, :mod:`models.seen_updates`); an update the library cannot read is 
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
+import hashlib
 import hmac
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -31,7 +36,7 @@ from handlers.web import transparency
 from handlers.web.console import PREFIX as CONSOLE_PREFIX
 from handlers.web.console import console_app
 from handlers.web.failures import json_failures
-from handlers.web.keys import BOT_APPLICATION, SESSIONS, SETTINGS
+from handlers.web.keys import SESSIONS, SETTINGS
 from handlers.web.routes import ROUTE_TABLES
 from models.columns import utcnow
 from models.seen_updates import first_sight, forget_seen
@@ -44,20 +49,51 @@ PRUNE_EVERY_SECONDS = 600.0
 _LAST_PRUNE = web.AppKey("last_prune", list)
 
 
-def webhook_url(settings: Settings) -> str:
-    """The URL the bot registers with Telegram: ``BALCAO_WEBHOOK_URL`` + ``/telegram/webhook``."""
+_WEBHOOKS = web.AppKey("webhooks", dict)
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookBot:
+    """A bot this process receives updates for by webhook: its application and the secret its requests carry."""
+
+    application: Any
+    secret: str
+
+
+def webhook_url(settings: Settings, bot_key: str | None = None) -> str:
+    """The URL a bot registers with Telegram: ``BALCAO_WEBHOOK_URL`` + ``/telegram/webhook`` (+ ``/<bot key>``).
+
+    Args:
+        settings: the deployment's settings.
+        bot_key: the bot's key when the deployment has several bots (each has a path of its own).
+    """
     assert settings.webhook_url is not None
-    return f"{settings.webhook_url}{WEBHOOK_PATH}"
+    return f"{settings.webhook_url}{WEBHOOK_PATH}" + (f"/{bot_key}" if bot_key else "")
 
 
-def webhook_paths(settings: Settings) -> list[str]:
-    """The paths the server answers the webhook on: the registered URL's path, and ``/telegram/webhook``."""
+def bot_webhook_secret(settings: Settings, bot_key: str) -> str:
+    """A bot's own webhook secret token, derived from ``BALCAO_WEBHOOK_SECRET`` (HMAC-SHA256 of its key).
+
+    One setting to keep, yet a bot's secret (Telegram shows it to whoever holds that bot's token) tells nothing of
+    the other bots' secrets or of ``BALCAO_WEBHOOK_SECRET``. The characters are those Telegram allows.
+    """
+    assert settings.webhook_secret is not None
+    digest = hmac.new(settings.webhook_secret.get_secret_value().encode(), f"balcao-webhook:{bot_key}".encode(),
+                      hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def webhook_paths(settings: Settings, *, per_bot: bool = False) -> list[str]:
+    """The paths the server answers the webhook on: the registered URL's path, and ``/telegram/webhook``.
+
+    With ``per_bot`` (several bots), each followed by ``/{bot_key}``.
+    """
     paths = [WEBHOOK_PATH]
     if settings.webhook_url is not None:
         prefixed = urlsplit(webhook_url(settings)).path
         if prefixed != WEBHOOK_PATH:
             paths.insert(0, prefixed)
-    return paths
+    return [f"{path}/{{bot_key}}" for path in paths] if per_bot else paths
 
 
 def route_template(request: web.Request) -> str:
@@ -98,13 +134,16 @@ class PathOnlyAccessLogger(AbstractAccessLogger):
                          response.body_length, time)
 
 
-def build_web_app(settings: Settings, sessions: SessionFactory, bot_application: Any | None = None) -> web.Application:
-    """The aiohttp application with every route; the webhook route only when a bot application is given.
+def build_web_app(
+    settings: Settings, sessions: SessionFactory, webhooks: Mapping[str, WebhookBot] | None = None
+) -> web.Application:
+    """The aiohttp application with every route; webhook routes only when bots receive updates by webhook.
 
     Args:
         settings: the deployment's settings.
         sessions: the database session factory.
-        bot_application: the PTB application that receives webhook updates (webhook mode only).
+        webhooks: the bots served by webhook (webhook mode only), by key; the key ``""`` is the one bot of a
+            single-bot deployment, at ``/telegram/webhook`` itself.
     """
     app = web.Application(client_max_size=25 * 1024 * 1024, middlewares=[count_requests, json_failures])
     app[SETTINGS] = settings
@@ -115,9 +154,9 @@ def build_web_app(settings: Settings, sessions: SessionFactory, bot_application:
         app.add_routes(table)
     app.add_subapp(CONSOLE_PREFIX, console_app())  # the staff console, with its own session/CSRF middleware
     app.router.add_get(CONSOLE_PREFIX, _to_console)
-    if bot_application is not None:
-        app[BOT_APPLICATION] = bot_application
-        for path in webhook_paths(settings):
+    if webhooks:
+        app[_WEBHOOKS] = dict(webhooks)
+        for path in webhook_paths(settings, per_bot="" not in webhooks):
             app.router.add_post(path, telegram_webhook)
     return app
 
@@ -129,11 +168,13 @@ async def _to_console(_request: web.Request) -> web.Response:
 
 
 async def telegram_webhook(request: web.Request) -> web.Response:
-    """Receive an update from Telegram: the secret header must match (constant time) or nothing is processed."""
-    settings = request.app[SETTINGS]
-    expected = settings.webhook_secret.get_secret_value() if settings.webhook_secret else ""
+    """Receive an update from Telegram: the secret header must match its bot's (constant time) or nothing is run."""
+    webhook = request.app[_WEBHOOKS].get(request.match_info.get("bot_key", ""))
+    if webhook is None:  # no bot of this process has this path
+        metrics.WEBHOOK_REFUSED.labels(reason="unknown_bot").inc()
+        return web.Response(status=404, text="not found")
     given = request.headers.get(SECRET_HEADER, "")
-    if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
+    if not webhook.secret or not hmac.compare_digest(given.encode(), webhook.secret.encode()):
         logger.warning("webhook request with a wrong or missing secret token")
         metrics.WEBHOOK_REFUSED.labels(reason="secret").inc()
         return web.Response(status=403, text="forbidden")
@@ -145,8 +186,8 @@ async def telegram_webhook(request: web.Request) -> web.Response:
     if not has_update_id(data):
         metrics.WEBHOOK_REFUSED.labels(reason="bad_update").inc()
         return _bad_request("Send one update: a JSON object with an integer update_id.")
-    bot_application = request.app[BOT_APPLICATION]
-    bot = bot_application.bot  # type: ignore[attr-defined]
+    bot_application = webhook.application
+    bot = bot_application.bot
     now = utcnow()
     async with request.app[SESSIONS]() as session:  # type: ignore[operator]
         if not await first_sight(session=session, bot_id=int(bot.token.split(":", 1)[0]),
@@ -156,7 +197,7 @@ async def telegram_webhook(request: web.Request) -> web.Response:
             return web.Response(text="ok")
         await _prune(request.app, session, now)
     update = parse_update(data, bot)
-    await bot_application.update_queue.put(update)  # type: ignore[attr-defined]
+    await bot_application.update_queue.put(update)
     return web.Response(text="ok")
 
 

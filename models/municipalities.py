@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import Column, String
-from sqlmodel import Field, SQLModel, select
+from sqlalchemy import Column, String, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import Field, SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.municipalities import Municipalities
@@ -45,16 +46,21 @@ async def sync_municipalities(*, session: AsyncSession, served: Municipalities) 
     Returns:
         The slugs of rows no longer served (kept, since cases and notices refer to them).
     """
-    rows = {row.slug: row for row in (await session.exec(select(Municipality))).all()}
+    known = set((await session.exec(select(Municipality.slug))).all())
     now = utcnow()
-    for slug, config in served.items():
-        row = rows.get(slug) or Municipality(slug=slug, name=config.name, state=config.state)
-        row.name, row.state, row.ibge_code, row.served, row.synced_at = (
-            config.name, config.state, config.ibge_code, True, now)
-        session.add(row)
-    gone = sorted(slug for slug in rows if slug not in served)
-    for slug in gone:
-        rows[slug].served = False
-        session.add(rows[slug])
+    if served:
+        table = Municipality.__table__  # type: ignore[attr-defined]
+        dialect = postgresql if (await session.connection()).dialect.name == "postgresql" else sqlite
+        upsert = dialect.insert(table).values([
+            {"slug": slug, "name": config.name, "state": config.state, "ibge_code": config.ibge_code, "served": True,
+             "synced_at": now} for slug, config in served.items()])
+        # one statement that adds or updates: several processes (run, dispatch) may start at the same time
+        await session.exec(upsert.on_conflict_do_update(
+            index_elements=[table.c.slug],
+            set_={name: upsert.excluded[name] for name in ("name", "state", "ibge_code", "served", "synced_at")}))
+    gone = sorted(slug for slug in known if slug not in served)
+    if gone:
+        await session.exec(update(Municipality).where(
+            col(Municipality.slug).in_(gone)).values(served=False))
     await session.commit()
     return gone

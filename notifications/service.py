@@ -174,7 +174,7 @@ async def notification_service(
     Args:
         settings: the deployment's settings.
         sessions: session factory.
-        senders: the bots this process sends with, and whose rows each claims.
+        senders: the bots this process sends with, and whose rows each claims (none: only the scans run).
         stop: set when ``run`` stops; the service then finishes the calls in flight and returns.
     """
     load_all()
@@ -187,8 +187,9 @@ async def notification_service(
         _scan_loop(sessions=sessions, settings=settings, scans_due=scans_due, dispatch_due=dispatch_due, stop=stop)
     )
     try:
-        await asyncio.gather(
-            *(_dispatch_with(sender, sessions=sessions, stop=stop, wake=dispatch_due) for sender in senders)
+        await asyncio.gather(  # with no senders (BALCAO_RUN_DISPATCHER=false) the scans still run until stop
+            stop.wait(),
+            *(_dispatch_with(sender, sessions=sessions, stop=stop, wake=dispatch_due) for sender in senders),
         )
     finally:
         _WAKERS.discard(dispatch_due.set)

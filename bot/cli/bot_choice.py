@@ -5,7 +5,6 @@ from __future__ import annotations
 from bot.bots import UnknownBots
 from bot.cli.errors import CommandError
 from bot.cli.output import cli_translator
-from bot.running import WebhookServesOneBot
 from bot.settings import Settings
 
 
@@ -14,11 +13,8 @@ def bot_keys_argument(value: str) -> list[str]:
     return [key.strip() for key in value.split(",") if key.strip()]
 
 
-def bots_refusal(error: UnknownBots | WebhookServesOneBot, settings: Settings) -> CommandError:
+def bots_refusal(error: UnknownBots, settings: Settings) -> CommandError:
     """The one-line reason a ``--bots`` choice cannot be served, in the CLI's language."""
     tr = cli_translator(settings)
-    if isinstance(error, UnknownBots):
-        return CommandError(tr._("No bot called {unknown}; this deployment has: {known}.").format(
-            unknown=", ".join(error.unknown), known=", ".join(error.known)))
-    return CommandError(tr._("In webhook mode a process serves one bot: start one process per bot with --bots "
-                             "(each with its own BALCAO_WEBHOOK_URL and BALCAO_HTTP_PORT)."))
+    return CommandError(tr._("No bot called {unknown}; this deployment has: {known}.").format(
+        unknown=", ".join(error.unknown), known=", ".join(error.known)))

@@ -76,6 +76,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
     )
     dispatch.add_argument("--bots", type=bot_keys_argument, metavar=tr.pgettext("metavar", "KEY[,KEY…]"),
                           help=tr._("send only for these bots (default: every bot of the deployment)"))
+    dispatch.add_argument("--forever", action="store_true",
+                          help=tr._("keep sending as messages fall due, until SIGTERM (a service beside run with "
+                                    "BALCAO_RUN_DISPATCHER=false)"))
     dispatch.set_defaults(handler=_dispatch)
 
     broadcast = subparsers.add_parser(
@@ -143,6 +146,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
                 async with sending_bot(sender.settings) as bot:
                     settle_memory()
                     dispatcher = Dispatcher(sessions=sessions, bot=bot, settings=sender.settings, scope=sender.scope)
+                    if args.forever:
+                        return await dispatcher.run_forever(stop=stop)
                     return await dispatcher.run_until_idle(stop=stop)
 
             try:  # one dispatcher per bot, at once: each keeps its own bot's limits

@@ -9,7 +9,7 @@ from bot.cli.bot_choice import bot_keys_argument, bots_refusal
 from bot.cli.errors import CommandError
 from bot.cli.output import cli_translator
 from bot.i18n import N_, Translator
-from bot.running import WebhookServesOneBot, serve
+from bot.running import serve
 from bot.settings import get_settings
 
 HOW_TO_GET_A_BOT = N_(
@@ -47,6 +47,6 @@ async def _run(args: argparse.Namespace) -> int:
         raise CommandError(cli_translator(settings)._(HOW_TO_GET_A_BOT))
     try:
         await serve(settings, bot_keys=args.bots, own_bots=settings.own_bots())
-    except (UnknownBots, WebhookServesOneBot) as error:
+    except UnknownBots as error:
         raise bots_refusal(error, settings) from None
     return 0

@@ -10,7 +10,6 @@ from bot.settings import Settings
 
 SESSIONS = web.AppKey("sessions", object)
 SETTINGS = web.AppKey("settings", Settings)
-BOT_APPLICATION = web.AppKey("bot_application", object)
 EXPECTS_SCHEDULER = web.AppKey("expects_scheduler", bool)
 """Set by ``run``: readiness then requires the scan scheduler to be running in this process."""
 

@@ -14,7 +14,7 @@ from pydantic import SecretStr
 from sqlmodel import select
 
 from bot.bots import DEFAULT_BOT, BotIdentity, UnknownBots, choose_bots, configured_bots, scope_of
-from bot.running import WebhookServesOneBot, serve
+from bot.running import serve
 from bot.settings import Settings
 from models.columns import utcnow
 from models.outbox import OutboxMessage, OutboxStatus, enqueue
@@ -133,10 +133,3 @@ async def test_one_run_process_serves_two_bots_each_with_its_people_and_its_own_
     together = sorted(call.at for call in sends if call.error_code is None)
     assert max(sum(1 for t in together if start <= t < start + SECOND) for start in together) > 4 + 1
 
-
-async def test_webhook_mode_with_two_bots_in_one_process_is_refused(settings: Settings) -> None:
-    webhook = settings.model_copy(update={
-        "telegram_token": SecretStr("111:DEFAULT"), "webhook_url": "https://balcao.example.gov.br",
-        "webhook_secret": SecretStr("s3cr3t-Token_1")})
-    with pytest.raises(WebhookServesOneBot):
-        await serve(webhook, check_schema=False, own_bots=[("sapezal", SecretStr(SAPEZAL_TOKEN))])

@@ -93,3 +93,24 @@ async def test_the_service_scans_at_start_sends_and_stops_cleanly(
     stop.set()
     await asyncio.wait_for(service, timeout=10)
     assert len(emu.calls_to("sendMessage", ok=True)) == 2
+
+
+async def test_without_senders_the_service_only_scans_until_stopped(
+    scans: None, sessions: SessionFactory, tg_settings: Settings, emu: BotApiEmulator
+) -> None:
+    """``run`` with BALCAO_RUN_DISPATCHER=false: the scans queue, ``dispatch --forever`` processes send."""
+    with time_machine.travel(dt.datetime.now(dt.UTC) - 2 * DAY, tick=True):
+        await add_people(sessions, emu, 2)
+    stop = asyncio.Event()
+    service = asyncio.create_task(notification_service(tg_settings, sessions, [], stop))
+    deadline = asyncio.get_running_loop().time() + 10
+    while True:
+        async with sessions() as session:
+            if len((await session.exec(select(OutboxMessage))).all()) == 2:
+                break
+        assert asyncio.get_running_loop().time() < deadline, "the scans queued nothing"
+        await asyncio.sleep(0.1)
+    assert not service.done()  # no dispatcher to wait for, and still running: the next scans are due
+    stop.set()
+    await asyncio.wait_for(service, timeout=10)
+    assert emu.calls_to("sendMessage") == []
