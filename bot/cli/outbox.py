@@ -15,7 +15,7 @@ import asyncio
 from bot import migrate
 from bot.bots import UnknownBots, choose_bots, configured_bots, senders
 from bot.cli.bot_choice import bot_keys_argument, bots_refusal
-from bot.cli.errors import CommandError
+from bot.cli.errors import CommandError, unknown_municipality
 from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
 from bot.db import database
@@ -179,8 +179,8 @@ async def _broadcast(args: argparse.Namespace) -> int:
                     value=args.at, timezone=settings.timezone)
             )
     if args.municipality is not None and args.municipality not in settings.municipalities:
-        raise CommandError(f"--municipality {args.municipality!r}: this deployment serves "
-                           f"{', '.join(settings.municipalities)}")
+        raise unknown_municipality(tr, option="--municipality", value=args.municipality,
+                                   served=settings.municipalities)
     settings = settings.for_municipality(args.municipality)
     choice = AudienceChoice(name=args.audience, days=args.days, topic=args.topic)
     try:
