@@ -244,15 +244,15 @@ class _RowReader:
         self.errors: list[RowProblem] = []
         self.warnings: list[RowProblem] = []
 
-    def _error(self, message: str, **params: object) -> None:
+    def _row_error(self, message: str, **params: object) -> None:
         self.errors.append(_problem(self.line, message, **params))
 
     def text(self, column: str, max_length: int) -> str:
         value = " ".join(self.values.get(column, "").split())
         if not value and column not in OPTIONAL_COLUMNS:
-            self._error(N_("{column} is empty"), column=column)
+            self._row_error(N_("{column} is empty"), column=column)
         elif len(value) > max_length:
-            self._error(N_("{column} is longer than {n} characters"), column=column, n=max_length)
+            self._row_error(N_("{column} is longer than {n} characters"), column=column, n=max_length)
         return value
 
     def identifier(self, column: str, parse: Callable[[str], str]) -> str:
@@ -262,7 +262,7 @@ class _RowReader:
         try:
             return parse(value)
         except InvalidIdentifier as exc:
-            self._error(N_("{column}: {reason}"), column=column, reason=exc)
+            self._row_error(N_("{column}: {reason}"), column=column, reason=exc)
             return ""
 
     def date(self, column: str) -> dt.date | None:
@@ -272,10 +272,10 @@ class _RowReader:
         try:
             day = parse_date(value)
         except InvalidInput as exc:
-            self._error(N_("{column}: {reason}"), column=column, reason=exc)
+            self._row_error(N_("{column}: {reason}"), column=column, reason=exc)
             return None
         if day > self.today and column != "autorizacao_validade":
-            self._error(N_("{column}: {day} is in the future"), column=column, day=day)
+            self._row_error(N_("{column}: {day} is in the future"), column=column, day=day)
         return day
 
     def read(self) -> DriverRow | None:
@@ -287,7 +287,7 @@ class _RowReader:
             try:
                 phone = parse_phone(phone_text)
             except InvalidIdentifier as exc:
-                self._error(N_("{column}: {reason}"), column="telefone", reason=exc)
+                self._row_error(N_("{column}: {reason}"), column="telefone", reason=exc)
         cnh_number = self.identifier("cnh_numero", parse_cnh)
         cnh_category = self.identifier("cnh_categoria", parse_cnh_category)
         cnh_issued_on = self.date("cnh_emissao")
@@ -335,15 +335,15 @@ class _RowReader:
         if last is None or fee_paid_on is None:
             return
         if last <= fee_paid_on < add_months(last, 12, month_end_rule=self.settings.month_end_rule):
-            self._error(N_("{column}: a gravíssima infraction on {day}, less than 12 months before the authorization "
-                           "(Lei 1.533/2020 Art. 12 VII)"), column=GRAVISSIMA, day=last)
+            self._row_error(N_("{column}: a gravíssima infraction on {day}, less than 12 months before the "
+                               "authorization (Lei 1.533/2020 Art. 12 VII)"), column=GRAVISSIMA, day=last)
 
     def _model_year(self) -> int | None:
         value = self.text("ano_modelo", 8)
         if not value:
             return None
         if not value.isdigit() or not 1950 <= int(value) <= self.today.year + 1:
-            self._error(N_('{column}: "{value}" is not a model year'), column="ano_modelo", value=value)
+            self._row_error(N_('{column}: "{value}" is not a model year'), column="ano_modelo", value=value)
             return None
         return int(value)
 
@@ -353,10 +353,10 @@ class _RowReader:
         if not value and not date_given:
             return None
         if not value or not date_given:
-            self._error(N_("vistoria_data and vistoria_resultado go together: fill both or neither"))
+            self._row_error(N_("vistoria_data and vistoria_resultado go together: fill both or neither"))
             return None
         if value not in RESULTS:
-            self._error(N_('{column}: "{value}" is not aprovado or reprovado'), column="vistoria_resultado",
+            self._row_error(N_('{column}: "{value}" is not aprovado or reprovado'), column="vistoria_resultado",
                         value=value)
             return None
         return RESULTS[value]
@@ -369,9 +369,9 @@ class _RowReader:
             return expected
         if self.settings.driver_csv_validity == "trust":
             if given <= fee_paid_on:
-                self._error(N_("autorizacao_validade is not after autorizacao_emissao"))
+                self._row_error(N_("autorizacao_validade is not after autorizacao_emissao"))
             return given
-        self._error(
+        self._row_error(
             N_("autorizacao_validade should be {day}: 12 months from autorizacao_emissao (Lei 1.533/2020 Art. 3 par. "
                "único)"),
             day=expected,
