@@ -153,8 +153,10 @@ async def _dispatch(args: argparse.Namespace) -> int:
             try:  # one dispatcher per bot, at once: each keeps its own bot's limits
                 for done in await asyncio.gather(*(send_with(s) for s in senders(settings, served, deployment))):
                     stats.merge(done)
-            except DispatchStopped as exc:
-                raise CommandError(str(exc)) from exc
+            except DispatchStopped as exc:  # every bot here has a token, so Telegram refused one; its text may
+                # quote the token (python-telegram-bot's InvalidToken): it is never printed
+                raise CommandError(tr._("Telegram refused a bot token: sending stopped. Check BALCAO_TELEGRAM_TOKEN "
+                                        "(or the token of each bot of the deployment).")) from exc
     print(
         tr._("sent {sent}, unreachable {unreachable}, failed {failed}, cancelled {cancelled}, "
              "to retry later {retry_later}").format(sent=stats.sent, unreachable=stats.unreachable,
