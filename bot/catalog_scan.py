@@ -5,6 +5,10 @@ hid its msgid from the catalogs. This module walks the syntax tree instead, so e
 seen, wherever it is: ``tr._``, ``tr.ngettext``, ``tr.pgettext``, ``tr.npgettext``, ``N_`` (also inside f-strings,
 lambdas and default arguments).
 
+Text sinks are the calls whose text argument reaches a person: Telegram's (a message, a caption, a button), a CLI
+command's refusal (``CommandError``), and the models' reasons that the reader's side translates (``InvalidInput``
+and its kinds, the driver import's row problems): a literal there must be marked.
+
 Each use is given a *role*: ``button`` (the label of an inline or reply keyboard button, a main-menu label) or
 ``text`` (a message, a heading, an alert). One msgid means one thing: the same msgid used both as a button and as
 text must carry a context (``tr.pgettext("button", "Answer")``), because languages word them differently
@@ -50,6 +54,14 @@ TEXT_SINKS: dict[str, tuple[int | None, tuple[str, ...]]] = {
     "InlineKeyboardButton": (0, ("text",)),
     "KeyboardButton": (0, ("text",)),
     "BotCommand": (1, ("description",)),
+    # Refusals read by a person: a CLI command's (printed as they are), and the models' reasons with a msgid that
+    # the reader's side translates (a literal there must be marked with N_).
+    "CommandError": (0, ()),
+    "InvalidInput": (0, ("message",)),
+    "InvalidIdentifier": (0, ("message",)),
+    "HeadFormatError": (0, ("message",)),
+    "_problem": (1, ("message",)),  # a RowProblem of the driver registry import
+    "_row_error": (0, ("message",)),  # ... of one row being read
 }
 BUTTON_SINKS = frozenset({"InlineKeyboardButton", "KeyboardButton"})
 KEYBOARD_BUILDERS = frozenset({"keyboard"})  # keyboard([[("label", "data"), ...], ...]) in handlers.chat.replies

@@ -6,7 +6,7 @@ import argparse
 import asyncio
 
 from bot import migrate
-from bot.cli.errors import CommandError
+from bot.cli.errors import unknown_municipality
 from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
 from bot.db import database
@@ -56,8 +56,8 @@ async def _staff_add(args: argparse.Namespace) -> int:
     settings = get_settings()
     await migrate.check_schema(settings.database_url)
     if args.municipality is not None and args.municipality not in settings.municipalities:
-        raise CommandError(f"--municipality {args.municipality!r}: this deployment serves "
-                           f"{', '.join(settings.municipalities)}")
+        raise unknown_municipality(cli_translator(settings), option="--municipality", value=args.municipality,
+                                   served=settings.municipalities)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         await sync_municipalities(session=session, served=settings.municipalities)
         member = await add_staff(

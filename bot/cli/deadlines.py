@@ -10,7 +10,7 @@ import argparse
 import datetime as dt
 import re
 
-from bot.cli.errors import CommandError
+from bot.cli.errors import CommandError, unknown_municipality
 from bot.cli.output import cli_translator
 from bot.i18n import Translator
 from bot.settings import get_settings
@@ -61,11 +61,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
     parser.set_defaults(handler=_prazo)
 
 
-def parse_start(text: str, tz: dt.tzinfo) -> dt.date:
+def parse_start(text: str, tz: dt.tzinfo, tr: Translator) -> dt.date:
     """A date (``2027-01-04``, ``04/01/2027``) or, with ``HH:MM``, an aware date-time in ``tz``.
 
     Raises:
-        CommandError: not a valid date.
+        CommandError: not a valid date (said in ``tr``'s language).
     """
     value = text.strip()
     iso, br = _ISO.match(value), _BR.match(value)
@@ -81,26 +81,31 @@ def parse_start(text: str, tz: dt.tzinfo) -> dt.date:
             return date
         return dt.datetime(date.year, date.month, date.day, int(hour), int(minute), tzinfo=tz)
     except ValueError:
-        raise CommandError(f"--inicio {text!r}: use YYYY-MM-DD or DD/MM/YYYY (with HH:MM for hours)") from None
+        raise CommandError(tr._('--inicio "{value}": write YYYY-MM-DD or DD/MM/YYYY (with HH:MM for a deadline in '
+                                'hours)').format(value=text)) from None
 
 
 async def _prazo(args: argparse.Namespace) -> int:
     settings = get_settings()
+    tr = cli_translator(settings)
     try:
         rule = get_rule(args.rule.strip().lower())
     except UnknownRule:
-        raise CommandError(f"unknown rule {args.rule!r}; the rules are:\n{_rule_list()}") from None
+        raise CommandError(tr._('There is no rule "{rule}". The rules are:\n{rules}').format(
+            rule=args.rule, rules=_rule_list())) from None
     if args.leitura is not None and args.leitura not in {reading.key for reading in rule.readings}:
         keys = ", ".join(reading.key for reading in rule.readings)
-        raise CommandError(f"{rule.id} has no reading {args.leitura!r}; use one of: {keys}")
+        raise CommandError(tr._('{rule} has no reading "{reading}"; use one of: {readings}').format(
+            rule=rule.id, reading=args.leitura, readings=keys))
     served = settings.municipalities
     if args.municipio is not None and args.municipio not in served:
-        raise CommandError(f"--municipio {args.municipio!r}: this deployment serves {', '.join(served)}")
+        raise unknown_municipality(tr, option="--municipio", value=args.municipio, served=served)
     owner = served.with_rulebook(rule.rulebook)
     settings = settings.for_municipality(args.municipio or (owner.slug if owner is not None else None))
-    start = parse_start(args.inicio, settings.tz)
+    start = parse_start(args.inicio, settings.tz, tr)
     if rule.readings[0].unit is Unit.HOURS and not isinstance(start, dt.datetime):
-        raise CommandError(f"{rule.id} is counted in hours: give --inicio with a time, e.g. 2027-01-04T14:30")
+        raise CommandError(tr._("{rule} is counted in hours: give --inicio with a time, e.g. 2027-01-04T14:30").format(
+            rule=rule.id))
     calendar = BusinessCalendar.from_settings(settings)
     choices = DeadlineChoices.from_settings(settings)
     result = compute_deadline(rule_id=rule.id, start=start, calendar=calendar, choices=choices, reading=args.leitura)

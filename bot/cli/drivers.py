@@ -87,9 +87,10 @@ async def _import_drivers(args: argparse.Namespace) -> int:
             dry_run=args.dry_run,
         )
     for problem in report.errors:
-        print(f"{args.file}:{problem.line}: {problem.reason}", file=sys.stderr)
+        print(f"{args.file}:{problem.line}: {problem.render(tr)}", file=sys.stderr)
     for problem in report.warnings:
-        print(tr._("{file}:{line}: warning: {reason}").format(file=args.file, line=problem.line, reason=problem.reason))
+        print(tr._("{file}:{line}: warning: {reason}").format(file=args.file, line=problem.line,
+                                                             reason=problem.render(tr)))
     if report.errors:
         bad = len({problem.line for problem in report.errors})
         raise CommandError(
@@ -131,7 +132,7 @@ async def _link_code(args: argparse.Namespace) -> int:
                 session=session, cpf=args.cpf, actor="cli", now=utcnow(), settings=settings
             )
         except InvalidIdentifier as exc:
-            raise CommandError(f"{exc}") from None
+            raise CommandError(exc.render(tr)) from None
         except DriverNotFound as exc:
             raise CommandError(tr._("No driver with this CPF in the registry; import the registry first "
                                      "(python -m bot import drivers FILE.csv)")) from exc

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from bot import migrate
-from bot.cli.errors import CommandError
+from bot.cli.errors import CommandError, file_problem
 from bot.cli.output import cli_translator
 from bot.db import database
 from bot.i18n import Translator
@@ -41,7 +41,9 @@ def install_log_key(settings: Settings) -> None:
     try:
         use_signing_key(load_key_file(settings.log_signing_key_file))
     except HeadFormatError as exc:
-        raise CommandError(f"BALCAO_LOG_SIGNING_KEY_FILE: {exc}") from None
+        tr = cli_translator(settings)
+        raise CommandError(tr._("{option}: {reason}").format(option="BALCAO_LOG_SIGNING_KEY_FILE",
+                                                             reason=exc.render(tr))) from None
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr: Translator) -> None:
@@ -65,7 +67,7 @@ async def _keygen(args: argparse.Namespace) -> int:
         raise CommandError(tr._("{path} already exists; a log key is never overwritten.").format(
             path=args.file)) from None
     except OSError as exc:
-        raise CommandError(f"{args.file}: {exc.strerror}") from None
+        raise CommandError(tr._("{path}: {reason}").format(path=args.file, reason=file_problem(tr, exc))) from None
     print(tr._("Key written to {path}. Set BALCAO_LOG_SIGNING_KEY_FILE={path} and keep a copy off this "
                "machine.").format(path=args.file))
     print(tr._("Key id: {key_id}").format(key_id=key_id_of(key.public_key())))

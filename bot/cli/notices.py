@@ -20,7 +20,7 @@ from pathlib import Path
 from sqlmodel import select
 
 from bot import migrate
-from bot.cli.errors import CommandError
+from bot.cli.errors import CommandError, file_problem
 from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
 from bot.db import database
@@ -104,11 +104,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
     verify.set_defaults(handler=_verify)
 
 
-def parse_day(text: str | None) -> dt.date | None:
-    """``2026-03-02`` or ``02/03/2026``.
+def parse_day(text: str | None, tr: Translator, *, option: str = "--data") -> dt.date | None:
+    """``2026-03-02`` or ``02/03/2026``, given to ``option``.
 
     Raises:
-        CommandError: not a date.
+        CommandError: not a date (said in ``tr``'s language).
     """
     if text is None:
         return None
@@ -120,14 +120,15 @@ def parse_day(text: str | None) -> dt.date | None:
             match.group(6), match.group(5), match.group(4))
         return dt.date(int(year), int(month), int(day))
     except ValueError:
-        raise CommandError(f"--data {text!r}: use YYYY-MM-DD or DD/MM/YYYY") from None
+        raise CommandError(tr._('{option} "{value}": write YYYY-MM-DD or DD/MM/YYYY').format(
+            option=option, value=text)) from None
 
 
-def parse_time(text: str | None) -> dt.time | None:
+def parse_time(text: str | None, tr: Translator) -> dt.time | None:
     """``09:30`` or ``9h30``.
 
     Raises:
-        CommandError: not an hour.
+        CommandError: not an hour (said in ``tr``'s language).
     """
     if text is None:
         return None
@@ -137,7 +138,7 @@ def parse_time(text: str | None) -> dt.time | None:
             raise ValueError(text)
         return dt.time(int(match.group(1)), int(match.group(2)))
     except ValueError:
-        raise CommandError(f"--hora {text!r}: use HH:MM") from None
+        raise CommandError(tr._('--hora "{value}": write HH:MM, e.g. 09:30').format(value=text)) from None
 
 
 async def _issue(args: argparse.Namespace) -> int:
@@ -148,20 +149,22 @@ async def _issue(args: argparse.Namespace) -> int:
         try:
             document = offender_document(args.documento)
         except InvalidInput as exc:
-            raise CommandError(f"--documento: {exc.render(tr)}") from None
+            raise CommandError(tr._("{option}: {reason}").format(option="--documento", reason=exc.render(tr))) from None
     units = None
     if args.unidades:
         try:
             units = Decimal(args.unidades.replace(",", "."))
         except InvalidOperation:
-            raise CommandError(f"--unidades {args.unidades!r}: not a number") from None
+            raise CommandError(tr._('{option} "{value}": not a number').format(
+                option="--unidades", value=args.unidades)) from None
     quantity = None
     if args.quantidade:
         try:
             quantity = Decimal(args.quantidade.replace(",", "."))
         except InvalidOperation:
-            raise CommandError(f"--quantidade {args.quantidade!r}: not a number") from None
-    infraction_on = parse_day(args.data_infracao) if args.data_infracao else None
+            raise CommandError(tr._('{option} "{value}": not a number').format(
+                option="--quantidade", value=args.quantidade)) from None
+    infraction_on = parse_day(args.data_infracao, tr, option="--data-infracao") if args.data_infracao else None
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         await sync_municipalities(session=session, served=settings.municipalities)
@@ -169,12 +172,13 @@ async def _issue(args: argparse.Namespace) -> int:
         if args.preliminar:
             preliminar = await notice_by_number(session=session, number=args.preliminar)
             if preliminar is None:
-                raise CommandError(f"--preliminar {args.preliminar!r}: no such notice")
+                raise CommandError(tr._('--preliminar "{number}": there is no notice with this number').format(
+                    number=args.preliminar))
             preliminar_id = preliminar.id
         data = NoticeInput(
             type=NoticeType(args.tipo), rulebook=args.rulebook, infraction_code=args.infracao,
             offender_name=args.nome, offender_document=document, offender_address=args.endereco, place=args.local,
-            drawn_up_on=parse_day(args.data), drawn_up_time=parse_time(args.hora), facts=args.fatos,
+            drawn_up_on=parse_day(args.data, tr), drawn_up_time=parse_time(args.hora, tr), facts=args.fatos,
             issuer_name=args.emissor, witnesses=args.testemunhas, inspection_term=args.termo,
             person_id=args.person_id, person_telegram_id=args.person_telegram_id, case_id=args.case_id,
             preliminar_id=preliminar_id, units=units, infraction_on=infraction_on, quantity=quantity,
@@ -199,26 +203,30 @@ async def _issue(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_head(path: Path) -> TreeHead:
+def _read_head(path: Path, tr: Translator) -> TreeHead:
     try:
         return TreeHead.from_json(json.loads(path.read_text(encoding="utf-8")))
     except OSError as exc:
-        raise CommandError(f"--head {path}: {exc.strerror}") from None
-    except (ValueError, HeadFormatError) as exc:
-        raise CommandError(f"--head {path}: {exc}") from None
+        reason = file_problem(tr, exc)
+    except HeadFormatError as exc:
+        reason = exc.render(tr)
+    except ValueError:  # not UTF-8, not JSON
+        reason = tr._("not a JSON file (keep the head as python -m bot log head prints it)")
+    raise CommandError(tr._("{option} {path}: {reason}").format(option="--head", path=path, reason=reason))
 
 
 async def _verify(args: argparse.Namespace) -> int:
     settings = get_settings()
     tr = cli_translator(settings)
-    external = _read_head(args.head) if args.head else None
+    external = _read_head(args.head, tr) if args.head else None
     installed = signing_key()
     key = installed.public_key() if installed is not None else None
     if args.public_key is not None:
         try:
             key = load_public_key(args.public_key)
         except HeadFormatError as exc:
-            raise CommandError(f"--public-key: {exc}") from None
+            raise CommandError(tr._("{option}: {reason}").format(option="--public-key",
+                                                                 reason=exc.render(tr))) from None
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         await sync_municipalities(session=session, served=settings.municipalities)

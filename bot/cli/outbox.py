@@ -15,7 +15,7 @@ import asyncio
 from bot import migrate
 from bot.bots import UnknownBots, choose_bots, configured_bots, senders
 from bot.cli.bot_choice import bot_keys_argument, bots_refusal
-from bot.cli.errors import CommandError
+from bot.cli.errors import CommandError, unknown_municipality
 from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
 from bot.db import database
@@ -153,8 +153,10 @@ async def _dispatch(args: argparse.Namespace) -> int:
             try:  # one dispatcher per bot, at once: each keeps its own bot's limits
                 for done in await asyncio.gather(*(send_with(s) for s in senders(settings, served, deployment))):
                     stats.merge(done)
-            except DispatchStopped as exc:
-                raise CommandError(str(exc)) from exc
+            except DispatchStopped as exc:  # every bot here has a token, so Telegram refused one; its text may
+                # quote the token (python-telegram-bot's InvalidToken): it is never printed
+                raise CommandError(tr._("Telegram refused a bot token: sending stopped. Check BALCAO_TELEGRAM_TOKEN "
+                                        "(or the token of each bot of the deployment).")) from exc
     print(
         tr._("sent {sent}, unreachable {unreachable}, failed {failed}, cancelled {cancelled}, "
              "to retry later {retry_later}").format(sent=stats.sent, unreachable=stats.unreachable,
@@ -179,8 +181,8 @@ async def _broadcast(args: argparse.Namespace) -> int:
                     value=args.at, timezone=settings.timezone)
             )
     if args.municipality is not None and args.municipality not in settings.municipalities:
-        raise CommandError(f"--municipality {args.municipality!r}: this deployment serves "
-                           f"{', '.join(settings.municipalities)}")
+        raise unknown_municipality(tr, option="--municipality", value=args.municipality,
+                                   served=settings.municipalities)
     settings = settings.for_municipality(args.municipality)
     choice = AudienceChoice(name=args.audience, days=args.days, topic=args.topic)
     try:

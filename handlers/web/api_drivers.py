@@ -1,7 +1,9 @@
 """Staff HTTP API of the driver registry (Lei 1.533/2020); bearer token + ``X-Balcao-Staff`` on every call.
 
 * ``POST /api/drivers/import`` (clerk) — the registry CSV as the body (``text/csv``, UTF-8; ``?dry_run=1`` only
-  validates). 200 with the counts, or 422 ``invalid_rows`` with every bad row's line and reason: nothing applied.
+  validates). 200 with the counts, or 422 ``invalid_rows`` with every bad row's line and reason (in English, like
+  every message of the API; the console and the CLI show the same reasons in their reader's language): nothing
+  applied.
 * ``POST /api/drivers/link-codes`` (clerk) — ``{"cpf": …}``: a one-time link code for the driver (shown once),
   its ``/start`` payload and expiry. 201; 404 ``driver_not_found``; 422 ``invalid_cpf``.
 * ``GET /api/drivers/authorizations/{number}`` (clerk, inspector) — the status today with rule, article and steps.
@@ -21,6 +23,7 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.i18n import translator
 from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
@@ -39,14 +42,17 @@ from models.drivers.registry import (
     situation_of,
 )
 from models.drivers.tables import Driver, InspectionResult
+from models.invalid_input import InvalidInput
 from models.people import Role, staff_municipalities
 from models.rulebooks.catalogue import L1533
 
 routes = web.RouteTableDef()
+ENGLISH = translator("en")
+"""The API's messages are English (DESIGN.md): the reasons the models give as msgids are rendered in it."""
 
 
 def _problems(problems: list[RowProblem]) -> list[dict[str, Any]]:
-    return [{"line": problem.line, "reason": problem.reason} for problem in problems]
+    return [{"line": problem.line, "reason": problem.render(ENGLISH)} for problem in problems]
 
 
 def _iso(day: dt.date | None) -> str | None:
@@ -96,12 +102,12 @@ def _date_field(body: dict[str, Any], name: str, *, required: bool = True) -> dt
     value = body.get(name)
     if value is None and not required:
         return None
+    if value is None:
+        raise error_exception(web.HTTPUnprocessableEntity, "bad_date", f"{name}: required (YYYY-MM-DD or DD/MM/YYYY)")
     try:
-        if value is None:
-            raise ValueError("required (YYYY-MM-DD or DD/MM/YYYY)")
         return parse_date(str(value))
-    except ValueError as exc:
-        raise error_exception(web.HTTPUnprocessableEntity, "bad_date", f"{name}: {exc}") from None
+    except InvalidInput as exc:
+        raise error_exception(web.HTTPUnprocessableEntity, "bad_date", f"{name}: {exc.render(ENGLISH)}") from None
 
 
 async def _situation_response(request: web.Request, number: str, status: int = 200) -> web.Response:
@@ -191,7 +197,7 @@ async def new_link_code(request: web.Request) -> web.Response:
                 settings=settings_of(request),
             )
     except InvalidIdentifier as exc:
-        return error(422, "invalid_cpf", str(exc))
+        return error(422, "invalid_cpf", exc.render(ENGLISH))
     except DriverNotFound as exc:
         return error(404, "driver_not_found", str(exc))
     return web.json_response(

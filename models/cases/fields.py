@@ -9,27 +9,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
-from typing import Any
 
-from bot.i18n import N_, Translator
+from bot.i18n import N_
 from models.drivers.identifiers import InvalidIdentifier, parse_cpf
+from models.invalid_input import InvalidInput
 
 _SPACES = re.compile(r"[ \t]+")
 _LETTER = re.compile(r"[^\W\d_]")
-
-
-class InvalidInput(ValueError):
-    """Input that cannot be accepted, with the message that says why (English msgid + format parameters)."""
-
-    def __init__(self, message: str, **params: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.params = params
-
-    def render(self, tr: Translator) -> str:
-        """The explanation in the reader's language (dates as people say them)."""
-        params = {key: tr.date(value) if isinstance(value, dt.date) else value for key, value in self.params.items()}
-        return tr._(self.message).format(**params)
 
 
 def clean_text(text: str, *, min_length: int, max_length: int) -> str:

@@ -1,14 +1,17 @@
 """Brazilian identifiers of the driver registry: CPF, CNH, vehicle plate, RENAVAM and phone numbers.
 
 Each ``parse_*`` function accepts what people type (dots, dashes, spaces, lower case) and returns the
-canonical form stored in the database, or raises :class:`InvalidIdentifier` with a short English reason
-(the import reports it with the line number). The CPF is personal data (LGPD): it is never logged, and is
-shown only masked, as ``***.456.789-**``.
+canonical form stored in the database, or raises :class:`InvalidIdentifier` with a short reason, an English
+msgid the reader's side translates (the import reports it with the line number). The CPF is personal data
+(LGPD): it is never logged, and is shown only masked, as ``***.456.789-**``.
 """
 
 from __future__ import annotations
 
 import re
+
+from bot.i18n import N_
+from models.invalid_input import InvalidInput
 
 CNH_CATEGORIES_FOR_CARS = frozenset({"B", "C", "D", "E", "AB", "AC", "AD", "AE"})
 """CNH categories that allow driving a car (Lei 1.533/2020 Art. 12 I: "categoria B ou superior")."""
@@ -18,8 +21,8 @@ _MERCOSUL_PLATE = re.compile(r"^[A-Z]{3}[0-9][A-Z][0-9]{2}$")
 _NOT_DIGIT = re.compile(r"\D")
 
 
-class InvalidIdentifier(ValueError):
-    """A CPF, CNH, plate, RENAVAM or phone number that is not valid."""
+class InvalidIdentifier(InvalidInput):
+    """A CPF, CNH, plate, RENAVAM or phone number that is not valid (``render(tr)`` says why, in ``tr``'s language)."""
 
 
 def _digits(value: str) -> str:
@@ -41,13 +44,13 @@ def parse_cpf(value: str) -> str:
     """
     digits = _digits(value)
     if len(digits) != 11:
-        raise InvalidIdentifier("CPF must have 11 digits")
+        raise InvalidIdentifier(N_("CPF must have 11 digits"))
     if digits == digits[0] * 11:
-        raise InvalidIdentifier("CPF is not valid")
+        raise InvalidIdentifier(N_("CPF is not valid"))
     first = _cpf_check_digit(digits[:9])
     second = _cpf_check_digit(digits[:9] + first)
     if digits[9:] != first + second:
-        raise InvalidIdentifier("CPF check digits do not match")
+        raise InvalidIdentifier(N_("CPF check digits do not match"))
     return digits
 
 
@@ -88,9 +91,9 @@ def parse_cnh(value: str) -> str:
     """
     digits = _digits(value)
     if len(digits) != 11:
-        raise InvalidIdentifier("CNH number must have 11 digits")
+        raise InvalidIdentifier(N_("CNH number must have 11 digits"))
     if digits == digits[0] * 11 or digits[9:] not in _cnh_check_digits(digits[:9]):
-        raise InvalidIdentifier("CNH number is not valid (check digits)")
+        raise InvalidIdentifier(N_("CNH number is not valid (check digits)"))
     return digits
 
 
@@ -102,7 +105,7 @@ def parse_cnh_category(value: str) -> str:
     """
     category = re.sub(r"[^A-Za-z]", "", value).upper()
     if category not in CNH_CATEGORIES_FOR_CARS:
-        raise InvalidIdentifier("CNH category must be B or higher (Lei 1.533/2020 Art. 12 I)")
+        raise InvalidIdentifier(N_("CNH category must be B or higher (Lei 1.533/2020 Art. 12 I)"))
     return category
 
 
@@ -114,7 +117,7 @@ def parse_plate(value: str) -> str:
     """
     plate = re.sub(r"[\s\-.]", "", value).upper()
     if _OLD_PLATE.match(plate) is None and _MERCOSUL_PLATE.match(plate) is None:
-        raise InvalidIdentifier("plate must be ABC1234 (old) or ABC1D23 (Mercosul)")
+        raise InvalidIdentifier(N_("plate must be ABC1234 (old) or ABC1D23 (Mercosul)"))
     return plate
 
 
@@ -133,12 +136,12 @@ def parse_renavam(value: str) -> str:
     if len(digits) == 9:
         digits = "00" + digits
     if len(digits) != 11 or digits == digits[0] * 11:
-        raise InvalidIdentifier("RENAVAM must have 11 digits")
+        raise InvalidIdentifier(N_("RENAVAM must have 11 digits"))
     weights = (3, 2, 9, 8, 7, 6, 5, 4, 3, 2)
     total = sum(int(digit) * weight for digit, weight in zip(digits[:10], weights, strict=True))
     check = (total * 10) % 11
     if digits[10] != str(0 if check == 10 else check):
-        raise InvalidIdentifier("RENAVAM check digit does not match")
+        raise InvalidIdentifier(N_("RENAVAM check digit does not match"))
     return digits
 
 
@@ -155,7 +158,7 @@ def parse_phone(value: str, *, default_ddd: str = "65") -> str:
     """
     digits = _digits(value)
     if value.strip().startswith("+") and not digits.startswith("55"):
-        raise InvalidIdentifier("phone number is not Brazilian (+55)")
+        raise InvalidIdentifier(N_("phone number is not Brazilian (+55)"))
     if digits.startswith("55") and len(digits) in (12, 13):
         digits = digits[2:]
     elif digits.startswith("0") and len(digits) in (11, 12):
@@ -163,10 +166,10 @@ def parse_phone(value: str, *, default_ddd: str = "65") -> str:
     if len(digits) in (8, 9):
         digits = default_ddd + digits
     if len(digits) not in (10, 11) or digits[0] == "0" or digits[1] == "0":
-        raise InvalidIdentifier("phone number must have an area code (DDD) and 8 or 9 digits")
+        raise InvalidIdentifier(N_("phone number must have an area code (DDD) and 8 or 9 digits"))
     ddd, number = digits[:2], digits[2:]
     if len(number) == 8 and number[0] in "6789":
         number = "9" + number
     if len(number) == 9 and number[0] != "9":
-        raise InvalidIdentifier("a 9-digit phone number must start with 9")
+        raise InvalidIdentifier(N_("a 9-digit phone number must start with 9"))
     return f"+55{ddd}{number}"

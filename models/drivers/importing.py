@@ -4,7 +4,8 @@ The contract (``DESIGN.md``): UTF-8, a header row, ``;`` or ``,`` between fields
 cnh_numero, cnh_categoria, cnh_emissao, placa, renavam, ano_modelo, autorizacao_numero, autorizacao_emissao,
 autorizacao_validade, vistoria_data, vistoria_resultado``; dates ``YYYY-MM-DD`` or ``DD/MM/YYYY``.
 
-All or nothing: every row is validated first (each problem reported with its line number and reason), then, only
+All or nothing: every row is validated first (each problem reported with its line number and reason, a msgid with
+its parameters that each reader sees in their language: :meth:`RowProblem.render`), then, only
 if none is bad, every row is applied in one transaction. Re-importing the same file changes nothing; a changed row
 updates the records and writes one ``driver.import.update`` audit event naming the columns that changed (never
 their values). Drivers absent from the file are left as they are.
@@ -43,6 +44,7 @@ from dataclasses import dataclass, field
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.i18n import N_, Translator
 from bot.settings import Settings
 from models.audit import record
 from models.columns import utcnow
@@ -59,6 +61,7 @@ from models.drivers.identifiers import (
 from models.drivers.registry import drivers_by_cpf, record_fee_payment, record_inspection
 from models.drivers.status import validity_end, vehicle_last_day
 from models.drivers.tables import Authorization, Driver, FeePayment, Inspection, InspectionResult, Vehicle
+from models.invalid_input import InvalidInput
 from models.rulebooks.catalogue import L1533
 
 COLUMNS: tuple[str, ...] = (
@@ -98,10 +101,21 @@ SOURCE = "import"
 
 @dataclass(frozen=True, slots=True)
 class RowProblem:
-    """A problem found in the file: the line (1 is the header) and the reason, in plain English."""
+    """A problem found in the file: the line (1 is the header) and the reason (an English msgid and its parameters).
+
+    The console and the CLI show :meth:`render` in their reader's language; the staff API in English.
+    """
 
     line: int
-    reason: str
+    reason: InvalidInput
+
+    def render(self, tr: Translator) -> str:
+        """The reason in ``tr``'s language, with the article it cites."""
+        return self.reason.render(tr)
+
+
+def _problem(line: int, message: str, **params: object) -> RowProblem:
+    return RowProblem(line, InvalidInput(message, **params))
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +166,7 @@ def parse_date(value: str) -> dt.date:
     """A date written ``YYYY-MM-DD`` or ``DD/MM/YYYY``.
 
     Raises:
-        ValueError: any other form, or a day that does not exist.
+        InvalidInput: any other form, or a day that does not exist (a ``ValueError``; ``render(tr)`` says why).
     """
     text = value.strip()
     if match := _ISO_DATE.match(text):
@@ -160,11 +174,11 @@ def parse_date(value: str) -> dt.date:
     elif match := _BR_DATE.match(text):
         day, month, year = (int(part) for part in match.groups())
     else:
-        raise ValueError(f"{text!r} is not a date (use YYYY-MM-DD or DD/MM/YYYY)")
+        raise InvalidInput(N_('"{text}" is not a date: write YYYY-MM-DD or DD/MM/YYYY'), text=text)
     try:
         return dt.date(year, month, day)
     except ValueError:
-        raise ValueError(f"{text!r} is not a valid day") from None
+        raise InvalidInput(N_('"{text}" is not a day of the calendar'), text=text) from None
 
 
 def _plain(value: str) -> str:
@@ -179,9 +193,19 @@ def _header_name(value: str) -> str:
 class UnreadableCsv(ValueError):
     """The file stops being CSV at a line (a field over the csv module's 131,072-character limit, a stray quote)."""
 
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(reason)
+    def __init__(self, line: int, reason: InvalidInput) -> None:
+        super().__init__(reason.message)
         self.line = line
+        self.reason = reason
+
+
+def _csv_error(error: csv.Error) -> InvalidInput:
+    """Why the csv module stopped: its field limit in words; anything else with the module's (English) detail."""
+    detail = str(error)
+    if detail.startswith("field larger than field limit"):
+        return InvalidInput(N_("a field is longer than {limit} characters: the file cannot be read from this line"),
+                            limit=csv.field_size_limit())
+    return InvalidInput(N_("not readable as CSV from this line ({detail})"), detail=detail)
 
 
 def _records(text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
@@ -201,7 +225,7 @@ def _records(text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
         try:
             values = next(reader, None)
         except csv.Error as exc:
-            raise UnreadableCsv(start, f"not readable as CSV: {exc}") from None
+            raise UnreadableCsv(start, _csv_error(exc)) from None
         if values is None:
             break
         if not header:
@@ -220,15 +244,15 @@ class _RowReader:
         self.errors: list[RowProblem] = []
         self.warnings: list[RowProblem] = []
 
-    def _error(self, reason: str) -> None:
-        self.errors.append(RowProblem(self.line, reason))
+    def _row_error(self, message: str, **params: object) -> None:
+        self.errors.append(_problem(self.line, message, **params))
 
     def text(self, column: str, max_length: int) -> str:
         value = " ".join(self.values.get(column, "").split())
         if not value and column not in OPTIONAL_COLUMNS:
-            self._error(f"{column} is empty")
+            self._row_error(N_("{column} is empty"), column=column)
         elif len(value) > max_length:
-            self._error(f"{column} is longer than {max_length} characters")
+            self._row_error(N_("{column} is longer than {n} characters"), column=column, n=max_length)
         return value
 
     def identifier(self, column: str, parse: Callable[[str], str]) -> str:
@@ -238,7 +262,7 @@ class _RowReader:
         try:
             return parse(value)
         except InvalidIdentifier as exc:
-            self._error(f"{column}: {exc}")
+            self._row_error(N_("{column}: {reason}"), column=column, reason=exc)
             return ""
 
     def date(self, column: str) -> dt.date | None:
@@ -247,11 +271,11 @@ class _RowReader:
             return None
         try:
             day = parse_date(value)
-        except ValueError as exc:
-            self._error(f"{column}: {exc}")
+        except InvalidInput as exc:
+            self._row_error(N_("{column}: {reason}"), column=column, reason=exc)
             return None
         if day > self.today and column != "autorizacao_validade":
-            self._error(f"{column}: {day.isoformat()} is in the future")
+            self._row_error(N_("{column}: {day} is in the future"), column=column, day=day)
         return day
 
     def read(self) -> DriverRow | None:
@@ -263,7 +287,7 @@ class _RowReader:
             try:
                 phone = parse_phone(phone_text)
             except InvalidIdentifier as exc:
-                self._error(f"telefone: {exc}")
+                self._row_error(N_("{column}: {reason}"), column="telefone", reason=exc)
         cnh_number = self.identifier("cnh_numero", parse_cnh)
         cnh_category = self.identifier("cnh_categoria", parse_cnh_category)
         cnh_issued_on = self.date("cnh_emissao")
@@ -282,15 +306,11 @@ class _RowReader:
         assert cnh_issued_on is not None and fee_paid_on is not None and valid_until is not None
         assert model_year is not None
         if add_months(cnh_issued_on, 24) > fee_paid_on:
-            self.warnings.append(
-                RowProblem(
-                    self.line, "CNH issued less than 2 years before the authorization (Lei 1.533/2020 Art. 12 I)"
-                )
-            )
+            self.warnings.append(_problem(
+                self.line, N_("CNH issued less than 2 years before the authorization (Lei 1.533/2020 Art. 12 I)")))
         if vehicle_last_day(model_year, self.settings) < fee_paid_on:
-            self.warnings.append(
-                RowProblem(self.line, "vehicle over the 5-year age limit at authorization (Lei 1.533/2020 Art. 2 §1)")
-            )
+            self.warnings.append(_problem(
+                self.line, N_("vehicle over the 5-year age limit at authorization (Lei 1.533/2020 Art. 2 §1)")))
         return DriverRow(
             line=self.line,
             cpf=cpf,
@@ -315,15 +335,15 @@ class _RowReader:
         if last is None or fee_paid_on is None:
             return
         if last <= fee_paid_on < add_months(last, 12, month_end_rule=self.settings.month_end_rule):
-            self._error(f"{GRAVISSIMA}: a gravíssima infraction on {last.isoformat()}, less than 12 months before "
-                        f"the authorization (Lei 1.533/2020 Art. 12 VII)")
+            self._row_error(N_("{column}: a gravíssima infraction on {day}, less than 12 months before the "
+                               "authorization (Lei 1.533/2020 Art. 12 VII)"), column=GRAVISSIMA, day=last)
 
     def _model_year(self) -> int | None:
         value = self.text("ano_modelo", 8)
         if not value:
             return None
         if not value.isdigit() or not 1950 <= int(value) <= self.today.year + 1:
-            self._error(f"ano_modelo: {value!r} is not a model year")
+            self._row_error(N_('{column}: "{value}" is not a model year'), column="ano_modelo", value=value)
             return None
         return int(value)
 
@@ -333,10 +353,11 @@ class _RowReader:
         if not value and not date_given:
             return None
         if not value or not date_given:
-            self._error("vistoria_data and vistoria_resultado go together: fill both or neither")
+            self._row_error(N_("vistoria_data and vistoria_resultado go together: fill both or neither"))
             return None
         if value not in RESULTS:
-            self._error(f"vistoria_resultado: {value!r} is not aprovado or reprovado")
+            self._row_error(N_('{column}: "{value}" is not aprovado or reprovado'), column="vistoria_resultado",
+                        value=value)
             return None
         return RESULTS[value]
 
@@ -348,11 +369,12 @@ class _RowReader:
             return expected
         if self.settings.driver_csv_validity == "trust":
             if given <= fee_paid_on:
-                self._error("autorizacao_validade is not after autorizacao_emissao")
+                self._row_error(N_("autorizacao_validade is not after autorizacao_emissao"))
             return given
-        self._error(
-            f"autorizacao_validade should be {expected.isoformat()}: 12 months from autorizacao_emissao "
-            "(Lei 1.533/2020 Art. 3 par. único)"
+        self._row_error(
+            N_("autorizacao_validade should be {day}: 12 months from autorizacao_emissao (Lei 1.533/2020 Art. 3 par. "
+               "único)"),
+            day=expected,
         )
         return None
 
@@ -367,20 +389,21 @@ def read_rows(text: str, *, settings: Settings, today: dt.date) -> tuple[list[Dr
     try:
         header, records = _records(text)
     except UnreadableCsv as exc:
-        report.errors.append(RowProblem(exc.line, str(exc)))
+        report.errors.append(RowProblem(exc.line, exc.reason))
         return [], report
     missing = [column for column in COLUMNS if column not in header]
     if not header or missing:
-        report.errors.append(RowProblem(1, "missing columns: " + ", ".join(missing or COLUMNS)))
+        report.errors.append(_problem(1, N_("missing columns: {columns}"), columns=", ".join(missing or COLUMNS)))
         return [], report
     unknown = [name for name in header if name and name not in COLUMNS and name not in EXTRA_COLUMNS]
     if unknown:
-        report.warnings.append(RowProblem(1, "ignored columns: " + ", ".join(unknown)))
+        report.warnings.append(_problem(1, N_("ignored columns: {columns}"), columns=", ".join(unknown)))
     rows: list[DriverRow] = []
     seen: dict[tuple[str, str], int] = {}
     for line, values in records:
         if len(values) > len(header):
-            report.errors.append(RowProblem(line, f"{len(values)} fields, but the header has {len(header)}"))
+            report.errors.append(_problem(line, N_("{fields} fields, but the header has {header}"),
+                                          fields=len(values), header=len(header)))
             continue
         reader = _RowReader(line, dict(zip(header, values, strict=False)), settings, today)
         row = reader.read()
@@ -391,7 +414,8 @@ def read_rows(text: str, *, settings: Settings, today: dt.date) -> tuple[list[Dr
         for column, value in (("cpf", row.cpf), ("placa", row.plate), ("renavam", row.renavam),
                               ("autorizacao_numero", row.authorization_number)):
             if (column, value) in seen:
-                report.errors.append(RowProblem(line, f"{column} repeats line {seen[(column, value)]}"))
+                report.errors.append(_problem(line, N_("{column} repeats line {first}"), column=column,
+                                              first=seen[(column, value)]))
             else:
                 seen[(column, value)] = line
         rows.append(row)
@@ -473,18 +497,18 @@ def _check_against_registry(rows: list[DriverRow], existing: _Existing, report: 
         if holder is not None and holder.driver_id != own_id and not moves_away(
             holder.driver_id, number=row.authorization_number
         ):
-            report.errors.append(RowProblem(row.line, "autorizacao_numero belongs to another driver"))
+            report.errors.append(_problem(row.line, N_("autorizacao_numero belongs to another driver")))
         by_renavam = existing.vehicles_by_renavam.get(row.renavam)
         by_plate = existing.vehicles_by_plate.get(row.plate)
         if by_plate is not None and by_plate.renavam != row.renavam:
-            report.errors.append(RowProblem(row.line, "placa is registered with another RENAVAM"))
+            report.errors.append(_problem(row.line, N_("placa is registered with another RENAVAM")))
             continue
         vehicle = by_renavam or by_plate
         if vehicle is None or vehicle.id is None:
             continue
         for authorization in existing.holders.get(vehicle.id, []):
             if authorization.driver_id != own_id and not moves_away(authorization.driver_id, plate=row.plate):
-                report.errors.append(RowProblem(row.line, "the vehicle serves another driver's authorization"))
+                report.errors.append(_problem(row.line, N_("the vehicle serves another driver's authorization")))
                 break
 
 

@@ -28,13 +28,15 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from bot.i18n import N_
+from models.invalid_input import InvalidInput
 from models.tlog.coverage import canonical
 
 HEAD_VERSION = "balcao-tlog/1"
 
 
-class HeadFormatError(ValueError):
-    """A tree head file or key file that cannot be read."""
+class HeadFormatError(InvalidInput):
+    """A tree head file or key file that cannot be read (``render(tr)`` says why, in the reader's language)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,22 +77,24 @@ class TreeHead:
         """
         try:
             if value["version"] != HEAD_VERSION:
-                raise HeadFormatError(f"unknown head version {value['version']!r}")
+                raise HeadFormatError(N_('unknown head version "{version}"'), version=value["version"])
             size, stamp = value["tree_size"], value["timestamp"]
             if not isinstance(size, int) or not isinstance(stamp, int) or size < 0:
-                raise HeadFormatError("tree_size and timestamp must be integers")
+                raise HeadFormatError(N_("tree_size and timestamp must be integers"))
             root = base64.b64decode(value["root_hash"], validate=True)
             if len(root) != 32:
-                raise HeadFormatError("root_hash is not 32 bytes")
+                raise HeadFormatError(N_("root_hash is not 32 bytes"))
             return cls(
                 tree_size=size, root_hash=root, timestamp=stamp, key_id=value.get("key_id"),
                 signature=_unb64(value.get("signature")), public_key=_unb64(value.get("public_key")),
                 tsa_token=_unb64(value.get("tsa_token")),
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, HeadFormatError):
-                raise
-            raise HeadFormatError(f"not a tree head: {exc}") from exc
+        except HeadFormatError:
+            raise
+        except KeyError as exc:
+            raise HeadFormatError(N_("not a tree head: {field} is missing"), field=exc.args[0]) from exc
+        except (TypeError, ValueError) as exc:
+            raise HeadFormatError(N_("not a tree head ({detail})"), detail=exc) from exc
 
 
 def _b64(value: bytes) -> str:
@@ -160,10 +164,13 @@ def load_key_file(path: Path) -> Ed25519PrivateKey:
     """
     try:
         key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+    except FileNotFoundError:
+        raise HeadFormatError(N_("{path}: no such file"), path=path) from None
     except (OSError, ValueError, TypeError) as exc:
-        raise HeadFormatError(f"{path}: cannot read the log signing key ({exc.__class__.__name__})") from None
+        raise HeadFormatError(N_("{path}: cannot read the log signing key ({error})"), path=path,
+                              error=exc.__class__.__name__) from None
     if not isinstance(key, Ed25519PrivateKey):
-        raise HeadFormatError(f"{path}: not an Ed25519 private key")
+        raise HeadFormatError(N_("{path}: not an Ed25519 private key"), path=path)
     return key
 
 
@@ -175,16 +182,19 @@ def load_public_key(path: Path) -> Ed25519PublicKey:
     """
     try:
         data = path.read_bytes()
+    except FileNotFoundError:
+        raise HeadFormatError(N_("{path}: no such file"), path=path) from None
     except OSError as exc:
-        raise HeadFormatError(f"{path}: {exc.strerror}") from None
+        raise HeadFormatError(N_("{path}: cannot read the file ({error})"), path=path,
+                              error=exc.strerror or exc.__class__.__name__) from None
     if b"PRIVATE KEY" in data:
         return load_key_file(path).public_key()
     try:
         key = serialization.load_pem_public_key(data)
     except ValueError:
-        raise HeadFormatError(f"{path}: not a PEM public key") from None
+        raise HeadFormatError(N_("{path}: not a PEM public key"), path=path) from None
     if not isinstance(key, Ed25519PublicKey):
-        raise HeadFormatError(f"{path}: not an Ed25519 public key")
+        raise HeadFormatError(N_("{path}: not an Ed25519 public key"), path=path)
     return key
 
 

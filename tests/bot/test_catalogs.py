@@ -103,3 +103,24 @@ def test_no_text_reaches_people_without_being_marked_for_translation() -> None:
 def test_one_msgid_one_meaning_a_word_that_is_a_button_and_a_heading_has_a_context() -> None:
     """pt_BR says "Responder" on the staff button and "Resposta" over the Ombudsman's answer: two msgids."""
     assert ambiguous(scan(ROOT, SOURCE_DIRS)) == {}
+
+
+REFUSALS = """
+def refuse(tr, text, reader):
+    raise CommandError(f"--hora {text!r}: use HH:MM")
+    raise CommandError(tr._('--hora "{value}": write HH:MM, e.g. 09:30').format(value=text))
+    reader._row_error("vistoria_data and vistoria_resultado go together: fill both or neither")
+    reader._row_error(N_("{column} is empty"), column="cpf")
+    raise InvalidIdentifier("CPF must have 11 digits")
+    raise HeadFormatError(N_("root_hash is not 32 bytes"))
+"""
+
+
+def test_a_cli_refusal_or_a_models_reason_left_in_english_is_found(tmp_path: Path) -> None:
+    """A CLI command's refusal is printed as it is, and a reason of the models is a msgid the reader translates:
+    a literal there that is not marked never reaches a catalog."""
+    source = tmp_path / "refusals.py"
+    source.write_text(REFUSALS)
+    unmarked = {text for _path, _line, text in scan_file(source, "refusals.py").unmarked}
+    assert unmarked == {"--hora : use HH:MM", "vistoria_data and vistoria_resultado go together: fill both or neither",
+                        "CPF must have 11 digits"}

@@ -28,7 +28,7 @@ def test_import_reports_counts_and_a_second_run_changes_nothing(
     registry.write_text(csv_text([driver_row(cnh_emissao="2025-01-10"), jorge()]), encoding="utf-8")
     assert main(["import", "drivers", str(registry)]) == 0
     out = capsys.readouterr().out
-    assert f"{registry}:2: aviso: CNH issued less than 2 years" in out
+    assert f"{registry}:2: aviso: CNH emitida menos de 2 anos antes da autorização (Lei 1.533/2020 Art. 12 I)" in out
     assert "2 linhas; 2 motoristas incluídos, 0 atualizados, 0 sem mudança." in out
     assert main(["import", "drivers", str(registry)]) == 0
     assert "0 motoristas incluídos, 0 atualizados, 2 sem mudança." in capsys.readouterr().out
@@ -44,7 +44,8 @@ def test_a_bad_file_names_each_line_and_imports_nothing(
                         encoding="utf-8")
     assert main(["import", "drivers", str(registry)]) == 2
     err = capsys.readouterr().err
-    assert f"{registry}:3: placa: plate must be" in err and f"{registry}:4: cpf: CPF must have 11 digits" in err
+    assert f"{registry}:3: placa: a placa deve ser ABC1234 (antiga) ou ABC1D23 (Mercosul)" in err
+    assert f"{registry}:4: cpf: o CPF deve ter 11 dígitos" in err
     assert "2 linhas com problema" in err and "nada foi importado" in err
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT count(*) FROM driver").fetchone() == (0,)
@@ -87,6 +88,7 @@ def test_link_code_prints_the_code_once_and_the_start_payload(
     assert main(["driver", "link-code", "987.654.321-00"]) == 2
     assert "Nenhum motorista com este CPF" in capsys.readouterr().err
     assert main(["driver", "link-code", "123"]) == 2
+    assert capsys.readouterr().err == "o CPF deve ter 11 dígitos\n"
 
 
 def test_link_code_without_telegram_keeps_the_token_out_of_the_log(
@@ -123,6 +125,13 @@ def test_balcao_cli_locale_en_prints_the_import_report_in_english(
     assert "1 rows; 1 drivers would be added, 0 updated, 0 unchanged." in capsys.readouterr().out
     assert main(["import", "drivers", str(tmp_path / "none.csv")]) == 2
     assert "none.csv: no such file" in capsys.readouterr().err
+    registry.write_text(csv_text([driver_row(cpf="123", autorizacao_emissao="31/02/2026")]), encoding="utf-8")
+    assert main(["import", "drivers", str(registry)]) == 2
+    err = capsys.readouterr().err
+    assert f"{registry}:2: cpf: CPF must have 11 digits" in err
+    assert f'{registry}:2: autorizacao_emissao: "31/02/2026" is not a day of the calendar' in err
+    assert main(["driver", "link-code", "123"]) == 2
+    assert capsys.readouterr().err == "CPF must have 11 digits\n"
 
 
 def test_a_huge_field_or_cr_only_line_endings_get_a_line_of_the_report_not_a_traceback(
@@ -133,7 +142,7 @@ def test_a_huge_field_or_cr_only_line_endings_get_a_line_of_the_report_not_a_tra
     huge.write_text(csv_text([driver_row(), jorge(nome="x" * 140_000)]), encoding="utf-8")
     assert main(["import", "drivers", str(huge)]) == 2
     err = capsys.readouterr().err
-    assert f"{huge}:3:" in err and "field larger than field limit" in err and "Traceback" not in err
+    assert f"{huge}:3: um campo tem mais de 131072 caracteres" in err and "Traceback" not in err
     cr_only = tmp_path / "mac.csv"
     cr_only.write_text(csv_text([driver_row(), jorge()]).replace("\r\n", "\n").replace("\n", "\r"), encoding="utf-8")
     assert main(["import", "drivers", str(cr_only)]) == 0

@@ -9,6 +9,7 @@ a subcommand added without translations, fails here.
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -18,7 +19,8 @@ import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
-from bot.catalogs import LOCALES_DIR
+from bot.catalog_scan import _marked_key
+from bot.catalogs import LOCALES_DIR, ROOT
 from bot.cli import build_parser, main
 from bot.cli.argparse_texts import ARGPARSE_TEXTS
 from bot.i18n import SUPPORTED_LOCALES, translator
@@ -72,11 +74,26 @@ def _all_help(capsys: pytest.CaptureFixture[str]) -> str:
     return "\n".join(texts)
 
 
+def _parser_msgids() -> set[str]:
+    """The msgids marked where the parser is built (each module's ``register`` and ``build_parser``).
+
+    cli.po also holds what a command prints when it refuses ("--inicio '31/02': write YYYY-MM-DD…"): in no help.
+    """
+    found: set[str] = set()
+    for path in sorted((ROOT / "bot" / "cli").glob("*.py")):
+        for function in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(function, ast.FunctionDef) and function.name in {"register", "build_parser"}:
+                found |= {key[1] for node in ast.walk(function) if isinstance(node, ast.Call)
+                          if (key := _marked_key(node)) is not None and isinstance(key[1], str)}
+    return found
+
+
 def _cli_catalog(locale: str) -> dict[str, str]:
-    """msgid -> translation of cli.po, but the usage errors (they are in no help)."""
+    """msgid -> translation of the help texts of cli.po (argparse's own help headings included)."""
     with (LOCALES_DIR / locale / "LC_MESSAGES" / "cli.po").open("rb") as handle:
         catalog = read_po(handle, locale=locale)
-    return {message.id: message.string for message in catalog if message.id and message.id not in USAGE_ERRORS}
+    help_texts = _parser_msgids() | IN_HELP
+    return {message.id: message.string for message in catalog if message.id in help_texts}
 
 
 def _squeezed(text: str) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.settings import get_settings
 from tests.auxil.notices import MARIA_CPF, pdf_text
 
 AUTO = [
@@ -50,7 +51,55 @@ def test_a_bad_cpf_or_date_is_refused_before_anything_is_written(
     assert main([*AUTO[:-2], "--emissor", "Inês", "--documento", "111.111.111-11"]) == 2
     assert "CPF" in capsys.readouterr().err
     assert main([*AUTO, "--data", "31/02/2026"]) == 2
-    assert "--data" in capsys.readouterr().err
+    assert capsys.readouterr().err == '--data "31/02/2026": escreva AAAA-MM-DD ou DD/MM/AAAA\n'
+    with sqlite3.connect(database) as connection:
+        assert connection.execute("SELECT count(*) FROM notice").fetchone() == (0,)
+
+
+def test_each_refused_flag_is_named_with_the_reason_in_portuguese(
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for extra, refusal in (
+        (["--hora", "25:00"], '--hora "25:00": escreva HH:MM, por exemplo 09:30'),
+        (["--data-infracao", "ontem"], '--data-infracao "ontem": escreva AAAA-MM-DD ou DD/MM/AAAA'),
+        (["--unidades", "dez"], '--unidades "dez": não é um número'),
+        (["--quantidade", "1,2,3"], '--quantidade "1,2,3": não é um número'),
+        (["--preliminar", "NP-2026-000099"], '--preliminar "NP-2026-000099": não existe notificação com este número'),
+    ):
+        assert main([*AUTO, *extra]) == 2
+        assert capsys.readouterr().err == refusal + "\n"
+    none, not_json, not_a_head = tmp_path / "none.json", tmp_path / "head.txt", tmp_path / "head.json"
+    not_a_key = tmp_path / "key.pem"
+    not_json.write_text("cabeça", encoding="utf-8")
+    not_a_head.write_text('{"version": "balcao-tlog/9"}', encoding="utf-8")
+    not_a_key.write_text("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n", encoding="utf-8")
+    for extra, refusal in (
+        (["--head", str(none)], f"--head {none}: o arquivo ou a pasta dele não existe"),
+        (["--head", str(not_json)], f"--head {not_json}: não é um arquivo JSON (guarde a cabeça como python -m bot "
+                                    "log head a imprime)"),
+        (["--head", str(not_a_head)], f'--head {not_a_head}: versão de cabeça desconhecida: "balcao-tlog/9"'),
+        (["--public-key", str(not_a_key)], f"--public-key: {not_a_key}: não é uma chave pública PEM"),
+    ):
+        assert main(["notice", "verify", *extra]) == 2
+        assert capsys.readouterr().err == refusal + "\n"
+
+
+def test_an_unreadable_log_key_setting_is_refused_in_the_cli_locale(
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = tmp_path / "chave.pem"
+    monkeypatch.setenv("BALCAO_LOG_SIGNING_KEY_FILE", str(missing))
+    get_settings.cache_clear()
+    assert main(["notice", "verify"]) == 2
+    assert capsys.readouterr().err == f"BALCAO_LOG_SIGNING_KEY_FILE: {missing}: arquivo não encontrado\n"
+    monkeypatch.setenv("BALCAO_CLI_LOCALE", "en")
+    get_settings.cache_clear()
+    assert main(["notice", "verify"]) == 2
+    assert capsys.readouterr().err == f"BALCAO_LOG_SIGNING_KEY_FILE: {missing}: no such file\n"
+    monkeypatch.delenv("BALCAO_LOG_SIGNING_KEY_FILE")
+    get_settings.cache_clear()
+    assert main([*AUTO, "--unidades", "ten"]) == 2
+    assert capsys.readouterr().err == '--unidades "ten": not a number\n'
 
 
 def test_verify_passes_then_finds_a_row_tampered_with_raw_sql(

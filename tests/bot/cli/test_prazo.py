@@ -114,7 +114,7 @@ def test_an_ambiguous_rule_shows_the_reading_applied_and_the_other(
 def test_there_is_no_deposit_rule(capsys: pytest.CaptureFixture[str]) -> None:
     """CP Art. 46's deposit is not a deadline (STF Súmula Vinculante 21): prazo does not know it."""
     assert main(["prazo", "cp-46-deposito", "--inicio", "05/02/2027"]) == 2
-    assert "unknown rule 'cp-46-deposito'" in capsys.readouterr().err
+    assert 'Não existe a regra "cp-46-deposito". As regras são:' in capsys.readouterr().err
 
 
 def test_months_from_29_february(capsys: pytest.CaptureFixture[str]) -> None:
@@ -133,25 +133,28 @@ def test_hours_need_a_time(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Início: 04/01/2027 14:30" in out
     assert "Termina em: 05/01/2027 14:30" in out
     assert main(["prazo", "l1533-4-dados", "--inicio", "04/01/2027"]) == 2
-    assert "give --inicio with a time" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        "l1533-4-dados é contado em horas: informe --inicio com a hora, por exemplo 2027-01-04T14:30\n")
 
 
 def test_an_unknown_rule_exits_2_with_the_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["prazo", "cp-99-nada", "--inicio", "2027-01-04"]) == 2
     err = capsys.readouterr().err
-    assert "unknown rule 'cp-99-nada'" in err
+    assert 'Não existe a regra "cp-99-nada". As regras são:\n' in err
     assert "cp-43-recurso" in err and "ouvidoria-13460-resposta" in err
 
 
 @pytest.mark.parametrize("bad", ["2027-02-30", "4 de janeiro", "31/13/2027", ""])
 def test_a_bad_date_exits_2(capsys: pytest.CaptureFixture[str], bad: str) -> None:
     assert main(["prazo", "cp-43-recurso", "--inicio", bad]) == 2
-    assert "--inicio" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f'--inicio "{bad}": escreva AAAA-MM-DD ou DD/MM/AAAA (com HH:MM para um prazo em horas)\n')
 
 
 def test_an_unknown_reading_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["prazo", "cp-37-reclamacao-edital", "--inicio", "2027-01-04", "--leitura", "weekly"]) == 2
-    assert "use one of: publicacao, fim_do_edital" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        'cp-37-reclamacao-edital não tem a leitura "weekly"; use uma destas: publicacao, fim_do_edital\n')
 
 
 def test_help_lists_every_rule_with_its_article(capsys: pytest.CaptureFixture[str]) -> None:
@@ -185,4 +188,18 @@ act = "Decreto nº 45/2026"
     assert "Prazo final: quinta-feira, 24 de dezembro de 2026" in capsys.readouterr().out
     get_settings.cache_clear()
     assert main(["prazo", "cp-278-defesa", "--inicio", "24/11/2026", "--municipio", "cuiaba"]) != 0
-    assert "this deployment serves sapezal, nova-xavantina" in capsys.readouterr().err
+    assert capsys.readouterr().err == '--municipio "cuiaba": esta instalação atende sapezal, nova-xavantina\n'
+
+
+def test_the_refusals_speak_the_cli_locale_english_too(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """BALCAO_CLI_LOCALE=en: the same refusals, from the same msgids, in English."""
+    monkeypatch.setenv("BALCAO_CLI_LOCALE", "en")
+    assert main(["prazo", "cp-99-nada", "--inicio", "2027-01-04"]) == 2
+    assert capsys.readouterr().err.startswith('There is no rule "cp-99-nada". The rules are:\n')
+    assert main(["prazo", "cp-43-recurso", "--inicio", "31/02/2027"]) == 2
+    assert capsys.readouterr().err == (
+        '--inicio "31/02/2027": write YYYY-MM-DD or DD/MM/YYYY (with HH:MM for a deadline in hours)\n')
+    assert main(["prazo", "cp-278-defesa", "--inicio", "24/11/2026", "--municipio", "cuiaba"]) == 2
+    assert capsys.readouterr().err == '--municipio "cuiaba": this deployment serves sapezal, nova-xavantina\n'

@@ -16,7 +16,7 @@ def test_a_role_is_added_in_one_municipality_and_an_unknown_one_is_refused(
     assert main(["staff", "add", "5001", "--role", "admin", "--municipality", "sapezal"]) == 0
     assert main(["staff", "add", "5001", "--role", "clerk", "--municipality", "nova-xavantina"]) == 0
     assert main(["staff", "add", "5001", "--role", "clerk", "--municipality", "cuiaba"]) != 0
-    assert "this deployment serves sapezal, nova-xavantina" in capsys.readouterr().err
+    assert capsys.readouterr().err == '--municipality "cuiaba": esta instalação atende sapezal, nova-xavantina\n'
     with sqlite3.connect(database) as connection:
         rows = connection.execute(
             "SELECT municipality, role FROM staff_member WHERE telegram_user_id = 5001 ORDER BY municipality"

@@ -7,6 +7,7 @@ import datetime as dt
 from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.i18n import translator
 from bot.settings import Settings
 from models.audit import AuditEvent
 from models.drivers.importing import COLUMNS, GRAVISSIMA, import_drivers
@@ -16,6 +17,7 @@ from models.drivers.tables import Authorization, Driver, FeePayment, Inspection,
 from tests.auxil.drivers import JORGE_CPF, MARIA_CPF, cnh, csv_text, driver_row, renavam
 
 TODAY = dt.date(2026, 3, 20)
+EN, PT = translator("en"), translator("pt_BR")
 
 
 def jorge(**overrides: str) -> dict[str, str]:
@@ -105,7 +107,7 @@ async def test_every_bad_row_is_reported_with_its_line_and_nothing_is_applied(
     ]
     report = await run(session, settings, csv_text(rows))
     assert not report.applied
-    reasons = {(p.line, p.reason.split(":")[0]) for p in report.errors}
+    reasons = {(p.line, p.render(EN).split(":")[0]) for p in report.errors}
     assert reasons == {
         (3, "cpf"),
         (3, "placa"),
@@ -113,7 +115,7 @@ async def test_every_bad_row_is_reported_with_its_line_and_nothing_is_applied(
         (4, "autorizacao_emissao"),
         (5, "vistoria_data and vistoria_resultado go together"),
     }
-    assert "Art. 12 I" in next(p.reason for p in report.errors if p.line == 4 and p.reason.startswith("cnh"))
+    assert "Art. 12 I" in next(p.render(EN) for p in report.errors if p.line == 4 and p.render(EN).startswith("cnh"))
     assert await count(session, Driver) == 0 and await audit_actions(session) == []
 
 
@@ -121,7 +123,7 @@ async def test_repeated_identifiers_in_one_file_point_to_the_first_line(
     session: AsyncSession, settings: Settings
 ) -> None:
     report = await run(session, settings, csv_text([driver_row(), jorge(placa="QBX-1234")]))
-    assert [(p.line, p.reason) for p in report.errors] == [(3, "placa repeats line 2")]
+    assert [(p.line, p.render(EN)) for p in report.errors] == [(3, "placa repeats line 2")]
 
 
 async def test_commas_brazilian_dates_a_bom_and_quoted_fields_are_read(
@@ -136,14 +138,15 @@ async def test_commas_brazilian_dates_a_bom_and_quoted_fields_are_read(
 
 async def test_missing_columns_are_reported_on_line_1(session: AsyncSession, settings: Settings) -> None:
     report = await run(session, settings, "cpf;nome\n12345678909;Maria\n")
-    assert report.errors[0].line == 1 and "cnh_numero" in report.errors[0].reason
+    assert report.errors[0].line == 1 and "cnh_numero" in report.errors[0].render(EN)
 
 
 async def test_a_validity_that_is_not_twelve_months_from_the_fee_is_refused_art_3(
     session: AsyncSession, settings: Settings
 ) -> None:
     report = await run(session, settings, csv_text([driver_row(autorizacao_validade="2027-03-09")]))
-    assert [(p.line, p.reason[:41]) for p in report.errors] == [(2, "autorizacao_validade should be 2027-03-10")]
+    assert [(p.line, p.render(PT)[:66]) for p in report.errors] == [
+        (2, "autorizacao_validade deveria ser quarta-feira, 10 de março de 2027")]
     trusting = settings.model_copy(update={"driver_csv_validity": "trust"})
     report = await run(session, trusting, csv_text([driver_row(autorizacao_validade="2027-03-09")]))
     assert report.applied
@@ -154,15 +157,15 @@ async def test_a_validity_that_is_not_twelve_months_from_the_fee_is_refused_art_
 async def test_a_recent_cnh_is_a_warning_not_an_error_art_12_i(session: AsyncSession, settings: Settings) -> None:
     report = await run(session, settings, csv_text([driver_row(cnh_emissao="2025-01-10")]))
     assert report.applied
-    assert [(w.line, "Art. 12 I" in w.reason) for w in report.warnings] == [(2, True)]
+    assert [(w.line, "Art. 12 I" in w.render(EN)) for w in report.warnings] == [(2, True)]
 
 
 async def test_a_plate_of_a_driver_outside_the_file_cannot_be_taken(session: AsyncSession, settings: Settings) -> None:
     await run(session, settings, csv_text([driver_row(), jorge()]))
     report = await run(session, settings, csv_text([jorge(placa="QBX1234", renavam=renavam("0123456789"))]))
-    assert [(p.line, p.reason) for p in report.errors] == [(2, "the vehicle serves another driver's authorization")]
+    assert [(p.line, p.render(EN)) for p in report.errors] == [(2, "the vehicle serves another driver's authorization")]
     report = await run(session, settings, csv_text([jorge(autorizacao_numero="2026/001")]))
-    assert [(p.line, p.reason) for p in report.errors] == [(2, "autorizacao_numero belongs to another driver")]
+    assert [(p.line, p.render(EN)) for p in report.errors] == [(2, "autorizacao_numero belongs to another driver")]
 
 
 async def test_two_drivers_may_swap_authorization_numbers_in_one_file(
@@ -222,7 +225,9 @@ async def test_lei_1533_art_12_vii_a_gravissima_in_the_12_months_before_is_refus
     report = await run(session, settings, with_column([recent]))
     assert not report.applied
     [problem] = report.errors
-    assert problem.line == 2 and problem.reason.startswith(GRAVISSIMA) and "Art. 12 VII" in problem.reason
+    assert problem.line == 2 and problem.render(PT) == (
+        f"{GRAVISSIMA}: infração gravíssima em domingo, 15 de junho de 2025, menos de 12 meses antes da autorização "
+        "(Lei 1.533/2020 Art. 12 VII)")
     old = driver_row(**{GRAVISSIMA: "09/03/2025"})  # 12 months and a day before: allowed
     assert (await run(session, settings, with_column([old]))).applied
     assert not (await run(session, settings, csv_text([driver_row()]))).warnings  # a file without the column

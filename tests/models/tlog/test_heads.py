@@ -51,6 +51,9 @@ def test_keygen_writes_a_private_key_once(tmp_path: Path, capsys: pytest.Capture
     assert load_public_key(path) is not None and load_key_file(path) is not None
     assert main(["log", "keygen", str(path)]) == 2
     assert "never overwritten" in capsys.readouterr().err
+    nowhere = tmp_path / "no-such-folder" / "log.pem"
+    assert main(["log", "keygen", str(nowhere)]) == 2
+    assert capsys.readouterr().err == f"{nowhere}: the file or its folder does not exist\n"
     with pytest.raises(FileExistsError):
         generate_key_file(path)
 

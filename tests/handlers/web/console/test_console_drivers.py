@@ -110,3 +110,19 @@ async def test_search_status_link_code_and_inspection(
         inspections = (await session.exec(select(Inspection))).all()
     assert any(i.inspected_on == TODAY.date() for i in inspections)
     assert (await client.get("/painel/motoristas/2026/999999")).status == 404
+
+
+async def test_the_dry_run_gives_each_bad_rows_reason_in_the_clerks_language(
+    client: TestClient, sessions: SessionFactory, settings: Settings
+) -> None:
+    """The reasons come from the models as msgids with parameters: a clerk reads them in Portuguese."""
+    lines = demo_csv(TODAY.date()).splitlines()
+    cpf = lines[1].split(";")[0]
+    bad = "\n".join([lines[0], lines[1].replace(cpf, "123.456", 1), *lines[2:]]) + "\n"
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    refused = await client.post("/painel/motoristas/importar", data=_upload(csrf, bad))
+    page = await refused.text()
+    assert refused.status == 422
+    assert "<td>2</td><td>cpf: o CPF deve ter 11 dígitos</td>" in page
+    assert "CPF must have" not in page and "{column}" not in page
+    assert await _count(sessions) == 0
