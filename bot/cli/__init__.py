@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
+
+from telegram.error import InvalidToken
 
 from bot.cli import backup, core, deadlines, demo, drivers, log, notices, open311, outbox, running
 from bot.cli.argparse_texts import argparse_in
@@ -21,6 +24,9 @@ from bot.i18n import CatalogsMissing, Translator, check_catalogs
 from bot.logs import setup_logging
 from bot.migrate import SchemaOutOfDate
 from bot.settings import Settings, SettingsError, get_settings, load_settings
+from handlers.chat.errors import new_reference
+
+logger = logging.getLogger("balcao.cli")
 
 Handler = Callable[[argparse.Namespace], Coroutine[Any, Any, int]]
 
@@ -77,3 +83,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except InvalidToken:  # python-telegram-bot's text quotes the token: never printed
+        print(tr._("Telegram refused a bot token. Check BALCAO_TELEGRAM_TOKEN (or the token of each bot of the "
+                   "deployment)."), file=sys.stderr)
+        return 2
+    except Exception:  # no traceback on the terminal (it may quote a secret): the log has it, redacted
+        reference = new_reference()
+        logger.exception("command failed, reference %s", reference)
+        print(tr._("The command stopped on an unexpected error. The log has the details under {reference}.").format(
+            reference=reference), file=sys.stderr)
+        return 1
