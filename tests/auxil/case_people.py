@@ -30,8 +30,12 @@ async def _person(session: AsyncSession, telegram_id: int, name: str) -> PersonV
     )
 
 
-async def make_cast(session: AsyncSession) -> Cast:
-    """Create the people, and staff roles for Clara, Inês and Otávio."""
+ANA = 7200
+"""Ana, an admin (every municipality), for the tests that need one: :func:`make_cast` with ``with_admin``."""
+
+
+async def make_cast(session: AsyncSession, *, with_admin: bool = False) -> Cast:
+    """Create the people, and staff roles for Clara, Inês and Otávio (and Ana, admin, ``with_admin``)."""
     joao = await _person(session, 7001, "João")
     maria = await _person(session, 7002, "Maria")
     clara = await _person(session, 7101, "Clara")
@@ -40,6 +44,8 @@ async def make_cast(session: AsyncSession) -> Cast:
     await add_staff(session=session, telegram_user_id=7101, role=Role.CLERK, name="Clara", actor="test")
     await add_staff(session=session, telegram_user_id=7102, role=Role.INSPECTOR, name="Inês", actor="test")
     await add_staff(session=session, telegram_user_id=7103, role=Role.OMBUDSMAN, name="Otávio", actor="test")
+    if with_admin:
+        await add_staff(session=session, telegram_user_id=ANA, role=Role.ADMIN, name="Ana", actor="test")
     return Cast(joao=joao, maria=maria, clara=clara, ines=ines, otavio=otavio)
 
 

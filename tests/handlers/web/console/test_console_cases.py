@@ -25,19 +25,18 @@ from models.cases.limits import CaseLimits
 from models.cases.tables import Case, CaseStatus, Outcome
 from models.console.tables import ResponseTemplate
 from models.outbox import OutboxMessage
-from models.people import Person, Role, add_staff
+from models.people import Person
 from tests.auxil.case_files import png
-from tests.auxil.case_people import NOW, Cast, make_cast, ombudsman, representation
+from tests.auxil.case_people import ANA, NOW, Cast, make_cast, ombudsman, representation
 from tests.auxil.console import sign_in
 
-CLARA, INES, OTAVIO, ADMIN = 7101, 7102, 7103, 7200
+CLARA, INES, OTAVIO = 7101, 7102, 7103
+ADMIN = ANA
 
 
 @pytest.fixture
 async def cast(session: AsyncSession) -> Cast:
-    cast = await make_cast(session)
-    await add_staff(session=session, telegram_user_id=ADMIN, role=Role.ADMIN, name="Ana", actor="test")
-    return cast
+    return await make_cast(session, with_admin=True)
 
 
 @pytest.fixture

@@ -22,19 +22,17 @@ from models.cases.filing import file_representation
 from models.cases.tables import Case
 from models.open311.keys import client_for_key
 from models.open311.tables import Open311Client, Open311Submission
-from models.people import Role, add_staff
-from tests.auxil.case_people import NOW, Cast, make_cast, representation
+from tests.auxil.case_people import ANA, NOW, Cast, make_cast, representation
 from tests.auxil.console import sign_in
 
-CLARA, ADMIN = 7101, 7200
+CLARA = 7101
+ADMIN = ANA
 KEY = re.compile(r'id="the-key" class="key" value="([A-Za-z0-9_-]{40,})"')
 
 
 @pytest.fixture
 async def cast(session: AsyncSession) -> Cast:
-    cast = await make_cast(session)
-    await add_staff(session=session, telegram_user_id=ADMIN, role=Role.ADMIN, name="Ana", actor="test")
-    return cast
+    return await make_cast(session, with_admin=True)
 
 
 @pytest.fixture

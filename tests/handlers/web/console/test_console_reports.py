@@ -24,20 +24,18 @@ from models.cases.filing import file_ombudsman_case, file_representation
 from models.cases.handling import decide
 from models.cases.tables import Case, Outcome
 from models.outbox import OutboxMessage, OutboxStatus
-from models.people import Role, add_staff
-from tests.auxil.case_people import NOW, Cast, make_cast, ombudsman, representation
+from tests.auxil.case_people import ANA, NOW, Cast, make_cast, ombudsman, representation
 from tests.auxil.console import sign_in
 from tests.auxil.notices import cp_auto, issue
 
-CLARA, OTAVIO, ADMIN = 7101, 7103, 7200
+CLARA, OTAVIO = 7101, 7103
+ADMIN = ANA
 TODAY = NOW + dt.timedelta(hours=1)
 
 
 @pytest.fixture
 async def cast(session: AsyncSession) -> Cast:
-    cast = await make_cast(session)
-    await add_staff(session=session, telegram_user_id=ADMIN, role=Role.ADMIN, name="Ana", actor="test")
-    return cast
+    return await make_cast(session, with_admin=True)
 
 
 @pytest.fixture
