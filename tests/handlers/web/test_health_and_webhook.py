@@ -12,7 +12,7 @@ from telegram import Bot, Update
 
 from bot.db import SessionFactory, create_engine, session_factory
 from bot.settings import Settings
-from bot.web import SECRET_HEADER, WEBHOOK_PATH, build_web_app
+from bot.web import SECRET_HEADER, WEBHOOK_PATH, WebhookBot, build_web_app
 from models.columns import utcnow
 from models.seen_updates import KEEP, first_sight, forget_seen
 
@@ -25,6 +25,12 @@ class FakeBotApplication:
         self.update_queue: asyncio.Queue[Any] = asyncio.Queue()
 
 
+def served(application: FakeBotApplication, settings: Settings) -> dict[str, WebhookBot]:
+    """The one bot of a single-bot deployment, at ``/telegram/webhook`` with ``BALCAO_WEBHOOK_SECRET``."""
+    assert settings.webhook_secret is not None
+    return {"": WebhookBot(application, settings.webhook_secret.get_secret_value())}
+
+
 @pytest.fixture
 def webhook_settings(settings: Settings) -> Settings:
     return settings.model_copy(update={"webhook_url": "https://balcao.example.gov.br",
@@ -34,7 +40,7 @@ def webhook_settings(settings: Settings) -> Settings:
 @pytest.fixture
 async def client(webhook_settings: Settings, sessions: SessionFactory) -> AsyncIterator[tuple[TestClient, Any]]:
     bot_application = FakeBotApplication()
-    app: web.Application = build_web_app(webhook_settings, sessions, bot_application)
+    app: web.Application = build_web_app(webhook_settings, sessions, served(bot_application, webhook_settings))
     async with TestClient(TestServer(app)) as test_client:
         yield test_client, bot_application
 
@@ -119,8 +125,9 @@ async def test_replays_are_refused_across_processes_and_old_ids_are_forgotten(
 ) -> None:
     """Two servers (processes) on one database agree; ids older than two days are pruned."""
     first, second = FakeBotApplication(), FakeBotApplication()
-    async with TestClient(TestServer(build_web_app(webhook_settings, sessions, first))) as one, \
-            TestClient(TestServer(build_web_app(webhook_settings, sessions, second))) as two:
+    one_app = build_web_app(webhook_settings, sessions, served(first, webhook_settings))
+    two_app = build_web_app(webhook_settings, sessions, served(second, webhook_settings))
+    async with TestClient(TestServer(one_app)) as one, TestClient(TestServer(two_app)) as two:
         answers = await asyncio.gather(*(client.post(WEBHOOK_PATH, json=UPDATE, headers=SECRET)
                                          for client in (one, two, one, two)))
         assert [a.status for a in answers] == [200] * 4
@@ -152,7 +159,8 @@ async def test_the_webhook_is_served_at_the_path_the_url_names(
     /telegram/webhook; now both answer (the second for a proxy that strips the prefix)."""
     prefixed = webhook_settings.model_copy(update={"webhook_url": "https://balcao.example.gov.br/balcao"})
     bot_application = FakeBotApplication()
-    async with TestClient(TestServer(build_web_app(prefixed, sessions, bot_application))) as test_client:
+    app = build_web_app(prefixed, sessions, served(bot_application, prefixed))
+    async with TestClient(TestServer(app)) as test_client:
         response = await test_client.post("/balcao/telegram/webhook", json=UPDATE, headers=SECRET)
         assert response.status == 200
         assert (await test_client.post("/telegram/webhook", json={**UPDATE, "update_id": 13},
