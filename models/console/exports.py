@@ -4,18 +4,20 @@ Each export is a header and an async stream of row batches (keyset pagination by
 time). Nothing is cut by date, so today's rows are in. Personal data only where the viewer may see it: a case's
 author by :func:`models.cases.views.may_see_author` (a restricted ombudsman author is the pseudonym, Lei 13.460/2017
 Art. 10 §7); the offender's name on notices and deliveries only for the roles that issue and deliver notices.
-CPFs and addresses are never exported. Staff other than admins export their own queue's cases, as in the list.
+CPFs and addresses are never exported. Each municipality's rows are exported with the viewer's role *there* (CF
+Art. 30): staff other than admins export their own queue's cases, as in the list, and a restricted ombudsman case
+only reaches the Ombudsman (:func:`models.cases.handling.cases_visible_to`).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import true
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from models.cases.handling import cases_visible_to
 from models.cases.tables import Case, CaseAuthor
 from models.cases.views import may_see_author
 from models.exports.cells import Cell
@@ -42,23 +44,20 @@ def _money(cents: int) -> float:
     return cents / 100
 
 
-def cases_export(*, role: Role, municipalities: tuple[str, ...] | None = None) -> Export:
-    """Every case of the viewer's queue (every case for admins), oldest first, with today's.
+def cases_export(*, roles: Mapping[str, Role]) -> Export:
+    """Every case of the viewer's queue in each municipality (every case where they are admin), oldest first.
 
     Args:
-        role: the viewer's role (their queue; whether they see the author).
-        municipalities: only these municipalities' cases (where the viewer works); ``None``: every one.
+        roles: the viewer's role in each municipality exported (its queue there; whether they see the author).
     """
+    by_place: dict[str | None, Role] = {slug: role for slug, role in roles.items()}
+    reach = cases_visible_to(by_place)
 
     async def rows(session: AsyncSession) -> Rows:
         last = 0
         while True:
             statement = (select(Case, CaseAuthor).join(CaseAuthor, col(CaseAuthor.case_id) == Case.id)
-                         .where(col(Case.id) > last).order_by(col(Case.id)).limit(BATCH))
-            if role is not Role.ADMIN:
-                statement = statement.where(Case.handling_role == role)
-            if municipalities is not None:
-                statement = statement.where(col(Case.municipality).in_(municipalities))
+                         .where(reach, col(Case.id) > last).order_by(col(Case.id)).limit(BATCH))
             batch = (await session.exec(statement)).all()
             if not batch:
                 return
@@ -66,7 +65,7 @@ def cases_export(*, role: Role, municipalities: tuple[str, ...] | None = None) -
                 case.protocol, case.kind.value, case.ombudsman_type.value if case.ombudsman_type else None,
                 case.status.value, case.handling_role.value, case.received_at, case.due_on, case.closed_at,
                 case.assigned_staff_id, case.summary, case.place_text, case.accused,
-                author.name if may_see_author(case, role) else f"#{author.pseudonym}",
+                author.name if may_see_author(case, roles[case.municipality]) else f"#{author.pseudonym}",
                 case.outcome.value if case.outcome else None, case.outcome_reason,
             ] for case, author in batch]
             last = batch[-1][0].id or last
@@ -77,15 +76,17 @@ def cases_export(*, role: Role, municipalities: tuple[str, ...] | None = None) -
     ], rows=rows)
 
 
-def notices_export(*, role: Role, municipalities: tuple[str, ...] | None = None) -> Export:
-    """Every penalty notice, oldest first; the offender's name only for the roles that handle notices.
+def _personal(roles: Mapping[str, Role], notice: Notice) -> bool:
+    return roles[notice.municipality] in NOTICE_PERSONAL_ROLES
+
+
+def notices_export(*, roles: Mapping[str, Role]) -> Export:
+    """Every penalty notice, oldest first; the offender's name only where the viewer handles notices.
 
     Args:
-        role: the viewer's role (whether they see the offender's name).
-        municipalities: only these municipalities' notices; ``None``: every one.
+        roles: the viewer's role in each municipality exported (whether they see the offender's name there).
     """
-    personal = role in NOTICE_PERSONAL_ROLES
-    places = true() if municipalities is None else col(Notice.municipality).in_(municipalities)
+    places = col(Notice.municipality).in_(list(roles))
 
     async def rows(session: AsyncSession) -> Rows:
         last = 0
@@ -96,7 +97,8 @@ def notices_export(*, role: Role, municipalities: tuple[str, ...] | None = None)
                 return
             yield [[
                 notice.number, notice.type.value, notice.rulebook, notice.infraction_code, notice.infraction_article,
-                notice.offender_name if personal else None, notice.place, notice.drawn_up_at, notice.issued_at,
+                notice.offender_name if _personal(roles, notice) else None, notice.place, notice.drawn_up_at,
+                notice.issued_at,
                 _money(notice.fine_cents), notice.recidivist, notice.stage.value,
                 notice.outcome.value if notice.outcome else None, notice.case_id,
             ] for notice in batch]
@@ -108,15 +110,13 @@ def notices_export(*, role: Role, municipalities: tuple[str, ...] | None = None)
     ], rows=rows)
 
 
-def deliveries_export(*, role: Role, municipalities: tuple[str, ...] | None = None) -> Export:
+def deliveries_export(*, roles: Mapping[str, Role]) -> Export:
     """Every delivery of a notice or decision, with how and when the ciência came.
 
     Args:
-        role: the viewer's role (whether they see the offender's name).
-        municipalities: only these municipalities' notices' deliveries; ``None``: every one.
+        roles: the viewer's role in each municipality exported (whether they see the offender's name there).
     """
-    personal = role in NOTICE_PERSONAL_ROLES
-    places = true() if municipalities is None else col(Notice.municipality).in_(municipalities)
+    places = col(Notice.municipality).in_(list(roles))
 
     async def rows(session: AsyncSession) -> Rows:
         last = 0
@@ -127,7 +127,7 @@ def deliveries_export(*, role: Role, municipalities: tuple[str, ...] | None = No
             if not batch:
                 return
             yield [[
-                notice.number, notice.offender_name if personal else None, delivery.document.value,
+                notice.number, notice.offender_name if _personal(roles, notice) else None, delivery.document.value,
                 delivery.state.value, delivery.staff_reason.value if delivery.staff_reason else None,
                 delivery.sent_at, delivery.edital_published_on, delivery.ciencia_on,
                 delivery.ciencia_kind.value if delivery.ciencia_kind else None, delivery.created_at,

@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.settings import Settings
-from models.people import ANY_MUNICIPALITY, PermissionDenied, Role, require_role
+from models.people import ANY_MUNICIPALITY, PermissionDenied, Role, require_role, staff_roles
 from models.people import staff_municipalities as places_with_role
+
+PlaceRoles = tuple[tuple[str, Role], ...]
+"""(slug, role) of each municipality: the member's role there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +30,8 @@ class ConsoleScope:
     """The slugs the console shows: the chosen one, or all of :attr:`places`."""
     role: Role
     """The member's role where the console is looking (the chosen municipality's, else the widest one)."""
+    roles: PlaceRoles
+    """The member's role in each municipality shown: lists and exports ask each municipality's role there."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -64,13 +69,46 @@ async def console_scope(*, session: AsyncSession, telegram_user_id: int, setting
     """
     places = await staff_municipalities(session=session, telegram_user_id=telegram_user_id, settings=settings)
     slugs = tuple(slug for slug, _name in places)
+    held = await staff_roles(session=session, telegram_user_id=telegram_user_id)
     if chosen is not None and chosen in slugs:
         role = await require_role(session=session, telegram_user_id=telegram_user_id, allowed=allowed,
                                   municipality=chosen)
-        return ConsoleScope(places=places, shown=(chosen,), role=role)
-    role = await require_role(session=session, telegram_user_id=telegram_user_id, allowed=allowed,
-                              municipality=ANY_MUNICIPALITY)
-    return ConsoleScope(places=places, shown=slugs, role=role)
+        shown: tuple[str, ...] = (chosen,)
+    else:
+        role = await require_role(session=session, telegram_user_id=telegram_user_id, allowed=allowed,
+                                  municipality=ANY_MUNICIPALITY)
+        shown = slugs
+    roles = tuple((slug, held.get(None) or held[slug]) for slug in shown)
+    return ConsoleScope(places=places, shown=shown, role=role, roles=roles)
+
+
+def roles_for_page(roles: PlaceRoles, allowed: frozenset[Role]) -> PlaceRoles:
+    """The municipalities shown where the member holds one of a page's roles (admins always), with that role.
+
+    A page lists and exports only these: an admin of Sapezal who is an inspector in Nova Xavantina sees Nova
+    Xavantina's records only on the inspectors' pages, and with an inspector's view (CF Art. 30).
+    """
+    return tuple((slug, role) for slug, role in roles if role is Role.ADMIN or role in allowed)
+
+
+def widest(roles: PlaceRoles) -> Role:
+    """The role that decides what a page offers when it shows several municipalities: admin if held, else the first.
+
+    Offering is all it decides: every record opened or acted on is checked in its own municipality.
+    """
+    held = [role for _slug, role in roles]
+    return Role.ADMIN if Role.ADMIN in held else held[0]
+
+
+async def admin_of_every_municipality(*, session: AsyncSession, telegram_user_id: int, settings: Settings) -> bool:
+    """Whether the member is an admin in every municipality the deployment serves (or deployment-wide).
+
+    Pages about the whole deployment (the audit log, Open311 keys) are theirs alone; another role held elsewhere
+    adds nothing.
+    """
+    places = await places_with_role(session=session, telegram_user_id=telegram_user_id,
+                                    allowed=frozenset({Role.ADMIN}))
+    return places is None or all(slug in places for slug in settings.municipalities)
 
 
 async def may_work_in(*, session: AsyncSession, telegram_user_id: int, municipality: str, shown: tuple[str, ...],

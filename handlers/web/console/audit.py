@@ -32,7 +32,7 @@ def _day(raw: str) -> dt.date | None:
 async def audit_log(request: web.Request) -> web.Response:
     """The audit log with its filters (the deployment's: only for an admin of every municipality it serves)."""
     staff = staff_of(request)
-    refused = deployment_wide(request)  # its entries name every municipality's records (CF Art. 30)
+    refused = await deployment_wide(request)  # its entries name every municipality's records (CF Art. 30)
     if refused is not None:
         return refused
     query = request.query

@@ -13,7 +13,7 @@ import csv
 import datetime as dt
 import io
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -33,10 +33,10 @@ from models.people import Role
 
 routes = web.RouteTableDef()
 CHUNK = 64 * 1024
-EXPORTS: dict[str, Callable[[Role, tuple[str, ...]], Export]] = {
-    "casos": lambda role, places: cases_export(role=role, municipalities=places),
-    "notificacoes": lambda role, places: notices_export(role=role, municipalities=places),
-    "entregas": lambda role, places: deliveries_export(role=role, municipalities=places),
+EXPORTS: dict[str, Callable[[Mapping[str, Role]], Export]] = {
+    "casos": lambda roles: cases_export(roles=roles),
+    "notificacoes": lambda roles: notices_export(roles=roles),
+    "entregas": lambda roles: deliveries_export(roles=roles),
 }
 
 
@@ -138,6 +138,6 @@ async def export_file(request: web.Request) -> web.StreamResponse:
     """One export as CSV or XLSX (audited with its actor)."""
     staff = staff_of(request)
     name, kind = request.match_info["name"], request.match_info["kind"]
-    export = EXPORTS[name](staff.role, staff.shown)  # only the municipalities shown (CF Art. 30)
+    export = EXPORTS[name](dict(staff.roles))  # the municipalities shown, each with the role there (CF Art. 30)
     await _audit(request, staff, name, kind)
     return await (_csv(request, export) if kind == "csv" else _xlsx(request, export))

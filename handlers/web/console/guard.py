@@ -9,6 +9,7 @@ Unexpected errors are logged with a reference (``E-7F3A9C``) shown to the person
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -22,7 +23,7 @@ from handlers.web.console.rendering import message_page, request_translator
 from handlers.web.console.staff import STAFF, ConsoleStaff, staff_of
 from handlers.web.keys import SETTINGS
 from models.columns import utcnow
-from models.console.scope import console_scope, may_work_in
+from models.console.scope import admin_of_every_municipality, console_scope, may_work_in, roles_for_page, widest
 from models.console.signin import CONSOLE_ROLES, csrf_ok, csrf_token, session_owner
 from models.people import PermissionDenied, Person, Role, StaffMember
 
@@ -59,7 +60,8 @@ async def _signed_in(request: web.Request, token: str) -> ConsoleStaff | None:
     chosen = scope.shown[0] if len(scope.shown) == 1 and len(scope.places) > 1 else None
     return ConsoleStaff(telegram_user_id=owner, role=scope.role, name=member.name if member else "",
                         municipalities=scope.names, places=scope.places, shown=scope.shown, chosen=chosen,
-                        session_token=token, csrf=csrf_token(token), tr=translator(locale, settings.timezone))
+                        roles=scope.roles, session_token=token, csrf=csrf_token(token),
+                        tr=translator(locale, settings.timezone))
 
 
 def _signed_out(request: web.Request) -> web.Response:
@@ -122,16 +124,25 @@ async def console_guard(request: web.Request, handler: Handler) -> web.StreamRes
 
 
 def console_page(*roles: Role) -> Callable[[Handler], Handler]:
-    """Allow a page only to staff of ``roles`` (admins always); others get a refusal page and nothing runs."""
+    """Allow a page only to staff of ``roles`` (admins always); others get a refusal page and nothing runs.
+
+    The page then shows only the municipalities where the member holds one of ``roles``, with the role held there
+    (:func:`models.console.scope.roles_for_page`): its lists and exports leave out the others.
+    """
     allowed = frozenset(roles)
 
     def decorate(handler: Handler) -> Handler:
         async def wrapper(request: web.Request) -> web.StreamResponse:
             staff = staff_of(request)
-            if staff.role is not Role.ADMIN and staff.role not in allowed:
+            kept = roles_for_page(staff.roles, allowed)
+            if not kept:
                 tr = staff.tr
                 return message_page(request, status=403, title=tr._("Not for your role"), text=tr._(
                     "This part of the console is for other staff roles. Nothing was changed."))
+            shown = tuple(slug for slug, _role in kept)
+            request[STAFF] = dataclasses.replace(
+                staff, shown=shown, roles=kept, role=widest(kept),
+                municipalities=tuple(name for slug, name in staff.places if slug in shown))
             return await handler(request)
 
         wrapper.__name__ = handler.__name__
@@ -161,15 +172,17 @@ def elsewhere(request: web.Request) -> web.Response:
         "changed. If you work in several municipalities, choose it at the top of the page."))
 
 
-def deployment_wide(request: web.Request) -> web.Response | None:
-    """Refuse a page about the whole deployment (the audit log, Open311 keys) to staff of only some municipalities.
+async def deployment_wide(request: web.Request) -> web.Response | None:
+    """Refuse a page about the whole deployment (the audit log, Open311 keys) to all but admins of every municipality.
 
     Returns:
-        The refusal page, or None when the member works in every municipality the deployment serves.
+        The refusal page, or None when the member is an admin in every municipality the deployment serves.
     """
     staff = staff_of(request)
-    if len(staff.places) >= len(request.config_dict[SETTINGS].municipalities):
-        return None
+    async with db(request)() as session:
+        if await admin_of_every_municipality(session=session, telegram_user_id=staff.telegram_user_id,
+                                             settings=request.config_dict[SETTINGS]):
+            return None
     tr = staff.tr
     return message_page(request, status=403, title=tr._("Not for your role"), text=tr._(
         "This page covers every municipality of this deployment, so only an admin of all of them uses it. "

@@ -39,14 +39,14 @@ async def _page(request: web.Request, *, key: str = "", name: str = "", error: s
 @console_page(Role.ADMIN)
 async def keys_page(request: web.Request) -> web.Response:
     """The client systems, and the form for a new one."""
-    return deployment_wide(request) or await _page(request)
+    return (await deployment_wide(request)) or await _page(request)
 
 
 @routes.post("/open311")
 @console_page(Role.ADMIN)
 async def add_key(request: web.Request) -> web.Response:
     """Issue a key for a client system and show it this once (audited; only its hash is kept)."""
-    if (refused := deployment_wide(request)) is not None:
+    if (refused := await deployment_wide(request)) is not None:
         return refused
     staff = staff_of(request)
     name = (await form_text(request, "name", 200)).strip()
@@ -72,7 +72,7 @@ async def _client(request: web.Request) -> Open311Client | None:
 @console_page(Role.ADMIN)
 async def confirm_revoke(request: web.Request) -> web.Response:
     """Ask before revoking: the client system stops filing at once."""
-    if (refused := deployment_wide(request)) is not None:
+    if (refused := await deployment_wide(request)) is not None:
         return refused
     tr = staff_of(request).tr
     client = await _client(request)
@@ -87,7 +87,7 @@ async def confirm_revoke(request: web.Request) -> web.Response:
 @console_page(Role.ADMIN)
 async def revoke(request: web.Request) -> web.StreamResponse:
     """Revoke the client system's key at once (audited)."""
-    if (refused := deployment_wide(request)) is not None:
+    if (refused := await deployment_wide(request)) is not None:
         return refused
     staff = staff_of(request)
     client = await _client(request)

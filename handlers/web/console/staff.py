@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from bot.i18n import Translator
+from models.console.scope import PlaceRoles
 from models.people import Role
 
 
@@ -24,6 +25,8 @@ class ConsoleStaff:
     shown: tuple[str, ...]
     """The slugs of the municipalities the console shows now (the chosen one, or all of :attr:`places`)."""
     chosen: str | None
+    roles: PlaceRoles
+    """The member's role in each municipality of :attr:`shown` (a page keeps those where its roles are held)."""
     session_token: str
     csrf: str
     tr: Translator

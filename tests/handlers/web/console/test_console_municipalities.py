@@ -40,8 +40,8 @@ from tests.auxil.console import sign_in
 from tests.auxil.notices import cp_auto, issue, opted_in, person
 
 TODAY = NOW + dt.timedelta(hours=1)
-SA_CLERK, SA_INSPECTOR, SA_OMBUDSMAN, NX_CLERK, NX_INSPECTOR, BOTH_ADMIN, SA_ADMIN, MIXED = (
-    7401, 7402, 7403, 7411, 7412, 7420, 7421, 7422)
+SA_CLERK, SA_INSPECTOR, SA_OMBUDSMAN, NX_CLERK, NX_INSPECTOR, BOTH_ADMIN, SA_ADMIN, MIXED, SPLIT = (
+    7401, 7402, 7403, 7411, 7412, 7420, 7421, 7422, 7423)
 JOAO, MARIA = 7001, 7002
 SA, NX = "sapezal", "nova-xavantina"
 FOREIGN = "outro município"
@@ -77,6 +77,9 @@ async def world(session: AsyncSession, settings: Settings) -> World:
     await _staff(session, MIXED, Role.ADMIN, SA)
     await add_staff(session=session, telegram_user_id=MIXED, role=Role.INSPECTOR, name="Mixed", actor="test",
                     municipality=NX)  # admin in Sapezal, inspector in Nova Xavantina
+    await _staff(session, SPLIT, Role.INSPECTOR, SA)
+    await add_staff(session=session, telegram_user_id=SPLIT, role=Role.OMBUDSMAN, name="Split", actor="test",
+                    municipality=NX)  # inspector in Sapezal, ombudsman in Nova Xavantina
     joao = await person(session, JOAO, "João")
     maria = await person(session, MARIA, "Maria")
     filed = await file_representation(session=session, person_id=joao.id, form=representation(), now=NOW,
@@ -357,9 +360,41 @@ async def test_the_audit_log_and_open311_keys_are_for_an_admin_of_every_municipa
     async with sessions() as session:
         assert (await session.exec(select(Open311Client))).all() == []
     assert world.nx_case.protocol not in await (await client.get("/painel/casos")).text()
+    csrf = await sign_in(client, sessions, settings, MIXED)  # an admin of Sapezal with another role elsewhere
+    for path in ("/painel/auditoria", "/painel/open311"):
+        assert (await client.get(path)).status == 403, path
+    assert (await client.post("/painel/open311", data={"csrf": csrf, "name": "App"})).status == 403
+    async with sessions() as session:
+        assert (await session.exec(select(Open311Client))).all() == []
     await sign_in(client, sessions, settings, BOTH_ADMIN)
     assert (await client.get("/painel/auditoria")).status == 200
     assert (await client.get("/painel/open311")).status == 200
+
+
+async def test_lists_and_exports_use_the_role_held_in_each_municipality(
+    client: TestClient, sessions: SessionFactory, settings: Settings, world: World
+) -> None:
+    """A page lists a municipality's records only where the member holds the page's role, and exports each
+    municipality's rows with the role held there: Sapezal's admin who inspects in Nova Xavantina exports Nova
+    Xavantina's inspectors' queue only, not its clerks' representação nor its Ouvidoria's case; an inspector of
+    Sapezal who is Nova Xavantina's ombudsman lists no Nova Xavantina notice or delivery (an inspector's pages) and
+    exports them without the offender's name (the Ombudsman's view there)."""
+    await sign_in(client, sessions, settings, MIXED)
+    cases = await (await client.get("/painel/exportar/casos.csv")).text()
+    assert world.sa_ombudsman.protocol in cases  # admin in Sapezal: every queue there
+    assert world.nx_case.protocol not in cases and world.nx_ombudsman.protocol not in cases
+    assert world.notice.number in await (await client.get("/painel/notificacoes")).text()  # inspects there
+
+    await sign_in(client, sessions, settings, SPLIT)
+    assert world.paper.notice_id is not None
+    paper_number = (await _notice(sessions, world.paper.notice_id)).number
+    assert world.notice.number not in await (await client.get("/painel/notificacoes")).text()
+    assert paper_number not in await (await client.get("/painel/entregas")).text()
+    for name in ("notificacoes", "entregas"):  # the Ouvidoria's export of notices has no offender (not its to see)
+        exported = await (await client.get(f"/painel/exportar/{name}.csv")).text()
+        assert world.notice.number in exported and "Bar do Zé" not in exported, name
+    cases = await (await client.get("/painel/exportar/casos.csv")).text()
+    assert world.nx_ombudsman.protocol in cases and world.nx_case.protocol not in cases  # the Ouvidoria's only
 
 
 async def test_the_actions_offered_follow_the_role_held_in_the_cases_municipality(
