@@ -150,13 +150,15 @@ async def _dispatch(args: argparse.Namespace) -> int:
                         return await dispatcher.run_forever(stop=stop)
                     return await dispatcher.run_until_idle(stop=stop)
 
-            try:  # one dispatcher per bot, at once: each keeps its own bot's limits
-                for done in await asyncio.gather(*(send_with(s) for s in senders(settings, served, deployment))):
-                    stats.merge(done)
-            except DispatchStopped as exc:  # every bot here has a token, so Telegram refused one; its text may
+            try:  # one dispatcher per bot, at once: each keeps its own bot's limits; one stopping stops the others
+                async with asyncio.TaskGroup() as group:
+                    running = [group.create_task(send_with(s)) for s in senders(settings, served, deployment)]
+            except* DispatchStopped as exc:  # every bot here has a token, so Telegram refused one; its text may
                 # quote the token (python-telegram-bot's InvalidToken): it is never printed
                 raise CommandError(tr._("Telegram refused a bot token: sending stopped. Check BALCAO_TELEGRAM_TOKEN "
                                         "(or the token of each bot of the deployment).")) from exc
+            for task in running:
+                stats.merge(task.result())
     print(
         tr._("sent {sent}, unreachable {unreachable}, failed {failed}, cancelled {cancelled}, "
              "to retry later {retry_later}").format(sent=stats.sent, unreachable=stats.unreachable,
