@@ -276,7 +276,7 @@ def single(values: dict[str, object]) -> Municipalities:
 
     Args:
         values: ``slug``, ``name``, ``state``, ``ouvidoria_phone``, ``rulebooks`` (``None``: the laws this
-            municipality enacted), ``unit_values``, ``holidays`` (dates), ``office``.
+            municipality enacted), ``unit_values``, ``holidays`` (dates), ``short_days``, ``office``.
 
     Raises:
         MunicipalitiesError: one line per invalid value, named by its variable.
@@ -296,6 +296,7 @@ def single(values: dict[str, object]) -> Municipalities:
         "slug": slug, "name": name, "state": values.get("state", "MT"), "ibge_code": ibge,
         "ouvidoria": {"phone": values.get("ouvidoria_phone") or ""}, "holidays": holidays,
         "unit_values": values.get("unit_values") or {}, "rulebooks": rulebooks,
+        "short_days": [day.model_dump() for day in values.get("short_days") or ()],  # type: ignore[attr-defined]
         "offices": [{"name": office_name.strip(), "address": office_address.strip() or office_name.strip()}]
         if office_name.strip() else [],
     }

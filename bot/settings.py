@@ -75,7 +75,8 @@ class Settings(BaseSettings):
         '{"URS": {"2026": "5.25"}}. No default: a fine needs the value of its year configured.',
     )
     short_days: list[ShortDay] = Field(
-        default_factory=list, description="Short office days of the municipality (from the municipalities file)."
+        default_factory=list, description="Single municipality: its short office days, JSON: [{\"date\": \"2026-12-24\", "
+        "\"closes\": \"12:00\", \"act\": \"Decreto nº 45/2026\"}] (a file lists them as [[municipality.short_days]])."
     )
     short_day_rule: Literal["lei9784_art66", "cpc_224"] = Field(
         default="lei9784_art66",
@@ -456,7 +457,7 @@ class Settings(BaseSettings):
 
 _SINGLE_FIELDS: tuple[str, ...] = (
     "municipality_slug", "municipality_ibge_code", "municipality_name", "municipality_state", "ouvidoria_phone",
-    "rulebooks", "unit_values", "municipal_holidays",
+    "rulebooks", "unit_values", "municipal_holidays", "short_days",
 )
 
 
@@ -495,7 +496,7 @@ def _municipalities(settings: Settings) -> Municipalities:
         "ouvidoria_phone": settings.ouvidoria_phone,
         "rulebooks": settings.rulebooks if "rulebooks" in settings.model_fields_set else None,
         "unit_values": settings.unit_values, "holidays": settings.municipal_holidays,
-        "office": settings.driver_office,
+        "short_days": settings.short_days, "office": settings.driver_office,
     })
 
 

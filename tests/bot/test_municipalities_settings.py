@@ -1,6 +1,7 @@
 """BALCAO_MUNICIPALITIES_FILE: one validated TOML file, one line per problem; the single-municipality variables still
 work (issue 11 item 2). A rulebook is in force only in the municipality that enacted it (CF Art. 30 I)."""
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,18 @@ def test_the_single_municipality_variables_still_describe_one(monkeypatch: pytes
     assert settings.municipality.ouvidoria.phone == "(66) 3438-1234"
     assert [d.isoformat() for d in settings.municipal_holidays] == ["2026-05-13"]
     assert settings.unit_value_setting("UPF-NX", 2027).startswith("BALCAO_UNIT_VALUES")
+
+
+def test_a_single_municipality_lists_its_short_office_days_in_a_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lei 9.784/1999 Art. 66 §1: a short day moves a deadline; without the file it comes from BALCAO_SHORT_DAYS."""
+    monkeypatch.setenv("BALCAO_MUNICIPALITY_NAME", "Nova Xavantina")
+    monkeypatch.setenv("BALCAO_SHORT_DAYS", '[{"date": "2026-12-24", "closes": "12:00", "act": "Decreto nº 45/2026"}]')
+    scoped = load_settings().for_municipality(None)
+    assert [(day.date.isoformat(), day.closes, day.act) for day in scoped.short_days] == [
+        ("2026-12-24", dt.time(12, 0), "Decreto nº 45/2026")]
+    monkeypatch.setenv("BALCAO_SHORT_DAYS", '[{"date": "2026-12-24"}]')  # neither closes nor opens
+    with pytest.raises(SettingsError, match="2026-12-24"):
+        load_settings()
 
 
 def test_with_nothing_configured_both_shipped_municipalities_are_served_without_unit_values() -> None:
