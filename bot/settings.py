@@ -75,8 +75,9 @@ class Settings(BaseSettings):
         '{"URS": {"2026": "5.25"}}. No default: a fine needs the value of its year configured.',
     )
     short_days: list[ShortDay] = Field(
-        default_factory=list, description="Single municipality: its short office days, JSON: [{\"date\": \"2026-12-24\", "
-        "\"closes\": \"12:00\", \"act\": \"Decreto nº 45/2026\"}] (a file lists them as [[municipality.short_days]])."
+        default_factory=list,
+        description="Single municipality: its short office days, JSON: [{\"date\": \"2026-12-24\", \"closes\": "
+        "\"12:00\", \"act\": \"Decreto nº 45/2026\"}] (a file lists them as [[municipality.short_days]]).",
     )
     short_day_rule: Literal["lei9784_art66", "cpc_224"] = Field(
         default="lei9784_art66",
