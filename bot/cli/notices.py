@@ -26,7 +26,7 @@ from bot.cli.output import cli_translator
 from bot.db import database
 from bot.i18n import Translator
 from bot.settings import get_settings
-from models.cases.fields import InvalidInput
+from models.invalid_input import InvalidInput
 from models.municipalities import sync_municipalities
 from models.notices.documents import offender_document
 from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice

@@ -7,11 +7,11 @@ from telegram import InputFile, Update
 from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.replies import esc, keyboard, menu_row, respond
 from models.cases.attachments import discard_unfiled
-from models.cases.fields import InvalidInput
 from models.cases.filing import FiledCase
 from models.cases.limits import check_daily_limit
 from models.cases.receipt_pdf import build_receipt
 from models.columns import utcnow
+from models.invalid_input import InvalidInput
 
 
 async def within_daily_limit(update: Update, context: BalcaoContext) -> bool:

@@ -26,7 +26,6 @@ from handlers.chat.replies import esc, keyboard, menu_row, respond
 from models.cases import fields
 from models.cases.attachments import discard_unfiled
 from models.cases.citizen import CaseLine, answer_complement, awaiting_complement, my_case, my_cases, rate
-from models.cases.fields import InvalidInput
 from models.cases.labels import (
     EVENT_LABELS,
     KIND_LABELS,
@@ -40,6 +39,7 @@ from models.cases.timeline import CaseNotFound
 from models.cases.views import CaseView
 from models.columns import utcnow
 from models.drafts import Draft, discard_draft
+from models.invalid_input import InvalidInput
 
 FORM = "complemento"
 LIST_LIMIT = 10

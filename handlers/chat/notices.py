@@ -23,12 +23,13 @@ from handlers.chat.forms import cancel_row, current_draft, form_input, save
 from handlers.chat.intake import files_received, is_file
 from handlers.chat.replies import answer_query, esc, keyboard, menu_row, reply
 from models.cases.attachments import AttachmentRefused, check_before_download
-from models.cases.fields import InvalidInput, cpf
+from models.cases.fields import cpf
 from models.cases.limits import CaseLimits
 from models.columns import utcnow
 from models.deadlines import Window, WindowRole
 from models.drafts import Draft, discard_draft
 from models.drivers.identifiers import mask_cpf
+from models.invalid_input import InvalidInput
 from models.notices.delivery import (
     DeliveryError,
     accept_electronic_notices,

@@ -27,7 +27,6 @@ from handlers.chat.replies import esc
 from handlers.chat.representation_review import LEARNED, filing_form, summary
 from models.cases import fields
 from models.cases.catalogue_search import search_infractions
-from models.cases.fields import InvalidInput
 from models.cases.filing import (
     RIDE_HAILING_BY_KEY,
     RIDE_HAILING_REASONS,
@@ -40,6 +39,7 @@ from models.cases.limits import CaseLimits
 from models.cases.ride_hailing import find_reported_vehicle
 from models.cases.tables import Relation
 from models.columns import utcnow
+from models.invalid_input import InvalidInput
 from models.rulebooks.catalogue import CP, L1533, get_infraction
 from notifications.telegram_text import small
 

@@ -41,7 +41,7 @@ from handlers.chat.replies import esc, keyboard, menu_row, reply
 from handlers.chat.staff_review import ask_diligencia, diligencia_done, review_lines, vista
 from models.calendar import BusinessCalendar
 from models.cases.catalogue_search import search_infractions
-from models.cases.fields import InvalidInput, address, clean_text, past_day
+from models.cases.fields import address, clean_text, past_day
 from models.columns import utcnow
 from models.drafts import (
     Draft,
@@ -52,6 +52,7 @@ from models.drafts import (
     release_submission,
 )
 from models.fines import per_square_metre
+from models.invalid_input import InvalidInput
 from models.notices.amounts import positive_amount
 from models.notices.delivery import (
     DeliveryError,

@@ -26,7 +26,7 @@ from handlers.chat.follow import days_left_text, render_case
 from handlers.chat.forms import busy_elsewhere, cancel_row, current_draft, form_input, save
 from handlers.chat.replies import acknowledge, esc, keyboard, menu_row, respond
 from handlers.chat.staff_notices import ISSUERS
-from models.cases.fields import InvalidInput, clean_text
+from models.cases.fields import clean_text
 from models.cases.handling import (
     Decision,
     answer_case,
@@ -45,6 +45,7 @@ from models.cases.timeline import CaseNotFound
 from models.cases.views import CaseView
 from models.columns import utcnow
 from models.drafts import Draft, discard_draft
+from models.invalid_input import InvalidInput
 from models.people import PermissionDenied, Role
 
 FORM = "pendencias"

@@ -17,8 +17,9 @@ from bot.settings import Settings
 from handlers.chat.context import BalcaoContext
 from handlers.chat.forms import cancel_row, form_input, save
 from handlers.chat.replies import esc, keyboard, reply
-from models.cases.fields import InvalidInput, clean_text
+from models.cases.fields import clean_text
 from models.drafts import Draft, discard_draft
+from models.invalid_input import InvalidInput
 from models.notices.filings import FilingRefused
 from models.notices.review import conclude_diligencia, next_vista_side, open_vista, order_diligencia
 from models.notices.status import NoticeView

@@ -34,7 +34,6 @@ from handlers import log_context
 from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
-from models.cases.fields import InvalidInput
 from models.cases.handling import (
     answer_case,
     archive_ombudsman,
@@ -50,6 +49,7 @@ from models.cases.tables import CaseAttachment, Outcome
 from models.cases.timeline import CaseNotFound, get_case
 from models.cases.views import CaseView
 from models.columns import utcnow
+from models.invalid_input import InvalidInput
 from models.people import PermissionDenied, Role
 
 routes = web.RouteTableDef()

@@ -36,9 +36,9 @@ from handlers import log_context
 from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
-from models.cases.fields import InvalidInput
 from models.columns import utcnow
 from models.deadlines import Window
+from models.invalid_input import InvalidInput
 from models.notices.delivery import (
     DeliveryError,
     civil_date,

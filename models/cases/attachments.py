@@ -17,12 +17,12 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import N_, Translator
-from models.cases.fields import InvalidInput
 from models.cases.file_metadata import strip_metadata
 from models.cases.limits import ALLOWED_TYPES, CaseLimits
 from models.cases.media import EXTENSIONS, MP4, OGG, media_seconds, sniff_media
 from models.cases.tables import CaseAttachment
 from models.drafts import Draft
+from models.invalid_input import InvalidInput
 
 
 class AttachmentRefused(InvalidInput):

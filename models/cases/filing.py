@@ -17,7 +17,6 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.i18n import N_
 from bot.settings import Settings
 from models.cases.attachments import claim_attachments
-from models.cases.fields import InvalidInput
 from models.cases.limits import check_daily_limit
 from models.cases.protocol import next_protocol
 from models.cases.schedule import first_due_on
@@ -31,6 +30,7 @@ from models.cases.tables import (
     Relation,
 )
 from models.cases.timeline import AUTHOR_ACTOR, notify_staff, record_event
+from models.invalid_input import InvalidInput
 from models.open311.tables import Open311Submission
 from models.rulebooks.catalogue import CP, L1533, CatalogueError, get_infraction
 

@@ -24,7 +24,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import N_
 from bot.settings import Settings
-from models.cases.fields import InvalidInput, clean_text
+from models.cases.fields import clean_text
 from models.cases.schedule import complement_due_on, extended_due_on
 from models.cases.tables import (
     FINAL_STATUSES,
@@ -47,6 +47,7 @@ from models.cases.views import (
     may_see_author,
     restricted_to_ombudsman,
 )
+from models.invalid_input import InvalidInput
 from models.people import ANY_MUNICIPALITY, PermissionDenied, Role, StaffMember, require_role, staff_roles
 from models.rulebooks.catalogue import CP, L1533
 

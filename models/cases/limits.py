@@ -18,8 +18,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import Translator
 from bot.settings import Settings
-from models.cases.fields import InvalidInput
 from models.cases.tables import Case, CaseAuthor
+from models.invalid_input import InvalidInput
 from models.open311.tables import Open311Submission
 
 ALLOWED_TYPES: dict[str, tuple[bytes, str]] = {

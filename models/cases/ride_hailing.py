@@ -13,10 +13,10 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import N_
-from models.cases.fields import InvalidInput
 from models.drivers.identifiers import InvalidIdentifier, format_plate, parse_plate
 from models.drivers.registry import authorization_by_number
 from models.drivers.tables import Authorization, Vehicle
+from models.invalid_input import InvalidInput
 
 _AUTHORIZATION = re.compile(r"[A-Za-z0-9][A-Za-z0-9/\-.]{0,31}")
 

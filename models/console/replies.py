@@ -15,10 +15,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import DEFAULT_LOCALE, N_, SUPPORTED_LOCALES, translator
 from models.audit import record
-from models.cases.fields import InvalidInput, clean_text
+from models.cases.fields import clean_text
 from models.cases.tables import Case
 from models.cases.timeline import get_author
 from models.console.tables import ResponseTemplate
+from models.invalid_input import InvalidInput
 from models.people import Person
 
 PLACEHOLDERS = ("protocol", "received_on", "due_on")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from bot.i18n import N_
-from models.cases.fields import InvalidInput, cpf
+from models.cases.fields import cpf
+from models.invalid_input import InvalidInput
 
 
 def cnpj(text: str) -> str:

@@ -22,7 +22,6 @@ from bot.i18n import N_
 from bot.settings import Settings
 from models.cases import fields
 from models.cases.attachments import store_attachment
-from models.cases.fields import InvalidInput
 from models.cases.filing import (
     RIDE_HAILING_BY_KEY,
     Author,
@@ -38,6 +37,7 @@ from models.cases.limits import CaseLimits
 from models.cases.ride_hailing import find_reported_vehicle
 from models.cases.schedule import civil_date
 from models.cases.tables import Case, CaseAttachment, CaseKind, Relation
+from models.invalid_input import InvalidInput
 from models.open311.services import Service, service_attributes
 from models.open311.tables import Open311Client, Open311Submission
 

@@ -14,7 +14,7 @@ from handlers.chat.engine.flow import ANSWERS, ask, label, parsed
 from handlers.chat.engine.spec import Form, Turn, Values
 from handlers.chat.forms import save
 from handlers.chat.replies import esc, respond
-from models.cases.fields import InvalidInput
+from models.invalid_input import InvalidInput
 
 
 async def on_edit(form: Form, update: Update, context: BalcaoContext, step_name: str, data: Values) -> None:

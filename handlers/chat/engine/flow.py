@@ -21,9 +21,10 @@ from handlers.chat.engine.spec import Answer, Forged, Form, Question, Step, Turn
 from handlers.chat.forms import cancel_form, cancel_row, current_draft, offer_to_resume, save
 from handlers.chat.intake import files_received, is_file, receive_file
 from handlers.chat.replies import esc, keyboard, menu_row, respond
-from models.cases.fields import InvalidInput, yes_or_no
+from models.cases.fields import yes_or_no
 from models.cases.limits import CaseLimits
 from models.drafts import claim_submission, find_submission, finish_submission, release_submission
+from models.invalid_input import InvalidInput
 
 logger = logging.getLogger("balcao.forms")
 

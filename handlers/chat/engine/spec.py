@@ -1,7 +1,7 @@
 """How a form is declared: its steps as data, each with its question, the inputs it accepts and their parsers.
 
 A parser turns one input (typed text, a button's argument, a location, a contact) into an :class:`Answer` or a
-plain dict of values, or raises :class:`~models.cases.fields.InvalidInput` with the reason (typed input) — the
+plain dict of values, or raises :class:`~models.invalid_input.InvalidInput` with the reason (typed input) — the
 same parsers check button data, so a forged button is refused like a wrong answer.
 """
 
@@ -18,7 +18,7 @@ from bot.i18n import Translator
 from bot.settings import Settings
 from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.replies import Markup
-from models.cases.fields import InvalidInput
+from models.invalid_input import InvalidInput
 
 Values = dict[str, Any]
 Rows = list[list[tuple[str, str]]]

@@ -17,12 +17,12 @@ from handlers.web.console.guard import console_page, works_in
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import ConsoleStaff, staff_of
 from handlers.web.keys import SETTINGS
-from models.cases.fields import InvalidInput
 from models.cases.handling import answer_case, archive_case, assign, request_complement
 from models.cases.timeline import CaseNotFound, get_case
 from models.columns import utcnow
 from models.console.replies import fill, reader_locale
 from models.console.tables import ResponseTemplate
+from models.invalid_input import InvalidInput
 from models.people import PermissionDenied, StaffMember
 
 routes = web.RouteTableDef()

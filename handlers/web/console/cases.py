@@ -22,7 +22,6 @@ from handlers.web.console.labels import KIND_NAMES, OUTCOME_NAMES, STATUS_NAMES
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import ConsoleStaff, staff_of
 from handlers.web.keys import SETTINGS
-from models.cases.fields import InvalidInput
 from models.cases.handling import (
     answer_case,
     archive_case,
@@ -40,6 +39,7 @@ from models.cases.views import CaseView
 from models.columns import utcnow
 from models.console.case_list import ALL, OPEN, CaseFilters, colleagues, list_cases
 from models.console.replies import fill, list_templates, reader_locale
+from models.invalid_input import InvalidInput
 from models.people import PermissionDenied, Role, StaffMember, staff_role
 
 routes = web.RouteTableDef()

@@ -22,10 +22,10 @@ from handlers.web.console.labels import CIENCIA_NAMES
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import staff_of
 from handlers.web.keys import SETTINGS
-from models.cases.fields import InvalidInput
 from models.cases.tables import Case
 from models.columns import utcnow
 from models.console.notice_list import list_notices, notice_ciencias
+from models.invalid_input import InvalidInput
 from models.notices.delivery import DeliveryError, StaffListItem, record_edital, record_staff_delivery, staff_list
 from models.notices.documents import offender_document
 from models.notices.issuing import NoticeInput, NoticeRefused, input_from_case, issue_notice

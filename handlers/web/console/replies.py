@@ -9,9 +9,9 @@ from handlers.web.console.forms import db, form_text
 from handlers.web.console.guard import console_page
 from handlers.web.console.rendering import render
 from handlers.web.console.staff import staff_of
-from models.cases.fields import InvalidInput
 from models.columns import utcnow
 from models.console.replies import PLACEHOLDERS, list_templates, retire_template, save_template
+from models.invalid_input import InvalidInput
 from models.people import Role
 
 routes = web.RouteTableDef()

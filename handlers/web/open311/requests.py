@@ -25,11 +25,11 @@ from handlers.web.open311.render import (
 )
 from handlers.web.open311.services import ROOT, jurisdiction_of, service_entry, service_or_404
 from models.cases.attachments import AttachmentRefused, check_before_download
-from models.cases.fields import InvalidInput
 from models.cases.limits import CaseLimits
 from models.cases.protocol import PROTOCOL_PATTERN, normalize_protocol
 from models.cases.receipt_pdf import build_receipt
 from models.columns import utcnow
+from models.invalid_input import InvalidInput
 from models.open311.jurisdiction import Jurisdiction
 from models.open311.keys import client_for_key
 from models.open311.posting import PostedRequest, Upload, filed_by_client, post_request

@@ -5,7 +5,8 @@ import datetime as dt
 import pytest
 
 from bot.i18n import translator
-from models.cases.fields import InvalidInput, address, clean_text, cpf, past_day, person_name, yes_or_no
+from models.cases.fields import address, clean_text, cpf, past_day, person_name, yes_or_no
+from models.invalid_input import InvalidInput
 
 TODAY = dt.date(2026, 3, 2)
 

@@ -10,7 +10,6 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.i18n import translator
 from bot.settings import Settings, load_settings
 from models.cases.attachments import store_attachment
-from models.cases.fields import InvalidInput
 from models.cases.filing import (
     Author,
     NotAdmitted,
@@ -22,6 +21,7 @@ from models.cases.filing import (
 )
 from models.cases.limits import CaseLimits, DailyLimitReached
 from models.cases.tables import Case, CaseAttachment, CaseAuthor, CaseEvent, CaseKind, CaseStatus, Relation
+from models.invalid_input import InvalidInput
 from models.outbox import OutboxMessage
 from models.people import Role
 from tests.auxil.case_files import png

@@ -10,7 +10,6 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.settings import Settings
 from models.audit import AuditEvent
-from models.cases.fields import InvalidInput
 from models.cases.filing import file_ombudsman_case, file_representation
 from models.cases.handling import (
     CaseActionRefused,
@@ -27,6 +26,7 @@ from models.cases.handling import (
 )
 from models.cases.tables import CaseStatus, Outcome
 from models.cases.timeline import CaseNotFound
+from models.invalid_input import InvalidInput
 from models.outbox import OutboxMessage
 from models.people import PermissionDenied
 from tests.auxil.case_people import NOW, Cast, ombudsman, representation
