@@ -60,7 +60,7 @@ TEXT_SINKS: dict[str, tuple[int | None, tuple[str, ...]]] = {
     "InvalidInput": (0, ("message",)),
     "InvalidIdentifier": (0, ("message",)),
     "HeadFormatError": (0, ("message",)),
-    "_problem": (1, ("message",)),  # a RowProblem of the driver registry import
+    "row_problem": (1, ("message",)),  # a RowProblem of the driver registry import
     "_row_error": (0, ("message",)),  # ... of one row being read
 }
 BUTTON_SINKS = frozenset({"InlineKeyboardButton", "KeyboardButton"})

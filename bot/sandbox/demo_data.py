@@ -32,8 +32,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import translator
 from bot.settings import Settings
-from models.drivers.importing import COLUMNS, import_drivers, parse_date
+from models.drivers.importing import import_drivers
 from models.drivers.registry import Sanction, apply_sanction, authorization_by_number, record_inspection
+from models.drivers.registry_csv import COLUMNS, parse_date
 from models.drivers.tables import Authorization, InspectionResult
 
 REFERENCE_DAY = dt.date(2026, 6, 1)

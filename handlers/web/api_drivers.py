@@ -29,7 +29,7 @@ from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.columns import utcnow
 from models.drivers.identifiers import InvalidIdentifier
-from models.drivers.importing import RowProblem, import_drivers, parse_date
+from models.drivers.importing import import_drivers
 from models.drivers.linking import DriverNotFound, create_link_code
 from models.drivers.periods import civil_today
 from models.drivers.registry import (
@@ -41,6 +41,7 @@ from models.drivers.registry import (
     record_inspection,
     situation_of,
 )
+from models.drivers.registry_csv import RowProblem, parse_date
 from models.drivers.tables import Driver, InspectionResult
 from models.invalid_input import InvalidInput
 from models.people import Role, staff_municipalities

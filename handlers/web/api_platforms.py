@@ -17,9 +17,9 @@ from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.columns import utcnow
-from models.drivers.importing import parse_date
 from models.drivers.periods import civil_today, office_calendar
 from models.drivers.platforms import ARTICLE, ListStatus, PlatformRefused, add_platform, list_statuses, record_list
+from models.drivers.registry_csv import parse_date
 from models.people import Role
 from models.rulebooks.catalogue import L1533
 

@@ -4,7 +4,8 @@
 - :mod:`models.drivers.identifiers`: CPF, CNH, plates (old and Mercosul), RENAVAM, phone numbers.
 - :mod:`models.drivers.status`: :func:`authorization_status`, a pure function with the rule and article.
 - :mod:`models.drivers.registry`: a driver's situation; fee payments, inspections and sanctions.
-- :mod:`models.drivers.importing`: the registry CSV, all or nothing.
+- :mod:`models.drivers.registry_csv`: the registry CSV read and checked row by row, nothing written.
+- :mod:`models.drivers.importing`: the registry CSV applied, all or nothing.
 - :mod:`models.drivers.linking`: /vincular by contact and CPF digits or by a one-time code; unlinking.
 - :mod:`models.drivers.platforms`: the platforms' list every 30 days (Art. 5 IX), received and late.
 """

@@ -11,7 +11,8 @@ import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.settings import Settings, load_settings
-from models.drivers.importing import COLUMNS, ImportReport, import_drivers
+from models.drivers.importing import import_drivers
+from models.drivers.registry_csv import COLUMNS, ImportReport
 
 
 def cpf(base: str) -> str:

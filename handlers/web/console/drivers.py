@@ -24,7 +24,7 @@ from handlers.web.keys import SETTINGS
 from models.columns import utcnow
 from models.console.driver_search import find_drivers
 from models.drivers.identifiers import InvalidIdentifier
-from models.drivers.importing import import_drivers, parse_date
+from models.drivers.importing import import_drivers
 from models.drivers.linking import DriverNotFound, create_link_code
 from models.drivers.registry import (
     SUSPENSION_RULES,
@@ -34,6 +34,7 @@ from models.drivers.registry import (
     record_inspection,
     situation_of,
 )
+from models.drivers.registry_csv import parse_date
 from models.drivers.tables import Driver, InspectionResult
 from models.people import Role
 from models.rulebooks.catalogue import L1533

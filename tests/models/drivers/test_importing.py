@@ -10,8 +10,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.i18n import translator
 from bot.settings import Settings
 from models.audit import AuditEvent
-from models.drivers.importing import COLUMNS, GRAVISSIMA, import_drivers
+from models.drivers.importing import import_drivers
 from models.drivers.registry import authorization_by_number, situation_of
+from models.drivers.registry_csv import COLUMNS, GRAVISSIMA
 from models.drivers.status import StatusKind
 from models.drivers.tables import Authorization, Driver, FeePayment, Inspection, Vehicle
 from tests.auxil.drivers import JORGE_CPF, MARIA_CPF, cnh, csv_text, driver_row, renavam
