@@ -228,3 +228,5 @@ async def _soak(emulator: BotApiEmulator, processes: Any, url: str) -> None:
     assert {chat: _bot_messages(emulator, *chat) for chat in sequences} == answers
     for command in (run_a, run_b, dispatch_x, dispatch_y):
         assert await processes.stop(command) == 0, command.name
+    for command in processes.started:  # both runs scan at once (ON CONFLICT dedupe): neither ever failed
+        assert "Traceback" not in command.output() and " ERROR " not in command.output(), command.name
