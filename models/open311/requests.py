@@ -34,7 +34,7 @@ STATUS_NOTES: dict[CaseStatus, str] = {
     CaseStatus.IN_PROGRESS: N_("Being looked at by the inspectors."),
     CaseStatus.AWAITING_COMPLEMENT: N_("Waiting for more information from the person who reported it."),
     CaseStatus.ANSWERED: N_("Answered."),
-    CaseStatus.NOTIFIED: N_("The person responsible was notified (Código de Posturas, Art. 32)."),
+    CaseStatus.NOTIFIED: N_("Checked: the person responsible will be notified (Código de Posturas, Art. 32)."),
     CaseStatus.AUTO_ISSUED: N_("A penalty notice (auto de infração) was issued (Código de Posturas, Art. 32)."),
     CaseStatus.ARCHIVED: N_("Archived."),
 }

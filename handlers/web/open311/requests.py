@@ -251,8 +251,8 @@ async def create_request(request: web.Request) -> web.Response:
             raise Open311Error(400, exc.render(tr)) from None
     notice = tr._("Received with protocol {protocol}. The city hall answers by {day}.").format(
         protocol=filed.protocol, day=tr.date(filed.due_on))
-    body = [{"service_request_id": filed.protocol, "service_notice": notice,
-             "account_id": fields.get("account_id") or None}]
+    # account_id is optional in the answer and never echoed: who the person is stays a hash (README, Open311)
+    body = [{"service_request_id": filed.protocol, "service_notice": notice, "account_id": None}]
     return answer(fmt_of(request), "service_requests", "request", body, status=201)
 
 

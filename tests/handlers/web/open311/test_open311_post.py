@@ -82,12 +82,13 @@ def _error(response: requests.Response, status: int) -> str:
 async def test_a_posted_report_is_the_chats_case_in_the_staff_queue_and_its_decision_shows(
     server: Open311Server, session: AsyncSession, cast: Cast
 ) -> None:
-    response = await _post(server, data=joao_report(server.key))
+    response = await _post(server, data=joao_report(server.key, account_id="joao-77"))
     assert response.status_code == 201, response.text
     body = response.json()
     validate("post_response", body)
     protocol = body[0]["service_request_id"]
     assert protocol == "REP-2026-000001"
+    assert body[0]["account_id"] is None and "joao-77" not in response.text  # who the person is: never in an answer
     assert body[0]["service_notice"] == ("Recebida com o protocolo REP-2026-000001. A Prefeitura responde até "
                                          "quinta-feira, 12 de março de 2026.")
     # the author is kept as the chat keeps them (CP Art. 31), apart from the case and without a chat person
@@ -106,7 +107,7 @@ async def test_a_posted_report_is_the_chats_case_in_the_staff_queue_and_its_deci
     one = (await _get(server, f"requests/{protocol}.json")).json()
     validate("requests", one)
     assert one[0]["status"] == "closed"
-    assert one[0]["status_notes"] == "O responsável foi notificado (Código de Posturas, Art. 32)."
+    assert one[0]["status_notes"] == "Verificada: o responsável será notificado (Código de Posturas, Art. 32)."
     assert one[0]["updated_datetime"] == "2026-03-02T11:00:00-04:00"
     assert (await _get(server, "requests.json", status="closed")).json()[0]["service_request_id"] == protocol
     updates = (await _get(server, "servicerequestupdates.json", api_key=server.key)).json()
