@@ -19,7 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from models.audit import record
 from models.cases.tables import Case, CaseAuthor, CaseEvent, EventKind
 from models.outbox import enqueue
-from models.people import Person, StaffMember
+from models.people import Person, Role, StaffMember
 
 logger = logging.getLogger("balcao.cases")
 
@@ -121,16 +121,26 @@ async def record_event(
 
 
 async def staff_recipients(*, session: AsyncSession, case: Case) -> list[int]:
-    """Person ids of the staff to tell about a case: the assignee, or every active member of its role."""
+    """Person ids of the staff to tell about a case: the assignee, or every active member of its role there.
+
+    When the municipality has nobody of that role (a small deployment, the demo), its admins are told instead, so a
+    case is never filed in silence; not of a restricted ombudsman case, which is the Ombudsman's alone (Lei
+    13.460/2017 Art. 10 §7).
+    """
     statement = select(Person.id).join(StaffMember, col(StaffMember.telegram_user_id) == Person.telegram_user_id)
-    if case.assigned_staff_id is not None:
-        statement = statement.where(StaffMember.id == case.assigned_staff_id)
-    else:
-        statement = statement.where(StaffMember.role == case.handling_role)
-        statement = statement.where(or_(col(StaffMember.municipality).is_(None),
-                                        col(StaffMember.municipality) == case.municipality))
     statement = statement.where(StaffMember.active == True)  # noqa: E712
-    return [int(person_id) for person_id in (await session.exec(statement)).all() if person_id is not None]
+    if case.assigned_staff_id is not None:
+        return _ids(await session.exec(statement.where(StaffMember.id == case.assigned_staff_id)))
+    here = statement.where(or_(col(StaffMember.municipality).is_(None),
+                               col(StaffMember.municipality) == case.municipality))
+    found = _ids(await session.exec(here.where(StaffMember.role == case.handling_role)))
+    if found or case.identity_restricted:
+        return found
+    return _ids(await session.exec(here.where(StaffMember.role == Role.ADMIN)))
+
+
+def _ids(rows: Any) -> list[int]:
+    return list(dict.fromkeys(int(person_id) for person_id in rows.all() if person_id is not None))
 
 
 async def notify_staff(

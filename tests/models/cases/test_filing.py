@@ -23,9 +23,9 @@ from models.cases.limits import CaseLimits, DailyLimitReached
 from models.cases.tables import Case, CaseAttachment, CaseAuthor, CaseEvent, CaseKind, CaseStatus, Relation
 from models.invalid_input import InvalidInput
 from models.outbox import OutboxMessage
-from models.people import Role
+from models.people import Role, StaffMember, add_staff, ensure_person
 from tests.auxil.case_files import png
-from tests.auxil.case_people import NOW, Cast, ombudsman, representation
+from tests.auxil.case_people import ANA, NOW, Cast, ombudsman, representation
 
 
 async def test_a_representation_gets_a_protocol_its_author_kept_apart_and_goes_to_the_clerks(
@@ -145,3 +145,22 @@ async def test_a_rulebook_not_in_force_is_refused(session: AsyncSession, setting
     with pytest.raises(InvalidInput, match="not available"):
         await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
                                   settings=only_sapezal)
+
+
+async def test_with_nobody_of_the_queues_role_its_admins_are_told_but_not_of_a_restricted_case(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """A municipality without a clerk (or Ombudsman) still hears of a new case through its admins; a restricted
+    ombudsman case stays the Ombudsman's alone, even to be told of (Lei 13.460/2017 Art. 10 §7)."""
+    for member in (await session.exec(select(StaffMember))).all():
+        member.active = False  # Clara, Inês and Otávio leave
+    await session.commit()
+    ana = await ensure_person(session=session, telegram_user_id=ANA, chat_id=ANA, first_name="Ana",
+                              language_code="pt-br")
+    await add_staff(session=session, telegram_user_id=ANA, role=Role.ADMIN, name="Ana", actor="test")
+    await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
+                              settings=settings)
+    await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=True), now=NOW,
+                              settings=settings)
+    staff = (await session.exec(select(OutboxMessage).where(OutboxMessage.kind == "cases.staff"))).all()
+    assert [(m.person_id, m.payload["kind"]) for m in staff] == [(ana.id, CaseKind.REPRESENTATION.value)]
