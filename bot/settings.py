@@ -7,6 +7,8 @@ This module is a leaf: any layer may import it. The contract (names and defaults
 from __future__ import annotations
 
 import datetime as dt
+import difflib
+from collections.abc import Mapping
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
@@ -528,6 +530,17 @@ def load_settings(**overrides: object) -> Settings:
         raise SettingsError(str(exc)) from exc
     settings._municipalities = served
     return _scoped(settings, served.default)
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[tuple[str, str | None]]:
+    """The ``BALCAO_*`` variables no setting reads (a misspelt name is otherwise silently ignored).
+
+    Returns:
+        Each unknown name with the closest setting's name, or None when none is close.
+    """
+    known = [f"BALCAO_{name.upper()}" for name in Settings.model_fields]
+    return [(name, next(iter(difflib.get_close_matches(name, known, n=1, cutoff=0.8)), None))
+            for name in sorted(environ) if name.startswith("BALCAO_") and name not in known]
 
 
 @lru_cache(maxsize=1)

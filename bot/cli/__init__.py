@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
@@ -23,7 +24,7 @@ from bot.cli.output import help_translator
 from bot.i18n import CatalogsMissing, Translator, check_catalogs
 from bot.logs import setup_logging
 from bot.migrate import SchemaOutOfDate
-from bot.settings import Settings, SettingsError, get_settings, load_settings
+from bot.settings import Settings, SettingsError, get_settings, load_settings, unknown_variables
 from handlers.chat.errors import new_reference
 
 logger = logging.getLogger("balcao.cli")
@@ -72,6 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         setup_logging(load_settings())
     except SettingsError:  # the command itself reports the invalid settings; log with the defaults meanwhile
         setup_logging(Settings.model_construct())
+    for name, close in unknown_variables(os.environ):  # a misspelt setting is otherwise silently ignored
+        logger.warning("%s is not a Balcão setting and is ignored%s", name,
+                       f" (did you mean {close}?)" if close else "")
     handler: Handler = args.handler
     try:
         check_catalogs()  # every command speaks to staff in BALCAO_CLI_LOCALE, and run/demo to people in theirs

@@ -1,10 +1,12 @@
 """Settings from BALCAO_* variables and .env, validated at start with messages that name the variable."""
 
+import logging
 from pathlib import Path
 
 import pytest
 
-from bot.settings import SettingsError, load_settings
+from bot.cli import main
+from bot.settings import SettingsError, get_settings, load_settings, unknown_variables
 
 
 @pytest.fixture(autouse=True)
@@ -74,3 +76,21 @@ def test_the_cli_locale_defaults_to_pt_br_and_refuses_an_unsupported_one(monkeyp
     monkeypatch.setenv("BALCAO_CLI_LOCALE", "fr")
     with pytest.raises(SettingsError, match="BALCAO_CLI_LOCALE"):
         load_settings()
+
+
+def test_a_misspelt_setting_is_named_with_the_closest_one() -> None:
+    """A BALCAO_* name no setting reads would be silently ignored: it is named, with the setting meant."""
+    environ = {"BALCAO_CASES_PER_DAYS": "3", "BALCAO_ZZZ": "1", "BALCAO_CASES_PER_DAY": "4", "HOME": "/root"}
+    assert unknown_variables(environ) == [("BALCAO_CASES_PER_DAYS", "BALCAO_CASES_PER_DAY"), ("BALCAO_ZZZ", None)]
+
+
+def test_the_cli_warns_of_a_misspelt_setting(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BALCAO_TELEGRAM_TOKNE", "x")
+    get_settings.cache_clear()
+    with caplog.at_level(logging.WARNING, logger="balcao.cli"):
+        assert main(["prazo", "cp-37-reclamacao", "--inicio", "2027-01-04"]) == 0
+    assert ("BALCAO_TELEGRAM_TOKNE is not a Balcão setting and is ignored (did you mean BALCAO_TELEGRAM_TOKEN?)"
+            in caplog.messages)
