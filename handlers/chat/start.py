@@ -203,6 +203,16 @@ async def free_input(update: Update, context: BalcaoContext) -> None:
     )
 
 
+async def unknown_command(update: Update, context: BalcaoContext) -> None:
+    """``/xyz``, a command no handler took (added last of group 0 by ``register_all``): say so, offer the menu."""
+    await reply(
+        update,
+        context,
+        context.tr._("I do not know that command. Choose an option below, or send /ajuda."),
+        markup=keyboard([menu_row(context)]),
+    )
+
+
 def register(application: Application) -> None:
     """Add the front-door handlers (the registered commands are added by the application factory)."""
     application.add_handler(CallbackQueryHandler(menu_button, pattern=f"^{MENU_DATA}$"))
