@@ -68,7 +68,7 @@ async def greet(update: Update, context: BalcaoContext) -> None:
     if choose:
         names = [item.name for item in context.deployment_settings.municipalities.values()]
         greeting = tr._("Hello, {name}! I am Balcão, the service counter of the city halls of {cities} on your "
-                        "phone.").format(name=esc(context.person.first_name or ""), cities=esc(", ".join(names)))
+                        "phone.").format(name=esc(context.person.first_name or ""), cities=esc(tr.names(names)))
     if not context.person.privacy_acknowledged:
         greeting += "\n\n" + tr._("Before you start: see how the city hall uses your data in /privacidade.")
     if choose:
