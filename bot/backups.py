@@ -17,7 +17,9 @@ refuses other URLs with that advice.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sqlite3
+import tempfile
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,9 +79,11 @@ def _check(path: Path) -> str | None:
     return str(row[0]) if row else None
 
 
-def _copy(source: Path, target: Path) -> None:
+def _copy(source: Path, target: Path, *, self_contained: bool = False) -> None:
     with closing(sqlite3.connect(source)) as origin, closing(sqlite3.connect(target)) as destination:
         origin.backup(destination, pages=PAGES_PER_STEP)
+        if self_contained:  # a WAL database's copy is in WAL mode too: one file, without -wal/-shm beside it
+            destination.execute("PRAGMA journal_mode=DELETE")
 
 
 def backup_sqlite(*, database_url: str, target: Path, overwrite: bool = False) -> BackupFacts:
@@ -94,18 +98,37 @@ def backup_sqlite(*, database_url: str, target: Path, overwrite: bool = False) -
         The backup's facts.
 
     Raises:
-        BackupError: the URL is not SQLite, the database does not exist, or the target exists.
+        BackupError: the URL is not SQLite, the database does not exist, is not an SQLite database, is damaged
+            or is not Balcão's, or the target exists. Nothing is written then.
     """
     source = sqlite_path(database_url)
     if not source.exists():
         raise BackupError("no_database")
     if target.exists() and not overwrite:
         raise BackupError("target_exists")
-    if target.exists():
-        target.unlink()
-    _copy(source, target)
-    revision = _check(target)
+    # Written under a temporary name beside ``target`` and renamed only once checked: a failed backup leaves no
+    # file behind, and an existing ``target`` (with --overwrite) stays whole until the new copy replaces it.
+    descriptor, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
+    os.close(descriptor)
+    partial = Path(name)
+    try:
+        try:
+            _copy(source, partial, self_contained=True)
+        except sqlite3.DatabaseError as exc:
+            raise BackupError("source_not_sqlite") from exc
+        try:
+            revision = _check(partial)
+        except BackupError as exc:
+            raise BackupError(_SOURCE_REFUSALS.get(str(exc), str(exc))) from exc
+        os.replace(partial, target)
+    finally:
+        for leftover in (partial, partial.with_name(f"{partial.name}-wal"), partial.with_name(f"{partial.name}-shm")):
+            leftover.unlink(missing_ok=True)
     return BackupFacts(path=target, size_bytes=target.stat().st_size, revision=revision)
+
+
+_SOURCE_REFUSALS = {"not_balcao": "source_not_balcao", "damaged": "source_damaged", "not_sqlite": "source_not_sqlite"}
+"""What a failed check of a fresh backup says about the database it was copied from."""
 
 
 def restore_sqlite(*, database_url: str, backup: Path, now: dt.datetime) -> tuple[BackupFacts, Path | None]:

@@ -18,6 +18,7 @@ Dates and money are formatted with Babel in the reader's locale and the deployme
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -25,6 +26,7 @@ from zoneinfo import ZoneInfo
 
 from babel import Locale
 from babel.dates import format_date, format_datetime, format_time
+from babel.lists import format_list
 from babel.numbers import format_currency, format_decimal
 from babel.support import NullTranslations, Translations
 
@@ -169,6 +171,10 @@ class Translator:
     def number(self, value: int | float | Decimal) -> str:
         """A number with the locale's separators."""
         return format_decimal(value, locale=self._babel_locale)
+
+    def names(self, items: Iterable[str]) -> str:
+        """Names joined with the locale's conjunction: "Sapezal e Nova Xavantina", "A, B and C"."""
+        return format_list(list(items), locale=self._babel_locale)
 
     def language_name(self, locale: str) -> str:
         """The name of a locale in its own language, capitalised as a label: "Português (Brasil)", "Español"."""

@@ -1,7 +1,8 @@
 """Logging for every command: the level from settings, quiet libraries, text or JSON lines, secrets redacted.
 
-* ``BALCAO_LOG_LEVEL`` sets Balcão's own loggers; ``BALCAO_LOG_LIBRARY_LEVEL`` the network libraries'
-  (httpx, httpcore, telegram, aiohttp, apscheduler: WARNING by default, they log every request URL). The
+* ``BALCAO_LOG_LEVEL`` sets Balcão's own loggers; ``BALCAO_LOG_LIBRARY_LEVEL`` the libraries' (httpx,
+  httpcore, telegram, aiohttp, apscheduler: WARNING by default, they log every request URL; alembic, which
+  logs "Context impl SQLiteImpl." at every schema check: ``db upgrade`` prints its own line per migration). The
   database drivers' loggers (sqlalchemy, aiosqlite, asyncpg) never go below WARNING: at INFO and DEBUG they
   write query parameters, which are people's data.
 * ``BALCAO_LOG_FORMAT``: ``text`` (a terminal) or ``json`` (one object per line for a collector: ``time``,
@@ -25,8 +26,8 @@ from pythonjsonlogger.json import JsonFormatter
 from bot.settings import Settings
 from handlers import log_context
 
-LIBRARY_LOGGERS = ("httpx", "httpcore", "telegram", "aiohttp", "apscheduler")
-"""Loggers of the network libraries, set to ``BALCAO_LOG_LIBRARY_LEVEL``."""
+LIBRARY_LOGGERS = ("httpx", "httpcore", "telegram", "aiohttp", "apscheduler", "alembic")
+"""Loggers of the libraries, set to ``BALCAO_LOG_LIBRARY_LEVEL``."""
 DATABASE_LOGGERS = ("sqlalchemy", "aiosqlite", "asyncpg")
 """Loggers that write query parameters below WARNING; kept at WARNING whatever the settings say."""
 REDACTED = "[redacted]"

@@ -7,7 +7,9 @@ processes start at once against PostgreSQL. ``demo`` and ``make run`` upgrade fi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
@@ -25,6 +27,14 @@ class SchemaOutOfDate(Exception):
     """The database is behind (or ahead of) the code's migrations."""
 
 
+@dataclass(frozen=True, slots=True)
+class AppliedMigration:
+    """One migration an upgrade applied: its revision and the first line of its docstring."""
+
+    revision: str
+    description: str
+
+
 def alembic_config(database_url: str) -> Config:
     """An Alembic configuration pointing at our migrations and the given database."""
     config = Config()
@@ -35,7 +45,7 @@ def alembic_config(database_url: str) -> Config:
 
 def upgrade(
     database_url: str, revision: str = "head", *, default_municipality: MunicipalityConfig | None = None
-) -> None:
+) -> list[AppliedMigration]:
     """Apply migrations up to ``revision`` (runs its own event loop through Alembic's env.py).
 
     Args:
@@ -43,10 +53,21 @@ def upgrade(
         revision: the target migration.
         default_municipality: where rows of a database from before municipalities go (migration 0002); by default
             the settings' default municipality (``settings.municipalities.default``).
+
+    Returns:
+        The migrations applied, oldest first (empty when the database was at ``revision`` already).
     """
+    applied: list[AppliedMigration] = []
+
+    def record(*, step: Any, **_: Any) -> None:
+        if step.is_upgrade and not step.is_stamp:
+            applied.append(AppliedMigration(revision=step.up_revision_id, description=step.up_revision.doc or ""))
+
     config = alembic_config(database_url)
     config.attributes["default_municipality"] = default_municipality
+    config.attributes["on_version_apply"] = record
     command.upgrade(config, revision)
+    return applied
 
 
 def head_revision() -> str | None:

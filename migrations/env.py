@@ -45,6 +45,7 @@ def _run(connection: Connection) -> None:
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
         render_item=_render_item,
+        on_version_apply=config.attributes.get("on_version_apply"),
     )
     with context.begin_transaction():
         context.run_migrations()

@@ -25,6 +25,13 @@ REFUSALS = {
     "not_sqlite": N_("That file is not an SQLite database."),
     "damaged": N_("That backup is damaged (its integrity check failed); nothing was restored."),
     "not_balcao": N_("That database is not a Balcão backup (it has no migration record); nothing was restored."),
+    "source_not_balcao": N_(
+        "This database is not Balcão's (it has no migration record); nothing was copied. Check BALCAO_DATABASE_URL."
+    ),
+    "source_not_sqlite": N_(
+        "This database is not an SQLite database; nothing was copied. Check BALCAO_DATABASE_URL."
+    ),
+    "source_damaged": N_("The copy of this database failed its integrity check; nothing was kept."),
     "newer": N_("That backup comes from a newer version of Balcão; install that version to restore it."),
 }
 

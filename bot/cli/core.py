@@ -44,10 +44,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
 
 async def _db_upgrade(_args: argparse.Namespace) -> int:
     settings = get_settings()
-    await asyncio.to_thread(migrate.upgrade, settings.database_url)
+    applied = await asyncio.to_thread(migrate.upgrade, settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         await sync_municipalities(session=session, served=settings.municipalities)
     tr = cli_translator(settings)
+    for migration in applied:  # the migration's own note (developers', in English) after the translated frame
+        print(tr._("Applied migration {revision}: {description}").format(
+            revision=migration.revision, description=migration.description))
     print(tr._("Database at migration {revision}.").format(revision=migrate.head_revision()))
     return 0
 

@@ -1,8 +1,8 @@
 """Telegram conversations. ``register_all`` adds every area's handlers to the application.
 
 Handler groups: -110 stops anything not from a private chat (before all else); -100 loads the person; 0 commands
-(new messages only) and buttons, the last handler answering a press no area took; 50 free input to forms, and edits
-of earlier messages (``handlers.chat.forms.edited_message``).
+(new messages only) and buttons, the last handlers answering a command or a press no area took; 50 free input to
+forms, and edits of earlier messages (``handlers.chat.forms.edited_message``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from telegram import Update
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, TypeHandler, filters
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, TypeHandler, filters
 
 from handlers.chat import (
     broadcasts,  # /aviso
@@ -48,5 +48,6 @@ def register_all(application: Application) -> None:
     for command in COMMANDS.values():
         application.add_handler(CommandHandler([command.name, *command.aliases], command.callback,
                                                filters=filters.UpdateType.MESSAGE))  # an edit runs nothing
+    application.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.COMMAND, start.unknown_command))
     application.add_handler(CallbackQueryHandler(unknown_button))  # last of group 0: no area took the press
     application.add_error_handler(on_error)

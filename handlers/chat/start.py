@@ -68,7 +68,7 @@ async def greet(update: Update, context: BalcaoContext) -> None:
     if choose:
         names = [item.name for item in context.deployment_settings.municipalities.values()]
         greeting = tr._("Hello, {name}! I am Balcão, the service counter of the city halls of {cities} on your "
-                        "phone.").format(name=esc(context.person.first_name or ""), cities=esc(", ".join(names)))
+                        "phone.").format(name=esc(context.person.first_name or ""), cities=esc(tr.names(names)))
     if not context.person.privacy_acknowledged:
         greeting += "\n\n" + tr._("Before you start: see how the city hall uses your data in /privacidade.")
     if choose:
@@ -199,6 +199,16 @@ async def free_input(update: Update, context: BalcaoContext) -> None:
         update,
         context,
         context.tr._("I did not understand. Choose an option below, or send /ajuda."),
+        markup=keyboard([menu_row(context)]),
+    )
+
+
+async def unknown_command(update: Update, context: BalcaoContext) -> None:
+    """``/xyz``, a command no handler took (added last of group 0 by ``register_all``): say so, offer the menu."""
+    await reply(
+        update,
+        context,
+        context.tr._("I do not know that command. Choose an option below, or send /ajuda."),
         markup=keyboard([menu_row(context)]),
     )
 

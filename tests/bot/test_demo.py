@@ -77,7 +77,7 @@ async def test_the_demo_serves_sapezal_and_nova_xavantina(settings: Settings, tm
             maria = DEFAULT_PERSONAS[1]
             async with http.post(f"{root}/sandbox/send", json={"user_id": maria.user_id, "text": "/start"}) as sent:
                 assert sent.status == 200
-            greeting = await _wait_for_text(http, root, maria.user_id, "Prefeituras de Sapezal, Nova Xavantina")
+            greeting = await _wait_for_text(http, root, maria.user_id, "Prefeituras de Sapezal e Nova Xavantina")
             data = [button.get("callback_data") for row in greeting["inline_keyboard"] for button in row]
             assert data == ["city:sapezal:", "city:nova-xavantina:"]
     finally:

@@ -64,3 +64,16 @@ def test_naive_datetimes_are_refused_when_formatting() -> None:
 def test_the_front_door_is_translated(locale: str) -> None:
     tr = translator(locale)
     assert tr._("What would you like to do? Choose below.") != "What would you like to do? Choose below."
+
+
+@pytest.mark.parametrize(
+    ("locale", "two", "three"),
+    [("pt_BR", "Sapezal e Nova Xavantina", "Sapezal, Nova Xavantina e Sorriso"),
+     ("en", "Sapezal and Nova Xavantina", "Sapezal, Nova Xavantina, and Sorriso"),
+     ("es", "Sapezal y Nova Xavantina", "Sapezal, Nova Xavantina y Sorriso")],
+)
+def test_names_are_joined_with_the_locales_conjunction(locale: str, two: str, three: str) -> None:
+    tr = translator(locale)
+    assert tr.names(["Sapezal", "Nova Xavantina"]) == two
+    assert tr.names(["Sapezal", "Nova Xavantina", "Sorriso"]) == three
+    assert tr.names(["Sapezal"]) == "Sapezal"

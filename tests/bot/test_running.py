@@ -45,6 +45,7 @@ async def test_run_polls_answers_and_exits_cleanly_on_sigterm(emulator: Any, tmp
             process.kill()
     assert process.returncode == 0, stderr.decode()
     assert "stopped" in stderr.decode()
+    assert "alembic" not in stderr.decode()  # its INFO lines stay below BALCAO_LOG_LIBRARY_LEVEL
 
 
 async def test_run_refuses_an_unmigrated_database_and_says_how_to_fix_it(emulator: Any, tmp_path: Path) -> None:

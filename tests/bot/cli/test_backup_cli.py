@@ -92,3 +92,39 @@ def test_postgresql_deployments_are_sent_to_pg_dump(
     assert main(["backup", str(tmp_path / "x.db")]) == 2
     assert "pg_dump" in capsys.readouterr().err
     assert not (tmp_path / "x.db").exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "refusal"),
+    [
+        (b"", "Esse banco de dados não é do Balcão (não tem registro de migração); nada foi copiado."),
+        (b"not a database at all, just bytes" * 100, "Esse banco de dados não é um banco de dados SQLite"),
+    ],
+)
+def test_a_backup_of_a_database_that_is_not_balcaos_says_so_and_leaves_no_file(
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, refusal: str
+) -> None:
+    database.write_bytes(content)  # e.g. the empty balcao.db of a mistyped BALCAO_DATABASE_URL
+    before = sorted(path.name for path in tmp_path.iterdir())
+
+    assert main(["backup", str(tmp_path / "copia.db")]) == 2
+
+    err = capsys.readouterr().err
+    assert refusal in err and "BALCAO_DATABASE_URL" in err
+    assert "restaurado" not in err
+    assert sorted(path.name for path in tmp_path.iterdir()) == before  # no copia.db, no partial file
+
+
+def test_a_failed_backup_with_overwrite_keeps_the_old_backup_whole(
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    backup = tmp_path / "copia.db"
+    backup.write_bytes(b"an older backup")
+    with closing(sqlite3.connect(database)) as connection, connection:
+        connection.execute("DROP TABLE alembic_version")
+
+    assert main(["backup", "--overwrite", str(backup)]) == 2
+
+    assert "nada foi copiado" in capsys.readouterr().err
+    assert backup.read_bytes() == b"an older backup"
+    assert not list(tmp_path.glob(".copia.db*"))

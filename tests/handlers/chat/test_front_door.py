@@ -78,7 +78,7 @@ async def test_an_unexpected_error_is_logged_with_a_reference_the_user_can_quote
     async def explode(update: Any, context: Any) -> None:
         raise RuntimeError("database on fire")
 
-    bot_app.add_handler(CommandHandler("explodir", explode))
+    bot_app.add_handler(CommandHandler("explodir", explode), group=-1)  # group 0 ends with the unknown-command reply
     maria = emulator.add_user(810001, "Maria", language_code="pt-br")
     emulator.send_text(maria, "/explodir")
     apology = await emulator.wait_for_message(maria.id, lambda m: "algo deu errado" in (m.text or ""))

@@ -180,3 +180,16 @@ async def test_on_a_municipalitys_own_bot_a_person_is_that_municipalitys_without
         hello = await ze.send("/start", "city hall of Nova Xavantina")
         assert not [d for d in ze.buttons(hello) if d.startswith("city:")]
         await ze.send("/ouvidoria", "What kind of message is it?")  # no city question
+
+
+@pytest.mark.parametrize(
+    ("language_code", "cities"),
+    [("pt-br", "Prefeituras de Sapezal e Nova Xavantina no"), ("en", "city halls of Sapezal and Nova Xavantina on")],
+)
+async def test_the_greeting_joins_the_municipalities_with_the_languages_and(
+    emulator: Any, two_cities: Settings, sessions: SessionFactory, language_code: str, cities: str
+) -> None:
+    talk = Talk(emulator, emulator.add_user(JOAO, "João", language_code=language_code))
+    async with running_bot(two_cities, sessions, emulator):
+        hello = await talk.send("/start", cities)
+    assert "Sapezal, Nova Xavantina" not in hello.text
