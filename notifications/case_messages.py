@@ -45,8 +45,10 @@ def _decided(payload: dict[str, Any], tr: Translator) -> str:
     else:
         text = tr._("Your report {protocol} was checked and archived.")
     text = text.format(protocol=f"<b>{protocol}</b>")
-    if payload.get("note"):
+    if payload.get("note") and status is CaseStatus.ARCHIVED:
         text += "\n" + tr._("Reason: {reason}").format(reason=_esc(payload["note"]))
+    elif payload.get("note"):  # notify / auto: a note for the author, not a reason
+        text += "\n" + tr.pgettext("decision", "Note: {note}").format(note=_esc(payload["note"]))
     if payload.get("kind") == CaseKind.REPRESENTATION.value:
         text += small(tr._("Código de Posturas, Art. 32"))
     text += "\n" + tr._("Your name is never shown to the person reported.")

@@ -112,8 +112,8 @@ def render_case(view: CaseView, tr: Translator, *, today: dt.date, staff: bool =
         if event.note and event.kind is not EventKind.ANSWERED:
             line += f": <i>{esc(event.note)}</i>"
         lines.append(line)
-    if view.legal_refs:
-        lines += ["", "<i>" + esc("; ".join(view.legal_refs)) + "</i>"]
+    if view.legal_basis:  # each law once, then its articles
+        lines += ["", *("<i>" + esc(law) + "</i>" for law in view.legal_basis)]
     return "\n".join(lines)
 
 

@@ -49,7 +49,7 @@ from models.cases.views import (
 )
 from models.invalid_input import InvalidInput
 from models.people import ANY_MUNICIPALITY, PermissionDenied, Role, StaffMember, require_role, staff_roles
-from models.rulebooks.catalogue import CP, L1533
+from models.rulebooks.catalogue import CP, L1533, LAW_TITLES
 
 ALL_STAFF = frozenset(Role)
 
@@ -101,6 +101,11 @@ class NoticeHandover:
     place: str
     occurred_on: dt.date | None
     facts: str
+
+    @property
+    def law_title(self) -> str:
+        """The rulebook's name as people read it, e.g. ``Lei nº 1.533/2020 (Sapezal)``."""
+        return LAW_TITLES.get(self.rulebook, self.rulebook)
 
     def notice_fields(self) -> dict[str, object]:
         """The elements a penalty notice can start from, named as the notices' issue form names them.

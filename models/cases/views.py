@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from models.cases.legal_basis import by_law
 from models.cases.limits import ALLOWED_TYPES
 from models.cases.media import EXTENSIONS
 from models.cases.tables import (
@@ -116,6 +117,11 @@ class CaseView:
     def is_open(self) -> bool:
         """Whether the case still awaits a decision or answer."""
         return self.status not in FINAL_STATUSES
+
+    @property
+    def legal_basis(self) -> tuple[str, ...]:
+        """The references to show: each law once, followed by its articles (:func:`models.cases.legal_basis.by_law`)."""
+        return by_law(self.legal_refs)
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ from models.notices.issuing import NoticeInput, NoticeRefused, input_from_case, 
 from models.notices.status import notice_by_number
 from models.notices.tables import CienciaKind, Notice, NoticeDelivery, NoticeType
 from models.people import Role
+from models.rulebooks.catalogue import LAW_TITLES
 
 routes = web.RouteTableDef()
 ISSUERS = (Role.CLERK, Role.INSPECTOR)
@@ -82,7 +83,8 @@ async def _form(request: web.Request, values: dict[str, str], errors: dict[str, 
     rulebooks = [rulebook for slug in staff_of(request).shown if await works_in(request, slug, ISSUERS)
                  for rulebook in served[slug].rulebooks]  # the laws of the municipalities where one may issue
     return render(request, "notice_form.html", {"title": tr._("Issue a penalty notice"), "values": values,
-                                                 "errors": errors, "rulebooks": rulebooks}, status=status)
+                                                 "errors": errors, "rulebooks": rulebooks,
+                                                 "law_titles": LAW_TITLES}, status=status)
 
 
 @routes.get("/notificacoes/nova")

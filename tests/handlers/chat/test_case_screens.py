@@ -13,12 +13,12 @@ from bot.db import SessionFactory
 from bot.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import Place, file_ombudsman_case, file_representation
-from models.cases.handling import answer_case, assign
+from models.cases.handling import answer_case, assign, decide
 from models.cases.limits import CaseLimits
-from models.cases.tables import Case
+from models.cases.tables import Case, Outcome
 from models.columns import utcnow
 from models.people import Person, Role, add_staff
-from tests.auxil.case_chat import Talk
+from tests.auxil.case_chat import Talk, deliver
 from tests.auxil.case_files import pdf, png
 from tests.auxil.case_people import ombudsman, representation
 
@@ -112,3 +112,31 @@ async def test_an_ombudsman_message_without_files_says_none_not_zero_files(emula
     review = await joao.send("João Batista Pereira", "Arquivos:")
     assert "Arquivos: nenhum" in review.text and "0 arquivo" not in review.text
     assert name
+
+
+async def test_the_author_reads_the_note_of_a_notify_decision_and_each_law_once(
+    emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    """CP Art. 32: the note of "notify" is an "Observação", not a "Motivo" (an archive keeps "Motivo"); /acompanhar
+    names the Código de Posturas once, then Art. 30–32 and the breached rule (Art. 53, Tabela I item 9)."""
+    joao_id = await _people(sessions)
+    async with sessions() as session:
+        for _ in range(2):
+            await file_representation(session=session, person_id=joao_id, settings=settings, now=utcnow(),
+                                      form=representation())
+        notified, archived = (await session.exec(select(Case).order_by(Case.id))).all()
+        await decide(session=session, telegram_user_id=CLARA, case_id=notified.id, outcome=Outcome.NOTIFY,
+                     reason="O responsável tem 10 dias para limpar a calçada.", now=utcnow())
+        await decide(session=session, telegram_user_id=CLARA, case_id=archived.id, outcome=Outcome.ARCHIVE,
+                     reason="A calçada já estava limpa na vistoria.", now=utcnow())
+    joao = Talk(emulator, emulator.add_user(JOAO, "João", language_code="pt-br"))
+    await deliver(settings, sessions, emulator)
+    told = [m.text for m in emulator.messages(JOAO) if m.text and "foi verificada" in m.text]
+    note = next(text for text in told if f"{notified.protocol} foi verificada" in text)
+    reason = next(text for text in told if f"{archived.protocol} foi verificada" in text)
+    assert "Observação: O responsável tem 10 dias para limpar a calçada." in note and "Motivo" not in note
+    assert "Motivo: A calçada já estava limpa na vistoria." in reason
+    shown = await joao.send(notified.protocol, "Histórico")
+    law = "Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina)"
+    assert shown.text.count(law) == 1
+    assert f"{law}, Art. 30 a 32; Art. 53 (Tabela I, item 9)" in shown.text

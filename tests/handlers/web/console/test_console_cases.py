@@ -242,3 +242,49 @@ async def test_the_ombudsman_extends_once_and_answers(
     async with sessions() as session:
         case = (await session.exec(select(Case).where(Case.protocol == ouv.protocol))).one()
     assert case.status is CaseStatus.ANSWERED and case.extended_at is not None
+
+
+CP_LAW = "Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina)"
+
+
+async def test_after_notify_the_clerk_reads_the_next_step_and_the_hand_over_in_portuguese(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    """CP Art. 32: "notify" leads to a notificação preliminar (Art. 24); the page says so in plain Portuguese, with
+    the button to the issue form and the hand-over's elements under their labels, never the API's field names."""
+    case = await _file(sessions, settings, cast)
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    url = f"/painel/casos/{case.protocol}"
+    done = await client.post(f"{url}/decide", data={"csrf": csrf, "outcome": "notify",
+                                                      "text": "O responsável tem 10 dias para limpar a calçada."})
+    page = await done.text()
+    assert done.status == 200
+    handover = page.split("Encaminhamento para notificação")[1].split("</dl>")[0]
+    assert f"Próximo passo: emitir a notificação preliminar do caso {case.protocol}." in handover
+    assert f'<a class="button" href="/painel/notificacoes/nova?caso={case.id}">Emitir a notificação</a>' in handover
+    fields = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", handover))
+    assert fields == {"Tipo": "notificação preliminar", "Lei": CP_LAW, "Infração": "CP-I-9",
+                      "Acusado": "Depósito Bom Preço", "Local": "Rua 7 de Setembro, esquina com Av. Brasil",
+                      "Quando": "sexta-feira, 27 de fevereiro de 2026",
+                      "Fatos": "Um caminhão despeja entulho e lixo na calçada toda sexta-feira."}
+    for developer_text in ("/api/notices", "/emitir", "rulebook", "infraction_code", "case_id", "facts", "type"):
+        assert developer_text not in handover, developer_text
+    # The note of a "notify" decision is not a reason (the archive's stays "Motivo").
+    assert "<h2>Observação</h2><p>O responsável tem 10 dias para limpar a calçada.</p>" in page
+    assert "<h2>Motivo</h2>" not in page
+    # The law once, then its articles (CP Art. 30–32 and the breached rule, Art. 53 Tabela I item 9).
+    infraction = re.search(r"<dt>Infração</dt><dd>(CP-I-9<br>[^<]*)</dd>", page)
+    assert infraction is not None
+    assert infraction.group(1) == f"CP-I-9<br>{CP_LAW}, Art. 30 a 32; Art. 53 (Tabela I, item 9)"
+
+
+async def test_an_archived_representacao_keeps_its_reason_labelled_motivo(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    case = await _file(sessions, settings, cast)
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    done = await client.post(f"/painel/casos/{case.protocol}/decide", data={
+        "csrf": csrf, "outcome": "archive", "text": "A calçada já estava limpa na vistoria."})
+    page = await done.text()
+    assert done.status == 200 and "<h2>Motivo</h2><p>A calçada já estava limpa na vistoria.</p>" in page
+    assert "Observação" not in page and "Encaminhamento para notificação" not in page

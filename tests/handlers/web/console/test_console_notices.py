@@ -164,3 +164,14 @@ async def test_a_notice_issued_in_the_console_goes_to_the_person_in_the_bot(
     bad = await client.post("/painel/notificacoes/nova", data={"csrf": csrf, "type": "auto",
                                                                 "person_telegram_id": "²"})
     assert bad.status == 422 and 'id="e-person_telegram_id-1"' in await bad.text()
+
+
+async def test_the_law_is_chosen_by_its_name_not_its_id(
+    client: TestClient, sessions: SessionFactory, settings: Settings
+) -> None:
+    await sign_in(client, sessions, settings, CLARA)
+    form = await (await client.get("/painel/notificacoes/nova")).text()
+    select_law = form.split('<select id="f-rulebook" name="rulebook">')[1].split("</select>")[0]
+    options = dict(re.findall(r'<option value="([^"]+)"[^>]*>([^<]+)</option>', select_law))
+    assert options["nx-posturas"] == "Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina)"
+    assert all(name != value for value, name in options.items())  # never the raw id as the name
