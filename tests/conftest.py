@@ -17,7 +17,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 import models  # noqa: F401  (registers every table)
 from bot.db import SessionFactory, create_engine, session_factory
-from bot.settings import Settings, load_settings
+from bot.settings import Settings, get_settings, load_settings
 from models.tlog.heads import use_signing_key
 from tests.auxil import network_guard
 from tests.auxil.municipalities import seed_municipality_rows, write_municipalities
@@ -48,6 +48,15 @@ def _sign_log_heads(log_key: Any) -> Iterator[None]:
     use_signing_key(log_key)
     yield
     use_signing_key(None)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_process_settings() -> Iterator[None]:
+    """Each test reads the environment it sets: ``get_settings`` (the CLI's process-wide settings, cached once) is
+    forgotten before and after, so a CLI test never sees the settings an earlier test left cached."""
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
 
 
 @pytest.fixture(scope="session")
