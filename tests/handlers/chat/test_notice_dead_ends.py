@@ -26,6 +26,23 @@ async def _staff(emulator: Any, sessions: Any, user_id: int, name: str, role: Ro
     return talk
 
 
+async def _start_notice(talk: Talk, kind: str) -> None:
+    """/emitir under Nova Xavantina's Código de Posturas, up to the question of the infraction."""
+    law = await talk.send("/emitir", "Qual lei")
+    chosen = await talk.press_and_edit(law, "nstf:rb:nx-posturas", "Qual tipo")
+    await talk.press_and_edit(chosen, f"nstf:type:{kind}", "Qual infração")
+
+
+async def _offender_to_the_hour(talk: Talk) -> Any:
+    """The offender (a company, no document, address or Telegram id), the place and today: the hour's question."""
+    document = await talk.send("Depósito Bom Preço Ltda.", "CPF ou CNPJ")
+    address = await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
+    person = await talk.press_and_edit(address, "nstf:skip", "ID do Telegram")
+    await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
+    day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
+    return await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
+
+
 async def test_a_future_hour_is_refused_with_buttons_for_date_and_time_cp_art_34(
     emulator: Any, bot_app: Any, settings: Any, sessions: Any
 ) -> None:
@@ -33,16 +50,9 @@ async def test_a_future_hour_is_refused_with_buttons_for_date_and_time_cp_art_34
     local = dt.datetime.now(settings.tz)
     # An hour later today (or the last minute of today): after "Hoje" it is a moment in the future.
     later = min(local + dt.timedelta(hours=1), local.replace(hour=23, minute=59))
-    law = await talk.send("/emitir", "Qual lei")
-    kind = await talk.press_and_edit(law, "nstf:rb:nx-posturas", "Qual tipo")
-    await talk.press_and_edit(kind, "nstf:type:auto", "Qual infração")
+    await _start_notice(talk, "auto")
     await talk.send("CP-I-1", "Nome do infrator")
-    document = await talk.send("Depósito Bom Preço Ltda.", "CPF ou CNPJ")
-    address = await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
-    person = await talk.press_and_edit(address, "nstf:skip", "ID do Telegram")
-    await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
-    day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
-    await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
+    await _offender_to_the_hour(talk)
     when = await talk.send(later.strftime("%H:%M"), "Dia em que a infração foi cometida")
     facts = await talk.press_and_edit(when, "nstf:skip", "Descreva os fatos")
     witnesses = await talk.send("Terreno com mato alto e lixo acumulado.", "Testemunhas")
@@ -93,16 +103,9 @@ async def test_three_taps_on_issue_at_once_issue_one_notice_and_the_others_quote
     emulator: Any, bot_app: Any, settings: Any, sessions: Any
 ) -> None:
     talk = await _staff(emulator, sessions, 830301, "Inês")
-    law = await talk.send("/emitir", "Qual lei")
-    kind = await talk.press_and_edit(law, "nstf:rb:nx-posturas", "Qual tipo")
-    await talk.press_and_edit(kind, "nstf:type:preliminar", "Qual infração")
+    await _start_notice(talk, "preliminar")
     await talk.send("CP-I-1", "Nome do infrator")
-    document = await talk.send("Depósito Bom Preço Ltda.", "CPF ou CNPJ")
-    address = await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
-    person = await talk.press_and_edit(address, "nstf:skip", "ID do Telegram")
-    await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
-    day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
-    await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
+    await _offender_to_the_hour(talk)
     when = await talk.send("00:00", "Dia em que a infração foi cometida")
     await talk.press_and_edit(when, "nstf:skip", "Descreva os fatos")
     issuer = await talk.send("Terreno com mato alto e lixo acumulado.", "Quem lavra")
@@ -124,19 +127,12 @@ async def test_a_row_charged_per_square_metre_asks_the_area_and_the_day_of_the_i
 ) -> None:
     """CP Tabela III item 2 (Art. 68): units per m² × the area; the table lost its value, so staff give the units."""
     talk = await _staff(emulator, sessions, 830401, "Inês")
-    law = await talk.send("/emitir", "Qual lei")
-    kind = await talk.press_and_edit(law, "nstf:rb:nx-posturas", "Qual tipo")
-    await talk.press_and_edit(kind, "nstf:type:auto", "Qual infração")
+    await _start_notice(talk, "auto")
     await talk.send("CP-III-2", "quantos m² estão ocupados")
     await talk.send("muito", "Digite um número, como 12,5.")
     await talk.send("3,5", "digite a multa em unidades fiscais")
     await talk.send("2", "Nome do infrator")
-    document = await talk.send("Depósito Bom Preço Ltda.", "CPF ou CNPJ")
-    address = await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
-    person = await talk.press_and_edit(address, "nstf:skip", "ID do Telegram")
-    await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
-    day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
-    hour = await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
+    hour = await _offender_to_the_hour(talk)
     await talk.press_and_edit(hour, "nstf:now", "Dia em que a infração foi cometida")
     await talk.send("ontem", "Descreva os fatos")
     witnesses = await talk.send("Entulho ocupando a calçada e parte da rua.", "Testemunhas")
