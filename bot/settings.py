@@ -269,10 +269,21 @@ class Settings(BaseSettings):
         default=15.0, gt=0, description="How often `run` runs the reminder scans (also once at start)."
     )
     open311_place: Literal["exact", "rounded"] = Field(
-        default="exact",
-        description="What Open311's GET requests publish of a case's place: 'exact' the address and coordinates "
-        "given, as GeoReport v2 has them; 'rounded' no address and coordinates rounded to 0.01°, as the open data "
-        "(the place can identify the accused; docs/LEGAL-CHOICES.md item 32).",
+        default="rounded",
+        description="What Open311's GET requests publish of a case's place: 'rounded' (until the city's legal "
+        "office signs off on 'exact') no address and coordinates rounded to 0.01°, as the open data; 'exact' the "
+        "address and coordinates given, as GeoReport v2 has them (the place can identify the accused, LGPD Art. 6 "
+        "III; docs/LEGAL-CHOICES.md item 32).",
+    )
+    open311_posts_per_hour: int = Field(
+        default=30, ge=1, le=10_000,
+        description="Most service requests one Open311 key may POST in an hour; more are answered 429 (the "
+        "per-person daily limit rests on the account_id the client sends, so the key is limited too).",
+    )
+    inbound_updates_per_minute: int = Field(
+        default=60, ge=1, le=10_000,
+        description="Most chat updates one person may send in a minute; the first one over it is answered once, "
+        "the rest are dropped until the minute has passed (so one person cannot take the bot's time from others).",
     )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
         default="INFO", description="Level of Balcão's own log lines."

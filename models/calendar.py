@@ -150,6 +150,11 @@ class BusinessCalendar:
             return DayOff(day, DayOffKind.OPENS_LATE, f"{short.opens:%H:%M}{act}")
         return None
 
+    @property
+    def start_moves_on_short_days(self) -> bool:
+        """CPC Art. 224 §1 (``BALCAO_SHORT_DAY_RULE=cpc_224``): the *dia do começo* moves off a short day too."""
+        return self.late_opening_moves
+
     def optional_day(self, day: dt.date) -> DayOff | None:
         """The *ponto facultativo* on ``day`` when it counts as a business day here (so a count can say so)."""
         if self.optional_days_off or day not in self._optional or self.day_off(day) is not None:

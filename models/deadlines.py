@@ -34,6 +34,7 @@ from models.rulebooks.deadline_rules import (
     DeadlineRule,
     MonthEndRule,
     Reading,
+    StartEvent,
     Unit,
     get_rule,
     unit_phrase,
@@ -103,6 +104,8 @@ class DeadlineResult:
         moved: whether the end fell on a non-business day and moved to the next business day.
         adjustment: for months/years, how a missing day number was handled.
         preceded_by: when the reading starts at the end of another period (the *edital*), that period.
+        start_moved_from: the short office day the start fell on, moved to the next business day
+            (CPC Art. 224 §1, ``BALCAO_SHORT_DAY_RULE=cpc_224``), else ``None``.
     """
 
     rule: DeadlineRule
@@ -116,6 +119,7 @@ class DeadlineResult:
     moved: bool = False
     adjustment: MonthAdjustment | None = None
     preceded_by: DeadlineResult | None = None
+    start_moved_from: DayOff | None = None
 
     @property
     def unit(self) -> Unit:
@@ -254,6 +258,13 @@ def compute_deadline(
         # 30 days) ends; CPC Art. 224: that start day is excluded, so counting begins the day after it.
         preceded_by = compute_deadline(rule_id=chosen.after, start=day0, calendar=calendar, choices=choices)
         day0 = calendar.next_business_day(preceded_by.final_date)
+    start_moved_from = None
+    if rule.extends_to_business_day and calendar.start_moves_on_short_days:
+        # CPC Art. 224 §1 (BALCAO_SHORT_DAY_RULE=cpc_224): "os dias do começo e do vencimento do prazo serão
+        # protraídos para o primeiro dia útil seguinte" when the office closes early or opens late on them.
+        while (short := calendar.short_day(day0)) is not None:
+            start_moved_from = start_moved_from or short
+            day0 = calendar.next_business_day(day0)
 
     steps: list[DayStep] = [DayStep(day0, StepKind.START, off=calendar.day_off(day0))]
     adjustment = None
@@ -275,7 +286,20 @@ def compute_deadline(
         moved=moved,
         adjustment=adjustment,
         preceded_by=preceded_by,
+        start_moved_from=start_moved_from,
     )
+
+
+def cp_edital_ciencia(*, published_on: dt.date, calendar: BusinessCalendar, choices: DeadlineChoices) -> dt.date:
+    """The day a Código de Posturas edital counts as the offender's ciência.
+
+    CP Art. 36 III ("edital com prazo de 30 dias"): with ``BALCAO_CP_EDITAL_START=fim_do_edital`` the business day
+    after those 30 days (CPC Art. 231 IV by analogy), else the publication (Art. 37, literal).
+    """
+    if choices.cp_edital_start == "fim_do_edital":
+        period = compute_deadline(rule_id="cp-36-edital", start=published_on, calendar=calendar, choices=choices)
+        return calendar.next_business_day(period.final_date)
+    return published_on
 
 
 class NoticeType(StrEnum):
@@ -372,7 +396,8 @@ def applicable_windows(
     Args:
         notice_type: what was served (:class:`NoticeType`).
         rulebook: ``nx-posturas`` or ``sapezal-1533``.
-        start: the date of ciência (for an *edital*, its publication).
+        start: the date of ciência (for an *edital*, its publication; the windows counted from the ciência then
+            start from the ciência the edital gives, :func:`cp_edital_ciencia`).
         calendar: the business-day calendar.
         settings: the deployment's settings (for the choices), unless ``choices`` is given.
         choices: the legal choices to apply; from ``settings`` (or the defaults) when omitted.
@@ -392,12 +417,17 @@ def applicable_windows(
         choices = DeadlineChoices.from_settings(settings) if settings is not None else DeadlineChoices()
 
     computed: list[tuple[DeadlineResult, str | None, bool]] = []  # (result, group, selected reading)
+    # CP Art. 278 §2 counts from the notificação: served by edital, from the ciência that edital gives, not from
+    # its publication (a defence cannot close before the person is deemed notified, CF Art. 5 LV).
+    ciencia = cp_edital_ciencia(published_on=start, calendar=calendar, choices=choices) \
+        if notice is NoticeType.EDITAL else start
     for rule_id, group in spec:
         rule = get_rule(rule_id)
         selected_key = choices.selected(rule).key
         for reading in rule.readings:
+            begins = ciencia if reading.start_event is StartEvent.CIENCIA_NOTIFICACAO else start
             result = compute_deadline(
-                rule_id=rule_id, start=start, calendar=calendar, choices=choices, reading=reading.key
+                rule_id=rule_id, start=begins, calendar=calendar, choices=choices, reading=reading.key
             )
             computed.append((result, group, reading.key == selected_key))
 
@@ -487,6 +517,10 @@ def explain(result: DeadlineResult, tr: Translator, *, alternatives: tuple[Deadl
             )
         )
         lines.append(tr._("Start: {date} (not counted)").format(date=tr.date(result.steps[0].day)))
+    if result.start_moved_from is not None:  # CPC Art. 224 §1: the dia do começo moves off a short office day
+        lines.append(tr._("The start fell on {date}, a short office day ({reason}); it moves to the next business "
+                          "day (CPC Art. 224 §1).").format(date=tr.date(result.start_moved_from.day),
+                                                           reason=result.start_moved_from.describe(tr)))
     if result.unit is Unit.BUSINESS_DAYS:
         skipped = [step for step in result.steps if step.kind is StepKind.SKIPPED]
         if skipped:

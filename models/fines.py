@@ -10,10 +10,12 @@
 
 Rows the catalogue does not compute as a plain value:
 
-- CP Art. 57 §§1–3 (Tabela II item 3, "comprometer a limpeza da água potável"): the first offence is a warning
-  (*advertência*, §1), with no fine; on a repeat the offender is fined and reported to the authorities (§3). That
-  first fine is the table value: the repeat is what makes it due, so it is not also doubled (Art. 8) — the fine
-  doubles only when an earlier notice already carried a fine (``docs/LEGAL-CHOICES.md``).
+- CP Art. 57 §§1–3 (Tabela II item 3, "comprometer a limpeza da água potável"): the first offence *of that
+  provision* is a warning (*advertência*, §1), with no fine; on a repeat after the warning the offender is fined
+  and reported to the authorities (§3). The caller says whether that first step was taken (``warned``: an earlier
+  notice under Art. 57, a notificação preliminar included; an auto under another article is not it). That first
+  fine is the table value: the repeat is what makes it due, so it is not also doubled (Art. 8) — the fine
+  doubles only when an earlier notice of the same nature already carried a fine (``docs/LEGAL-CHOICES.md``).
 - Tabela III items 2–4 are charged "por m²" of public road occupied: the notice takes the quantity and the fine
   is the units per m² times the area (then doubled on recidivism).
 
@@ -48,23 +50,35 @@ def per_square_metre(infraction: Infraction) -> bool:
 
 
 class FineError(ValueError):
-    """A fine cannot be computed; the message says what to configure or supply."""
+    """A fine cannot be computed; the message says what to configure or supply.
+
+    Attributes:
+        message: English msgid with ``{placeholders}`` (translate with ``tr._`` and format with ``params``).
+        params: the values of the placeholders.
+    """
+
+    def __init__(self, message: str, **params: object) -> None:
+        super().__init__(message.format(**params))
+        self.message = message
+        self.params = params
 
 
 class MissingUnitValue(FineError):
     """``BALCAO_UNIT_VALUES`` has no value for the unit in the year of the infraction."""
 
     def __init__(self, unit: str, year: int) -> None:
-        super().__init__(
-            f"no R$ value for the fiscal unit {unit} in {year}: add it to BALCAO_UNIT_VALUES, "
-            f'e.g. {{"{unit}": {{"{year}": "0.00"}}}}'
-        )
+        super().__init__(N_("No R$ value for the fiscal unit {unit} in {year}: add it to BALCAO_UNIT_VALUES, "
+                            "e.g. {example}"), unit=unit, year=year, example=f'{{"{unit}": {{"{year}": "0.00"}}}}')
         self.unit = unit
         self.year = year
 
 
 class MissingCatalogueValue(FineError):
     """The published table lost this row's value (OCR gap): the units must be given explicitly."""
+
+    def __init__(self, infraction: Infraction) -> None:
+        super().__init__(N_("{code} ({article}) has no value in the published table: give the units"),
+                         code=infraction.code, article=infraction.article)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +139,7 @@ def compute_fine(
     units: Decimal | None = None,
     quantity: Decimal | None = None,
     prior_fine: bool | None = None,
+    warned: bool = False,
 ) -> Fine:
     """The fine for an infraction committed (or cited) on a date.
 
@@ -138,6 +153,9 @@ def compute_fine(
         quantity: the m² for a row charged per m² (Tabela III), required there and refused elsewhere.
         prior_fine: for the rows of CP Art. 57, whether an earlier notice of the same nature carried a fine (the
             doubling of Art. 8 then applies); ``None`` means it did not.
+        warned: for the rows of CP Art. 57, whether the first step of §1 was already taken before this offence
+            (an earlier warning or fine under Art. 57, on an auto or a notificação preliminar). Without it the
+            offence is warned, whatever other autos the person has (Art. 8 doubles fines, it does not skip §1).
 
     Raises:
         MissingUnitValue: no unit value for that year.
@@ -147,28 +165,27 @@ def compute_fine(
     """
     if infraction.units is None:
         if units is None:
-            raise MissingCatalogueValue(
-                f"{infraction.code} ({infraction.article}) has no value in the published table; give the units"
-            )
+            raise MissingCatalogueValue(infraction)
         if units <= 0:
-            raise FineError("the units of a fine must be positive")
+            raise FineError(N_("The units of a fine must be more than zero"))
         base = units
     else:
         if units is not None and units != infraction.units:
-            raise FineError(f"{infraction.code} is {infraction.units} {infraction.unit} in the table")
+            raise FineError(N_("{code} is {units} {unit} in the table: do not give its units"),
+                            code=infraction.code, units=infraction.units, unit=infraction.unit)
         base = infraction.units
     if per_square_metre(infraction):
         if quantity is None or quantity <= 0:
-            raise FineError(f"{infraction.code} is charged per m²: give the area (m²)")
+            raise FineError(N_("{code} is charged per m²: give the area (m²)"), code=infraction.code)
     elif quantity is not None:
-        raise FineError(f"{infraction.code} is not charged per m²")
+        raise FineError(N_("{code} is not charged per m²: leave the area empty"), code=infraction.code)
     value = unit_value(unit=infraction.unit, year=on.year, unit_values=unit_values)
-    if infraction.code in WARNING_FIRST and not recidivist:  # CP Art. 57 §1: warned, not fined
+    if infraction.code in WARNING_FIRST and not warned:  # CP Art. 57 §1: warned, not fined
         return Fine(infraction=infraction, base_units=base, units=Decimal(0), unit=infraction.unit, year=on.year,
                     unit_value=value, amount=Decimal("0.00"), doubled=False, article=WARNING_ARTICLE,
                     warning=True)
-    if infraction.code in WARNING_FIRST:  # §3: the repeat is fined; it doubles only over an earlier fine
-        recidivist = bool(prior_fine)
+    if infraction.code in WARNING_FIRST:  # §3: the repeat is fined; it doubles (Art. 8) only over an earlier fine
+        recidivist = recidivist and bool(prior_fine)
     doubled = recidivist and infraction.rulebook == CP
     charged = base * (quantity or 1) * (2 if doubled else 1)
     return Fine(

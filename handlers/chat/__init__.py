@@ -1,6 +1,7 @@
 """Telegram conversations. ``register_all`` adds every area's handlers to the application.
 
-Handler groups: -110 stops anything not from a private chat (before all else); -100 loads the person; 0 commands
+Handler groups: -110 stops anything not from a private chat (before all else); -105 stops a person's flood (the
+per-person inbound limit, ``handlers.chat.inbound``); -100 loads the person; 0 commands
 (new messages only) and buttons, the last handlers answering a command or a press no area took; 50 free input to
 forms, and edits of earlier messages (``handlers.chat.forms.edited_message``).
 """
@@ -30,6 +31,7 @@ from handlers.chat import (
 from handlers.chat.buttons import unknown_button
 from handlers.chat.commands import COMMANDS
 from handlers.chat.errors import on_error
+from handlers.chat.inbound import InboundGate
 from handlers.chat.people import load_person
 from handlers.chat.private import only_private_chats
 
@@ -43,6 +45,7 @@ def register_all(application: Application) -> None:
     """Add the person loader, every area's handlers, the registered commands and the error handler."""
     application.add_handler(TypeHandler(Update, load_person), group=-100)
     application.add_handler(TypeHandler(Update, only_private_chats), group=-110)
+    application.add_handler(TypeHandler(Update, InboundGate()), group=-105)
     for area in AREAS:
         area.register(application)
     for command in COMMANDS.values():

@@ -132,13 +132,28 @@ def _ask_name(turn: Turn) -> Question:
         if turn.data.get("kind") != "app" else tr._("It is never shown to the driver.")))
 
 
+PUBLISHED_PLACE = {  # BALCAO_OPEN311_PLACE: what the city's open data (Open311) publish of the place
+    "rounded": N_("The city publishes this problem in its open data with the area only (about 1 km), without the "
+                  "address. Your name and your words are never published."),
+    "exact": N_("The city publishes this problem in its open data with the place exactly as you give it (address or "
+                "location). Your name and your words are never published."),
+}
+
+
 def _ask_where(turn: Turn) -> Question:
     tr = turn.tr
-    return Question(tr._("Where did it happen? Send the location, or type the address."), markup=ReplyKeyboardMarkup(
+    published = small(tr._(PUBLISHED_PLACE[turn.settings.open311_place]))  # LGPD Art. 9: said before it is given
+    return Question(tr._("Where did it happen? Send the location, or type the address.") + published,
+                    markup=ReplyKeyboardMarkup(
         [[KeyboardButton(tr._("📍 Send the location where I am"), request_location=True)],
          [KeyboardButton(tr._("✖ Cancel"))]],
         resize_keyboard=True, one_time_keyboard=True,
     ))
+
+
+def _location(lat: float, lon: float, turn: Turn) -> Answer:
+    return Answer({"place_text": None, "lat": lat, "lon": lon}, note=turn.tr._("📍 Location received."),
+                  note_markup=ReplyKeyboardRemove())
 
 
 def _ask_evidence(turn: Turn) -> Question:
@@ -229,8 +244,7 @@ STEPS = (
     Step("where", _ask_where,
          text=lambda text, t: Answer({"place_text": fields.address(text), "lat": None, "lon": None},
                                      note=t.tr._("Address noted."), note_markup=ReplyKeyboardRemove()),
-         location=lambda lat, lon, t: Answer({"place_text": None, "lat": lat, "lon": lon},
-                                             note=t.tr._("📍 Location received."), note_markup=ReplyKeyboardRemove()),
+         location=lambda lat, lon, t: _location(*fields.coordinates(lat, lon), t),
          label=N_("Where")),
     Step("when", _q(N_("When did it happen? Type the date (like 4/1) or press a button."),
                     rows=(((N_("Today"), "rep:when:0"), (N_("Yesterday"), "rep:when:1")),)),

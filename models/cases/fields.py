@@ -7,6 +7,7 @@ parameters) that the chat translates, so the answer to bad input is clear and in
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 import unicodedata
 
@@ -18,12 +19,21 @@ _SPACES = re.compile(r"[ \t]+")
 _LETTER = re.compile(r"[^\W\d_]")
 
 
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\ufffe\uffff]")
+"""C0 control characters but tab and newline (and the two noncharacters): no text Balcão publishes may hold them,
+as XML 1.0 cannot (Open311's ``requests.xml``) and nothing a person means to say needs them."""
+
+
 def clean_text(text: str, *, min_length: int, max_length: int) -> str:
-    """Trim and squeeze spaces (keeping line breaks); check the length.
+    """Drop control characters, trim and squeeze spaces (keeping line breaks); check the length.
+
+    The one cleaning every typed text goes through, in the chat, the console and Open311: a carriage return is a
+    line break, and the other C0 controls but tab and newline are removed.
 
     Raises:
         InvalidInput: too short, too long, or without a single letter.
     """
+    text = _CONTROLS.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
     lines = [_SPACES.sub(" ", line).strip() for line in text.strip().splitlines()]
     value = "\n".join(line for line in lines if line)
     if len(value) < min_length or not _LETTER.search(value):
@@ -31,6 +41,19 @@ def clean_text(text: str, *, min_length: int, max_length: int) -> str:
     if len(value) > max_length:
         raise InvalidInput(N_("That is too long: please keep it under {n} characters."), n=max_length)
     return value
+
+
+def coordinates(latitude: float, longitude: float) -> tuple[float, float]:
+    """A position in degrees (WGS84): latitude within ±90, longitude within ±180.
+
+    Raises:
+        InvalidInput: not finite, or outside those ranges.
+    """
+    if not (math.isfinite(latitude) and math.isfinite(longitude)
+            and -90 <= latitude <= 90 and -180 <= longitude <= 180):
+        raise InvalidInput(N_("That location is not a place on Earth: latitude goes from -90 to 90 and longitude "
+                              "from -180 to 180."))
+    return latitude, longitude
 
 
 def person_name(text: str) -> str:

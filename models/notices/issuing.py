@@ -39,6 +39,7 @@ from models.columns import utcnow
 from models.drivers.tables import Driver
 from models.fines import (
     CONSEQUENCE_LABELS,
+    WARNING_FIRST,
     Consequence,
     ConsequenceKind,
     Fine,
@@ -315,7 +316,8 @@ def _fine(data: NoticeInput, infraction: Infraction, on: dt.date, recidivism: Re
     try:
         fine = compute_fine(infraction=infraction, on=on, unit_values=settings.unit_values,
                             recidivist=recidivism.recidivist, units=data.units, quantity=data.quantity,
-                            prior_fine=recidivism.earlier_fined is not None)
+                            prior_fine=recidivism.earlier_fined is not None,
+                            warned=recidivism.warned_by is not None)  # CP Art. 57 §1: warned before, then fined
     except MissingUnitValue:
         # Issue 11 item 3: no fine until the value of the unit for that year is configured for that municipality.
         return None, [Problem("fine", N_("No value of {unit} for {year} is configured for {city}: set {setting} "
@@ -325,9 +327,8 @@ def _fine(data: NoticeInput, infraction: Infraction, on: dt.date, recidivism: Re
     except MissingCatalogueValue:
         return None, [Problem("units", N_("The published table lost the value of {code}: give the fine in units"),
                               articles["fine"], {"code": infraction.code})]
-    except FineError as exc:
-        return None, [Problem("fine", N_("The fine cannot be computed: {reason}"), articles["fine"],
-                              {"reason": str(exc)})]
+    except FineError as exc:  # its msgid and values: translated like every refusal
+        return None, [Problem("fine", exc.message, articles["fine"], dict(exc.params))]
     return fine, []
 
 
@@ -341,9 +342,17 @@ def fine_detail(notice: Notice, tr: Translator) -> str:
         unit=notice.fine_unit)
     if notice.quantity is not None:
         text += " — " + tr._("{quantity} m² of public road").format(quantity=tr.number(Decimal(notice.quantity)))
-    if notice.recidivist and notice.rulebook == CP:
+    if notice.recidivist and notice.rulebook == CP and not _first_fine_after_warning(notice):
         text += " — " + tr._("doubled for repeat offence (Art. 8)")
     return text
+
+
+def _first_fine_after_warning(notice: Notice) -> bool:
+    """CP Art. 57 §3: the fine after the warning is the table value, not doubled (``docs/LEGAL-CHOICES.md`` #13)."""
+    if notice.infraction_code not in WARNING_FIRST:
+        return False
+    base = get_infraction(notice.infraction_code).units
+    return base is not None and Decimal(notice.fine_units) == base * Decimal(notice.quantity or 1)
 
 
 def deadline_lines(notice: Notice, settings: Settings, tr: Translator) -> list[str]:
@@ -437,26 +446,42 @@ async def prepare(
     person_id, person_problems = await resolve_person(session=session, data=data)
     if person_problems:
         raise NoticeRefused(person_problems)
+    preliminar = None
     if data.preliminar_id is not None:
         preliminar = await session.get(Notice, data.preliminar_id)
         if preliminar is None or preliminar.type is not NoticeType.PRELIMINAR or data.type is not NoticeType.AUTO:
             raise NoticeRefused([Problem("preliminar_id", N_("An auto can only follow a preliminary notice"),
                                          f"{LAW_TITLES[CP]}, Art. 28")])
-    infraction_on = data.infraction_on or data.drawn_up_on
-    if data.infraction_on is not None and data.drawn_up_on is not None and data.infraction_on > data.drawn_up_on:
+    given_on = data.infraction_on or (committed_on(preliminar, settings) if preliminar is not None else None)
+    infraction_on = given_on or data.drawn_up_on
+    if given_on is not None and data.drawn_up_on is not None and given_on > data.drawn_up_on:
         raise NoticeRefused([Problem("infraction_on", N_("The infraction cannot come after the day it is drawn up"),
                                      articles["drawn_up_on"])])
+    # CP Art. 8 par. único: "já autuada" when the new infraction was committed (its day, or the drawing up).
+    committed_before = (dt.datetime.combine(given_on, dt.time(), tzinfo=settings.tz).astimezone(dt.UTC)
+                        if given_on is not None else drawn_up_at)
     recidivism = await find_recidivism(session=session, settings=settings, infraction=infraction,
                                        offender_document=data.offender_document, person_id=person_id,
-                                       before=drawn_up_at)
+                                       committed_before=committed_before, follows=preliminar)
     fine, fine_problems = _fine(data, infraction, infraction_on or moment.date(), recidivism, settings, articles)
     if fine is None:
         raise NoticeRefused(fine_problems)
     consequences = recidivism_consequences(infraction=infraction, recidivist=recidivism.recidivist,
                                            choices=DeadlineChoices.from_settings(settings))
+    # CP Art. 57 §3: a fine after the warning rests on that warning when no earlier auto makes it a repeat (Art. 8).
+    rests_on = recidivism.earlier or (recidivism.warned_by if not fine.warning else None)
     return PreparedNotice(infraction=infraction, drawn_up_at=drawn_up_at, person_id=person_id,
                           recidivist=recidivism.recidivist, fine=fine, consequences=consequences,
-                          recidivism_of=recidivism.earlier, infraction_on=data.infraction_on)
+                          recidivism_of=rests_on, infraction_on=given_on)
+
+
+def committed_on(notice: Notice, settings: Settings) -> dt.date:
+    """The day a notice's infraction was committed: its recorded day, else its drawing-up day (local time).
+
+    An auto that follows a notificação preliminar (CP Art. 28) is for the infraction the preliminar found: the
+    unit value of that day's year applies to it (CP Art. 12; ``docs/LEGAL-CHOICES.md`` #15).
+    """
+    return notice.infraction_on or notice.drawn_up_at.astimezone(settings.tz).date()
 
 
 async def issue_notice(

@@ -12,7 +12,14 @@ reading is ``BALCAO_CP_RECIDIVISM_NATURE`` (``docs/LEGAL-CHOICES.md``):
 
 Lei 1.533/2020 has its own repeat rules, each for one inciso (Art. 26 §§1–2, Art. 27 par. único): there the
 earlier notice must be for the same catalogue row. The earlier notice is an auto de infração, not annulled, for
-the same CPF/CNPJ or the same person, drawn up before this one; staff are shown which one it is.
+the same CPF/CNPJ or the same person, drawn up before the new infraction was **committed**: Art. 8 par. único
+asks that the person was "já autuada" when committing it, so the new infraction's day is compared with the day the
+earlier auto was drawn up (not the days the two autos were drawn up). Staff are shown which one it is.
+
+CP Art. 57 §§1–3 has a first step of its own, the warning: the person must have been warned (or fined) under
+Art. 57 itself before the new offence, on an auto or on a notificação preliminar (the preliminar an auto follows
+counts as that warning). An auto under another article of the same nature doubles a fine (Art. 8) but is no
+warning under Art. 57 (``docs/LEGAL-CHOICES.md``).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.settings import Settings
+from models.fines import WARNING_FIRST
 from models.notices.tables import Notice, NoticeOutcome, NoticeType
 from models.rulebooks.catalogue import CP, Infraction, load_infractions
 
@@ -36,10 +44,13 @@ class Recidivism:
     Attributes:
         earlier: the latest earlier notice of the same nature (the recidivism rests on it), or None.
         earlier_fined: the latest of them that carried a fine (not a CP Art. 57 warning), or None.
+        warned_by: for a row of CP Art. 57, the latest earlier notice under Art. 57 (a preliminar included):
+            the first step of §1 was taken, so this offence is fined (§3). None elsewhere, or when there is none.
     """
 
     earlier: Notice | None = None
     earlier_fined: Notice | None = None
+    warned_by: Notice | None = None
 
     @property
     def recidivist(self) -> bool:
@@ -65,9 +76,25 @@ async def find_recidivism(
     infraction: Infraction,
     offender_document: str | None,
     person_id: int | None,
-    before: dt.datetime,
+    committed_before: dt.datetime,
+    follows: Notice | None = None,
 ) -> Recidivism:
-    """The earlier autos of the same nature, not annulled, for this CPF/CNPJ or person, drawn up before ``before``."""
+    """The earlier notices this one rests on, for this CPF/CNPJ or person, drawn up before the new infraction.
+
+    Args:
+        session: database session.
+        settings: the deployment (``BALCAO_CP_RECIDIVISM_NATURE``).
+        infraction: the new notice's catalogue row.
+        offender_document: the offender's CPF/CNPJ, if known.
+        person_id: the offender as a person, if known.
+        committed_before: when the new infraction was committed: the start of its day when the day is known
+            apart from the drawing up, else the drawing up itself (CP Art. 8 par. único: "já autuada").
+        follows: the notificação preliminar the new auto follows (CP Art. 28), if any.
+
+    Returns:
+        The latest earlier auto of the same nature, not annulled (Art. 8), the latest that carried a fine, and
+        for CP Art. 57 the latest earlier notice under it (§1's warning).
+    """
     who = []
     if offender_document:
         who.append(col(Notice.offender_document) == offender_document)
@@ -75,16 +102,28 @@ async def find_recidivism(
         who.append(col(Notice.person_id) == person_id)
     if not who:
         return Recidivism()
+    standing = or_(col(Notice.outcome).is_(None), col(Notice.outcome) != NoticeOutcome.ANNULLED)
     earlier = list((await session.exec(
         select(Notice)
         .where(
             col(Notice.infraction_code).in_(same_nature_codes(infraction, settings)),
             Notice.type == NoticeType.AUTO,
-            col(Notice.drawn_up_at) < before,
-            or_(col(Notice.outcome).is_(None), col(Notice.outcome) != NoticeOutcome.ANNULLED),
+            col(Notice.drawn_up_at) < committed_before,  # CP Art. 8 par. único: "já autuada" when committing it
+            standing,
             or_(*who),
         )
         .order_by(col(Notice.drawn_up_at).desc(), col(Notice.id).desc())
     )).all())
     fined = next((notice for notice in earlier if not notice.warning_only), None)
-    return Recidivism(earlier=earlier[0] if earlier else None, earlier_fined=fined)
+    warned_by = None
+    if infraction.code in WARNING_FIRST:  # CP Art. 57 §1: warned under this provision, on any kind of notice
+        warned_by = (await session.exec(
+            select(Notice)
+            .where(col(Notice.infraction_code).in_(WARNING_FIRST), col(Notice.drawn_up_at) < committed_before,
+                   standing, or_(*who))
+            .order_by(col(Notice.drawn_up_at).desc(), col(Notice.id).desc())
+        )).first()
+        if (follows is not None and follows.infraction_code in WARNING_FIRST
+                and follows.outcome != NoticeOutcome.ANNULLED):
+            warned_by = follows  # the preliminar this auto follows warned of the same offence (Art. 57 §1, Art. 28)
+    return Recidivism(earlier=earlier[0] if earlier else None, earlier_fined=fined, warned_by=warned_by)

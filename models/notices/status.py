@@ -102,6 +102,7 @@ async def notice_view(*, session: AsyncSession, settings: Settings, notice: Noti
             windows = (*windows, *vista_windows(notice=notice, filing=pending, settings=settings, calendar=calendar))
         if pending is not None and due is not None:
             windows = (*windows, due)
+        if pending is not None:  # CP Art. 42: open after the period, and kept open by a late diligência
             opens = art42_appeal_from(notice=notice, filing=pending, settings=settings, calendar=calendar)
             art42_from = opens if opens is not None and today >= opens else None
     elif notice.stage is NoticeStage.APPEALED and any(lapsed(filing) for filing in filings):

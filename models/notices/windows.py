@@ -6,7 +6,8 @@ windows a notice shows (by its rulebook, its type and how it was served) and *fr
 - Código de Posturas, notificação preliminar: the deadline written on it (Art. 24; Art. 25 VI) and Art. 278 §2,
   from the ciência;
 - Código de Posturas, auto de infração: the reclamação (Art. 37) and Art. 278 §2, from the receipt of the auto —
-  or, served by edital (Art. 36 III), from its publication as ``BALCAO_CP_EDITAL_START`` reads it;
+  or, served by edital (Art. 36 III), the reclamação from its publication as ``BALCAO_CP_EDITAL_START`` reads it,
+  and Art. 278 §2 from the ciência that edital gives (never before the person is deemed notified, CF Art. 5 LV);
 - Lei 1.533/2020: the defesa prévia (Art. 22), from the ciência;
 - after a first-instance decision: the recurso (CP Art. 43; Lei 1.533 Art. 22), from the ciência of the decision.
   No deposit window: CP Art. 46's deposit is not required (STF Súmula Vinculante 21), so the appeal is always
@@ -30,7 +31,15 @@ from dataclasses import dataclass
 from bot.i18n import N_
 from bot.settings import Settings
 from models.calendar import BusinessCalendar
-from models.deadlines import DEFENCE, NoticeType, Window, WindowRole, applicable_windows, compute_deadline
+from models.deadlines import (
+    DEFENCE,
+    NoticeType,
+    Window,
+    WindowRole,
+    applicable_windows,
+    compute_deadline,
+    cp_edital_ciencia,
+)
 from models.notices.tables import CienciaKind, FilingKind, Notice, NoticeDelivery, NoticeFiling
 from models.notices.tables import NoticeType as Kind
 from models.rulebooks.catalogue import CP, L1533
@@ -72,11 +81,8 @@ def edital_ciencia(*, notice: Notice, published_on: dt.date, settings: Settings,
     ``BALCAO_CP_EDITAL_START`` chooses (DEADLINES.md B1.6). Lei 1.533/2020 Art. 22 §1 gives the edital no
     period: its publication.
     """
-    choices = choices_for(notice, settings)
-    if notice.rulebook == CP and choices.cp_edital_start == "fim_do_edital":
-        # CPC Art. 231 IV (by analogy): the business day after the edital's period is the day the term begins.
-        return calendar.next_business_day(compute_deadline(rule_id="cp-36-edital", start=published_on,
-                                                           calendar=calendar, choices=choices).final_date)
+    if notice.rulebook == CP:
+        return cp_edital_ciencia(published_on=published_on, calendar=calendar, choices=choices_for(notice, settings))
     return published_on
 
 
@@ -149,17 +155,29 @@ def decision_due(*, notice: Notice, filing: NoticeFiling, settings: Settings,
     """The last day for the first instance to decide a reclamação, or None while a diligência is pending.
 
     CP Art. 40: 10 days from the filing; §2: after vista, 5 days from the end of the last vista; after a
-    concluded diligência (Art. 42), the 10 days of Art. 40 again from its conclusion.
+    concluded diligência (Art. 42), the 10 days of Art. 40 again from its conclusion (``docs/LEGAL-CHOICES.md``
+    #10), also after a vista: the later of the two governs, so a diligência concluded after the vista moves the
+    decision to 10 days after its conclusion.
     """
     if notice.rulebook != CP or filing.kind is not FilingKind.RECLAMACAO or diligencia_pending(filing):
         return None
+    due = _due_before_diligencia(notice=notice, filing=filing, settings=settings, calendar=calendar)
+    if filing.diligencia_done_at is None:
+        return due
+    again = _windows_of("cp-40-decisao", start=filing.diligencia_done_at.astimezone(settings.tz).date(),
+                        choices=choices_for(notice, settings), calendar=calendar)[0]
+    return again if again.final_date >= due.final_date else due
+
+
+def _due_before_diligencia(*, notice: Notice, filing: NoticeFiling, settings: Settings,
+                           calendar: BusinessCalendar) -> Window:
+    """Art. 40 from the filing, or §2 after the last vista, as if no diligência had been ordered."""
     choices = choices_for(notice, settings)
     vistas = vista_windows(notice=notice, filing=filing, settings=settings, calendar=calendar)
     if vistas:
         return _windows_of("cp-40-2-decisao-apos-vista", start=vistas[-1].final_date, choices=choices,
                            calendar=calendar)[0]
-    start = filing.diligencia_done_at or filing.filed_at
-    return _windows_of("cp-40-decisao", start=start.astimezone(settings.tz).date(), choices=choices,
+    return _windows_of("cp-40-decisao", start=filing.filed_at.astimezone(settings.tz).date(), choices=choices,
                        calendar=calendar)[0]
 
 
@@ -167,10 +185,17 @@ def art42_appeal_from(*, notice: Notice, filing: NoticeFiling, settings: Setting
                       calendar: BusinessCalendar) -> dt.date | None:
     """CP Art. 42: the first day the party may appeal a reclamação still undecided, or None when it may not.
 
-    None when it is decided, is not a CP reclamação, or was converted into a diligência still pending.
+    None when it is decided, is not a CP reclamação, or was converted into a diligência still pending. A
+    diligência ordered after Art. 40's period had already run out does not take away the appeal that was open
+    (Art. 42 speaks of a judgment "convertido em diligência" within the period; CF Art. 5 LV): it stays open
+    from the day it opened.
     """
-    if filing.decided_at is not None:
+    if filing.decided_at is not None or notice.rulebook != CP or filing.kind is not FilingKind.RECLAMACAO:
         return None
+    if filing.diligencia_at is not None:
+        before = _due_before_diligencia(notice=notice, filing=filing, settings=settings, calendar=calendar)
+        if filing.diligencia_at.astimezone(settings.tz).date() > before.final_date:  # already open: it stays
+            return before.final_date + dt.timedelta(days=1)
     due = decision_due(notice=notice, filing=filing, settings=settings, calendar=calendar)
     return due.final_date + dt.timedelta(days=1) if due is not None else None
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import delete
+from sqlalchemy import delete, func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -128,6 +128,41 @@ def _media_url(value: str | None) -> str | None:
     return value.strip()
 
 
+KEY_WINDOW = dt.timedelta(hours=1)
+"""The window of the per-key limit (``BALCAO_OPEN311_POSTS_PER_HOUR``)."""
+
+
+class TooManyPosts(Exception):
+    """The client system's key posted its hourly allowance (``BALCAO_OPEN311_POSTS_PER_HOUR``).
+
+    Attributes:
+        limit: the allowance.
+    """
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"more than {limit} requests in an hour")
+        self.limit = limit
+
+
+async def check_key_allowance(*, session: AsyncSession, client_id: int, now: dt.datetime, settings: Settings) -> None:
+    """Refuse a POST once the key filed ``BALCAO_OPEN311_POSTS_PER_HOUR`` cases in the last hour.
+
+    The per-person daily limit rests on the ``account_id`` the client sends, which the client chooses; the key is
+    the one identity Balcão issued, so it is limited too. The count is of the cases filed (in the database), so it
+    holds across processes.
+
+    Raises:
+        TooManyPosts: the allowance is used up.
+    """
+    filed = (await session.exec(
+        select(func.count()).select_from(Open311Submission)
+        .join(Case, col(Case.id) == Open311Submission.case_id)
+        .where(Open311Submission.client_id == client_id, col(Case.received_at) > now - KEY_WINDOW)
+    )).one()
+    if filed >= settings.open311_posts_per_hour:
+        raise TooManyPosts(settings.open311_posts_per_hour)
+
+
 async def post_request(
     *,
     session: AsyncSession,
@@ -145,8 +180,10 @@ async def post_request(
     Raises:
         InvalidInput: a value fails the chat's check, a required element is missing, the law does not admit
             the case (CP Art. 31 sole paragraph), the daily limit is reached, or the file is refused.
+        TooManyPosts: the key's hourly allowance is used up (nothing is stored).
     """
     assert client.id is not None
+    await check_key_allowance(session=session, client_id=client.id, now=now, settings=settings)
     attachment_ids: list[int] = []
     try:
         for upload in request.uploads:

@@ -89,7 +89,8 @@ def _service_condition(code: str) -> Any:
         by_case = and_(representation, or_(col(Case.infraction_code).is_(None),
                                            not_(col(Case.infraction_code).like(f"{CP_PREFIX}%"))))
     else:
-        by_case = and_(representation, col(Case.infraction_code).like(f"{code}-%"))
+        # the code is the client's text: a prefix match with LIKE's wildcards escaped, so "%" names no service
+        by_case = and_(representation, col(Case.infraction_code).startswith(f"{code}-", autoescape=True))
     return or_(col(Open311Submission.service_code) == code, and_(col(Open311Submission.id).is_(None), by_case))
 
 

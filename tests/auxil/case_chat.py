@@ -6,6 +6,8 @@ the expected words (in its text or caption), so replies sent quickly are never m
 
 from __future__ import annotations
 
+import time
+
 from typing import Any
 
 from bot.sandbox.emulator import BotApiEmulator
@@ -69,6 +71,15 @@ class Talk:
         """Share a location."""
         mark = self._mark()
         self.emulator.share_location(self.user, latitude, longitude)
+        return await self._expect(mark, expected)
+
+    async def forged_location(self, latitude: float, longitude: float, expected: str) -> ChatMessage:
+        """A location no Telegram client sends (latitude 1000), as a raw update of a hostile or broken server."""
+        mark = self._mark()
+        person = self.emulator.user(self.user)
+        self.emulator.send_raw_update("message", {
+            "message_id": 900_000 + mark, "from": person.as_user(), "chat": person.as_chat(), "date": int(time.time()),
+            "location": {"latitude": latitude, "longitude": longitude}})
         return await self._expect(mark, expected)
 
     def buttons(self, message: ChatMessage) -> list[str]:

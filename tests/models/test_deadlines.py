@@ -273,8 +273,9 @@ def test_an_edital_shows_every_reading_of_art_37(calendar: BusinessCalendar) -> 
     windows = applicable_windows(notice_type="edital", rulebook="nx-posturas", start=D(2027, 3, 1), calendar=calendar)
     assert _roles(windows) == [
         ("cp-37-reclamacao-edital", "publicacao", D(2027, 3, 11), WindowRole.ALTERNATIVE),
-        ("cp-37-reclamacao-edital", "fim_do_edital", D(2027, 4, 13), WindowRole.CHOSEN),
-        ("cp-278-defesa", "default", D(2027, 3, 31), WindowRole.ALTERNATIVE),
+        ("cp-37-reclamacao-edital", "fim_do_edital", D(2027, 4, 13), WindowRole.ALTERNATIVE),
+        # Art. 278 §2 from the ciência (1 April), not the publication: 1 May is Saturday and Labour Day → 3 May.
+        ("cp-278-defesa", "default", D(2027, 5, 3), WindowRole.CHOSEN),
     ]
     chained = windows[1].result
     assert chained.preceded_by is not None and chained.preceded_by.final_date == D(2027, 3, 31)
@@ -351,3 +352,23 @@ def test_the_explanation_is_in_the_readers_language(calendar: BusinessCalendar) 
     assert english[-1] == "Final date: Monday, January 4, 2027"
     spanish = explain(result, translator("es"))
     assert spanish[-1] == "Fecha final: lunes, 4 de enero de 2027"
+
+
+@pytest.mark.parametrize("window", ["earliest", "art278"])
+def test_cp_art_278_after_an_edital_counts_from_its_ciencia_not_its_publication(
+    calendar: BusinessCalendar, window: str
+) -> None:
+    """CP Art. 278 §2 (30 days from the notificação) with Art. 36 III: an edital published Mon 1/3/2027 is the
+    ciência on Thu 1/4 (LEGAL-CHOICES #6), so the defence runs to Mon 3/5/2027. Today's main closed it on
+    Wed 31/3, the edital's last day, before the person was deemed notified (CF Art. 5 LV)."""
+    choices = DeadlineChoices(cp_defence_window=window)
+    windows = applicable_windows(notice_type="edital", rulebook="nx-posturas", start=D(2027, 3, 1),
+                                 calendar=calendar, choices=choices)
+    art278 = next(w for w in windows if w.rule.id == "cp-278-defesa")
+    assert art278.result.start == D(2027, 4, 1) and art278.final_date == D(2027, 5, 3)
+    governing = next(w for w in windows if w.role is WindowRole.CHOSEN)
+    assert governing.final_date >= D(2027, 4, 1)  # never before the ciência
+    literal = DeadlineChoices(cp_defence_window=window, cp_edital_start="publicacao")
+    published = applicable_windows(notice_type="edital", rulebook="nx-posturas", start=D(2027, 3, 1),
+                                   calendar=calendar, choices=literal)
+    assert next(w for w in published if w.rule.id == "cp-278-defesa").final_date == D(2027, 3, 31)

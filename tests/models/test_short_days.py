@@ -44,3 +44,34 @@ def test_a_short_day_still_counts_inside_a_business_day_count() -> None:
     with_short = compute_deadline(rule_id="cp-43-recurso", start=start, calendar=BusinessCalendar(short_days=[EVE]))
     counted = {step.day for step in with_short.steps if step.kind is StepKind.COUNTED}
     assert D(2026, 12, 24) in counted
+
+
+def test_cpc_224_moves_the_dia_do_comeco_off_a_short_day_too() -> None:
+    """CPC Art. 224 §1: "os dias do começo e do vencimento do prazo serão protraídos para o primeiro dia útil
+    seguinte" — under BALCAO_SHORT_DAY_RULE=cpc_224 the start moves off a short day, not only the end.
+
+    Ciência on Ash Wednesday 10/2/2027 (opens at 14h): CP Art. 278 §2 starts on Thursday 11/2, so its 30 days end
+    on Saturday 13/3 and move to Monday 15/3 (today's main, and Lei 9.784 Art. 66 §1: Friday 12/3)."""
+    art66 = compute_deadline(rule_id="cp-278-defesa", start=D(2027, 2, 10), calendar=BusinessCalendar(short_days=[ASH]))
+    assert art66.final_date == D(2027, 3, 12) and art66.start_moved_from is None
+    cpc = compute_deadline(rule_id="cp-278-defesa", start=D(2027, 2, 10),
+                           calendar=BusinessCalendar(short_days=[ASH], late_opening_moves=True))
+    assert cpc.start == D(2027, 2, 11) and cpc.final_date == D(2027, 3, 15)
+    assert cpc.start_moved_from is not None and cpc.start_moved_from.day == D(2027, 2, 10)
+    assert any("CPC Art. 224 §1" in line and "início" in line for line in explain(cpc, translator("pt_BR")))
+    # A decree closing early on 24/12/2026: the 10 dias úteis of CP Art. 43 start on Monday 28/12 instead.
+    closes = compute_deadline(rule_id="cp-43-recurso", start=D(2026, 12, 24),
+                              calendar=BusinessCalendar(short_days=[EVE], late_opening_moves=True))
+    assert closes.steps[0].day == D(2026, 12, 28)
+
+
+def test_cpc_224_moves_the_day_after_an_edital_off_a_short_day() -> None:
+    """CP Art. 36 III + Art. 37 with CPC Art. 231 IV and 224 §1: an edital whose 30 days end on Carnival Tuesday
+    9/2/2027 starts the reclamação on the next business day, Ash Wednesday 10/2 (opens late); under cpc_224 that
+    dia do começo moves to Thursday 11/2 and the 8 dias úteis end on Tuesday 23/2 (not Monday 22/2)."""
+    art66 = compute_deadline(rule_id="cp-37-reclamacao-edital", start=D(2027, 1, 10),
+                             calendar=BusinessCalendar(short_days=[ASH]))
+    assert art66.steps[0].day == D(2027, 2, 10) and art66.final_date == D(2027, 2, 22)
+    cpc = compute_deadline(rule_id="cp-37-reclamacao-edital", start=D(2027, 1, 10),
+                           calendar=BusinessCalendar(short_days=[ASH], late_opening_moves=True))
+    assert cpc.steps[0].day == D(2027, 2, 11) and cpc.final_date == D(2027, 2, 23)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -50,12 +51,17 @@ def reader(request: web.Request) -> Translator:
     return translator(negotiate_locale(first or None), settings_of(request).timezone)
 
 
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+"""Characters XML 1.0 cannot hold: a text stored before they were cleaned (``models.cases.fields.clean_text``)
+must not make the whole answer ill-formed."""
+
+
 def _text(value: Any) -> str | None:
     if value is None:
         return None
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value)
+    return _NOT_XML.sub("", str(value))
 
 
 def _fill(element: ET.Element, value: Any, tag: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import parse_qsl
 
 from aiohttp import BodyPartReader, web
 
@@ -32,7 +33,7 @@ from models.columns import utcnow
 from models.invalid_input import InvalidInput
 from models.open311.jurisdiction import Jurisdiction
 from models.open311.keys import client_for_key
-from models.open311.posting import PostedRequest, Upload, filed_by_client, post_request
+from models.open311.posting import PostedRequest, TooManyPosts, Upload, filed_by_client, post_request
 from models.open311.requests import MAX_RANGE, PublicRequest, public_requests, public_updates
 from models.open311.services import find_service
 from models.open311.tables import Open311Client
@@ -160,6 +161,20 @@ async def one_request(request: web.Request) -> web.Response:
 
 FIELD_LIMIT = 64 * 1024
 """The most a form field may hold (the longest text Balcão takes is far shorter)."""
+MAX_FIELDS = 64
+"""The most form fields a POST may have (GeoReport v2 has about 20, plus the service's attributes)."""
+FIELDS_TOTAL = 256 * 1024
+"""The most all the form fields of a POST may hold together (files apart)."""
+
+
+def _key_outside_the_body(request: web.Request) -> str | None:
+    """The ``api_key`` of the query string or the ``X-Api-Key`` header, checked before any byte of the body."""
+    return request.query.get("api_key") or request.headers.get("X-Api-Key") or None
+
+
+def body_limit(limits: CaseLimits) -> int:
+    """The most bytes a POST body may have: its fields and its files (README: ``client_max_body_size``)."""
+    return FIELDS_TOTAL + limits.max_attachments * limits.max_attachment_bytes + 64 * 1024
 
 
 async def _read_capped(part: BodyPartReader, cap: int) -> bytes | None:
@@ -172,32 +187,60 @@ async def _read_capped(part: BodyPartReader, cap: int) -> bytes | None:
     return bytes(data)
 
 
-async def _form(request: web.Request, tr: Translator) -> tuple[dict[str, str], list[Upload]]:
-    """The POST body: form fields (urlencoded or multipart) and the files of a multipart body.
+async def _urlencoded(request: web.Request, tr: Translator) -> dict[str, str]:
+    """An urlencoded body, read up to :data:`FIELDS_TOTAL` and :data:`MAX_FIELDS` (refused beyond them)."""
+    data = bytearray()
+    while chunk := await request.content.read(64 * 1024):
+        data.extend(chunk)
+        if len(data) > FIELDS_TOTAL:
+            raise Open311Error(413, tr._("The request is too large."))
+    try:
+        pairs = parse_qsl(data.decode("utf-8"), keep_blank_values=True, max_num_fields=MAX_FIELDS)
+    except ValueError:
+        raise Open311Error(413, tr._("The request has too many fields.")) from None
+    return dict(pairs)
 
-    Files are checked against the chat's limits while they arrive (count and size,
-    :func:`models.cases.attachments.check_before_download`); their content is checked when stored.
+
+async def _form(request: web.Request, tr: Translator,
+                client: Open311Client | None) -> tuple[dict[str, str], list[Upload], Open311Client]:
+    """The POST body: form fields (urlencoded or multipart), the files of a multipart body, and the client.
+
+    Nothing unbounded is read before the key is known: the body's declared length, its fields' count and their
+    total size are bounded, and a multipart body's ``api_key`` field is checked as soon as it arrives (a wrong key
+    is refused there, before the rest is read). Files are checked against the chat's limits while they arrive
+    (count and size, :func:`models.cases.attachments.check_before_download`); their content is checked when stored.
     """
     fields: dict[str, str] = {}
     uploads: list[Upload] = []
     limits = CaseLimits.from_settings(settings_of(request))
+    if request.content_length is not None and request.content_length > body_limit(limits):
+        raise Open311Error(413, tr._("The request is too large."))
     if request.content_type == "application/x-www-form-urlencoded":
-        for key, value in (await request.post()).items():
-            if isinstance(value, str):
-                fields[key] = value
-        return fields, uploads
+        fields = await _urlencoded(request, tr)
+        return fields, uploads, client or await _client(request, fields.get("api_key", ""), tr)
     if request.content_type != "multipart/form-data":
         raise Open311Error(400, tr._("Send the request form-encoded (application/x-www-form-urlencoded or "
                                      "multipart/form-data)."))
+    total = count = 0
     async for part in await request.multipart():
+        count += 1
+        if count > MAX_FIELDS + limits.max_attachments:
+            raise Open311Error(413, tr._("The request has too many fields."))
         if not isinstance(part, BodyPartReader) or not part.name:
             continue
         if part.filename is None:
             raw = await _read_capped(part, FIELD_LIMIT)
             if raw is None:
                 raise Open311Error(400, tr._("A form field is too long."))
+            total += len(raw)
+            if total > FIELDS_TOTAL:
+                raise Open311Error(413, tr._("The request is too large."))
             fields[part.name] = raw.decode("utf-8")
+            if part.name == "api_key" and client is None:  # checked at once: a wrong key reads no further
+                client = await _client(request, fields["api_key"], tr)
             continue
+        if client is None:  # GeoReport v2 sends the key as a field: it must come before the files
+            raise Open311Error(403, tr._("Send api_key before the files (or in the query string)."))
         try:
             check_before_download(declared_size=None, count=len(uploads), limits=limits)
             content = await _read_capped(part, limits.max_attachment_bytes)
@@ -207,7 +250,7 @@ async def _form(request: web.Request, tr: Translator) -> tuple[dict[str, str], l
             raise Open311Error(400, exc.render(tr)) from None
         assert content is not None
         uploads.append(Upload(content=content, file_name=part.filename))
-    return fields, uploads
+    return fields, uploads, client or await _client(request, "", tr)
 
 
 @routes.post(ROOT + "/requests.{fmt:xml|json}")
@@ -219,11 +262,12 @@ async def create_request(request: web.Request) -> web.Response:
     municipality, so it lands in that municipality's staff queue.
     """
     tr = reader(request)
+    early = _key_outside_the_body(request)
+    client = await _client(request, early, tr) if early else None  # a wrong key reads no byte of the body
     try:
-        fields, uploads = await _form(request, tr)
+        fields, uploads, client = await _form(request, tr, client)
     except (ValueError, UnicodeDecodeError):
         raise Open311Error(400, tr._("The form could not be read.")) from None
-    client = await _client(request, fields.get("api_key", ""), tr)
     place = jurisdiction_of(request, fields.get("jurisdiction_id") or request.query.get("jurisdiction_id"))
     settings = settings_of(request).for_municipality(place.id)
     if not fields.get("service_code"):
@@ -249,6 +293,9 @@ async def create_request(request: web.Request) -> web.Response:
                                        now=utcnow(), settings=settings)
         except InvalidInput as exc:
             raise Open311Error(400, exc.render(tr)) from None
+        except TooManyPosts as exc:
+            raise Open311Error(429, tr._("This key has sent {n} requests in the last hour, the most allowed: try "
+                                         "again later.").format(n=exc.limit)) from None
     notice = tr._("Received with protocol {protocol}. The city hall answers by {day}.").format(
         protocol=filed.protocol, day=tr.date(filed.due_on))
     # account_id is optional in the answer and never echoed: who the person is stays a hash (README, Open311)

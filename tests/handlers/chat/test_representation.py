@@ -181,3 +181,25 @@ async def test_cancel_another_form_in_progress_and_the_daily_limit(
         await file_ombudsman_case(session=session, person_id=person.id, form=ombudsman(), now=utcnow(),
                                   settings=settings)
     await joao.send("/representacao", "You have already filed 1 case today")
+
+
+async def test_the_place_step_says_what_is_published_and_refuses_a_location_off_the_earth(
+    emulator: Any, bot_app: Any, sessions: SessionFactory
+) -> None:
+    """LEGAL-CHOICES item 32 (BALCAO_OPEN311_PLACE=rounded by default): the author reads what the open data publish
+    of the place before giving it; a location at latitude 1000 (a forged update) is refused, not stored."""
+    joao = Talk(emulator, emulator.add_user(JOAO, "João", language_code="en"))
+    kind = await joao.send("/representacao", "What would you like to report?")
+    await joao.press(kind, "rep:kind:cp", "What is your full name?")
+    await joao.send("João Batista Pereira", "profession")
+    await joao.send("Pedreiro", "What is your address")
+    await joao.send("Rua das Flores, 123, Centro", "type your CPF")
+    results = await joao.send("529.982.247-25", "Type one or two words")
+    results = await joao.send("lixo na rua", "Is it one of these?")
+    await joao.press(results, "rep:inf:CP-I-9", "Describe briefly what happened")
+    accused = await joao.send("Um caminhão despeja entulho na calçada toda sexta.", "Who is responsible?")
+    where = await joao.press(accused, "rep:skip:accused", "Where did it happen?")
+    assert "area only (about 1 km), without the address" in where.text
+    await joao.forged_location(1000.0, -52.3545, "not a place on Earth")
+    await joao.forged_location(-14.6722, 200.0, "not a place on Earth")
+    await joao.location(-14.6722, -52.3545, "When did it happen?")

@@ -5,7 +5,7 @@ import datetime as dt
 import pytest
 
 from bot.i18n import translator
-from models.cases.fields import address, clean_text, cpf, past_day, person_name, yes_or_no
+from models.cases.fields import address, clean_text, coordinates, cpf, past_day, person_name, yes_or_no
 from models.invalid_input import InvalidInput
 
 TODAY = dt.date(2026, 3, 2)
@@ -54,3 +54,22 @@ def test_yes_and_no_in_three_languages() -> None:
     assert yes_or_no("Sim") is True and yes_or_no("sí") is True and yes_or_no("yes!") is True
     assert yes_or_no("não") is False and yes_or_no("No") is False
     assert yes_or_no("talvez") is None
+
+
+def test_control_characters_are_removed_but_tab_and_newline_kept() -> None:
+    """XML 1.0 (Open311's requests.xml) cannot hold C0 controls but tab and newline: the one cleaning every typed
+    text goes through (chat, console, Open311) removes them; a carriage return is a line break."""
+    assert clean_text("Rua\x01 Goiás\x1b 250\x00\r\nCentro\rfundos", min_length=3, max_length=100) == \
+        "Rua Goiás 250\nCentro\nfundos"
+    assert address("Rua\x0b\x0c das Flores,\x7f 12") == "Rua das Flores,\x7f 12"  # DEL is no C0 control
+    with pytest.raises(InvalidInput):
+        clean_text("\x01\x02\x03\x04", min_length=3, max_length=100)
+
+
+@pytest.mark.parametrize(("latitude", "longitude"), [(1000.0, 0.0), (-90.5, 0.0), (0.0, 180.01),
+                                                     (float("nan"), 0.0), (0.0, float("inf"))])
+def test_a_position_off_the_earth_is_refused(latitude: float, longitude: float) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        coordinates(latitude, longitude)
+    assert "latitude" in refused.value.render(translator("pt_BR"))
+    assert coordinates(-14.6722, -52.3545) == (-14.6722, -52.3545)

@@ -23,7 +23,9 @@ from models.notices.delivery import (
     staff_list,
 )
 from models.notices.optin import optin_status
+from models.notices.status import notice_view
 from models.notices.tables import CienciaKind, DeliveryState, Notice, NoticeDelivery, NoticeStage, StaffReason
+from models.notices.windows import governing
 from models.outbox import OutboxMessage, OutboxStatus
 from tests.auxil.notices import cp_auto, issue, l1533_auto, mark_outbox_sent, outbox
 from tests.auxil.tlog import verify
@@ -268,3 +270,27 @@ async def test_lei_1533_edital_counts_from_its_publication(session: AsyncSession
     result = await record_edital(session=session, settings=settings, delivery_id=delivery.id,
                                  published_on=dt.date(2026, 3, 2), actor="cli", now=NOW)
     assert result.delivery.ciencia_on == dt.date(2026, 3, 2) and result.delivery.state is DeliveryState.DONE
+
+
+@pytest.mark.parametrize(("window", "closes"), [("earliest", dt.date(2027, 1, 13)), ("art278", dt.date(2027, 2, 1))])
+async def test_cp_art_278_after_an_edital_never_closes_before_its_ciencia(
+    session: AsyncSession, settings: Settings, cast: Cast, window: str, closes: dt.date
+) -> None:
+    """CP Art. 278 §2 with Art. 36 III and CF Art. 5 LV: an auto whose edital was published on 30/11/2026 is known on
+    31/12 (the ciência the product computes); the 30 days of Art. 278 run from it, to Mon 1/2/2027. With
+    BALCAO_CP_DEFENCE_WINDOW=earliest or art278 today's main closed the defence on 30/12, the edital's last day."""
+    chosen = settings.model_copy(update={"cp_defence_window": window})
+    issued = await issue(session, chosen, cp_auto(offender_document=None),
+                         now=dt.datetime(2026, 11, 27, 15, tzinfo=dt.UTC))
+    delivery = await _delivery(session)
+    assert delivery.id is not None
+    await record_edital(session=session, settings=chosen, delivery_id=delivery.id,
+                        published_on=dt.date(2026, 11, 30), actor="staff:9102",
+                        now=dt.datetime(2026, 11, 30, 15, tzinfo=dt.UTC))
+    notice = await session.get(Notice, issued.notice.id)
+    assert notice is not None
+    view = await notice_view(session=session, settings=chosen, notice=notice, today=dt.date(2027, 1, 4))
+    defence = governing(view.windows).defence
+    assert defence is not None and defence.final_date == closes and defence.final_date > dt.date(2026, 12, 31)
+    art278 = next(w for w in view.windows if w.rule.id == "cp-278-defesa")
+    assert art278.final_date == dt.date(2027, 2, 1)

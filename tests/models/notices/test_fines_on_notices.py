@@ -14,7 +14,7 @@ from bot.settings import Settings
 from models.notices.issuing import NoticeRefused, prepare
 from models.notices.recidivism import same_nature_codes
 from models.rulebooks import get_infraction
-from tests.auxil.notices import cp_auto, issue, pdf_text
+from tests.auxil.notices import cp_auto, cp_preliminar, issue, pdf_text
 from tests.auxil.tlog import verify
 from tests.models.notices.conftest import NOW
 
@@ -81,3 +81,77 @@ def test_the_natures_of_the_setting(settings: Settings) -> None:
     chapter = same_nature_codes(row, settings.model_copy(update={"cp_recidivism_nature": "capitulo"}))
     assert code == ["CP-I-1"] and set(code) < set(article) <= set(chapter)
     assert same_nature_codes(get_infraction("L1533-26-IV"), settings) == ["L1533-26-IV"]
+
+
+async def test_cp_art_57_an_earlier_sewage_auto_is_no_reason_to_skip_the_warning(
+    session: AsyncSession, settings: Settings
+) -> None:
+    """Art. 57 §1: the first offence *of this provision* is warned; an Art. 61 sewage auto is not that warning.
+
+    Today's main fined the first water-pollution offence and doubled it (2 × 9 UPF-NX × R$ 42 = R$ 756)."""
+    sewage = (await issue(session, settings, cp_auto(infraction_code="CP-II-6", drawn_up_on=dt.date(2026, 1, 5)),
+                          now=NOW)).notice
+    assert sewage.fine_cents == 15 * 4200
+    first = (await issue(session, settings, cp_auto(infraction_code="CP-II-3", drawn_up_on=dt.date(2026, 2, 2)),
+                         now=NOW)).notice
+    assert first.warning_only and first.fine_cents == 0  # R$ 0, a warning (not R$ 756)
+    repeat = (await issue(session, settings, cp_auto(infraction_code="CP-II-3"), now=NOW)).notice
+    # §3 fined on the repeat; Art. 8 doubles it because an earlier auto of the same nature carried a fine (#13).
+    assert not repeat.warning_only and repeat.fine_cents == 2 * 9 * 4200
+
+
+async def test_cp_art_57_a_warning_on_a_notificacao_preliminar_is_the_first_step(
+    session: AsyncSession, settings: Settings
+) -> None:
+    """Art. 57 §§1–3: warned on a preliminar, the repeat is fined R$ 378 (9 UPF-NX × R$ 42), not warned again."""
+    water = {"infraction_code": "CP-II-3"}
+    warning = (await issue(session, settings, cp_preliminar(drawn_up_on=dt.date(2026, 1, 5), **water),
+                           now=NOW)).notice
+    assert warning.warning_only and warning.fine_cents == 0
+    repeat = await prepare(session=session, settings=settings, data=cp_auto(**water), now=NOW)
+    assert not repeat.fine.warning and repeat.fine.amount == Decimal("378.00")  # today's main: R$ 0 again
+    assert not repeat.fine.doubled and repeat.recidivism_of is not None and repeat.recidivism_of.id == warning.id
+    following = await prepare(session=session, settings=settings,
+                              data=cp_auto(preliminar_id=warning.id, **water), now=NOW)
+    assert following.fine.amount == Decimal("378.00")  # Art. 28: the auto after the preliminar that warned
+    notice = (await issue(session, settings, cp_auto(**water), now=NOW)).notice
+    assert "dobro" not in pdf_text(notice.pdf).lower()  # the first fine after the warning is not doubled
+
+
+async def test_cp_art_8_already_autuada_when_the_new_offence_was_committed(
+    session: AsyncSession, settings: Settings
+) -> None:
+    """Art. 8 par. único "já autuada": an offence committed before the earlier auto was drawn up is no repeat.
+
+    Auto of 10/2/2026; a second offence committed on 5/2 and drawn up on 2/3 is fined once (12 UPF-NX, R$ 504),
+    not doubled (R$ 1.008) as today's main did (it compared the drawing-up days); one committed on 20/2 is doubled."""
+    await issue(session, settings, cp_auto(drawn_up_on=dt.date(2026, 2, 10)), now=NOW)
+    before = await prepare(session=session, settings=settings,
+                           data=cp_auto(infraction_code="CP-I-2", infraction_on=dt.date(2026, 2, 5)), now=NOW)
+    assert not before.recidivist and before.recidivism_of is None
+    after = await prepare(session=session, settings=settings,
+                          data=cp_auto(infraction_code="CP-I-2", infraction_on=dt.date(2026, 2, 20)), now=NOW)
+    assert after.recidivist and after.fine.doubled
+    assert (before.fine.amount, after.fine.amount) == (Decimal("504.00"), Decimal("1008.00"))
+
+
+async def test_an_auto_after_a_preliminar_takes_the_unit_value_of_the_infractions_year(
+    session: AsyncSession, settings: Settings
+) -> None:
+    """CP Art. 12 and Art. 28 (LEGAL-CHOICES #15): preliminar of 20/12/2025, auto of 2/3/2026 → the 2025 UPF-NX.
+
+    9 UPF-NX × R$ 40,00 = R$ 360,00; today's main priced the auto with the 2026 value (R$ 378,00)."""
+    preliminar = (await issue(session, settings, cp_preliminar(drawn_up_on=dt.date(2025, 12, 20)), now=NOW)).notice
+    assert preliminar.fine_cents == 9 * 4000
+    auto = (await issue(session, settings, cp_auto(preliminar_id=preliminar.id), now=NOW)).notice
+    assert auto.fine_cents == 9 * 4000 and auto.infraction_on == dt.date(2025, 12, 20)
+    assert "20 de dezembro de 2025" in pdf_text(auto.pdf)
+
+
+async def test_a_fine_refusal_is_in_the_readers_language(session: AsyncSession, settings: Settings) -> None:
+    """CP Art. 34 IV (the fine): the FineError is a msgid like every refusal, not an English reason inside it."""
+    with pytest.raises(NoticeRefused) as refused:
+        await issue(session, settings, cp_auto(quantity=Decimal(2)), now=NOW)
+    portuguese = refused.value.problems[0].render(translator("pt_BR"))
+    assert "is not charged" not in portuguese and "não é cobrada por m²" in portuguese
+    assert "no se cobra por m²" in refused.value.problems[0].render(translator("es"))

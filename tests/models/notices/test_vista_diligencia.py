@@ -134,3 +134,38 @@ async def test_cp_art_40_2_the_decision_due_after_vista_is_warned_to_staff(
         "cp-40-2-decisao-apos-vista", dt.date(2026, 4, 22), 3)
     [on_the_day] = await decision_warnings(session=session, settings=settings, now=at_cuiaba(dt.date(2026, 4, 22)))
     assert on_the_day.offset == 0 and on_the_day.dedupe_key != warning.dedupe_key
+
+
+async def test_cp_art_42_a_diligencia_ordered_after_the_10_days_does_not_take_away_the_open_appeal(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """Art. 42 and Art. 40: filed 7/4/2026, undecided after 17/4, the appeal opened on 18/4. A diligência ordered on
+    20/4 converts nothing within Art. 40's period: the appeal stays open (today's main closed it)."""
+    notice_id, filing_id = await _reclamacao(session, settings, cast)
+    assert (await _view(session, settings, notice_id, dt.date(2026, 4, 18))).art42_from == dt.date(2026, 4, 18)
+    await order_diligencia(session=session, filing_id=filing_id, text="Vistoria no imóvel.", actor="staff:9102",
+                           now=at_cuiaba(dt.date(2026, 4, 20)))
+    view = await _view(session, settings, notice_id, dt.date(2026, 4, 21))
+    assert view.art42_from == dt.date(2026, 4, 18) and view.can_file is FilingKind.RECURSO
+    await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                      text="Recorro por falta de decisão.", now=at_cuiaba(dt.date(2026, 4, 21)))
+
+
+async def test_cp_art_40_after_vista_and_a_concluded_diligencia_the_10_days_count_from_its_conclusion(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """Art. 40 §2 then Art. 42 (LEGAL-CHOICES #10): vista to 17/4 gives a decision by 22/4; a diligência ordered
+    on 21/4 and concluded on 24/4 moves it to 10 days after the conclusion, 4/5/2026, and Art. 42 to 5/5 (today's
+    main kept 22/4 and opened the appeal on 23/4)."""
+    notice_id, filing_id = await _reclamacao(session, settings, cast)
+    for day in (dt.date(2026, 4, 10), dt.date(2026, 4, 14)):
+        await open_vista(session=session, settings=settings, filing_id=filing_id, actor="staff:9102",
+                         now=at_cuiaba(day))
+    await order_diligencia(session=session, filing_id=filing_id, text="Ouvir o autuante.", actor="staff:9102",
+                           now=at_cuiaba(dt.date(2026, 4, 21)))
+    await conclude_diligencia(session=session, filing_id=filing_id, actor="staff:9102",
+                              now=at_cuiaba(dt.date(2026, 4, 24)))
+    view = await _view(session, settings, notice_id, dt.date(2026, 4, 27))
+    due = {w.rule.id: w.final_date for w in view.windows}
+    assert due.get("cp-40-decisao") == dt.date(2026, 5, 4) and view.art42_from is None
+    assert (await _view(session, settings, notice_id, dt.date(2026, 5, 5))).art42_from == dt.date(2026, 5, 5)

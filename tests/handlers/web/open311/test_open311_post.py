@@ -221,7 +221,7 @@ async def test_the_daily_limit_counts_each_person_of_the_client(server: Open311S
 
 async def test_malformed_requests_are_400(server: Open311Server) -> None:
     _error(await _post(server, data="{}", headers={"Content-Type": "application/json"}), 400)
-    broken = b"--xx\r\nContent-Disposition: form-data; name=\"api_key\"\r\n\r\nabc"
+    broken = b"--xx\r\nContent-Disposition: form-data; name=\"api_key\"\r\n\r\n" + server.key.encode()
     _error(await _post(server, data=broken, headers={"Content-Type": "multipart/form-data; boundary=xx"}), 400)
     _error(await _get(server, "requests.json", start_date="2026-01-01T00:00:00Z", end_date="2026-06-01T00:00:00Z"),
            400)

@@ -66,8 +66,9 @@ async def seeded(settings: Settings, sessions: SessionFactory, session: AsyncSes
         ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
                                         settings=settings)
     assert (chat.municipality, ride.municipality, ouv.municipality) == (NX, SAPEZAL, SAPEZAL)
+    exact = settings.model_copy(update={"open311_place": "exact"})  # LEGAL-CHOICES item 32's alternative
     with time_machine.travel(NOW + dt.timedelta(hours=1), tick=False):
-        async with open311_server(settings, sessions) as server:
+        async with open311_server(exact, sessions) as server:
             posted = await asyncio.to_thread(requests.post, server.url("requests.json"),
                                              data=joao_report(server.key, jurisdiction_id=NX))
             assert posted.status_code == 201, posted.text
@@ -264,10 +265,11 @@ async def test_requests_filter_by_id_service_status_and_dates(seeded: tuple[Open
     assert one_xml["service_request_id"] == protocols["chat"] and one_xml["status"] == "open"
 
 
-async def test_a_city_may_publish_the_place_only_rounded(settings: Settings, sessions: SessionFactory) -> None:
-    """LEGAL-CHOICES item 32: with ``BALCAO_OPEN311_PLACE=rounded`` no address is published and the coordinates are
-    rounded to 0.01° (about 1 km), in the list and by id, in JSON and in XML; the case keeps the exact place."""
-    rounded = settings.model_copy(update={"open311_place": "rounded"})
+async def test_the_place_is_published_only_rounded_by_default(settings: Settings, sessions: SessionFactory) -> None:
+    """LEGAL-CHOICES item 32: by default (``BALCAO_OPEN311_PLACE=rounded``) no address is published and the
+    coordinates are rounded to 0.01° (about 1 km), in the list and by id, in JSON and in XML; the case keeps the
+    exact place."""
+    rounded = settings
     with time_machine.travel(NOW, tick=False):
         async with open311_server(rounded, sessions) as server:
             posted = await asyncio.to_thread(requests.post, server.url("requests.json"),
