@@ -67,7 +67,7 @@ def _value(key: str, value: Any, tr: Translator) -> str:
     if isinstance(value, bool):
         return tr._("yes") if value else tr._("no")
     if isinstance(value, str) and (key.endswith("_at") or key in ("at", "first_contact")):
-        return tr.datetime(dt.datetime.fromisoformat(value), format="long")
+        return tr.moment(dt.datetime.fromisoformat(value))
     if isinstance(value, str) and key.endswith(("_on", "_until")):
         return tr.date(dt.date.fromisoformat(value))
     if isinstance(value, str) and value in _WORDS.get(key, {}):
@@ -127,7 +127,7 @@ def build_data_export_pdf(document: Mapping[str, Any], *, tr: Translator, munici
         Paragraph(pdf_text(tr._("City hall of {city}").format(city=municipality)), styles["Title"]),
         Paragraph(pdf_text(tr._("Your data at Balcão")), styles["Heading1"]),
         Paragraph(pdf_text(tr._("Made on {moment}. The attached JSON file has the same data for computers.").format(
-            moment=tr.datetime(generated, format="long"))), styles["Normal"]),
+            moment=tr.moment(generated))), styles["Normal"]),
         Paragraph(pdf_text(tr._("LGPD, Art. 18")), styles["Italic"]),
         Spacer(1, 4 * mm),
     ]
