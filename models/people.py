@@ -61,7 +61,7 @@ ROLE_LABELS: dict[Role, str] = {
     Role.ADMIN: N_("Administrator"),
     Role.CLERK: N_("Clerk (representations and reports)"),
     Role.INSPECTOR: N_("Inspector (penalty notices)"),
-    Role.OMBUDSMAN: N_("Ombudsman"),
+    Role.OMBUDSMAN: N_("Ombudsman (ouvidor)"),
 }
 """A role by its name, as people read it (the code words ``clerk``, ``ombudsman`` are for machines)."""
 
