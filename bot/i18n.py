@@ -160,6 +160,13 @@ class Translator:
             raise ValueError("naive datetime")
         return format_datetime(value, format=format, tzinfo=self.tz, locale=self._babel_locale)
 
+    def moment(self, value: dt.datetime) -> str:
+        """A moment as people say it, in the civil time zone: ``terça-feira, 1 de dezembro de 2026 às 16:36``.
+
+        No seconds and no zone abbreviation ("AMT"): the receipt's reader is in the municipality's zone.
+        """
+        return self._("{date} at {time}").format(date=self.date(value), time=self.time(value))
+
     def time(self, value: dt.datetime) -> str:
         """A time of day in the civil time zone."""
         return format_time(value, format="short", tzinfo=self.tz, locale=self._babel_locale)

@@ -10,7 +10,7 @@ from sqlalchemy import BigInteger, Column, Enum, ForeignKey, String, UniqueConst
 from sqlmodel import Field, SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import DEFAULT_LOCALE, negotiate_locale
+from bot.i18n import DEFAULT_LOCALE, N_, negotiate_locale
 from models.audit import record
 from models.columns import UTCDateTime, utcnow
 
@@ -55,6 +55,15 @@ class Role(enum.StrEnum):
     CLERK = "clerk"
     INSPECTOR = "inspector"
     OMBUDSMAN = "ombudsman"
+
+
+ROLE_LABELS: dict[Role, str] = {
+    Role.ADMIN: N_("Administrator"),
+    Role.CLERK: N_("Clerk (representations and reports)"),
+    Role.INSPECTOR: N_("Inspector (penalty notices)"),
+    Role.OMBUDSMAN: N_("Ombudsman (ouvidor)"),
+}
+"""A role by its name, as people read it (the code words ``clerk``, ``ombudsman`` are for machines)."""
 
 
 class StaffMember(SQLModel, table=True):

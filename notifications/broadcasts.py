@@ -215,7 +215,7 @@ def progress_text(view: BroadcastView, tr: Translator, *, now: dt.datetime) -> s
     elif view.status is BroadcastStatus.CANCELLED:
         title = tr._("Notice #{id}: stopping…").format(id=view.id)
     elif view.send_at > now:
-        when = tr._("{date} at {time}").format(date=tr.date(view.send_at), time=tr.time(view.send_at))
+        when = tr.moment(view.send_at)
         title = tr._("Notice #{id}: scheduled for {when}").format(id=view.id, when=when)
         people = tr.ngettext("It will go to {n} person.", "It will go to {n} people.", view.recipients)
         return f"<b>{title}</b>\n{people.format(n=tr.number(view.recipients))}"

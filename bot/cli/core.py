@@ -13,7 +13,7 @@ from bot.db import database
 from bot.i18n import Translator
 from bot.settings import get_settings
 from models.municipalities import sync_municipalities
-from models.people import Role, add_staff
+from models.people import ROLE_LABELS, Role, add_staff
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr: Translator) -> None:
@@ -69,5 +69,5 @@ async def _staff_add(args: argparse.Namespace) -> int:
         )
     tr = cli_translator(settings)
     print(tr._("Staff member {telegram_id} has role {role}.").format(
-        telegram_id=member.telegram_user_id, role=member.role.value))
+        telegram_id=member.telegram_user_id, role=tr._(ROLE_LABELS[member.role])))
     return 0

@@ -99,7 +99,7 @@ def _choice(data: dict[str, Any]) -> AudienceChoice:
 def _open_line(view: BroadcastView, context: BalcaoContext) -> str:
     tr = context.tr
     if view.send_at > utcnow():
-        when = tr._("{date} at {time}").format(date=tr.date(view.send_at), time=tr.time(view.send_at))
+        when = tr.moment(view.send_at)
         return tr._("#{id}: scheduled for {when}").format(id=view.id, when=when)
     return tr._("#{id}: sending, {done} of {total}").format(
         id=view.id, done=tr.number(view.done), total=tr.number(view.recipients)
@@ -348,7 +348,7 @@ async def _confirm(update: Update, context: BalcaoContext, data: dict[str, Any],
     else:
         question = tr.ngettext("Send this notice on {when} to {n} person ({audience})?",
                                "Send this notice on {when} to {n} people ({audience})?", count)
-        when = tr._("{date} at {time}").format(date=tr.date(send_at), time=tr.time(send_at))
+        when = tr.moment(send_at)
     text = question.format(n=tr.number(count), when=when, audience=esc(audience_label(choice, tr)))
     rows = [[(tr._("✅ Yes, send it"), "aviso:go")], [(tr._("« Back"), "aviso:back")], _cancel_row(context)]
     await reply(update, context, f"<b>{text}</b>", markup=keyboard(rows), edit=update.callback_query is not None)

@@ -14,6 +14,7 @@ from telegram import Update
 
 from handlers.chat.context import BalcaoContext
 from models.people import Role
+from models.rulebooks.catalogue import RulebookId
 
 Callback = Callable[[Update, BalcaoContext], Coroutine[Any, Any, None]]
 
@@ -29,6 +30,7 @@ class ChatCommand:
     menu_label: str | None  # msgid of the main-menu button; None: not in the main menu
     staff_roles: frozenset[Role] | None  # None: everyone; else staff with one of these roles
     order: int
+    rulebook: RulebookId | None = None  # the law the journey serves: in the menu only where it is in force
 
 
 COMMANDS: dict[str, ChatCommand] = {}
@@ -42,6 +44,7 @@ def chat_command(
     menu_label: str | None = None,
     staff_roles: frozenset[Role] | None = None,
     order: int = 100,
+    rulebook: RulebookId | None = None,
 ) -> Callable[[Callback], Callback]:
     """Register a handler as ``/name`` (and aliases) and, with ``menu_label``, as a main-menu button.
 
@@ -52,6 +55,8 @@ def chat_command(
         menu_label: English msgid of the main-menu button, if the command is a journey of its own.
         staff_roles: roles allowed (the handler must still check the role with ``require_role``).
         order: position in menus (smaller first).
+        rulebook: the law the journey serves (``"sapezal-1533"`` for the driver's); its menu button is shown
+            only to people whose municipality has that law in force (CF Art. 30 I: each city its own laws).
     """
 
     def decorate(callback: Callback) -> Callback:
@@ -65,6 +70,7 @@ def chat_command(
             menu_label=menu_label,
             staff_roles=staff_roles,
             order=order,
+            rulebook=rulebook,
         )
         return callback
 

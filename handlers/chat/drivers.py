@@ -53,6 +53,7 @@ from models.drivers.status import (
     StepCode,
 )
 from models.drivers.tables import InspectionResult
+from models.rulebooks.catalogue import L1533
 
 FORM = "driver_link"
 STATUS = "drivers:status"
@@ -246,6 +247,7 @@ async def show_status(update: Update, context: BalcaoContext, *, edit: bool = Fa
     description=N_("Your driver authorization: validity, inspection and deadlines"),
     menu_label=N_("Driver: my authorization"),
     order=20,
+    rulebook=L1533,  # L1533 Art. 8: the authorization is Sapezal's, under its own law
 )
 async def status_command(update: Update, context: BalcaoContext) -> None:
     """``/situacao``: is my authorization valid, until when, and what must I do."""

@@ -17,10 +17,15 @@ from telegram.ext import Application, CallbackQueryHandler
 from bot.i18n import N_, Translator
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
+from handlers.chat.forms import FORMS
 from handlers.chat.replies import acknowledge, answer_query, esc, keyboard, menu_row, respond
 from models.cases.export_pdf import build_data_export_pdf
 from models.cases.privacy import KeptRecord, erase_personal_data, export_personal_data, kept_records
 from models.columns import utcnow
+from models.notices.labels import STAGE_LABELS, TYPE_LABELS
+from notifications.kind_labels import KIND_LABELS as MESSAGE_KIND_LABELS
+from notifications.kind_labels import STATUS_LABELS as MESSAGE_STATUS_LABELS
+from notifications.topics import TOPICS
 
 EXPORT_FILE = "meus-dados-balcao.json"
 READABLE_FILE = "meus-dados-balcao.pdf"
@@ -53,12 +58,25 @@ def kept_text(kept: list[KeptRecord] | tuple[KeptRecord, ...], tr: Translator) -
     return "\n".join(f"• <b>{esc(tr._(k.what))}</b>: {esc(tr._(k.why))}" for k in kept)
 
 
+def _export_words() -> dict[str, dict[str, str]]:
+    """The export's code words that the chat and the messages name, by the key they stand under."""
+    return {
+        "kind": dict(MESSAGE_KIND_LABELS),
+        "status": {status.value: label for status, label in MESSAGE_STATUS_LABELS.items()},
+        "type": {kind.value: label for kind, label in TYPE_LABELS.items()},
+        "stage": {stage.value: label for stage, label in STAGE_LABELS.items()},
+        "muted_reminders": {name: topic.label for name, topic in TOPICS.items()},
+        "form": {name: form.title for name, form in FORMS.items()},
+    }
+
+
 async def _export(update: Update, context: BalcaoContext) -> None:
     tr = context.tr
     async with context.sessions() as session:
         document = await export_personal_data(session=session, person_id=context.person.id, now=utcnow())
     content = json.dumps(document, ensure_ascii=False, indent=2).encode("utf-8")
-    readable = build_data_export_pdf(document, tr=tr, municipality=context.settings.municipality_name)
+    readable = build_data_export_pdf(document, tr=tr, municipality=context.settings.municipality_name,
+                                     words=_export_words())
     chat = update.effective_chat
     assert chat is not None
     await acknowledge(update, context)

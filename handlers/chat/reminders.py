@@ -52,7 +52,7 @@ async def show_reminders(update: Update, context: BalcaoContext, *, edit: bool =
                   .format(n=overview.upcoming_total)]
         for item in overview.upcoming:
             what = tr._(item.topic.label) if item.topic else tr._("Legal notice")
-            when = tr._("{date} at {time}").format(date=tr.date(item.at), time=tr.time(item.at))
+            when = tr.moment(item.at)
             suffix = " " + tr._("(off: will not be sent)") if item.muted else ""
             lines.append(f"• {esc(what)}: {when}{suffix}")
     buttons = [

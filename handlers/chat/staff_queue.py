@@ -38,6 +38,7 @@ from models.cases.handling import (
     request_complement,
     staff_case,
     staff_queue,
+    staff_queue_size,
 )
 from models.cases.labels import OMBUDSMAN_TYPE_LABELS, STATUS_LABELS
 from models.cases.tables import CaseAttachment, CaseKind, CaseStatus, Outcome
@@ -51,6 +52,8 @@ from models.people import PermissionDenied, Role
 FORM = "pendencias"
 PHOTO_TYPES = frozenset({"image/jpeg", "image/png"})
 QUEUE_ROLES = frozenset({Role.CLERK, Role.INSPECTOR, Role.OMBUDSMAN})
+PAGE = 10
+"""Cases per page of /pendencias: ten buttons and their lines fit a phone's screen."""
 
 OUTCOME_LABELS = {
     Outcome.NOTIFY: N_("Notify the offender (notificação preliminar)"),
@@ -85,13 +88,15 @@ async def queue_command(update: Update, context: BalcaoContext) -> None:
     await show_queue(update, context, edit=True)
 
 
-async def show_queue(update: Update, context: BalcaoContext, *, edit: bool = False) -> None:
-    """The open cases of the staff member's role, nearest deadline first."""
+async def show_queue(update: Update, context: BalcaoContext, *, edit: bool = False, page: int = 0) -> None:
+    """The open cases of the staff member's role, nearest deadline first, :data:`PAGE` at a time."""
     tr = context.tr
     try:
         async with context.sessions() as session:
+            total = await staff_queue_size(session=session, telegram_user_id=context.person.telegram_user_id)
+            page = min(max(0, page), max(0, (total - 1) // PAGE))
             items = await staff_queue(session=session, telegram_user_id=context.person.telegram_user_id,
-                                      today=city_today(context))
+                                      today=city_today(context), limit=PAGE, offset=page * PAGE)
     except PermissionDenied:
         await _refuse_not_staff(update, context)
         return
@@ -99,9 +104,13 @@ async def show_queue(update: Update, context: BalcaoContext, *, edit: bool = Fal
         await respond(update, context, tr._("Nothing pending in your queue."), markup=keyboard([menu_row(context)]),
                     edit=edit)
         return
-    lines = [tr._("<b>Pending cases</b> (nearest deadline first)"), ""]
+    first, last = page * PAGE + 1, page * PAGE + len(items)
+    lines = [tr._("<b>Pending cases</b> (nearest deadline first)"),
+             tr.ngettext("{count} case in your queue; here {first} to {last}.",
+                         "{count} cases in your queue; here {first} to {last}.", total).format(
+                 count=tr.number(total), first=tr.number(first), last=tr.number(last)), ""]
     rows = []
-    for item in items[:20]:
+    for item in items:
         if item.ombudsman_type is not None:
             label = tr._(OMBUDSMAN_TYPE_LABELS[item.ombudsman_type])
         elif item.kind is CaseKind.RIDE_HAILING:
@@ -122,7 +131,13 @@ async def show_queue(update: Update, context: BalcaoContext, *, edit: bool = Fal
             f"({esc(days_left_text(tr, item.days_left))})" + (f" · {esc(', '.join(flags))}" if flags else "")
         )
         rows.append([(item.protocol, f"pend:case:{item.id}")])
-    await respond(update, context, "\n".join(lines), markup=keyboard([*rows, menu_row(context)]), edit=edit)
+    turn = []
+    if page > 0:
+        turn.append((tr._("‹ Previous cases"), f"pend:page:{page}"))  # pages are numbered from 1
+    if last < total:
+        turn.append((tr._("More cases ›"), f"pend:page:{page + 2}"))
+    await respond(update, context, "\n".join(lines), markup=keyboard([*rows, *([turn] if turn else []),
+                                                                      menu_row(context)]), edit=edit)
 
 
 def _actions(view: CaseView, context: BalcaoContext, my_role: Role) -> list[list[tuple[str, str]]]:
@@ -326,7 +341,9 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
             else:
                 await respond(update, context, tr._("Please type the text, or press a button."))
         elif len(parts) == 3 and (case_id := button_id(parts[2])) is not None:
-            if action == "case":
+            if action == "page":
+                await show_queue(update, context, edit=True, page=case_id - 1)
+            elif action == "case":
                 await show_case(update, context, case_id)
             elif action == "take":
                 await _take(update, context, case_id)

@@ -26,7 +26,8 @@ PRIVACY_ACK = "privacy:ack"
 
 
 def _menu_commands(context: BalcaoContext) -> list[ChatCommand]:
-    commands = [c for c in public_commands() if c.menu_label]
+    in_force = context.settings.rulebooks  # the person's municipality's laws (CF Art. 30 I)
+    commands = [c for c in public_commands() if c.menu_label and (c.rulebook is None or c.rulebook in in_force)]
     if not context.deployment_settings.municipalities.several:  # "Minha cidade" only where there is a choice
         commands = [c for c in commands if c.name != "cidade"]
     role = context.person.staff_role

@@ -18,10 +18,11 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from bot.i18n import N_, Translator, translator
+from bot.i18n import Translator, translator
 from handlers.web.keys import sessions_of, settings_of
 from models.notices.codes import format_code, normalize_code
-from models.notices.tables import NoticeOutcome, NoticeStage, NoticeType
+from models.notices.labels import OUTCOME_LABELS, STAGE_LABELS, TYPE_LABELS
+from models.notices.tables import NoticeStage
 from models.notices.verification import PublicNotice, verify_code
 from models.tlog.notices import NoticeProof, notice_proof
 from models.tlog.proofs import run
@@ -29,21 +30,6 @@ from models.tlog.proofs import run
 routes = web.RouteTableDef()
 PAGE_LOCALE = "pt_BR"
 
-TYPE_NAMES = {
-    NoticeType.PRELIMINAR: N_("Preliminary notice (notificação preliminar)"),
-    NoticeType.AUTO: N_("Infraction report (auto de infração)"),
-}
-STAGE_NAMES = {
-    NoticeStage.AWAITING_CIENCIA: N_("Issued, being delivered"),
-    NoticeStage.NOTIFIED: N_("Delivered; the deadline for a defence is running"),
-    NoticeStage.UNDER_REVIEW: N_("Defence under review"),
-    NoticeStage.DECIDED: N_("Decided at first instance; an appeal is possible"),
-    NoticeStage.APPEALED: N_("Appeal under review"),
-}
-OUTCOME_NAMES = {
-    NoticeOutcome.UPHELD: N_("Closed: the penalty stands"),
-    NoticeOutcome.ANNULLED: N_("Closed: the notice was cancelled"),
-}
 STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}"
     "h1{font-size:1.4rem}.ok{color:#0a6b2d}.bad{color:#a4000f}dt{font-weight:600;margin-top:.6rem}"
@@ -80,8 +66,8 @@ def _form(tr: Translator, typed: str = "") -> str:
 
 def _status(notice: PublicNotice, tr: Translator) -> str:
     if notice.stage is NoticeStage.CLOSED and notice.outcome is not None:
-        return tr._(OUTCOME_NAMES[notice.outcome])
-    return tr._(STAGE_NAMES.get(notice.stage, N_("Closed")))
+        return tr._(OUTCOME_LABELS[notice.outcome])
+    return tr._(STAGE_LABELS[notice.stage])
 
 
 def _log_entry(proof: NoticeProof | None, code: str, tr: Translator) -> str:
@@ -101,7 +87,7 @@ def _log_entry(proof: NoticeProof | None, code: str, tr: Translator) -> str:
 
 def _valid(notice: PublicNotice, code: str, tr: Translator) -> str:
     rows = [
-        (tr._("Type"), tr._(TYPE_NAMES[notice.type])),
+        (tr._("Type"), tr._(TYPE_LABELS[notice.type])),
         (tr._("Number"), notice.number),
         (tr._("Issued on"), tr.date(notice.issued_at)),
         (tr._("Provision"), f"{notice.law_title}, {notice.article}"),

@@ -130,5 +130,9 @@ def search_infractions(query: str, *, rulebooks: Sequence[RulebookId], limit: in
         if score:
             generic = bool(_GENERIC.match(plain(row.description)))
             scored.append((-score, generic, index, row))
+    if any(-score >= 3 for score, *_ in scored):
+        # Some rows say it themselves: a row that only shares its chapter's title is noise ("barulho" is the
+        # "sossego" of "Da moralidade e do sossego público", not its pornographic prints).
+        scored = [item for item in scored if -item[0] >= 3]
     scored.sort(key=lambda item: item[:3])
     return [row for *_rank, row in scored[:limit]]

@@ -17,9 +17,18 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from bot.i18n import N_, Translator
-from models.cases.labels import EVENT_LABELS, KIND_LABELS, STATUS_LABELS
+from models.cases.labels import (
+    EVENT_LABELS,
+    KIND_LABELS,
+    OMBUDSMAN_TYPE_LABELS,
+    OUTCOME_LABELS,
+    RELATION_LABELS,
+    SATISFACTION_LABELS,
+    STATUS_LABELS,
+)
 from models.cases.receipt_pdf import pdf_text
 from models.pdf_layout import a4_pdf
+from models.people import ROLE_LABELS
 
 SECTIONS: dict[str, str] = {
     "person": N_("You"),
@@ -58,24 +67,32 @@ _WORDS: dict[str, Mapping[str, str]] = {
     "kind": {kind.value: label for kind, label in KIND_LABELS.items()},
     "status": {status.value: label for status, label in STATUS_LABELS.items()},
     "event": {event.value: label for event, label in EVENT_LABELS.items()},
+    "ombudsman_type": {kind.value: label for kind, label in OMBUDSMAN_TYPE_LABELS.items()},
+    "outcome": {outcome.value: label for outcome, label in OUTCOME_LABELS.items()},
+    "relation_to_accused": {relation.value: label for relation, label in RELATION_LABELS.items()},
+    "satisfaction": {rating.value: label for rating, label in SATISFACTION_LABELS.items()},
+    "role": {role.value: label for role, label in ROLE_LABELS.items()},
 }
+"""Code words of the export by key, with their names; the caller adds those of the outer layers (``words``)."""
 
 
-def _value(key: str, value: Any, tr: Translator) -> str:
+def _value(key: str, value: Any, tr: Translator, words: Mapping[str, Mapping[str, str]] = _WORDS) -> str:
     if value is None or value == "" or value == []:
         return "—"
+    if key == "language" and isinstance(value, str):
+        return tr.language_name(value)
     if isinstance(value, bool):
         return tr._("yes") if value else tr._("no")
     if isinstance(value, str) and (key.endswith("_at") or key in ("at", "first_contact")):
-        return tr.datetime(dt.datetime.fromisoformat(value), format="long")
+        return tr.moment(dt.datetime.fromisoformat(value))
     if isinstance(value, str) and key.endswith(("_on", "_until")):
         return tr.date(dt.date.fromisoformat(value))
-    if isinstance(value, str) and value in _WORDS.get(key, {}):
-        return tr._(_WORDS[key][value])
+    if isinstance(value, str) and value in words.get(key, {}):
+        return tr._(words[key][value])
     if isinstance(value, list):
-        return "; ".join(_value(key, item, tr) for item in value)
+        return "; ".join(_value(key, item, tr, words) for item in value)
     if isinstance(value, dict):
-        return "; ".join(f"{_label(inner, tr)}: {_value(inner, item, tr)}" for inner, item in value.items())
+        return "; ".join(f"{_label(inner, tr)}: {_value(inner, item, tr, words)}" for inner, item in value.items())
     return str(value)
 
 
@@ -83,13 +100,13 @@ def _label(key: str, tr: Translator) -> str:
     return tr._(LABELS[key]) if key in LABELS else key
 
 
-def _table(record: Mapping[str, Any], tr: Translator, style: Any) -> Table:
-    rows = [[Paragraph(pdf_text(_label(key, tr)), style), Paragraph(pdf_text(_value(key, value, tr)), style)]
+def _table(record: Mapping[str, Any], tr: Translator, style: Any, words: Mapping[str, Mapping[str, str]]) -> Table:
+    rows = [[Paragraph(pdf_text(_label(key, tr)), style), Paragraph(pdf_text(_value(key, value, tr, words)), style)]
             for key, value in record.items() if not isinstance(value, list | dict) or key in ("legal_refs",)]
     nested = [(key, value) for key, value in record.items() if isinstance(value, list | dict) and key != "legal_refs"]
     for key, value in nested:
         items = value if isinstance(value, list) else [value]
-        text = "<br/>".join(pdf_text(_value(key, item, tr)) for item in items) if items else "—"
+        text = "<br/>".join(pdf_text(_value(key, item, tr, words)) for item in items) if items else "—"
         rows.append([Paragraph(pdf_text(_label(key, tr)), style), Paragraph(text, style)])
     table = Table(rows, colWidths=[55 * mm, 115 * mm])
     table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
@@ -97,26 +114,30 @@ def _table(record: Mapping[str, Any], tr: Translator, style: Any) -> Table:
     return table
 
 
-def _section(key: str, content: Any, tr: Translator, styles: Any) -> Iterator[Flowable]:
+def _section(key: str, content: Any, tr: Translator, styles: Any, words: Mapping[str, Mapping[str, str]]
+             ) -> Iterator[Flowable]:
     yield Paragraph(pdf_text(tr._(SECTIONS[key]) if key in SECTIONS else key), styles["Heading2"])
-    records = content if isinstance(content, list) else [content]
-    if content is None or not records:
+    records = [] if content is None else content if isinstance(content, list) else [content]
+    if not records:  # "Nada." alone: an empty section printed "None" under it
         yield Paragraph(pdf_text(tr._("Nothing.")), styles["Normal"])
     for record in records:
         if isinstance(record, dict):
-            yield _table(record, tr, styles["Normal"])
+            yield _table(record, tr, styles["Normal"], words)
             yield Spacer(1, 3 * mm)
         else:
-            yield Paragraph(pdf_text(str(record)), styles["Normal"])
+            yield Paragraph(pdf_text(_value(key, record, tr, words)), styles["Normal"])
 
 
-def build_data_export_pdf(document: Mapping[str, Any], *, tr: Translator, municipality: str) -> bytes:
+def build_data_export_pdf(document: Mapping[str, Any], *, tr: Translator, municipality: str,
+                          words: Mapping[str, Mapping[str, str]] | None = None) -> bytes:
     """The person's data export as a readable PDF.
 
     Args:
         document: what :func:`models.cases.privacy.export_personal_data` returned.
         tr: the person's translator (their language, the deployment's time zone).
         municipality: the city hall's municipality name.
+        words: more code words by key, with their msgids: those the outer layers name (message kinds, reminder
+            topics, forms), added to the domain's own.
 
     Returns:
         The PDF bytes.
@@ -127,11 +148,12 @@ def build_data_export_pdf(document: Mapping[str, Any], *, tr: Translator, munici
         Paragraph(pdf_text(tr._("City hall of {city}").format(city=municipality)), styles["Title"]),
         Paragraph(pdf_text(tr._("Your data at Balcão")), styles["Heading1"]),
         Paragraph(pdf_text(tr._("Made on {moment}. The attached JSON file has the same data for computers.").format(
-            moment=tr.datetime(generated, format="long"))), styles["Normal"]),
+            moment=tr.moment(generated))), styles["Normal"]),
         Paragraph(pdf_text(tr._("LGPD, Art. 18")), styles["Italic"]),
         Spacer(1, 4 * mm),
     ]
+    known = {key: {**_WORDS.get(key, {}), **(words or {}).get(key, {})} for key in {*_WORDS, *(words or {})}}
     for key, content in document.items():
         if key not in ("format", "generated_at"):
-            story += list(_section(key, content, tr, styles))
+            story += list(_section(key, content, tr, styles, known))
     return a4_pdf(story, title=tr._("Your data at Balcão"), author=municipality)

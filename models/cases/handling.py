@@ -17,7 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, or_, true
+from sqlalchemy import ColumnElement, and_, func, or_, true
 from sqlalchemy import case as sql_case
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -277,11 +277,18 @@ def queue_item(case: Case, *, today: dt.date, my_member_ids: Collection[int]) ->
 
 
 async def staff_queue(
-    *, session: AsyncSession, telegram_user_id: int, today: dt.date, limit: int = 50
+    *, session: AsyncSession, telegram_user_id: int, today: dt.date, limit: int = 50, offset: int = 0
 ) -> list[QueueItem]:
     """The open cases of the caller's role (every role for admins), the nearest deadline first.
 
     A case waiting for the citizen's complementação is ordered by that period's end (then it may be archived).
+
+    Args:
+        session: database session.
+        telegram_user_id: the staff member.
+        today: the civil day, for the days left.
+        limit: how many at most (a page).
+        offset: how many of the queue's first cases to skip (the pages before).
 
     Raises:
         PermissionDenied: not staff.
@@ -293,8 +300,22 @@ async def staff_queue(
     statement = statement.where(cases_visible_to(roles))
     member_ids = {member_id for member_id in (await session.exec(select(StaffMember.id).where(
         StaffMember.telegram_user_id == telegram_user_id))).all() if member_id is not None}
-    statement = statement.order_by(queue_deadline(), col(Case.id)).limit(limit)
+    statement = statement.order_by(queue_deadline(), col(Case.id)).offset(max(0, offset)).limit(limit)
     return [queue_item(case, today=today, my_member_ids=member_ids) for case in (await session.exec(statement)).all()]
+
+
+async def staff_queue_size(*, session: AsyncSession, telegram_user_id: int) -> int:
+    """How many open cases the caller's queue holds (what :func:`staff_queue` pages through).
+
+    Raises:
+        PermissionDenied: not staff.
+    """
+    roles = await staff_roles(session=session, telegram_user_id=telegram_user_id)
+    if not roles:
+        raise PermissionDenied("not staff")
+    statement = select(func.count()).select_from(Case).where(
+        col(Case.status).not_in([s.value for s in FINAL_STATUSES]), cases_visible_to(roles))
+    return int((await session.exec(statement)).one())
 
 
 def cases_visible_to(roles: dict[str | None, Role]) -> ColumnElement[bool]:

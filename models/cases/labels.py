@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.i18n import N_
-from models.cases.tables import CaseKind, CaseStatus, EventKind, OmbudsmanType, Satisfaction
+from models.cases.tables import CaseKind, CaseStatus, EventKind, OmbudsmanType, Outcome, Relation, Satisfaction
 
 KIND_LABELS: dict[CaseKind, str] = {
     CaseKind.REPRESENTATION: N_("Representation (Código de Posturas)"),
@@ -53,4 +53,16 @@ SATISFACTION_LABELS: dict[Satisfaction, str] = {
     Satisfaction.SATISFIED: N_("Yes, satisfied"),
     Satisfaction.PARTLY: N_("Partly"),
     Satisfaction.UNSATISFIED: N_("No"),
+}
+
+OUTCOME_LABELS: dict[Outcome, str] = {  # the decision as its author reads it (CP Art. 32)
+    Outcome.NOTIFY: N_("The person responsible will be notified"),
+    Outcome.AUTO: N_("An infraction report was drawn up"),
+    Outcome.ARCHIVE: N_("Archived"),
+}
+
+RELATION_LABELS: dict[Relation, str] = {  # CP Art. 31 sole paragraph
+    Relation.NONE: N_("No relation"),
+    Relation.FORMER: N_("Was a partner, director, agent or employee, and left"),
+    Relation.CURRENT: N_("Is a partner, director, agent or employee"),
 }

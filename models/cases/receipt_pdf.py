@@ -40,7 +40,7 @@ def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str, follow
     summary = filed.summary if len(filed.summary) <= SUMMARY_LIMIT else filed.summary[: SUMMARY_LIMIT - 1] + "…"
     rows = [
         [tr._("Protocol"), filed.protocol],
-        [tr._("Received on"), tr.datetime(filed.received_at, format="long")],
+        [tr._("Received on"), tr.moment(filed.received_at)],
         [tr._("Kind"), tr._(KIND_LABELS[filed.kind])],
         [tr._("Answer due by"), tr.date(filed.due_on)],
     ]

@@ -116,20 +116,32 @@ async def list_cases(
     return CasePage(items=items, assignees=names, page=page, has_next=len(cases) > per_page)
 
 
-async def colleagues(*, session: AsyncSession, role: Role, municipalities: tuple[str, ...] | None = None
-                     ) -> list[StaffMember]:
-    """Active staff who may be given cases of ``role`` (that role and admins), by name.
+async def colleagues(*, session: AsyncSession, role: Role, municipalities: tuple[str, ...] | None = None,
+                     viewer: int | None = None) -> list[StaffMember]:
+    """Active staff who may be given cases of ``role`` (that role and admins), by name, each person once.
+
+    Someone who holds roles in two municipalities, or in one and deployment-wide, has a row for each; a case is
+    assigned by the person (their Telegram id), so the person is offered once, by the row of the municipalities
+    shown. The viewer is not in the list: the form offers them as "Me".
 
     Args:
         session: database session.
         role: the queue's role.
         municipalities: only staff holding the role in one of these (or deployment-wide); ``None``: anywhere.
+        viewer: the Telegram id of the staff member reading the page, left out.
     """
     statement = select(StaffMember).where(
         StaffMember.active == True,  # noqa: E712
         col(StaffMember.role).in_([role, Role.ADMIN]),
-    ).order_by(col(StaffMember.name))
+    ).order_by(col(StaffMember.name), col(StaffMember.id))
     if municipalities is not None:
         statement = statement.where(or_(col(StaffMember.municipality).is_(None),
                                         col(StaffMember.municipality).in_(municipalities)))
-    return list((await session.exec(statement)).all())
+    people: dict[int, StaffMember] = {}
+    for member in (await session.exec(statement)).all():
+        if member.telegram_user_id == viewer:
+            continue
+        held = people.get(member.telegram_user_id)
+        if held is None or (held.municipality is None and member.municipality is not None):
+            people[member.telegram_user_id] = member
+    return sorted(people.values(), key=lambda member: (member.name, member.id or 0))

@@ -77,7 +77,8 @@ async def case_list(request: web.Request) -> web.Response:
     async with db(request)() as session:
         page = await list_cases(session=session, telegram_user_id=staff.telegram_user_id, filters=filters,
                                 today=city_today(request), municipalities=staff.shown)
-        people = await colleagues(session=session, role=staff.role, municipalities=staff.shown)
+        people = await colleagues(session=session, role=staff.role, municipalities=staff.shown,
+                                  viewer=staff.telegram_user_id)
         templates = await list_templates(session=session)
     query = {key: value for key, value in request.query.items() if key != "pagina"}
     return render(request, "cases.html", {
@@ -124,7 +125,8 @@ async def _case_page(request: web.Request, *, errors: dict[str, str] | None = No
         case = await get_case(session=session, case_id=view.id)
         role_there = await staff_role(session=session, telegram_user_id=staff.telegram_user_id,
                                       municipality=case.municipality)
-        people = await colleagues(session=session, role=HANDLING_ROLE[view.kind], municipalities=(case.municipality,))
+        people = await colleagues(session=session, role=HANDLING_ROLE[view.kind], municipalities=(case.municipality,),
+                                  viewer=staff.telegram_user_id)
         templates = await list_templates(session=session)
         values = dict(values or {})
         chosen = request.query.get("modelo", "")

@@ -24,7 +24,7 @@ from babel.dates import format_skeleton
 
 from bot.i18n import SUPPORTED_LOCALES, Translator, negotiate_locale, translator
 from handlers.web.keys import sessions_of, settings_of
-from handlers.web.transparency.charts import Series, grouped_bars, horizontal_bars
+from handlers.web.transparency.charts import NARROW, Series, grouped_bars, grouped_rows, horizontal_bars
 from models.cases.labels import KIND_LABELS, STATUS_LABELS
 from models.cases.tables import CaseKind
 from models.columns import utcnow
@@ -116,6 +116,9 @@ def _month_table(panel: Panel, tr: Translator, kinds: tuple[CaseKind, ...]) -> t
     for month, first_day in zip(months, panel.period.months(), strict=True):
         rows.append({
             "month": _month_name(first_day, tr, "yMMM"),
+            # the chart's two lines under a month's bars: "jan." and, at the first month and each January, "2026"
+            "label": (_month_name(first_day, tr, "MMM"),
+                      str(first_day.year) if not rows or first_day.month == 1 else ""),
             "cells": [(received.get((month, kind), 0), answered.get((month, kind), 0)) for kind in kinds],
             "received": sum(received.get((month, kind), 0) for kind in kinds),
             "answered": sum(answered.get((month, kind), 0) for kind in kinds),
@@ -126,29 +129,31 @@ def _month_table(panel: Panel, tr: Translator, kinds: tuple[CaseKind, ...]) -> t
 def _context(request: web.Request, panel: Panel, place: Jurisdiction, tr: Translator) -> dict[str, Any]:
     kinds = _kinds(panel, place)
     _months, rows = _month_table(panel, tr, kinds)
-    month_chart = grouped_bars(
-        "por-mes",
-        title=tr._("Cases received and answered per month"),
-        description=tr._("Bars per month: received (solid) and answered (hatched); each bar shows its number."),
-        categories=[row["month"] for row in rows],
-        series=[Series(tr.pgettext("figure", "Received"), tuple(row["received"] for row in rows)),
-                Series(tr._("Answered"), tuple(row["answered"] for row in rows), hatched=True)],
-    )
-    chapter_chart = horizontal_bars(
-        "por-capitulo",
-        title=tr._("Representations by chapter of the Código de Posturas"),
-        description=tr._("One bar per chapter, with its number of representations."),
-        rows=[(item.chapter if item.chapter != "—" else tr._("Chapter not named"), item.count)
-              for item in panel.chapters],
-    )
+    month_series = [Series(tr.pgettext("figure", "Received"), tuple(row["received"] for row in rows)),
+                    Series(tr._("Answered"), tuple(row["answered"] for row in rows), hatched=True)]
+    month_title = tr._("Cases received and answered per month")
+    month_description = tr._("Bars per month: received (solid) and answered (hatched); each bar shows its number.")
+    charts = {
+        "month_chart": (
+            grouped_bars("por-mes", title=month_title, description=month_description,
+                         categories=[row["label"] for row in rows], series=month_series),
+            grouped_rows("por-mes-celular", title=month_title, description=month_description,
+                         categories=[row["month"] for row in rows], series=month_series)),
+    }
+    chapter_rows = [(item.chapter if item.chapter != "—" else tr._("Chapter not named"), item.count)
+                    for item in panel.chapters]
     notices = panel.notices
-    notice_chart = horizontal_bars(
-        "notificacoes",
-        title=tr.pgettext("figure", "Penalty notices"),
-        description=tr._("Notices issued, with ciência, defended and decided; each bar shows its number."),
-        rows=[(tr.pgettext("figure", "Issued"), notices.issued), (tr._("With ciência"), notices.ciencia),
-              (tr._("Defended"), notices.defended), (tr._("Decided"), notices.decided)],
-    )
+    notice_rows = [(tr.pgettext("figure", "Issued"), notices.issued), (tr._("With ciência"), notices.ciencia),
+                   (tr._("Defended"), notices.defended), (tr._("Decided"), notices.decided)]
+    for name, chart_id, title, description, bars in (
+        ("chapter_chart", "por-capitulo", tr._("Representations by chapter of the Código de Posturas"),
+         tr._("One bar per chapter, with its number of representations."), chapter_rows),
+        ("notice_chart", "notificacoes", tr.pgettext("figure", "Penalty notices"),
+         tr._("Notices issued, with ciência, defended and decided; each bar shows its number."), notice_rows),
+    ):
+        charts[name] = (
+            horizontal_bars(chart_id, title=title, description=description, rows=bars),
+            horizontal_bars(f"{chart_id}-celular", title=title, description=description, rows=bars, width=NARROW))
     share = panel.timeliness.share_on_time
     return {
         "_": tr._, "ngettext": tr.ngettext, "pgettext": tr.pgettext, "lang": tr.locale.replace("_", "-"),
@@ -158,7 +163,7 @@ def _context(request: web.Request, panel: Panel, place: Jurisdiction, tr: Transl
         "last": _month_name(panel.period.last, tr, "yMMMM"),
         "kinds": [tr._(KIND_LABELS[kind]) for kind in kinds], "rows": rows,
         "show_chapters": CP in place.rulebooks or bool(panel.chapters),
-        "month_chart": month_chart, "chapter_chart": chapter_chart, "notice_chart": notice_chart,
+        **charts,
         "chapters": panel.chapters, "notices": notices, "timeliness": panel.timeliness,
         "share": None if share is None else tr.number(round(100 * share, 1)),
         "median": None if panel.timeliness.median_days is None else tr.number(panel.timeliness.median_days),

@@ -80,4 +80,44 @@ async def test_the_export_has_a_readable_pdf_in_the_persons_language_and_local_t
     assert "Representação (Código de Posturas)" in text and "Nome no Telegram" in text
     assert "first_name" not in text and "received_at" not in text  # people read words, not keys
     local = generated.astimezone(ZoneInfo("America/Cuiaba"))
-    assert local.strftime("%H:%M:%S") in text and generated.strftime("%H:%M:%S") not in text
+    assert f"às {local:%H:%M}" in text and f"{generated:%H:%M}" not in text and "AMT" not in text
+
+
+async def test_the_readable_pdf_names_every_code_word(
+    emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    """A newcomer's walk (issue 20 §2): the PDF read "None", "partly", "notify", "cases.update", "Idioma pt_BR"."""
+    from models.cases.citizen import rate
+    from models.cases.handling import decide
+    from models.cases.tables import Outcome, Satisfaction
+    from models.people import Role, add_staff
+    from models.reminders import set_topic_muted
+    from tests.auxil.notices import pdf_text
+
+    clara = 870101
+    maria = Talk(emulator, emulator.add_user(JOAO + 2, "Maria", language_code="pt-br"))
+    await maria.send("/start", "O que você quer fazer?")
+    emulator.add_user(clara, "Clara", language_code="pt-br")
+    async with sessions() as session:
+        person = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO + 2))).one()
+        await add_staff(session=session, telegram_user_id=person.telegram_user_id, role=Role.CLERK, name="Maria",
+                        actor="test")
+        await add_staff(session=session, telegram_user_id=clara, role=Role.CLERK, name="Clara", actor="test")
+        filed = await file_representation(session=session, person_id=person.id, form=representation(), now=utcnow(),
+                                          settings=settings)
+        await decide(session=session, telegram_user_id=clara, case_id=filed.case_id, outcome=Outcome.NOTIFY,
+                     reason="Verificado no local: há entulho na calçada.", now=utcnow())
+        await rate(session=session, person_id=person.id, case_id=filed.case_id, satisfaction=Satisfaction.PARTLY,
+                   now=utcnow())
+        await set_topic_muted(session=session, person_id=person.id, topic="renewal", muted=True)
+        await session.commit()
+    mark = maria._mark()
+    menu = await maria.send("/meusdados", "Seus dados")
+    await maria.press(menu, "dados:export", "Seus dados estão nos arquivos acima")
+    pdf = next(m.document for m in emulator.messages(JOAO + 2) if m.message_id > mark and m.document)
+    text = pdf_text(emulator.file(pdf["file_id"]).data)
+    for word in ("None", "partly", "notify", "cases.update", "pt_BR", "clerk", "renewal", "none"):
+        assert word not in text, word
+    for name in ("Português (Brasil)", "Atendente (representações e denúncias)", "O responsável será notificado",
+                 "Em parte", "Nenhuma relação", "Novidade sobre o seu caso", "Renovação da autorização"):
+        assert name in text, name

@@ -1,6 +1,7 @@
 """/pendencias end to end: the clerk's queue by deadline, taking a case, deciding per CP Art. 32 (auto, with the
 hand-over to the penalty notices; archive with a reason), the author told each time; only staff get in."""
 
+import datetime as dt
 from typing import Any
 
 from sqlmodel import select
@@ -124,3 +125,26 @@ async def test_a_restricted_case_and_its_files_are_the_ombudsmans_alone(
     document = otavio.last_document()
     assert document is not None and document["file_name"] == f"{filed.protocol}-anexo-1.pdf"
 
+
+
+async def test_the_queue_pages_through_every_case_and_says_how_many(
+    emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    """A newcomer's walk (issue 20 §5): the first 20 cases were shown with no hint of more, the rest unreachable."""
+    await _setup(sessions, settings)
+    async with sessions() as session:
+        joao = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
+        for days_ago in range(1, 22):  # 23 in all with _setup's two; one a day, within the daily limit
+            await file_representation(session=session, person_id=joao.id, form=representation(),
+                                      now=utcnow() - dt.timedelta(days=days_ago), settings=settings)
+        by_deadline = [case.id for case in (await session.exec(select(Case))).all()]
+    clara = Talk(emulator, emulator.add_user(CLARA, "Clara", language_code="pt-br"))
+    first = await clara.send("/pendencias", "23 casos na sua fila; aqui, do 1 ao 10.")
+    assert "pend:page:2" in clara.buttons(first) and not [b for b in clara.buttons(first) if b == "pend:page:0"]
+    second = await clara.press_and_edit(first, "pend:page:2", "aqui, do 11 ao 20.")
+    assert {"pend:page:1", "pend:page:3"} <= set(clara.buttons(second))
+    third = await clara.press_and_edit(second, "pend:page:3", "aqui, do 21 ao 23.")
+    assert not [b for b in clara.buttons(third) if b.startswith("pend:page:") and b != "pend:page:2"]
+    shown = {int(b.split(":")[2]) for page in (first, second, third) for b in clara.buttons(page)
+             if b.startswith("pend:case:")}
+    assert shown == set(by_deadline)  # every case is reachable, each on one page

@@ -24,6 +24,19 @@ def test_everyday_words_find_the_rule(query: str, expected: str) -> None:
     assert expected in found
 
 
+def test_a_row_is_not_listed_for_its_chapter_title_alone_when_rows_match_on_their_own() -> None:
+    # "barulho" means the noise rows of chapter XI ("Da moralidade e do sossego público"), not every row of it:
+    # the pornographic prints (CP-XI-1) were offered to a citizen reporting noise.
+    found = [row.code for row in search_infractions("barulho", rulebooks=CP, limit=20)]
+    assert {"CP-XI-4", "CP-XI-5"} <= set(found)
+    assert "CP-XI-1" not in found
+
+
+def test_a_chapter_title_still_finds_its_rows_when_nothing_else_matches() -> None:
+    found = search_infractions("moralidade", rulebooks=CP, limit=20)
+    assert found and all(row.table_title and "MORALIDADE" in row.table_title.upper() for row in found)
+
+
 def test_generic_rows_come_last_and_nothing_matches_nonsense() -> None:
     found = search_infractions("lixo", rulebooks=CP, limit=20)
     generic = [row for row in found if row.description.startswith(("Outr", "Demais"))]

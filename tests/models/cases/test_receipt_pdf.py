@@ -35,3 +35,15 @@ def test_the_receipt_is_a_pdf_with_the_protocol_and_the_articles() -> None:
                      "quinta-feira, 12 de março de 2026", "Entulho na calçada"):
         assert expected in text, expected
     assert build_receipt(filed, tr=translator("pt_BR"), municipality="Nova Xavantina") == content  # reproducible
+
+
+def test_the_receipt_says_the_moment_as_people_say_it_without_seconds_or_zone() -> None:
+    # a newcomer's walk (issue 20 §3): "2 de março de 2026 10:00:00 AMT"
+    filed = FiledCase(
+        case_id=1, protocol="REP-2026-000123", kind=CaseKind.REPRESENTATION,
+        received_at=dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC), due_on=dt.date(2026, 3, 12),
+        summary="Entulho na calçada", legal_refs=(), municipality="nova-xavantina",
+    )
+    text = page_text(build_receipt(filed, tr=translator("pt_BR"), municipality="Nova Xavantina"))
+    assert "segunda-feira, 2 de março de 2026 às 10:00" in text  # 14:00 UTC is 10:00 in Cuiabá
+    assert "AMT" not in text and "10:00:00" not in text

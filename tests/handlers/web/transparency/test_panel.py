@@ -10,6 +10,7 @@ import asyncio
 import csv
 import datetime as dt
 import io
+import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from bot.db import SessionFactory
 from bot.settings import Settings, load_settings
 from bot.web import build_web_app
 from models.cases.filing import file_representation
-from tests.auxil.browser import axe_violations, chromium, require_axe, require_browser
+from tests.auxil.browser import axe_violations, chromium, overflows_horizontally, require_axe, require_browser
 from tests.auxil.case_people import representation
 from tests.auxil.transparency import NX, PANEL_DAY, SAPEZAL, Seeded, seed_panel
 
@@ -78,7 +79,7 @@ async def test_nova_xavantinas_page_shows_its_own_figures_in_portuguese(client: 
     assert '<th scope="row">Emitidas</th><td class="n">2</td>' in html
     assert '<th scope="row">Com ciência</th><td class="n">2</td>' in html
     assert '<th scope="row">Com defesa ou recurso</th><td class="n">1</td>' in html
-    assert html.count("<svg ") == 3 and 'role="img"' in html
+    assert html.count("<svg ") == 6 and 'role="img"' in html  # each chart wide and for a phone
     assert f'href="/transparencia/{NX}/indicadores.csv"' in html and f'href="/transparencia/{NX}/dicionario' in html
     _no_personal_data(html)
     english = await (await client.get(f"/transparencia/{NX}?lang=en")).text()
@@ -99,7 +100,7 @@ async def test_sapezals_page_counts_only_sapezals_cases(client: TestClient) -> N
     assert "Representação (Código de Posturas)" not in html and "Código de Posturas" not in html
     assert '<th scope="row">Emitidas</th><td class="n">1</td>' in html
     assert '<th scope="row">Com ciência</th><td class="n">0</td>' in html
-    assert html.count("<svg ") == 2
+    assert html.count("<svg ") == 4  # two charts, each wide and for a phone
     _no_personal_data(html)
 
 
@@ -213,3 +214,44 @@ async def test_the_pages_pass_axe_at_wcag_21_aa(settings: Settings, sessions: Se
             assert found == {path: [] for path in paths}
         finally:
             await server.close()
+
+
+_LABEL_BOXES = """
+return Array.from(document.querySelectorAll(arguments[0] + ' text.category'))
+  .map(t => [t.getBoundingClientRect(), t.textContent])
+  .filter(([r]) => r.width > 0)  // a chart the page's CSS hides has no box
+  .map(([r, text]) => [r.left, r.right, r.height, text]);"""
+
+
+@pytest.mark.browser
+async def test_the_charts_read_on_a_desktop_and_on_a_phone(settings: Settings, sessions: SessionFactory,
+                                                          seeded: Seeded) -> None:
+    """A newcomer's walk (issue 20 §3): the monthly labels overlapped on a desktop and were 6 px on a phone, and a
+    table made the page scroll sideways at 390 px."""
+    require_browser()
+    require_axe()
+    with time_machine.travel(PANEL_DAY, tick=False):
+        server = TestServer(build_web_app(settings, sessions), host="127.0.0.1")
+        await server.start_server()
+        try:
+            def look(window: str) -> dict[str, object]:
+                with chromium(window) as driver:
+                    driver.get(str(server.make_url(f"/transparencia/{NX}")))
+                    return {"wide": driver.execute_script(_LABEL_BOXES, "svg[aria-labelledby^='por-mes-t']"),
+                            "narrow": driver.execute_script(_LABEL_BOXES,
+                                                            "svg[aria-labelledby^='por-mes-celular-t']"),
+                            "overflows": overflows_horizontally(driver), "axe": axe_violations(driver)}
+
+            desktop = await asyncio.to_thread(look, "1280,900")
+            phone = await asyncio.to_thread(look, "390,844")
+        finally:
+            await server.close()
+    wide = desktop["wide"]
+    assert isinstance(wide, list) and len(wide) == 12 and not desktop["narrow"]  # only the wide chart is shown
+    for (_, right, _, first), (left, _, _, second) in itertools.pairwise(wide):
+        assert right <= left, (first, second)  # no two month labels overlap
+    narrow = phone["narrow"]
+    assert isinstance(narrow, list) and len(narrow) == 12 and not phone["wide"]
+    assert min(height for _, _, height, _ in narrow) >= 12  # 13-unit text at about its own size, not 6 px
+    assert phone["overflows"] is False and desktop["overflows"] is False
+    assert phone["axe"] == [] and desktop["axe"] == []
