@@ -1,16 +1,19 @@
-"""Chat throughput: answered updates per second for /ajuda from 30 people, Balcão against a bare PTB echo bot.
+"""Chat throughput and latency: /ajuda from 30 and from 200 people, Balcão against a bare PTB echo bot.
 
 Both bots poll the same Bot API emulator, which runs in its own process. Each round queues ``--per-user``
 ``/ajuda`` messages from each of ``--users`` people at the same instant and times, by the emulator's clock, the
-span from the queueing to the last answer; rounds alternate between the two bots, so the shared machine's
-drifting load falls on both, and the ratio printed is the median of the rounds' ratios. The baseline is a bare
-python-telegram-bot application whose only handler answers /ajuda with a fixed text, with the same 8 concurrent
-updates as Balcão (so the ratio is Balcão's own cost, not a difference in concurrency); Balcão runs as deployed
-(``bot.app``: the person loaded from SQLite, the translated help, per-person ordering). Printed: both rates and
-their ratio (issue 9: 0.43 before per-person ordering; the goal is ≥ 0.7 with it). A warm-up round per bot is not
+span from the queueing to the last answer, and each message's latency: from its queueing to the answer to it (a
+person's n-th answer answers their n-th message); rounds alternate between the two bots, so the shared machine's
+drifting load falls on both, and the ratio printed is the median of the rounds' ratios. Latencies are pooled
+over the counted rounds; printed as p50 and p95 per bot, and Balcão's p95 over the echo bot's (goal ≤ 2).
+The baseline is a bare python-telegram-bot application whose only handler answers /ajuda with a fixed text, with
+the same 8 concurrent updates as Balcão (so the ratio is Balcão's own cost, not a difference in concurrency);
+Balcão runs as deployed (``bot.app``: the person loaded from SQLite in one statement, the translated help,
+per-person ordering). Printed: both rates and their ratio (issue 9: 0.43 before per-person ordering; issue 21:
+0.21 with five statements per update before the handler; the goal is ≥ 0.7). A warm-up round per bot is not
 counted (Balcão creates the people then).
 
-    python bench/bench_chat.py                    # 30 people × 20 messages, 5 rounds per bot
+    python bench/bench_chat.py                    # 30 and 200 people × 20 messages, 5 rounds per bot
     python bench/bench_chat.py --users 30 --per-user 20 --rounds 5
 """
 
@@ -23,6 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -45,7 +49,7 @@ def emulator_process(conn: Connection, users: int) -> None:
         loop = asyncio.get_running_loop()
         calls = emulator.calls
         while (per_user := await loop.run_in_executor(None, conn.recv)) is not None:
-            seen, answered = len(calls), 0
+            seen, answered, first = len(calls), 0, len(calls)
 
             def all_answered(expected: int = per_user * len(people)) -> bool:
                 # counted incrementally: rescanning every call on every change would make the emulator the
@@ -56,11 +60,15 @@ def emulator_process(conn: Connection, users: int) -> None:
                 return answered >= expected
 
             started = time.perf_counter()
+            queued = datetime.now(UTC)
             for _ in range(per_user):
                 for person in people:
                     emulator.send_text(person, "/ajuda")
             await emulator.wait_until(all_answered, timeout=300)
-            conn.send(time.perf_counter() - started)
+            seconds = time.perf_counter() - started
+            latencies = [(call.at - queued).total_seconds() for call in calls[first:]
+                         if call.method == "sendMessage" and call.ok]
+            conn.send((seconds, latencies))
         await emulator.stop()
 
     asyncio.run(serve())
@@ -104,53 +112,75 @@ async def balcao_application(root: str, token: str, directory: Path, engine: Any
     return build_application(settings, session_factory(engine)), engine
 
 
-async def one_round(application: Any, conn: Connection, *, per_user: int, users: int) -> float:
-    """Answered updates per second of one round: every person's messages queued at once, until all are answered."""
+async def one_round(application: Any, conn: Connection, *, per_user: int, users: int
+                    ) -> tuple[float, list[float]]:
+    """Answered updates per second of one round (every person's messages queued at once, until all are answered),
+    and each answer's latency in seconds."""
     async with application:
         await application.start()
         await application.updater.start_polling(poll_interval=0.0, timeout=1)
         try:
             conn.send(per_user)
-            seconds = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+            seconds, latencies = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
         finally:
             await application.updater.stop()
             await application.stop()
-    return float(per_user * users / seconds)
+    return float(per_user * users / seconds), latencies
 
 
-async def main(args: argparse.Namespace) -> None:
-    """Start the emulator; alternate echo and Balcão rounds (the machine's load drifts); print rates and ratio."""
+def percentile(values: list[float], fraction: float) -> float:
+    """The ``fraction`` quantile of ``values`` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+async def measure(args: argparse.Namespace, users: int) -> None:
+    """Start an emulator with ``users`` people; alternate echo and Balcão rounds; print rates, ratio, latencies."""
     parent, child = multiprocessing.Pipe()
-    process = multiprocessing.get_context("spawn").Process(target=emulator_process, args=(child, args.users))
+    process = multiprocessing.get_context("spawn").Process(target=emulator_process, args=(child, users))
     process.start()
     root, token = await asyncio.get_running_loop().run_in_executor(None, parent.recv)
     pairs: list[tuple[float, float]] = []
+    waits: dict[str, list[float]] = {"echo": [], "balcao": []}
     try:
         with tempfile.TemporaryDirectory() as folder:
             engine = None
             for index in range(args.rounds + 1):  # round 0 warms both up (Balcão creates the people)
-                echo = await one_round(echo_application(root, token), parent, per_user=args.per_user,
-                                       users=args.users)
+                echo, echo_waits = await one_round(echo_application(root, token), parent,
+                                                   per_user=args.per_user, users=users)
                 application, engine = await balcao_application(root, token, Path(folder), engine)
-                balcao = await one_round(application, parent, per_user=args.per_user, users=args.users)
+                balcao, balcao_waits = await one_round(application, parent, per_user=args.per_user, users=users)
                 if index:
                     pairs.append((echo, balcao))
+                    waits["echo"] += echo_waits
+                    waits["balcao"] += balcao_waits
             if engine is not None:
                 await engine.dispose()
     finally:
         parent.send(None)
         process.join(timeout=10)
     ratios = sorted(balcao / echo for echo, balcao in pairs)
-    print(f"/ajuda from {args.users} people × {args.per_user}, {args.rounds} alternating rounds per bot")
+    print(f"/ajuda from {users} people × {args.per_user}, {args.rounds} alternating rounds per bot")
     print(f"bare PTB echo bot: {statistics.median(e for e, _ in pairs):8.1f} answered updates/s (median)")
     print(f"Balcão:            {statistics.median(b for _, b in pairs):8.1f} answered updates/s (median)")
     print(f"ratio Balcão / echo, median of the rounds: {statistics.median(ratios):.2f}  "
           f"(range {ratios[0]:.2f}–{ratios[-1]:.2f}; goal ≥ 0.70)")
+    for name, label in (("echo", "bare PTB echo bot"), ("balcao", "Balcão")):
+        print(f"latency {label + ':':19} p50 {percentile(waits[name], 0.50) * 1000:7.0f} ms   "
+              f"p95 {percentile(waits[name], 0.95) * 1000:7.0f} ms")
+    p95 = percentile(waits["balcao"], 0.95) / percentile(waits["echo"], 0.95)
+    print(f"p95 Balcão / echo: {p95:.2f}  (goal ≤ 2.00)")
+
+
+async def main(args: argparse.Namespace) -> None:
+    """Measure each number of people in turn."""
+    for users in args.users:
+        await measure(args, users)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--users", type=int, default=30)
+    parser.add_argument("--users", type=int, nargs="+", default=[30, 200])
     parser.add_argument("--per-user", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=5)
     asyncio.run(main(parser.parse_args()))

@@ -134,7 +134,9 @@ async def ensure_person(
     Returns:
         The person as handlers see it, with the staff role if any.
     """
-    person = (await session.exec(select(Person).where(Person.telegram_user_id == telegram_user_id))).first()
+    # One statement for a known person (issue 21: an update's budget before its handler): the person, their
+    # linked driver's municipality and every active staff role, together; more only when something changed.
+    person, registered, roles = await _person_with_places(session=session, telegram_user_id=telegram_user_id)
     if person is None:
         person = Person(
             telegram_user_id=telegram_user_id,
@@ -155,25 +157,62 @@ async def ensure_person(
             person.chat_id = chat_id
         if person.erased_at is None and person.first_name != first_name[:128]:
             person.first_name = first_name[:128]
-    if session.new or session.dirty:  # most updates change nothing: no write, no second read
-        await session.commit()
-        await session.refresh(person)
+    if session.new or session.dirty:  # most updates change nothing: no write
+        await session.commit()  # the session keeps its objects after commit (expire_on_commit=False)
     assert person.id is not None
-    registered = await _registration_municipality(session=session, person_id=person.id)
-    municipality = registered or await person_municipality(session=session, person=person)
-    role = await staff_role(session=session, telegram_user_id=telegram_user_id, municipality=municipality)
+    municipality = registered or person.municipality or _only_place(roles)
     return PersonView(
         id=person.id,
         telegram_user_id=person.telegram_user_id,
         chat_id=person.chat_id,
         first_name=person.first_name,
         locale=person.locale,
-        staff_role=role,
+        staff_role=_role_in(roles, municipality),
         privacy_acknowledged=person.privacy_accepted_at is not None,
         municipality=municipality,
         municipality_chosen=person.municipality is not None,
         municipality_registered=registered is not None,
     )
+
+
+async def _person_with_places(
+    *, session: AsyncSession, telegram_user_id: int
+) -> tuple[Person | None, str | None, dict[str | None, Role]]:
+    """The person of a Telegram id, their driver registration's municipality and their active roles, in one query.
+
+    A staff member may have no person row yet (added before their first message): their roles then come from a
+    second query, once, when the person is created.
+    """
+    from models.drivers.tables import Driver  # the registry imports people; import it only when asked
+
+    registered = (
+        select(Driver.municipality).where(Driver.person_id == Person.id).limit(1).scalar_subquery()
+    )
+    rows = (await session.exec(
+        select(Person, registered, StaffMember.municipality, StaffMember.role)
+        .outerjoin(StaffMember, (StaffMember.telegram_user_id == Person.telegram_user_id)
+                   & (StaffMember.active == True))  # noqa: E712
+        .where(Person.telegram_user_id == telegram_user_id)
+    )).all()
+    if not rows:
+        return None, None, await staff_roles(session=session, telegram_user_id=telegram_user_id)
+    roles = {place: role for _, _, place, role in rows if role is not None}
+    return rows[0][0], rows[0][1], roles
+
+
+def _only_place(roles: dict[str | None, Role]) -> str | None:
+    """The one municipality where someone holds roles, or None (none, several, or deployment-wide only)."""
+    places = {place for place in roles if place is not None}
+    return places.pop() if len(places) == 1 else None
+
+
+def _role_in(roles: dict[str | None, Role], municipality: str | None) -> Role | None:
+    """The role that counts in ``municipality`` among someone's roles (see :func:`staff_role`)."""
+    if None in roles:
+        return roles[None]
+    if municipality == ANY_MUNICIPALITY:
+        return next(iter(sorted(roles.values(), key=lambda role: role is not Role.ADMIN)), None)
+    return roles.get(municipality) if municipality is not None else None
 
 
 async def _registration_municipality(*, session: AsyncSession, person_id: int) -> str | None:
@@ -193,12 +232,7 @@ async def person_municipality(*, session: AsyncSession, person: Person) -> str |
         return driver
     if person.municipality is not None:
         return person.municipality
-    held = (await session.exec(
-        select(StaffMember.municipality).where(StaffMember.telegram_user_id == person.telegram_user_id,
-                                               StaffMember.active == True)  # noqa: E712
-    )).all()
-    places = {place for place in held if place is not None}
-    return places.pop() if len(places) == 1 else None
+    return _only_place(await staff_roles(session=session, telegram_user_id=person.telegram_user_id))
 
 
 async def choose_municipality(*, session: AsyncSession, person_id: int, municipality: str) -> None:
@@ -272,12 +306,7 @@ async def staff_role(*, session: AsyncSession, telegram_user_id: int, municipali
         municipality: the municipality's slug; ``None`` when the context has none (only deployment-wide roles
             count), :data:`ANY_MUNICIPALITY` for a role held anywhere.
     """
-    roles = await staff_roles(session=session, telegram_user_id=telegram_user_id)
-    if None in roles:
-        return roles[None]
-    if municipality == ANY_MUNICIPALITY:
-        return next(iter(sorted(roles.values(), key=lambda role: role is not Role.ADMIN)), None)
-    return roles.get(municipality) if municipality is not None else None
+    return _role_in(await staff_roles(session=session, telegram_user_id=telegram_user_id), municipality)
 
 
 async def require_role(
