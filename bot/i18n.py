@@ -175,6 +175,10 @@ class Translator:
         """An amount in reais, e.g. ``R$ 1.234,50`` in pt_BR."""
         return format_currency(amount, "BRL", locale=self._babel_locale)
 
+    def amount(self, value: Decimal) -> str:
+        """An amount with two decimals and no currency sign, as a spreadsheet cell: ``1.234,50`` in pt_BR."""
+        return format_decimal(value, format="#,##0.00", locale=self._babel_locale)
+
     def number(self, value: int | float | Decimal) -> str:
         """A number with the locale's separators."""
         return format_decimal(value, locale=self._babel_locale)

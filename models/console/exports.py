@@ -13,16 +13,20 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 
+from sqlalchemy.orm import aliased
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.i18n import N_
 from models.cases.handling import cases_visible_to
 from models.cases.tables import Case, CaseAuthor
 from models.cases.views import may_see_author
 from models.exports.cells import Cell
 from models.notices.tables import Notice, NoticeDelivery
-from models.people import Role
+from models.people import Role, StaffMember
+from models.rulebooks.catalogue import LAW_TITLES
 
 BATCH = 1000
 NOTICE_PERSONAL_ROLES = frozenset({Role.ADMIN, Role.CLERK, Role.INSPECTOR})
@@ -36,12 +40,12 @@ class Export:
     """One export: its file stem, header and the batches of rows."""
 
     name: str
-    header: list[str]
+    header: list[str]  # English msgids: the column names, translated for the reader
     rows: Callable[[AsyncSession], Rows]
 
 
-def _money(cents: int) -> float:
-    return cents / 100
+def _money(cents: int) -> Decimal:
+    return Decimal(cents) / 100  # exact reais: 504.00, never the float 504.0
 
 
 def cases_export(*, roles: Mapping[str, Role]) -> Export:
@@ -56,23 +60,25 @@ def cases_export(*, roles: Mapping[str, Role]) -> Export:
     async def rows(session: AsyncSession) -> Rows:
         last = 0
         while True:
-            statement = (select(Case, CaseAuthor).join(CaseAuthor, col(CaseAuthor.case_id) == Case.id)
+            statement = (select(Case, CaseAuthor, StaffMember.name)
+                         .join(CaseAuthor, col(CaseAuthor.case_id) == Case.id)
+                         .outerjoin(StaffMember, col(StaffMember.id) == Case.assigned_staff_id)
                          .where(reach, col(Case.id) > last).order_by(col(Case.id)).limit(BATCH))
             batch = (await session.exec(statement)).all()
             if not batch:
                 return
             yield [[
-                case.protocol, case.kind.value, case.ombudsman_type.value if case.ombudsman_type else None,
-                case.status.value, case.handling_role.value, case.received_at, case.due_on, case.closed_at,
-                case.assigned_staff_id, case.summary, case.place_text, case.accused,
+                case.protocol, case.kind, case.ombudsman_type, case.status, case.handling_role, case.received_at,
+                case.due_on, case.closed_at, assignee, case.summary, case.place_text, case.accused,
                 author.name if may_see_author(case, roles[case.municipality]) else f"#{author.pseudonym}",
-                case.outcome.value if case.outcome else None, case.outcome_reason,
-            ] for case, author in batch]
+                case.outcome, case.outcome_reason,
+            ] for case, author, assignee in batch]
             last = batch[-1][0].id or last
 
     return Export(name="casos", header=[
-        "protocolo", "tipo", "tipo_ouvidoria", "situacao", "fila", "recebido_em", "prazo", "encerrado_em",
-        "responsavel_id", "resumo", "local", "acusado", "autor", "resultado", "motivo",
+        N_("Protocol"), N_("Kind"), N_("Type of ombudsman case"), N_("Status"), N_("Queue"), N_("Received on"),
+        N_("Due by"), N_("Closed on"), N_("Assigned to"), N_("Summary"), N_("Where"), N_("Who is accused"),
+        N_("Author"), N_("Decision"), N_("Reason"),
     ], rows=rows)
 
 
@@ -87,26 +93,28 @@ def notices_export(*, roles: Mapping[str, Role]) -> Export:
         roles: the viewer's role in each municipality exported (whether they see the offender's name there).
     """
     places = col(Notice.municipality).in_(list(roles))
+    origin = aliased(Case)
 
     async def rows(session: AsyncSession) -> Rows:
         last = 0
         while True:
-            batch = (await session.exec(select(Notice).where(places, col(Notice.id) > last)
-                                        .order_by(col(Notice.id)).limit(BATCH))).all()
+            batch = (await session.exec(
+                select(Notice, origin.protocol).outerjoin(origin, col(origin.id) == Notice.case_id)
+                .where(places, col(Notice.id) > last).order_by(col(Notice.id)).limit(BATCH))).all()
             if not batch:
                 return
             yield [[
-                notice.number, notice.type.value, notice.rulebook, notice.infraction_code, notice.infraction_article,
-                notice.offender_name if _personal(roles, notice) else None, notice.place, notice.drawn_up_at,
-                notice.issued_at,
-                _money(notice.fine_cents), notice.recidivist, notice.stage.value,
-                notice.outcome.value if notice.outcome else None, notice.case_id,
-            ] for notice in batch]
-            last = batch[-1].id or last
+                notice.number, notice.type, LAW_TITLES.get(notice.rulebook, notice.rulebook), notice.infraction_code,
+                notice.infraction_article, notice.offender_name if _personal(roles, notice) else None, notice.place,
+                notice.drawn_up_at, notice.issued_at, _money(notice.fine_cents), notice.recidivist, notice.stage,
+                notice.outcome, protocol,
+            ] for notice, protocol in batch]
+            last = batch[-1][0].id or last
 
     return Export(name="notificacoes", header=[
-        "numero", "tipo", "lei", "infracao", "artigo", "autuado", "local", "lavrado_em", "emitido_em", "multa_rs",
-        "reincidente", "fase", "resultado", "caso_id",
+        N_("Number"), N_("Kind"), N_("Law"), N_("Infraction"), N_("Article"), N_("Person notified"), N_("Where"),
+        N_("Drawn up on"), N_("Issued on"), N_("Fine (R$)"), N_("Repeat offence"), N_("Stage"), N_("Decision"),
+        N_("Case of origin"),
     ], rows=rows)
 
 
@@ -127,14 +135,13 @@ def deliveries_export(*, roles: Mapping[str, Role]) -> Export:
             if not batch:
                 return
             yield [[
-                notice.number, notice.offender_name if _personal(roles, notice) else None, delivery.document.value,
-                delivery.state.value, delivery.staff_reason.value if delivery.staff_reason else None,
-                delivery.sent_at, delivery.edital_published_on, delivery.ciencia_on,
-                delivery.ciencia_kind.value if delivery.ciencia_kind else None, delivery.created_at,
+                notice.number, notice.offender_name if _personal(roles, notice) else None, delivery.document,
+                delivery.state, delivery.staff_reason, delivery.sent_at, delivery.edital_published_on,
+                delivery.ciencia_on, delivery.ciencia_kind, delivery.created_at,
             ] for delivery, notice in batch]
             last = batch[-1][0].id or last
 
     return Export(name="entregas", header=[
-        "notificacao", "autuado", "documento", "estado", "motivo_servidor", "enviado_em", "edital_publicado_em",
-        "ciencia_em", "tipo_ciencia", "criado_em",
+        N_("Notice"), N_("Person notified"), N_("Document"), N_("Delivery"), N_("Why staff deliver it"),
+        N_("Sent on"), N_("Edital published on"), N_("Ciência on"), N_("How the ciência came"), N_("Written on"),
     ], rows=rows)

@@ -14,14 +14,20 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import enum
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from bot.i18n import Translator
 
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠")
 """First characters that make a spreadsheet read a cell as a formula (OWASP, and their full-width forms)."""
 
-Cell = str | int | float | dt.date | dt.datetime | None
-"""What an export's cell may hold."""
+Cell = str | int | float | Decimal | dt.date | dt.datetime | enum.Enum | None
+"""What an export's cell may hold: an enum member is a code the writer names in the reader's language, a Decimal an
+amount of money."""
 
 
 def neutralise(value: str) -> str:
@@ -39,16 +45,33 @@ def safe_row(values: Iterable[object]) -> list[object]:
     return [safe_cell(value) for value in values]
 
 
-def cell_text(value: Cell) -> str:
-    """A cell as text for CSV: numbers as they are, dates in ISO 8601, texts neutralised, None empty."""
+Names = Mapping[type[enum.Enum], Mapping[Any, str]]
+"""The msgid of each code an export may hold, by its enum: what a spreadsheet shows instead of the code."""
+
+
+def cell_text(value: Cell, *, tr: Translator, names: Names) -> str:
+    """A cell as a person reads it in a spreadsheet of their language, for CSV.
+
+    Codes by their names, amounts with two decimals ("504,00"), moments in the civil time zone to the minute
+    ("01/12/2026 16:36"), dates as ``01/12/2026``, yes or no in words, texts neutralised, None empty.
+
+    Raises:
+        KeyError: a code whose enum has no names (a test exports every kind of row, so a new code is named).
+    """
     if value is None:
         return ""
+    if isinstance(value, enum.Enum):
+        return neutralise(tr._(names[type(value)][value]))
     if isinstance(value, bool):
-        return "1" if value else "0"
+        return tr._("yes") if value else tr._("no")
+    if isinstance(value, Decimal):
+        return tr.amount(value)
     if isinstance(value, int | float):
         return str(value)
-    if isinstance(value, dt.datetime | dt.date):
-        return value.isoformat()
+    if isinstance(value, dt.datetime):
+        return f"{tr.short_date(value)} {tr.time(value)}"
+    if isinstance(value, dt.date):
+        return tr.short_date(value)
     return neutralise(value)
 
 

@@ -116,20 +116,20 @@ async def test_csv_export_has_today_neutralised_cells_and_the_author_only_where_
     assert response.status == 200 and "casos-2026-03-02.csv" in response.headers["Content-Disposition"]
     raw = await response.read()
     assert raw.startswith("\ufeff".encode())
-    rows = {row["protocolo"]: row for row in csv.DictReader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";")}
+    rows = {row["Protocolo"]: row for row in csv.DictReader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";")}
     # today's case is in; the restricted ombudsman case is the Ombudsman's alone, as in the list (Lei 13.460 Art. 10 §7)
     assert set(rows) == set(protocols.values()) - {protocols["ouv"]}
-    assert rows[protocols["today"]]["resumo"].startswith("'=HYPERLINK(")
-    assert rows[protocols["late"]]["autor"] == "João Batista Pereira"
+    assert rows[protocols["today"]]["Resumo"].startswith("'=HYPERLINK(")
+    assert rows[protocols["late"]]["Autor"] == "João Batista Pereira"
     assert "52998224725" not in raw.decode("utf-8-sig")  # never a CPF
 
     await sign_in(client, sessions, settings, OTAVIO)
     mine = await (await client.get("/painel/exportar/casos.csv")).read()
     ombudsman_rows = list(csv.DictReader(io.StringIO(mine.decode("utf-8-sig")), delimiter=";"))
-    assert [(r["protocolo"], r["autor"]) for r in ombudsman_rows] == [(protocols["ouv"], "João Batista Pereira")]
+    assert [(r["Protocolo"], r["Autor"]) for r in ombudsman_rows] == [(protocols["ouv"], "João Batista Pereira")]
     notices = await (await client.get("/painel/exportar/notificacoes.csv")).read()
     notice_rows = list(csv.DictReader(io.StringIO(notices.decode("utf-8-sig")), delimiter=";"))
-    assert len(notice_rows) == 1 and notice_rows[0]["autuado"] == ""  # not the Ombudsman's to see
+    assert len(notice_rows) == 1 and notice_rows[0]["Autuado"] == ""  # not the Ombudsman's to see
 
 
 async def test_xlsx_export_is_a_workbook_with_text_cells(
@@ -147,3 +147,54 @@ async def test_xlsx_export_is_a_workbook_with_text_cells(
     deliveries = await client.get("/painel/exportar/entregas.xlsx")
     assert deliveries.status == 200
     assert (await client.get("/painel/exportar/outra.csv")).status == 404
+
+
+def _csv_rows(raw: bytes) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";"))
+
+
+async def test_exports_read_in_words_with_the_readers_numbers_and_dates(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    """A newcomer's walk (issue 20 §2): the exports read `representation`, `notified`, `awaiting_ciencia`, "504.0"
+    for a fine, microsecond timestamps and `responsavel_id` "1"; a Brazilian spreadsheet reads 504,00 and
+    01/12/2026 16:36."""
+    from models.notices.tables import Notice
+
+    protocols = await _seed(sessions, settings, cast)
+    await sign_in(client, sessions, settings, ADMIN)
+    exports = {name: _csv_rows(await (await client.get(f"/painel/exportar/{name}.csv")).read())
+               for name in ("casos", "notificacoes", "entregas")}
+    codes = {"representation", "ombudsman", "received", "archived", "clerk", "archive", "auto", "awaiting_ciencia",
+             "staff", "notice", "no_person", "nx-posturas", "True", "False", "None"}
+    for name, rows in exports.items():
+        assert rows, name
+        for row in rows:
+            assert not codes & set(row.values()), (name, row)
+    cases = {row["Protocolo"]: row for row in exports["casos"]}
+    done = cases[protocols["done"]]
+    assert done["Tipo"] == "Representação" and done["Situação"] == "Arquivado" and done["Fila"].startswith("Atend")
+    assert done["Responsável"] == "Clara"  # a name, not a staff id
+    assert re.fullmatch(r"\d{2}/\d{2}/\d{4} \d{2}:\d{2}", done["Recebido em"])  # to the minute, in Cuiabá
+    assert re.fullmatch(r"\d{2}/\d{2}/\d{4}", done["Prazo"])
+    async with sessions() as session:
+        notice = (await session.exec(select(Notice))).one()
+    row = exports["notificacoes"][0]
+    reais, cents = divmod(notice.fine_cents, 100)
+    assert row["Multa (R$)"] == f"{reais:,}".replace(",", ".") + f",{cents:02d}"
+    assert row["Lei"].startswith("Lei nº 1.101/2004") and row["Reincidente"] == "não"
+    delivery = exports["entregas"][0]
+    assert delivery["Documento"] == "A notificação" and delivery["Por que a equipe entrega"] == "ninguém no bot"
+
+
+async def test_xlsx_export_writes_a_fine_as_a_number_and_codes_by_their_names(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    await _seed(sessions, settings, cast)
+    await sign_in(client, sessions, settings, ADMIN)
+    response = await client.get("/painel/exportar/notificacoes.xlsx")
+    with zipfile.ZipFile(io.BytesIO(await response.read())) as book:
+        sheet = book.read("xl/worksheets/sheet1.xml").decode()
+        strings = book.read("xl/sharedStrings.xml").decode() if "xl/sharedStrings.xml" in book.namelist() else ""
+    assert "awaiting_ciencia" not in sheet + strings and "nx-posturas" not in sheet + strings
+    assert "Multa (R$)" in sheet + strings
