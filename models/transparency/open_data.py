@@ -97,6 +97,9 @@ DICTIONARY: tuple[DictionaryEntry, ...] = (
     DictionaryEntry("casos", "respondido_em", "date", N_("Day the case was answered or decided; empty while open.")),
     DictionaryEntry("casos", "situacao", "text", N_("received, in_progress, awaiting_complement, answered, "
                                                     "notified, auto_issued or archived.")),
+    DictionaryEntry("casos", "tipo_descricao", "text", N_("The kind in words, in Portuguese (the code is in tipo).")),
+    DictionaryEntry("casos", "situacao_descricao", "text", N_("The status in words, in Portuguese (the code is in "
+                                                              "situacao).")),
     DictionaryEntry("indicadores", "indicador", "text", N_("The figure's name.")),
     DictionaryEntry("indicadores", "recorte", "text", N_("What the figure is counted over: a month (YYYY-MM), a "
                                                          "kind, a chapter, or empty for the whole period.")),

@@ -246,7 +246,9 @@ async def figures_data(request: web.Request) -> web.Response:
 
 
 CASE_FIELDS = ["protocolo", "servico", "tipo", "latitude", "longitude", "recebido_em", "prazo", "respondido_em",
-               "situacao"]
+               "situacao", "tipo_descricao", "situacao_descricao"]
+"""The open case list's columns: the codes stay where machines read them; the two last say them in Portuguese."""
+OPEN_DATA_LOCALE = "pt_BR"  # the words of the open data: a Brazilian municipality's public record
 
 
 @routes.get("/transparencia/{municipio:[a-z0-9-]+}/casos.{fmt:csv|json}")
@@ -258,9 +260,11 @@ async def cases_data(request: web.Request) -> web.Response:
     async def build() -> tuple[bytes, str, dict[str, str]]:
         async with sessions_of(request)() as session:
             found = await open_cases(session=session, municipality=place.id, period=_period(request))
+        words = translator(OPEN_DATA_LOCALE)
         rows = [[item.protocol, item.service, item.kind.value, item.latitude, item.longitude,
                  item.received_on.isoformat(), item.due_on.isoformat(),
-                 item.answered_on.isoformat() if item.answered_on else None, item.status.value] for item in found]
+                 item.answered_on.isoformat() if item.answered_on else None, item.status.value,
+                 words._(KIND_LABELS[item.kind]), words._(STATUS_LABELS[item.status])] for item in found]
         if fmt == "json":
             body = {"municipio": place.id, "casos": [dict(zip(CASE_FIELDS, row, strict=True)) for row in rows]}
             return json.dumps(body, ensure_ascii=False).encode(), "application/json", {}

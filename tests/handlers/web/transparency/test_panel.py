@@ -150,11 +150,14 @@ async def test_the_case_list_of_each_municipality_has_no_personal_data(client: T
     assert [case["protocolo"] for case in cases] == [seeded.protocols[name] for name in
                                                     ("rubbish", "noise", "nx_complaint", "unnamed")]
     assert set(cases[0]) == {"protocolo", "servico", "tipo", "latitude", "longitude", "recebido_em", "prazo",
-                             "respondido_em", "situacao"}
+                             "respondido_em", "situacao", "tipo_descricao", "situacao_descricao"}
+    # the codes stay for machines; people read the words beside them (issue 20 §2)
+    assert (cases[3]["tipo_descricao"], cases[3]["situacao_descricao"]) == (
+        "Representação (Código de Posturas)", "Recebido, aguardando na fila")
     assert (cases[3]["latitude"], cases[3]["longitude"], cases[3]["situacao"]) == (-14.68, -52.35, "received")
     as_csv = await (await client.get(f"/transparencia/{NX}/casos.csv")).text()
     assert as_csv.splitlines()[0] == "protocolo,servico,tipo,latitude,longitude,recebido_em,prazo,respondido_em," \
-                                     "situacao"
+                                     "situacao,tipo_descricao,situacao_descricao"
     assert len(as_csv.splitlines()) == 5
     sapezal = await (await client.get(f"/transparencia/{SAPEZAL}/casos.csv")).text()
     assert [line.split(",")[0] for line in sapezal.splitlines()[1:]] == [seeded.protocols["complaint"],
