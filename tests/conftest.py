@@ -151,6 +151,14 @@ def settings(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Se
 
 
 @pytest.fixture
+def signed_settings(settings: Settings, tmp_path: Path) -> Settings:
+    """The test settings where each municipality signs its PDFs with a certificate of the local test CA."""
+    from bot.sandbox.signing_ca import with_test_certificates
+
+    return with_test_certificates(settings, tmp_path / "ca")
+
+
+@pytest.fixture
 async def emulator() -> AsyncIterator[Any]:
     """A started Bot API emulator with its default personas (Carlos the driver, Maria, Ana the clerk)."""
     from bot.sandbox.emulator import BotApiEmulator

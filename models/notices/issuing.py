@@ -54,6 +54,7 @@ from models.notices.codes import code_hash, format_code, new_code
 from models.notices.delivery import start_delivery
 from models.notices.pdf import PdfContext, money_of, render_notice_pdf
 from models.notices.recidivism import Recidivism, find_recidivism
+from models.notices.signing import sign_notice_pdf
 from models.notices.tables import PROVISIONAL_NUMBER_PREFIX, Notice, NoticeType
 from models.notices.windows import NO_DEPOSIT, choices_for, printed_defence_days
 from models.people import Person, Role, require_role
@@ -533,7 +534,8 @@ async def issue_notice(
     assert notice.id is not None
     notice.number = f"{NUMBER_PREFIX[data.type]}-{data.drawn_up_on.year if data.drawn_up_on else moment.year}-" \
                     f"{notice.id:06d}"
-    pdf = render_pdf(notice=notice, code=code, settings=settings)
+    pdf = await sign_notice_pdf(render_pdf(notice=notice, code=code, settings=settings), notice=notice,
+                                settings=settings)
     notice.pdf, notice.pdf_sha256 = pdf, hashlib.sha256(pdf).hexdigest()
     session.add(notice)
     await session.flush()
