@@ -118,6 +118,29 @@ class SigningCertificate(_Strict):
         return self
 
 
+PIX_KEY_PATTERN: Final = (
+    r"(?:\d{11}|\d{14}"  # CPF or CNPJ, digits only
+    r"|\+55\d{10,11}"  # phone, +55 DDD number
+    r"|[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}"  # e-mail, lower case
+    r"|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"  # random key (EVP)
+)
+"""The shapes of a PIX key in the Banco Central's DICT (Resolução BCB nº 1/2020, Regulamento Pix Art. 2)."""
+
+
+class PaymentMeans(_Strict):
+    """How a fine is paid in this municipality (CP Art. 34 IV: the auto intimates the person to pay).
+
+    ``dam_office`` issues the DAM (Documento de Arrecadação Municipal); with ``pix_key`` every fine notice also
+    carries a static PIX BR Code for its amount. The BR Code's merchant name holds at most 25 characters and its
+    city 15 (Manual do BR Code, IDs 59 and 60): they default to the municipality's name.
+    """
+
+    dam_office: Office
+    pix_key: str = Field(default="", max_length=77, pattern=f"^(?:{PIX_KEY_PATTERN})?$")
+    pix_merchant_name: str = Field(default="", max_length=25)
+    pix_merchant_city: str = Field(default="", max_length=15)
+
+
 def bot_token_shape(value: SecretStr | None) -> SecretStr | None:
     """A bot token as @BotFather gives it (``123456789:ABC…``); an empty one is None.
 
@@ -155,6 +178,8 @@ class MunicipalityConfig(_Strict):
     rulebooks: tuple[Rulebook, ...] = ()
     bot_token: SecretStr | None = Field(default=None, description="This municipality's own bot (else the default).")
     bot_name: str = Field(default="", max_length=64)
+    payment: PaymentMeans | None = Field(
+        default=None, description="How fines are paid (the DAM's office, a PIX key); unset: the notice names none.")
     signing: SigningCertificate | None = Field(
         default=None, description="The certificate that signs this municipality's PDFs; unset: they are unsigned.")
 

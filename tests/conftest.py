@@ -159,6 +159,15 @@ def signed_settings(settings: Settings, tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
+def paying_settings(settings: Settings, db_url: str, tmp_path: Path) -> Settings:
+    """The test settings where Nova Xavantina has a DAM office and a PIX key (``tests/auxil/payments.py``)."""
+    from tests.auxil.payments import payment_toml
+
+    return load_settings(database_url=db_url, municipalities_file=write_municipalities(
+        tmp_path, nx_extra=payment_toml(), sapezal_extra=payment_toml("financas@sapezal.mt.gov.br")))
+
+
+@pytest.fixture
 async def emulator() -> AsyncIterator[Any]:
     """A started Bot API emulator with its default personas (Carlos the driver, Maria, Ana the clerk)."""
     from bot.sandbox.emulator import BotApiEmulator

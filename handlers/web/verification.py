@@ -24,6 +24,8 @@ from models.notices.codes import format_code, normalize_code
 from models.notices.signing import notice_signature
 from models.notices.tables import NoticeOutcome, NoticeStage, NoticeType
 from models.notices.verification import PublicNotice, verify_code
+from models.payments.recording import payment_of
+from models.payments.tables import NoticePayment
 from models.signatures.validation import SignatureReport
 from models.tlog.notices import NoticeProof, notice_proof
 from models.tlog.proofs import run
@@ -124,6 +126,14 @@ def _signature(report: SignatureReport, tr: Translator) -> str:
     return f'<h2>{heading}</h2><ul class="ok" id="assinatura">{items}</ul>'
 
 
+def _payment(paid: NoticePayment | None, tr: Translator) -> str:
+    """Whether the fine was paid (CP Art. 34 IV): only the day, nothing about who paid or how."""
+    if paid is None:
+        return ""
+    text = _esc(tr._("Fine paid on {date}.").format(date=tr.date(paid.paid_on)))
+    return f'<p class="ok" id="pagamento">✔ {text}</p>'
+
+
 def _valid(notice: PublicNotice, code: str, tr: Translator) -> str:
     rows = [
         (tr._("Type"), tr._(TYPE_NAMES[notice.type])),
@@ -164,6 +174,7 @@ async def verification_result(request: web.Request) -> web.Response:
     async with sessions_of(request)() as session:
         found = await verify_code(session=session, code=typed)
         proof = None if found is None else await run(session, notice_proof, found.notice_id)
+        paid = None if found is None else await payment_of(session=session, notice_id=found.notice_id)
         signature = None if found is None else await notice_signature(session=session, notice_id=found.notice_id,
                                                                       settings=settings)
     if found is None:
@@ -172,7 +183,7 @@ async def verification_result(request: web.Request) -> web.Response:
         body = f'<h1 class="bad">✘ {heading}</h1><p>{hint}</p>{_form(tr, typed)}'
         return _page(tr, settings.municipality_name, body, status=404)
     assert signature is not None
-    body = (_valid(found, format_code(typed), tr) + _log_entry(proof, format_code(typed), tr)
+    body = (_valid(found, format_code(typed), tr) + _payment(paid, tr) + _log_entry(proof, format_code(typed), tr)
             + _signature(signature, tr) + _form(tr))
     issuer = settings.for_municipality(found.municipality if found.municipality in settings.municipalities else None)
     return _page(tr, issuer.municipality_name, body)  # the Prefeitura that issued it (CF Art. 30 I)

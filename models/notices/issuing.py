@@ -57,6 +57,8 @@ from models.notices.recidivism import Recidivism, find_recidivism
 from models.notices.signing import sign_notice_pdf
 from models.notices.tables import PROVISIONAL_NUMBER_PREFIX, Notice, NoticeType
 from models.notices.windows import NO_DEPOSIT, choices_for, printed_defence_days
+from models.payments.instructions import payment_instructions
+from models.payments.pdf_block import payment_flowables
 from models.people import Person, Role, require_role
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
 from models.rulebooks.deadline_rules import START_EVENT_LABELS, DeadlineChoices, Unit, get_rule, unit_phrase
@@ -577,6 +579,8 @@ def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
         + ("\n" + tr._(ILLUSTRATIVE_FINE) if settings.fines_illustrative else ""),
         deadline_lines=lines,
         signed_line=signed,
+        payment=payment_flowables(payment_instructions(notice=notice, settings=settings), tr=tr,
+                                  amount=tr.money(money_of(notice.fine_cents))),
     )
     return render_notice_pdf(notice=notice, context=context, tr=tr)
 
