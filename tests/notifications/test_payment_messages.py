@@ -1,4 +1,4 @@
-"""The chat message delivering a fine notice says how to pay: the DAM's office and "PIX copia e cola" (CP Art. 34 IV)."""
+"""The chat message delivering a fine says how to pay: the DAM's office and "PIX copia e cola" (CP Art. 34 IV)."""
 
 from __future__ import annotations
 
