@@ -39,7 +39,7 @@ UNSIGNED = SignatureReport(signed=False)
 
 def read_roots(paths: Sequence[Path]) -> list[x509.Certificate]:
     """The root certificates in PEM or DER files (missing files are skipped: nothing is then trusted by them)."""
-    roots = []
+    roots: list[x509.Certificate] = []
     for path in paths:
         if not path.is_file():
             continue
