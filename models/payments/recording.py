@@ -130,8 +130,8 @@ async def _record(*, session: AsyncSession, settings: Settings, reference_of_not
         raise PaymentRefused(N_("The payment date {date} must be between the notice's issue and today."), date=paid_on)
     cents = int((amount * 100).to_integral_value())
     if cents < notice.fine_cents:
-        raise PaymentRefused(N_("{amount} is less than the fine of {number} ({fine})."), amount=f"R$ {amount:.2f}",
-                             number=notice.number, fine=f"R$ {money_of(notice.fine_cents):.2f}")
+        raise PaymentRefused(N_("{amount} is less than the fine of {number} ({fine})."), amount=_reais(amount),
+                             number=notice.number, fine=_reais(money_of(notice.fine_cents)))
     payment = NoticePayment(notice_id=notice.id, paid_on=paid_on, amount_cents=cents, reference=reference,
                             source=source, recorded_by=actor[:64], recorded_at=now)
     session.add(payment)
@@ -168,6 +168,11 @@ async def record_payment(*, session: AsyncSession, settings: Settings, number: s
                              staff_telegram_id=staff_telegram_id, now=now)
     await session.commit()
     return recorded
+
+
+def _reais(amount: Decimal) -> str:
+    """An amount as the Real is written (``R$ 377,99``), whatever the reader's language."""
+    return "R$ " + f"{amount:,.2f}".replace(",", "_").replace(".", ",").replace("_", ".")
 
 
 def parse_amount(text: str) -> Decimal:

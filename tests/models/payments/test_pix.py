@@ -10,12 +10,14 @@ import datetime as dt
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from bot.settings import Settings, SettingsError, load_settings
 from models.payments.pix import br_code, txid_of
+from tests.auxil.municipalities import write_municipalities
 from tests.auxil.notices import cp_auto, cp_preliminar, issue, opted_in, outbox, person
-from tests.auxil.payments import NX_PIX_KEY, crc_ok, qr_codes_in_pdf, tlv
+from tests.auxil.payments import NX_PIX_KEY, crc_ok, payment_toml, qr_codes_in_pdf, tlv
 
 NOW = dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC)
 
@@ -72,3 +74,10 @@ async def test_no_pix_code_without_a_fine_or_without_payment_means(
     assert not [c for c in qr_codes_in_pdf(preliminar.pdf, tmp_path / "a") if c.startswith("000201")]
     plain = await issue(session, settings, cp_auto(), now=NOW)  # the municipality configured no means
     assert not [c for c in qr_codes_in_pdf(plain.pdf, tmp_path / "b") if c.startswith("000201")]
+
+
+def test_a_malformed_pix_key_stops_the_start_naming_its_place(tmp_path: Path, db_url: str) -> None:
+    # Regulamento Pix: a key is a CPF/CNPJ (digits), an e-mail, a +55 phone or a random key; "12.345" is none.
+    with pytest.raises(SettingsError, match=r"municipality\.1\.payment\.pix_key"):
+        load_settings(database_url=db_url, municipalities_file=write_municipalities(
+            tmp_path, nx_extra=payment_toml("12.345.678/0001-95")))
