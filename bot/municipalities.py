@@ -92,6 +92,55 @@ class ShortDay(_Strict):
         return self
 
 
+class SigningCertificate(_Strict):
+    """The certificate that signs the municipality's PDFs (PAdES; Lei 14.063/2020 Art. 4, docs/LEGAL-CHOICES.md).
+
+    Either a PKCS#12 file (``pkcs12_file``, as an ICP-Brasil e-CNPJ A1 is delivered) or a PEM key and certificate
+    (``key_file`` and ``cert_file``). The password is never written here: ``password_env`` names the environment
+    variable that holds it. ``chain_files`` are the intermediate certificates embedded in the signature;
+    ``trust_roots`` the root certificates ``/verificar`` trusts (the ICP-Brasil root, or the demo's test CA).
+    """
+
+    pkcs12_file: Path | None = None
+    key_file: Path | None = None
+    cert_file: Path | None = None
+    chain_files: tuple[Path, ...] = ()
+    trust_roots: tuple[Path, ...] = ()
+    password_env: str = Field(default="", max_length=80, pattern=r"^$|^[A-Z_][A-Z0-9_]*$")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> SigningCertificate:
+        pem = self.key_file is not None or self.cert_file is not None
+        if (self.pkcs12_file is not None) == pem:
+            raise ValueError("give either pkcs12_file, or key_file and cert_file")
+        if pem and (self.key_file is None or self.cert_file is None):
+            raise ValueError("key_file and cert_file go together")
+        return self
+
+
+PIX_KEY_PATTERN: Final = (
+    r"(?:\d{11}|\d{14}"  # CPF or CNPJ, digits only
+    r"|\+55\d{10,11}"  # phone, +55 DDD number
+    r"|[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}"  # e-mail, lower case
+    r"|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"  # random key (EVP)
+)
+"""The shapes of a PIX key in the Banco Central's DICT (Resolução BCB nº 1/2020, Regulamento Pix Art. 2)."""
+
+
+class PaymentMeans(_Strict):
+    """How a fine is paid in this municipality (CP Art. 34 IV: the auto intimates the person to pay).
+
+    ``dam_office`` issues the DAM (Documento de Arrecadação Municipal); with ``pix_key`` every fine notice also
+    carries a static PIX BR Code for its amount. The BR Code's merchant name holds at most 25 characters and its
+    city 15 (Manual do BR Code, IDs 59 and 60): they default to the municipality's name.
+    """
+
+    dam_office: Office
+    pix_key: str = Field(default="", max_length=77, pattern=f"^(?:{PIX_KEY_PATTERN})?$")
+    pix_merchant_name: str = Field(default="", max_length=25)
+    pix_merchant_city: str = Field(default="", max_length=15)
+
+
 def bot_token_shape(value: SecretStr | None) -> SecretStr | None:
     """A bot token as @BotFather gives it (``123456789:ABC…``); an empty one is None.
 
@@ -129,6 +178,10 @@ class MunicipalityConfig(_Strict):
     rulebooks: tuple[Rulebook, ...] = ()
     bot_token: SecretStr | None = Field(default=None, description="This municipality's own bot (else the default).")
     bot_name: str = Field(default="", max_length=64)
+    payment: PaymentMeans | None = Field(
+        default=None, description="How fines are paid (the DAM's office, a PIX key); unset: the notice names none.")
+    signing: SigningCertificate | None = Field(
+        default=None, description="The certificate that signs this municipality's PDFs; unset: they are unsigned.")
 
     @field_validator("bot_token")
     @classmethod
@@ -299,13 +352,15 @@ def single(values: dict[str, object]) -> Municipalities:
         "short_days": [day.model_dump() for day in values.get("short_days") or ()],  # type: ignore[attr-defined]
         "offices": [{"name": office_name.strip(), "address": office_address.strip() or office_name.strip()}]
         if office_name.strip() else [],
+        "signing": values.get("signing") or None,
     }
     try:
         item = MunicipalityConfig.model_validate(data)
     except ValidationError as exc:
         variables = {"ibge_code": "MUNICIPALITY_IBGE_CODE", "ouvidoria": "OUVIDORIA_PHONE",
                      "holidays": "MUNICIPAL_HOLIDAYS", "state": "MUNICIPALITY_STATE", "slug": "MUNICIPALITY_SLUG",
-                     "name": "MUNICIPALITY_NAME", "unit_values": "UNIT_VALUES", "rulebooks": "RULEBOOKS"}
+                     "name": "MUNICIPALITY_NAME", "unit_values": "UNIT_VALUES", "rulebooks": "RULEBOOKS",
+                     "signing": "SIGNING_PKCS12_FILE"}
         lines = ["Invalid single-municipality settings:"]
         for error in exc.errors():
             field = str(error["loc"][0]) if error["loc"] else ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import os
 from collections.abc import Mapping
 from decimal import Decimal
 from functools import lru_cache
@@ -23,6 +24,9 @@ from bot.i18n import SUPPORTED_LOCALES
 from bot.municipalities import Municipalities, MunicipalitiesError, MunicipalityConfig, ShortDay
 
 Rulebook = Literal["sapezal-1533", "nx-posturas"]
+
+
+SINGLE_PASSWORD_VARIABLE = "BALCAO_SIGNING_PASSWORD"  # noqa: S105 (the variable's name, not a password)
 
 
 class SettingsError(Exception):
@@ -304,8 +308,22 @@ class Settings(BaseSettings):
     )
     tsa_url: str | None = Field(
         default=None,
-        description="RFC 3161 timestamp authority that timestamps the tree head written out each day (optional).",
+        description="RFC 3161 timestamp authority that timestamps the tree head written out each day and every "
+        "PDF signature (optional).",
     )
+    signing_pkcs12_file: Path | None = Field(
+        default=None, description="Single municipality: PKCS#12 file of the certificate that signs its PDFs "
+        "(an ICP-Brasil e-CNPJ A1); a file gives [municipality.signing] instead.")
+    signing_key_file: Path | None = Field(
+        default=None, description="Single municipality: PEM private key of the signing certificate (with "
+        "BALCAO_SIGNING_CERT_FILE, instead of a PKCS#12 file).")
+    signing_cert_file: Path | None = Field(
+        default=None, description="Single municipality: PEM signing certificate (with BALCAO_SIGNING_KEY_FILE).")
+    signing_trust_root: Path | None = Field(
+        default=None, description="Single municipality: PEM root certificate /verificar trusts (the ICP-Brasil "
+        "root that issued the certificate).")
+    signing_password: SecretStr | None = Field(
+        default=None, description="Password of the signing key or PKCS#12 file (read from the environment only).")
     cli_locale: str = Field(
         default="pt_BR",
         description="Language of what the command line (python -m bot ...) prints for staff and operators: "
@@ -416,6 +434,12 @@ class Settings(BaseSettings):
         copy._demo = True
         return copy
 
+    def with_municipalities(self, served: Municipalities) -> Settings:
+        """The same settings serving ``served`` instead (the demo adds its test certificates this way)."""
+        copy = self.model_copy()
+        copy._municipalities = served
+        return copy
+
     def for_municipality(self, slug: str | None) -> Settings:
         """The settings of one municipality: its name, state, Ouvidoria, holidays, short days, unit values, laws.
 
@@ -448,6 +472,18 @@ class Settings(BaseSettings):
         slug = self.municipality_slug
         return f'{where}: [[municipality]] slug = "{slug}", unit_values.{unit} = {{ {year} = "0.00" }}'
 
+    def password_of(self, certificate: municipality_config.SigningCertificate) -> bytes | None:
+        """The password of a signing certificate, from the environment variable its ``password_env`` names.
+
+        The single municipality's ``BALCAO_SIGNING_PASSWORD`` may also come from ``.env``; None without one.
+        """
+        if not certificate.password_env:
+            return None
+        if certificate.password_env == SINGLE_PASSWORD_VARIABLE and self.signing_password is not None:
+            return self.signing_password.get_secret_value().encode("utf-8")
+        value = os.environ.get(certificate.password_env)
+        return value.encode("utf-8") if value else None
+
     @property
     def fines_illustrative(self) -> bool:
         """Whether this municipality's fines use illustrative unit values (only the demo issues them, saying so)."""
@@ -471,7 +507,8 @@ class Settings(BaseSettings):
 
 _SINGLE_FIELDS: tuple[str, ...] = (
     "municipality_slug", "municipality_ibge_code", "municipality_name", "municipality_state", "ouvidoria_phone",
-    "rulebooks", "unit_values", "municipal_holidays", "short_days",
+    "rulebooks", "unit_values", "municipal_holidays", "short_days", "signing_pkcs12_file", "signing_key_file",
+    "signing_cert_file", "signing_trust_root",
 )
 
 
@@ -511,7 +548,18 @@ def _municipalities(settings: Settings) -> Municipalities:
         "rulebooks": settings.rulebooks if "rulebooks" in settings.model_fields_set else None,
         "unit_values": settings.unit_values, "holidays": settings.municipal_holidays,
         "short_days": settings.short_days, "office": settings.driver_office,
+        "signing": _single_signing(settings),
     })
+
+
+def _single_signing(settings: Settings) -> dict[str, object] | None:
+    """The single municipality's ``signing`` from the ``BALCAO_SIGNING_*`` variables, or None when none is set."""
+    if not (settings.signing_pkcs12_file or settings.signing_key_file or settings.signing_cert_file):
+        return None
+    return {"pkcs12_file": settings.signing_pkcs12_file, "key_file": settings.signing_key_file,
+            "cert_file": settings.signing_cert_file,
+            "trust_roots": [settings.signing_trust_root] if settings.signing_trust_root else [],
+            "password_env": SINGLE_PASSWORD_VARIABLE}
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -17,6 +17,7 @@ from models import (  # noqa: F401  (register tables)
     notices,  # penalty notices
     open311,  # Open311 GeoReport v2 clients and submissions
     outbox,
+    payments,  # fines paid (CP Art. 34 IV)
     people,
     reminders,  # reminder mutes
     seen_updates,  # webhook replays

@@ -24,6 +24,7 @@ from models.notices.windows import NO_DEPOSIT
 from models.outbox import enqueue
 from models.rulebooks.catalogue import LAW_TITLES
 from models.rulebooks.deadline_rules import Unit, get_rule, unit_phrase
+from notifications.payment_messages import payment_lines
 from notifications.rendering import Rendered, renderer
 from notifications.telegram_text import small
 from notifications.topics import reminder_topic
@@ -93,6 +94,7 @@ def render_delivery(payload: dict[str, Any], tr: Translator) -> Rendered:
         lines.append(tr.ngettext(
             "If you do not press it within {n} day, the notice will be delivered by post.",
             "If you do not press it within {n} days, the notice will be delivered by post.", days).format(n=days))
+    lines += payment_lines(payload, tr)
     text = "\n".join(lines) + small(f"{LAW_TITLES.get(payload['rulebook'], '')}, {payload['article']}")
     buttons = [
         [(tr._("✅ Tomo ciência (I received it)"), ciencia_data(int(payload["delivery_id"])))],

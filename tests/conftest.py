@@ -151,6 +151,23 @@ def settings(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Se
 
 
 @pytest.fixture
+def signed_settings(settings: Settings, tmp_path: Path) -> Settings:
+    """The test settings where each municipality signs its PDFs with a certificate of the local test CA."""
+    from bot.sandbox.signing_ca import with_test_certificates
+
+    return with_test_certificates(settings, tmp_path / "ca")
+
+
+@pytest.fixture
+def paying_settings(settings: Settings, db_url: str, tmp_path: Path) -> Settings:
+    """The test settings where Nova Xavantina has a DAM office and a PIX key (``tests/auxil/payments.py``)."""
+    from tests.auxil.payments import payment_toml
+
+    return load_settings(database_url=db_url, municipalities_file=write_municipalities(
+        tmp_path, nx_extra=payment_toml(), sapezal_extra=payment_toml("financas@sapezal.mt.gov.br")))
+
+
+@pytest.fixture
 async def emulator() -> AsyncIterator[Any]:
     """A started Bot API emulator with its default personas (Carlos the driver, Maria, Ana the clerk)."""
     from bot.sandbox.emulator import BotApiEmulator

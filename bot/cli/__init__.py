@@ -17,7 +17,7 @@ from typing import Any
 
 from telegram.error import InvalidToken
 
-from bot.cli import backup, core, deadlines, demo, drivers, log, notices, open311, outbox, running
+from bot.cli import backup, core, deadlines, demo, drivers, log, notices, open311, outbox, payments, running
 from bot.cli.argparse_texts import argparse_in
 from bot.cli.errors import CommandError
 from bot.cli.output import help_translator
@@ -43,6 +43,7 @@ REGISTRARS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser],
     backup.register,
     log.register,
     open311.register,
+    payments.register,
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 
 from bot.bots import UnknownBots
 from bot.cli.bot_choice import bot_keys_argument, bots_refusal
@@ -11,6 +12,9 @@ from bot.cli.output import cli_translator
 from bot.i18n import N_, Translator
 from bot.running import serve
 from bot.settings import get_settings
+from models.signatures.pades import SigningError, check_certificates
+
+logger = logging.getLogger("balcao.run")
 
 HOW_TO_GET_A_BOT = N_(
     """\
@@ -45,6 +49,14 @@ async def _run(args: argparse.Namespace) -> int:
     settings = get_settings()
     if settings.telegram_token is None:
         raise CommandError(cli_translator(settings)._(HOW_TO_GET_A_BOT))
+    try:
+        unsigned = check_certificates(settings)
+    except SigningError as error:
+        raise CommandError(cli_translator(settings)._("Cannot start: the signing certificate of {reason}").format(
+            reason=str(error))) from None
+    for slug in unsigned:  # docs/LEGAL-CHOICES.md: unsigned PDFs, said so on /verificar
+        logger.warning("municipality %s has no signing certificate: its notices and receipts are issued unsigned "
+                       "(README: Signing certificates)", slug)
     try:
         await serve(settings, bot_keys=args.bots, own_bots=settings.own_bots())
     except UnknownBots as error:

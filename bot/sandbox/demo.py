@@ -18,6 +18,7 @@ from bot.i18n import translator
 from bot.running import serve
 from bot.sandbox.demo_data import seed_drivers
 from bot.sandbox.emulator import BotApiEmulator
+from bot.sandbox.signing_ca import with_test_certificates
 from bot.sandbox.state import DEFAULT_PERSONAS, Persona
 from bot.settings import Settings
 from models.columns import utcnow
@@ -29,6 +30,9 @@ logger = logging.getLogger("balcao.demo")
 DEMO_DATABASE_URL = "sqlite+aiosqlite:///./balcao-demo.db"
 DEMO_MUNICIPALITIES_FILE = Path(__file__).with_name("municipalities.toml")
 """Sapezal and Nova Xavantina, each with its law; their unit values are illustrative (every fine says so)."""
+
+DEMO_CA_DIRECTORY = Path("balcao-demo-ca")
+"""Where the demo keeps its test CA and each municipality's signing certificate (made on first start)."""
 
 STAFF_PERSONA: Persona = DEFAULT_PERSONAS[2]
 """Ana, the city hall employee of the web chat, is an admin in the demo (she sees every staff journey)."""
@@ -67,7 +71,8 @@ async def run_demo(
         ready: receives the web chat's URL once the bot is up (tests wait on it).
         stop: set it to stop; SIGTERM/SIGINT also stop.
     """
-    settings = settings.as_demo()
+    # The demo signs its PDFs with certificates of a local test CA (no legal value; README: Signing certificates).
+    settings = with_test_certificates(settings.as_demo(), DEMO_CA_DIRECTORY)
     await asyncio.to_thread(migrate.upgrade, settings.database_url, default_municipality=settings.municipality)
     hints = await seed(settings)  # already in the CLI locale
     emulator = BotApiEmulator(personas=DEFAULT_PERSONAS)

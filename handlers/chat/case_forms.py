@@ -9,7 +9,7 @@ from handlers.chat.replies import esc, keyboard, menu_row, respond
 from models.cases.attachments import discard_unfiled
 from models.cases.filing import FiledCase
 from models.cases.limits import check_daily_limit
-from models.cases.receipt_pdf import build_receipt
+from models.cases.receipt_pdf import signed_receipt
 from models.columns import utcnow
 from models.invalid_input import InvalidInput
 
@@ -50,8 +50,7 @@ async def confirm_filing(update: Update, context: BalcaoContext, filed: FiledCas
     )
     await respond(update, context, text)
     # Headed by the Prefeitura the case belongs to (CF Art. 30 I), not the one the person chose.
-    pdf = build_receipt(filed, tr=tr, municipality=context.deployment_settings.for_municipality(
-        filed.municipality).municipality_name)
+    pdf = await signed_receipt(filed, tr=tr, settings=context.deployment_settings)
     chat = update.effective_chat
     assert chat is not None
     await context.bot.send_document(

@@ -146,6 +146,8 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
         esc(notice.infraction_description),
         tr._("Fine: {amount}").format(amount=money(tr, notice.fine_cents)),
     ]
+    if view.paid is not None:  # CP Art. 34 IV: the payment staff recorded or the bank's file brought
+        lines.append(tr._("✅ Fine paid on {date}.").format(date=tr.date(view.paid.paid_on)))
     if view.suspended:
         lines.append(tr._("⏸ The fine is suspended while your complaint is reviewed.")
                      + small(f"{_law(notice)}, Art. 39"))
@@ -229,6 +231,8 @@ async def show_list(update: Update, context: BalcaoContext, *, edit: bool = Fals
     for view in views:
         governing = view.acts.defence or view.acts.appeal
         line = f"• <b>{esc(view.notice.number)}</b> — {esc(stage_label(view, tr))}"
+        if view.paid is not None:
+            line += " · " + tr._("fine paid")
         if governing is not None and view.can_file is not None:
             line += "\n  " + tr._("until {date} ({left})").format(
                 date=tr.short_date(governing.final_date), left=_days_left(tr, governing.final_date, today))

@@ -22,8 +22,12 @@ from bot.i18n import Translator, translator
 from handlers.web.keys import sessions_of, settings_of
 from models.notices.codes import format_code, normalize_code
 from models.notices.labels import OUTCOME_LABELS, STAGE_LABELS, TYPE_LABELS
+from models.notices.signing import notice_signature
 from models.notices.tables import NoticeStage
 from models.notices.verification import PublicNotice, verify_code
+from models.payments.recording import payment_of
+from models.payments.tables import NoticePayment
+from models.signatures.validation import SignatureReport
 from models.tlog.notices import NoticeProof, notice_proof
 from models.tlog.proofs import run
 
@@ -85,6 +89,37 @@ def _log_entry(proof: NoticeProof | None, code: str, tr: Translator) -> str:
             f"<p><small>{how}</small></p>")
 
 
+def _signature(report: SignatureReport, tr: Translator) -> str:
+    """The PDF's PAdES signature as pyHanko judges it (Lei 14.063/2020 Art. 4), beside the log's proof."""
+    heading = _esc(tr._("Digital signature of the PDF"))
+    if not report.signed:
+        text = _esc(tr._("Not signed: this PDF carries no digital signature (issued before signatures, or the city "
+                         "hall has not configured its certificate)."))
+        return f'<h2>{heading}</h2><p class="bad" id="assinatura">{text}</p>'
+    if not report.intact:
+        text = _esc(tr._("Invalid: the PDF's signature does not match its content."))
+        return f'<h2>{heading}</h2><p class="bad" id="assinatura">✘ {text}</p>'
+    lines = [tr._("Valid: the PDF has not changed since it was signed."),
+             tr._("Signed by the certificate of {signer}.").format(signer=report.signer)]
+    if report.signed_at is not None:
+        lines.append(tr._("Signing time stated: {when}.").format(when=tr.datetime(report.signed_at, format="long")))
+    if report.timestamped_at is not None:
+        lines.append(tr._("Timestamp (RFC 3161): {when}.").format(
+            when=tr.datetime(report.timestamped_at, format="long")))
+    lines.append(tr._("The certificate chains to the root the city hall trusts.") if report.trusted
+                 else tr._("The certificate does not chain to a root the city hall trusts."))
+    items = "".join(f"<li>{_esc(line)}</li>" for line in lines)
+    return f'<h2>{heading}</h2><ul class="ok" id="assinatura">{items}</ul>'
+
+
+def _payment(paid: NoticePayment | None, tr: Translator) -> str:
+    """Whether the fine was paid (CP Art. 34 IV): only the day, nothing about who paid or how."""
+    if paid is None:
+        return ""
+    text = _esc(tr._("Fine paid on {date}.").format(date=tr.date(paid.paid_on)))
+    return f'<p class="ok" id="pagamento">✔ {text}</p>'
+
+
 def _valid(notice: PublicNotice, code: str, tr: Translator) -> str:
     rows = [
         (tr._("Type"), tr._(TYPE_LABELS[notice.type])),
@@ -125,11 +160,16 @@ async def verification_result(request: web.Request) -> web.Response:
     async with sessions_of(request)() as session:
         found = await verify_code(session=session, code=typed)
         proof = None if found is None else await run(session, notice_proof, found.notice_id)
+        paid = None if found is None else await payment_of(session=session, notice_id=found.notice_id)
+        signature = None if found is None else await notice_signature(session=session, notice_id=found.notice_id,
+                                                                      settings=settings)
     if found is None:
         heading = _esc(tr._("Code not found"))
         hint = _esc(tr._("No notice has this code. Check the characters and try again."))
         body = f'<h1 class="bad">✘ {heading}</h1><p>{hint}</p>{_form(tr, typed)}'
         return _page(tr, settings.municipality_name, body, status=404)
-    body = _valid(found, format_code(typed), tr) + _log_entry(proof, format_code(typed), tr) + _form(tr)
+    assert signature is not None
+    body = (_valid(found, format_code(typed), tr) + _payment(paid, tr) + _log_entry(proof, format_code(typed), tr)
+            + _signature(signature, tr) + _form(tr))
     issuer = settings.for_municipality(found.municipality if found.municipality in settings.municipalities else None)
     return _page(tr, issuer.municipality_name, body)  # the Prefeitura that issued it (CF Art. 30 I)

@@ -13,12 +13,15 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
+from bot.settings import Settings
 from models.cases.filing import FiledCase
 from models.cases.labels import KIND_LABELS
 from models.pdf_layout import a4_pdf
+from models.signatures.pades import sign_pdf, signing_of
 
 SUMMARY_LIMIT = 1500
+REASON = N_("Filing receipt {protocol} issued by the {prefeitura}")
 
 
 def pdf_text(value: str) -> str:
@@ -68,3 +71,20 @@ def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str, follow
         ),
     ]
     return a4_pdf(story, title=filed.protocol, author=municipality)
+
+
+async def signed_receipt(filed: FiledCase, *, tr: Translator, settings: Settings, follow: str | None = None) -> bytes:
+    """The receipt of :func:`build_receipt`, headed and signed by the Prefeitura the case belongs to (CF Art. 30 I).
+
+    Signed as PAdES with that municipality's certificate (Lei 14.063/2020 Art. 4; unsigned without one).
+
+    Args:
+        filed: the filed case.
+        tr: the reader's translator (language and time zone).
+        settings: the deployment's settings (scoped here to the case's municipality).
+        follow: how to follow the case (translated); the chat's /acompanhar by default.
+    """
+    scoped = settings.for_municipality(filed.municipality)
+    pdf = build_receipt(filed, tr=tr, municipality=scoped.municipality_name, follow=follow)
+    reason = tr._(REASON).format(protocol=filed.protocol, prefeitura=scoped.municipality.prefeitura)
+    return await sign_pdf(pdf, signing=signing_of(scoped), reason=reason, location=scoped.municipality_name)

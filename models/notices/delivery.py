@@ -50,6 +50,7 @@ from models.notices.tables import (
 )
 from models.notices.windows import choices_for, edital_ciencia
 from models.outbox import OutboxMessage, OutboxStatus, enqueue
+from models.payments.instructions import payment_payload
 from models.people import Person
 from models.rulebooks.catalogue import CP
 from models.rulebooks.deadline_rules import get_rule
@@ -92,6 +93,7 @@ def document_payload(*, notice: Notice, delivery: NoticeDelivery, filing: Notice
     if filing is None:
         payload["pdf_name"] = f"{notice.number}.pdf"
         payload["pdf_b64"] = base64.b64encode(notice.pdf).decode("ascii")
+        payload.update(payment_payload(notice=notice, settings=settings))  # CP Art. 34 IV: how to pay
     else:
         payload["filing_id"] = filing.id
         payload["filing_kind"] = filing.kind.value

@@ -55,8 +55,11 @@ from models.notices.codes import code_hash, format_code, new_code
 from models.notices.delivery import start_delivery
 from models.notices.pdf import PdfContext, money_of, render_notice_pdf
 from models.notices.recidivism import Recidivism, find_recidivism
+from models.notices.signing import sign_notice_pdf
 from models.notices.tables import PROVISIONAL_NUMBER_PREFIX, Notice, NoticeType
 from models.notices.windows import NO_DEPOSIT, choices_for, printed_defence_days
+from models.payments.instructions import payment_instructions
+from models.payments.pdf_block import payment_flowables
 from models.people import Person, Role, require_role
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
 from models.rulebooks.deadline_rules import START_EVENT_LABELS, DeadlineChoices, Unit, get_rule, unit_phrase
@@ -558,7 +561,8 @@ async def issue_notice(
     assert notice.id is not None
     notice.number = f"{NUMBER_PREFIX[data.type]}-{data.drawn_up_on.year if data.drawn_up_on else moment.year}-" \
                     f"{notice.id:06d}"
-    pdf = render_pdf(notice=notice, code=code, settings=settings)
+    pdf = await sign_notice_pdf(render_pdf(notice=notice, code=code, settings=settings), notice=notice,
+                                settings=settings)
     notice.pdf, notice.pdf_sha256 = pdf, hashlib.sha256(pdf).hexdigest()
     session.add(notice)
     await session.flush()
@@ -600,6 +604,8 @@ def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
         + ("\n" + tr._(ILLUSTRATIVE_FINE) if settings.fines_illustrative else ""),
         deadline_lines=lines,
         signed_line=signed,
+        payment=payment_flowables(payment_instructions(notice=notice, settings=settings), tr=tr,
+                                  amount=tr.money(money_of(notice.fine_cents))),
     )
     return render_notice_pdf(notice=notice, context=context, tr=tr)
 

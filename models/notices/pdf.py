@@ -40,6 +40,7 @@ class PdfContext:
     fine_detail: str  # e.g. "9 UPF-NX × R$ 42,00 = R$ 378,00, em dobro por reincidência (Art. 8º)"
     deadline_lines: Sequence[str]  # the deadline element (CP Art. 25 VI) or the intimação (CP Art. 34 IV)
     signed_line: str  # who drew it up, and when (CP Art. 25 IV / Art. 34 V)
+    payment: Sequence[Flowable] = ()  # how to pay a fine (CP Art. 34 IV): models.payments.pdf_block
 
 
 class QrCode(Flowable):
@@ -160,6 +161,7 @@ def render_notice_pdf(*, notice: Notice, context: PdfContext, tr: Translator) ->
         para(tr._("No. {number}").format(number=notice.number), ParagraphStyle("number", parent=header)),
         Spacer(1, 5 * mm),
         table,
+        *context.payment,
         Spacer(1, 6 * mm),
         verification,
     ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -32,6 +32,8 @@ from models.notices.windows import (
     governing,
     vista_windows,
 )
+from models.payments.recording import payment_of
+from models.payments.tables import NoticePayment
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,7 @@ class NoticeView:
     can_file: FilingKind | None
     refusal: FilingRefused | None
     art42_from: dt.date | None = None
+    paid: NoticePayment | None = None  # the fine's payment (CP Art. 34 IV): no payment window is left
 
     @property
     def pending_filing(self) -> NoticeFiling | None:
@@ -115,6 +118,10 @@ async def notice_view(*, session: AsyncSession, settings: Settings, notice: Noti
         windows = decision_windows(notice=notice, delivery=decision_delivery, final=True, settings=settings,
                                    calendar=calendar)
     acts = governing(windows)
+    paid = await payment_of(session=session, notice_id=notice.id)
+    if paid is not None:  # CP Art. 34 IV / 47 I: the fine is paid, so nothing is left to pay or to remind of
+        windows = tuple(window for window in windows if window is not acts.payment)
+        acts = replace(acts, payment=None)
     awaiting = next((d for d in reversed(deliveries) if d.state is DeliveryState.ELECTRONIC), None)
     tacit_on = None
     if awaiting is not None and awaiting.sent_at is not None and notice.rulebook in settings.tacit_ciencia_rulebooks:
@@ -138,6 +145,7 @@ async def notice_view(*, session: AsyncSession, settings: Settings, notice: Noti
         can_file=can_file,
         refusal=refusal,
         art42_from=art42_from,
+        paid=paid,
     )
 
 

@@ -92,6 +92,10 @@ COVERED: dict[str, Covered] = {
             "notice_id": "value", "seq": "value", "at": "moment", "kind": "value", "actor": "value",
             "data": "json",
         }),
+        Covered("notice_payment", {  # CP Art. 34 IV: the fine paid (models.payments)
+            "notice_id": "value", "paid_on": "day", "amount_cents": "value", "reference": "value",
+            "source": "value", "recorded_by": "value", "recorded_at": "moment",
+        }),
         Covered("audit_event", {
             "at": "moment", "actor": "value", "action": "value", "entity": "value", "entity_id": "value",
             "details": "json",

@@ -1,4 +1,4 @@
-"""Install the system packages the tests need (headless Chromium, its driver, npm for axe-core), when we can.
+"""Install the system packages the tests need (headless Chromium, its driver, npm, pdfsig, zbarimg), when we can.
 
 Run by ``make test`` before pytest. As root (CI, fresh machines) it installs Debian's ``chromium``,
 ``chromium-driver`` and ``npm`` if they are missing; otherwise it only says what is missing (the browser test then
@@ -12,7 +12,11 @@ import shutil
 import subprocess
 import sys
 
-PACKAGES = {"chromium": "chromium", "chromedriver": "chromium-driver", "npm": "npm"}  # npm: axe-core (make axe)
+PACKAGES = {
+    "chromium": "chromium", "chromedriver": "chromium-driver", "npm": "npm",  # npm: axe-core (make axe)
+    "pdfsig": "poppler-utils",  # the independent check of the PDFs' PAdES signatures
+    "zbarimg": "zbar-tools",  # reads the PIX QR codes back from the images
+}
 
 
 def main() -> int:
@@ -21,7 +25,7 @@ def main() -> int:
     if not missing:
         return 0
     if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        print(f"note: {', '.join(missing)} missing; the browser test will be skipped (install them to run it)")
+        print(f"note: {', '.join(missing)} missing; the tests that need them are skipped (install them)")
         return 0
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)

@@ -31,6 +31,7 @@ from models.notices.documents import offender_document
 from models.notices.issuing import NoticeInput, NoticeRefused, input_from_case, issue_notice
 from models.notices.status import notice_by_number
 from models.notices.tables import CienciaKind, Notice, NoticeDelivery, NoticeType
+from models.payments.recording import payments_of
 from models.people import Role
 from models.rulebooks.catalogue import LAW_TITLES
 
@@ -60,10 +61,11 @@ async def notice_list(request: web.Request) -> web.Response:
     async with db(request)() as session:
         notices, has_next = await list_notices(session=session, text=text, page=page, municipalities=staff.shown)
         ciencias = await notice_ciencias(session=session, notice_ids=[n.id for n in notices if n.id is not None])
+        paid = await payments_of(session=session, notice_ids=[n.id for n in notices if n.id is not None])
     return render(request, "notices.html", {
         "title": staff.tr._("Penalty notices"), "notices": notices, "text": text, "page": page,
         "has_next": has_next, "stages": STAGE_NAMES, "issued": request.query.get("emitida", ""),
-        "ciencias": ciencias, "ciencia_names": CIENCIA_NAMES,
+        "ciencias": ciencias, "ciencia_names": CIENCIA_NAMES, "paid": paid,
     })
 
 

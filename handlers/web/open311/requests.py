@@ -28,7 +28,7 @@ from handlers.web.open311.services import ROOT, jurisdiction_of, service_entry, 
 from models.cases.attachments import AttachmentRefused, check_before_download
 from models.cases.limits import CaseLimits
 from models.cases.protocol import PROTOCOL_PATTERN, normalize_protocol
-from models.cases.receipt_pdf import build_receipt
+from models.cases.receipt_pdf import signed_receipt
 from models.columns import utcnow
 from models.invalid_input import InvalidInput
 from models.open311.jurisdiction import Jurisdiction
@@ -317,9 +317,9 @@ async def receipt(request: web.Request) -> web.Response:
                                       municipality=place.id)
     if filed is None:
         raise Open311Error(404, tr._("No service request {id}.").format(id=request.match_info["id"][:40]))
-    pdf = build_receipt(filed, tr=tr, municipality=place.name,
-                        follow=tr._("Follow this case with GET requests/{id} of Open311, or in the system you used "
-                                    "to file it.").format(id=filed.protocol))
+    pdf = await signed_receipt(filed, tr=tr, settings=settings_of(request),
+                               follow=tr._("Follow this case with GET requests/{id} of Open311, or in the system you "
+                                           "used to file it.").format(id=filed.protocol))
     return web.Response(body=pdf, content_type="application/pdf", headers={
         "Content-Disposition": f'inline; filename="{filed.protocol}.pdf"', "Cache-Control": "private, no-store"})
 
