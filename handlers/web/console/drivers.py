@@ -38,6 +38,7 @@ from models.drivers.registry_csv import parse_date
 from models.drivers.tables import Driver, InspectionResult
 from models.people import Role
 from models.rulebooks.catalogue import L1533
+from models.rulebooks.deadline_rules import get_rule
 
 routes = web.RouteTableDef()
 MAX_CSV = 20 * 1024 * 1024
@@ -115,7 +116,10 @@ async def _driver_page(request: web.Request, *, notice: str = "", error: str = "
         "title": staff.tr._("Driver {name}").format(name=situation.name), "situation": situation,
         "kinds": KIND_LABELS, "steps": STEP_NAMES, "notice": notice, "error": error, "code": code,
         "today": city_today(request),
-        "rules": sorted(SUSPENSION_RULES), "Role": Role,
+        "rules": [(rule.id, staff.tr._("{what} ({article})").format(what=staff.tr._(rule.description),
+                                                                      article=rule.article))
+                  for rule in sorted((get_rule(rule_id) for rule_id in SUSPENSION_RULES), key=lambda r: r.id)],
+        "Role": Role,
     }, status=status)
 
 

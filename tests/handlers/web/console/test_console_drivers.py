@@ -93,6 +93,9 @@ async def test_search_status_link_code_and_inspection(
     assert re.sub(r"\D", "", denise_cpf) not in re.sub(r"\D", "", found.split("<main")[1])  # only masked
     page = await (await client.get(f"/painel/motoristas/{number.group(1)}")).text()
     assert "Lei 1.533/2020, Art." in page and "Informar qualquer mudança de dados cadastrais" in page  # Art. 13 XX
+    # the suspension's rule by its name and article, not its id (a newcomer's walk, issue 20 §2)
+    assert ">l1533-24-suspensao<" not in page and 'value="l1533-24-suspensao"' in page
+    assert "(Art. 24, par. único)</option>" in page
     coded = await client.post(f"/painel/motoristas/{number.group(1)}/codigo", data={"csrf": csrf})
     assert coded.status == 200 and "/vincular" in await coded.text()
     refused = await client.post(f"/painel/motoristas/{number.group(1)}/vistoria",
