@@ -32,6 +32,7 @@ dispatcher took the row in the meantime (``notifications.outbox_claims``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import gc
 import itertools
@@ -349,8 +350,22 @@ class Dispatcher:
                 failures += 1
                 delay = min(60.0, 2.0**failures)
                 logger.exception("the dispatcher failed; starting again in %.0f s", delay)
-                await self._sleep_unless(stop, delay)
+                await self._wait_flushing(stop, delay)
         return self.stats
+
+    async def _wait_flushing(self, stop: asyncio.Event, delay: float) -> None:
+        """Wait ``delay`` seconds before starting again, meanwhile retrying to write the outcomes still in memory.
+
+        So the sends it knows it made are recorded as soon as the database is back, before another dispatcher
+        could take their rows (on the real clock, like the housekeeping).
+        """
+        deadline = time.monotonic() + delay
+        while not stop.is_set() and (left := deadline - time.monotonic()) > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=min(left, FLUSH_SECONDS * 5))
+            if self._outcomes:
+                with contextlib.suppress(Exception):  # still down: the next round tries again
+                    await self._flush()
 
     def wake(self) -> None:
         """Look for due rows at once (after an enqueue in this process)."""
