@@ -6,8 +6,8 @@ process) and hung, with both probes, on a frozen PostgreSQL. The probe reads, re
 up after :data:`PROBE_SECONDS`: a load balancer or systemd watchdog then hears 503 naming the part, in time.
 
 The probe runs in a task of its own: a connection stuck on a frozen server is left to its driver's timeouts
-(the answer does not wait for it), and at most one probe runs at a time per process (a probe asked for while
-another is still stuck answers at once with the part that one waits on).
+(the answer does not wait for it), and at most one probe runs at a time per session factory: a probe asked for
+while another still waits joins it, so a frozen server does not pile up connections.
 """
 
 from __future__ import annotations
@@ -79,16 +79,16 @@ async def probe_database(sessions: SessionFactory, *, seconds: float = PROBE_SEC
     """
     key = id(sessions)
     earlier = _running.get(key)
-    if earlier is not None and not earlier[0].done():
-        return _timed_out(earlier[1], f"no answer in {seconds:g} s (an earlier probe is still waiting)")
-    probe = DatabaseProbe()
-    task = asyncio.create_task(_run(sessions, probe))
-    _running[key] = (task, probe)
-    task.add_done_callback(lambda done: _running.pop(key, None) if _running.get(key, (None,))[0] is done else None)
+    if earlier is not None and not earlier[0].done():  # still waiting on the database: wait with it, start no other
+        task, probe = earlier
+    else:
+        probe = DatabaseProbe()
+        task = asyncio.create_task(_run(sessions, probe))
+        _running[key] = (task, probe)
+        task.add_done_callback(lambda done: _running.pop(key, None) if _running.get(key, (None,))[0] is done else None)
     finished, _ = await asyncio.wait({task}, timeout=seconds)
     if not finished:
-        late = _timed_out(probe, f"no answer in {seconds:g} s")
         logger.warning("database probe: no answer to the %s in %g s", "write" if probe.read == "ok" else "read",
                        seconds)
-        return late
+        return _timed_out(probe, f"no answer in {seconds:g} s")
     return probe

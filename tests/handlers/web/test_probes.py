@@ -22,6 +22,8 @@ from bot import migrate
 from bot.db import create_engine, session_factory
 from bot.settings import Settings
 from bot.web import build_web_app
+from tests.auxil.postgres import ThrowawayCluster
+from tests.auxil.stalling_proxy import stalling_proxy
 
 ANSWER_WITHIN = 2.0
 
@@ -110,3 +112,24 @@ async def test_both_probes_answer_503_in_2_s_on_a_frozen_postgresql(settings: Se
     assert ready_body["failing"]["database"].startswith("database unavailable (failed: no answer in 1.5 s")
     assert health.status == 503 and health_seconds < ANSWER_WITHIN, (health_body, health_seconds)
     assert health_body["failed"] == "database_read"
+
+
+async def test_both_probes_answer_503_in_2_s_when_a_running_postgresql_freezes_then_200_when_it_thaws(
+    settings: Settings, postgres_cluster: ThrowawayCluster | None, db_url: str
+) -> None:
+    if postgres_cluster is None:
+        pytest.skip("a real PostgreSQL cluster: pytest --db=postgres")
+    async with stalling_proxy(postgres_cluster.root / ".s.PGSQL.5432") as proxy:
+        engine = create_engine(f"postgresql+asyncpg://{postgres_cluster.user}@127.0.0.1:{proxy.port}/balcao_test")
+        async with serving(settings, engine) as client:
+            assert (await client.get("/healthz")).status == 200  # the pool holds an open connection now
+            proxy.freeze()
+            ready, ready_seconds = await timed(lambda: client.get("/readyz"))
+            ready_body = await ready.json()
+            health, health_seconds = await timed(lambda: client.get("/healthz"))
+            proxy.thaw()
+            statuses = [(await client.get("/healthz")).status for _ in range(3)]
+    assert ready.status == 503 and ready_seconds < ANSWER_WITHIN, (ready_body, ready_seconds)
+    assert ready_body["failing"]["database"].startswith("database unavailable (failed: no answer in 1.5 s")
+    assert health.status == 503 and health_seconds < ANSWER_WITHIN
+    assert statuses[-1] == 200, statuses  # the stuck probe finished once the server answered again
