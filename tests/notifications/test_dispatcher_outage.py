@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import logging
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -22,6 +23,7 @@ from sqlmodel import select
 from bot.i18n import Translator
 from models.columns import utcnow
 from models.outbox import OutboxMessage, OutboxStatus, enqueue
+from notifications.outbox_claims import Outcome, claim_due, record_outcomes
 from notifications.rendering import KINDS, Rendered, renderer
 from tests.notifications.conftest import add_people
 
@@ -64,6 +66,18 @@ class Outage:
             raise OperationalError(statement, parameters, ConnectionRefusedError("the database is down (test)"))
 
 
+class Watcher(logging.Handler):
+    """Sets an event when a log line starting with ``text`` is written."""
+
+    def __init__(self, seen: asyncio.Event, text: str) -> None:
+        super().__init__()
+        self.seen, self.text = seen, text
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.getMessage().startswith(self.text):
+            self.seen.set()
+
+
 @pytest.fixture
 def outage(engine: AsyncEngine) -> Iterator[Outage]:
     down = Outage(engine)
@@ -81,6 +95,9 @@ async def test_an_outage_longer_than_the_lease_resends_nothing_already_sent(
     settings = tg_settings.model_copy(update={"dispatch_global_rate": 20.0})
     shift = [dt.timedelta(0)]  # the dispatcher's UTC clock, moved past the lease during the outage
     dispatcher = await make_dispatcher(settings, now=lambda: utcnow() + shift[0])
+    run_failed = asyncio.Event()
+    watcher = Watcher(run_failed, "the dispatcher failed")
+    logging.getLogger("balcao.dispatch").addHandler(watcher)
     stop = asyncio.Event()
     task = asyncio.create_task(dispatcher.run_forever(stop=stop))
 
@@ -91,16 +108,41 @@ async def test_an_outage_longer_than_the_lease_resends_nothing_already_sent(
     outage.on = True  # the database goes away while claimed messages are still being sent
     during = sends()
     await emu.wait_until(lambda: sends() >= during + 3)  # known sends whose outcome cannot be written
-    await emu.wait_until(lambda: outage.refused >= 3)
+    await asyncio.wait_for(run_failed.wait(), timeout=30)  # its next claim failed too: the run stopped on it
     shift[0] = dt.timedelta(seconds=lease + 5)  # longer than the lease: every lease of the dispatcher has lapsed
     outage.on = False
 
     await emu.wait_until(lambda: len(delivered(emu)) == 40, timeout=30)
     stop.set()  # a stop writes every outcome still in memory
     await asyncio.wait_for(task, timeout=10)
+    logging.getLogger("balcao.dispatch").removeHandler(watcher)
 
     twice = {chat: count for chat, count in delivered(emu).items() if count > 1}
     assert twice == {}, f"sent again after the outage: {twice}"
     outbox = await rows(sessions)
     assert Counter(row.status for row in outbox) == Counter({OutboxStatus.SENT: 40})
     assert all(row.telegram_message_id is not None for row in outbox)
+
+
+async def test_a_known_send_is_recorded_sent_even_after_another_dispatcher_took_the_lapsed_row(sessions: Any) -> None:
+    """A's lease lapsed during the outage and B reclaimed the row: A's record of its send still lands, so B's
+    outcome (and a later reclaim) cannot send it again; A's give-back of a row it did not send is refused."""
+    [maria, joao] = await add_people(sessions, None, 2)
+    await enqueue_all(sessions, [maria, joao])
+    start = utcnow()
+    async with sessions() as session:
+        held = await claim_due(session=session, worker="a", now=start, limit=10, lease_seconds=60)
+    assert [row.person_id for row in held] == [maria, joao]
+    later = start + dt.timedelta(seconds=61)  # A could not renew: the database was away
+    async with sessions() as session:
+        taken = await claim_due(session=session, worker="b", now=later, limit=10, lease_seconds=60)
+    assert len(taken) == 2
+    sent, given_back = held
+    async with sessions() as session:
+        await record_outcomes(session=session, worker="a", outcomes=[
+            Outcome(id=sent.id, status=OutboxStatus.SENT, telegram_message_id=77, sent_at=later),
+            Outcome(id=given_back.id, status=OutboxStatus.PENDING, attempted=False),
+        ])
+    first, second = await rows(sessions)
+    assert (first.status, first.telegram_message_id) == (OutboxStatus.SENT, 77)
+    assert (second.status, second.claimed_by) == (OutboxStatus.SENDING, "b")  # B holds it and sends it once
