@@ -54,6 +54,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
 
 from bot import metrics
+from bot.database_wait import describe as database_cause
 from bot.db import SessionFactory
 from bot.i18n import translator
 from bot.settings import Settings
@@ -743,7 +744,7 @@ class Dispatcher:
             except Exception as exc:  # the database may be unavailable for a while: retry every round, log once
                 if not failing:
                     logger.warning("the database refuses the dispatcher's writes (%s); %d outcomes kept in memory, "
-                                   "retrying every %.1f s", _describe(exc), len(self._outcomes), FLUSH_SECONDS)
+                                   "retrying every %.1f s", database_cause(exc), len(self._outcomes), FLUSH_SECONDS)
                 failing = True
             else:
                 if failing:
