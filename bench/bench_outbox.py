@@ -7,7 +7,13 @@ Prints:
   its own process with Telegram's flood control switched on at the same caps (so a 429 would show any excess):
   the achieved rate as a ratio of the cap (first to last message received, by the emulator's clock), the
   largest count it saw in any one-second window, and the 429s it answered;
-- the peak resident memory of the bench process (dispatcher, database) and of the emulator.
+- the peak resident memory of the bench process (dispatcher, database) and of the emulator;
+- what durability costs (issue 22): Balcão opens every SQLite connection with ``synchronous=FULL`` (``bot.db``);
+  the same work under FULL and under NORMAL, alternated, ``--durability-runs`` times each (3 by default): the
+  enqueue of the 100,000 rows (one transaction), and 1,000 small commits of one outbox row each (what a chat step or
+  an outcome write is). Median and range of each, and the ratio FULL/NORMAL of the medians, with ``uptime`` (the
+  machine is shared: its load is part of the figure). Run it on the disk the database will live on (a tmpfs
+  makes fsync free and the ratio meaningless).
 
 Targets (issue 3): enqueue 100,000 in ≤ 5 s on SQLite; achieved rate ≥ 0.97 of the cap and never above it in
 any second.
@@ -24,6 +30,8 @@ import bisect
 import gc
 import multiprocessing
 import resource
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -61,9 +69,15 @@ def emulator_process(conn: Connection, users: int, per_second: int) -> None:
     asyncio.run(serve())
 
 
-async def make_database(path: Path, people: int) -> tuple[Any, Any, str, float]:
-    """A database with ``people`` people; also returns the seconds their plain bulk insert took (a baseline)."""
-    from sqlalchemy import insert
+async def make_database(
+    path: Path, people: int, *, synchronous: str | None = None
+) -> tuple[Any, Any, str, float]:
+    """A database with ``people`` people; also returns the seconds their plain bulk insert took (a baseline).
+
+    ``synchronous`` overrides Balcão's ``PRAGMA synchronous`` (FULL) on this engine's connections, for the
+    comparison.
+    """
+    from sqlalchemy import event, insert
     from sqlmodel import SQLModel
 
     import models  # noqa: F401  (registers every table)
@@ -75,6 +89,14 @@ async def make_database(path: Path, people: int) -> tuple[Any, Any, str, float]:
 
     url = f"sqlite+aiosqlite:///{path}"
     engine = create_engine(url)
+    if synchronous is not None:
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _override(dbapi_connection: Any, _record: Any) -> None:  # runs after bot.db's own listener
+            cursor = dbapi_connection.cursor()
+            cursor.execute(f"PRAGMA synchronous={synchronous}")
+            cursor.close()
+
     async with engine.begin() as connection:
         await connection.run_sync(SQLModel.metadata.create_all)
     sessions = session_factory(engine)
@@ -91,11 +113,13 @@ async def make_database(path: Path, people: int) -> tuple[Any, Any, str, float]:
     return engine, sessions, url, baseline
 
 
-async def bench_enqueue(directory: Path, count: int) -> tuple[float, float]:
+async def bench_enqueue(
+    directory: Path, count: int, *, synchronous: str | None = None, name: str = "enqueue"
+) -> tuple[float, float]:
     """Seconds to enqueue ``count`` messages, and the baseline: a plain bulk insert of as many people."""
     from models.outbox import NewMessage, enqueue_many
 
-    engine, sessions, _url, baseline = await make_database(directory / "enqueue.db", count)
+    engine, sessions, _url, baseline = await make_database(directory / f"{name}.db", count, synchronous=synchronous)
     messages = [NewMessage(person_id=i + 1, kind="broadcast", dedupe_key=f"broadcast:1:{i + 1}", broadcast_id=1)
                 for i in range(count)]
     async with sessions() as session:
@@ -106,6 +130,47 @@ async def bench_enqueue(directory: Path, count: int) -> tuple[float, float]:
     await engine.dispose()
     assert added == count, added
     return elapsed, baseline
+
+
+async def bench_small_commits(directory: Path, commits: int, *, synchronous: str, name: str) -> float:
+    """Seconds for ``commits`` transactions of one outbox row each (enqueue and commit, as a chat step does)."""
+    from models.outbox import enqueue
+
+    engine, sessions, _url, _baseline = await make_database(directory / f"{name}.db", 10, synchronous=synchronous)
+    async with sessions() as session:
+        started = time.perf_counter()
+        for index in range(commits):
+            await enqueue(session=session, person_id=1 + index % 10, kind="broadcast", dedupe_key=f"small:{index}")
+            await session.commit()
+        elapsed = time.perf_counter() - started
+    await engine.dispose()
+    return elapsed
+
+
+def spread(values: list[float]) -> str:
+    """``median (min–max)`` of some seconds."""
+    return f"{statistics.median(values):.3f} s ({min(values):.3f}–{max(values):.3f})"
+
+
+async def bench_durability(directory: Path, *, runs: int, enqueue_count: int, commits: int) -> None:
+    """FULL against NORMAL, alternated in one run; prints medians, ranges and the ratio (see the module's doc)."""
+    uptime = (await asyncio.to_thread(subprocess.run, ["uptime"], capture_output=True, text=True, check=False)).stdout
+    print(f"durability (synchronous=FULL, Balcão's setting, against NORMAL), {runs} runs each, alternated; "
+          f"uptime: {uptime.strip()}")
+    for part, (label, work) in enumerate((
+        (f"enqueue {enqueue_count:,} in one transaction",
+         lambda sync, name: bench_enqueue(directory, enqueue_count, synchronous=sync, name=name)),
+        (f"{commits:,} one-row commits",
+         lambda sync, name: bench_small_commits(directory, commits, synchronous=sync, name=name)),
+    )):
+        seconds: dict[str, list[float]] = {"FULL": [], "NORMAL": []}
+        for run in range(runs):
+            for sync in ("FULL", "NORMAL") if run % 2 == 0 else ("NORMAL", "FULL"):
+                result = await work(sync, f"durability-{part}-{sync}-{run}")
+                seconds[sync].append(result[0] if isinstance(result, tuple) else result)
+        ratio = statistics.median(seconds["FULL"]) / statistics.median(seconds["NORMAL"])
+        print(f"    {label}: FULL {spread(seconds['FULL'])}, NORMAL {spread(seconds['NORMAL'])}; "
+              f"FULL/NORMAL = {ratio:.2f}x")
 
 
 @dataclass
@@ -185,6 +250,9 @@ async def main(args: argparse.Namespace) -> int:
         report(await bench_send(directory, args.paid_count, 1000.0, paid=True), "paid broadcast")
         if not args.skip_30:
             report(await bench_send(directory, args.normal_count, 30.0, paid=False), "default cap")
+        if args.durability_runs:
+            await bench_durability(directory, runs=args.durability_runs, enqueue_count=args.enqueue,
+                                   commits=args.commits)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"peak memory of the bench process (enqueue + dispatcher + database): {peak / 1024:.0f} MB")
     return 0
@@ -196,4 +264,7 @@ if __name__ == "__main__":
     parser.add_argument("--paid-count", type=int, default=10_000, help="messages sent at 1000/s (default 10,000)")
     parser.add_argument("--normal-count", type=int, default=1_000, help="messages sent at 30/s (default 1,000)")
     parser.add_argument("--skip-30", action="store_true", help="skip the run at 30/s")
+    parser.add_argument("--durability-runs", type=int, default=3,
+                        help="runs of FULL against NORMAL each (default 3; 0 skips the comparison)")
+    parser.add_argument("--commits", type=int, default=1_000, help="one-row commits per durability run (default 1,000)")
     sys.exit(asyncio.run(main(parser.parse_args())))

@@ -17,6 +17,7 @@ refuses other URLs with that advice.
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import os
 import sqlite3
 import tempfile
@@ -27,6 +28,7 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 
 from bot import migrate
+from bot.db import make_durable
 
 PAGES_PER_STEP = 1024
 """Pages copied per step of the online backup (writers get the lock back between steps)."""
@@ -67,6 +69,7 @@ def _check(path: Path) -> str | None:
     """
     try:
         with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
+            make_durable(connection, wal=False)
             (result,) = connection.execute("PRAGMA integrity_check").fetchone()
             if result != "ok":
                 raise BackupError("damaged")
@@ -79,11 +82,35 @@ def _check(path: Path) -> str | None:
     return str(row[0]) if row else None
 
 
+_WRITE_REFUSALS = {13: "target_full", 10: "target_write_failed", 14: "target_write_failed", 8: "target_write_failed"}
+"""SQLite's primary result codes for a write the copy's disk refused (FULL, IOERR, CANTOPEN, READONLY)."""
+
+
+def _write_refusal(exc: sqlite3.Error) -> str | None:
+    """``target_full`` / ``target_write_failed`` when SQLite failed to write the copy, else None."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return _WRITE_REFUSALS.get(code & 0xFF) if isinstance(code, int) else None
+
+
 def _copy(source: Path, target: Path, *, self_contained: bool = False) -> None:
+    """Copy ``source`` onto ``target`` page by page, durably (``synchronous=FULL``).
+
+    Raises:
+        BackupError: ``target_full`` or ``target_write_failed`` when the target's disk refused a write.
+        sqlite3.DatabaseError: the source is not an SQLite database.
+    """
     with closing(sqlite3.connect(source)) as origin, closing(sqlite3.connect(target)) as destination:
-        origin.backup(destination, pages=PAGES_PER_STEP)
-        if self_contained:  # a WAL database's copy is in WAL mode too: one file, without -wal/-shm beside it
-            destination.execute("PRAGMA journal_mode=DELETE")
+        make_durable(origin, wal=False)  # only read: its journal mode stays what it is
+        try:
+            make_durable(destination, wal=not self_contained)
+            origin.backup(destination, pages=PAGES_PER_STEP)
+            if self_contained:  # a WAL database's copy is in WAL mode too: one file, without -wal/-shm beside it
+                destination.execute("PRAGMA journal_mode=DELETE")
+        except sqlite3.Error as exc:
+            refusal = _write_refusal(exc)
+            if refusal is None:
+                raise
+            raise BackupError(refusal) from exc
 
 
 def backup_sqlite(*, database_url: str, target: Path, overwrite: bool = False) -> BackupFacts:
@@ -99,7 +126,7 @@ def backup_sqlite(*, database_url: str, target: Path, overwrite: bool = False) -
 
     Raises:
         BackupError: the URL is not SQLite, the database does not exist, is not an SQLite database, is damaged
-            or is not Balcão's, or the target exists. Nothing is written then.
+            or is not Balcão's, the target exists, or its disk is full or refused a write. Nothing is written then.
     """
     source = sqlite_path(database_url)
     if not source.exists():
@@ -108,7 +135,10 @@ def backup_sqlite(*, database_url: str, target: Path, overwrite: bool = False) -
         raise BackupError("target_exists")
     # Written under a temporary name beside ``target`` and renamed only once checked: a failed backup leaves no
     # file behind, and an existing ``target`` (with --overwrite) stays whole until the new copy replaces it.
-    descriptor, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
+    try:
+        descriptor, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
+    except OSError as exc:
+        raise BackupError("target_full" if exc.errno == errno.ENOSPC else "target_write_failed") from exc
     os.close(descriptor)
     partial = Path(name)
     try:

@@ -19,6 +19,7 @@ from telegram import Update
 from bot import migrate
 from bot.app import BalcaoApplication, build_application, start_application, stop_application
 from bot.bots import choose_bots, configured_bots, senders
+from bot.database_wait import wait_for_database
 from bot.db import create_engine, session_factory
 from bot.settings import Settings
 from bot.signals import stop_on_signals
@@ -53,13 +54,15 @@ async def serve(
 
     Raises:
         UnknownBots: ``bot_keys`` names a bot the deployment does not have.
+        DatabaseUnreachable: the database did not answer within ``BALCAO_DATABASE_WAIT_SECONDS``.
     """
     deployment = configured_bots(settings, own_bots)
     served = choose_bots(deployment, bot_keys)
     webhook = settings.webhook_url is not None
     per_bot = len(deployment) > 1  # several bots: each has a webhook path and a secret of its own
-    if check_schema:
-        await migrate.check_schema(settings.database_url)
+    if check_schema:  # waits for a database that is down at start (bot.database_wait)
+        await wait_for_database(lambda: migrate.check_schema(settings.database_url),
+                                max_wait_seconds=settings.database_wait_seconds)
     signals = contextlib.ExitStack()
     stop = signals.enter_context(stop_on_signals(stop))
     engine = create_engine(settings.database_url)

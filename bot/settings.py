@@ -46,6 +46,11 @@ class Settings(BaseSettings):
     telegram_token: SecretStr | None = None
     telegram_api_url: str = "https://api.telegram.org"
     database_url: str = "sqlite+aiosqlite:///./balcao.db"
+    database_wait_seconds: float = Field(
+        default=300.0, ge=0, le=86_400,
+        description="How long run and dispatch wait for an unreachable database at start, retrying with backoff "
+        "(one log line per attempt), before they exit 1; 0 tries once.",
+    )
     timezone: str = "America/Cuiaba"
     webhook_url: str | None = None
     webhook_secret: SecretStr | None = None

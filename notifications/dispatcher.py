@@ -21,11 +21,18 @@ How it behaves:
 
 Delivery is at least once: a message whose send succeeded but whose outcome was not yet written when the
 process died is sent again after the lease expires (only those in flight at the crash).
+
+A send the dispatcher knows it made is never sent again by it, however long the database is away (issue 22):
+outcomes are written every :data:`FLUSH_SECONDS`, kept in memory and retried while the database refuses them, and
+written *before* any new claim (a claim fails while they cannot be); a claim never takes back the rows this worker
+still holds, even once their lease lapsed during the outage; and a known send is recorded ``sent`` even if another
+dispatcher took the row in the meantime (``notifications.outbox_claims``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import gc
 import itertools
@@ -47,6 +54,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
 
 from bot import metrics
+from bot.database_wait import describe as database_cause
 from bot.db import SessionFactory
 from bot.i18n import translator
 from bot.settings import Settings
@@ -343,8 +351,22 @@ class Dispatcher:
                 failures += 1
                 delay = min(60.0, 2.0**failures)
                 logger.exception("the dispatcher failed; starting again in %.0f s", delay)
-                await self._sleep_unless(stop, delay)
+                await self._wait_flushing(stop, delay)
         return self.stats
+
+    async def _wait_flushing(self, stop: asyncio.Event, delay: float) -> None:
+        """Wait ``delay`` seconds before starting again, meanwhile retrying to write the outcomes still in memory.
+
+        So the sends it knows it made are recorded as soon as the database is back, before another dispatcher
+        could take their rows (on the real clock, like the housekeeping).
+        """
+        deadline = time.monotonic() + delay
+        while not stop.is_set() and (left := deadline - time.monotonic()) > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=min(left, FLUSH_SECONDS * 5))
+            if self._outcomes:
+                with contextlib.suppress(Exception):  # still down: the next round tries again
+                    await self._flush()
 
     def wake(self) -> None:
         """Look for due rows at once (after an enqueue in this process)."""
@@ -478,7 +500,12 @@ class Dispatcher:
         self._changed.set()
 
     async def _top_up(self) -> None:
-        """Claim and prepare a batch (a task of its own: the sends go on meanwhile)."""
+        """Claim and prepare a batch (a task of its own: the sends go on meanwhile).
+
+        What this worker knows is written first: a send made during an outage is recorded before any row whose
+        lease lapsed meanwhile can be claimed again (raises, so nothing is claimed, while the write fails).
+        """
+        await self._flush()
         now = self.now()
         async with self.sessions() as session:
             rows = await claim_due(
@@ -488,6 +515,7 @@ class Dispatcher:
                 limit=self.batch_size,
                 lease_seconds=self.settings.dispatch_lease_seconds,
                 scope=self.scope,
+                exclude=sorted(self._held),
             )
         self._last_claim_empty = not rows
         if len(rows) < self.batch_size:
@@ -699,6 +727,7 @@ class Dispatcher:
         renew_every = self.settings.dispatch_lease_seconds / 3
         next_renew = time.monotonic() + renew_every
         next_follow = time.monotonic()
+        failing = False
         while not self._closing:
             await asyncio.sleep(FLUSH_SECONDS)
             try:
@@ -712,8 +741,15 @@ class Dispatcher:
                     await self._drop_cancelled()
                     if await self._follow_broadcasts():
                         self.wake()
-            except Exception:  # the database may be briefly unavailable; try again next round
-                logger.exception("dispatcher housekeeping failed; retrying")
+            except Exception as exc:  # the database may be unavailable for a while: retry every round, log once
+                if not failing:
+                    logger.warning("the database refuses the dispatcher's writes (%s); %d outcomes kept in memory, "
+                                   "retrying every %.1f s", database_cause(exc), len(self._outcomes), FLUSH_SECONDS)
+                failing = True
+            else:
+                if failing:
+                    logger.info("the database takes the dispatcher's writes again; outcomes recorded")
+                failing = False
 
     async def _renew(self) -> None:
         held = sorted(self._held)

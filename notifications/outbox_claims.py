@@ -7,8 +7,11 @@ A claim turns due rows into ``sending`` with ``lease_until`` and ``claimed_by`` 
 * SQLite: one ``UPDATE … WHERE id IN (SELECT … LIMIT n) RETURNING …`` (SQLite has one writer at a time).
 
 Rows whose lease expired (their claimer died) are due again; reclaiming one counts an attempt, because
-the dead process may have sent it. Outcomes are written only while this worker still holds the row
-(``claimed_by`` matches and the status is still ``sending``).
+the dead process may have sent it. A worker never reclaims the rows it still holds itself (``exclude``): their
+lease may have lapsed during a database outage while their outcome waits in memory. Outcomes are written only
+while this worker still holds the row (``claimed_by`` matches and the status is still ``sending``), except a
+send the worker knows it made: that one is recorded ``sent`` even when the lease lapsed and another worker took
+the row meanwhile (still ``sending`` or ``pending``), so the row is not sent a third time.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Table, and_, bindparam, case, func, select, update
+from sqlalchemy import Table, and_, bindparam, case, func, or_, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from models.columns import UTCDateTime
@@ -110,8 +113,10 @@ def _due_pending(now: dt.datetime, limit: int, scope: BotScope | None) -> Any:
     return _of_bots(query, scope).order_by(OUTBOX.c.priority, OUTBOX.c.not_before, OUTBOX.c.id).limit(limit)
 
 
-def _lease_expired(now: dt.datetime, limit: int, scope: BotScope | None) -> Any:
+def _lease_expired(now: dt.datetime, limit: int, scope: BotScope | None, exclude: Sequence[int] = ()) -> Any:
     query = select(OUTBOX.c.id).where(OUTBOX.c.status == OutboxStatus.SENDING, OUTBOX.c.lease_until < now)
+    if exclude:
+        query = query.where(OUTBOX.c.id.not_in(sorted(exclude)))
     return _of_bots(query, scope).order_by(OUTBOX.c.id).limit(limit)
 
 
@@ -137,6 +142,7 @@ async def claim_due(
     limit: int,
     lease_seconds: float,
     scope: BotScope | None = None,
+    exclude: Sequence[int] = (),
 ) -> list[ClaimedRow]:
     """Claim up to ``limit`` due rows for ``worker`` (commits).
 
@@ -150,13 +156,14 @@ async def claim_due(
         limit: at most this many rows.
         lease_seconds: how long the claim holds unless renewed.
         scope: claim only rows to the people of these bots (``Person.bot_key``); None for every row.
+        exclude: rows this worker holds already (never reclaimed by it, even with their lease lapsed).
 
     Returns:
         The claimed rows in the order to send them.
     """
     lease_until = now + dt.timedelta(seconds=lease_seconds)
     rows: list[Any] = []
-    for query in (_lease_expired(now, limit, scope), _due_pending(now, limit, scope)):
+    for query in (_lease_expired(now, limit, scope, exclude), _due_pending(now, limit, scope)):
         wanted = limit - len(rows)
         if wanted <= 0:
             break
@@ -201,11 +208,13 @@ async def renew_leases(*, session: AsyncSession, worker: str, ids: Sequence[int]
 _RECORD = (
     update(OUTBOX)
     .where(
-        and_(
-            OUTBOX.c.id == bindparam("b_id"),
-            OUTBOX.c.claimed_by == bindparam("b_worker"),
-            OUTBOX.c.status == OutboxStatus.SENDING,
-        )
+        OUTBOX.c.id == bindparam("b_id"),
+        or_(
+            and_(OUTBOX.c.claimed_by == bindparam("b_worker"), OUTBOX.c.status == OutboxStatus.SENDING),
+            # a send this worker knows it made, on a row whose lease lapsed (an outage) and that another took
+            and_(bindparam("b_known_send") == 1,
+                 or_(OUTBOX.c.status == OutboxStatus.SENDING, OUTBOX.c.status == OutboxStatus.PENDING)),
+        ),
     )
     .values(
         status=bindparam("b_status", type_=OUTBOX.c.status.type),
@@ -222,7 +231,10 @@ _RECORD = (
 
 
 async def record_outcomes(*, session: AsyncSession, worker: str, outcomes: Sequence[Outcome]) -> None:
-    """Write what happened to held rows, in one statement per call (commits)."""
+    """Write what happened to held rows, in one statement per call (commits).
+
+    A row another worker holds now is left alone, unless the outcome is a send this worker made (see the module).
+    """
     if not outcomes:
         return
     params = [
@@ -236,6 +248,7 @@ async def record_outcomes(*, session: AsyncSession, worker: str, outcomes: Seque
             "b_error": outcome.last_error[:2000] if outcome.last_error else None,
             "b_retry_at": outcome.retry_at,
             "b_parts": outcome.parts_sent,
+            "b_known_send": 1 if outcome.status is OutboxStatus.SENT and outcome.attempted else 0,
         }
         for outcome in outcomes
     ]

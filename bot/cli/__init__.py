@@ -21,6 +21,7 @@ from bot.cli import backup, core, deadlines, demo, drivers, log, notices, open31
 from bot.cli.argparse_texts import argparse_in
 from bot.cli.errors import CommandError
 from bot.cli.output import help_translator
+from bot.database_wait import DatabaseUnreachable
 from bot.i18n import CatalogsMissing, Translator, check_catalogs
 from bot.logs import setup_logging
 from bot.migrate import SchemaOutOfDate
@@ -86,6 +87,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SettingsError, CommandError, SchemaOutOfDate, CatalogsMissing) as exc:
         print(exc, file=sys.stderr)
         return 2
+    except DatabaseUnreachable as exc:  # run/dispatch waited for it (bot.database_wait); the supervisor restarts
+        print(tr._("The database did not answer in {seconds} s ({cause}); stopping. BALCAO_DATABASE_WAIT_SECONDS "
+                   "sets how long to wait.").format(seconds=round(exc.waited_seconds), cause=exc.cause),
+              file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except InvalidToken:  # python-telegram-bot's text quotes the token: never printed

@@ -31,6 +31,10 @@ REFUSALS = {
     "source_not_sqlite": N_(
         "This database is not an SQLite database; nothing was copied. Check BALCAO_DATABASE_URL."
     ),
+    "target_full": N_("The disk where the backup goes is full; nothing was kept. Free some space, or choose another "
+                      "disk, and run the backup again."),
+    "target_write_failed": N_("The backup could not be written there (the disk refused the write); nothing was kept. "
+                              "Check the disk and the folder's permissions, or choose another place."),
     "source_damaged": N_("The copy of this database failed its integrity check; nothing was kept."),
     "newer": N_("That backup comes from a newer version of Balcão; install that version to restore it."),
 }

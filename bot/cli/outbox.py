@@ -18,6 +18,7 @@ from bot.cli.bot_choice import bot_keys_argument, bots_refusal
 from bot.cli.errors import CommandError, unknown_municipality
 from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
+from bot.database_wait import wait_for_database
 from bot.db import database
 from bot.i18n import N_, Translator
 from bot.settings import get_settings
@@ -136,7 +137,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
         served = choose_bots(deployment, args.bots)
     except UnknownBots as error:
         raise bots_refusal(error, settings) from None
-    await migrate.check_schema(settings.database_url)
+    await wait_for_database(lambda: migrate.check_schema(settings.database_url),
+                            max_wait_seconds=settings.database_wait_seconds)
     load_all()
     stats = DispatchStats()
     async with database(settings.database_url) as (_engine, sessions):

@@ -2,9 +2,9 @@
 
 Both belong on the private side of the reverse proxy (see the README's operations guide). ``/healthz``
 (``handlers.web.health``) stays a liveness check: the process answers and its database takes a write.
-``/readyz`` says whether this process should get traffic: 200 only when the database answers, the
-schema is at the latest migration, the scan scheduler runs (in ``run``) and the catalogs are loaded;
-otherwise 503 naming each failing part.
+``/readyz`` says whether this process should get traffic: 200 only when the database answers a read and
+takes a write within 2 s, the schema is at the latest migration, the scan scheduler runs (in ``run``) and the
+catalogs are loaded; otherwise 503 naming each failing part.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import asyncio
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
-from sqlalchemy import text
 
 from bot import metrics, migrate
 from bot.i18n import catalogs_loaded
 from handlers.web.keys import EXPECTS_SCHEDULER, sessions_of
+from handlers.web.probes import probe_database
 from models.columns import utcnow
 from models.outbox import outbox_summary
 from notifications.service import scheduler_running
@@ -38,18 +38,20 @@ async def prometheus_metrics(request: web.Request) -> web.Response:
 
 
 async def _database_part(request: web.Request) -> tuple[str | None, str | None]:
-    """(database failure, schema failure): each None when that part is ready."""
-    try:
-        async with sessions_of(request)() as session:
-            await session.exec(text("SELECT 1"))
-            connection = await session.connection()
-            current = await connection.run_sync(migrate.current_revision_of)
-    except Exception as exc:  # any database failure means "not ready"
-        return f"database unavailable ({type(exc).__name__})", "unknown"
+    """(database failure, schema failure): each None when that part is ready.
+
+    The database must answer a read *and* take a write (the heartbeat row) within 2 s (``handlers.web.probes``).
+    """
+    probe = await probe_database(sessions_of(request))
+    if probe.read != "ok":
+        return f"database unavailable ({probe.read})", "unknown"
     head = migrate.head_revision()
-    if current != head:
-        return None, f"at migration {current or '(empty)'}, needs {head}: run python -m bot db upgrade"
-    return None, None
+    schema = None
+    if probe.revision != head:
+        schema = f"at migration {probe.revision or '(empty)'}, needs {head}: run python -m bot db upgrade"
+    if probe.write != "ok":
+        return f"database refuses writes ({probe.write})", schema
+    return None, schema
 
 
 @routes.get("/readyz")
