@@ -11,8 +11,6 @@ from typing import Any
 from sqlmodel import select
 from telegram import Update
 
-import pytest
-
 from bot import telegram_bot
 from bot.db import SessionFactory
 from bot.settings import Settings
@@ -24,18 +22,6 @@ from notifications.retry_policy import RETRY_BASE_SECONDS
 from tests.auxil.bot_harness import settings_for
 
 JOHN = 830501
-
-
-@pytest.fixture
-def waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """The waits before each retry in place, recorded instead of slept."""
-    waited: list[float] = []
-
-    async def pause(seconds: float) -> None:
-        waited.append(seconds)
-
-    monkeypatch.setattr(telegram_bot, "pause", pause)
-    return waited
 
 
 async def _queued(sessions: SessionFactory) -> list[OutboxMessage]:
@@ -66,7 +52,7 @@ def _bot_texts(emulator: Any, user_id: int) -> list[str]:
 
 
 async def test_a_reply_refused_twice_with_500_is_tried_again_in_place(
-    bot_app: Any, emulator: Any, sessions: SessionFactory, waits: list[float]
+    bot_app: Any, emulator: Any, sessions: SessionFactory, reply_waits: list[float]
 ) -> None:
     """Issue 22 item 3: one 502 sent the reply to the outbox for 10 s and stopped the handler."""
     maria = emulator.personas[1]
@@ -75,19 +61,19 @@ async def test_a_reply_refused_twice_with_500_is_tried_again_in_place(
     await _says(bot_app, emulator, maria.user_id, "/ajuda", 901)
     [help_text] = _bot_texts(emulator, maria.user_id)
     assert help_text.startswith("Como usar o Balcão")
-    assert waits == [telegram_bot.REPLY_FIRST_RETRY_SECONDS, 2 * telegram_bot.REPLY_FIRST_RETRY_SECONDS]
+    assert reply_waits == [telegram_bot.REPLY_FIRST_RETRY_SECONDS, 2 * telegram_bot.REPLY_FIRST_RETRY_SECONDS]
     assert await _queued(sessions) == []
 
 
 async def test_a_reply_still_refused_goes_to_the_outbox_with_its_backoff(
-    bot_app: Any, emulator: Any, settings: Settings, sessions: SessionFactory, waits: list[float]
+    bot_app: Any, emulator: Any, settings: Settings, sessions: SessionFactory, reply_waits: list[float]
 ) -> None:
     maria = emulator.personas[1]
     emulator.fail_next("sendMessage", error_code=500, description="Internal Server Error",
                        times=telegram_bot.REPLY_TRIES + 1, chat_id=maria.user_id)
     await _says(bot_app, emulator, maria.user_id, "/ajuda", 901)
     refused = emulator.calls_to("sendMessage", ok=False)
-    assert len(refused) == telegram_bot.REPLY_TRIES == len(waits) + 1
+    assert len(refused) == telegram_bot.REPLY_TRIES == len(reply_waits) + 1
     assert _bot_texts(emulator, maria.user_id) == []  # nothing reached her, and no apology for a queued reply
     [row] = await _queued(sessions)
     assert row.status is OutboxStatus.PENDING and row.payload["text"] == refused[-1].params["text"]
@@ -104,13 +90,13 @@ async def test_a_reply_still_refused_goes_to_the_outbox_with_its_backoff(
 
 
 async def test_a_reply_refused_with_429_waits_what_telegram_asks(
-    bot_app: Any, emulator: Any, settings: Settings, sessions: SessionFactory, waits: list[float]
+    bot_app: Any, emulator: Any, settings: Settings, sessions: SessionFactory, reply_waits: list[float]
 ) -> None:
     maria = emulator.personas[1]
     emulator.fail_next("sendMessage", error_code=429, description="Too Many Requests: retry after 7",
                        retry_after=7, chat_id=maria.user_id)
     await _says(bot_app, emulator, maria.user_id, "/ajuda", 902)
-    assert waits == [7.0] and len(_bot_texts(emulator, maria.user_id)) == 1
+    assert reply_waits == [7.0] and len(_bot_texts(emulator, maria.user_id)) == 1
     longer = telegram_bot.REPLY_WAIT_SECONDS + 10  # longer than a turn may wait: the outbox waits it
     emulator.fail_next("sendMessage", error_code=429, description=f"Too Many Requests: retry after {longer:.0f}",
                        retry_after=int(longer), chat_id=maria.user_id)
@@ -123,7 +109,7 @@ async def test_a_reply_refused_with_429_waits_what_telegram_asks(
 
 
 async def test_the_apology_is_in_the_persons_language_and_is_queued_when_it_fails_too(
-    bot_app: Any, emulator: Any, settings: Settings, sessions: SessionFactory, waits: list[float]
+    bot_app: Any, emulator: Any, settings: Settings, sessions: SessionFactory, reply_waits: list[float]
 ) -> None:
     emulator.add_user(JOHN, "John", language_code="en")
     emulator.fail_next("sendMessage", error_code=400, description="Bad Request: something odd", chat_id=JOHN)
