@@ -1,10 +1,12 @@
 """A person's turn across every process of a bot, and the webhook's memory of the updates it took.
 
 PostgreSQL: each update of a person runs inside a transaction of its own that holds an advisory lock keyed by
-bot and person (``models.seen_updates.take_turn``); in webhook mode the same statement records the update id.
-The transaction commits when the update was handled and rolls back when it was not, or when the process dies,
-so one person's updates run one at a time whichever process gets them, and a failed update runs again when
-Telegram delivers it again. It costs the round trips the webhook's replay check already made.
+bot and person (``models.seen_updates.take_turn``); the same statement records the update id (in polling mode
+too: during a deploy, the old and the new process may both fetch an update). The transaction commits when the
+update was handled and rolls back when it was not, or when the process dies, so one person's updates run one at
+a time whichever process gets them, and a failed update runs again when Telegram delivers it again. It costs the
+round trips the webhook's replay check already made (begin, one statement, commit), on a connection of its own
+held while the update is handled.
 
 SQLite: a bot has one ``run`` process (``bot.single_run`` enforces it), whose per-person ordering
 (``bot.ordering``) is the turn; the update id is recorded before handling and forgotten if handling failed.
@@ -12,6 +14,7 @@ SQLite: a bot has one ``run`` process (``bot.single_run`` enforces it), whose pe
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -20,7 +23,10 @@ from telegram import Update
 
 from bot.db import SessionFactory
 from models.columns import utcnow
-from models.seen_updates import first_sight, forget_update, take_turn, turn_key
+from models.seen_updates import first_sight, forget_seen, forget_update, take_turn, turn_key
+
+PRUNE_EVERY_SECONDS = 600.0
+"""Update ids older than ``models.seen_updates.KEEP`` are forgotten at most this often (per process and bot)."""
 
 
 @dataclass(slots=True)
@@ -38,8 +44,9 @@ class PersonTurns:
         """Args: sessions: the database; bot_id: the bot's numeric id; remember_updates: webhook mode (replays)."""
         self._sessions = sessions
         self._bot_id = bot_id
-        self._remember = remember_updates
         self._shared = _is_postgresql(sessions)
+        self._remember = remember_updates or self._shared
+        self._pruned = time.monotonic() - PRUNE_EVERY_SECONDS
 
     @asynccontextmanager
     async def hold(self, update: object, person: int | None) -> AsyncIterator[Ticket]:
@@ -63,6 +70,7 @@ class PersonTurns:
                     await session.rollback()
                 else:
                     await session.commit()
+            await self._prune()
             return
         if update_id is None:
             yield Ticket()
@@ -79,6 +87,13 @@ class PersonTurns:
             if ticket.fresh and ticket.failed:
                 async with self._sessions() as session:
                     await forget_update(session=session, bot_id=self._bot_id, update_id=update_id)
+        await self._prune()
+
+    async def _prune(self) -> None:
+        if time.monotonic() - self._pruned >= PRUNE_EVERY_SECONDS:
+            self._pruned = time.monotonic()
+            async with self._sessions() as session:
+                await forget_seen(session=session, now=utcnow())
 
 
 def _is_postgresql(sessions: SessionFactory) -> bool:

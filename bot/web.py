@@ -42,15 +42,10 @@ from handlers.web.console import console_app
 from handlers.web.failures import json_failures
 from handlers.web.keys import SESSIONS, SETTINGS
 from handlers.web.routes import ROUTE_TABLES
-from models.columns import utcnow
-from models.seen_updates import forget_seen
 
 logger = logging.getLogger("balcao.web")
 WEBHOOK_PATH = "/telegram/webhook"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105  (a header name)
-PRUNE_EVERY_SECONDS = 600.0
-"""Old update ids are forgotten at most this often (per process)."""
-_LAST_PRUNE = web.AppKey("last_prune", list)
 
 
 _WEBHOOKS = web.AppKey("webhooks", dict)
@@ -152,7 +147,6 @@ def build_web_app(
     app = web.Application(client_max_size=25 * 1024 * 1024, middlewares=[count_requests, json_failures])
     app[SETTINGS] = settings
     app[SESSIONS] = sessions
-    app[_LAST_PRUNE] = [0.0]
     transparency.setup(app)  # its templates and server-side cache
     for table in ROUTE_TABLES:
         app.add_routes(table)
@@ -200,13 +194,4 @@ async def telegram_webhook(request: web.Request) -> web.Response:
         logger.warning("webhook: update_id=%s could not be handled now; Telegram will deliver it again",
                        data["update_id"])
         return web.Response(status=503, text="try again later")
-    await _prune(request.app)
     return web.Response(text="ok")
-
-
-async def _prune(app: web.Application) -> None:
-    last = app[_LAST_PRUNE]
-    if time.monotonic() - last[0] >= PRUNE_EVERY_SECONDS:
-        last[0] = time.monotonic()
-        async with app[SESSIONS]() as session:  # type: ignore[operator]
-            await forget_seen(session=session, now=utcnow())
