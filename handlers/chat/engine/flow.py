@@ -184,7 +184,8 @@ async def on_input(
     """Typed text, a location or a file while the form is at ``step_name``.
 
     ``was_asked`` False: the step's question may never have reached the person (a crash or a refused reply right
-    after its save), so it is asked again and what they sent is not taken as its answer.
+    after its save), so it is asked again and what they sent is not taken as its answer; a message already taken
+    as an answer (delivered again after its handling could not be recorded) likewise.
     """
     message = update.effective_message
     assert message is not None
@@ -193,7 +194,8 @@ async def on_input(
     if message.text == tr._("✖ Cancel"):
         await cancel_form(update, context)
         return
-    if not was_asked:
+    taken = str(message.message_id) in turn.data.get(ANSWERS, {})  # handled before, and Telegram sent it again
+    if not was_asked or taken:
         logger.info("form=%s step=%s: asked again (its question may not have been delivered)", form.name, step_name)
         await respond(update, context, tr._("Let's continue from where we stopped:"))
         await ask(form, turn, step_name)
