@@ -53,7 +53,7 @@ def build_application(
         builder = builder.updater(None)
     application: BalcaoApplication = builder.build()
 
-    async def turn_refused(update: object, error: BaseException) -> bool:
+    async def turn_refused(update: object, error: Exception) -> bool:
         await application.process_error(update, error)  # one apology, its reference logged with the cause
         return transient_failure(error)
 

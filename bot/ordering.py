@@ -38,7 +38,7 @@ logger = logging.getLogger("balcao.ordering")
 
 Outcome = Literal["ok", "error", "transient", "replay"]
 """How an update's handling ended: handled, failed (apologised), failed for a cause that may pass, a replay."""
-FailureReport = Callable[[object, BaseException], Awaitable[bool]]
+FailureReport = Callable[[object, Exception], Awaitable[bool]]
 """Told when an update's turn could not be taken (the database): apologises; True when the cause may pass."""
 
 

@@ -55,7 +55,7 @@ class PersonTurns:
         Set ``ticket.failed`` in the block when the update was not handled: its id is then not kept.
         """
         update_id = update.update_id if self._remember and isinstance(update, Update) else None
-        if self._shared and (person is not None or update_id is not None):
+        if self._shared and update_id is not None:
             async with self._sessions() as session:
                 lock_key = None if person is None else turn_key(self._bot_id, person)
                 fresh = await take_turn(session=session, lock_key=lock_key, bot_id=self._bot_id,

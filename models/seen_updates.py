@@ -72,7 +72,7 @@ def turn_key(bot_id: int, person: int) -> int:
 
 
 async def take_turn(
-    *, session: AsyncSession, lock_key: int | None, bot_id: int, update_id: int | None, now: dt.datetime
+    *, session: AsyncSession, lock_key: int | None, bot_id: int, update_id: int, now: dt.datetime
 ) -> bool:
     """PostgreSQL: wait for the person's turn and remember the update id, in one statement (not committed).
 
@@ -83,17 +83,13 @@ async def take_turn(
         session: a session of its own, kept open for the turn.
         lock_key: :func:`turn_key` of the person, or None for an update of nobody (no turn to wait for).
         bot_id: the bot's numeric id.
-        update_id: the update's id, or None to take the turn without remembering the id (polling).
+        update_id: the update's id.
         now: the moment (aware).
 
     Returns:
         False when the update id was already taken (a replay: do not run it), True otherwise.
     """
     lock = select(func.pg_advisory_xact_lock(lock_key).label("locked")).cte("turn") if lock_key is not None else None
-    if update_id is None:
-        if lock is not None:
-            await session.exec(select(lock.c.locked))
-        return True
     source = select(literal(bot_id, BigInteger), literal(update_id, BigInteger), literal(now, UTCDateTime))
     statement = (
         pg_insert(SeenUpdate.__table__)  # type: ignore[attr-defined]
