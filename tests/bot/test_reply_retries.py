@@ -122,3 +122,18 @@ async def test_the_apology_is_in_the_persons_language_and_is_queued_when_it_fail
     await _says(bot_app, emulator, JOHN, "/ajuda", 904)
     [row] = await _queued(sessions)
     assert row.payload["text"].startswith("Sorry, something went wrong on our side")
+
+
+async def test_two_commands_sent_together_are_answered_in_order_when_the_first_reply_is_refused(
+    bot_app: Any, emulator: Any, reply_waits: list[float]
+) -> None:
+    """Issue 22 item 3: the first answer went to the outbox (10 s later) and the second came first."""
+    maria = emulator.personas[1]
+    emulator.fail_next("sendMessage", error_code=429, description="Too Many Requests: retry after 1", retry_after=1,
+                       chat_id=maria.user_id)
+    first = emulator.send_text(maria.user_id, "/ajuda")
+    emulator.send_text(maria.user_id, "/privacidade")
+    await emulator.wait_for_message(maria.user_id, lambda m: "Seus dados" in (m.text or ""), after=first.message_id)
+    texts = _bot_texts(emulator, maria.user_id)
+    assert [text.split("\n", 1)[0] for text in texts] == ["Como usar o Balcão", "Seus dados no Balcão"]
+    assert reply_waits == [1.0]
