@@ -47,7 +47,8 @@ MERGE_TRIES = 5
 
 
 def merged(current: dict[str, Any], base: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
-    """``current`` with what changed from ``base`` to ``data``: keys set or removed, and items appended to lists.
+    """``current`` with what changed from ``base`` to ``data``: keys set or removed, items appended to lists, and
+    the same, key by key, inside a mapping.
 
     A list that ``data`` extends (``base``'s items first, then new ones, as a file step's photos) gets only the new
     items appended to ``current``'s list, so two photos of one album saved from the same read both stay.
@@ -63,6 +64,8 @@ def merged(current: dict[str, Any], base: dict[str, Any], data: dict[str, Any]) 
         if isinstance(value, list) and isinstance(before, list) and isinstance(now, list) \
                 and value[: len(before)] == before:
             result[key] = [*now, *(item for item in value[len(before):] if item not in now)]
+        elif isinstance(value, dict) and isinstance(before, dict) and isinstance(now, dict):
+            result[key] = merged(now, before, value)  # e.g. the message id of each typed answer
         else:
             result[key] = copy.deepcopy(value)
     return result

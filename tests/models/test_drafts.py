@@ -24,18 +24,21 @@ async def test_two_saves_from_the_same_read_both_stay(sessions: SessionFactory) 
     person_id = await _person(sessions)
     async with sessions() as session:
         start = await save_draft(session=session, person_id=person_id, form="ouvidoria", step="files",
-                                 data={"text": "Sem médico no posto.", "files": [1]})
+                                 data={"text": "Sem médico no posto.", "files": [1], "answers": {"5": "text"}})
     read = copy.deepcopy(start.data)  # what two updates (two processes) both read
     photo, answer = copy.deepcopy(read), copy.deepcopy(read)
     photo["files"] = [*photo["files"], 2]
     answer["files"] = [*answer["files"], 3]
     answer["type"] = "reclamacao"
+    photo["answers"]["8"] = "files"
+    answer["answers"]["9"] = "type"
     async with sessions() as session:
         await save_draft(session=session, person_id=person_id, form="ouvidoria", step="files", data=photo, base=read)
     async with sessions() as session:
         saved = await save_draft(session=session, person_id=person_id, form="ouvidoria", step="files", data=answer,
                                  base=read)
-    assert saved.data == {"text": "Sem médico no posto.", "files": [1, 2, 3], "type": "reclamacao"}
+    assert saved.data == {"text": "Sem médico no posto.", "files": [1, 2, 3], "type": "reclamacao",
+                          "answers": {"5": "text", "8": "files", "9": "type"}}
     async with sessions() as session:
         stored = await get_draft(session=session, person_id=person_id)
     assert stored is not None and stored.data == saved.data and stored.version == 2
