@@ -64,9 +64,8 @@ class Deployment:
 
 
 @asynccontextmanager
-async def two_webhook_processes(url: str, tmp_path: Path, *, webhook: bool = True) -> AsyncIterator[Deployment]:
-    """Two ``run`` processes of one bot, webhook mode behind the relay (or both polling, as during a deploy that
-    starts the new process before stopping the old one); stopped after the block."""
+async def two_webhook_processes(url: str, tmp_path: Path) -> AsyncIterator[Deployment]:
+    """Two ``run`` processes of one bot, webhook mode, behind the relay; stopped (and checked) after the block."""
     emulator = BotApiEmulator(token=TOKEN)
     root = await emulator.start()
     proxy = BotApiProxy(root)
@@ -74,9 +73,8 @@ async def two_webhook_processes(url: str, tmp_path: Path, *, webhook: bool = Tru
     ports = [_free_port(), _free_port()]
     relay = WebhookRelay([f"http://127.0.0.1:{port}" for port in ports])
     relay_url = await relay.start()
-    hook = {"BALCAO_WEBHOOK_URL": relay_url, "BALCAO_WEBHOOK_SECRET": SECRET} if webhook else {}
     env = clean_env(BALCAO_DATABASE_URL=url, BALCAO_TELEGRAM_TOKEN=TOKEN, BALCAO_TELEGRAM_API_URL=api,
-                    **hook, BALCAO_HTTP_HOST="127.0.0.1",
+                    BALCAO_WEBHOOK_URL=relay_url, BALCAO_WEBHOOK_SECRET=SECRET, BALCAO_HTTP_HOST="127.0.0.1",
                     BALCAO_MUNICIPALITIES_FILE=str(write_municipalities(tmp_path)), BALCAO_RUN_DISPATCHER="false",
                     BALCAO_CASE_ATTACHMENTS_MAX=str(PHOTOS), BALCAO_CASES_PER_DAY="50")
     try:
@@ -84,8 +82,7 @@ async def two_webhook_processes(url: str, tmp_path: Path, *, webhook: bool = Tru
             try:
                 runs = [await processes.start(f"run-{n}", "run", env={"BALCAO_HTTP_PORT": str(port)})
                         for n, port in enumerate(ports)]
-                ready = "setWebhook" if webhook else "deleteWebhook"  # polling starts right after deleteWebhook
-                await emulator.wait_until(lambda: len(emulator.calls_to(ready, ok=True)) >= 2, timeout=60)
+                await emulator.wait_until(lambda: len(emulator.calls_to("setWebhook", ok=True)) >= 2, timeout=60)
                 yield Deployment(emulator, relay, proxy, processes, runs, url)
             except BaseException as failure:
                 failure.add_note(processes.logs())
@@ -195,21 +192,3 @@ async def test_kill_9_between_a_steps_save_and_its_question_asks_it_again(soak_d
         assert re.sub(r"\D", "", str(draft.data["cpf"])) == re.sub(r"\D", "", ANSWERS["cpf"])
         assert again.message_id > mark
 
-
-async def test_two_polling_processes_of_a_deploy_overlap_keep_every_photo_once(
-    soak_database: str, tmp_path: Path
-) -> None:
-    """Polling: the old and the new process both poll for a while (Telegram answers the older poll 409) and may
-    both fetch the same updates; each update runs once, in its person's turn."""
-    async with two_webhook_processes(soak_database, tmp_path, webhook=False) as deployment:
-        emulator = deployment.emulator
-        senders = _users(emulator, 890_400, 2)
-        await asyncio.gather(*(_to_the_files(Talk(emulator, user)) for user in senders))
-        for index, user in enumerate(senders):
-            emulator.send_album(user, [tiny_png(3 + n, 3 + index) for n in range(PHOTOS)])
-        for user in senders:
-            draft = await _settled(deployment, soak_database, user.id,
-                                   lambda d: d is not None and len(d.data.get("files", [])) >= PHOTOS, timeout=60)
-            assert draft is not None and len(draft.data.get("files", [])) == PHOTOS, (user.id, draft and draft.data)
-            said = [m.text or "" for m in emulator.messages(user.id) if m.from_bot]
-            assert not any("already sent" in text for text in said)  # no update ran twice
