@@ -1,10 +1,9 @@
 """A proxy between Balcão's processes and the Bot API emulator that can hold replies, for tests.
 
-Every request is forwarded to the emulator as it came. :meth:`BotApiProxy.hold` makes the next matching call wait
-at the proxy, unanswered, until released or dropped: the moment between a step's save and its reply, where a
-test kills the process with ``kill -9``. (Refusals, 429 and 5xx, are the emulator's own ``fail_next``.)
-Loopback only.
-"""
+Every request is forwarded to the emulator as it came. :meth:`BotApiProxy.hold` makes the next matching call wait at
+the proxy, unanswered, until released or dropped: the moment between a step's save and its reply, where a test kills
+the process with ``kill -9``; or for a few seconds, as a Bot API slow to answer. (Refusals, 429 and 5xx, are the
+emulator's own ``fail_next``.) Loopback only."""
 
 from __future__ import annotations
 
@@ -24,12 +23,17 @@ class Hold:
     method: str
     matches: Callable[[MultiDictProxy[str | bytes | web.FileField]], bool]
     arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    delay: float | None = None
     _go: asyncio.Future[bool] | None = None
 
     def release(self) -> None:
         """Forward the held call now."""
         if self._go is not None and not self._go.done():
             self._go.set_result(True)
+
+    def release_after(self, seconds: float) -> None:
+        """Forward it ``seconds`` after it came: a Bot API that is slow to answer."""
+        asyncio.get_running_loop().call_later(seconds, self.release)
 
     def drop(self) -> None:
         """Never forward it (its caller is dead)."""
@@ -65,9 +69,11 @@ class BotApiProxy:
         if self._runner is not None:
             await self._runner.cleanup()
 
-    def hold(self, method: str, matches: Callable[[MultiDictProxy[str | bytes | web.FileField]], bool]) -> Hold:
-        """Hold the next call of ``method`` whose parameters match (once)."""
-        hold = Hold(method, matches)
+    def hold(self, method: str, matches: Callable[[MultiDictProxy[str | bytes | web.FileField]], bool], *,
+             delay: float | None = None) -> Hold:
+        """Hold the next call of ``method`` whose parameters match (once); with ``delay``, forward it that many
+        seconds after it came (a slow Bot API)."""
+        hold = Hold(method, matches, delay=delay)
         self.holds.append(hold)
         return hold
 
@@ -78,6 +84,8 @@ class BotApiProxy:
             if hold._go is None and hold.method.lower() == method.lower() and hold.matches(await request.post()):
                 hold._go = asyncio.get_running_loop().create_future()
                 hold.arrived.set()
+                if hold.delay is not None:
+                    hold.release_after(hold.delay)
                 if not await hold._go:
                     return web.Response(status=502, text="dropped")
                 break

@@ -1,11 +1,12 @@
 """Telegram's side of webhook delivery to several ``run`` processes, for tests: a relay and a round-robin proxy.
 
-The emulator delivers a bot's webhook updates one after another, waiting for each answer. Telegram does more:
-it keeps several connections open to the webhook (``max_connections``, 40 by default) and delivers different
-chats' updates at the same time, one chat's updates one after another (the next once the previous got a 2xx;
-grammY's webhook guide: "Telegram will deliver updates from the same chat in sequence, and updates from different
-chats are sent concurrently"), and it delivers an update again after any other answer. A deployment of several processes sits behind a load
-balancer that hands each request to the next process. :class:`WebhookRelay` does both, on loopback only:
+The emulator delivers a bot's webhook updates one after another, waiting for each answer. Telegram does more: it
+keeps several connections open to the webhook (``max_connections``, 40 by default) and delivers different chats'
+updates at the same time, one chat's updates one after another (the next once the previous got a 2xx; grammY's
+webhook guide: "Telegram will deliver updates from the same chat in sequence, and updates from different chats are
+sent concurrently"), and it delivers an update again after any other answer. A deployment of several processes sits
+behind a load balancer that hands each request to the next process. :class:`WebhookRelay` does both, on loopback
+only:
 
 * the emulator's webhook URL is the relay's (``BALCAO_WEBHOOK_URL``); the relay answers it 200 at once and
   queues the update by chat;

@@ -19,7 +19,8 @@ from models.outbox import OutboxMessage, OutboxStatus
 from notifications.chat_replies import CHAT_REPLY
 from notifications.dispatcher import Dispatcher, sending_bot
 from notifications.retry_policy import RETRY_BASE_SECONDS
-from tests.auxil.bot_harness import settings_for
+from tests.auxil.bot_api_proxy import BotApiProxy
+from tests.auxil.bot_harness import running_bot, settings_for
 
 JOHN = 830501
 
@@ -137,3 +138,22 @@ async def test_two_commands_sent_together_are_answered_in_order_when_the_first_r
     texts = _bot_texts(emulator, maria.user_id)
     assert [text.split("\n", 1)[0] for text in texts] == ["Como usar o Balcão", "Seus dados no Balcão"]
     assert reply_waits == [1.0]
+
+
+async def test_a_reply_telegram_is_slow_to_take_arrives_once(
+    emulator: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    """Issue 22 item 3: a Bot API answer slower than 5 s counted as refused, so the reply was queued and came twice."""
+    proxy = BotApiProxy(emulator.root_url)
+    root = await proxy.start()
+    try:
+        maria = emulator.personas[1]
+        slow = proxy.hold("sendMessage", lambda params: "Como usar" in str(params.get("text", "")), delay=6.0)
+        async with running_bot(settings, sessions, emulator, api_url=root):
+            sent = emulator.send_text(maria.user_id, "/ajuda")
+            await emulator.wait_for_message(maria.user_id, after=sent.message_id, timeout=20)
+            assert slow.arrived.is_set()
+        assert len(_bot_texts(emulator, maria.user_id)) == 1
+        assert await _queued(sessions) == []  # nothing queued to be sent again
+    finally:
+        await proxy.stop()
