@@ -105,3 +105,25 @@ async def test_one_failure_gives_one_apology_whose_log_names_the_cause(
     [reference] = [word for word in texts[0].split() if word.startswith("E-")]
     assert reference in errors[0].getMessage() and "OperationalError" in errors[0].getMessage()
     assert errors[0].exc_info is not None and not isinstance(errors[0].exc_info[1], AttributeError)
+
+
+async def test_a_refused_protocol_message_is_followed_by_the_receipt_and_the_menu_in_order(
+    emulator: Any, bot_app: Any, reply_waits: list[float]
+) -> None:
+    """Issue 22 item 3: after ✅ Enviar the case was filed, but the PDF receipt and the menu never arrived."""
+    joao = Talk(emulator, emulator.add_user(JOAO, "João", language_code="en"))
+    city = await joao.send("/ouvidoria", "Choose your city")
+    kinds = await joao.press(city, "city:sapezal:ouvidoria", "What kind of message is it?")
+    await joao.press(kinds, "ouv:type:reclamacao", "Write your message")
+    files = await joao.send("O posto de saúde do bairro está sem médico há duas semanas.", "If you want, send")
+    identity = await joao.press(files, "ouv:files:done", "Who may see your name?")
+    await joao.press(identity, "ouv:id:restricted", "What is your full name?")
+    review = await joao.send("João Batista Pereira", "Please check your message")
+    mark = joao._mark()
+    emulator.fail_next("sendMessage", error_code=502, description="Bad Gateway", chat_id=JOAO)
+    await joao.press(review, "ouv:send", "What would you like to do now?")
+    after = [m for m in emulator.messages(JOAO) if m.message_id > mark]
+    assert "Your protocol number is" in (after[0].text or "")
+    assert after[1].document is not None and after[1].document["file_name"].startswith("OUV-")
+    assert "What would you like to do now?" in (after[2].text or "") and len(after) == 3
+    assert reply_waits == [telegram_bot.REPLY_FIRST_RETRY_SECONDS]
