@@ -47,11 +47,11 @@ MERGE_TRIES = 5
 
 
 def merged(current: dict[str, Any], base: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
-    """``current`` with what changed from ``base`` to ``data``: keys set or removed, items appended to lists, and
-    the same, key by key, inside a mapping.
+    """``current`` with what changed from ``base`` to ``data``.
 
-    A list that ``data`` extends (``base``'s items first, then new ones, as a file step's photos) gets only the new
-    items appended to ``current``'s list, so two photos of one album saved from the same read both stay.
+    Keys set or removed, items appended to lists, and the same, key by key, inside a mapping. A list that ``data``
+    extends (``base``'s items first, then new ones, as a file step's photos) gets only the new items appended to
+    ``current``'s list, so two photos of one album saved from the same read both stay.
     """
     result = copy.deepcopy(current)
     for key in base.keys() - data.keys():

@@ -12,8 +12,8 @@ from telegram import Bot, Update
 
 from bot.db import SessionFactory, create_engine, session_factory
 from bot.ordering import PerPersonUpdateProcessor
-from bot.turns import PersonTurns
 from bot.settings import Settings
+from bot.turns import PersonTurns
 from bot.web import SECRET_HEADER, WEBHOOK_PATH, WebhookBot, build_web_app
 from models.columns import utcnow
 from models.seen_updates import KEEP, first_sight, forget_seen
