@@ -6,13 +6,14 @@ from typing import Any
 
 from telegram.ext import Application, ApplicationBuilder, ContextTypes
 
-from bot import metrics
 from bot.db import SessionFactory
 from bot.ordering import PerPersonUpdateProcessor
 from bot.settings import Settings
 from bot.telegram_bot import build_bot
+from bot.turns import PersonTurns
 from handlers.chat import register_all
 from handlers.chat.context import BOT_KEY, SESSIONS_KEY, SETTINGS_KEY, BalcaoContext
+from handlers.chat.errors import transient_failure
 from handlers.chat.menus import publish_command_menus
 from models.municipalities import sync_municipalities
 from models.people import DEFAULT_BOT_KEY
@@ -20,14 +21,6 @@ from models.people import DEFAULT_BOT_KEY
 BalcaoApplication = Application[Any, BalcaoContext, Any, Any, Any, Any]
 CONCURRENT_HANDLERS = 8
 """Handlers running at once, all people together (each person's updates still run one at a time, in order)."""
-
-
-class MeasuredUpdateProcessor(PerPersonUpdateProcessor):
-    """Per-person ordering (``bot.ordering``), counting and timing each update's handling for ``/metrics``."""
-
-    async def do_process_update(self, update: object, coroutine: Any) -> None:
-        """Handle one update in its person's turn, through :func:`bot.metrics.observe_update`."""
-        await super().do_process_update(update, metrics.observe_update(update, coroutine))
 
 
 def build_application(
@@ -46,20 +39,36 @@ def build_application(
     """
     if settings.telegram_token is None:
         raise ValueError("a token is required to build the application")
+    bot_id = bot_number(settings.telegram_token.get_secret_value())
+    # webhook mode remembers the update ids it took (Telegram delivers again until it gets a 2xx)
+    turns = PersonTurns(sessions, bot_id=bot_id, remember_updates=not with_updater)
+    processor = PerPersonUpdateProcessor(max_running=CONCURRENT_HANDLERS, turns=turns)
     builder = (
         ApplicationBuilder()
         .bot(build_bot(settings, sessions))
         .context_types(ContextTypes(context=BalcaoContext))
-        .concurrent_updates(MeasuredUpdateProcessor(max_running=CONCURRENT_HANDLERS))
+        .concurrent_updates(processor)
     )
     if not with_updater:
         builder = builder.updater(None)
     application: BalcaoApplication = builder.build()
+
+    async def turn_refused(update: object, error: Exception) -> bool:
+        await application.process_error(update, error)  # one apology, its reference logged with the cause
+        return transient_failure(error)
+
+    processor.on_failure = turn_refused
     application.bot_data[SESSIONS_KEY] = sessions
     application.bot_data[SETTINGS_KEY] = settings
     application.bot_data[BOT_KEY] = bot_key
     register_all(application)
     return application
+
+
+def bot_number(token: str) -> int:
+    """The bot's numeric id: the token's first part (0 for a token without one, as some tests use)."""
+    head = token.split(":", 1)[0]
+    return int(head) if head.isdigit() else 0
 
 
 async def start_application(application: BalcaoApplication) -> None:

@@ -43,7 +43,8 @@ def create_engine(database_url: str, **kwargs: Any) -> AsyncEngine:
     """Create the async engine.
 
     SQLite gets WAL with ``synchronous=FULL`` (:func:`make_durable`), foreign keys and a busy timeout, so the bot,
-    the dispatcher and a CLI command can share one file. PostgreSQL gets a pre-ping pool.
+    the dispatcher and a CLI command can share one file. PostgreSQL gets a pre-ping pool, large enough for the
+    turns of the updates in flight.
 
     Args:
         database_url: SQLAlchemy async URL.
@@ -62,6 +63,9 @@ def create_engine(database_url: str, **kwargs: Any) -> AsyncEngine:
 
         return engine
     kwargs.setdefault("pool_pre_ping", True)
+    # each update in flight holds a connection for its person's turn (bot.turns) besides its handler's own
+    kwargs.setdefault("pool_size", 10)
+    kwargs.setdefault("max_overflow", 20)
     return create_async_engine(database_url, **kwargs)
 
 

@@ -69,11 +69,11 @@ def update_kind(update: object) -> str:
     return "other"
 
 
-async def observe_update(update: object, handling: Awaitable[Any]) -> None:
-    """Await the handling of one update, counting it by kind and outcome and timing it.
+async def observe_update(update: object, handling: Awaitable[Any]) -> str:
+    """Await the handling of one update, counting it by kind and outcome and timing it; return the outcome.
 
-    The outcome is ``error`` when the error handler ran for this update (it calls
-    :func:`mark_update_failed`), ``ok`` otherwise.
+    The outcome is ``error`` when the error handler ran for this update (it calls :func:`mark_update_failed`),
+    ``transient`` when that error's cause may pass (the update may succeed if it comes again), ``ok`` otherwise.
     """
     kind = update_kind(update)
     outcome = ["ok"]
@@ -86,13 +86,14 @@ async def observe_update(update: object, handling: Awaitable[Any]) -> None:
         raise
     finally:
         UPDATE_SECONDS.labels(kind=kind).observe(time.perf_counter() - started)
-        UPDATES.labels(kind=kind, outcome=outcome[0]).inc()
+        UPDATES.labels(kind=kind, outcome="ok" if outcome[0] == "ok" else "error").inc()
         _update_outcome.reset(token)
+    return outcome[0]
 
 
-def mark_update_failed() -> None:
-    """Count an unhandled error, and mark the update being handled (if any) as failed."""
+def mark_update_failed(*, transient: bool = False) -> None:
+    """Count an unhandled error, and mark the update being handled (if any) as failed (``transient``: may pass)."""
     UNHANDLED_ERRORS.inc()
     outcome = _update_outcome.get()
     if outcome is not None:
-        outcome[0] = "error"
+        outcome[0] = "transient" if transient else "error"

@@ -23,6 +23,7 @@ from bot.database_wait import wait_for_database
 from bot.db import create_engine, session_factory
 from bot.settings import Settings
 from bot.signals import stop_on_signals
+from bot.single_run import one_run_per_bot
 from bot.web import PathOnlyAccessLogger, WebhookBot, bot_webhook_secret, build_web_app, webhook_url
 from handlers.web.keys import EXPECTS_SCHEDULER
 from notifications.service import Sender, notification_service
@@ -55,6 +56,7 @@ async def serve(
     Raises:
         UnknownBots: ``bot_keys`` names a bot the deployment does not have.
         DatabaseUnreachable: the database did not answer within ``BALCAO_DATABASE_WAIT_SECONDS``.
+        AlreadyRunning: on SQLite, another ``run`` process serves one of these bots.
     """
     deployment = configured_bots(settings, own_bots)
     served = choose_bots(deployment, bot_keys)
@@ -64,6 +66,8 @@ async def serve(
         await wait_for_database(lambda: migrate.check_schema(settings.database_url),
                                 max_wait_seconds=settings.database_wait_seconds)
     signals = contextlib.ExitStack()
+    # SQLite: one run process per bot, or one person's updates could run at once in two processes
+    signals.enter_context(one_run_per_bot(settings.database_url, [bot.key for bot in served]))
     stop = signals.enter_context(stop_on_signals(stop))
     engine = create_engine(settings.database_url)
     sessions = session_factory(engine)

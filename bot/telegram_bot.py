@@ -2,15 +2,22 @@
 
 * ``getUpdates``: each update is read on its own; one the library cannot read is replaced by an empty
   update with its id (:mod:`bot.update_parsing`), so one bad update never stops polling for everyone.
-* Replies: a ``sendMessage`` or ``editMessageText`` that the Bot API refuses for now (429, 5xx, network) is
+* Replies: a reply the Bot API refuses for now (429, 5xx, network) is tried again in place, after the wait
+  Telegram asks for or a short backoff, so the rest of the person's turn waits for it and comes after it, in
+  order (the turn holds the person's place: their next update waits too). Only when it is still refused after
+  :data:`REPLY_TRIES` tries or :data:`REPLY_WAIT_SECONDS` of waiting is a ``sendMessage`` or ``editMessageText``
   queued in the outbox and sent by the dispatcher with its retry rules (:mod:`notifications.chat_replies`);
-  the handler then gets :class:`~notifications.chat_replies.ReplyDeferred`. A failed ``answerCallbackQuery``
+  the handler then gets :class:`~notifications.chat_replies.ReplyDeferred`, and a form whose question was not
+  delivered asks it again before it takes anything typed as its answer (``models.drafts``: ``asked``).
+  Telegram may take its time to answer: a reply waits :data:`REPLY_READ_TIMEOUT` seconds for it (python-telegram-
+  bot's 5 s made a slow but delivered question count as refused, and arrive twice). A failed ``answerCallbackQuery``
   (only stops the spinner), refused for now or because the query was already answered or is too old, is
   logged and passed over, so the reply itself still goes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 from collections.abc import Sequence
@@ -33,6 +40,19 @@ from notifications.service import wake_dispatcher
 logger = logging.getLogger("balcao.bot")
 
 DEFERRABLE = frozenset({"sendMessage", "editMessageText"})
+RETRIED_IN_PLACE = DEFERRABLE | {"sendDocument", "sendPhoto", "editMessageReplyMarkup", "sendLocation"}
+"""The replies of a turn: tried again in place when refused for now."""
+REPLY_TRIES = 4
+REPLY_WAIT_SECONDS = 20.0
+"""At most this long, all waits of one reply together, before it goes to the outbox."""
+REPLY_FIRST_RETRY_SECONDS = 0.5
+"""A 5xx or network error is tried again after this, then twice as long each time (a 429 waits what it says)."""
+REPLY_READ_TIMEOUT = 30.0
+
+
+async def pause(seconds: float) -> None:
+    """Wait before trying a refused reply again (tests replace it, to count the waits instead of sleeping)."""
+    await asyncio.sleep(seconds)
 CONNECTION_POOL = 256
 """Connections of the bot's HTTP client (python-telegram-bot's default for an application)."""
 
@@ -47,20 +67,30 @@ class BalcaoBot(ExtBot[None]):
         self._settings = settings
 
     async def _post(self, endpoint: str, data: dict[str, Any] | None = None, **kwargs: Any) -> Any:
-        try:
-            result = await super()._post(endpoint, data, **kwargs)
-        except TelegramError as exc:
-            if endpoint == "answerCallbackQuery" and (is_transient(exc) or _expired_query(exc)):
-                # it only stops the spinner: a query answered twice, or after Telegram's ~15 s, must not
-                # abort the reply itself (the person was left without an answer)
-                logger.info("a button press was not acknowledged: %s", type(exc).__name__)
-                return True
-            if not is_transient(exc):
+        waited, tries = 0.0, 0
+        while True:
+            try:
+                return await super()._post(endpoint, data, **kwargs)
+            except TelegramError as exc:
+                if endpoint == "answerCallbackQuery" and (is_transient(exc) or _expired_query(exc)):
+                    # it only stops the spinner: a query answered twice, or after Telegram's ~15 s, must not
+                    # abort the reply itself (the person was left without an answer)
+                    logger.info("a button press was not acknowledged: %s", type(exc).__name__)
+                    return True
+                if not is_transient(exc) or endpoint not in RETRIED_IN_PLACE:
+                    raise
+                tries += 1
+                wait = (retry_after_seconds(exc) if isinstance(exc, RetryAfter)
+                        else REPLY_FIRST_RETRY_SECONDS * 2 ** (tries - 1))
+                if tries < REPLY_TRIES and waited + wait <= REPLY_WAIT_SECONDS:
+                    logger.info("a reply was refused (%s); trying again in %.1f s, the rest of the turn waits",
+                                type(exc).__name__, wait)
+                    await pause(wait)
+                    waited += wait
+                    continue
+                if endpoint in DEFERRABLE and await self._defer(data or {}, exc):
+                    raise ReplyDeferred(f"reply queued after {type(exc).__name__}") from exc
                 raise
-            if endpoint in DEFERRABLE and await self._defer(data or {}, exc):
-                raise ReplyDeferred(f"reply queued after {type(exc).__name__}") from exc
-            raise
-        return result
 
     async def get_updates(
         self,
@@ -132,7 +162,7 @@ def build_bot(settings: Settings, sessions: SessionFactory) -> BalcaoBot:
         settings.telegram_token.get_secret_value(),
         base_url=f"{root}/bot",
         base_file_url=f"{root}/file/bot",
-        request=HTTPXRequest(connection_pool_size=CONNECTION_POOL),
+        request=HTTPXRequest(connection_pool_size=CONNECTION_POOL, read_timeout=REPLY_READ_TIMEOUT),
         get_updates_request=HTTPXRequest(),
         sessions=sessions,
         settings=settings,

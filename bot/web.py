@@ -6,15 +6,19 @@ The webhook is served at the path ``BALCAO_WEBHOOK_URL`` names plus ``/telegram/
 A deployment of several bots gives each bot its own path, ``/telegram/webhook/<bot key>`` (the same two ways), and
 its own secret token (:func:`bot_webhook_secret`); a path of no bot served here is 404.
 Every request must carry its bot's secret (constant-time check). The body must be one JSON object with an integer
-``update_id`` (else 400); an update id already taken is answered 200 and not run again (the ids are kept in
-the database, :mod:`models.seen_updates`); an update the library cannot read is answered 200 and skipped
+``update_id`` (else 400); an update the library cannot read is answered 200 and skipped
 (:mod:`bot.update_parsing`), so Telegram moves on to the next one.
+
+An update is handled before Telegram is answered, in its person's turn across every process of the bot
+(:mod:`bot.ordering`, :mod:`bot.turns`): 200 once it was handled (or apologised for); 503 when it failed for a
+cause that may pass (the database or Telegram unreachable), so Telegram delivers it again; an update id already
+taken is answered 200 and not run again (the ids are kept in the database, :mod:`models.seen_updates`, and only
+once the update was handled).
 """
 
 from __future__ import annotations
 
 import base64
-import datetime as dt
 import hashlib
 import hmac
 import json
@@ -38,15 +42,10 @@ from handlers.web.console import console_app
 from handlers.web.failures import json_failures
 from handlers.web.keys import SESSIONS, SETTINGS
 from handlers.web.routes import ROUTE_TABLES
-from models.columns import utcnow
-from models.seen_updates import first_sight, forget_seen
 
 logger = logging.getLogger("balcao.web")
 WEBHOOK_PATH = "/telegram/webhook"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105  (a header name)
-PRUNE_EVERY_SECONDS = 600.0
-"""Old update ids are forgotten at most this often (per process)."""
-_LAST_PRUNE = web.AppKey("last_prune", list)
 
 
 _WEBHOOKS = web.AppKey("webhooks", dict)
@@ -148,7 +147,6 @@ def build_web_app(
     app = web.Application(client_max_size=25 * 1024 * 1024, middlewares=[count_requests, json_failures])
     app[SETTINGS] = settings
     app[SESSIONS] = sessions
-    app[_LAST_PRUNE] = [0.0]
     transparency.setup(app)  # its templates and server-side cache
     for table in ROUTE_TABLES:
         app.add_routes(table)
@@ -186,23 +184,14 @@ async def telegram_webhook(request: web.Request) -> web.Response:
     if not has_update_id(data):
         metrics.WEBHOOK_REFUSED.labels(reason="bad_update").inc()
         return _bad_request("Send one update: a JSON object with an integer update_id.")
-    bot_application = webhook.application
-    bot = bot_application.bot
-    now = utcnow()
-    async with request.app[SESSIONS]() as session:  # type: ignore[operator]
-        if not await first_sight(session=session, bot_id=int(bot.token.split(":", 1)[0]),
-                                 update_id=data["update_id"], now=now):
-            logger.info("webhook: update_id=%s was already taken; not run again", data["update_id"])
-            metrics.WEBHOOK_REFUSED.labels(reason="replay").inc()
-            return web.Response(text="ok")
-        await _prune(request.app, session, now)
-    update = parse_update(data, bot)
-    await bot_application.update_queue.put(update)
+    application = webhook.application
+    update = parse_update(data, application.bot)
+    outcome = await application.update_processor.handle(update, application.process_update(update))
+    if outcome == "replay":
+        logger.info("webhook: update_id=%s was already taken; not run again", data["update_id"])
+        metrics.WEBHOOK_REFUSED.labels(reason="replay").inc()
+    elif outcome == "transient":
+        logger.warning("webhook: update_id=%s could not be handled now; Telegram will deliver it again",
+                       data["update_id"])
+        return web.Response(status=503, text="try again later")
     return web.Response(text="ok")
-
-
-async def _prune(app: web.Application, session: Any, now: dt.datetime) -> None:
-    last = app[_LAST_PRUNE]
-    if time.monotonic() - last[0] >= PRUNE_EVERY_SECONDS:
-        last[0] = time.monotonic()
-        await forget_seen(session=session, now=now)

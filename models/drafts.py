@@ -6,14 +6,20 @@ instance), so a double tap on Send files one case and the second press can be to
 A person has at most one active draft. Each conversation (a representação, an ombudsman case, a staff
 broadcast, …) stores its current step and the answers given so far here after every step; a restarted
 bot reads the draft back and asks the same question again.
+
+A step's save merges what that step changed into the draft as it is now (``base``: the answers as the turn read
+them), under a version check, so it never writes back a whole draft read before another update's write.
+``asked`` is false from the save of a new step until its question was delivered: after a crash or a refused
+reply in between, the form asks that question again before it takes anything typed as its answer.
 """
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import Column, String, delete, update
+from sqlalchemy import Boolean, Column, Integer, String, delete, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -32,6 +38,37 @@ class Draft(SQLModel, table=True):
     step: str = Field(sa_column=Column(String(32), nullable=False))
     data: dict[str, Any] = Field(default_factory=json_default, sa_column=Column(JSONData, nullable=False))
     updated_at: dt.datetime = Field(default_factory=utcnow, sa_column=Column(UTCDateTime, nullable=False))
+    version: int = Field(default=0, sa_column=Column(Integer, nullable=False, server_default="0"))
+    asked: bool = Field(default=True, sa_column=Column(Boolean, nullable=False, server_default=true()))
+
+
+MERGE_TRIES = 5
+"""Saves retried when another write changed the draft between the read and the write (version check)."""
+
+
+def merged(current: dict[str, Any], base: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """``current`` with what changed from ``base`` to ``data``.
+
+    Keys set or removed, items appended to lists, and the same, key by key, inside a mapping. A list that ``data``
+    extends (``base``'s items first, then new ones, as a file step's photos) gets only the new items appended to
+    ``current``'s list, so two photos of one album saved from the same read both stay.
+    """
+    result = copy.deepcopy(current)
+    for key in base.keys() - data.keys():
+        result.pop(key, None)
+    for key, value in data.items():
+        before = base.get(key)
+        if key in base and before == value:
+            continue
+        now = result.get(key)
+        if isinstance(value, list) and isinstance(before, list) and isinstance(now, list) \
+                and value[: len(before)] == before:
+            result[key] = [*now, *(item for item in value[len(before):] if item not in now)]
+        elif isinstance(value, dict) and isinstance(before, dict) and isinstance(now, dict):
+            result[key] = merged(now, before, value)  # e.g. the message id of each typed answer
+        else:
+            result[key] = copy.deepcopy(value)
+    return result
 
 
 async def get_draft(*, session: AsyncSession, person_id: int) -> Draft | None:
@@ -40,18 +77,65 @@ async def get_draft(*, session: AsyncSession, person_id: int) -> Draft | None:
 
 
 async def save_draft(
-    *, session: AsyncSession, person_id: int, form: str, step: str, data: dict[str, Any]
+    *,
+    session: AsyncSession,
+    person_id: int,
+    form: str,
+    step: str,
+    data: dict[str, Any],
+    base: dict[str, Any] | None = None,
+    asked: bool = True,
 ) -> Draft:
-    """Create or replace the person's draft and commit, so the step survives a crash right after."""
-    draft = await get_draft(session=session, person_id=person_id)
-    if draft is None:
-        draft = Draft(person_id=person_id, form=form, step=step, data=dict(data))
-        session.add(draft)
-    else:
-        draft.form, draft.step, draft.data, draft.updated_at = form, step, dict(data), utcnow()
+    """Save the person's draft and commit, so the step survives a crash right after.
+
+    Args:
+        session: database session.
+        person_id: whose draft.
+        form: the form's name.
+        step: the step the draft is now on.
+        data: the answers as the turn has them.
+        base: the answers as the turn read them: only what changed since is merged into the draft as stored now;
+            None (a form started afresh) replaces the draft's answers.
+        asked: False when the question of ``step`` is still to be delivered (:func:`mark_asked` after).
+
+    Returns:
+        The draft as saved (its ``data`` the merged answers).
+    """
+    for _ in range(MERGE_TRIES):
+        draft = await get_draft(session=session, person_id=person_id)
+        if draft is None:
+            draft = Draft(person_id=person_id, form=form, step=step, data=copy.deepcopy(data), asked=asked)
+            session.add(draft)
+            try:
+                await session.commit()
+            except IntegrityError:  # another update of this person created it first: merge into theirs
+                await session.rollback()
+                continue
+            return draft
+        session.expunge(draft)  # the row is written by the version check below, never from this copy
+        answers = copy.deepcopy(data) if base is None or draft.form != form else merged(draft.data, base, data)
+        result = await session.exec(
+            update(Draft)
+            .where(col(Draft.id) == draft.id, col(Draft.version) == draft.version)
+            .values(form=form, step=step, data=answers, updated_at=utcnow(), version=draft.version + 1, asked=asked)
+            .execution_options(synchronize_session=False)
+        )
+        await session.commit()
+        if result.rowcount:
+            draft.form, draft.step, draft.data, draft.asked = form, step, answers, asked
+            draft.version += 1
+            return draft
+        # another write came in between: read it again and merge into it
+    raise RuntimeError(f"the draft of person {person_id} kept changing under its save")
+
+
+async def mark_asked(*, session: AsyncSession, person_id: int, step: str) -> None:
+    """Record that the question of ``step`` was delivered (committed); nothing if the draft moved on since."""
+    await session.exec(
+        update(Draft).where(col(Draft.person_id) == person_id, col(Draft.step) == step, col(Draft.asked).is_(False))
+        .values(asked=True)
+    )
     await session.commit()
-    await session.refresh(draft)
-    return draft
 
 
 async def discard_draft(*, session: AsyncSession, person_id: int) -> str | None:

@@ -183,3 +183,17 @@ async def bot_app(settings: Settings, sessions: SessionFactory, emulator: Any) -
 
     async with running_bot(settings, sessions, emulator) as application:
         yield application
+
+
+@pytest.fixture
+def reply_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The waits before each retry in place of a refused reply (``bot.telegram_bot``), recorded instead of slept."""
+    from bot import telegram_bot
+
+    waited: list[float] = []
+
+    async def pause(seconds: float) -> None:
+        waited.append(seconds)
+
+    monkeypatch.setattr(telegram_bot, "pause", pause)
+    return waited

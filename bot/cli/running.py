@@ -12,6 +12,7 @@ from bot.cli.output import cli_translator
 from bot.i18n import N_, Translator
 from bot.running import serve
 from bot.settings import get_settings
+from bot.single_run import AlreadyRunning
 from models.signatures.pades import SigningError, check_certificates
 
 logger = logging.getLogger("balcao.run")
@@ -28,6 +29,15 @@ To get a token:
 
 To try Balcão without Telegram, run the offline sandbox instead:
   python -m bot demo"""
+)
+
+ALREADY_RUNNING = N_(
+    """\
+Another run process already serves the bot {bot} on this SQLite database: process {pid} on {host}, started at \
+{started} (UTC).
+
+With SQLite a bot has one run process: stop that one first. To run several processes of one bot, use \
+PostgreSQL (see the operations guide in the README). Lock file: {lock}"""
 )
 
 
@@ -61,4 +71,9 @@ async def _run(args: argparse.Namespace) -> int:
         await serve(settings, bot_keys=args.bots, own_bots=settings.own_bots())
     except UnknownBots as error:
         raise bots_refusal(error, settings) from None
+    except AlreadyRunning as running:
+        holder = running.holder
+        raise CommandError(cli_translator(settings)._(ALREADY_RUNNING).format(
+            bot=running.bot_key, pid=holder.get("pid", "?"), host=holder.get("host", "?"),
+            started=holder.get("started", "?"), lock=running.path)) from None
     return 0

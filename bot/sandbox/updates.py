@@ -185,6 +185,7 @@ class UpdateDelivery:
             if error is None:
                 if bot.pending and bot.pending[0] is update:
                     bot.pending.popleft()
+                    self.world.changes.notify()  # a bot that answers only once it handled the update
                 delay = self.retry_delay
                 continue
             config.last_error_date = int(time.time())

@@ -1,13 +1,23 @@
-"""The last resort: log the error with a reference the person can quote, and tell them kindly, in their language."""
+"""The last resort: log the error with a reference the person can quote, and tell them kindly, in their language.
+
+One failure, one apology, one reference: the error handler stops the update's later handler groups (they would
+run without the person and fail again, with a second apology pointing at an ``AttributeError``), and an update
+Telegram delivers again after a failure is apologised for once. A failure whose cause may pass (the database or
+Telegram unreachable) is marked transient, so the webhook answers 503 and Telegram delivers the update again.
+"""
 
 from __future__ import annotations
 
 import logging
 import secrets
+from collections import OrderedDict
 
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlmodel import select
 from telegram import Update
 from telegram.constants import ParseMode
+from telegram.ext import ApplicationHandlerStop
 
 from bot import metrics
 from bot.i18n import DEFAULT_LOCALE, Translator, negotiate_locale, translator
@@ -15,8 +25,29 @@ from handlers import log_context
 from handlers.chat.context import BalcaoContext
 from models.people import Person
 from notifications.chat_replies import ReplyDeferred
+from notifications.retry_policy import is_transient
 
 logger = logging.getLogger("balcao.errors")
+
+APOLOGISED_KEPT = 4096
+"""Update ids whose failure was already apologised for, remembered per process (a redelivery is not)."""
+_apologised: OrderedDict[int, str] = OrderedDict()
+
+
+def transient_failure(error: BaseException | None) -> bool:
+    """Whether handling may succeed if the update comes again: the database or Telegram was unreachable."""
+    while error is not None:
+        if isinstance(error, PoolTimeout | OSError | TimeoutError) or is_transient(error):
+            return True
+        if isinstance(error, DBAPIError) and (error.connection_invalidated or _unreachable(error)):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def _unreachable(error: DBAPIError) -> bool:
+    name = type(error.orig).__name__.lower() if error.orig is not None else ""
+    return any(word in name for word in ("operational", "interface", "connection", "cannotconnect"))
 
 
 def new_reference() -> str:
@@ -45,18 +76,27 @@ async def on_error(update: object, context: BalcaoContext) -> None:
     """Log the exception (no personal data: only the update id and the pseudonym) and answer the person."""
     if isinstance(context.error, ReplyDeferred):
         logger.info("the reply is queued in the outbox and will be retried")
-        return
-    reference = new_reference()
-    metrics.mark_update_failed()
+        raise ApplicationHandlerStop
+    transient = transient_failure(context.error)
+    metrics.mark_update_failed(transient=transient)
+    update_id = update.update_id if isinstance(update, Update) else None
+    earlier = _apologised.get(update_id) if update_id is not None else None
+    reference = earlier or new_reference()
     log_context.bind(error_ref=reference)
     logger.error(
-        "unhandled error ref=%s update_id=%s",
+        "unhandled error ref=%s update_id=%s cause=%s%s",
         reference,
-        update.update_id if isinstance(update, Update) else None,
+        update_id,
+        type(context.error).__name__,
+        " (transient: the update will be handled again when it comes back)" if transient else "",
         exc_info=context.error,
     )
-    if not isinstance(update, Update) or update.effective_chat is None:
-        return
+    if not isinstance(update, Update) or update.effective_chat is None or earlier is not None:
+        raise ApplicationHandlerStop  # the later handler groups would fail again without the person
+    if update_id is not None:
+        _apologised[update_id] = reference
+        while len(_apologised) > APOLOGISED_KEPT:
+            _apologised.popitem(last=False)
     tr = await _their_translator(update, context)
     text = tr._(
         "Sorry, something went wrong on our side. Nothing you entered was lost: "
@@ -73,4 +113,5 @@ async def on_error(update: object, context: BalcaoContext) -> None:
         logger.info("the apology for ref=%s is queued in the outbox", reference)
     except Exception:  # the error may be that Telegram is unreachable; it is logged above
         logger.warning("could not tell the user about error ref=%s", reference)
+    raise ApplicationHandlerStop  # one apology: the later handler groups would fail again without the person
 

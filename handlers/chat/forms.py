@@ -21,7 +21,7 @@ from bot.i18n import N_
 from handlers.chat.context import BalcaoContext
 from handlers.chat.replies import esc, keyboard, menu_row, respond
 from models.cases.attachments import discard_unfiled
-from models.drafts import Draft, discard_draft, get_draft, save_draft
+from models.drafts import Draft, discard_draft, get_draft, mark_asked, save_draft
 
 InputHandler = Callable[[Update, BalcaoContext, Draft], Awaitable[None]]
 
@@ -69,10 +69,24 @@ def cancel_row(context: BalcaoContext, data: str) -> list[tuple[str, str]]:
     return [(context.tr._("✖ Cancel"), data)]
 
 
-async def save(context: BalcaoContext, form: str, step: str, data: dict[str, Any]) -> None:
-    """Save the form's step and answers now, so a restart resumes here."""
+async def save(
+    context: BalcaoContext, form: str, step: str, data: dict[str, Any], *, base: dict[str, Any] | None = None,
+    asked: bool = True,
+) -> Draft:
+    """Save the form's step and answers now, so a restart resumes here (``models.drafts.save_draft``).
+
+    With ``base`` (the answers as read), only what changed since is merged into the draft as stored now;
+    ``asked`` False while the step's question is still to be delivered.
+    """
     async with context.sessions() as session:
-        await save_draft(session=session, person_id=context.person.id, form=form, step=step, data=data)
+        return await save_draft(session=session, person_id=context.person.id, form=form, step=step, data=data,
+                                base=base, asked=asked)
+
+
+async def question_asked(context: BalcaoContext, step: str) -> None:
+    """The question of ``step`` was delivered: a crash from now on does not make the form ask it again."""
+    async with context.sessions() as session:
+        await mark_asked(session=session, person_id=context.person.id, step=step)
 
 
 async def current_draft(context: BalcaoContext, form: str) -> Draft | None:

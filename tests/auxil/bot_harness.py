@@ -22,7 +22,8 @@ def settings_for(settings: Settings, emulator: BotApiEmulator) -> Settings:
 
 @asynccontextmanager
 async def running_bot(
-    settings: Settings, sessions: SessionFactory, emulator: BotApiEmulator, *, bot_key: str | None = None
+    settings: Settings, sessions: SessionFactory, emulator: BotApiEmulator, *, bot_key: str | None = None,
+    api_url: str | None = None,
 ) -> AsyncIterator[BalcaoApplication]:
     """Build, start and poll the application against the emulator; stop it cleanly after the block.
 
@@ -31,9 +32,13 @@ async def running_bot(
         sessions: session factory on the test database.
         emulator: a started emulator.
         bot_key: run as this bot (a municipality's own, e.g. ``nova-xavantina``); the default bot if None.
+        api_url: reach the emulator through this root instead (a proxy, ``tests.auxil.bot_api_proxy``).
     """
     extra = {} if bot_key is None else {"bot_key": bot_key}
-    application = build_application(settings_for(settings, emulator), sessions, **extra)
+    bot_settings = settings_for(settings, emulator)
+    if api_url is not None:
+        bot_settings = bot_settings.model_copy(update={"telegram_api_url": api_url})
+    application = build_application(bot_settings, sessions, **extra)
     await start_application(application)
     assert application.updater is not None
     await application.updater.start_polling(timeout=1, poll_interval=0.0)

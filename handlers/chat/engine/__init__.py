@@ -20,6 +20,7 @@ Use::
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -40,10 +41,10 @@ def register_form(form: Form) -> Callable[[Application[Any, Any, Any, Any, Any, 
     """Route the form's free input and edits to the engine; return the ``register`` adding its buttons."""
 
     async def typed(update: Update, context: BalcaoContext, draft: Draft) -> None:
-        await on_input(form, update, context, draft.step, dict(draft.data))
+        await on_input(form, update, context, draft.step, copy.deepcopy(draft.data), was_asked=draft.asked)
 
     async def edited(update: Update, context: BalcaoContext, draft: Draft) -> None:
-        await on_edit(form, update, context, draft.step, dict(draft.data))
+        await on_edit(form, update, context, draft.step, copy.deepcopy(draft.data))
 
     async def pressed(update: Update, context: BalcaoContext) -> None:
         await on_button(form, update, context)

@@ -7,12 +7,13 @@ answer to the question being asked now.
 
 from __future__ import annotations
 
+import copy
+
 from telegram import Update
 
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine.flow import ANSWERS, ask, label, parsed
+from handlers.chat.engine.flow import ANSWERS, ask, label, parsed, save_turn
 from handlers.chat.engine.spec import Form, Turn, Values
-from handlers.chat.forms import save
 from handlers.chat.replies import esc, respond
 from models.invalid_input import InvalidInput
 
@@ -25,7 +26,7 @@ async def on_edit(form: Form, update: Update, context: BalcaoContext, step_name:
     message = update.edited_message
     assert message is not None
     tr = context.tr
-    turn = Turn(update, context, data)
+    turn = Turn(update, context, data, base=copy.deepcopy(data))
     answered_step = data.get(ANSWERS, {}).get(str(message.message_id))
     step = form.step(answered_step) if answered_step else None
     if step is None or step.text is None or message.text is None or answered_step not in form.flow(data):
@@ -45,6 +46,6 @@ async def on_edit(form: Form, update: Update, context: BalcaoContext, step_name:
         await ask(form, turn, step_name)
         return
     turn.data.update(answer.values)
-    await save(context, form.name, step_name, turn.data)
+    await save_turn(form, turn, step_name)
     await respond(update, context, tr._("Changed: {field}.").format(field=esc(label(step, turn))))
     await ask(form, turn, step_name)

@@ -8,6 +8,7 @@ no parser accepts is answered "This button is no longer valid" and logged once (
 
 from __future__ import annotations
 
+import copy
 import inspect
 import logging
 import secrets
@@ -18,7 +19,7 @@ from telegram import Update
 from bot.i18n import N_
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine.spec import Answer, Forged, Form, Question, Step, Turn, Values
-from handlers.chat.forms import cancel_form, cancel_row, current_draft, offer_to_resume, save
+from handlers.chat.forms import cancel_form, cancel_row, current_draft, offer_to_resume, question_asked, save
 from handlers.chat.intake import files_received, is_file, receive_file
 from handlers.chat.replies import esc, keyboard, menu_row, respond
 from models.cases.fields import yes_or_no
@@ -62,9 +63,16 @@ async def begin(form: Form, update: Update, context: BalcaoContext) -> None:
         return
     turn.data = {**data, KEY: secrets.token_hex(8)}
     first = form.flow(turn.data)[0]
-    await save(context, form.name, first, turn.data)
+    await save_turn(form, turn, first, asked=False)
     await respond(update, context, context.tr._(form.intro))
     await ask(form, turn, first)
+    await question_asked(context, first)
+
+
+async def save_turn(form: Form, turn: Turn, step: str, *, asked: bool = True) -> None:
+    """Save the turn's answers at ``step``, merged into the draft as stored now; the turn then holds the result."""
+    draft = await save(turn.context, form.name, step, turn.data, base=turn.base, asked=asked)
+    turn.data, turn.base = draft.data, copy.deepcopy(draft.data)
 
 
 async def ask(form: Form, turn: Turn, name: str) -> None:
@@ -112,12 +120,13 @@ async def ask_what_to_change(form: Form, turn: Turn) -> None:
                   markup=keyboard([*pairs, [(tr._("◀ Back to the summary"), f"{form.prefix}:edit:{REVIEW}")]]))
 
 
-async def keyed(form: Form, context: BalcaoContext, step: str, data: Values) -> Values:
-    """The answers with the form's key; a draft saved before the engine had none, so it gets one (saved)."""
+async def keyed(form: Form, update: Update, context: BalcaoContext, step: str, data: Values) -> Turn:
+    """The turn of an update, with the form's key; a draft saved before the engine had none, so it gets one (saved)."""
     if KEY not in data:
+        base = copy.deepcopy(data)
         data[KEY] = secrets.token_hex(8)
-        await save(context, form.name, step, data)
-    return data
+        data = (await save(context, form.name, step, data, base=base)).data
+    return Turn(update, context, data, base=copy.deepcopy(data))
 
 
 # --- taking answers ---------------------------------------------------------------------------------------------
@@ -143,29 +152,54 @@ async def parsed(result: Any) -> Answer:
 
 
 async def take(form: Form, turn: Turn, name: str, answer: Answer) -> None:
-    """Store an accepted answer to step ``name``, save, and ask what comes next (or stay, or go to a sub-step)."""
+    """Store an accepted answer to step ``name``, save, and ask what comes next (or stay, or go to a sub-step).
+
+    The answer is saved before anything is said (its note, "Address noted", included), and the next step is saved
+    as not yet asked until its question is delivered: a refused reply or a crash in between makes the form ask that
+    question again, never take the next thing typed as its answer.
+    """
     turn.data.update(answer.values)
-    if answer.note is not None:
-        await respond(turn.update, turn.context, answer.note, markup=answer.note_markup)
     if answer.stay is not None:
-        await save(turn.context, form.name, name, turn.data)
+        await save_turn(form, turn, name)
+        await _note(turn, answer)
         await _show(form, turn, answer.stay)
         return
     following = answer.goto or _following(form, turn.data, name)
     if following == REVIEW:
         turn.data.pop(EDITING, None)
-    await save(turn.context, form.name, following, turn.data)
+    await save_turn(form, turn, following, asked=False)
+    await _note(turn, answer)
     await ask(form, turn, following)
+    await question_asked(turn.context, following)
 
 
-async def on_input(form: Form, update: Update, context: BalcaoContext, step_name: str, data: Values) -> None:
-    """Typed text, a location or a file while the form is at ``step_name``."""
+async def _note(turn: Turn, answer: Answer) -> None:
+    if answer.note is not None:
+        await respond(turn.update, turn.context, answer.note, markup=answer.note_markup)
+
+
+async def on_input(
+    form: Form, update: Update, context: BalcaoContext, step_name: str, data: Values, *, was_asked: bool = True
+) -> None:
+    """Typed text, a location or a file while the form is at ``step_name``.
+
+    ``was_asked`` False: the step's question may never have reached the person (a crash or a refused reply right
+    after its save), so it is asked again and what they sent is not taken as its answer; a message already taken
+    as an answer (delivered again after its handling could not be recorded) likewise.
+    """
     message = update.effective_message
     assert message is not None
-    turn = Turn(update, context, await keyed(form, context, step_name, data))
+    turn = await keyed(form, update, context, step_name, data)
     tr = context.tr
     if message.text == tr._("✖ Cancel"):
         await cancel_form(update, context)
+        return
+    taken = str(message.message_id) in turn.data.get(ANSWERS, {})  # handled before, and Telegram sent it again
+    if not was_asked or taken:
+        logger.info("form=%s step=%s: asked again (its question may not have been delivered)", form.name, step_name)
+        await respond(update, context, tr._("Let's continue from where we stopped:"))
+        await ask(form, turn, step_name)
+        await question_asked(context, step_name)
         return
     step = form.step(step_name)
     try:
@@ -220,7 +254,7 @@ async def _take_file(form: Form, turn: Turn, step: Step) -> None:
     if album is not None and len(files) >= limit:  # the rest of an album: said once for all of them
         if turn.data.get(FULL_ALBUM) != album:
             turn.data[FULL_ALBUM] = album
-            await save(turn.context, form.name, step.name, turn.data)
+            await save_turn(form, turn, step.name)
             await respond(turn.update, turn.context, turn.tr.ngettext(
                 "You can send at most {n} file per case: the other photos of this album were not kept. "
                 "Everything else is safe.",
@@ -231,7 +265,7 @@ async def _take_file(form: Form, turn: Turn, step: Step) -> None:
     if stored is None:
         return
     turn.data["files"] = [*files, stored]
-    await save(turn.context, form.name, step.name, turn.data)
+    await save_turn(form, turn, step.name)
     await respond(turn.update, turn.context, files_received(turn.context, len(turn.data["files"])),
                   markup=keyboard([[(turn.tr._("Done"), f"{form.prefix}:files:done")],
                                    cancel_row(turn.context, f"{form.prefix}:cancel")]))
@@ -255,8 +289,7 @@ async def on_button(form: Form, update: Update, context: BalcaoContext) -> None:
     if draft is None:
         await _gone(form, update, context, action)
         return
-    data = await keyed(form, context, draft.step, dict(draft.data))
-    turn = Turn(update, context, data)
+    turn = await keyed(form, update, context, draft.step, copy.deepcopy(draft.data))
     step = form.step(draft.step)
     try:
         await _button(form, turn, draft.step, step, action, arg)
@@ -325,7 +358,7 @@ async def _edit(form: Form, turn: Turn, name: str) -> None:
     if name not in {step.name for step in _editable(form, turn.data)}:
         raise Forged(name)
     turn.data[EDITING] = True
-    await save(turn.context, form.name, name, turn.data)
+    await save_turn(form, turn, name)
     await ask(form, turn, name)
 
 

@@ -31,6 +31,8 @@ class Turn:
     update: Update
     context: BalcaoContext
     data: Values
+    base: Values | None = None
+    """The answers as this turn read them from the draft: a save merges only what changed since (None: a new form)."""
 
     @property
     def tr(self) -> Translator:

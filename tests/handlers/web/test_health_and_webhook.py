@@ -11,18 +11,26 @@ from aiohttp.test_utils import TestClient, TestServer
 from telegram import Bot, Update
 
 from bot.db import SessionFactory, create_engine, session_factory
+from bot.ordering import PerPersonUpdateProcessor
 from bot.settings import Settings
+from bot.turns import PersonTurns
 from bot.web import SECRET_HEADER, WEBHOOK_PATH, WebhookBot, build_web_app
 from models.columns import utcnow
 from models.seen_updates import KEEP, first_sight, forget_seen
 
 
 class FakeBotApplication:
-    """Just what the webhook route touches on PTB's Application: ``bot`` and ``update_queue``."""
+    """Just what the webhook route touches on PTB's Application: ``bot``, the real update processor, and
+    ``process_update``, which here only puts the update in ``update_queue`` (what was run)."""
 
-    def __init__(self) -> None:
+    def __init__(self, sessions: SessionFactory) -> None:
         self.bot = Bot("123456:TEST-TOKEN-abcdefghij")
         self.update_queue: asyncio.Queue[Any] = asyncio.Queue()
+        self.update_processor = PerPersonUpdateProcessor(
+            max_running=4, turns=PersonTurns(sessions, bot_id=123456, remember_updates=True))
+
+    async def process_update(self, update: object) -> None:
+        await self.update_queue.put(update)
 
 
 def served(application: FakeBotApplication, settings: Settings) -> dict[str, WebhookBot]:
@@ -39,7 +47,7 @@ def webhook_settings(settings: Settings) -> Settings:
 
 @pytest.fixture
 async def client(webhook_settings: Settings, sessions: SessionFactory) -> AsyncIterator[tuple[TestClient, Any]]:
-    bot_application = FakeBotApplication()
+    bot_application = FakeBotApplication(sessions)
     app: web.Application = build_web_app(webhook_settings, sessions, served(bot_application, webhook_settings))
     async with TestClient(TestServer(app)) as test_client:
         yield test_client, bot_application
@@ -124,7 +132,7 @@ async def test_replays_are_refused_across_processes_and_old_ids_are_forgotten(
     webhook_settings: Settings, sessions: SessionFactory
 ) -> None:
     """Two servers (processes) on one database agree; ids older than two days are pruned."""
-    first, second = FakeBotApplication(), FakeBotApplication()
+    first, second = FakeBotApplication(sessions), FakeBotApplication(sessions)
     one_app = build_web_app(webhook_settings, sessions, served(first, webhook_settings))
     two_app = build_web_app(webhook_settings, sessions, served(second, webhook_settings))
     async with TestClient(TestServer(one_app)) as one, TestClient(TestServer(two_app)) as two:
@@ -158,7 +166,7 @@ async def test_the_webhook_is_served_at_the_path_the_url_names(
     """Issue 9 item 4: with https://host/balcao the bot registers …/balcao/telegram/webhook but served only
     /telegram/webhook; now both answer (the second for a proxy that strips the prefix)."""
     prefixed = webhook_settings.model_copy(update={"webhook_url": "https://balcao.example.gov.br/balcao"})
-    bot_application = FakeBotApplication()
+    bot_application = FakeBotApplication(sessions)
     app = build_web_app(prefixed, sessions, served(bot_application, prefixed))
     async with TestClient(TestServer(app)) as test_client:
         response = await test_client.post("/balcao/telegram/webhook", json=UPDATE, headers=SECRET)
