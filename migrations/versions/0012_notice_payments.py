@@ -13,8 +13,8 @@ from alembic import op
 
 import models.columns
 
-revision: str = '0011_pades_pay'
-down_revision: str | None = '0009'
+revision: str = '0012'
+down_revision: str | None = '0011'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
