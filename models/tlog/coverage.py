@@ -96,14 +96,111 @@ COVERED: dict[str, Covered] = {
             "at": "moment", "actor": "value", "action": "value", "entity": "value", "entity_id": "value",
             "details": "json",
         }),
+        # CP Art. 32 and L13460 Art. 16: the deadlines run from received_at and due_on; the answer and status
+        # are the Ombudsman's act (L13460 Art. 12); identity_restricted decides who reads the author (Art. 10 §7).
+        Covered("citizen_case", {
+            "protocol": "value", "municipality": "value", "kind": "value", "ombudsman_type": "value",
+            "status": "value", "handling_role": "value", "infraction_code": "value", "legal_refs": "json",
+            "driver_id": "value", "occurred_on": "day", "learned_how": "value", "relation": "value",
+            "relation_ended_on": "day", "identity_restricted": "flag", "received_at": "moment", "due_on": "day",
+            "extended_at": "moment", "complement_requested_at": "moment", "complement_due_on": "day",
+            "complement_answered_at": "moment", "assigned_staff_id": "value", "outcome": "value",
+            "satisfaction": "value", "closed_at": "moment",
+            **_text("summary", "accused", "vehicle_ref", "place_text", "latitude", "longitude", "evidence_note",
+                    "extension_reason", "complement_question", "complement_answer", "outcome_reason", "answer"),
+        }),
+        Covered("case_event", {
+            "case_id": "value", "at": "moment", "kind": "value", "status": "value", "actor": "value",
+            "note": "text_digest", "details": "json",
+        }),
+        # The citizen's evidence: its stored bytes enter as their SHA-256 (as does the sha256 column beside them).
+        Covered("case_attachment", {
+            "case_id": "value", "person_id": "value", "mime_type": "value", "size": "value", "sha256": "value",
+            "content": "bytes_digest", "created_at": "moment", **_text("file_name", "caption"),
+        }),
+        Covered("case_author", {
+            "case_id": "value", "person_id": "value", **_text("name", "profession", "address", "cpf", "pseudonym"),
+        }),
+        # Who holds which role decides who reads a restricted author (L13460 Art. 10 §7) and who may act.
+        Covered("staff_member", {
+            "telegram_user_id": "value", "municipality": "value", "name": "text_digest", "role": "value",
+            "active": "flag", "created_at": "moment",
+        }),
+        # The Telegram account a person is: every filing, opt-in and ciência of theirs follows from it.
+        Covered("person", {
+            "telegram_user_id": "value", "municipality": "value", "created_at": "moment",
+            "privacy_accepted_at": "moment", "erased_at": "moment",
+        }),
+        Covered("open311_client", {
+            "name": "text_digest", "key_sha256": "value", "created_at": "moment", "revoked_at": "moment",
+        }),
+        Covered("open311_submission", {
+            "case_id": "value", "client_id": "value", "account_sha256": "value", "service_code": "value",
+            "media_url": "text_digest",
+        }),
+        Covered("driver", {
+            "municipality": "value", "cnh_category": "value", "cnh_issued_on": "day", "person_id": "value",
+            "linked_at": "moment", "created_at": "moment", **_text("cpf", "name", "phone", "cnh_number"),
+        }),
+        Covered("driver_authorization", {
+            "number": "value", "driver_id": "value", "vehicle_id": "value", "approved_on": "day",
+            "fee_paid_on": "day", "valid_until": "day", "vehicle_since": "day", "suspended_since": "day",
+            "suspended_until": "day", "revoked_on": "day", "cassada_on": "day", "created_at": "moment",
+        }),
+        Covered("fee_payment", {
+            "authorization_id": "value", "paid_on": "day", "source": "value", "created_at": "moment",
+        }),
+        Covered("platform", {"name": "text_digest", "accredited_on": "day", "created_at": "moment"}),
+        Covered("platform_list_receipt", {
+            "platform_id": "value", "received_on": "day", "recorded_by": "value", "created_at": "moment",
+        }),
+        Covered("vehicle", {"model_year": "value", "created_at": "moment", **_text("plate", "renavam")}),
+        Covered("vehicle_inspection", {
+            "vehicle_id": "value", "inspected_on": "day", "result": "value", "notes": "text_digest",
+            "created_at": "moment",
+        }),
     )
 }
 """Every covered table, in the order the migration backfills them."""
 
+_BOOKKEEPING = "when the row last changed, for the application; the log's own order and heads say that"
 NOT_COVERED: dict[tuple[str, str], str] = {
     ("notice_delivery", "outbox_key"): "the dedupe key of the outbox message; it has no legal effect",
+    ("citizen_case", "updated_at"): _BOOKKEEPING,
+    ("driver", "updated_at"): _BOOKKEEPING,
+    ("driver_authorization", "updated_at"): _BOOKKEEPING,
+    ("person", "chat_id"): "where the bot writes (Telegram's chat id); who the person is is telegram_user_id",
+    ("person", "first_name"): "the name Telegram shows, refreshed at every update; no act relies on it",
+    ("person", "locale"): "the language of the messages; no deadline or right depends on it",
+    ("person", "locale_chosen"): "whether the language was picked; no legal effect",
+    ("person", "bot_key"): "which of the deployment's bots carries the messages; no legal effect",
 }
 """Columns of covered tables deliberately left out, with the reason."""
+
+UNCOVERED_TABLES: dict[str, str] = {
+    "broadcast": "a notice to many people, without legal effect on anyone (its messages are in the outbox)",
+    "console_link": "a one-time sign-in link, valid minutes; the role it opens is staff_member, which is covered",
+    "console_session": "a sign-in session; the access right it carries is the staff_member row, which is covered",
+    "draft": "a form not yet sent: nothing is filed until the case is, and the case is covered",
+    "driver_link_attempt": "the rate limit of driver linking; no legal effect",
+    "driver_link_code": "a one-time code; the link it makes is driver.person_id, which is covered",
+    "driver_reminder_scan": "the last day a reminder scan ran; the reminders have no legal effect",
+    "form_submission": "the idempotency key of a form; the case or notice it created is covered",
+    "health_probe": "a liveness probe",
+    "municipality": "the list of municipalities, from IBGE (seeded); each act names its municipality in its leaf",
+    "outbox_message": ("the queue of messages to send, rewritten by every delivery attempt; what a ciência follows "
+                       "from is copied into notice_delivery (covered) when the scan first sees it sent, and a "
+                       "tacit ciência is derived only from that logged copy, never before the notice's issue"),
+    "protocol_counter": "the next protocol number; each case's protocol is covered",
+    "reminder_mute": "a person's choice not to get reminders; no legal effect",
+    "response_template": "a reply template; the answer sent is covered (citizen_case.answer, case_event)",
+    "seen_update": "Telegram update ids seen, to drop duplicates",
+    "tlog_entry": "the log itself",
+    "tlog_node": "the log's stored subtrees (recomputed and checked by verify)",
+    "tlog_state": "the log's current head (checked by verify against the entries and the signature)",
+    "tlog_published": "the heads written out (checked by verify against the log, the TSA and the witness)",
+}
+"""Tables deliberately outside the log, with the reason (the README's security section lists them too)."""
 
 
 def _value(kind: Kind, value: Any) -> Any:

@@ -240,7 +240,7 @@ async def test_the_untouched_log_verifies(session: AsyncSession, life: Life, cli
                                           capsys: pytest.CaptureFixture[str]) -> None:
     report = await verify(session)
     assert report.ok, report.problems
-    assert report.heads == 1 and report.rows == 25
+    assert report.heads == 1 and report.rows == 31  # 25 notice rows, the cast (people, staff)
     stages = [(parse_leaf(e.data)[2] or {})["stage"] for e in await run(session, entries_of_row, "notice",
                                                                            life.notice_id)]
     assert stages == ["AWAITING_CIENCIA", "NOTIFIED", "UNDER_REVIEW", "DECIDED"], stages
