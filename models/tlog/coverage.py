@@ -6,10 +6,17 @@ A leaf is the state of one row after a commit, as canonical JSON (sorted keys, n
      "t": "notice_delivery", "v": 1}
 
 (``"row": null`` when the row was removed through the application). Values are taken from the database as
-stored: enums by their stored name, moments as ISO 8601 in UTC, days as ISO dates, JSON as JSON. Free text and
-personal data (names, CPF, address, facts, petitions, file names) and binary content (the PDF, an attachment)
-enter as the SHA-256 of their bytes, so a leaf shown to the holder of a notice's code reveals nothing the
-paper does not, yet any change to them changes the leaf. A column not listed here must be listed in
+stored: enums by their stored name, moments as ISO 8601 in UTC, days as ISO dates, JSON as JSON. Binary content
+(the PDF, an attachment) enters as the SHA-256 of its bytes.
+
+Two leaf versions (issue 23, item 2): a notice's leaf is public to the holder of its code
+(``/verificar/<code>/prova.json``), and in version 1 free text and personal data (names, CPF, address, facts)
+entered as their plain SHA-256 — a CPF has ~10⁹ values, so its digest gave it away — and the ids of the
+person, the case and the inspector's Telegram account in clear. Version 2 (written whenever a leaf key is
+installed, :func:`use_leaf_key`) enters them as HMAC-SHA256 under a server secret the public never sees
+(kinds ``text_digest`` and ``private``). Version 1 leaves already in the log stay valid: a row is compared with
+its latest leaf in that leaf's own version, and the first change after the upgrade (or migration 0011's
+backfill) gives every row a version-2 leaf. A column not listed here must be listed in
 :data:`NOT_COVERED` with the reason (a test checks that every column of a covered table is one or the other).
 A migration that adds or fills a covered column calls :func:`models.tlog.appending.backfill` after its change,
 so the rows it changed get their new leaf.
@@ -19,6 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,11 +37,12 @@ from sqlalchemy.types import TypeEngine
 
 from models.columns import JSONData, UTCDateTime
 
-Kind = Literal["value", "moment", "day", "flag", "text_digest", "bytes_digest", "json"]
-VERSION = 1
+Kind = Literal["value", "moment", "day", "flag", "text_digest", "bytes_digest", "json", "private"]
+VERSION = 2
+VERSIONS = (1, 2)
 
-_TYPES: dict[Kind, TypeEngine[Any] | None] = {
-    "value": None, "text_digest": None, "moment": UTCDateTime(), "day": Date(), "flag": Boolean(),
+TYPES: dict[Kind, TypeEngine[Any] | None] = {
+    "value": None, "text_digest": None, "private": None, "moment": UTCDateTime(), "day": Date(), "flag": Boolean(),
     "bytes_digest": LargeBinary(), "json": JSONData,
 }
 
@@ -47,7 +56,7 @@ class Covered:
 
     def clause(self) -> TableClause:
         """A lightweight table of exactly these columns (independent of later model changes)."""
-        return table(self.name, column("id"), *(column(name, _TYPES[kind]) for name, kind in self.columns.items()))
+        return table(self.name, column("id"), *(column(name, TYPES[kind]) for name, kind in self.columns.items()))
 
 
 def _text(*names: str) -> dict[str, Kind]:
@@ -61,11 +70,11 @@ COVERED: dict[str, Covered] = {
             "number": "value", "type": "value", "rulebook": "value", "infraction_code": "value",
             "infraction_article": "value", **_text("infraction_description", "offender_name", "offender_document",
                                                   "offender_address", "place", "facts", "witnesses", "penalties"),
-            "person_id": "value", "drawn_up_at": "moment", "inspection_term": "value", "issuer_name": "value",
-            "issuer_telegram_id": "value", "fine_cents": "value", "fine_units": "value", "fine_unit": "value",
-            "recidivist": "flag", "defence_days": "value", "case_id": "value", "preliminar_id": "value",
+            "person_id": "private", "drawn_up_at": "moment", "inspection_term": "value", "issuer_name": "value",
+            "issuer_telegram_id": "private", "fine_cents": "value", "fine_units": "value", "fine_unit": "value",
+            "recidivist": "flag", "defence_days": "value", "case_id": "private", "preliminar_id": "private",
             "code_hash": "value", "pdf": "bytes_digest", "pdf_sha256": "value", "issued_at": "moment",
-            "stage": "value", "outcome": "value", "recidivism_of": "value", "infraction_on": "day",
+            "stage": "value", "outcome": "value", "recidivism_of": "private", "infraction_on": "day",
             "quantity": "value", "warning_only": "flag", "payment_days": "value", "municipality": "value",
         }),
         Covered("notice_delivery", {
@@ -203,9 +212,32 @@ UNCOVERED_TABLES: dict[str, str] = {
 """Tables deliberately outside the log, with the reason (the README's security section lists them too)."""
 
 
-def _value(kind: Kind, value: Any) -> Any:
+_leaf_key: bytes | None = None
+
+
+def use_leaf_key(key: bytes | None) -> None:
+    """Install the secret of version-2 leaves (at start, with the log key); ``None``: version-1 leaves."""
+    global _leaf_key
+    _leaf_key = key
+
+
+def current_version() -> int:
+    """The version new leaves are written in: 2 with a leaf key installed, else 1."""
+    return VERSION if _leaf_key is not None else 1
+
+
+def _keyed(text: str) -> str:
+    assert _leaf_key is not None
+    return hmac.new(_leaf_key, text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def _value(kind: Kind, value: Any, version: int) -> Any:
     if value is None:
         return None
+    if version >= 2 and kind in ("text_digest", "private"):
+        return _keyed(str(value))
+    if kind == "private":
+        return value
     if kind == "moment":
         assert isinstance(value, dt.datetime)
         return value.astimezone(dt.UTC).isoformat()
@@ -223,9 +255,22 @@ def _value(kind: Kind, value: Any) -> Any:
     return value
 
 
-def row_values(spec: Covered, row: Mapping[Any, Any]) -> dict[str, Any]:
-    """The leaf's ``row`` object for a row read through :meth:`Covered.clause`."""
-    return {name: _value(kind, row[name]) for name, kind in spec.columns.items()}
+def row_values(spec: Covered, row: Mapping[Any, Any], version: int | None = None) -> dict[str, Any]:
+    """The leaf's ``row`` object for a row read through :meth:`Covered.clause` (in :func:`current_version`).
+
+    Raises:
+        ValueError: version 2 without a leaf key, or a stored value of the wrong type (the column's name).
+    """
+    version = current_version() if version is None else version
+    if version >= 2 and _leaf_key is None:
+        raise ValueError("version-2 leaves need the leaf key")
+    out: dict[str, Any] = {}
+    for name, kind in spec.columns.items():
+        try:
+            out[name] = _value(kind, row[name], version)
+        except (AssertionError, TypeError, ValueError, OverflowError) as exc:
+            raise ValueError(name) from exc  # the column, for verify to name
+    return out
 
 
 def canonical(value: Any) -> bytes:
@@ -233,9 +278,19 @@ def canonical(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-def leaf_data(table_name: str, row_id: int, values: dict[str, Any] | None) -> bytes:
+def leaf_data(table_name: str, row_id: int, values: dict[str, Any] | None, version: int | None = None) -> bytes:
     """The bytes of one leaf: the row's values, or ``None`` for a row removed through the application."""
-    return canonical({"v": VERSION, "t": table_name, "id": row_id, "row": values})
+    version = current_version() if version is None else version
+    return canonical({"v": version, "t": table_name, "id": row_id, "row": values})
+
+
+def leaf_version(data: bytes) -> int:
+    """The version of a leaf (1 when it cannot be read: :func:`parse_leaf` says why)."""
+    try:
+        version = json.loads(data.decode("utf-8"))["v"]
+    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError):
+        return 1
+    return version if version in VERSIONS else 1
 
 
 def parse_leaf(data: bytes) -> tuple[str, int, dict[str, Any] | None]:
@@ -246,7 +301,7 @@ def parse_leaf(data: bytes) -> tuple[str, int, dict[str, Any] | None]:
     """
     try:
         parsed = json.loads(data.decode("utf-8"))
-        if parsed["v"] != VERSION or not isinstance(parsed["t"], str) or not isinstance(parsed["id"], int):
+        if parsed["v"] not in VERSIONS or not isinstance(parsed["t"], str) or not isinstance(parsed["id"], int):
             raise ValueError("unknown leaf version")
         values = parsed["row"]
         if values is not None and not isinstance(values, dict):

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from sqlalchemy import Connection, select
 
-from models.tlog.coverage import COVERED, leaf_data, row_values
+from models.tlog.coverage import COVERED, leaf_data, leaf_version, row_values
 from models.tlog.tables import LogEntry
 
 _E = LogEntry.__table__.c  # type: ignore[attr-defined]
@@ -27,7 +27,8 @@ def is_logged(connection: Connection, table: str, row_id: int) -> bool:
     clause = spec.clause()
     try:
         row = connection.execute(select(clause).where(clause.c.id == row_id)).mappings().first()
-        current = None if row is None else leaf_data(table, row_id, row_values(spec, row))
+        version = 1 if latest is None else leaf_version(bytes(latest))
+        current = None if row is None else leaf_data(table, row_id, row_values(spec, row, version), version)
     except (ValueError, TypeError, AssertionError):
         return False  # a value the application would not have written
     return latest is not None and current is not None and bytes(latest) == current

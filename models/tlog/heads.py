@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +31,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from bot.i18n import N_
 from models.invalid_input import InvalidInput
-from models.tlog.coverage import canonical
+from models.tlog.coverage import canonical, use_leaf_key
 
 HEAD_VERSION = "balcao-tlog/1"
 
@@ -206,10 +207,24 @@ def public_pem(key: Ed25519PublicKey) -> str:
 _signing_key: Ed25519PrivateKey | None = None
 
 
+LEAF_KEY_LABEL = b"balcao-tlog/leaf-key/2"
+
+
+def leaf_key_of(key: Ed25519PrivateKey) -> bytes:
+    """The secret of version-2 leaves, derived from the signing key (HMAC-SHA256 of a fixed label)."""
+    raw = key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                            serialization.NoEncryption())
+    return hmac.new(raw, LEAF_KEY_LABEL, hashlib.sha256).digest()
+
+
 def use_signing_key(key: Ed25519PrivateKey | None) -> None:
-    """Install the key this process signs heads with (at start, from settings); ``None``: heads stay unsigned."""
+    """Install the key this process signs heads with (at start, from settings); ``None``: heads stay unsigned.
+
+    It also installs the leaf key derived from it (:func:`models.tlog.coverage.use_leaf_key`).
+    """
     global _signing_key
     _signing_key = key
+    use_leaf_key(None if key is None else leaf_key_of(key))
 
 
 def signing_key() -> Ed25519PrivateKey | None:

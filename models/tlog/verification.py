@@ -22,11 +22,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from sqlalchemy import Connection, select, tuple_
+from sqlalchemy import Connection, Dialect, column, select, table, tuple_
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot.i18n import N_
 from models.tlog import merkle
-from models.tlog.coverage import COVERED, leaf_data, parse_leaf, row_values
+from models.tlog.coverage import (
+    COVERED,
+    TYPES,
+    Covered,
+    current_version,
+    leaf_data,
+    leaf_version,
+    parse_leaf,
+    row_values,
+)
 from models.tlog.heads import TreeHead, signature_is_valid
 from models.tlog.proofs import MissingSubtree, consistency_proof, current_head, published_heads
 from models.tlog.tables import LogEntry, LogNode
@@ -89,7 +99,7 @@ class _Walk:
 
     def __init__(self, sizes: set[int]) -> None:
         self.frontier = merkle.Frontier()
-        self.latest: dict[tuple[str, int], tuple[int, bytes, bool]] = {}  # key -> (idx, leaf hash, exists)
+        self.latest: dict[tuple[str, int], tuple[int, bytes, bool, int]] = {}  # key -> (idx, hash, exists, version)
         self.roots: dict[int, bytes] = {0: merkle.EMPTY_ROOT} if 0 in sizes else {}
         self.sizes = sizes
 
@@ -99,19 +109,19 @@ def _walk(connection: Connection, report: LogReport, sizes: set[int]) -> _Walk:
     for rows in _batches(connection):
         completed: list[tuple[int, int, bytes]] = []
         for row in rows:
-            index, data = int(row.idx), bytes(row.data)
-            where = f"tlog_entry {index}"
+            index, where = int(row.idx), f"tlog_entry {row.idx}"
+            data = row.data.encode("utf-8") if isinstance(row.data, str) else bytes(row.data or b"")
             if index != walk.frontier.size:
                 report.problems.append(Problem(where, N_("log entries are missing before this one (expected index "
                                                          "{expected})"), {"expected": walk.frontier.size}))
             digest = merkle.leaf_hash(data)
-            if bytes(row.leaf_hash) != digest:
+            if not isinstance(row.leaf_hash, bytes | memoryview) or bytes(row.leaf_hash) != digest:
                 report.problems.append(Problem(where, N_("the entry's leaf hash does not match its data")))
             try:
                 table, row_id, values = parse_leaf(data)
-                if (table, row_id) != (row.tbl, int(row.row_id)):
+                if (table, row_id) != (row.tbl, row.row_id):
                     raise ValueError("the entry's table or row differs from its data")
-                walk.latest[(table, row_id)] = (index, digest, values is not None)
+                walk.latest[(table, row_id)] = (index, digest, values is not None, leaf_version(data))
             except ValueError:
                 report.problems.append(Problem(where, N_("the entry's data is not a leaf of this log")))
             completed += walk.frontier.append(digest)
@@ -165,41 +175,80 @@ def _latest_values(connection: Connection, index: int) -> dict[str, Any] | None:
         return None
 
 
+def _typed(spec: Covered, row: Any, dialect: Dialect) -> dict[str, Any]:
+    """A row read without types, converted column by column as the application reads it.
+
+    Raises:
+        ValueError: a stored value is not of its column's type (its name is the message).
+    """
+    out = dict(row)
+    for name, kind in spec.columns.items():
+        type_ = TYPES[kind]
+        if type_ is None or row[name] is None:
+            continue
+        try:
+            processor = type_.dialect_impl(dialect).result_processor(dialect, None)
+            out[name] = processor(row[name]) if processor is not None else row[name]
+        except Exception as exc:  # whatever an attacker stored: verify names the column and goes on
+            raise ValueError(name) from exc
+    return out
+
+
+def _table_rows(connection: Connection, spec: Covered) -> Iterator[Any]:
+    raw = table(spec.name, column("id"), *(column(name) for name in spec.columns))
+    last: Any = None
+    while True:
+        statement = select(raw).order_by(raw.c.id).limit(BATCH)
+        if last is not None:
+            statement = statement.where(raw.c.id > last)
+        rows = connection.execute(statement).mappings().all()
+        if not rows:
+            return
+        last = rows[-1]["id"]
+        yield from rows
+
+
+def _check_row(connection: Connection, walk: _Walk, report: LogReport, numbers: dict[int, str], spec: Covered,
+               row: Any) -> tuple[str, int]:
+    table_name, row_id = spec.name, int(row["id"])
+    key = (table_name, row_id)
+    report.rows += 1
+    latest = walk.latest.get(key)
+    version = latest[3] if latest is not None else current_version()
+    try:
+        values = row_values(spec, _typed(spec, row, connection.dialect), version)
+    except ValueError as exc:
+        report.problems.append(Problem(f"{table_name} {row_id}", N_("a stored value is not of its column's type "
+                                                                    "({column}): written behind the application's "
+                                                                    "back"), {"column": str(exc.args[0])}))
+        return key
+    if table_name == "notice":
+        numbers[row_id] = str(values["number"])
+    if latest is None or not latest[2]:
+        report.problems.append(Problem(_where(numbers, table_name, row_id, values),
+                                       N_("this row has no entry in the log (it was added or restored "
+                                          "behind the application's back)")))
+    elif merkle.leaf_hash(leaf_data(table_name, row_id, values, version)) != latest[1]:
+        logged = _latest_values(connection, latest[0]) or {}
+        changed = sorted(name for name in values if logged.get(name) != values[name])
+        report.problems.append(Problem(
+            _where(numbers, table_name, row_id, values),
+            N_("differs from its latest log entry ({index}) in: {fields}"),
+            {"index": latest[0], "fields": ", ".join(changed) or "?"}))
+    return key
+
+
 def _check_rows(connection: Connection, walk: _Walk, report: LogReport) -> None:
     seen: set[tuple[str, int]] = set()
     numbers: dict[int, str] = {}  # notice id -> number, to name the rows of a notice (the notice table comes first)
-    for table, spec in COVERED.items():
-        clause = spec.clause()
-        last: Any = None
-        while True:
-            statement = select(clause).order_by(clause.c.id).limit(BATCH)
-            if last is not None:
-                statement = statement.where(clause.c.id > last)
-            rows = connection.execute(statement).mappings().all()
-            if not rows:
-                break
-            last = rows[-1]["id"]
-            for row in rows:
-                row_id = int(row["id"])
-                values = row_values(spec, row)
-                key = (table, row_id)
-                seen.add(key)
-                if table == "notice":
-                    numbers[row_id] = str(values["number"])
-                report.rows += 1
-                latest = walk.latest.get(key)
-                if latest is None or not latest[2]:
-                    report.problems.append(Problem(_where(numbers, table, row_id, values),
-                                                   N_("this row has no entry in the log (it was added or restored "
-                                                      "behind the application's back)")))
-                elif merkle.leaf_hash(leaf_data(table, row_id, values)) != latest[1]:
-                    logged = _latest_values(connection, latest[0]) or {}
-                    changed = sorted(name for name in values if logged.get(name) != values[name])
-                    report.problems.append(Problem(
-                        _where(numbers, table, row_id, values),
-                        N_("differs from its latest log entry ({index}) in: {fields}"),
-                        {"index": latest[0], "fields": ", ".join(changed) or "?"}))
-    for key, (index, _digest, exists) in walk.latest.items():
+    for spec in COVERED.values():
+        try:
+            for row in _table_rows(connection, spec):
+                seen.add(_check_row(connection, walk, report, numbers, spec, row))
+        except (SQLAlchemyError, ValueError, TypeError) as exc:
+            report.problems.append(Problem(spec.name, N_("the table cannot be read ({reason})"),
+                                           {"reason": exc.__class__.__name__}))
+    for key, (index, _digest, exists, _version) in walk.latest.items():
         if exists and key not in seen:
             report.problems.append(Problem(
                 _where(numbers, key[0], key[1], _latest_values(connection, index)),
@@ -217,8 +266,18 @@ def verify_log(connection: Connection, *, key: Ed25519PublicKey | None,
         external: a head kept elsewhere (``--head FILE``), checked like the published ones.
     """
     report = LogReport()
-    current = current_head(connection)
-    published = published_heads(connection, limit=100_000)
+    try:
+        current = current_head(connection)
+    except (SQLAlchemyError, ValueError, TypeError) as exc:
+        report.problems.append(Problem("tlog_state", N_("the current tree head cannot be read ({reason})"),
+                                       {"reason": exc.__class__.__name__}))
+        current = TreeHead(tree_size=0, root_hash=merkle.EMPTY_ROOT, timestamp=0)
+    try:
+        published = published_heads(connection, limit=100_000)
+    except (SQLAlchemyError, ValueError, TypeError) as exc:
+        report.problems.append(Problem("tlog_published", N_("the published heads cannot be read ({reason})"),
+                                       {"reason": exc.__class__.__name__}))
+        published = []
     heads = [(f"published head {i + 1} (size {h.tree_size})", h) for i, h in enumerate(published)]
     if external is not None:
         heads.append((f"--head (size {external.tree_size})", external))
@@ -239,5 +298,9 @@ def verify_log(connection: Connection, *, key: Ed25519PublicKey | None,
     if key is not None:
         for label, head in heads:
             _check_head(connection, head, label, walk, current, key, report)
+    if current_version() == 1 and any(latest[3] >= 2 for latest in walk.latest.values()):
+        report.problems.append(Problem(where, N_("no leaf key is installed (the log key of "
+                                                 "BALCAO_LOG_SIGNING_KEY_FILE): the rows cannot be compared")))
+        return report
     _check_rows(connection, walk, report)
     return report
