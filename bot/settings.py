@@ -293,7 +293,14 @@ class Settings(BaseSettings):
     )
     tsa_url: str | None = Field(
         default=None,
-        description="RFC 3161 timestamp authority that timestamps the tree head written out each day (optional).",
+        description="RFC 3161 timestamp authority that timestamps the tree head written out each day (optional; "
+        "when set, notice verify requires the newest written-out head to carry its token).",
+    )
+    log_witness_url: str | None = Field(
+        default=None,
+        description="A witness outside this server (a second deployment, or any URL that stores what is POSTed and "
+        "answers GET with the newest): each head written out is POSTed there as JSON, and notice verify checks the "
+        "log against the newest head it holds (a rollback or a re-signed history shows). Optional.",
     )
     cli_locale: str = Field(
         default="pt_BR",
@@ -342,7 +349,7 @@ class Settings(BaseSettings):
             return "sqlite+aiosqlite://" + value.split("://", 1)[1]
         raise ValueError("use sqlite+aiosqlite:///path/to/file.db or postgresql+asyncpg://user:pass@host/db")
 
-    @field_validator("telegram_api_url", "webhook_url", "public_url", "tsa_url")
+    @field_validator("telegram_api_url", "webhook_url", "public_url", "tsa_url", "log_witness_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is None or value == "":

@@ -43,6 +43,7 @@ from models.tlog.tables import LogEntry, LogNode
 from models.tlog.timestamps import TimestampError, check_token
 
 BATCH = 1000
+TSA_ACCURACY_MS = 5 * 60 * 1000  # a TSA's clock and this server's may differ by this much (and genTime is in s)
 _E = LogEntry.__table__.c  # type: ignore[attr-defined]
 _N = LogNode.__table__.c  # type: ignore[attr-defined]
 
@@ -256,14 +257,48 @@ def _check_rows(connection: Connection, walk: _Walk, report: LogReport) -> None:
                 {"index": index}))
 
 
-def verify_log(connection: Connection, *, key: Ed25519PublicKey | None,
-               external: TreeHead | None = None) -> LogReport:
+def _check_anchors(published: list[TreeHead], current: TreeHead, witness: TreeHead | None,
+                   require_timestamp: bool, report: LogReport) -> None:
+    """The newest head against what is kept outside the server: the witness's newest head and the TSA's token."""
+    if witness is not None and witness.tree_size > current.tree_size:
+        report.problems.append(Problem(
+            f"witness (size {witness.tree_size})",
+            N_("the witness holds a newer head ({size} entries) than this log ({current}): the log was rolled back "
+               "(restored from an earlier backup) or truncated"),
+            {"size": witness.tree_size, "current": current.tree_size}))
+    if witness is not None and published and witness.timestamp > published[-1].timestamp:
+        report.problems.append(Problem(
+            f"witness (size {witness.tree_size})",
+            N_("the witness holds a head written after this log's newest written-out head: the written-out heads "
+               "were rolled back")))
+    if not require_timestamp or not published:
+        return
+    newest = published[-1]
+    where = f"published head {len(published)} (size {newest.tree_size})"
+    if newest.tsa_token is None:
+        report.problems.append(Problem(where, N_("the newest written-out head has no RFC 3161 timestamp although "
+                                                 "BALCAO_TSA_URL is set")))
+        return
+    try:
+        stamp = check_token(newest.tsa_token, newest.signed_bytes())
+    except TimestampError:
+        return  # named by the head's own check
+    if stamp.gen_time.timestamp() * 1000 + TSA_ACCURACY_MS < newest.timestamp:
+        report.problems.append(Problem(where, N_("the head claims a moment after its RFC 3161 timestamp (it was "
+                                                 "signed again with another date)")))
+
+
+def verify_log(connection: Connection, *, key: Ed25519PublicKey | None, external: TreeHead | None = None,
+               witness: TreeHead | None = None, require_timestamp: bool = False) -> LogReport:
     """Verify the whole log, its heads and every covered row (read only).
 
     Args:
         connection: a connection to the database.
         key: the log's public key; without it no signature can be checked, which is itself a problem.
         external: a head kept elsewhere (``--head FILE``), checked like the published ones.
+        witness: the newest head the witness holds (``BALCAO_LOG_WITNESS_URL``), checked the same way, and that
+            the log is not older than it.
+        require_timestamp: the newest written-out head must carry a valid RFC 3161 token (a TSA is configured).
     """
     report = LogReport()
     try:
@@ -281,6 +316,8 @@ def verify_log(connection: Connection, *, key: Ed25519PublicKey | None,
     heads = [(f"published head {i + 1} (size {h.tree_size})", h) for i, h in enumerate(published)]
     if external is not None:
         heads.append((f"--head (size {external.tree_size})", external))
+    if witness is not None:
+        heads.append((f"witness (size {witness.tree_size})", witness))
     walk = _walk(connection, report, {current.tree_size} | {head.tree_size for _, head in heads})
     where = f"tree head (size {current.tree_size})"
     if walk.frontier.size != current.tree_size or walk.roots.get(current.tree_size) != current.root_hash:
@@ -298,6 +335,7 @@ def verify_log(connection: Connection, *, key: Ed25519PublicKey | None,
     if key is not None:
         for label, head in heads:
             _check_head(connection, head, label, walk, current, key, report)
+    _check_anchors(published, current, witness, require_timestamp, report)
     if current_version() == 1 and any(latest[3] >= 2 for latest in walk.latest.values()):
         report.problems.append(Problem(where, N_("no leaf key is installed (the log key of "
                                                  "BALCAO_LOG_SIGNING_KEY_FILE): the rows cannot be compared")))
