@@ -1,7 +1,8 @@
 """Install the system packages the tests need (headless Chromium, its driver, npm for axe-core), when we can.
 
 Run by ``make test`` before pytest. As root (CI, fresh machines) it installs Debian's ``chromium``,
-``chromium-driver`` and ``npm`` if they are missing; otherwise it only says what is missing (the browser test then
+``chromium-driver``, ``npm`` and ``libimage-exiftool-perl`` if they are
+missing; otherwise it only says what is missing (the browser test then
 skips outside CI and fails in CI).
 """
 
@@ -12,7 +13,8 @@ import shutil
 import subprocess
 import sys
 
-PACKAGES = {"chromium": "chromium", "chromedriver": "chromium-driver", "npm": "npm"}  # npm: axe-core (make axe)
+PACKAGES = {"chromium": "chromium", "chromedriver": "chromium-driver", "npm": "npm",  # npm: axe-core (make axe)
+            "exiftool": "libimage-exiftool-perl"}  # exiftool: writes real metadata for the upload tests
 
 
 def main() -> int:
