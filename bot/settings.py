@@ -291,6 +291,12 @@ class Settings(BaseSettings):
         "keygen FILE); keep it outside the database and its backups. Unset: heads are unsigned and notice verify "
         "fails.",
     )
+    log_signer_socket: Path | None = Field(
+        default=None,
+        description="Unix socket of the log's signer process (python -m bot log signer --socket PATH, run as another "
+        "user who alone reads the key file): the application then holds no key. Takes the place of "
+        "BALCAO_LOG_SIGNING_KEY_FILE for the application.",
+    )
     tsa_url: str | None = Field(
         default=None,
         description="RFC 3161 timestamp authority that timestamps the tree head written out each day (optional; "

@@ -4,7 +4,8 @@ Staff tools, so they print in the CLI locale (BALCAO_CLI_LOCALE, pt_BR by defaul
 flag per element of the Código de Posturas Art. 25 (notificação preliminar) or Art. 34 (auto de infração) — Lei
 1.533/2020 autos the same, Art. 22 — and refuses a missing one naming its article (exit 2). ``notice verify``
 checks the transparency log (:mod:`models.tlog.verification`), optionally against a head kept elsewhere
-(``--head FILE``), and exits 1 naming each thing that does not verify.
+(``--head FILE``) and the witness's newest head (``--witness URL`` or ``BALCAO_LOG_WITNESS_URL``), and exits 1
+naming each thing that does not verify.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ import hmac
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -122,7 +122,7 @@ def key_id_of(key: Ed25519PublicKey) -> str:
     return hashlib.sha256(raw_public(key)).hexdigest()
 
 
-def sign_head(*, tree_size: int, root_hash: bytes, timestamp: int, key: Ed25519PrivateKey) -> TreeHead:
+def sign_head(*, tree_size: int, root_hash: bytes, timestamp: int, key: HeadKey) -> TreeHead:
     """A head signed with ``key``."""
     public = key.public_key()
     key_id = key_id_of(public)
@@ -204,7 +204,7 @@ def public_pem(key: Ed25519PublicKey) -> str:
     return key.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
 
 
-_signing_key: Ed25519PrivateKey | None = None
+_signing_key: HeadKey | None = None
 
 
 LEAF_KEY_LABEL = b"balcao-tlog/leaf-key/2"
@@ -217,16 +217,34 @@ def leaf_key_of(key: Ed25519PrivateKey) -> bytes:
     return hmac.new(raw, LEAF_KEY_LABEL, hashlib.sha256).digest()
 
 
-def use_signing_key(key: Ed25519PrivateKey | None) -> None:
-    """Install the key this process signs heads with (at start, from settings); ``None``: heads stay unsigned.
+class HeadKey(Protocol):
+    """What signs heads: the Ed25519 key itself, or :class:`models.tlog.signer.RemoteSigner` (no key here)."""
 
-    It also installs the leaf key derived from it (:func:`models.tlog.coverage.use_leaf_key`).
+    def sign(self, data: bytes) -> bytes:
+        """An Ed25519 signature of ``data``."""
+        ...
+
+    def public_key(self) -> Ed25519PublicKey:
+        """The public half."""
+        ...
+
+
+def use_signing_key(key: HeadKey | None) -> None:
+    """Install what this process signs heads with (at start, from settings); ``None``: heads stay unsigned.
+
+    It also installs the leaf key derived from the key (:func:`models.tlog.coverage.use_leaf_key`); a remote
+    signer gives it.
     """
     global _signing_key
     _signing_key = key
-    use_leaf_key(None if key is None else leaf_key_of(key))
+    if key is None:
+        use_leaf_key(None)
+    elif isinstance(key, Ed25519PrivateKey):
+        use_leaf_key(leaf_key_of(key))
+    else:
+        use_leaf_key(key.leaf_key())  # type: ignore[attr-defined]
 
 
-def signing_key() -> Ed25519PrivateKey | None:
+def signing_key() -> HeadKey | None:
     """The key installed by :func:`use_signing_key`."""
     return _signing_key
