@@ -10,8 +10,9 @@ track, and mutagen must read it. Every metadata box — ``udta`` (``©xyz``, the
 ``©nam``, ``©ART``), ``meta`` (iTunes ``ilst``, QuickTime ``keys`` such as ``com.apple.quicktime.location``),
 ``uuid`` (XMP) — at any depth of ``moov`` and at the top level, and every ``free``/``skip`` box (left-over bytes
 of earlier versions), becomes a ``free`` box of the same size filled with zeros, so no sample offset moves; each
-track's handler name (free text) is zeroed too. The media data (``mdat``) is not touched: a timed metadata
-track's samples (``mebx``) stay, see the README.
+track's handler name (free text) is zeroed too. The samples of every track that is neither video nor sound (a
+timed metadata track: an iPhone's ``mebx`` location, a camera's GPS track; subtitles) are zeroed in ``mdat``;
+the picture and the sound are not touched.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from models.cases.unreadable import UnreadableFile
 _CONTAINERS = frozenset({b"moov", b"trak", b"mdia", b"minf", b"stbl", b"edts", b"dinf", b"mvex", b"moof",
                          b"traf", b"mfra"})
 _METADATA = frozenset({b"udta", b"meta", b"uuid", b"free", b"skip", b"wide", b"ilst", b"Xtra"})
+_MEDIA_HANDLERS = frozenset({b"vide", b"soun"})  # any other track (timed metadata, text) has its samples zeroed
 _OPUS_TAGS = b"OpusTags"
 _VORBIS_TAGS = b"\x03vorbis"
 
@@ -135,6 +137,54 @@ def _blank(data: bytearray, at: int, size: int) -> None:
         data[at + 8 : at + size] = bytes(size - 8)
 
 
+def _find(data: bytearray, start: int, end: int, path: tuple[bytes, ...]) -> tuple[int, int] | None:
+    """The content (start, end) of the box at ``path`` under ``data[start:end]``, or None."""
+    for at, header, size, kind in _boxes(data, start, end):
+        if kind == path[0]:
+            return (at + header, at + size) if len(path) == 1 else _find(data, at + header, at + size, path[1:])
+    return None
+
+
+def _table(data: bytearray, box: tuple[int, int] | None, width: int, skip: int = 4) -> list[tuple[int, ...]]:
+    """The entries of a full box's table (after version/flags, ``skip`` bytes, and a 32-bit count)."""
+    if box is None:
+        raise UnreadableFile(MP4)
+    start, end = box
+    (count,) = struct.unpack_from(">I", data, start + skip)
+    fmt = {4: ">I", 8: ">Q", 12: ">III"}[width]
+    if start + skip + 4 + count * width > end:
+        raise UnreadableFile(MP4)
+    return [struct.unpack_from(fmt, data, start + skip + 4 + n * width) for n in range(count)]
+
+
+def _blank_samples(data: bytearray, track: tuple[int, int]) -> None:
+    """Zero a timed metadata track's samples in ``mdat`` (an iPhone's ``mebx`` location, a GPS track)."""
+    table = _find(data, track[0], track[1], (b"mdia", b"minf", b"stbl"))
+    if table is None:
+        raise UnreadableFile(MP4)
+    sizes_box = _find(data, *table, (b"stsz",))
+    if sizes_box is None:
+        raise UnreadableFile(MP4)
+    (fixed,) = struct.unpack_from(">I", data, sizes_box[0] + 4)
+    sizes = [s[0] for s in _table(data, sizes_box, 4, skip=8)] if fixed == 0 else \
+        [fixed] * struct.unpack_from(">I", data, sizes_box[0] + 8)[0]
+    chunks_box = _find(data, *table, (b"stco",))
+    offsets = [o[0] for o in (_table(data, chunks_box, 4) if chunks_box else _table(data, _find(
+        data, *table, (b"co64",)), 8))]
+    runs = _table(data, _find(data, *table, (b"stsc",)), 12)
+    sample = 0
+    for number, offset in enumerate(offsets, start=1):
+        per_chunk = next((run[1] for run in reversed(runs) if run[0] <= number), 0)
+        for _ in range(per_chunk):
+            if sample >= len(sizes):
+                return
+            if offset + sizes[sample] > len(data):
+                raise UnreadableFile(MP4)
+            data[offset : offset + sizes[sample]] = bytes(sizes[sample])
+            offset += sizes[sample]
+            sample += 1
+
+
 def _clean_boxes(data: bytearray, start: int, end: int) -> int:
     """Blank the metadata boxes under ``data[start:end]``; returns how many tracks it holds."""
     tracks = 0
@@ -143,8 +193,15 @@ def _clean_boxes(data: bytearray, start: int, end: int) -> int:
             _blank(data, at, size)
         elif kind == b"hdlr" and size >= header + 24:
             data[at + header + 24 : at + size] = bytes(size - header - 24)  # the handler's name, free text
+        elif kind == b"trak":
+            tracks += 1
+            handler = _find(data, at + header, at + size, (b"mdia", b"hdlr"))
+            if handler is None:
+                raise UnreadableFile(MP4)
+            if bytes(data[handler[0] + 8 : handler[0] + 12]) not in _MEDIA_HANDLERS:
+                _blank_samples(data, (at + header, at + size))
+            _clean_boxes(data, at + header, at + size)
         elif kind in _CONTAINERS:
-            tracks += kind == b"trak"
             tracks += _clean_boxes(data, at + header, at + size)
     return tracks
 

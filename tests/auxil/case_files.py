@@ -69,41 +69,53 @@ def ogg(seconds: float, *, tags: dict[str, str] | None = None) -> bytes:
             + page(audio, 2, round(seconds * 48_000), last=True))
 
 
+VIDEO_SAMPLE = b"\x00\x00\x00\x0cvideo-frame!"
+"""The one sample of :func:`mp4`'s video track (what cleaning must leave as it is)."""
+
+
 def _box(kind: bytes, *children: bytes) -> bytes:
     body = b"".join(children)
     return struct.pack(">I", 8 + len(body)) + kind + body
 
 
-def mp4(seconds: float, timescale: int = 1000) -> bytes:
-    """An MP4 video whose ``mvhd`` box says it lasts ``seconds``: ftyp, moov with one video track, and mdat."""
+def mp4(seconds: float, timescale: int = 1000, *, metadata_sample: bytes | None = None) -> bytes:
+    """An MP4 video whose ``mvhd`` box says it lasts ``seconds``: ftyp, moov with one video track (and, given
+    ``metadata_sample``, a timed metadata track, as an iPhone's location track, holding it), and mdat."""
     duration = round(seconds * timescale)
+    matrix = struct.pack(">9I", 0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000)
     mvhd = _box(b"mvhd", b"\x00\x00\x00\x00", struct.pack(">IIII", 0, 0, timescale, duration),
-                struct.pack(">IH", 0x00010000, 0x0100), bytes(10),
-                struct.pack(">9I", 0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000), bytes(24),
-                struct.pack(">I", 2))
-    tkhd = _box(b"tkhd", b"\x00\x00\x00\x03", struct.pack(">IIIII", 0, 0, 1, 0, duration), bytes(8),
-                struct.pack(">HHHH", 0, 0, 0, 0),
-                struct.pack(">9I", 0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000),
-                struct.pack(">II", 16 << 16, 16 << 16))
-    mdhd = _box(b"mdhd", b"\x00\x00\x00\x00", struct.pack(">IIII", 0, 0, timescale, duration),
-                struct.pack(">HH", 0x55C4, 0))
-    hdlr = _box(b"hdlr", b"\x00\x00\x00\x00", bytes(4), b"vide", bytes(12), b"VideoHandler\x00")
-    entry = _box(b"mp4v", bytes(6), struct.pack(">H", 1), bytes(16), struct.pack(">HHII", 16, 16, 0x480000, 0x480000),
-                 bytes(4), struct.pack(">H", 1), bytes(32), struct.pack(">Hh", 0x18, -1))
+                struct.pack(">IH", 0x00010000, 0x0100), bytes(10), matrix, bytes(24), struct.pack(">I", 3))
+    video_entry = _box(b"mp4v", bytes(6), struct.pack(">H", 1), bytes(16),
+                       struct.pack(">HHII", 16, 16, 0x480000, 0x480000), bytes(4), struct.pack(">H", 1), bytes(32),
+                       struct.pack(">Hh", 0x18, -1))
+    metadata_entry = _box(b"mebx", bytes(6), struct.pack(">H", 1))
     ftyp = _box(b"ftyp", b"isom", struct.pack(">I", 0x200), b"isommp41")
+    samples = [VIDEO_SAMPLE] + ([metadata_sample] if metadata_sample is not None else [])
 
-    def stbl(offset: int) -> bytes:
-        return _box(b"stbl", _box(b"stsd", bytes(4), struct.pack(">I", 1), entry),
+    def track(number: int, handler: bytes, entry: bytes, offset: int, size: int) -> bytes:
+        tkhd = _box(b"tkhd", b"\x00\x00\x00\x03", struct.pack(">IIIII", 0, 0, number, 0, duration), bytes(8),
+                    struct.pack(">HHHH", 0, 0, 0, 0), matrix, struct.pack(">II", 16 << 16, 16 << 16))
+        mdhd = _box(b"mdhd", b"\x00\x00\x00\x00", struct.pack(">IIII", 0, 0, timescale, duration),
+                    struct.pack(">HH", 0x55C4, 0))
+        hdlr = _box(b"hdlr", b"\x00\x00\x00\x00", bytes(4), handler, bytes(12), b"Handler\x00")
+        stbl = _box(b"stbl", _box(b"stsd", bytes(4), struct.pack(">I", 1), entry),
                     _box(b"stts", bytes(4), struct.pack(">III", 1, 1, duration)),
                     _box(b"stsc", bytes(4), struct.pack(">IIII", 1, 1, 1, 1)),
-                    _box(b"stsz", bytes(4), struct.pack(">III", 16, 1, 16)),
+                    _box(b"stsz", bytes(4), struct.pack(">III", size, 1, 0)[:8]),
                     _box(b"stco", bytes(4), struct.pack(">II", 1, offset)))
-
-    def moov(offset: int) -> bytes:
-        minf = _box(b"minf", _box(b"vmhd", b"\x00\x00\x00\x01", bytes(8)),
+        header = _box(b"vmhd", b"\x00\x00\x00\x01", bytes(8)) if handler == b"vide" else _box(b"nmhd", bytes(4))
+        minf = _box(b"minf", header,
                     _box(b"dinf", _box(b"dref", bytes(4), struct.pack(">I", 1), _box(b"url ", b"\x00\x00\x00\x01"))),
-                    stbl(offset))
-        return _box(b"moov", mvhd, _box(b"trak", tkhd, _box(b"mdia", mdhd, hdlr, minf)))
+                    stbl)
+        return _box(b"trak", tkhd, _box(b"mdia", mdhd, hdlr, minf))
 
-    offset = len(ftyp) + len(moov(0)) + 8  # the one sample, at the start of mdat's data
-    return ftyp + moov(offset) + _box(b"mdat", bytes(16))
+    def moov(base: int) -> bytes:
+        tracks, offset = [], base
+        for number, sample in enumerate(samples, start=1):
+            handler, entry = (b"vide", video_entry) if number == 1 else (b"meta", metadata_entry)
+            tracks.append(track(number, handler, entry, offset, len(sample)))
+            offset += len(sample)
+        return _box(b"moov", mvhd, *tracks)
+
+    base = len(ftyp) + len(moov(0)) + 8  # the samples, one after the other, at the start of mdat's data
+    return ftyp + moov(base) + _box(b"mdat", *samples)

@@ -21,7 +21,7 @@ from models.cases.attachments import AttachmentRefused, store_attachment
 from models.cases.file_metadata import clean_file
 from models.cases.limits import CaseLimits
 from tests.auxil import exiftool
-from tests.auxil.case_files import mp4, ogg, pdf
+from tests.auxil.case_files import VIDEO_SAMPLE, mp4, ogg, pdf
 from tests.auxil.case_people import Cast
 
 LIMITS = CaseLimits(cases_per_day=5, max_attachments=5, max_attachment_bytes=10 * 1024 * 1024, max_voice_seconds=60,
@@ -120,6 +120,14 @@ def test_a_jpeg_whose_segments_cannot_be_followed_is_re_encoded_without_its_exif
     assert not PERSONAL.search(cleaned.decode("latin-1")) and not _found(cleaned, "jpg")
     with Image.open(io.BytesIO(cleaned)) as image:
         assert image.size == (32, 24)
+
+
+def test_a_videos_timed_metadata_track_is_zeroed_and_its_picture_kept() -> None:
+    """An iPhone writes the place into a timed metadata track (``mebx``) inside ``mdat``, not into a box."""
+    video = mp4(12, metadata_sample=b"com.apple.quicktime.location.ISO6709 -13.5400-058.8100/ Joaquim Sigiloso")
+    cleaned = clean_file(video, "video/mp4")
+    assert not PERSONAL.search(cleaned.decode("latin-1")) and len(cleaned) == len(video)
+    assert VIDEO_SAMPLE in cleaned and MP4(io.BytesIO(cleaned)).info.length == pytest.approx(12)
 
 
 def test_what_follows_the_end_of_a_picture_is_left_out() -> None:
