@@ -311,10 +311,22 @@ class Settings(BaseSettings):
         "keygen FILE); keep it outside the database and its backups. Unset: heads are unsigned and notice verify "
         "fails.",
     )
+    log_signer_socket: Path | None = Field(
+        default=None,
+        description="Unix socket of the log's signer process (python -m bot log signer --socket PATH, run as another "
+        "user who alone reads the key file): the application then holds no key. Takes the place of "
+        "BALCAO_LOG_SIGNING_KEY_FILE for the application.",
+    )
     tsa_url: str | None = Field(
         default=None,
         description="RFC 3161 timestamp authority that timestamps the tree head written out each day and every "
-        "PDF signature (optional).",
+        "PDF signature (optional; when set, notice verify requires the newest written-out head to carry its token).",
+    )
+    log_witness_url: str | None = Field(
+        default=None,
+        description="A witness outside this server (a second deployment, or any URL that stores what is POSTed and "
+        "answers GET with the newest): each head written out is POSTed there as JSON, and notice verify checks the "
+        "log against the newest head it holds (a rollback or a re-signed history shows). Optional.",
     )
     signing_pkcs12_file: Path | None = Field(
         default=None, description="Single municipality: PKCS#12 file of the certificate that signs its PDFs "
@@ -376,7 +388,7 @@ class Settings(BaseSettings):
             return "sqlite+aiosqlite://" + value.split("://", 1)[1]
         raise ValueError("use sqlite+aiosqlite:///path/to/file.db or postgresql+asyncpg://user:pass@host/db")
 
-    @field_validator("telegram_api_url", "webhook_url", "public_url", "tsa_url")
+    @field_validator("telegram_api_url", "webhook_url", "public_url", "tsa_url", "log_witness_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is None or value == "":

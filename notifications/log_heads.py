@@ -6,11 +6,19 @@ configured. The row is claimed by its day (unique): several processes running th
 head, and a process that was down publishes when it comes back. A head whose signature is not valid for this
 process's key is never published: that would lend the key to a head someone else wrote (``notice verify``
 says what is wrong).
+
+The head written out, with its token, is then POSTed as JSON to the witness (``BALCAO_LOG_WITNESS_URL``) when
+one is configured: a store outside this server that answers GET with the newest head it holds. Restoring the
+database (rows, log and head) from an earlier backup, or rewriting the history and signing it again with the
+key on this server, cannot change what the witness keeps: ``notice verify`` compares the log with it (issue 23,
+item 2). A witness that cannot be reached is logged and tried again with the next day's head.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import json
 import logging
 import secrets
 
@@ -21,7 +29,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.settings import Settings
-from models.tlog.heads import TreeHead, signature_is_valid, signing_key
+from models.tlog.heads import HeadFormatError, TreeHead, signature_is_valid, signing_key
 from models.tlog.proofs import current_head, run
 from models.tlog.tables import PublishedHead
 from models.tlog.timestamps import CONTENT_TYPE, TimestampError, request, token_of_response
@@ -49,6 +57,44 @@ async def fetch_timestamp(url: str, data: bytes) -> bytes | None:
         return None
 
 
+async def post_to_witness(url: str, head: TreeHead) -> bool:
+    """POST a head (with its RFC 3161 token) to the witness; False (logged) when it did not take it."""
+    timeout = aiohttp.ClientTimeout(total=TSA_TIMEOUT_SECONDS)
+    try:
+        async with aiohttp.ClientSession(timeout=timeout) as client, client.post(url, json=head.to_json()) as response:
+            if response.status // 100 != 2:
+                raise aiohttp.ClientResponseError(response.request_info, (), status=response.status)
+        return True
+    except (aiohttp.ClientError, TimeoutError) as exc:
+        logger.warning("the log witness did not take the head: %s", exc.__class__.__name__)
+        return False
+
+
+async def fetch_witnessed_head(url: str) -> TreeHead | None:
+    """The newest head the witness holds; None when it holds none yet (HTTP 404).
+
+    Raises:
+        WitnessError: the witness cannot be reached or does not answer with a head.
+    """
+    timeout = aiohttp.ClientTimeout(total=TSA_TIMEOUT_SECONDS)
+    try:
+        async with aiohttp.ClientSession(timeout=timeout) as client, client.get(url) as response:
+            if response.status == 404:
+                return None
+            if response.status != 200:
+                raise WitnessError(f"HTTP {response.status}")
+            body = await response.content.read(MAX_REPLY_BYTES)
+        return TreeHead.from_json(json.loads(body))
+    except (aiohttp.ClientError, TimeoutError) as exc:
+        raise WitnessError(exc.__class__.__name__) from None
+    except (ValueError, HeadFormatError) as exc:
+        raise WitnessError(f"not a tree head ({exc.__class__.__name__})") from None
+
+
+class WitnessError(Exception):
+    """The witness could not be read (the message says why, in English, for the operator)."""
+
+
 def _publish(connection: Connection, day: dt.date, head: TreeHead, token: bytes | None, now: dt.datetime) -> int:
     table = PublishedHead.__table__  # type: ignore[attr-defined]
     dialect_insert = pg_insert if connection.dialect.name == "postgresql" else sqlite_insert
@@ -74,4 +120,8 @@ async def publish_log_head(*, session: AsyncSession, now: dt.datetime, settings:
         return 0
     await session.commit()  # hold no transaction while the TSA answers
     token = await fetch_timestamp(settings.tsa_url, head.signed_bytes()) if settings.tsa_url else None
-    return await run(session, _publish, day, head, token, now)
+    written = await run(session, _publish, day, head, token, now)
+    if written and settings.log_witness_url:
+        await session.commit()
+        await post_to_witness(settings.log_witness_url, dataclasses.replace(head, tsa_token=token))
+    return written

@@ -4,7 +4,8 @@ Staff tools, so they print in the CLI locale (BALCAO_CLI_LOCALE, pt_BR by defaul
 flag per element of the Código de Posturas Art. 25 (notificação preliminar) or Art. 34 (auto de infração) — Lei
 1.533/2020 autos the same, Art. 22 — and refuses a missing one naming its article (exit 2). ``notice verify``
 checks the transparency log (:mod:`models.tlog.verification`), optionally against a head kept elsewhere
-(``--head FILE``), and exits 1 naming each thing that does not verify.
+(``--head FILE``) and the witness's newest head (``--witness URL`` or ``BALCAO_LOG_WITNESS_URL``), and exits 1
+naming each thing that does not verify.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from bot.cli.errors import CommandError, file_problem
 from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
 from bot.db import database
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from bot.settings import get_settings
 from models.invalid_input import InvalidInput
 from models.municipalities import sync_municipalities
@@ -35,7 +36,8 @@ from models.notices.tables import DeliveryState, NoticeDelivery, NoticeType
 from models.rulebooks.catalogue import RULEBOOK_IDS
 from models.tlog.heads import HeadFormatError, TreeHead, load_public_key, signing_key
 from models.tlog.proofs import run
-from models.tlog.verification import verify_log
+from models.tlog.verification import Problem, verify_log
+from notifications.log_heads import WitnessError, fetch_witnessed_head
 
 _DATE = re.compile(r"^(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})/(\d{4}))$")
 _TIME = re.compile(r"^(\d{1,2})[:h](\d{2})$")
@@ -101,6 +103,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
                                   "head): prove the log still extends it"))
     verify.add_argument("--public-key", type=Path, metavar=tr.pgettext("metavar", "FILE"),
                         help=tr._("the log's public key (PEM); default: the key of BALCAO_LOG_SIGNING_KEY_FILE"))
+    verify.add_argument("--witness", metavar="URL",
+                        help=tr._("the witness that keeps the heads written out (default: BALCAO_LOG_WITNESS_URL): "
+                                  "prove the log is not older than, nor a rewrite of, its newest head"))
     verify.set_defaults(handler=_verify)
 
 
@@ -227,10 +232,21 @@ async def _verify(args: argparse.Namespace) -> int:
         except HeadFormatError as exc:
             raise CommandError(tr._("{option}: {reason}").format(option="--public-key",
                                                                  reason=exc.render(tr))) from None
+    witness_url = args.witness or settings.log_witness_url
+    witness, unreachable = None, None
+    if witness_url:
+        try:
+            witness = await fetch_witnessed_head(witness_url)
+        except WitnessError as exc:
+            unreachable = Problem(f"witness {witness_url}", N_("the witness cannot be read ({reason}): the log "
+                                                               "cannot be compared with it"), {"reason": str(exc)})
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         await sync_municipalities(session=session, served=settings.municipalities)
-        report = await run(session, lambda connection: verify_log(connection, key=key, external=external))
+        report = await run(session, lambda connection: verify_log(
+            connection, key=key, external=external, witness=witness, require_timestamp=bool(settings.tsa_url)))
+    if unreachable is not None:
+        report.problems.append(unreachable)
     for problem in report.problems:
         print(f"{problem.where}: {tr._(problem.problem).format(**problem.params)}")
     checked = tr._("{entries} log entries, {rows} rows and {heads} signed heads checked").format(

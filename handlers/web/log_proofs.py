@@ -10,8 +10,10 @@ route                                          what
 ``GET /verificar/{code}/prova.json``           a notice's latest entry and its inclusion proof (code holders)
 =============================================  ==============================================================
 
-Hashes and signatures are base64. A proof by code shows the notice's leaf: its values are digests, ids, dates
-and the stage (no name, CPF or address in clear), and only the holder of the code can ask for it.
+Hashes and signatures are base64. A proof by code shows the notice's leaf: dates, the stage, the law, and for
+every personal field (name, CPF, address, facts, the person's, case's and inspector's ids) an HMAC under a server
+secret (leaf version 2, issue 23), so a low-entropy value such as a CPF cannot be found by trying them all; only
+the holder of the code can ask for it.
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@
 A file received while a form is being filled in belongs to its sender and to no case yet
 (``case_id`` empty); filing the case claims it. Limits: at most ``max_attachments`` per case, each at most
 ``max_attachment_bytes``, and only JPEG, PNG, PDF, Ogg voice notes and MP4 videos (each within its length
-limit) — checked on the content itself (magic bytes, the length inside the file), not on the name or the type
-the phone declares. The caption typed under a photo is kept with it.
+limit) — checked on the content itself (magic bytes, then the whole file parsed as that type, and the length
+inside it), not on the name or the type the phone declares. Every metadata block is removed before the file is
+stored (:mod:`models.cases.file_metadata`). The caption typed under a photo is kept with it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import N_, Translator
-from models.cases.file_metadata import strip_metadata
+from models.cases.file_metadata import UnreadableFile, clean_file
 from models.cases.limits import ALLOWED_TYPES, CaseLimits
 from models.cases.media import EXTENSIONS, MP4, OGG, media_seconds, sniff_media
 from models.cases.tables import CaseAttachment
@@ -51,6 +52,22 @@ def sniff_type(content: bytes) -> str | None:
         if content.startswith(magic):
             return mime
     return sniff_media(content)
+
+
+def cleaned_or_refused(content: bytes, mime: str) -> bytes:
+    """The file checked to be what its first bytes say, without metadata (:func:`clean_file`).
+
+    Raises:
+        AttachmentRefused: it does not parse as that type (a ``%PDF-`` followed by an HTML page), or cannot be
+            cleaned.
+    """
+    try:
+        return clean_file(content, mime)
+    except UnreadableFile:
+        raise AttachmentRefused(
+            N_("This file is damaged or is not what it seems to be, so it was not kept. Everything else you entered "
+               "is safe.")
+        ) from None
 
 
 def check_before_download(*, declared_size: int | None, count: int, limits: CaseLimits) -> None:
@@ -133,8 +150,8 @@ async def store_attachment(
                 "Everything else you entered is safe."
             )
         )
+    content = cleaned_or_refused(content, mime)
     _check_length(content, mime, limits)
-    content = strip_metadata(content, mime)
     digest = hashlib.sha256(content).hexdigest()
     if already:
         twins = await session.exec(

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +55,8 @@ from models.payments.instructions import payment_payload
 from models.people import Person
 from models.rulebooks.catalogue import CP
 from models.rulebooks.deadline_rules import get_rule
+from models.tlog.facts import all_logged
+from models.tlog.proofs import run
 
 DELIVERY_KIND = "notice.delivery"
 DECISION_KIND = "notice.decision"
@@ -61,6 +64,7 @@ TACIT_KIND = "notice.tacit_ciencia"
 FAILED_OUTBOX = (OutboxStatus.UNREACHABLE, OutboxStatus.FAILED, OutboxStatus.CANCELLED)
 REDELIVERABLE = (StaffReason.NO_PERSON, StaffReason.NO_OPTIN, StaffReason.OPTED_OUT, StaffReason.UNREACHABLE)
 """Why a document may be on the staff list and still go to the bot once its person can take it there."""
+logger = logging.getLogger(__name__)
 
 
 class DeliveryError(Exception):
@@ -415,9 +419,12 @@ async def scan_electronic_deliveries(*, session: AsyncSession, settings: Setting
     """Follow every electronic delivery still waiting for ciência; the caller commits.
 
     - the outbox could not deliver it (blocked bot, deleted account, gave up): to the staff list;
-    - sent: keep the moment it was sent (``sent_at``), the start of the tacit period;
+    - sent: keep the moment it was sent (``sent_at``), the start of the tacit period, as a fact of the delivery
+      (covered by the transparency log), never before the notice's issue; the outbox itself is not covered;
     - ``BALCAO_TACIT_CIENCIA_DAYS`` after sending: tacit ciência at that moment where the rulebook admits it
-      (a message tells the person), otherwise to the staff list (not acknowledged).
+      (a message tells the person), otherwise to the staff list (not acknowledged). Decided at a later scan than
+      the one that kept ``sent_at``, and only while the notice and delivery rows are their latest log entries:
+      a tacit ciência follows from covered facts alone (issue 23, item 2).
 
     Returns:
         How many deliveries changed state (and messages were enqueued).
@@ -442,10 +449,18 @@ async def scan_electronic_deliveries(*, session: AsyncSession, settings: Setting
         if message.status is not OutboxStatus.SENT or message.sent_at is None:
             continue
         if delivery.sent_at is None:
-            delivery.sent_at = message.sent_at
+            # The outbox is outside the log: its word is kept only as a logged fact of the delivery, never earlier
+            # than the notice's own issue nor later than now. The tacit period runs from that fact alone.
+            delivery.sent_at = min(max(message.sent_at, notice.issued_at, delivery.created_at), now)
             session.add(delivery)
+            continue
         deadline = delivery.sent_at + period
         if now < deadline:
+            continue
+        if deadline < notice.issued_at + period or not await run(session, all_logged, [
+                ("notice", notice.id or 0), ("notice_delivery", delivery.id or 0)]):
+            logger.error("notice delivery %s: its rows differ from the transparency log; no tacit ciência derived "
+                         "(run notice verify)", delivery.id)
             continue
         if notice.rulebook in settings.tacit_ciencia_rulebooks:
             await _set_ciencia(session=session, notice=notice, delivery=delivery, kind=CienciaKind.TACIT,

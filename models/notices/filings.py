@@ -34,8 +34,7 @@ from bot.i18n import N_, Translator
 from bot.settings import Settings
 from models.audit import record
 from models.calendar import BusinessCalendar
-from models.cases.attachments import AttachmentRefused, check_before_download, sniff_type
-from models.cases.file_metadata import strip_metadata
+from models.cases.attachments import AttachmentRefused, check_before_download, cleaned_or_refused, sniff_type
 from models.cases.limits import CaseLimits
 from models.columns import utcnow
 from models.notices.chain import append_event
@@ -211,7 +210,10 @@ async def store_filing_attachment(
     if mime is None:
         raise AttachmentRefused(N_("I can only accept photos (JPEG or PNG) and PDF documents, so this file was "
                                    "not kept. Everything else you entered is safe."))
-    content = strip_metadata(content, mime)  # EXIF position and owner, as for the cases' files
+    if mime not in ("image/jpeg", "image/png", "application/pdf"):
+        raise AttachmentRefused(N_("I can only accept photos (JPEG or PNG) and PDF documents, so this file was "
+                                   "not kept. Everything else you entered is safe."))
+    content = cleaned_or_refused(content, mime)  # parsed as its type, every metadata block removed
     digest = hashlib.sha256(content).hexdigest()
     if already:
         twin = (await session.exec(

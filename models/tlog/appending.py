@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import Connection, event, func, insert, inspect, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.orm import Session, SessionTransaction
+from sqlalchemy.orm import ORMExecuteState, Session, SessionTransaction
 
 from models.columns import utcnow
 from models.tlog.coverage import COVERED, Covered, leaf_data, row_values
@@ -56,6 +56,24 @@ def _note_changes(session: Session, _context: object) -> None:
         if key is None or (obj in session.dirty and not session.is_modified(obj, include_collections=False)):
             continue
         pending[key] = None
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _note_bulk_changes(state: ORMExecuteState) -> None:
+    """A bulk ``update(...)``/``delete(...)`` through the session changes rows the flush never sees: note them."""
+    if not (state.is_update or state.is_delete):
+        return
+    target = getattr(state.statement, "table", None)
+    name = getattr(target, "name", None)
+    if name not in COVERED or target is None:
+        return
+    ids = select(target.c.id)
+    where = getattr(state.statement, "whereclause", None)
+    if where is not None:
+        ids = ids.where(where)
+    pending: dict[RowKey, None] = state.session.info.setdefault(PENDING, {})
+    for row_id in state.session.execute(ids).scalars():
+        pending[(name, int(row_id))] = None
 
 
 @event.listens_for(Session, "before_commit")
@@ -176,11 +194,11 @@ def backfill(connection: Connection) -> int:
     Migration 0005 runs it to log every existing row; a later migration that adds or fills a covered column runs
     it again after its change (only the rows it changed get a new leaf). Columns of :data:`COVERED` that the
     database does not have yet (added by a migration chained after the one running) are left out of the leaves
-    until then; so are covered tables it does not have yet.
+    until then, and so are covered tables it does not have yet.
     """
     inspector = inspect(connection)
-    present = {name: {column["name"] for column in inspector.get_columns(name)} for name in COVERED
-               if inspector.has_table(name)}
+    present = {name: {column["name"] for column in inspector.get_columns(name)}
+               for name in COVERED if inspector.has_table(name)}
     specs = {name: Covered(name, {c: k for c, k in spec.columns.items() if c in present[name]})
              for name, spec in COVERED.items() if name in present}
     total = 0

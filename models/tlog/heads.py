@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -30,7 +31,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from bot.i18n import N_
 from models.invalid_input import InvalidInput
-from models.tlog.coverage import canonical
+from models.tlog.coverage import canonical, use_leaf_key
 
 HEAD_VERSION = "balcao-tlog/1"
 
@@ -121,7 +122,7 @@ def key_id_of(key: Ed25519PublicKey) -> str:
     return hashlib.sha256(raw_public(key)).hexdigest()
 
 
-def sign_head(*, tree_size: int, root_hash: bytes, timestamp: int, key: Ed25519PrivateKey) -> TreeHead:
+def sign_head(*, tree_size: int, root_hash: bytes, timestamp: int, key: HeadKey) -> TreeHead:
     """A head signed with ``key``."""
     public = key.public_key()
     key_id = key_id_of(public)
@@ -203,15 +204,47 @@ def public_pem(key: Ed25519PublicKey) -> str:
     return key.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
 
 
-_signing_key: Ed25519PrivateKey | None = None
+_signing_key: HeadKey | None = None
 
 
-def use_signing_key(key: Ed25519PrivateKey | None) -> None:
-    """Install the key this process signs heads with (at start, from settings); ``None``: heads stay unsigned."""
+LEAF_KEY_LABEL = b"balcao-tlog/leaf-key/2"
+
+
+def leaf_key_of(key: Ed25519PrivateKey) -> bytes:
+    """The secret of version-2 leaves, derived from the signing key (HMAC-SHA256 of a fixed label)."""
+    raw = key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                            serialization.NoEncryption())
+    return hmac.new(raw, LEAF_KEY_LABEL, hashlib.sha256).digest()
+
+
+class HeadKey(Protocol):
+    """What signs heads: the Ed25519 key itself, or :class:`models.tlog.signer.RemoteSigner` (no key here)."""
+
+    def sign(self, data: bytes) -> bytes:
+        """An Ed25519 signature of ``data``."""
+        ...
+
+    def public_key(self) -> Ed25519PublicKey:
+        """The public half."""
+        ...
+
+
+def use_signing_key(key: HeadKey | None) -> None:
+    """Install what this process signs heads with (at start, from settings); ``None``: heads stay unsigned.
+
+    It also installs the leaf key derived from the key (:func:`models.tlog.coverage.use_leaf_key`); a remote
+    signer gives it.
+    """
     global _signing_key
     _signing_key = key
+    if key is None:
+        use_leaf_key(None)
+    elif isinstance(key, Ed25519PrivateKey):
+        use_leaf_key(leaf_key_of(key))
+    else:
+        use_leaf_key(key.leaf_key())  # type: ignore[attr-defined]
 
 
-def signing_key() -> Ed25519PrivateKey | None:
+def signing_key() -> HeadKey | None:
     """The key installed by :func:`use_signing_key`."""
     return _signing_key

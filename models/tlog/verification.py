@@ -22,17 +22,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from sqlalchemy import Connection, select, tuple_
+from sqlalchemy import Connection, Dialect, column, select, table, tuple_
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot.i18n import N_
 from models.tlog import merkle
-from models.tlog.coverage import COVERED, leaf_data, parse_leaf, row_values
+from models.tlog.coverage import (
+    COVERED,
+    TYPES,
+    Covered,
+    current_version,
+    leaf_data,
+    leaf_version,
+    parse_leaf,
+    row_values,
+)
 from models.tlog.heads import TreeHead, signature_is_valid
 from models.tlog.proofs import MissingSubtree, consistency_proof, current_head, published_heads
 from models.tlog.tables import LogEntry, LogNode
 from models.tlog.timestamps import TimestampError, check_token
 
 BATCH = 1000
+TSA_ACCURACY_MS = 5 * 60 * 1000  # a TSA's clock and this server's may differ by this much (and genTime is in s)
 _E = LogEntry.__table__.c  # type: ignore[attr-defined]
 _N = LogNode.__table__.c  # type: ignore[attr-defined]
 
@@ -89,7 +100,7 @@ class _Walk:
 
     def __init__(self, sizes: set[int]) -> None:
         self.frontier = merkle.Frontier()
-        self.latest: dict[tuple[str, int], tuple[int, bytes, bool]] = {}  # key -> (idx, leaf hash, exists)
+        self.latest: dict[tuple[str, int], tuple[int, bytes, bool, int]] = {}  # key -> (idx, hash, exists, version)
         self.roots: dict[int, bytes] = {0: merkle.EMPTY_ROOT} if 0 in sizes else {}
         self.sizes = sizes
 
@@ -99,19 +110,19 @@ def _walk(connection: Connection, report: LogReport, sizes: set[int]) -> _Walk:
     for rows in _batches(connection):
         completed: list[tuple[int, int, bytes]] = []
         for row in rows:
-            index, data = int(row.idx), bytes(row.data)
-            where = f"tlog_entry {index}"
+            index, where = int(row.idx), f"tlog_entry {row.idx}"
+            data = row.data.encode("utf-8") if isinstance(row.data, str) else bytes(row.data or b"")
             if index != walk.frontier.size:
                 report.problems.append(Problem(where, N_("log entries are missing before this one (expected index "
                                                          "{expected})"), {"expected": walk.frontier.size}))
             digest = merkle.leaf_hash(data)
-            if bytes(row.leaf_hash) != digest:
+            if not isinstance(row.leaf_hash, bytes | memoryview) or bytes(row.leaf_hash) != digest:
                 report.problems.append(Problem(where, N_("the entry's leaf hash does not match its data")))
             try:
                 table, row_id, values = parse_leaf(data)
-                if (table, row_id) != (row.tbl, int(row.row_id)):
+                if (table, row_id) != (row.tbl, row.row_id):
                     raise ValueError("the entry's table or row differs from its data")
-                walk.latest[(table, row_id)] = (index, digest, values is not None)
+                walk.latest[(table, row_id)] = (index, digest, values is not None, leaf_version(data))
             except ValueError:
                 report.problems.append(Problem(where, N_("the entry's data is not a leaf of this log")))
             completed += walk.frontier.append(digest)
@@ -165,41 +176,80 @@ def _latest_values(connection: Connection, index: int) -> dict[str, Any] | None:
         return None
 
 
+def _typed(spec: Covered, row: Any, dialect: Dialect) -> dict[str, Any]:
+    """A row read without types, converted column by column as the application reads it.
+
+    Raises:
+        ValueError: a stored value is not of its column's type (its name is the message).
+    """
+    out = dict(row)
+    for name, kind in spec.columns.items():
+        type_ = TYPES[kind]
+        if type_ is None or row[name] is None:
+            continue
+        try:
+            processor = type_.dialect_impl(dialect).result_processor(dialect, None)
+            out[name] = processor(row[name]) if processor is not None else row[name]
+        except Exception as exc:  # whatever an attacker stored: verify names the column and goes on
+            raise ValueError(name) from exc
+    return out
+
+
+def _table_rows(connection: Connection, spec: Covered) -> Iterator[Any]:
+    raw = table(spec.name, column("id"), *(column(name) for name in spec.columns))
+    last: Any = None
+    while True:
+        statement = select(raw).order_by(raw.c.id).limit(BATCH)
+        if last is not None:
+            statement = statement.where(raw.c.id > last)
+        rows = connection.execute(statement).mappings().all()
+        if not rows:
+            return
+        last = rows[-1]["id"]
+        yield from rows
+
+
+def _check_row(connection: Connection, walk: _Walk, report: LogReport, numbers: dict[int, str], spec: Covered,
+               row: Any) -> tuple[str, int]:
+    table_name, row_id = spec.name, int(row["id"])
+    key = (table_name, row_id)
+    report.rows += 1
+    latest = walk.latest.get(key)
+    version = latest[3] if latest is not None else current_version()
+    try:
+        values = row_values(spec, _typed(spec, row, connection.dialect), version)
+    except ValueError as exc:
+        report.problems.append(Problem(f"{table_name} {row_id}", N_("a stored value is not of its column's type "
+                                                                    "({column}): written behind the application's "
+                                                                    "back"), {"column": str(exc.args[0])}))
+        return key
+    if table_name == "notice":
+        numbers[row_id] = str(values["number"])
+    if latest is None or not latest[2]:
+        report.problems.append(Problem(_where(numbers, table_name, row_id, values),
+                                       N_("this row has no entry in the log (it was added or restored "
+                                          "behind the application's back)")))
+    elif merkle.leaf_hash(leaf_data(table_name, row_id, values, version)) != latest[1]:
+        logged = _latest_values(connection, latest[0]) or {}
+        changed = sorted(name for name in values if logged.get(name) != values[name])
+        report.problems.append(Problem(
+            _where(numbers, table_name, row_id, values),
+            N_("differs from its latest log entry ({index}) in: {fields}"),
+            {"index": latest[0], "fields": ", ".join(changed) or "?"}))
+    return key
+
+
 def _check_rows(connection: Connection, walk: _Walk, report: LogReport) -> None:
     seen: set[tuple[str, int]] = set()
     numbers: dict[int, str] = {}  # notice id -> number, to name the rows of a notice (the notice table comes first)
-    for table, spec in COVERED.items():
-        clause = spec.clause()
-        last: Any = None
-        while True:
-            statement = select(clause).order_by(clause.c.id).limit(BATCH)
-            if last is not None:
-                statement = statement.where(clause.c.id > last)
-            rows = connection.execute(statement).mappings().all()
-            if not rows:
-                break
-            last = rows[-1]["id"]
-            for row in rows:
-                row_id = int(row["id"])
-                values = row_values(spec, row)
-                key = (table, row_id)
-                seen.add(key)
-                if table == "notice":
-                    numbers[row_id] = str(values["number"])
-                report.rows += 1
-                latest = walk.latest.get(key)
-                if latest is None or not latest[2]:
-                    report.problems.append(Problem(_where(numbers, table, row_id, values),
-                                                   N_("this row has no entry in the log (it was added or restored "
-                                                      "behind the application's back)")))
-                elif merkle.leaf_hash(leaf_data(table, row_id, values)) != latest[1]:
-                    logged = _latest_values(connection, latest[0]) or {}
-                    changed = sorted(name for name in values if logged.get(name) != values[name])
-                    report.problems.append(Problem(
-                        _where(numbers, table, row_id, values),
-                        N_("differs from its latest log entry ({index}) in: {fields}"),
-                        {"index": latest[0], "fields": ", ".join(changed) or "?"}))
-    for key, (index, _digest, exists) in walk.latest.items():
+    for spec in COVERED.values():
+        try:
+            for row in _table_rows(connection, spec):
+                seen.add(_check_row(connection, walk, report, numbers, spec, row))
+        except (SQLAlchemyError, ValueError, TypeError) as exc:
+            report.problems.append(Problem(spec.name, N_("the table cannot be read ({reason})"),
+                                           {"reason": exc.__class__.__name__}))
+    for key, (index, _digest, exists, _version) in walk.latest.items():
         if exists and key not in seen:
             report.problems.append(Problem(
                 _where(numbers, key[0], key[1], _latest_values(connection, index)),
@@ -207,21 +257,67 @@ def _check_rows(connection: Connection, walk: _Walk, report: LogReport) -> None:
                 {"index": index}))
 
 
-def verify_log(connection: Connection, *, key: Ed25519PublicKey | None,
-               external: TreeHead | None = None) -> LogReport:
+def _check_anchors(published: list[TreeHead], current: TreeHead, witness: TreeHead | None,
+                   require_timestamp: bool, report: LogReport) -> None:
+    """The newest head against what is kept outside the server: the witness's newest head and the TSA's token."""
+    if witness is not None and witness.tree_size > current.tree_size:
+        report.problems.append(Problem(
+            f"witness (size {witness.tree_size})",
+            N_("the witness holds a newer head ({size} entries) than this log ({current}): the log was rolled back "
+               "(restored from an earlier backup) or truncated"),
+            {"size": witness.tree_size, "current": current.tree_size}))
+    if witness is not None and published and witness.timestamp > published[-1].timestamp:
+        report.problems.append(Problem(
+            f"witness (size {witness.tree_size})",
+            N_("the witness holds a head written after this log's newest written-out head: the written-out heads "
+               "were rolled back")))
+    if not require_timestamp or not published:
+        return
+    newest = published[-1]
+    where = f"published head {len(published)} (size {newest.tree_size})"
+    if newest.tsa_token is None:
+        report.problems.append(Problem(where, N_("the newest written-out head has no RFC 3161 timestamp although "
+                                                 "BALCAO_TSA_URL is set")))
+        return
+    try:
+        stamp = check_token(newest.tsa_token, newest.signed_bytes())
+    except TimestampError:
+        return  # named by the head's own check
+    if stamp.gen_time.timestamp() * 1000 + TSA_ACCURACY_MS < newest.timestamp:
+        report.problems.append(Problem(where, N_("the head claims a moment after its RFC 3161 timestamp (it was "
+                                                 "signed again with another date)")))
+
+
+def verify_log(connection: Connection, *, key: Ed25519PublicKey | None, external: TreeHead | None = None,
+               witness: TreeHead | None = None, require_timestamp: bool = False) -> LogReport:
     """Verify the whole log, its heads and every covered row (read only).
 
     Args:
         connection: a connection to the database.
         key: the log's public key; without it no signature can be checked, which is itself a problem.
         external: a head kept elsewhere (``--head FILE``), checked like the published ones.
+        witness: the newest head the witness holds (``BALCAO_LOG_WITNESS_URL``), checked the same way, and that
+            the log is not older than it.
+        require_timestamp: the newest written-out head must carry a valid RFC 3161 token (a TSA is configured).
     """
     report = LogReport()
-    current = current_head(connection)
-    published = published_heads(connection, limit=100_000)
+    try:
+        current = current_head(connection)
+    except (SQLAlchemyError, ValueError, TypeError) as exc:
+        report.problems.append(Problem("tlog_state", N_("the current tree head cannot be read ({reason})"),
+                                       {"reason": exc.__class__.__name__}))
+        current = TreeHead(tree_size=0, root_hash=merkle.EMPTY_ROOT, timestamp=0)
+    try:
+        published = published_heads(connection, limit=100_000)
+    except (SQLAlchemyError, ValueError, TypeError) as exc:
+        report.problems.append(Problem("tlog_published", N_("the published heads cannot be read ({reason})"),
+                                       {"reason": exc.__class__.__name__}))
+        published = []
     heads = [(f"published head {i + 1} (size {h.tree_size})", h) for i, h in enumerate(published)]
     if external is not None:
         heads.append((f"--head (size {external.tree_size})", external))
+    if witness is not None:
+        heads.append((f"witness (size {witness.tree_size})", witness))
     walk = _walk(connection, report, {current.tree_size} | {head.tree_size for _, head in heads})
     where = f"tree head (size {current.tree_size})"
     if walk.frontier.size != current.tree_size or walk.roots.get(current.tree_size) != current.root_hash:
@@ -239,5 +335,10 @@ def verify_log(connection: Connection, *, key: Ed25519PublicKey | None,
     if key is not None:
         for label, head in heads:
             _check_head(connection, head, label, walk, current, key, report)
+    _check_anchors(published, current, witness, require_timestamp, report)
+    if current_version() == 1 and any(latest[3] >= 2 for latest in walk.latest.values()):
+        report.problems.append(Problem(where, N_("no leaf key is installed (the log key of "
+                                                 "BALCAO_LOG_SIGNING_KEY_FILE): the rows cannot be compared")))
+        return report
     _check_rows(connection, walk, report)
     return report

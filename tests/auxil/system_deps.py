@@ -1,7 +1,8 @@
 """Install the system packages the tests need (headless Chromium, its driver, npm, pdfsig, zbarimg), when we can.
 
 Run by ``make test`` before pytest. As root (CI, fresh machines) it installs Debian's ``chromium``,
-``chromium-driver`` and ``npm`` if they are missing; otherwise it only says what is missing (the browser test then
+``chromium-driver``, ``npm`` and ``libimage-exiftool-perl`` if they are
+missing; otherwise it only says what is missing (the browser test then
 skips outside CI and fails in CI).
 """
 
@@ -16,6 +17,7 @@ PACKAGES = {
     "chromium": "chromium", "chromedriver": "chromium-driver", "npm": "npm",  # npm: axe-core (make axe)
     "pdfsig": "poppler-utils",  # the independent check of the PDFs' PAdES signatures
     "zbarimg": "zbar-tools",  # reads the PIX QR codes back from the images
+    "exiftool": "libimage-exiftool-perl",  # writes real metadata for the upload tests
 }
 
 

@@ -28,14 +28,14 @@ def _certificate(key: ec.EllipticCurvePrivateKey) -> x509.Certificate:
 
 
 def timestamp_response(request_der: bytes, *, key: ec.EllipticCurvePrivateKey, serial: int = 1,
-                       imprint: bytes | None = None) -> bytes:
-    """A granted TimeStampResp for a TimeStampReq (``imprint`` forges a different one)."""
+                       imprint: bytes | None = None, gen_time: dt.datetime = GEN_TIME) -> bytes:
+    """A granted TimeStampResp for a TimeStampReq (``imprint`` forges a different one) dated ``gen_time``."""
     request = tsp.TimeStampReq.load(request_der)
     message = request["message_imprint"]
     if imprint is not None:
         message = tsp.MessageImprint({"hash_algorithm": {"algorithm": "sha256"}, "hashed_message": imprint})
     tst = tsp.TSTInfo({"version": "v1", "policy": "1.3.6.1.4.1.4146.2.3", "message_imprint": message,
-                       "serial_number": serial, "gen_time": GEN_TIME, "nonce": request["nonce"].native})
+                       "serial_number": serial, "gen_time": gen_time, "nonce": request["nonce"].native})
     tst_der = tst.dump()
     attributes = [
         cms.CMSAttribute({"type": "content_type", "values": ["tst_info"]}),
@@ -62,8 +62,9 @@ def timestamp_response(request_der: bytes, *, key: ec.EllipticCurvePrivateKey, s
 
 
 @asynccontextmanager
-async def local_tsa(*, forge: bool = False) -> AsyncIterator[tuple[str, list[bytes]]]:
-    """A running TSA: yields its URL and the requests it received."""
+async def local_tsa(*, forge: bool = False, now: bool = False) -> AsyncIterator[tuple[str, list[bytes]]]:
+    """A running TSA: yields its URL and the requests it received (its tokens say GEN_TIME, or ``now`` the
+    moment of the request)."""
     key = ec.generate_private_key(ec.SECP256R1())
     received: list[bytes] = []
 
@@ -71,7 +72,8 @@ async def local_tsa(*, forge: bool = False) -> AsyncIterator[tuple[str, list[byt
         body = await request.read()
         received.append(body)
         answer = timestamp_response(body, key=key, serial=len(received),
-                                    imprint=hashlib.sha256(b"something else").digest() if forge else None)
+                                    imprint=hashlib.sha256(b"something else").digest() if forge else None,
+                                    gen_time=dt.datetime.now(dt.UTC) if now else GEN_TIME)
         return web.Response(body=answer, content_type="application/timestamp-reply")
 
     app = web.Application()

@@ -63,6 +63,7 @@ async def test_tacit_ciencia_through_the_registered_scan(session: AsyncSession, 
     maria = await _maria(session)
     await issue(session, settings, l1533_auto(person_id=maria), now=NOW)
     await mark_outbox_sent(session, at=NOW)
+    assert await run_scan("notice-ciencia", session=session, now=NOW, settings=settings) == 0  # sees it sent
     assert await run_scan("notice-ciencia", session=session, now=NOW + dt.timedelta(days=30), settings=settings) == 1
     delivery = (await session.exec(select(NoticeDelivery))).one()
     await session.refresh(delivery)

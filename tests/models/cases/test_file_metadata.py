@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image, PngImagePlugin
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.settings import Settings
 from models.cases.attachments import store_attachment
-from models.cases.file_metadata import strip_metadata
+from models.cases.file_metadata import UnreadableFile, clean_file, strip_metadata
 from models.cases.limits import CaseLimits
 from models.notices.filings import store_filing_attachment
 from tests.auxil.case_files import pdf
@@ -64,10 +65,12 @@ def test_a_png_loses_its_text_chunks_but_not_its_picture() -> None:
     assert _pixels(cleaned) == _pixels(original)
 
 
-def test_a_pdf_and_a_truncated_jpeg_are_kept_as_they_are() -> None:
-    assert strip_metadata(pdf(), "application/pdf") == pdf()
+def test_a_clean_pdf_is_written_anew_and_a_truncated_jpeg_is_not_a_picture() -> None:
+    cleaned = clean_file(pdf(), "application/pdf")
+    assert b"/Info" not in cleaned and b"/Metadata" not in cleaned and clean_file(cleaned, "application/pdf")
     broken = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + b"\x00" * 64
-    assert strip_metadata(broken, "image/jpeg") == broken
+    with pytest.raises(UnreadableFile):  # issue 23: judged by its first bytes only, it was accepted
+        clean_file(broken, "image/jpeg")
 
 
 async def test_a_photo_sent_with_a_defence_loses_its_metadata_too(

@@ -87,11 +87,58 @@ async def test_lei_1533_tacit_ciencia_30_days_after_sending_ctb_282a_model(
     assert await scan_electronic_deliveries(session=session, settings=settings, now=sent + dt.timedelta(days=40)) == 0
 
 
+async def _tamper(session: AsyncSession, statement: str, **params: object) -> None:
+    """What an attacker with database access does: raw SQL, the application not involved."""
+    from sqlalchemy import bindparam, text
+
+    from models.columns import UTCDateTime
+
+    clause = text(statement).bindparams(*(bindparam(name, value, type_=UTCDateTime()) if isinstance(
+        value, dt.datetime) else bindparam(name, value) for name, value in params.items()))
+    await session.exec(clause)  # type: ignore[call-overload]
+    await session.commit()
+    session.expunge_all()
+
+
+async def test_an_outbox_row_said_sent_31_days_ago_fabricates_no_tacit_ciencia(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """Issue 23, item 2: the outbox is outside the log. Its word becomes the delivery's sent_at (a logged fact)
+    no earlier than the notice's issue, and a tacit ciência follows only from that logged fact (CTB Art. 282-A §2
+    model, L1533)."""
+    await issue(session, settings, l1533_auto(person_id=cast.maria.id), now=NOW)
+    await _tamper(session, "UPDATE outbox_message SET status = 'SENT', sent_at = :at", at=NOW - dt.timedelta(days=31))
+    later = NOW + dt.timedelta(hours=1)
+    assert await scan_electronic_deliveries(session=session, settings=settings, now=later) == 0
+    await session.commit()
+    assert await scan_electronic_deliveries(session=session, settings=settings, now=later) == 0
+    await session.commit()
+    delivery = await _delivery(session)
+    assert delivery.ciencia_kind is None and delivery.sent_at == NOW  # the notice's own logged issue
+    assert (await verify(session)).ok
+
+
+async def test_a_sent_at_changed_behind_the_log_fabricates_no_tacit_ciencia(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    await issue(session, settings, l1533_auto(person_id=cast.maria.id), now=NOW)
+    await mark_outbox_sent(session, at=NOW)
+    await scan_electronic_deliveries(session=session, settings=settings, now=NOW)
+    await session.commit()
+    await _tamper(session, "UPDATE notice_delivery SET sent_at = :at", at=NOW - dt.timedelta(days=31))
+    assert await scan_electronic_deliveries(session=session, settings=settings, now=NOW + dt.timedelta(days=1)) == 0
+    await session.commit()
+    assert (await _delivery(session)).ciencia_kind is None
+    assert not (await verify(session)).ok
+
+
 async def test_cp_art_36_a_notice_not_acknowledged_goes_to_post_instead_of_tacit_ciencia(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
     await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
     await mark_outbox_sent(session, at=NOW)
+    await scan_electronic_deliveries(session=session, settings=settings, now=NOW)  # the scan that sees it sent
+    await session.commit()
     await scan_electronic_deliveries(session=session, settings=settings, now=NOW + dt.timedelta(days=30))
     await session.commit()
     [item] = await staff_list(session=session)
@@ -106,6 +153,8 @@ async def test_the_tacit_period_and_its_rulebooks_are_settings(
                                        "tacit_ciencia_rulebooks": ["sapezal-1533", "nx-posturas"]})
     await issue(session, both, cp_auto(person_id=cast.maria.id), now=NOW)
     await mark_outbox_sent(session, at=NOW)
+    await scan_electronic_deliveries(session=session, settings=both, now=NOW)  # the scan that sees it sent
+    await session.commit()
     assert await scan_electronic_deliveries(session=session, settings=both, now=NOW + dt.timedelta(days=10)) == 1
     await session.commit()
     assert (await _delivery(session)).ciencia_kind is CienciaKind.TACIT
@@ -169,6 +218,8 @@ async def test_a_document_not_acknowledged_in_time_stays_with_staff_after_a_new_
     """CP Art. 36: the bot had its chance; the letter with AR is now the way, whatever the person does."""
     await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
     await mark_outbox_sent(session, at=NOW)
+    await scan_electronic_deliveries(session=session, settings=settings, now=NOW)  # the scan that sees it sent
+    await session.commit()
     await scan_electronic_deliveries(session=session, settings=settings, now=NOW + dt.timedelta(days=30))
     await session.commit()
     assert await accept_electronic_notices(session=session, settings=settings, person_id=cast.maria.id,

@@ -240,7 +240,7 @@ async def test_the_untouched_log_verifies(session: AsyncSession, life: Life, cli
                                           capsys: pytest.CaptureFixture[str]) -> None:
     report = await verify(session)
     assert report.ok, report.problems
-    assert report.heads == 1 and report.rows == 25
+    assert report.heads == 1 and report.rows == 31  # 25 notice rows, the cast (people, staff)
     stages = [(parse_leaf(e.data)[2] or {})["stage"] for e in await run(session, entries_of_row, "notice",
                                                                            life.notice_id)]
     assert stages == ["AWAITING_CIENCIA", "NOTIFIED", "UNDER_REVIEW", "DECIDED"], stages
@@ -283,3 +283,22 @@ async def test_a_head_kept_elsewhere_proves_the_past(
     assert await _run_cli(["notice", "verify", "--head", str(kept)]) == 1
     out = capsys.readouterr().out
     assert "--head (size" in out and "the past was rewritten" in out and "consistency proof" in out
+
+
+async def test_an_odd_value_is_named_and_every_other_problem_still_listed(
+    session: AsyncSession, life: Life, cli_database: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 23, item 2: a non-text datetime (SQLite stores what it is given) made verify crash and list nothing."""
+    if not cli_database.startswith("sqlite"):
+        pytest.skip("PostgreSQL refuses a number in a timestamptz column")
+    await sql(session, "UPDATE notice_delivery SET ciencia_at = 1767225600 WHERE notice_id = :n", n=life.notice_id)
+    await sql(session, "UPDATE audit_event SET actor = 'staff:1' WHERE id = (SELECT max(id) FROM audit_event)")
+    await sql(session, "UPDATE tlog_entry SET data = 'not a leaf' WHERE idx = 3")
+    await session.commit()
+    session.expunge_all()
+    capsys.readouterr()
+    assert await _run_cli(["notice", "verify"]) == 1
+    out = capsys.readouterr().out
+    assert "is not of its column's type (ciencia_at)" in out, out
+    assert "differs from its latest log entry" in out and "actor" in out, out
+    assert "tlog_entry 3: the entry's data is not a leaf of this log" in out, out
