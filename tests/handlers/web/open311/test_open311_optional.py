@@ -58,6 +58,10 @@ async def test_a_report_without_evidence_is_filed_for_the_clerk_to_ask(
     filed = await _post(server, data=joao_report(server.key, media_url=""))
     assert filed.status_code == 201, filed.text
     assert (await session.exec(select(Case.evidence_note))).all() == [None]
+    definition = (await asyncio.to_thread(requests.get, server.url("services/CP-I.json"),
+                                          params={"jurisdiction_id": "nova-xavantina"})).json()
+    evidence = next(item for item in definition["attributes"] if item["code"] == "evidence_note")
+    assert evidence["required"] is False and "obrigatório" not in evidence["description"]
 
 
 def test_the_chat_still_asks_for_evidence_before_filing() -> None:
