@@ -88,6 +88,7 @@ def _case_json(view: CaseView) -> dict[str, Any]:
         "longitude": view.longitude,
         "occurred_on": view.occurred_on.isoformat() if view.occurred_on else None,
         "evidence": view.evidence_note,
+        "evidence_missing": view.evidence_missing,  # CP Art. 31: the clerk asks for it
         "learned_how": view.learned_how,
         "relation": view.relation.value if view.relation else None,
         "relation_ended_on": view.relation_ended_on.isoformat() if view.relation_ended_on else None,

@@ -80,9 +80,13 @@ def address(text: str) -> str:
     return clean_text(text, min_length=5, max_length=300).replace("\n", ", ")
 
 
-def facts(text: str) -> str:
-    """What happened, in the author's words (a representação or a report)."""
-    return clean_text(text, min_length=10, max_length=2000)
+FACTS_MAX = 2000
+"""The longest account of the facts the chat takes (one Telegram message leaves room for the rest)."""
+
+
+def facts(text: str, *, max_length: int = FACTS_MAX) -> str:
+    """What happened, in the author's words (a representação or a report), at most ``max_length`` characters."""
+    return clean_text(text, min_length=10, max_length=max_length)
 
 
 def accused(text: str) -> str:

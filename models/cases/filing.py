@@ -174,8 +174,12 @@ class NotAdmitted(InvalidInput):
     """The law does not admit this case as filled in (e.g. CP Art. 31 sole paragraph)."""
 
 
-def check_representation(form: RepresentationForm) -> None:
+def check_representation(form: RepresentationForm, *, evidence_later: bool = False) -> None:
     """Check a representação against CP Art. 31.
+
+    ``evidence_later``: a request from an Open311 client system may come without evidence (its service
+    definition makes ``evidence_note`` optional); it is filed and the clerk sees that the evidence is missing
+    (``docs/LEGAL-CHOICES.md``, Open311 without evidence). The chat asks for it before filing.
 
     Raises:
         InvalidInput: a required element is missing.
@@ -184,7 +188,8 @@ def check_representation(form: RepresentationForm) -> None:
     """
     if not (form.author.name and form.author.profession and form.author.address):
         raise InvalidInput(N_("The law asks for your name, profession and address (Código de Posturas, Art. 31)."))
-    if not form.attachment_ids and not form.evidence_note:
+    # CP Art. 31: "será acompanhada de provas ou indicará os elementos deste"
+    if not form.attachment_ids and not form.evidence_note and not evidence_later:
         raise InvalidInput(
             N_("Please send evidence, or say where it can be found (Código de Posturas, Art. 31).")
         )
@@ -324,7 +329,7 @@ async def file_representation(
     settings = _where_in_force(settings, CP)
     if CP not in settings.rulebooks:
         raise InvalidInput(N_("Representations under the Código de Posturas are not available in this city."))
-    check_representation(form)
+    check_representation(form, evidence_later=origin is not None)
     case = _new_case(
         CaseKind.REPRESENTATION,
         now=now,

@@ -119,6 +119,16 @@ class CaseView:
         return self.status not in FINAL_STATUSES
 
     @property
+    def evidence_missing(self) -> bool:
+        """A representação with neither a file nor a note of where the evidence is (CP Art. 31).
+
+        Only a request from an Open311 client system is filed so; the clerk asks for the evidence
+        (``docs/LEGAL-CHOICES.md``, Open311 without evidence).
+        """
+        # CP Art. 31: "será acompanhada de provas ou indicará os elementos deste"
+        return self.kind is CaseKind.REPRESENTATION and not self.evidence_note and not self.attachments
+
+    @property
     def legal_basis(self) -> tuple[str, ...]:
         """The references to show: each law once, followed by its articles (:func:`models.cases.legal_basis.by_law`)."""
         return by_law(self.legal_refs)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sqlalchemy import delete, func
 from sqlmodel import col, select
@@ -43,6 +44,7 @@ from models.open311.tables import Open311Client, Open311Submission
 
 _URL = re.compile(r"https?://[^\s<>\"]{1,490}")
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +64,24 @@ class PostedRequest:
     lat: str | None = None
     long: str | None = None
     address_string: str | None = None
+    address_id: str | None = None  # not supported: refused when it is the only place given
     media_url: str | None = None
-    account: str | None = None  # account_id, else email, else device_id
+    account: str | None = None  # account_id, else email, else device_id, else phone
+    service_name: str = ""  # the service's name as staff read it: the description when none is sent
     name: str | None = None  # first_name and last_name: the author's name when attribute[author_name] is not sent
     uploads: tuple[Upload, ...] = ()
+
+
+OPEN311_FACTS_MAX = 4000
+"""The longest description taken from Open311: FixMyStreet sends its title, detail and report URL in one."""
+
+
+def _named(field: str, check: Callable[[str], T], value: str) -> T:
+    """``check(value)``, its refusal naming the form field it is about (``attribute[vehicle]: …``)."""
+    try:
+        return check(value)
+    except InvalidInput as exc:
+        raise InvalidInput(N_("{field}: {reason}"), field=field, reason=exc) from None
 
 
 def _place(request: PostedRequest) -> Place:
@@ -78,8 +94,10 @@ def _place(request: PostedRequest) -> Place:
             raise InvalidInput(N_("lat and long must be numbers in degrees (WGS84).")) from None
         if not (-90 <= latitude <= 90 and -180 <= longitude <= 180):
             raise InvalidInput(N_("lat and long must be numbers in degrees (WGS84)."))
-    text = fields.address(request.address_string) if request.address_string else None
+    text = _named("address_string", fields.address, request.address_string) if request.address_string else None
     place = Place(text=text, latitude=latitude, longitude=longitude)
+    if not place.given and (request.address_id or "").strip():
+        raise InvalidInput(N_("address_id is not supported: send lat and long, or address_string."))
     if not place.given:
         raise InvalidInput(N_("Say where: send lat and long, or address_string."))
     return place
@@ -91,6 +109,14 @@ def _day(value: str, *, today: dt.date) -> dt.date:
     if not _ISO_DAY.match(value):
         raise InvalidInput(N_("Dates must be W3C dates, like 2026-03-01 or 2026-03-01T10:00:00-04:00."))
     return fields.past_day(value[:10], today=today)
+
+
+def _facts(request: PostedRequest) -> str:
+    """The description, or the service's name when none is sent (GeoReport v2: ``description`` is optional)."""
+    if request.description.strip():
+        return _named("description", lambda text: fields.facts(text, max_length=OPEN311_FACTS_MAX),
+                      request.description)
+    return fields.clean_text(request.service_name, min_length=1, max_length=OPEN311_FACTS_MAX)
 
 
 def _required(values: Mapping[str, str], code: str) -> str:
@@ -112,11 +138,14 @@ def _choice(service: Service, values: Mapping[str, str], code: str, *, required:
     return value
 
 
-def _account_sha256(request: PostedRequest) -> str:
-    account = (request.account or "").strip().lower()
-    if not account:
-        # Balcão's daily limit is per person (BALCAO_CASES_PER_DAY): the client must say who its user is.
-        raise InvalidInput(N_("Send account_id, email or device_id: cases are limited per person per day."))
+def _account_sha256(request: PostedRequest, client_id: int) -> str:
+    """Who the person is for the daily limit (``BALCAO_CASES_PER_DAY``), hashed.
+
+    What the client sends (``account_id``, ``email``, ``device_id``, ``phone``: all optional in GeoReport v2);
+    the client system itself when it sends none (FixMyStreet sends none for a user who signed up by phone), so
+    its people without an identity share one allowance, on top of the key's hourly one.
+    """
+    account = (request.account or "").strip().lower() or f"open311-client:{client_id}"
     return hashlib.sha256(account.encode()).hexdigest()
 
 
@@ -218,30 +247,38 @@ async def _file(
     if not values.get("author_name", "").strip() and request.name:
         values["author_name"] = request.name
     place = _place(request)
-    facts = fields.facts(request.description or "")
-    origin = Open311Origin(client_id=client_id, account_sha256=_account_sha256(request),
+    facts = _facts(request)
+    origin = Open311Origin(client_id=client_id, account_sha256=_account_sha256(request, client_id),
                            service_code=service.code, media_url=_media_url(request.media_url))
-    occurred_on = _day(_required(values, "occurred_on"), today=today)
-    evidence = fields.evidence_note(values["evidence_note"]) if values.get("evidence_note", "").strip() else None
+    occurred_on = _named("attribute[occurred_on]", lambda text: _day(text, today=today),
+                         _required(values, "occurred_on"))
+    evidence = _named("attribute[evidence_note]", fields.evidence_note, values["evidence_note"]) \
+        if values.get("evidence_note", "").strip() else None
     if evidence is None and origin.media_url:
         evidence = origin.media_url  # CP Art. 31: where the evidence can be found
     if service.kind is CaseKind.RIDE_HAILING:
         reason = _choice(service, values, "reason", required=True) or ""
-        vehicle = await find_reported_vehicle(session=session, text=_required(values, "vehicle"))
+        plate = _required(values, "vehicle")
+        try:
+            vehicle = await find_reported_vehicle(session=session, text=plate)
+        except InvalidInput as exc:
+            raise InvalidInput(N_("{field}: {reason}"), field="attribute[vehicle]", reason=exc) from None
         return await file_ride_hailing_report(
             session=session, person_id=None, now=now, settings=settings, origin=origin,
             form=RideHailingForm(
-                author=Author(name=fields.person_name(_required(values, "author_name"))),
+                author=Author(name=_named("attribute[author_name]", fields.person_name,
+                                          _required(values, "author_name"))),
                 vehicle_ref=vehicle.reference, reason=RIDE_HAILING_BY_KEY[reason].key, facts=facts,
                 occurred_on=occurred_on, place=place, driver_id=vehicle.driver_id, evidence_note=evidence,
                 attachment_ids=attachment_ids,
             ),
         )
     author = Author(
-        name=fields.person_name(_required(values, "author_name")),
-        profession=fields.profession(_required(values, "author_profession")),
-        address=fields.address(_required(values, "author_address")),
-        cpf=fields.cpf(values["author_cpf"]) if values.get("author_cpf", "").strip() else None,
+        name=_named("attribute[author_name]", fields.person_name, _required(values, "author_name")),
+        profession=_named("attribute[author_profession]", fields.profession, _required(values, "author_profession")),
+        address=_named("attribute[author_address]", fields.address, _required(values, "author_address")),
+        cpf=_named("attribute[author_cpf]", fields.cpf, values["author_cpf"])
+        if values.get("author_cpf", "").strip() else None,
     )
     relation = Relation(_choice(service, values, "relation", required=True) or "")
     ended = values.get("relation_ended_on", "").strip()
@@ -249,11 +286,14 @@ async def _file(
         session=session, person_id=None, now=now, settings=settings, origin=origin,
         form=RepresentationForm(
             author=author, facts=facts, occurred_on=occurred_on, place=place,
-            learned_how=fields.learned_how(_required(values, "learned_how")), relation=relation,
+            learned_how=_named("attribute[learned_how]", fields.learned_how, _required(values, "learned_how")),
+            relation=relation,
             infraction_code=_choice(service, values, "infraction", required=False),
-            accused=fields.accused(values["accused"]) if values.get("accused", "").strip() else None,
+            accused=_named("attribute[accused]", fields.accused, values["accused"])
+            if values.get("accused", "").strip() else None,
             evidence_note=evidence, attachment_ids=attachment_ids,
-            relation_ended_on=_day(ended, today=today) if ended and relation is Relation.FORMER else None,
+            relation_ended_on=_named("attribute[relation_ended_on]", lambda text: _day(text, today=today), ended)
+            if ended and relation is Relation.FORMER else None,
         ),
     )
 

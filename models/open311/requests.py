@@ -46,6 +46,24 @@ AGENCY: dict[Role, str] = {
 }
 
 
+UPDATE_STATUSES: dict[CaseStatus, str] = {
+    CaseStatus.RECEIVED: "OPEN",
+    CaseStatus.IN_PROGRESS: "IN_PROGRESS",
+    CaseStatus.AWAITING_COMPLEMENT: "IN_PROGRESS",
+    # CP Art. 32: the city hall acted (a notificação preliminar or an auto went to the offender); whether the
+    # problem is gone Balcão does not know, so never FIXED
+    CaseStatus.NOTIFIED: "CLOSED",
+    CaseStatus.AUTO_ISSUED: "CLOSED",
+    CaseStatus.ANSWERED: "CLOSED",
+    # archived (with the reason the author is told): nothing more will be done, which is not "Fixed"
+    CaseStatus.ARCHIVED: "NO_FURTHER_ACTION",
+}
+"""mySociety's extended statuses of servicerequestupdates, from Balcão's decisions (README, Open311).
+
+Balcão's archiving has a free reason, not a category, so ``DUPLICATE`` and ``NOT_COUNCILS_RESPONSIBILITY``
+are not sent; a FixMyStreet with extended statuses on shows an archived case as "No further action"."""
+
+
 def open311_status(status: CaseStatus) -> str:
     """GeoReport v2 status: ``closed`` once the case is decided or archived, else ``open``."""
     return "closed" if status in FINAL_STATUSES else "open"
@@ -71,7 +89,10 @@ class PublicRequest:
 
 @dataclass(frozen=True, slots=True)
 class PublicUpdate:
-    """A step of a case as servicerequestupdates shows it (the note is the fixed one of its status)."""
+    """A step of a case as servicerequestupdates shows it (the note is the fixed one of its status).
+
+    ``status`` is mySociety's extended status (:data:`UPDATE_STATUSES`).
+    """
 
     update_id: int
     service_request_id: str
@@ -188,7 +209,7 @@ async def public_updates(
         PublicUpdate(
             update_id=event.id or 0,
             service_request_id=protocol,
-            status=open311_status(event.status),
+            status=UPDATE_STATUSES[event.status],
             status_note=STATUS_NOTES[event.status],
             updated_at=event.at,
         )

@@ -105,8 +105,8 @@ def _representation_attributes(table: str | None) -> tuple[Attribute, ...]:
         Attribute("relation_ended_on", "datetime", False, 10,
                   N_("When you left (required if you were their partner, director, agent or employee)")),
         Attribute("evidence_note", "text", False, 11,
-                  N_("Where the evidence can be found (required without a photo or file; Código de Posturas, "
-                     "Art. 31)")),
+                  N_("Where the evidence can be found, without a photo or file (Código de Posturas, Art. 31; if "
+                     "none is sent, the city hall asks for it)")),
     )
 
 

@@ -13,7 +13,7 @@ from urllib.parse import parse_qsl
 
 from aiohttp import BodyPartReader, web
 
-from bot.i18n import Translator
+from bot.i18n import DEFAULT_LOCALE, Translator, translator
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.open311.render import (
     Open311Error,
@@ -195,7 +195,11 @@ async def _urlencoded(request: web.Request, tr: Translator) -> dict[str, str]:
         if len(data) > FIELDS_TOTAL:
             raise Open311Error(413, tr._("The request is too large."))
     try:
-        pairs = parse_qsl(data.decode("utf-8"), keep_blank_values=True, max_num_fields=MAX_FIELDS)
+        # strict: a percent-escape that is not UTF-8 (a Latin-1 "calçada") is refused, never stored as "cal�ada"
+        pairs = parse_qsl(data.decode("utf-8"), keep_blank_values=True, max_num_fields=MAX_FIELDS,
+                          encoding="utf-8", errors="strict")
+    except UnicodeDecodeError:
+        raise Open311Error(400, tr._("The request is not UTF-8: send the form in UTF-8.")) from None
     except ValueError:
         raise Open311Error(413, tr._("The request has too many fields.")) from None
     return dict(pairs)
@@ -266,7 +270,9 @@ async def create_request(request: web.Request) -> web.Response:
     client = await _client(request, early, tr) if early else None  # a wrong key reads no byte of the body
     try:
         fields, uploads, client = await _form(request, tr, client)
-    except (ValueError, UnicodeDecodeError):
+    except UnicodeDecodeError:
+        raise Open311Error(400, tr._("The request is not UTF-8: send the form in UTF-8.")) from None
+    except ValueError:
         raise Open311Error(400, tr._("The form could not be read.")) from None
     place = jurisdiction_of(request, fields.get("jurisdiction_id") or request.query.get("jurisdiction_id"))
     settings = settings_of(request).for_municipality(place.id)
@@ -281,8 +287,11 @@ async def create_request(request: web.Request) -> web.Response:
         lat=fields.get("lat"),
         long=fields.get("long"),
         address_string=fields.get("address_string"),
+        address_id=fields.get("address_id"),
         media_url=fields.get("media_url"),
-        account=fields.get("account_id") or fields.get("email") or fields.get("device_id"),
+        # GeoReport v2 makes each optional; FixMyStreet adds phone for a user who signed up by phone
+        account=fields.get("account_id") or fields.get("email") or fields.get("device_id") or fields.get("phone"),
+        service_name=service_entry(translator(DEFAULT_LOCALE, settings.timezone), service)["service_name"],
         name=" ".join(part for part in (fields.get("first_name", "").strip(), fields.get("last_name", "").strip())
                       if part) or None,
         uploads=tuple(uploads),
@@ -346,7 +355,8 @@ async def updates(request: web.Request) -> web.Response:
         }
         for item in found
     ]
-    return answer(fmt_of(request), "service_requests_updates", "request_update", body)
+    # mySociety's spec: <service_request_updates><request_update>…
+    return answer(fmt_of(request), "service_request_updates", "request_update", body)
 
 
 @routes.route("*", ROOT + "/{tail:.*}")

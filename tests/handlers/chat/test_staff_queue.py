@@ -9,10 +9,11 @@ from sqlmodel import select
 from bot.db import SessionFactory
 from bot.settings import Settings
 from models.cases.attachments import store_attachment
-from models.cases.filing import file_ombudsman_case, file_representation
+from models.cases.filing import Open311Origin, file_ombudsman_case, file_representation
 from models.cases.limits import CaseLimits
 from models.cases.tables import Case, CaseStatus, Outcome
 from models.columns import utcnow
+from models.open311.keys import client_for_key, issue_key
 from models.people import Person, Role, add_staff
 from tests.auxil.case_chat import Talk, deliver
 from tests.auxil.case_files import pdf
@@ -148,3 +149,24 @@ async def test_the_queue_pages_through_every_case_and_says_how_many(
     shown = {int(b.split(":")[2]) for page in (first, second, third) for b in clara.buttons(page)
              if b.startswith("pend:case:")}
     assert shown == set(by_deadline)  # every case is reachable, each on one page
+
+async def test_a_case_from_open311_without_evidence_tells_the_clerk_to_ask_for_it(
+    emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    """CP Art. 31: an Open311 representação is filed without evidence (LEGAL-CHOICES #33); the clerk is told."""
+    await _setup(sessions, settings)
+    async with sessions() as session:
+        key = await issue_key(session=session, name="fixmystreet", now=utcnow(), actor="test")
+        client = await client_for_key(session=session, key=key)
+        assert client is not None and client.id is not None
+        await file_representation(
+            session=session, person_id=None, form=representation(evidence_note=None), now=utcnow(),
+            settings=settings, origin=Open311Origin(client_id=client.id, account_sha256="0" * 64, service_code="CP-I"))
+        cases = list((await session.exec(select(Case).order_by(Case.id))).all())  # type: ignore[arg-type]
+    clara = Talk(emulator, emulator.add_user(CLARA, "Clara", language_code="en"))
+    queue = await clara.send("/pendencias", "Pending cases")
+    with_evidence = await clara.press(queue, f"pend:case:{cases[0].id}", cases[0].protocol)
+    assert "none was sent" not in with_evidence.text
+    queue = await clara.send("/pendencias", "Pending cases")
+    opened = await clara.press(queue, f"pend:case:{cases[-1].id}", cases[-1].protocol)
+    assert "Evidence: none was sent: ask for it before deciding (Código de Posturas, Art. 31)" in opened.text

@@ -20,10 +20,11 @@ from bot.settings import Settings
 from bot.web import build_web_app
 from models.audit import AuditEvent
 from models.cases.attachments import store_attachment
-from models.cases.filing import Place, file_ombudsman_case, file_representation
+from models.cases.filing import Open311Origin, Place, file_ombudsman_case, file_representation
 from models.cases.limits import CaseLimits
 from models.cases.tables import Case, CaseStatus, Outcome
 from models.console.tables import ResponseTemplate
+from models.open311.keys import client_for_key, issue_key
 from models.outbox import OutboxMessage
 from models.people import Person
 from tests.auxil.case_files import png
@@ -288,3 +289,21 @@ async def test_an_archived_representacao_keeps_its_reason_labelled_motivo(
     page = await done.text()
     assert done.status == 200 and "<h2>Motivo</h2><p>A calçada já estava limpa na vistoria.</p>" in page
     assert "Observação" not in page and "Encaminhamento para notificação" not in page
+
+
+async def test_a_case_from_open311_without_evidence_tells_the_clerk_to_ask_for_it(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    """CP Art. 31: filed without evidence (LEGAL-CHOICES #33), the clerk sees it is missing before deciding."""
+    async with sessions() as session:
+        key = await issue_key(session=session, name="fixmystreet", now=NOW, actor="test")
+        open311 = await client_for_key(session=session, key=key)
+        assert open311 is not None and open311.id is not None
+        filed = await file_representation(
+            session=session, person_id=None, form=representation(evidence_note=None), now=NOW, settings=settings,
+            origin=Open311Origin(client_id=open311.id, account_sha256="0" * 64, service_code="CP-I"))
+    with_evidence = await _file(sessions, settings, cast)
+    await sign_in(client, sessions, settings, CLARA)
+    missing = "Nenhuma prova foi enviada (o Código de Posturas, Art. 31, pede provas ou onde encontrá-las)"
+    assert missing in await (await client.get(f"/painel/casos/{filed.protocol}")).text()
+    assert missing not in await (await client.get(f"/painel/casos/{with_evidence.protocol}")).text()
