@@ -49,6 +49,16 @@ from models.fines import (
     per_square_metre,
     recidivism_consequences,
 )
+from models.notices.act_elements import (
+    NoOfficeForNotices,
+    appear_line,
+    encarregado_line,
+    goes_on_line,
+    office_for_notices,
+    provision_lines,
+    receipt_lines,
+    where_to_act_lines,
+)
 from models.notices.chain import ISSUED, append_event, elements_digest
 from models.notices.codes import code_hash, format_code, new_code
 from models.notices.delivery import start_delivery
@@ -64,7 +74,7 @@ DOCUMENT_LOCALE = "pt_BR"
 """The language of the official document (the PDF)."""
 NUMBER_PREFIX = {NoticeType.PRELIMINAR: "NP", NoticeType.AUTO: "AI"}
 LIMITS = {"offender_name": 160, "place": 200, "facts": 4000, "issuer_name": 160, "witnesses": 1000,
-          "inspection_term": 64, "offender_address": 300}
+          "inspection_term": 64, "offender_address": 300, "infringed_provision": 200, "platform_name": 160}
 """The longest text each element may have (the columns' lengths)."""
 ELEMENT_LABELS = {  # the document's own labels (see models.notices.pdf)
     "offender_name": N_("Offender"),
@@ -74,6 +84,8 @@ ELEMENT_LABELS = {  # the document's own labels (see models.notices.pdf)
     "witnesses": N_("Witnesses"),
     "inspection_term": N_("Inspection record (termo de fiscalização)"),
     "offender_address": N_("Address"),
+    "infringed_provision": N_("Provision infringed"),
+    "platform_name": N_("Technology platform"),
 }
 
 
@@ -103,6 +115,11 @@ class NoticeInput:
         infraction_on: the day the infraction was committed, when it differs from the drawing up (its year's
             unit value applies).
         quantity: the m² for a row charged per m² (Tabela III items 2–4).
+        infringed_provision: the provision the conduct infringes, in the inspector's words (``Art. 126, II``):
+            required on the rows that name no conduct ("Outros"), optional elsewhere to narrow the row's own
+            (CP Art. 25 III, 34 III; L9784 Art. 26 §1 VI).
+        platform_name: the technology platform the driver works through; a Lei 1.533 notice goes to it too
+            (L1533 Art. 22).
     """
 
     type: NoticeType | None = None
@@ -125,6 +142,8 @@ class NoticeInput:
     units: Decimal | None = None
     infraction_on: dt.date | None = None
     quantity: Decimal | None = None
+    infringed_provision: str | None = None
+    platform_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +249,12 @@ def check_elements(data: NoticeInput, settings: Settings) -> list[Problem]:
         else:
             if infraction.rulebook != data.rulebook:
                 problems.append(Problem("infraction_code", N_("The infraction {code} belongs to another law"),
+                                        articles["infraction_code"], {"code": infraction.code}))
+            elif infraction.provision_required and _blank(data.infringed_provision):
+                # CP Art. 25 III, 34 III; L9784 Art. 26 §1 VI: "Outros" names no conduct, the act must.
+                problems.append(Problem("infringed_provision",
+                                        N_("The item {code} names no conduct: give the provision infringed "
+                                           "(article and inciso)"),
                                         articles["infraction_code"], {"code": infraction.code}))
     return problems
 
@@ -429,6 +454,13 @@ async def prepare(
         raise NoticeRefused(problems)
     assert data.type is not None and data.rulebook is not None and data.infraction_code is not None
     articles = element_articles(data.rulebook, data.type)
+    try:
+        office_for_notices(settings.municipality)
+    except NoOfficeForNotices:  # L9784 Art. 26 §1 III, §5: without where to act the intimação is null
+        raise NoticeRefused([Problem("office", N_("{city} has no office in the municipalities file where the "
+                                                  "person notified can appear: add one before issuing"),
+                                     "Lei nº 9.784/1999, Art. 26, §1º, III",
+                                     {"city": settings.municipality_name})]) from None
     drawn_up_at = drawn_up_moment(data, settings)
     if drawn_up_at > moment + dt.timedelta(minutes=5):
         raise NoticeRefused([Problem("drawn_up_on", N_("The day and hour it is drawn up are in the future"),
@@ -519,6 +551,9 @@ async def issue_notice(
         quantity=str(fine.quantity) if fine.quantity is not None else None,
         warning_only=fine.warning,
         penalties="\n".join(f"{c.kind.value}|{c.article}" for c in consequences) or None,
+        infringed_provision=(data.infringed_provision or "").strip() or None,
+        issuer_authority=settings.municipality.prefeitura,
+        platform_name=(data.platform_name or "").strip() or None if data.rulebook == L1533 else None,
         defence_days=printed_defence_days(rulebook=data.rulebook, notice_type=data.type, settings=settings),
         payment_days=settings.l1533_payment_days if data.rulebook == L1533 else None,
         case_id=data.case_id,
@@ -566,11 +601,21 @@ def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
         name=notice.issuer_name, date=tr.short_date(notice.drawn_up_at), time=tr.time(notice.drawn_up_at))
     lines = deadline_lines(notice, settings, tr)
     penalties = penalty_lines(notice, tr)
+    verify_url = f"{settings.http_root}/verificar/{grouped}"
+    municipality = settings.municipality
     context = PdfContext(
+        # L9784 Art. 26 §1 III, V; CP Art. 24, 25 III, 34 III, 36 I; LGPD Art. 41 §1 (models.notices.act_elements)
+        provision_lines=provision_lines(notice=notice, tr=tr),
+        authority=notice.issuer_authority or municipality.prefeitura,
+        appear_line=appear_line(notice=notice, municipality=municipality, tr=tr),
+        where_to_act=where_to_act_lines(municipality=municipality, public_url=verify_url, tr=tr),
+        goes_on=goes_on_line(tr),
+        encarregado=encarregado_line(municipality=municipality, tr=tr),
+        receipt_lines=receipt_lines(notice=notice, tr=tr),
         municipality=settings.municipality_name,
         law_title=LAW_TITLES[notice.rulebook],
         code=grouped,
-        verify_url=f"{settings.http_root}/verificar/{grouped}",
+        verify_url=verify_url,
         fine_detail=fine_detail(notice, tr) + ("\n" + "\n".join(penalties) if penalties else "")
         + ("\n" + tr._(ILLUSTRATIVE_FINE) if settings.fines_illustrative else ""),
         deadline_lines=lines,

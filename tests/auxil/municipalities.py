@@ -36,6 +36,11 @@ ibge_code = "5106257"
 rulebooks = ["nx-posturas"]
 unit_values.UPF-NX = { 2025 = "40.00", 2026 = "42.00" }
 {nx_extra}
+
+[[municipality.offices]]
+name = "Fiscalização de Posturas"
+address = "Av. Expedição Roncador Xingú, 249, Setor Xavantina"
+hours = "segunda a sexta, 7h às 11h e 13h às 17h"
 """
 
 

@@ -12,7 +12,8 @@ import shutil
 import subprocess
 import sys
 
-PACKAGES = {"chromium": "chromium", "chromedriver": "chromium-driver", "npm": "npm"}  # npm: axe-core (make axe)
+PACKAGES = {"chromium": "chromium", "chromedriver": "chromium-driver", "npm": "npm",  # npm: axe-core (make axe)
+            "pdftotext": "poppler-utils"}  # pdftotext: what a notice's PDF says, read independently of reportlab
 
 
 def main() -> int:

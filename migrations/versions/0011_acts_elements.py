@@ -1,0 +1,39 @@
+"""notice: the provision infringed, the issuing authority and the platform addressee
+
+- ``infringed_provision``: the provision the conduct infringes, apart from the penalty article (CP Art. 25 III,
+  34 III; L9784 Art. 26 §1 VI). Existing notices keep NULL: they were issued without it and stay as issued.
+- ``issuer_authority``: the Prefeitura that issued the act, recorded on it so ``/verificar`` keeps its heading after
+  the municipality leaves the file; existing notices get their municipality's name as the table holds it.
+- ``platform_name``: the technology platform the Lei 1.533 notice also goes to (L1533 Art. 22).
+
+Revision ID: acts_elements
+Revises: 0009
+Create Date: 2026-12-01 23:00:00.000000
+"""
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = 'acts_elements'
+down_revision: str | None = '0009'
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table('notice') as batch:
+        batch.add_column(sa.Column('infringed_provision', sa.String(length=200), nullable=True))
+        batch.add_column(sa.Column('issuer_authority', sa.String(length=160), nullable=True))
+        batch.add_column(sa.Column('platform_name', sa.String(length=160), nullable=True))
+    op.execute(
+        "UPDATE notice SET issuer_authority = (SELECT 'Prefeitura Municipal de ' || municipality.name "
+        "FROM municipality WHERE municipality.slug = notice.municipality)"
+    )
+
+
+def downgrade() -> None:
+    with op.batch_alter_table('notice') as batch:
+        batch.drop_column('platform_name')
+        batch.drop_column('issuer_authority')
+        batch.drop_column('infringed_provision')

@@ -1,0 +1,119 @@
+"""Every element an act needs to stand (issue 18 §3, §7): the provision infringed apart from the penalty article,
+where/when/how to act and that the process goes on (L9784 Art. 26 §1 III, V), the setor competente of the
+preliminar (CP Art. 24), the receipt of CP Art. 36 I with the refusals, the issuing Prefeitura, the encarregado."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.settings import Settings, load_settings
+from models.notices.issuing import NoticeRefused
+from models.rulebooks.catalogue import load_infractions
+from tests.auxil.municipalities import write_municipalities
+from tests.auxil.notices import cp_auto, cp_preliminar, issue, l1533_auto, pdf_plain_text
+from tests.models.notices.conftest import NOW, Cast
+
+
+def test_every_cp_row_names_its_infringed_provision_apart_from_the_penalty_article() -> None:
+    # CP Art. 25 III, 34 III: the provision infringed; Art. 53, 61… only set the fine.
+    for row in load_infractions("nx-posturas"):
+        if row.provision_required:
+            assert row.description.startswith("Outr"), row.code
+            continue
+        assert row.infringed and row.infringed != row.article, row.code
+    assert {row.code for row in load_infractions("nx-posturas") if row.provision_required} >= {"CP-I-11", "CP-II-15"}
+
+
+async def test_a_cp_auto_prints_the_infringed_provision_the_table_item_and_the_penalty_article_apart(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    # CP Art. 34 III; L9784 Art. 26 §1 VI: "Art. 53" is the penalty, the conduct is forbidden by Art. 50, I.
+    issued = await issue(session, settings, cp_auto(), now=NOW)
+    text = pdf_plain_text(issued.notice.pdf)
+    assert "Art. 50, I — Manter terrenos com vegetação alta" in text
+    assert "Tabela I, item 1" in text
+    assert "Penalidade: Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina), Art. 53" in text
+
+
+async def test_an_outros_row_is_refused_without_the_provision_and_prints_the_inspectors(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    # CP Art. 34 III: "Outros" names no conduct; the act must name the provision.
+    with pytest.raises(NoticeRefused) as refused:
+        await issue(session, settings, cp_auto(infraction_code="CP-I-11"), now=NOW)
+    [problem] = refused.value.problems
+    assert problem.element == "infringed_provision" and problem.citation.endswith("Art. 34, III")
+    issued = await issue(session, settings, cp_auto(infraction_code="CP-I-11", infringed_provision="Art. 50, IX"),
+                         now=NOW)
+    assert issued.notice.infringed_provision == "Art. 50, IX"
+    assert "Art. 50, IX" in pdf_plain_text(issued.notice.pdf)
+
+
+async def test_a_notice_says_where_when_and_how_to_act_and_that_the_process_goes_on(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    # L9784 Art. 26 §1 III and V; §5: without them the intimação is null.
+    text = pdf_plain_text((await issue(session, settings, cp_auto(), now=NOW)).notice.pdf)
+    assert "Fiscalização de Posturas, Av. Expedição Roncador Xingú, 249, Setor Xavantina" in text
+    assert "segunda a sexta, 7h às 11h e 13h às 17h" in text
+    assert "/notificacoes" in text
+    assert "/verificar/" in text
+    assert "O processo continua mesmo que você não se manifeste" in text
+    assert "Art. 26, §1º, III e V" in text
+
+
+async def test_a_municipality_without_an_office_cannot_issue_a_null_intimacao(
+    session: AsyncSession, tmp_path, db_url: str, cast: Cast
+) -> None:
+    # L9784 Art. 26 §1 III, §5: no address to appear at, no valid intimação.
+    path = write_municipalities(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").split("[[municipality.offices]]\nname = \"Fiscal")[0],
+                    encoding="utf-8")
+    settings = load_settings(database_url=db_url, municipalities_file=path)
+    with pytest.raises(NoticeRefused) as refused:
+        await issue(session, settings, cp_auto(), now=NOW)
+    assert refused.value.problems[0].element == "office"
+    assert "Art. 26, §1º, III" in refused.value.problems[0].citation
+
+
+async def test_the_preliminar_names_the_setor_competente_where_to_appear(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    # CP Art. 24: the notificação preliminar names the setor competente.
+    text = pdf_plain_text((await issue(session, settings, cp_preliminar(), now=NOW)).notice.pdf)
+    assert "Onde comparecer" in text
+    assert "Fiscalização de Posturas, Av. Expedição Roncador Xingú, 249, Setor Xavantina, dentro do prazo" in text
+
+
+async def test_the_cp_notices_carry_the_dated_receipt_with_the_refusals_the_code_records(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    # CP Art. 36 I (dated receipt); Art. 25 sole paragraph, 26 sole paragraph (preliminar); Art. 34 §3 (auto).
+    preliminar = pdf_plain_text((await issue(session, settings, cp_preliminar(), now=NOW)).notice.pdf)
+    assert "Recibo (entrega pessoal)" in preliminar and "____/____/________" in preliminar
+    assert "Art. 25, parágrafo único" in preliminar and "Art. 26, parágrafo único" in preliminar
+    auto = pdf_plain_text((await issue(session, settings, cp_auto(offender_document=None), now=NOW)).notice.pdf)
+    assert "Art. 34, §3º" in auto
+
+
+async def test_the_act_records_its_issuing_prefeitura_and_is_headed_by_it(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    # CF Art. 30 I: the act is the Prefeitura's; recorded on it for /verificar.
+    issued = await issue(session, settings, l1533_auto(platform_name="Uber do Brasil Tecnologia Ltda."), now=NOW)
+    assert issued.notice.issuer_authority == "Prefeitura Municipal de Sapezal"
+    text = pdf_plain_text(issued.notice.pdf)
+    assert text.startswith("Prefeitura Municipal de Sapezal")
+    # L1533 Art. 22: the notice goes to the technology platform too.
+    assert "Plataforma tecnológica Uber do Brasil Tecnologia Ltda." in text
+
+
+async def test_a_pdf_with_personal_data_names_the_encarregado(
+    session: AsyncSession, tmp_path, db_url: str, cast: Cast
+) -> None:
+    # LGPD Art. 41 §1: the encarregado's identity and contact, published.
+    extra = '[municipality.encarregado]\nname = "Ana Encarregada"\ncontact = "lgpd@novaxavantina.mt.gov.br"'
+    settings = load_settings(database_url=db_url, municipalities_file=write_municipalities(tmp_path, nx_extra=extra))
+    text = pdf_plain_text((await issue(session, settings, cp_auto(), now=NOW)).notice.pdf)
+    assert "Ana Encarregada, lgpd@novaxavantina.mt.gov.br" in text
