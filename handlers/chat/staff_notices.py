@@ -75,6 +75,8 @@ from models.notices.issuing import (
     LIMITS,
     NoticeInput,
     NoticeRefused,
+    COORDINATES,
+    PLACE_NOT_COORDINATES,
     input_from_case,
     issue_notice,
     prepare,
@@ -109,9 +111,10 @@ LIST_LIMIT = 20
 KEY = "key"
 """The form instance's random token in its data: Issue is claimed once per key (``models.drafts``)."""
 
-STEPS = ("rulebook", "type", "infraction", "quantity", "units", "name", "document", "address", "person", "place",
+STEPS = ("rulebook", "type", "infraction", "provision", "quantity", "units", "name", "document", "address", "platform",
+         "person", "place",
          "date", "time", "infraction_date", "facts", "witnesses", "term", "issuer", "review")
-OPTIONAL = {"document", "address", "person", "infraction_date", "witnesses", "term"}
+OPTIONAL = {"document", "address", "person", "infraction_date", "witnesses", "term", "platform"}
 AUTO_ONLY = {"witnesses", "term"}
 QUESTIONS = {
     "infraction": N_("Which infraction? Type its code (e.g. CP-I-1) or words to search the catalogue."),
@@ -120,7 +123,11 @@ QUESTIONS = {
     "address": N_("Address of the offender, for delivery by post, if known."),
     "person": N_("Telegram user id of the person, if they use the bot (someone who registered this CPF is "
                  "suggested in /entregas)."),
-    "place": N_("Place where the notice is drawn up."),
+    "place": N_("Place where the notice is drawn up: the address (street, number, district)."),
+    "provision": N_("This item names no conduct: type the provision infringed, article and inciso (e.g. Art. 50, "
+                    "IX)."),
+    "platform": N_("Technology platform the driver works through (it is notified too, Lei 1.533 Art. 22), if "
+                   "known."),
     "quantity": N_("This infraction is charged per m² of public road: how many m² are occupied (e.g. 12,5)?"),
     "units": N_("The published table lost the value of this infraction: type the fine in fiscal units (e.g. 2)."),
     "date": N_("Day it is drawn up (e.g. 4/3 or 04/03/2026)."),
@@ -143,7 +150,7 @@ HOW = {"personal": N_("Delivered in person"), "postal": N_("AR received (post)")
 FILING_NAMES = {FilingKind.DEFESA: N_("defence"), FilingKind.RECLAMACAO: N_("complaint (reclamação)"),
                 FilingKind.RECURSO: N_("appeal")}
 STEP_ELEMENTS = {"name": "offender_name", "place": "place", "witnesses": "witnesses", "term": "inspection_term",
-                 "issuer": "issuer_name"}
+                 "issuer": "issuer_name", "provision": "infringed_provision", "platform": "platform_name"}
 # Every refusal offers to change the field it names (issue 9 item 6): element of the notice -> step(s) of the form.
 ELEMENT_STEPS: dict[str, tuple[str, ...]] = {
     "rulebook": ("rulebook",), "type": ("type",), "infraction_code": ("infraction",), "offender_name": ("name",),
@@ -152,6 +159,7 @@ ELEMENT_STEPS: dict[str, tuple[str, ...]] = {
     "drawn_up_time": ("time",), "facts": ("facts",), "witnesses": ("witnesses",), "inspection_term": ("term",),
     "issuer_name": ("issuer",), "quantity": ("quantity",), "units": ("units",),
     "infraction_on": ("infraction_date",),
+    "infringed_provision": ("provision",), "platform_name": ("platform",),
     "fine": ("infraction_date",),  # e.g. no unit value for the year of the infraction (CP Art. 12)
 }
 ALWAYS_EDITABLE = ("infraction", "name", "place", "date", "time", "facts")
@@ -161,6 +169,7 @@ EDIT_LABELS = {
     "date": N_("date"), "time": N_("time"), "facts": N_("facts"), "witnesses": N_("witnesses"),
     "term": N_("termo de fiscalização"), "issuer": N_("who draws it up"), "quantity": N_("area (m²)"),
     "units": N_("fine in units"), "infraction_date": N_("day of the infraction"),
+    "provision": N_("provision infringed"), "platform": N_("platform"),
 }
 _TIME = re.compile(r"^(\d{1,2})(?:[:h.](\d{2}))?$")
 
@@ -199,6 +208,11 @@ def _applies(step: str, data: dict[str, Any], settings_rulebooks: list[str]) -> 
         return data.get("rulebook") == CP
     if step in AUTO_ONLY:
         return data.get("type") == NoticeType.AUTO.value
+    if step == "platform":  # L1533 Art. 22: the platform is notified too
+        return data.get("rulebook") == L1533
+    if step == "provision":  # CP Art. 34 III: an "Outros" item names no conduct
+        found = _infraction_of(data)
+        return found is not None and found.provision_required
     if step in ("quantity", "units"):
         infraction = _infraction_of(data)
         if infraction is None:
@@ -216,8 +230,10 @@ def _infraction_of(data: dict[str, Any]) -> Infraction | None:
 
 
 def _next_step(step: str, data: dict[str, Any], context: BalcaoContext) -> str:
-    if data.get("editing"):
-        return "review"
+    if data.get("editing"):  # an edit from the review, or the steps a case left blank (start_from_case)
+        pending = [name for name in data.get("pending", []) if name != step and not data.get(name)]
+        data["pending"] = pending
+        return pending[0] if pending else "review"
     index = STEPS.index(step) + 1
     while not _applies(STEPS[index], data, _rulebooks(context)):
         index += 1
@@ -266,7 +282,22 @@ async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str,
             rows.append([(tr._("Now"), "nstf:now")])
         if step == "issuer":
             rows.append([(tr._("Me ({name})").format(name=context.person.first_name), "nstf:me")])
-        await reply(update, context, tr._(QUESTIONS[step]), markup=keyboard([*rows, cancel]), edit=edit)
+        question = tr._(QUESTIONS[step]) + _reference(step, data, tr)
+        await reply(update, context, question, markup=keyboard([*rows, cancel]), edit=edit)
+
+
+REFERENCED = {"name": "accused", "place": "place", "facts": "facts"}
+"""The steps where the citizen's report is shown, and which part of it."""
+
+
+def _reference(step: str, data: dict[str, Any], tr: Any) -> str:
+    """What the citizen reported, under the question, for reference: never copied into the act (issue 18 §6)."""
+    reference = data.get("reference") or {}
+    said = reference.get(REFERENCED.get(step, ""), "")
+    if not said:
+        return ""
+    return "\n\n" + tr._("For reference, the citizen's report (not copied into the act; write what you found):") + \
+        f"\n<blockquote>{esc(said)}</blockquote>"
 
 
 def notice_input(data: dict[str, Any]) -> NoticeInput:
@@ -292,6 +323,8 @@ def notice_input(data: dict[str, Any]) -> NoticeInput:
         inspection_term=data.get("term"),
         issuer_name=data.get("issuer"),
         case_id=data.get("case_id"),
+        infringed_provision=data.get("provision"),
+        platform_name=data.get("platform"),
     )
 
 
@@ -305,7 +338,9 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
         (tr._("Law"), LAW_TITLES.get(data.get("rulebook", ""), "")),
         (tr._("Type"), tr._(TYPE_LABELS[NoticeType(data["type"])]) if data.get("type") else ""),
         (tr._("Infraction"), data.get("code", "")),
+        (tr._("Provision infringed"), data.get("provision") or ""),
         (tr._("Offender"), data.get("name", "")),
+        (tr._("Technology platform"), data.get("platform") or ""),
         (tr._("CPF/CNPJ"), format_document(data.get("document"))),
         (tr._("Address"), data.get("address") or ""),
         (tr._("Place"), data.get("place", "")),
@@ -403,6 +438,8 @@ async def on_issue_input(update: Update, context: BalcaoContext, draft: Draft) -
             value = _parse_time(text)
         elif step == "facts":
             value = clean_text(text, min_length=10, max_length=LIMITS["facts"])
+        elif step == "place" and COORDINATES.fullmatch(text):  # CP Art. 25 II, 34 I: an address, not a map pin
+            raise InvalidInput(PLACE_NOT_COORDINATES)
         else:
             value = clean_text(text, min_length=2, max_length=LIMITS[STEP_ELEMENTS[step]]).replace("\n", " ")
     except InvalidInput as bad:
@@ -503,11 +540,12 @@ async def start_from_case(update: Update, context: BalcaoContext, case_id: int) 
             select(StaffMember).where(StaffMember.telegram_user_id == context.person.telegram_user_id))).first()
         issuer = (member.name if member is not None else "") or context.person.first_name
         try:
-            elements = await input_from_case(session=session, settings=context.settings, case_id=case_id,
-                                             issuer_name=issuer, now=utcnow())
+            prefill = await input_from_case(session=session, settings=context.settings, case_id=case_id,
+                                            issuer_name=issuer, now=utcnow())
         except LookupError:
             await reply(update, context, context.tr._("This case does not call for a notice."), edit=True)
             return
+    elements, reference = prefill.data, prefill.reference
     data = {
         "rulebook": elements.rulebook, "type": elements.type.value if elements.type else None,
         "code": elements.infraction_code, "infraction": elements.infraction_code, "name": elements.offender_name,
@@ -518,9 +556,12 @@ async def start_from_case(update: Update, context: BalcaoContext, case_id: int) 
     }
     data = {key: value for key, value in data.items() if value is not None}
     data[KEY] = secrets.token_hex(8)
-    missing = [step for step in ("infraction", "name", "place") if not data.get(step)]
+    # The citizen's words, shown under the questions, never in the act's fields (issue 18 §6).
+    data["reference"] = {"accused": reference.accused, "place": reference.place, "facts": reference.facts}
+    missing = [step for step in ("infraction", "provision", "name", "place", "facts")
+               if _applies(step, data, _rulebooks(context)) and not data.get(step)]
     step = missing[0] if missing else "review"
-    data["editing"] = True
+    data["editing"], data["pending"] = True, missing
     await save(context, ISSUE_FORM, step, data)
     await ask(update, context, step, data, edit=True)
 

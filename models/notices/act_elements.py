@@ -77,8 +77,10 @@ def encarregado_line(*, municipality: MunicipalityConfig, tr: Translator) -> str
 
 
 def provision_lines(*, notice: Notice, tr: Translator) -> list[str]:
-    """The provision infringed, the prohibition's table item and the penalty article, apart (CP Art. 25 III,
-    34 III; L9784 Art. 26 §1 VI). The inspector's provision, when given, stands before the row's own."""
+    """The provision infringed, the prohibition's table item and the penalty article, apart.
+
+    CP Art. 25 III, 34 III; L9784 Art. 26 §1 VI. The inspector's provision, when given, stands before the row's own.
+    """
     infraction = get_infraction(notice.infraction_code)
     law = LAW_TITLES[notice.rulebook]
     provision = notice.infringed_provision or infraction.infringed
@@ -100,8 +102,10 @@ def appear_line(*, notice: Notice, municipality: MunicipalityConfig, tr: Transla
 
 
 def receipt_lines(*, notice: Notice, tr: Translator) -> list[str]:
-    """CP Art. 36 I: the dated receipt for delivery in person, with the refusals the code records (Art. 25 sole
-    paragraph, 26 sole paragraph, 34 §3). Lei 1.533 names no such receipt: none."""
+    """CP Art. 36 I: the dated receipt for delivery in person, with the refusals the code records.
+
+    Art. 25 sole paragraph, 26 sole paragraph (preliminar), 34 §3 (auto). Lei 1.533 names no such receipt: none.
+    """
     if notice.rulebook != CP:
         return []
     lines = [

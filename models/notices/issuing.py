@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -70,6 +71,9 @@ from models.people import Person, Role, require_role
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
 from models.rulebooks.deadline_rules import START_EVENT_LABELS, DeadlineChoices, Unit, get_rule, unit_phrase
 
+COORDINATES = re.compile(r"-?\d{1,3}(?:[.,]\d+)?\s*[,;]\s*-?\d{1,3}(?:[.,]\d+)?")
+"""A place typed as latitude, longitude (what a case's map pin gives)."""
+PLACE_NOT_COORDINATES = N_("Give the place as an address (street, number, district), not coordinates")
 DOCUMENT_LOCALE = "pt_BR"
 """The language of the official document (the PDF)."""
 NUMBER_PREFIX = {NoticeType.PRELIMINAR: "NP", NoticeType.AUTO: "AI"}
@@ -240,6 +244,9 @@ def check_elements(data: NoticeInput, settings: Settings) -> list[Problem]:
         if isinstance(value, str) and len(value.strip()) > limit:
             problems.append(Problem(name, N_("{name}: too long, keep it under {n} characters"),
                                     params={"name": ELEMENT_LABELS[name], "n": limit}, msgid_params=("name",)))
+    if not _blank(data.place) and COORDINATES.fullmatch(str(data.place).strip()):
+        # CP Art. 25 II, 34 I: "o local" a person can find and contest, not a point on a map
+        problems.append(Problem("place", PLACE_NOT_COORDINATES, articles["place"]))
     if not _blank(data.infraction_code):
         try:
             infraction = get_infraction(str(data.infraction_code))
@@ -625,14 +632,39 @@ def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
 
 
 
+@dataclass(frozen=True, slots=True)
+class CaseReference:
+    """What the citizen reported, shown to the inspector beside the form as a reference, never copied into the act.
+
+    The act's facts are the inspector's own account (CP Art. 25 III, 34 III: "os fatos", verified by the agent); the
+    citizen's words may name them ("do lado da minha casa", "minha filha tem asma") and would reach the accused in
+    the PDF (LGPD Art. 6 III; CP Art. 31 keeps the author apart from the accused).
+    """
+
+    protocol: str
+    accused: str
+    place: str
+    facts: str
+
+
+@dataclass(frozen=True, slots=True)
+class CasePrefill:
+    """The elements a decided case fills in, and the citizen's report beside them for reference."""
+
+    data: NoticeInput
+    reference: CaseReference
+
+
 async def input_from_case(
     *, session: AsyncSession, settings: Settings, case_id: int, issuer_name: str | None, now: dt.datetime
-) -> NoticeInput:
+) -> CasePrefill:
     """The elements of the notice a decided representação calls for (CP Art. 32), for staff to complete and issue.
 
-    The case hands over (``models.cases.handling.notice_handover``) the type, law, infraction, accused, place and
-    facts — never the author. A registered driver named in a ride-hailing report gives the name, CPF and Telegram
-    link. The drawing up is ``now``; staff check and complete the rest before issuing.
+    The case hands over (``models.cases.handling.notice_handover``) the type, law and infraction; the accused, the
+    place and the facts as the citizen told them are only a :class:`CaseReference` for the inspector, who writes
+    the act's own (issue 18 §6). A registered driver named in a ride-hailing report gives the name, CPF and
+    Telegram link (the registry's, not the citizen's words). The drawing up is ``now``; staff check and complete
+    the rest before issuing. Never the author.
 
     Raises:
         LookupError: the case is not decided for a notice (archived, or still open).
@@ -640,23 +672,24 @@ async def input_from_case(
     handover = await notice_handover(session=session, case_id=case_id)
     if handover is None:
         raise LookupError(f"case {case_id} does not call for a notice")
-    name, document, person_id = handover.accused, None, None
+    name, document, person_id = None, None, None
     if handover.driver_id is not None:
         driver = await session.get(Driver, handover.driver_id)
         if driver is not None:
             name, document, person_id = driver.name, driver.cpf, driver.person_id
     local = now.astimezone(settings.tz)
-    return NoticeInput(
+    data = NoticeInput(
         type=NoticeType(handover.notice_type),
         rulebook=handover.rulebook,
         infraction_code=handover.infraction_code,
         offender_name=name,
         offender_document=document,
         person_id=person_id,
-        place=handover.place,
         drawn_up_on=local.date(),
         drawn_up_time=local.time().replace(second=0, microsecond=0),
-        facts=f"{handover.facts}\n(Representação {handover.protocol})",
         issuer_name=issuer_name,
         case_id=case_id,
     )
+    reference = CaseReference(protocol=handover.protocol, accused=handover.accused or "", place=handover.place,
+                              facts=handover.facts)
+    return CasePrefill(data=data, reference=reference)

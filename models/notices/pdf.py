@@ -163,8 +163,10 @@ def _table(rows: Sequence[tuple[str, str]], styles: _Styles) -> Table:
 
 
 def _how_to_act_block(context: PdfContext, styles: _Styles, tr: Translator) -> list[Flowable]:
-    """L9784 Art. 26 §1 III (where, when and how to act) and V (the process goes on): the intimação is null
-    without them (§5)."""
+    """L9784 Art. 26 §1 III (where, when and how to act) and V (the process goes on).
+
+    Without them the intimação is null (§5).
+    """
     if not context.where_to_act and not context.goes_on:
         return []
     story: list[Flowable] = [Spacer(1, 4 * mm), _para(tr._("Where, when and how to act"), styles.label)]

@@ -28,7 +28,7 @@ from models.console.notice_list import list_notices, notice_ciencias
 from models.invalid_input import InvalidInput
 from models.notices.delivery import DeliveryError, StaffListItem, record_edital, record_staff_delivery, staff_list
 from models.notices.documents import offender_document
-from models.notices.issuing import NoticeInput, NoticeRefused, input_from_case, issue_notice
+from models.notices.issuing import CaseReference, NoticeInput, NoticeRefused, input_from_case, issue_notice
 from models.notices.status import notice_by_number
 from models.notices.tables import CienciaKind, Notice, NoticeDelivery, NoticeType
 from models.people import Role
@@ -38,7 +38,7 @@ routes = web.RouteTableDef()
 ISSUERS = (Role.CLERK, Role.INSPECTOR)
 FIELDS = ("type", "rulebook", "infraction_code", "offender_name", "offender_document", "offender_address", "place",
           "drawn_up_on", "drawn_up_time", "facts", "issuer_name", "witnesses", "inspection_term", "units", "case_id",
-          "preliminar_number", "person_id", "person_telegram_id")
+          "preliminar_number", "person_id", "person_telegram_id", "infringed_provision", "platform_name")
 STAGE_NAMES = {
     "awaiting_ciencia": N_("Awaiting ciência"),
     "notified": N_("Notified"),
@@ -77,14 +77,14 @@ def _values(data: NoticeInput) -> dict[str, str]:
 
 
 async def _form(request: web.Request, values: dict[str, str], errors: dict[str, list[str]],
-                status: int = 200) -> web.Response:
+                status: int = 200, reference: CaseReference | None = None) -> web.Response:
     tr = staff_of(request).tr
     served = request.config_dict[SETTINGS].municipalities
     rulebooks = [rulebook for slug in staff_of(request).shown if await works_in(request, slug, ISSUERS)
                  for rulebook in served[slug].rulebooks]  # the laws of the municipalities where one may issue
     return render(request, "notice_form.html", {"title": tr._("Issue a penalty notice"), "values": values,
                                                  "errors": errors, "rulebooks": rulebooks,
-                                                 "law_titles": LAW_TITLES}, status=status)
+                                                 "law_titles": LAW_TITLES, "reference": reference}, status=status)
 
 
 @routes.get("/notificacoes/nova")
@@ -95,20 +95,22 @@ async def new_notice(request: web.Request) -> web.Response:
     settings = request.config_dict[SETTINGS]
     raw = request.query.get("caso", "")
     values: dict[str, str] = {"issuer_name": staff.name}
+    reference = None
     if raw.isdecimal() and len(raw) < 10:
         case = await _case(request, int(raw))
         if case is not None and not await works_in(request, case.municipality, ISSUERS):
             return elsewhere(request)
         async with db(request)() as session:
             try:
-                data = await input_from_case(session=session, settings=settings, case_id=int(raw),
-                                             issuer_name=staff.name, now=utcnow())
+                prefill = await input_from_case(session=session, settings=settings, case_id=int(raw),
+                                                issuer_name=staff.name, now=utcnow())
             except LookupError:
                 return message_page(request, status=404, title=staff.tr._("Case not found"), text=staff.tr._(
                     "That case was not decided for a notice."))
-        values = {key: value for key, value in _values(data).items() if value}
+        values = {key: value for key, value in _values(prefill.data).items() if value}
         values["offender_document"] = ""  # typed again by the staff member, never prefilled into the page
-    return await _form(request, values, {})
+        reference = prefill.reference  # the citizen's words: beside the form, never in it (issue 18 §6)
+    return await _form(request, values, {}, reference=reference)
 
 
 async def _case(request: web.Request, case_id: int) -> Case | None:
@@ -183,6 +185,7 @@ async def issue(request: web.Request) -> web.StreamResponse:
             issuer_name=values["issuer_name"] or None, witnesses=values["witnesses"] or None,
             inspection_term=values["inspection_term"] or None, case_id=case_id, preliminar_id=preliminar_id,
             units=units, person_id=person_id, person_telegram_id=person_telegram_id,
+            infringed_provision=values["infringed_provision"] or None, platform_name=values["platform_name"] or None,
         )
         owner = settings.municipalities.with_rulebook(data.rulebook) if data.rulebook else None
         if owner is not None and not await works_in(request, owner.slug, ISSUERS):
