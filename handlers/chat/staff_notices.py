@@ -71,12 +71,12 @@ from models.notices.filings import (
     pending_filings,
 )
 from models.notices.issuing import (
+    COORDINATES,
     ILLUSTRATIVE_FINE,
     LIMITS,
+    PLACE_NOT_COORDINATES,
     NoticeInput,
     NoticeRefused,
-    COORDINATES,
-    PLACE_NOT_COORDINATES,
     input_from_case,
     issue_notice,
     prepare,
@@ -98,6 +98,7 @@ from models.notices.tables import (
 )
 from models.people import PermissionDenied, Role, StaffMember, require_role, staff_municipalities
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
+from models.rulebooks.procedure import delivery_means
 from notifications.notice_messages import TYPE_LABELS, money
 from notifications.telegram_text import small
 
@@ -650,8 +651,7 @@ async def show_delivery(update: Update, context: BalcaoContext, delivery_id: int
     ]
     if notice.offender_document:
         lines.append(tr._("CPF/CNPJ: {document}").format(document=format_document(notice.offender_document)))
-    lines.append(small(tr._("Código de Posturas, Art. 36: in person (I), by letter with AR (II), "
-                             "by edital when the address is unknown (III).")))
+    lines.append(small(tr._(delivery_means(notice.rulebook))))  # each act cites its own law
     rows = [[(tr._(HOW[how]), f"nstf:how:{delivery_id}:{how}")] for how in HOW]
     if claimant is not None:
         lines.append(tr._("In the bot, {name} said this CPF is theirs when accepting electronic notices. Check "

@@ -33,6 +33,7 @@ from models.notices.status import notice_by_number
 from models.notices.tables import CienciaKind, Notice, NoticeDelivery, NoticeType
 from models.people import Role
 from models.rulebooks.catalogue import LAW_TITLES
+from models.rulebooks.procedure import delivery_means
 
 routes = web.RouteTableDef()
 ISSUERS = (Role.CLERK, Role.INSPECTOR)
@@ -220,10 +221,11 @@ async def pdf(request: web.Request) -> web.Response:
 @routes.get("/entregas")
 @console_page(*ISSUERS)
 async def deliveries(request: web.Request) -> web.Response:
-    """Documents to deliver in person, by post (CP Art. 36 I–II) or by edital (III), oldest first."""
+    """Documents to deliver in person, by post or by edital (CP Art. 36; L1533 Art. 22 §1), oldest first."""
     return render(request, "deliveries.html", {
         "title": staff_of(request).tr._("Deliveries to make"), "items": await _deliveries(request),
         "today": city_today(request), "error": "", "done": request.query.get("feito") == "1",
+        "delivery_means": delivery_means,  # each act cites its own law (CP Art. 36; L1533 Art. 22 §1)
     })
 
 
@@ -270,5 +272,5 @@ async def record_delivery(request: web.Request) -> web.StreamResponse:
 async def _deliveries_refused(request: web.Request, text: str) -> web.Response:
     return render(request, "deliveries.html", {
         "title": staff_of(request).tr._("Deliveries to make"), "items": await _deliveries(request),
-        "today": city_today(request), "error": text, "done": False,
+        "today": city_today(request), "error": text, "done": False, "delivery_means": delivery_means,
     }, status=422)
