@@ -111,7 +111,8 @@ def _valid(notice: PublicNotice, code: str, tr: Translator) -> str:
     heading = _esc(tr._("Authentic document"))
     lead = _esc(tr._("The code {code} belongs to a notice issued by the city hall.").format(code=code))
     privacy = _esc(tr._("For privacy, personal data is not shown here (LGPD)."))
-    return (f'<h1 class="ok">✔ {heading}</h1><p>{lead}</p><dl>{items}</dl>'
+    issuer = f'<p class="issuer"><strong>{_esc(notice.authority)}</strong></p>' if notice.authority else ""
+    return (f'{issuer}<h1 class="ok">✔ {heading}</h1><p>{lead}</p><dl>{items}</dl>'
             f"<p><small>{privacy}</small></p>")
 
 
@@ -145,5 +146,8 @@ async def verification_result(request: web.Request) -> web.Response:
         body = f'<h1 class="bad">✘ {heading}</h1><p>{hint}</p>{_form(tr, typed)}'
         return _page(tr, settings.municipality_name, body, status=404)
     body = _valid(found, format_code(typed), tr) + _log_entry(proof, format_code(typed), tr) + _form(tr)
-    issuer = settings.for_municipality(found.municipality if found.municipality in settings.municipalities else None)
-    return _page(tr, issuer.municipality_name, body)  # the Prefeitura that issued it (CF Art. 30 I)
+    # The Prefeitura that issued it (CF Art. 30 I), as the act records it: it outlives the municipalities file.
+    city = found.authority.removeprefix("Prefeitura Municipal de ") if found.authority else (
+        settings.for_municipality(found.municipality if found.municipality in settings.municipalities else None)
+        .municipality_name)
+    return _page(tr, city, body)

@@ -3,7 +3,8 @@
 - ``infringed_provision``: the provision the conduct infringes, apart from the penalty article (CP Art. 25 III,
   34 III; L9784 Art. 26 §1 VI). Existing notices keep NULL: they were issued without it and stay as issued.
 - ``issuer_authority``: the Prefeitura that issued the act, recorded on it so ``/verificar`` keeps its heading after
-  the municipality leaves the file; existing notices get their municipality's name as the table holds it.
+  the municipality leaves the file. Existing notices keep NULL (their elements digest must not change); their
+  heading comes from their ``municipality`` row, which is kept, marked not served, when the file drops it.
 - ``platform_name``: the technology platform the Lei 1.533 notice also goes to (L1533 Art. 22).
 
 Revision ID: acts_elements
@@ -26,10 +27,6 @@ def upgrade() -> None:
         batch.add_column(sa.Column('infringed_provision', sa.String(length=200), nullable=True))
         batch.add_column(sa.Column('issuer_authority', sa.String(length=160), nullable=True))
         batch.add_column(sa.Column('platform_name', sa.String(length=160), nullable=True))
-    op.execute(
-        "UPDATE notice SET issuer_authority = (SELECT 'Prefeitura Municipal de ' || municipality.name "
-        "FROM municipality WHERE municipality.slug = notice.municipality)"
-    )
 
 
 def downgrade() -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from models.municipalities import Municipality
 from models.notices.codes import code_hash, normalize_code, same_hash
 from models.notices.tables import Notice, NoticeOutcome, NoticeStage, NoticeType
 from models.rulebooks.catalogue import LAW_TITLES
@@ -30,6 +31,7 @@ class PublicNotice:
     stage: NoticeStage
     outcome: NoticeOutcome | None
     municipality: str  # the slug of the Prefeitura that issued it
+    authority: str = ""  # its name as recorded on the act ("Prefeitura Municipal de Nova Xavantina")
 
 
 async def _notice_of_code(session: AsyncSession, code: str) -> Notice | None:
@@ -63,4 +65,11 @@ async def verify_code(*, session: AsyncSession, code: str) -> PublicNotice | Non
         stage=notice.stage,
         outcome=notice.outcome,
         municipality=notice.municipality,
+        authority=notice.issuer_authority or await _authority_of(session, notice.municipality),
     )
+
+
+async def _authority_of(session: AsyncSession, slug: str) -> str:
+    """The Prefeitura of a municipality row (kept after it leaves the file), for an act that did not record it."""
+    row = await session.get(Municipality, slug)
+    return f"Prefeitura Municipal de {row.name}" if row is not None else ""

@@ -28,6 +28,10 @@ unit_values.URS = { 2025 = "5.00", 2026 = "5.25" }
 name = "SMFO"
 address = "Av. Antonio André Maggi, 1400, Centro"
 
+[municipality.encarregado]
+name = "Bruna Encarregada"
+contact = "lgpd@sapezal.mt.gov.br"
+
 [[municipality]]
 slug = "nova-xavantina"
 name = "Nova Xavantina"
