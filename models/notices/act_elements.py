@@ -37,18 +37,14 @@ def office_for_notices(municipality: MunicipalityConfig) -> Office:
     return office
 
 
-def where_to_act_lines(*, municipality: MunicipalityConfig, public_url: str, tr: Translator) -> list[str]:
+def where_to_act_lines(*, office: Office, public_url: str, tr: Translator) -> list[str]:
     """Where, when and how to act (L9784 Art. 26 §1 III), one line each, in the reader's language.
 
     Args:
-        municipality: the issuing municipality (its office for notices, address and hours).
+        office: the issuing municipality's office for notices (:func:`office_for_notices`).
         public_url: the act's public page (``/verificar/<code>``), where it can be checked and read again.
         tr: the reader's translator.
-
-    Raises:
-        NoOfficeForNotices: no office configured.
     """
-    office = office_for_notices(municipality)
     where = tr._("In person: {office}, {address}").format(office=office.name, address=office.address)
     if office.hours:
         where += " — " + tr._("opening hours: {hours}").format(hours=office.hours)

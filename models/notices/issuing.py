@@ -615,7 +615,7 @@ def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
         provision_lines=provision_lines(notice=notice, tr=tr),
         authority=notice.issuer_authority or municipality.prefeitura,
         appear_line=appear_line(notice=notice, municipality=municipality, tr=tr),
-        where_to_act=where_to_act_lines(municipality=municipality, public_url=verify_url, tr=tr),
+        where_to_act=where_to_act_lines(office=office_for_notices(municipality), public_url=verify_url, tr=tr),
         goes_on=goes_on_line(tr),
         encarregado=encarregado_line(municipality=municipality, tr=tr),
         receipt_lines=receipt_lines(notice=notice, tr=tr),

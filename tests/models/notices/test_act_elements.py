@@ -4,15 +4,24 @@ preliminar (CP Art. 24), the receipt of CP Art. 36 I with the refusals, the issu
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
+from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.i18n import translator
 from bot.settings import Settings, load_settings
+from models.notices.delivery import record_explicit_ciencia
+from models.notices.filings import decide_filing, file_filing
 from models.notices.issuing import NoticeRefused
+from models.notices.tables import FilingOutcome, NoticeDelivery
 from models.rulebooks.catalogue import load_infractions
+from notifications.notice_messages import render_decision
 from tests.auxil.municipalities import write_municipalities
-from tests.auxil.notices import cp_auto, cp_preliminar, issue, l1533_auto, pdf_plain_text
+from tests.auxil.notices import cp_auto, cp_preliminar, issue, l1533_auto, outbox, pdf_plain_text
 from tests.models.notices.conftest import NOW, Cast
+from tests.models.notices.test_deadlines_from_ciencia import at_cuiaba
 
 
 def test_every_cp_row_names_its_infringed_provision_apart_from_the_penalty_article() -> None:
@@ -117,3 +126,27 @@ async def test_a_pdf_with_personal_data_names_the_encarregado(
     settings = load_settings(database_url=db_url, municipalities_file=write_municipalities(tmp_path, nx_extra=extra))
     text = pdf_plain_text((await issue(session, settings, cp_auto(), now=NOW)).notice.pdf)
     assert "Ana Encarregada, lgpd@novaxavantina.mt.gov.br" in text
+
+
+async def test_a_decision_sent_in_the_chat_says_where_and_how_to_act_and_that_the_process_goes_on(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    # L9784 Art. 26 §1 III and V: a decision is an intimação too (the appeal window opens from its ciência).
+    day = dt.date(2026, 4, 6)
+    issued = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=at_cuiaba(day, 11))
+    delivery = (await session.exec(select(NoticeDelivery))).one()
+    assert delivery.id is not None and issued.notice.id is not None
+    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+                                  person_id=cast.maria.id, now=at_cuiaba(day, 12))
+    filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+                               person_id=cast.maria.id, text="Não sou a proprietária.",
+                               now=at_cuiaba(day + dt.timedelta(days=1)))
+    assert filing.id is not None
+    await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+                        text="Matrícula do imóvel em seu nome.", actor="staff:9102",
+                        now=at_cuiaba(day + dt.timedelta(days=3)))
+    [message] = await outbox(session, "notice.decision")
+    text = render_decision(message.payload, translator("pt_BR", settings.timezone)).text
+    assert "Fiscalização de Posturas, Av. Expedição Roncador Xingú, 249" in text
+    assert "/notificacoes" in text and "O processo continua mesmo que você não se manifeste" in text
+    assert "Art. 26, §1º, III e V" in text
