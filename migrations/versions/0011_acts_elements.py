@@ -16,6 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from models.tlog.appending import backfill
+
 revision: str = 'acts_elements'
 down_revision: str | None = '0009'
 branch_labels: str | Sequence[str] | None = None
@@ -27,6 +29,7 @@ def upgrade() -> None:
         batch.add_column(sa.Column('infringed_provision', sa.String(length=200), nullable=True))
         batch.add_column(sa.Column('issuer_authority', sa.String(length=160), nullable=True))
         batch.add_column(sa.Column('platform_name', sa.String(length=160), nullable=True))
+    backfill(op.get_bind())  # the covered notice rows get their leaf with the new (empty) columns
 
 
 def downgrade() -> None:

@@ -67,6 +67,7 @@ COVERED: dict[str, Covered] = {
             "code_hash": "value", "pdf": "bytes_digest", "pdf_sha256": "value", "issued_at": "moment",
             "stage": "value", "outcome": "value", "recidivism_of": "value", "infraction_on": "day",
             "quantity": "value", "warning_only": "flag", "payment_days": "value", "municipality": "value",
+            "infringed_provision": "value", "issuer_authority": "value", "platform_name": "value",
         }),
         Covered("notice_delivery", {
             "notice_id": "value", "document": "value", "filing_id": "value", "state": "value",
