@@ -64,6 +64,7 @@ from models.notices.chain import ISSUED, append_event, elements_digest
 from models.notices.codes import code_hash, format_code, new_code
 from models.notices.delivery import start_delivery
 from models.notices.pdf import PdfContext, money_of, render_notice_pdf
+from models.notices.platform_delivery import start_platform_delivery
 from models.notices.recidivism import Recidivism, find_recidivism
 from models.notices.tables import PROVISIONAL_NUMBER_PREFIX, Notice, NoticeType
 from models.notices.windows import NO_DEPOSIT, choices_for, printed_defence_days
@@ -595,6 +596,7 @@ async def issue_notice(
                  details={"number": notice.number, "type": notice.type.value, "infraction": notice.infraction_code,
                           "case_id": notice.case_id})
     await start_delivery(session=session, settings=settings, notice=notice, actor=actor, now=moment)
+    await start_platform_delivery(session=session, notice=notice, actor=actor, now=moment)  # L1533 Art. 22
     await session.commit()
     return IssuedNotice(notice=notice, code=format_code(code), pdf=pdf)
 

@@ -176,11 +176,13 @@ def backfill(connection: Connection) -> int:
     Migration 0005 runs it to log every existing row; a later migration that adds or fills a covered column runs
     it again after its change (only the rows it changed get a new leaf). Columns of :data:`COVERED` that the
     database does not have yet (added by a migration chained after the one running) are left out of the leaves
-    until then.
+    until then, and so are the tables such a migration creates.
     """
-    present = {name: {column["name"] for column in inspect(connection).get_columns(name)} for name in COVERED}
+    inspector = inspect(connection)  # a covered table a later migration creates is left out until then
+    present = {name: {column["name"] for column in inspector.get_columns(name)} for name in COVERED
+               if inspector.has_table(name)}
     specs = {name: Covered(name, {c: k for c, k in spec.columns.items() if c in present[name]})
-             for name, spec in COVERED.items()}
+             for name, spec in COVERED.items() if name in present}
     total = 0
     for name, spec in specs.items():
         clause = spec.clause()

@@ -74,6 +74,10 @@ COVERED: dict[str, Covered] = {
             "staff_reason": "value", "sent_at": "moment", "edital_published_on": "day", "ciencia_at": "moment",
             "ciencia_on": "day", "ciencia_kind": "value", "created_at": "moment",
         }),
+        Covered("notice_platform_delivery", {  # L1533 Art. 22: the platform's copy
+            "notice_id": "value", "platform_name": "value", "means": "value", "delivered_on": "day",
+            "recorded_by": "value", "created_at": "moment",
+        }),
         Covered("notice_filing", {
             "notice_id": "value", "kind": "value", "text": "text_digest", "person_id": "value",
             "filed_by": "value", "filed_at": "moment", "decided_at": "moment", "decided_by": "value",

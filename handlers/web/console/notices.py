@@ -29,6 +29,13 @@ from models.invalid_input import InvalidInput
 from models.notices.delivery import DeliveryError, StaffListItem, record_edital, record_staff_delivery, staff_list
 from models.notices.documents import offender_document
 from models.notices.issuing import CaseReference, NoticeInput, NoticeRefused, input_from_case, issue_notice
+from models.notices.platform_delivery import (
+    MEANS_LABELS,
+    NoticePlatformDelivery,
+    PlatformMeans,
+    pending_platform_deliveries,
+    record_platform_delivery,
+)
 from models.notices.status import notice_by_number
 from models.notices.tables import CienciaKind, Notice, NoticeDelivery, NoticeType
 from models.people import Role
@@ -226,6 +233,7 @@ async def deliveries(request: web.Request) -> web.Response:
         "title": staff_of(request).tr._("Deliveries to make"), "items": await _deliveries(request),
         "today": city_today(request), "error": "", "done": request.query.get("feito") == "1",
         "delivery_means": delivery_means,  # each act cites its own law (CP Art. 36; L1533 Art. 22 §1)
+        "platform_items": await _platform_deliveries(request), "platform_means": MEANS_LABELS,
     })
 
 
@@ -273,4 +281,42 @@ async def _deliveries_refused(request: web.Request, text: str) -> web.Response:
     return render(request, "deliveries.html", {
         "title": staff_of(request).tr._("Deliveries to make"), "items": await _deliveries(request),
         "today": city_today(request), "error": text, "done": False, "delivery_means": delivery_means,
+        "platform_items": await _platform_deliveries(request), "platform_means": MEANS_LABELS,
     }, status=422)
+
+
+async def _platform_deliveries(request: web.Request) -> list[tuple[NoticePlatformDelivery, Notice]]:
+    """The platforms' copies to deliver (L1533 Art. 22), of the municipalities the console shows."""
+    shown = staff_of(request).shown
+    async with db(request)() as session:
+        return [(item, notice) for item, notice in await pending_platform_deliveries(session=session)
+                if notice.municipality in shown]
+
+
+@routes.post("/entregas/plataforma/{delivery_id:\\d{1,9}}")
+@console_page(*ISSUERS)
+async def record_platform(request: web.Request) -> web.StreamResponse:
+    """Record the day the technology platform received a Lei 1.533 notice, and how (L1533 Art. 22 §1)."""
+    staff = staff_of(request)
+    tr = staff.tr
+    means = await form_text(request, "means", 20)
+    try:
+        day = dt.date.fromisoformat(await form_text(request, "date", 20))
+    except ValueError:
+        day = None
+    if day is None or means not in {item.value for item in PlatformMeans}:
+        return await _deliveries_refused(request, tr._("Choose how it was delivered and the date."))
+    delivery_id = int(request.match_info["delivery_id"])
+    async with db(request)() as session:
+        delivery = await session.get(NoticePlatformDelivery, delivery_id)
+        notice = await session.get(Notice, delivery.notice_id) if delivery is not None else None
+    if await _notice_elsewhere(request, notice):
+        return elsewhere(request)
+    async with db(request)() as session:
+        try:
+            await record_platform_delivery(session=session, settings=request.config_dict[SETTINGS],
+                                           delivery_id=delivery_id, means=PlatformMeans(means), on=day,
+                                           actor=staff.actor)
+        except DeliveryError as refused:
+            return await _deliveries_refused(request, tr._(str(refused)))
+    raise web.HTTPSeeOther("/painel/entregas?feito=1")

@@ -15,11 +15,13 @@ from bot.settings import Settings, load_settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing
 from models.notices.issuing import NoticeRefused
+from models.notices.platform_delivery import pending_platform_deliveries
 from models.notices.tables import FilingOutcome, NoticeDelivery
 from models.rulebooks.catalogue import load_infractions
 from notifications.notice_messages import render_decision
 from tests.auxil.municipalities import write_municipalities
 from tests.auxil.notices import cp_auto, cp_preliminar, issue, l1533_auto, outbox, pdf_plain_text
+from tests.auxil.tlog import verify
 from tests.models.notices.conftest import NOW, Cast
 from tests.models.notices.test_deadlines_from_ciencia import at_cuiaba
 
@@ -114,8 +116,12 @@ async def test_the_act_records_its_issuing_prefeitura_and_is_headed_by_it(
     assert issued.notice.issuer_authority == "Prefeitura Municipal de Sapezal"
     text = pdf_plain_text(issued.notice.pdf)
     assert text.startswith("Prefeitura Municipal de Sapezal")
-    # L1533 Art. 22: the notice goes to the technology platform too.
+    # L1533 Art. 22: the notice goes to the technology platform too, its copy tracked apart from the driver's.
     assert "Plataforma tecnológica Uber do Brasil Tecnologia Ltda." in text
+    [(copy, notice)] = await pending_platform_deliveries(session=session)
+    assert copy.platform_name == "Uber do Brasil Tecnologia Ltda." and notice.id == issued.notice.id
+    report = await verify(session)  # the copy's row is in the transparency log
+    assert report.ok, report.problems
 
 
 async def test_a_pdf_with_personal_data_names_the_encarregado(

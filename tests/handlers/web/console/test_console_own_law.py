@@ -18,7 +18,8 @@ from bot.settings import Settings
 from bot.web import build_web_app
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import file_filing
-from models.notices.tables import NoticeDelivery
+from models.notices.platform_delivery import NoticePlatformDelivery, PlatformMeans
+from models.notices.tables import DeliveryState, NoticeDelivery
 from tests.auxil.case_people import NOW, Cast, make_cast
 from tests.auxil.console import sign_in
 from tests.auxil.notices import issue, l1533_auto, opted_in
@@ -89,3 +90,28 @@ async def test_an_outros_item_is_refused_in_the_console_without_the_provision_in
     issued = await client.post("/painel/notificacoes/nova", data={**form, "infringed_provision": "Art. 50, IX"},
                                allow_redirects=False)
     assert issued.status == 303, await issued.text()
+
+
+async def test_a_lei_1533_notice_goes_to_the_platform_too_and_its_delivery_is_recorded_apart(
+    client: TestClient, sessions: SessionFactory, settings: Settings
+) -> None:
+    # L1533 Art. 22: "expedição da notificação à plataforma tecnológica e ao condutor"; §1: the means of delivery.
+    async with sessions() as session:
+        issued = await issue(session, settings, l1533_auto(platform_name="Uber do Brasil Tecnologia Ltda."), now=NOW)
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    page = await (await client.get("/painel/entregas")).text()
+    assert "Cópias para as plataformas tecnológicas (Lei 1.533/2020, Art. 22)" in page
+    assert f"{issued.notice.number} · Uber do Brasil Tecnologia Ltda." in page
+    form = re.search(r'action="/painel/entregas/plataforma/(\d+)"', page)
+    assert form is not None
+    future = await client.post(f"/painel/entregas/plataforma/{form.group(1)}", data={
+        "csrf": csrf, "means": "postal", "date": (TODAY + dt.timedelta(days=2)).date().isoformat()})
+    assert future.status == 422
+    done = await client.post(f"/painel/entregas/plataforma/{form.group(1)}", data={
+        "csrf": csrf, "means": "postal", "date": TODAY.date().isoformat()})
+    assert done.status == 200 and "Uber do Brasil" not in await done.text()
+    async with sessions() as session:
+        platform = (await session.exec(select(NoticePlatformDelivery))).one()
+        driver = (await session.exec(select(NoticeDelivery))).one()
+    assert (platform.means, platform.delivered_on) == (PlatformMeans.POSTAL, TODAY.date())
+    assert driver.state is DeliveryState.STAFF  # the driver's delivery, and its deadlines, are untouched
