@@ -36,6 +36,10 @@ from models.notices.platform_delivery import (
     pending_platform_deliveries,
     record_platform_delivery,
 )
+from models.notices.refusals import ARTICLES as REFUSAL_ARTICLES
+from models.notices.refusals import FOR_TYPE as REFUSALS_FOR
+from models.notices.refusals import LABELS as REFUSAL_LABELS
+from models.notices.refusals import Refusal, record_refusal
 from models.notices.status import notice_by_number
 from models.notices.tables import CienciaKind, Notice, NoticeDelivery, NoticeType
 from models.people import Role
@@ -104,6 +108,17 @@ async def new_notice(request: web.Request) -> web.Response:
     raw = request.query.get("caso", "")
     values: dict[str, str] = {"issuer_name": staff.name}
     reference = None
+    number = request.query.get("preliminar", "")[:30]
+    if number:  # CP Art. 28-29: the auto that follows a preliminar (refused, or its deadline run out)
+        async with db(request)() as session:
+            preliminar = await notice_by_number(session=session, number=number)
+        if await _notice_elsewhere(request, preliminar):
+            return elsewhere(request)
+        if preliminar is not None and preliminar.type is NoticeType.PRELIMINAR:
+            values |= {"type": NoticeType.AUTO.value, "rulebook": preliminar.rulebook,
+                       "infraction_code": preliminar.infraction_code, "preliminar_number": preliminar.number,
+                       "offender_name": preliminar.offender_name, "offender_address": preliminar.offender_address or "",
+                       "place": preliminar.place, "infringed_provision": preliminar.infringed_provision or ""}
     if raw.isdecimal() and len(raw) < 10:
         case = await _case(request, int(raw))
         if case is not None and not await works_in(request, case.municipality, ISSUERS):
@@ -234,6 +249,7 @@ async def deliveries(request: web.Request) -> web.Response:
         "today": city_today(request), "error": "", "done": request.query.get("feito") == "1",
         "delivery_means": delivery_means,  # each act cites its own law (CP Art. 36; L1533 Art. 22 §1)
         "platform_items": await _platform_deliveries(request), "platform_means": MEANS_LABELS,
+        "refusals_for": REFUSALS_FOR, "refusal_labels": REFUSAL_LABELS, "refusal_articles": REFUSAL_ARTICLES,
     })
 
 
@@ -256,7 +272,8 @@ async def record_delivery(request: web.Request) -> web.StreamResponse:
         day = dt.date.fromisoformat(await form_text(request, "date", 20))
     except ValueError:
         day = None
-    if day is None or how not in ("personal", "postal", "edital"):
+    refusal = how.removeprefix("refusal:") if how.startswith("refusal:") else None
+    if day is None or (how not in ("personal", "postal", "edital") and refusal not in set(Refusal)):
         return await _deliveries_refused(request, tr._("Choose how it was delivered and the date."))
     delivery_id = int(request.match_info["delivery_id"])
     async with db(request)() as session:
@@ -266,7 +283,12 @@ async def record_delivery(request: web.Request) -> web.StreamResponse:
         return elsewhere(request)
     async with db(request)() as session:
         try:
-            if how == "edital":
+            if refusal is not None:  # CP Art. 25, 26 sole paragraphs, 34 §3; a refused preliminar: the auto (Art. 29)
+                done = await record_refusal(session=session, settings=settings, delivery_id=delivery_id,
+                                            refusal=Refusal(refusal), on=day, actor=staff.actor)
+                if done.auto_due:
+                    raise web.HTTPSeeOther(f"/painel/notificacoes/nova?preliminar={done.notice.number}")
+            elif how == "edital":
                 await record_edital(session=session, settings=settings, delivery_id=delivery_id, published_on=day,
                                     actor=staff.actor)
             else:
@@ -282,6 +304,7 @@ async def _deliveries_refused(request: web.Request, text: str) -> web.Response:
         "title": staff_of(request).tr._("Deliveries to make"), "items": await _deliveries(request),
         "today": city_today(request), "error": text, "done": False, "delivery_means": delivery_means,
         "platform_items": await _platform_deliveries(request), "platform_means": MEANS_LABELS,
+        "refusals_for": REFUSALS_FOR, "refusal_labels": REFUSAL_LABELS, "refusal_articles": REFUSAL_ARTICLES,
     }, status=422)
 
 

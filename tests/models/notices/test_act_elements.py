@@ -12,10 +12,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import translator
 from bot.settings import Settings, load_settings
-from models.notices.delivery import record_explicit_ciencia
+from models.notices.chain import events_of
+from models.notices.delivery import DeliveryError, record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing
 from models.notices.issuing import NoticeRefused
 from models.notices.platform_delivery import pending_platform_deliveries
+from models.notices.refusals import Refusal, record_refusal
 from models.notices.tables import FilingOutcome, NoticeDelivery
 from models.rulebooks.catalogue import load_infractions
 from notifications.notice_messages import render_decision
@@ -156,3 +158,27 @@ async def test_a_decision_sent_in_the_chat_says_where_and_how_to_act_and_that_th
     assert "Fiscalização de Posturas, Av. Expedição Roncador Xingú, 249" in text
     assert "/notificacoes" in text and "O processo continua mesmo que você não se manifeste" in text
     assert "Art. 26, §1º, III e V" in text
+
+
+async def test_refusals_are_recorded_as_the_code_provides_for_each_act(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    # CP Art. 34 §3: the offender of an auto would not (or could not) sign: mentioned, the delivery stands.
+    auto = await issue(session, settings, cp_auto(), now=NOW)
+    preliminar = await issue(session, settings, cp_preliminar(offender_document=None), now=NOW)
+    deliveries = {d.notice_id: d for d in (await session.exec(select(NoticeDelivery))).all()}
+    signed = await record_refusal(session=session, settings=settings, delivery_id=deliveries[auto.notice.id].id,
+                                  refusal=Refusal.SIGN, on=NOW.date(), actor="staff:9101", now=NOW)
+    assert not signed.auto_due  # an auto is the auto already
+    # CP Art. 25 sole paragraph concerns the preliminar's "ciente": an auto has none.
+    with pytest.raises(DeliveryError):
+        await record_refusal(session=session, settings=settings, delivery_id=deliveries[preliminar.notice.id].id,
+                             refusal=Refusal.SIGN, on=NOW.date(), actor="staff:9101", now=NOW)
+    await session.rollback()
+    # CP Art. 25 sole paragraph and Art. 29: the refused "ciente" is noted, and the auto is due at once.
+    ciente = await record_refusal(session=session, settings=settings, delivery_id=deliveries[preliminar.notice.id].id,
+                                  refusal=Refusal.CIENTE, on=NOW.date(), actor="staff:9101", now=NOW)
+    assert ciente.auto_due
+    [event] = [e for e in await events_of(session=session, notice_id=preliminar.notice.id)
+               if e.kind == "delivery.refusal"]
+    assert event.data["article"].startswith("Código de Posturas, Art. 25, parágrafo único")

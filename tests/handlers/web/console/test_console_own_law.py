@@ -16,13 +16,14 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.db import SessionFactory
 from bot.settings import Settings
 from bot.web import build_web_app
+from models.notices.chain import events_of
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import file_filing
 from models.notices.platform_delivery import NoticePlatformDelivery, PlatformMeans
-from models.notices.tables import DeliveryState, NoticeDelivery
+from models.notices.tables import CienciaKind, DeliveryState, NoticeDelivery
 from tests.auxil.case_people import NOW, Cast, make_cast
 from tests.auxil.console import sign_in
-from tests.auxil.notices import issue, l1533_auto, opted_in
+from tests.auxil.notices import cp_preliminar, issue, l1533_auto, opted_in
 
 CLARA = 7101
 TODAY = NOW + dt.timedelta(hours=1)
@@ -115,3 +116,30 @@ async def test_a_lei_1533_notice_goes_to_the_platform_too_and_its_delivery_is_re
         driver = (await session.exec(select(NoticeDelivery))).one()
     assert (platform.means, platform.delivered_on) == (PlatformMeans.POSTAL, TODAY.date())
     assert driver.state is DeliveryState.STAFF  # the driver's delivery, and its deadlines, are untouched
+
+
+async def test_a_refused_preliminar_is_delivered_that_day_and_leads_to_the_auto_at_once(
+    client: TestClient, sessions: SessionFactory, settings: Settings
+) -> None:
+    # CP Art. 26 sole paragraph: the refusal, declared by the agent, neither favours nor harms; Art. 29: the auto.
+    async with sessions() as session:
+        issued = await issue(session, settings, cp_preliminar(), now=NOW)
+        await issue(session, settings, l1533_auto(), now=NOW)
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    page = await (await client.get("/painel/entregas")).text()
+    assert page.count('value="refusal:receipt"') == 1  # the preliminar's; Lei 1.533 provides no such refusal
+    assert "Art. 26, parágrafo único" in page and 'value="refusal:sign"' not in page
+    delivery_id = re.search(rf'{issued.notice.number}.*?action="/painel/entregas/(\d+)"', page, re.S)
+    assert delivery_id is not None
+    refused = await client.post(f"/painel/entregas/{delivery_id.group(1)}", data={
+        "csrf": csrf, "how": "refusal:receipt", "date": TODAY.date().isoformat()}, allow_redirects=False)
+    assert refused.status == 303
+    assert refused.headers["Location"] == f"/painel/notificacoes/nova?preliminar={issued.notice.number}"
+    form = await (await client.get(refused.headers["Location"])).text()
+    assert 'value="auto" id="type-auto" checked' in form and f'value="{issued.notice.number}"' in form
+    async with sessions() as session:
+        delivery = await session.get(NoticeDelivery, int(delivery_id.group(1)))
+        assert delivery is not None
+        events = [event.kind for event in await events_of(session=session, notice_id=issued.notice.id)]
+    assert delivery.state is DeliveryState.DONE and delivery.ciencia_kind is CienciaKind.PERSONAL
+    assert "delivery.refusal" in events
