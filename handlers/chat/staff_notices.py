@@ -547,7 +547,7 @@ async def start_from_case(update: Update, context: BalcaoContext, case_id: int) 
             await reply(update, context, context.tr._("This case does not call for a notice."), edit=True)
             return
     elements, reference = prefill.data, prefill.reference
-    data = {
+    data: dict[str, Any] = {
         "rulebook": elements.rulebook, "type": elements.type.value if elements.type else None,
         "code": elements.infraction_code, "infraction": elements.infraction_code, "name": elements.offender_name,
         "document": elements.offender_document, "person_id": elements.person_id, "place": elements.place,
