@@ -11,6 +11,7 @@ from models.cases.filing import FiledCase
 from models.cases.limits import check_daily_limit
 from models.cases.receipt_pdf import build_receipt
 from models.columns import utcnow
+from models.encarregado import encarregado_line
 from models.invalid_input import InvalidInput
 
 
@@ -50,8 +51,9 @@ async def confirm_filing(update: Update, context: BalcaoContext, filed: FiledCas
     )
     await respond(update, context, text)
     # Headed by the Prefeitura the case belongs to (CF Art. 30 I), not the one the person chose.
-    pdf = build_receipt(filed, tr=tr, municipality=context.deployment_settings.for_municipality(
-        filed.municipality).municipality_name)
+    owner = context.deployment_settings.for_municipality(filed.municipality)
+    pdf = build_receipt(filed, tr=tr, municipality=owner.municipality_name,
+                        encarregado=encarregado_line(municipality=owner.municipality, tr=tr))  # LGPD Art. 41 §1
     chat = update.effective_chat
     assert chat is not None
     await context.bot.send_document(

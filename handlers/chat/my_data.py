@@ -21,6 +21,7 @@ from handlers.chat.replies import acknowledge, answer_query, esc, keyboard, menu
 from models.cases.export_pdf import build_data_export_pdf
 from models.cases.privacy import KeptRecord, erase_personal_data, export_personal_data, kept_records
 from models.columns import utcnow
+from models.encarregado import encarregado_line
 
 EXPORT_FILE = "meus-dados-balcao.json"
 READABLE_FILE = "meus-dados-balcao.pdf"
@@ -58,7 +59,8 @@ async def _export(update: Update, context: BalcaoContext) -> None:
     async with context.sessions() as session:
         document = await export_personal_data(session=session, person_id=context.person.id, now=utcnow())
     content = json.dumps(document, ensure_ascii=False, indent=2).encode("utf-8")
-    readable = build_data_export_pdf(document, tr=tr, municipality=context.settings.municipality_name)
+    readable = build_data_export_pdf(document, tr=tr, municipality=context.settings.municipality_name,
+                                     encarregado=encarregado_line(municipality=context.settings.municipality, tr=tr))
     chat = update.effective_chat
     assert chat is not None
     await acknowledge(update, context)

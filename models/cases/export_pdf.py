@@ -110,13 +110,15 @@ def _section(key: str, content: Any, tr: Translator, styles: Any) -> Iterator[Fl
             yield Paragraph(pdf_text(str(record)), styles["Normal"])
 
 
-def build_data_export_pdf(document: Mapping[str, Any], *, tr: Translator, municipality: str) -> bytes:
+def build_data_export_pdf(document: Mapping[str, Any], *, tr: Translator, municipality: str,
+                          encarregado: str = "") -> bytes:
     """The person's data export as a readable PDF.
 
     Args:
         document: what :func:`models.cases.privacy.export_personal_data` returned.
         tr: the person's translator (their language, the deployment's time zone).
         municipality: the city hall's municipality name.
+        encarregado: who answers for the personal data (LGPD Art. 41 §1; :mod:`models.encarregado`).
 
     Returns:
         The PDF bytes.
@@ -134,4 +136,6 @@ def build_data_export_pdf(document: Mapping[str, Any], *, tr: Translator, munici
     for key, content in document.items():
         if key not in ("format", "generated_at"):
             story += list(_section(key, content, tr, styles))
+    if encarregado:  # LGPD Art. 41 §1
+        story += [Spacer(1, 4 * mm), Paragraph(pdf_text(encarregado), styles["Italic"])]
     return a4_pdf(story, title=tr._("Your data at Balcão"), author=municipality)

@@ -26,7 +26,8 @@ def pdf_text(value: str) -> str:
     return escape(value.encode("cp1252", errors="replace").decode("cp1252")).replace("\n", "<br/>")
 
 
-def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str, follow: str | None = None) -> bytes:
+def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str, follow: str | None = None,
+                  encarregado: str = "") -> bytes:
     """The receipt of a filed case as PDF bytes.
 
     Args:
@@ -34,6 +35,7 @@ def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str, follow
         tr: the reader's translator (language and time zone).
         municipality: the city hall's municipality name.
         follow: how to follow the case (translated); the chat's /acompanhar by default.
+        encarregado: who answers for the personal data on it (LGPD Art. 41 §1; :mod:`models.encarregado`).
     """
     styles = getSampleStyleSheet()
     small = ParagraphStyle("small", parent=styles["Normal"], fontSize=8, leading=10)
@@ -67,4 +69,6 @@ def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str, follow
             small,
         ),
     ]
+    if encarregado:  # LGPD Art. 41 §1: the receipt carries what the person reported
+        story += [Spacer(1, 4 * mm), Paragraph(pdf_text(encarregado), small)]
     return a4_pdf(story, title=filed.protocol, author=municipality)

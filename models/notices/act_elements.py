@@ -3,10 +3,11 @@
 - III, where, when and how to act: the office people notified must appear at (the *setor competente* of CP
   Art. 24), its address and hours from the municipalities file, the chat, the act's public page, and how to file;
 - V, that the process goes on whether or not the person acts;
-- LGPD Art. 41 §1: the encarregado's name and contact, on every document that carries personal data.
+- LGPD Art. 41 §1: the encarregado's name and contact (:mod:`models.encarregado`), on every document that carries
+  personal data.
 
 The notice's PDF and the decisions sent in the chat print them from here (:func:`where_to_act_lines`,
-:func:`goes_on_line`, :func:`encarregado_line`), so the two cannot drift apart.
+:func:`goes_on_line`), so the two cannot drift apart.
 """
 
 from __future__ import annotations
@@ -61,15 +62,6 @@ def where_to_act_lines(*, office: Office, public_url: str, tr: Translator) -> li
 def goes_on_line(tr: Translator) -> str:
     """That the process goes on whether or not the person acts (L9784 Art. 26 §1 V)."""
     return tr._(GOES_ON)
-
-
-def encarregado_line(*, municipality: MunicipalityConfig, tr: Translator) -> str:
-    """Who answers for the personal data on a document (LGPD Art. 41 §1), or an empty string when none is named."""
-    encarregado = municipality.encarregado
-    if not encarregado.named:
-        return ""
-    return tr._("Personal data: the city hall's data protection officer (encarregado, LGPD Art. 41) is {name}, "
-                "{contact}.").format(name=encarregado.name, contact=encarregado.contact)
 
 
 def provision_lines(*, notice: Notice, tr: Translator) -> list[str]:

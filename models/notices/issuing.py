@@ -38,6 +38,7 @@ from models.audit import record
 from models.cases.handling import notice_handover
 from models.columns import utcnow
 from models.drivers.tables import Driver
+from models.encarregado import encarregado_line
 from models.fines import (
     CONSEQUENCE_LABELS,
     Consequence,
@@ -53,7 +54,6 @@ from models.fines import (
 from models.notices.act_elements import (
     NoOfficeForNotices,
     appear_line,
-    encarregado_line,
     goes_on_line,
     office_for_notices,
     provision_lines,

@@ -29,6 +29,7 @@ from models.cases.limits import CaseLimits
 from models.cases.protocol import PROTOCOL_PATTERN, normalize_protocol
 from models.cases.receipt_pdf import build_receipt
 from models.columns import utcnow
+from models.encarregado import encarregado_line
 from models.invalid_input import InvalidInput
 from models.open311.jurisdiction import Jurisdiction
 from models.open311.keys import client_for_key
@@ -270,9 +271,11 @@ async def receipt(request: web.Request) -> web.Response:
                                       municipality=place.id)
     if filed is None:
         raise Open311Error(404, tr._("No service request {id}.").format(id=request.match_info["id"][:40]))
+    owner = settings_of(request).for_municipality(place.id).municipality
     pdf = build_receipt(filed, tr=tr, municipality=place.name,
                         follow=tr._("Follow this case with GET requests/{id} of Open311, or in the system you used "
-                                    "to file it.").format(id=filed.protocol))
+                                    "to file it.").format(id=filed.protocol),
+                        encarregado=encarregado_line(municipality=owner, tr=tr))  # LGPD Art. 41 §1
     return web.Response(body=pdf, content_type="application/pdf", headers={
         "Content-Disposition": f'inline; filename="{filed.protocol}.pdf"', "Cache-Control": "private, no-store"})
 

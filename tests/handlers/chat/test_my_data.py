@@ -79,5 +79,6 @@ async def test_the_export_has_a_readable_pdf_in_the_persons_language_and_local_t
     assert "Seus dados no Balcão" in text and "Seus casos" in text and filed.protocol in text
     assert "Representação (Código de Posturas)" in text and "Nome no Telegram" in text
     assert "first_name" not in text and "received_at" not in text  # people read words, not keys
+    assert "lgpd@sapezal.mt.gov.br" in text  # LGPD Art. 41 §1: who answers for these data (the encarregado)
     local = generated.astimezone(ZoneInfo("America/Cuiaba"))
     assert local.strftime("%H:%M:%S") in text and generated.strftime("%H:%M:%S") not in text

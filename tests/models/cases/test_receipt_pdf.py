@@ -35,3 +35,4 @@ def test_the_receipt_is_a_pdf_with_the_protocol_and_the_articles() -> None:
                      "quinta-feira, 12 de março de 2026", "Entulho na calçada"):
         assert expected in text, expected
     assert build_receipt(filed, tr=translator("pt_BR"), municipality="Nova Xavantina") == content  # reproducible
+
