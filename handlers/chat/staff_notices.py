@@ -98,7 +98,7 @@ from models.notices.tables import (
 )
 from models.people import PermissionDenied, Role, StaffMember, require_role, staff_municipalities
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
-from models.rulebooks.procedure import delivery_means
+from models.rulebooks.procedure import delivery_means, manual_means
 from notifications.notice_messages import TYPE_LABELS, money
 from notifications.telegram_text import small
 
@@ -147,7 +147,6 @@ REASONS = {
     StaffReason.NOT_ACKNOWLEDGED: N_("did not confirm receipt in time"),
     StaffReason.OPTED_OUT: N_("stopped electronic notices"),
 }
-HOW = {"personal": N_("Delivered in person"), "postal": N_("AR received (post)"), "edital": N_("Edital published")}
 FILING_NAMES = {FilingKind.DEFESA: N_("defence"), FilingKind.RECLAMACAO: N_("complaint (reclamação)"),
                 FilingKind.RECURSO: N_("appeal")}
 STEP_ELEMENTS = {"name": "offender_name", "place": "place", "witnesses": "witnesses", "term": "inspection_term",
@@ -652,7 +651,8 @@ async def show_delivery(update: Update, context: BalcaoContext, delivery_id: int
     if notice.offender_document:
         lines.append(tr._("CPF/CNPJ: {document}").format(document=format_document(notice.offender_document)))
     lines.append(small(tr._(delivery_means(notice.rulebook))))  # each act cites its own law
-    rows = [[(tr._(HOW[how]), f"nstf:how:{delivery_id}:{how}")] for how in HOW]
+    means = manual_means(notice.rulebook)  # each act cites its own law (CP Art. 36; L1533 Art. 22 §1)
+    rows = [[(tr._(means[how]), f"nstf:how:{delivery_id}:{how}")] for how in means]
     if claimant is not None:
         lines.append(tr._("In the bot, {name} said this CPF is theirs when accepting electronic notices. Check "
                           "before addressing the notice to them.").format(name=esc(claimant.first_name)))
@@ -736,7 +736,11 @@ async def record_link(update: Update, context: BalcaoContext) -> None:
 
 async def ask_delivery_date(update: Update, context: BalcaoContext, delivery_id: int, how: str) -> None:
     """The date of the delivery, of the AR, or of the edital's publication."""
-    await save(context, DELIVERY_FORM, "date", {"delivery_id": delivery_id, "how": how})
+    async with context.sessions() as session:
+        delivery = await session.get(NoticeDelivery, delivery_id)
+        notice = await session.get(Notice, delivery.notice_id) if delivery is not None else None
+    rulebook = notice.rulebook if notice is not None else CP
+    await save(context, DELIVERY_FORM, "date", {"delivery_id": delivery_id, "how": how, "rulebook": rulebook})
     tr = context.tr
     question = tr._("On which day was it published?") if how == "edital" else tr._("On which day was it delivered?")
     await reply(update, context, question + " " + tr._("(e.g. 4/3 or 04/03/2026)"),
@@ -747,7 +751,8 @@ async def confirm_delivery(update: Update, context: BalcaoContext, data: dict[st
     """Summary and confirmation of the delivery to record."""
     tr = context.tr
     await save(context, DELIVERY_FORM, "confirm", data)
-    text = tr._("Record: {how}, on {date}?").format(how=tr._(HOW[data["how"]]),
+    means = manual_means(data.get("rulebook") or CP)
+    text = tr._("Record: {how}, on {date}?").format(how=tr._(means[data["how"]]),
                                                      date=tr.date(dt.date.fromisoformat(data["date"])))
     await reply(update, context, text, markup=keyboard([[(tr._("✅ Confirm"), "nstf:dconfirm")],
                                                         cancel_row(context, "nstf:cancel")]), edit=edit)
@@ -998,7 +1003,7 @@ async def _delivery_button(update: Update, context: BalcaoContext, action: str, 
         await show_deliveries(update, context, edit=True)
     elif action == "dlv" and args and args[0].isdigit():
         await show_delivery(update, context, int(args[0]))
-    elif action == "how" and len(args) == 2 and args[0].isdigit() and args[1] in HOW:
+    elif action == "how" and len(args) == 2 and args[0].isdigit() and args[1] in ("personal", "postal", "edital"):
         await ask_delivery_date(update, context, int(args[0]), args[1])
     elif action == "link" and args and args[0].isdigit():
         await ask_link(update, context, int(args[0]))

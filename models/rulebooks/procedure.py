@@ -28,6 +28,20 @@ DELIVERY_MEANS: Final[dict[str, str]] = {
 """The means of delivery each law provides (a msgid, read in the staff member's language)."""
 
 
+MANUAL_MEANS: Final[dict[str, dict[str, str]]] = {
+    CP: {"personal": N_("Delivered in person"), "postal": N_("AR received (post)"),  # CP Art. 36 I, II
+         "edital": N_("Edital published")},  # CP Art. 36 III
+    L1533: {"personal": N_("Delivered directly by the city hall"), "postal": N_("Correio's receipt (post)"),
+            "edital": N_("Edital published")},  # L1533 Art. 22 §1
+}
+"""How staff record a delivery by hand, in each law's words (msgids), keyed by the delivery's ``how``."""
+
+
+def manual_means(rulebook: str) -> dict[str, str]:
+    """The ways to record a delivery by hand under this rulebook's law: ``how`` → msgid of its label."""
+    return MANUAL_MEANS[rulebook]
+
+
 def decision_articles(rulebook: str) -> str:
     """The articles a decision on a notice of this rulebook is given under, e.g. ``Lei nº 1.533/2020, Art. 17 e 22``."""
     return DECISION_ARTICLES[rulebook]

@@ -47,3 +47,7 @@ async def test_the_delivery_screen_of_a_lei_1533_auto_lists_lei_1533s_means_not_
     listing = await talk.send("/entregas", "Notificações a entregar")
     screen = await talk.press_and_edit(listing, f"nstf:dlv:{delivery.id}", "Lei 1.533/2020, Art. 22 §1")
     assert "comprovante do Correio" in screen.text and "Art. 36" not in screen.text
+    assert "nstf:how:" + str(delivery.id) + ":postal" in talk.buttons(screen)
+    day = await talk.press_and_edit(screen, f"nstf:how:{delivery.id}:postal", "Em que dia foi entregue")
+    confirm = await talk.press_and_edit(day, "nstf:dtoday", "Comprovante do Correio (via postal)")
+    assert "AR" not in confirm.text
