@@ -104,7 +104,8 @@ def _valid(notice: PublicNotice, code: str, tr: Translator) -> str:
         (tr._("Type"), tr._(TYPE_NAMES[notice.type])),
         (tr._("Number"), notice.number),
         (tr._("Issued on"), tr.date(notice.issued_at)),
-        (tr._("Provision"), f"{notice.law_title}, {notice.article}"),
+        *([(tr._("Provision infringed"), f"{notice.law_title}, {notice.infringed}")] if notice.infringed else []),
+        (tr._("Penalty"), f"{notice.law_title}, {notice.article}"),
         (tr._("Status"), _status(notice, tr)),
     ]
     items = "".join(f"<dt>{_esc(name)}</dt><dd>{_esc(value)}</dd>" for name, value in rows)

@@ -15,7 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from models.municipalities import Municipality
 from models.notices.codes import code_hash, normalize_code, same_hash
 from models.notices.tables import Notice, NoticeOutcome, NoticeStage, NoticeType
-from models.rulebooks.catalogue import LAW_TITLES
+from models.rulebooks.catalogue import LAW_TITLES, CatalogueError, get_infraction
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +32,7 @@ class PublicNotice:
     outcome: NoticeOutcome | None
     municipality: str  # the slug of the Prefeitura that issued it
     authority: str = ""  # its name as recorded on the act ("Prefeitura Municipal de Nova Xavantina")
+    infringed: str = ""  # the provision infringed, apart from the penalty article (CP Art. 25 III, 34 III)
 
 
 async def _notice_of_code(session: AsyncSession, code: str) -> Notice | None:
@@ -66,7 +67,16 @@ async def verify_code(*, session: AsyncSession, code: str) -> PublicNotice | Non
         outcome=notice.outcome,
         municipality=notice.municipality,
         authority=notice.issuer_authority or await _authority_of(session, notice.municipality),
+        infringed=notice.infringed_provision or _row_provision(notice.infraction_code),
     )
+
+
+def _row_provision(code: str) -> str:
+    """The catalogue row's provision infringed (empty for a row that names none, or a code no longer listed)."""
+    try:
+        return get_infraction(code).infringed
+    except CatalogueError:
+        return ""
 
 
 async def _authority_of(session: AsyncSession, slug: str) -> str:

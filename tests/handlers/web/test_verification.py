@@ -36,6 +36,9 @@ async def test_a_valid_code_shows_the_public_data_and_nothing_personal(
                   "Código de Posturas", "Art. 53", 'lang="pt-BR"', "Nova Xavantina"):
         assert shown in page, shown
     assert "Sapezal" not in page  # the Prefeitura that issued it, not the deployment's first (CF Art. 30 I)
+    # CP Art. 34 III: the provision infringed, apart from the penalty article (Art. 53 only sets the fine).
+    assert "Dispositivo infringido</dt><dd>Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina), Art. 50, I" in page
+    assert "Penalidade</dt><dd>Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina), Art. 53" in page
     for personal in ("Maria", "Aparecida", "529.982.247-25", "52998224725", "Acácias", "mato alto", "Inês"):
         assert personal not in page, personal
     assert response.headers["Cache-Control"] == "no-store"
