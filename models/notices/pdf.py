@@ -169,8 +169,8 @@ def _how_to_act_block(context: PdfContext, styles: _Styles, tr: Translator) -> l
     """
     if not context.where_to_act and not context.goes_on:
         return []
-    story: list[Flowable] = [Spacer(1, 4 * mm), _para(tr._("Where, when and how to act"), styles.label)]
-    story += [_para("• " + line, styles.body) for line in context.where_to_act]
+    story: list[Flowable] = [Spacer(1, 3 * mm), _para(tr._("Where, when and how to act"), styles.label)]
+    story += [_para("• " + line, styles.small) for line in context.where_to_act]
     if context.goes_on:
         story.append(_para(context.goes_on, styles.label))
     story.append(_para("Lei nº 9.784/1999, Art. 26, §1º, III e V", styles.small))
@@ -181,8 +181,8 @@ def _receipt_block(context: PdfContext, styles: _Styles, tr: Translator) -> list
     """CP Art. 36 I: the dated receipt for delivery in person, with the refusals the code provides."""
     if not context.receipt_lines:
         return []
-    story: list[Flowable] = [Spacer(1, 4 * mm), _para(tr._("Receipt (delivery in person)"), styles.label)]
-    story += [_para(line, styles.body) for line in context.receipt_lines]
+    story: list[Flowable] = [Spacer(1, 3 * mm), _para(tr._("Receipt (delivery in person)"), styles.label)]
+    story += [_para(line, styles.small) for line in context.receipt_lines]
     return story
 
 
@@ -201,7 +201,7 @@ def _verification_block(context: PdfContext, styles: _Styles, tr: Translator) ->
         colWidths=[34 * mm, 136 * mm],
         style=TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]),
     )
-    return [Spacer(1, 6 * mm), table]
+    return [Spacer(1, 4 * mm), table]
 
 
 def _privacy_block(context: PdfContext, styles: _Styles) -> list[Flowable]:
