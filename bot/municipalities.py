@@ -73,6 +73,18 @@ class Ouvidoria(_Strict):
     email: str = Field(default="", max_length=120, pattern=r"^$|^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
+class Encarregado(_Strict):
+    """The person in charge of personal data (LGPD Art. 23 III, 41): named, with a contact, published (Art. 41 §1)."""
+
+    name: str = Field(default="", max_length=160)
+    contact: str = Field(default="", max_length=160, description="An e-mail, phone or address people can reach.")
+
+    @property
+    def named(self) -> bool:
+        """Whether the municipality configured one (both name and contact)."""
+        return bool(self.name.strip() and self.contact.strip())
+
+
 class ShortDay(_Strict):
     """A day the office works shorter hours, decreed by the municipality (Lei 9.784/1999 Art. 66 §1).
 
@@ -163,7 +175,12 @@ class MunicipalityConfig(_Strict):
     state: str = Field(default="MT", pattern=r"^[A-Z]{2}$")
     ibge_code: str = Field(default="", pattern=r"^$|^\d{7}$")
     offices: tuple[Office, ...] = ()
+    notice_office: str = Field(
+        default="", max_length=160, description="The office (by name) where people notified must appear and file: "
+        "the setor competente of CP Art. 24 and the 'where' of L9784 Art. 26 §1 III; the first office when empty.",
+    )
     ouvidoria: Ouvidoria = Ouvidoria()
+    encarregado: Encarregado = Encarregado()
     holidays: dict[int, tuple[dt.date, ...]] = Field(
         default_factory=dict, description="Municipal holidays per year (added to the national and state ones)."
     )
@@ -203,6 +220,8 @@ class MunicipalityConfig(_Strict):
         for year, days in self.holidays.items():
             if wrong := [day.isoformat() for day in days if day.year != year]:
                 raise ValueError(f"holidays.{year} lists days of another year: {', '.join(wrong)}")
+        if self.notice_office and self.notice_office not in {office.name for office in self.offices}:
+            raise ValueError(f"notice_office {self.notice_office!r} is not the name of one of the offices")
         for rulebook in self.rulebooks:
             owner = RULEBOOK_OWNERS[rulebook]
             if self.ibge_code != owner:
@@ -215,6 +234,12 @@ class MunicipalityConfig(_Strict):
     def holiday_dates(self) -> tuple[dt.date, ...]:
         """Every municipal holiday, all years together."""
         return tuple(sorted(day for days in self.holidays.values() for day in days))
+
+    @property
+    def office_for_notices(self) -> Office | None:
+        """Where people notified appear and file (CP Art. 24 setor competente; L9784 Art. 26 §1 III)."""
+        named = [office for office in self.offices if office.name == self.notice_office]
+        return named[0] if named else (self.offices[0] if self.offices else None)
 
     @property
     def prefeitura(self) -> str:
@@ -313,11 +338,16 @@ SAPEZAL_SMFO: Final = Office(name="Secretaria Municipal de Finanças e Orçament
 """Where Sapezal serves drivers: the address in the header of Lei 1.533/2020."""
 
 
+NX_PREFEITURA: Final = Office(name="Prefeitura Municipal de Nova Xavantina",
+                              address="Av. Expedição Roncador Xingú, 249, Setor Xavantina, CEP 78690-000")
+"""Where Nova Xavantina serves the public: the address in the footer of Lei 1.101/2004."""
+
+
 def built_in() -> Municipalities:
     """The two municipalities whose laws ship with Balcão, each with its own law, without unit values."""
     items = tuple(
         MunicipalityConfig(slug=slug, name=name, state=state, ibge_code=code,
-                           offices=(SAPEZAL_SMFO,) if slug == "sapezal" else (),
+                           offices=(SAPEZAL_SMFO,) if slug == "sapezal" else (NX_PREFEITURA,),
                            rulebooks=tuple(rb for rb, owner in RULEBOOK_OWNERS.items() if owner == code))
         for slug, (name, state, code) in KNOWN_MUNICIPALITIES.items()
     )

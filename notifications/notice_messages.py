@@ -18,6 +18,8 @@ import html
 from typing import Any
 
 from bot.i18n import N_, Translator
+from bot.municipalities import Office
+from models.notices.act_elements import goes_on_line, where_to_act_lines
 from models.notices.pdf import money_of
 from models.notices.tables import FilingKind, FilingOutcome, NoticeType
 from models.notices.windows import NO_DEPOSIT
@@ -139,12 +141,23 @@ def render_decision(payload: dict[str, Any], tr: Translator) -> Rendered:
     if terms:
         lines.append(tr._("Counting from the day you confirm you received this decision:"))
         lines += terms
+    lines += _where_to_act(payload, tr)
     lines.append(tr._('Press "Tomo ciência" to confirm you received it.'))
     buttons = [
         [(tr._("✅ Tomo ciência (I received it)"), ciencia_data(int(payload["delivery_id"])))],
         [(tr._("See deadlines and options"), open_data(int(payload["notice_id"])))],
     ]
     return Rendered(text="\n".join(lines), buttons=buttons)
+
+
+def _where_to_act(payload: dict[str, Any], tr: Translator) -> list[str]:
+    """L9784 Art. 26 §1 III (where, when and how to act) and V (the process goes on), for a decision."""
+    if not payload.get("office"):
+        return []  # no office configured when it was decided (an issue needs one: models.notices.issuing)
+    office = Office.model_validate(payload["office"])
+    lines = ["• " + _esc(line) for line in where_to_act_lines(office=office, public_url=str(payload["public_url"]),
+                                                               tr=tr)]
+    return [*lines, _esc(goes_on_line(tr)) + small("Lei nº 9.784/1999, Art. 26, §1º, III e V")]
 
 
 @renderer(TACIT)

@@ -73,6 +73,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
                        help=tr._("the agent who draws it up (name, registration)"))
     issue.add_argument("--testemunhas", metavar=tr.pgettext("metavar", "NAMES"),
                        help=tr._("witnesses, if any (auto, Art. 34 II)"))
+    issue.add_argument("--dispositivo", metavar=tr.pgettext("metavar", "PROVISION"),
+                       help=tr._("provision infringed, e.g. \"Art. 50, IX\" (required for the \"Outros\" items; "
+                                 "CP Art. 34 III)"))
+    issue.add_argument("--plataforma", metavar=tr.pgettext("metavar", "NAME"),
+                       help=tr._("technology platform the driver works through, notified too (Lei 1.533 Art. 22)"))
     issue.add_argument("--termo", metavar=tr.pgettext("metavar", "REF"),
                        help=tr._("termo de fiscalização, if any (auto, Art. 34 III)"))
     issue.add_argument("--unidades", metavar=tr.pgettext("metavar", "UNITS"),
@@ -187,6 +192,7 @@ async def _issue(args: argparse.Namespace) -> int:
             issuer_name=args.emissor, witnesses=args.testemunhas, inspection_term=args.termo,
             person_id=args.person_id, person_telegram_id=args.person_telegram_id, case_id=args.case_id,
             preliminar_id=preliminar_id, units=units, infraction_on=infraction_on, quantity=quantity,
+            infringed_provision=args.dispositivo, platform_name=args.plataforma,
         )
         try:
             issued = await issue_notice(session=session, settings=settings, data=data, actor="cli")

@@ -22,6 +22,7 @@ from handlers.chat.replies import acknowledge, answer_query, esc, keyboard, menu
 from models.cases.export_pdf import build_data_export_pdf
 from models.cases.privacy import KeptRecord, erase_personal_data, export_personal_data, kept_records
 from models.columns import utcnow
+from models.encarregado import encarregado_line
 from models.notices.labels import STAGE_LABELS, TYPE_LABELS
 from notifications.kind_labels import KIND_LABELS as MESSAGE_KIND_LABELS
 from notifications.kind_labels import STATUS_LABELS as MESSAGE_STATUS_LABELS
@@ -76,7 +77,8 @@ async def _export(update: Update, context: BalcaoContext) -> None:
         document = await export_personal_data(session=session, person_id=context.person.id, now=utcnow())
     content = json.dumps(document, ensure_ascii=False, indent=2).encode("utf-8")
     readable = build_data_export_pdf(document, tr=tr, municipality=context.settings.municipality_name,
-                                     words=_export_words())
+                                     words=_export_words(),
+                                     encarregado=encarregado_line(municipality=context.settings.municipality, tr=tr))
     chat = update.effective_chat
     assert chat is not None
     await acknowledge(update, context)

@@ -71,8 +71,10 @@ from models.notices.filings import (
     pending_filings,
 )
 from models.notices.issuing import (
+    COORDINATES,
     ILLUSTRATIVE_FINE,
     LIMITS,
+    PLACE_NOT_COORDINATES,
     NoticeInput,
     NoticeRefused,
     input_from_case,
@@ -96,6 +98,7 @@ from models.notices.tables import (
 )
 from models.people import PermissionDenied, Role, StaffMember, require_role, staff_municipalities
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
+from models.rulebooks.procedure import delivery_means, manual_means
 from notifications.notice_messages import TYPE_LABELS, money
 from notifications.telegram_text import small
 
@@ -109,9 +112,10 @@ LIST_LIMIT = 20
 KEY = "key"
 """The form instance's random token in its data: Issue is claimed once per key (``models.drafts``)."""
 
-STEPS = ("rulebook", "type", "infraction", "quantity", "units", "name", "document", "address", "person", "place",
+STEPS = ("rulebook", "type", "infraction", "provision", "quantity", "units", "name", "document", "address", "platform",
+         "person", "place",
          "date", "time", "infraction_date", "facts", "witnesses", "term", "issuer", "review")
-OPTIONAL = {"document", "address", "person", "infraction_date", "witnesses", "term"}
+OPTIONAL = {"document", "address", "person", "infraction_date", "witnesses", "term", "platform"}
 AUTO_ONLY = {"witnesses", "term"}
 QUESTIONS = {
     "infraction": N_("Which infraction? Type its code (e.g. CP-I-1) or words to search the catalogue."),
@@ -120,7 +124,11 @@ QUESTIONS = {
     "address": N_("Address of the offender, for delivery by post, if known."),
     "person": N_("Telegram user id of the person, if they use the bot (someone who registered this CPF is "
                  "suggested in /entregas)."),
-    "place": N_("Place where the notice is drawn up."),
+    "place": N_("Place where the notice is drawn up: the address (street, number, district)."),
+    "provision": N_("This item names no conduct: type the provision infringed, article and inciso (e.g. Art. 50, "
+                    "IX)."),
+    "platform": N_("Technology platform the driver works through (it is notified too, Lei 1.533 Art. 22), if "
+                   "known."),
     "quantity": N_("This infraction is charged per m² of public road: how many m² are occupied (e.g. 12,5)?"),
     "units": N_("The published table lost the value of this infraction: type the fine in fiscal units (e.g. 2)."),
     "date": N_("Day it is drawn up (e.g. 4/3 or 04/03/2026)."),
@@ -139,11 +147,10 @@ REASONS = {
     StaffReason.NOT_ACKNOWLEDGED: N_("did not confirm receipt in time"),
     StaffReason.OPTED_OUT: N_("stopped electronic notices"),
 }
-HOW = {"personal": N_("Delivered in person"), "postal": N_("AR received (post)"), "edital": N_("Edital published")}
 FILING_NAMES = {FilingKind.DEFESA: N_("defence"), FilingKind.RECLAMACAO: N_("complaint (reclamação)"),
                 FilingKind.RECURSO: N_("appeal")}
 STEP_ELEMENTS = {"name": "offender_name", "place": "place", "witnesses": "witnesses", "term": "inspection_term",
-                 "issuer": "issuer_name"}
+                 "issuer": "issuer_name", "provision": "infringed_provision", "platform": "platform_name"}
 # Every refusal offers to change the field it names (issue 9 item 6): element of the notice -> step(s) of the form.
 ELEMENT_STEPS: dict[str, tuple[str, ...]] = {
     "rulebook": ("rulebook",), "type": ("type",), "infraction_code": ("infraction",), "offender_name": ("name",),
@@ -152,6 +159,7 @@ ELEMENT_STEPS: dict[str, tuple[str, ...]] = {
     "drawn_up_time": ("time",), "facts": ("facts",), "witnesses": ("witnesses",), "inspection_term": ("term",),
     "issuer_name": ("issuer",), "quantity": ("quantity",), "units": ("units",),
     "infraction_on": ("infraction_date",),
+    "infringed_provision": ("provision",), "platform_name": ("platform",),
     "fine": ("infraction_date",),  # e.g. no unit value for the year of the infraction (CP Art. 12)
 }
 ALWAYS_EDITABLE = ("infraction", "name", "place", "date", "time", "facts")
@@ -161,6 +169,7 @@ EDIT_LABELS = {
     "date": N_("date"), "time": N_("time"), "facts": N_("facts"), "witnesses": N_("witnesses"),
     "term": N_("termo de fiscalização"), "issuer": N_("who draws it up"), "quantity": N_("area (m²)"),
     "units": N_("fine in units"), "infraction_date": N_("day of the infraction"),
+    "provision": N_("provision infringed"), "platform": N_("platform"),
 }
 _TIME = re.compile(r"^(\d{1,2})(?:[:h.](\d{2}))?$")
 
@@ -199,6 +208,11 @@ def _applies(step: str, data: dict[str, Any], settings_rulebooks: list[str]) -> 
         return data.get("rulebook") == CP
     if step in AUTO_ONLY:
         return data.get("type") == NoticeType.AUTO.value
+    if step == "platform":  # L1533 Art. 22: the platform is notified too
+        return data.get("rulebook") == L1533
+    if step == "provision":  # CP Art. 34 III: an "Outros" item names no conduct
+        found = _infraction_of(data)
+        return found is not None and found.provision_required
     if step in ("quantity", "units"):
         infraction = _infraction_of(data)
         if infraction is None:
@@ -216,8 +230,10 @@ def _infraction_of(data: dict[str, Any]) -> Infraction | None:
 
 
 def _next_step(step: str, data: dict[str, Any], context: BalcaoContext) -> str:
-    if data.get("editing"):
-        return "review"
+    if data.get("editing"):  # an edit from the review, or the steps a case left blank (start_from_case)
+        pending = [name for name in data.get("pending", []) if name != step and not data.get(name)]
+        data["pending"] = pending
+        return pending[0] if pending else "review"
     index = STEPS.index(step) + 1
     while not _applies(STEPS[index], data, _rulebooks(context)):
         index += 1
@@ -266,7 +282,22 @@ async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str,
             rows.append([(tr._("Now"), "nstf:now")])
         if step == "issuer":
             rows.append([(tr._("Me ({name})").format(name=context.person.first_name), "nstf:me")])
-        await reply(update, context, tr._(QUESTIONS[step]), markup=keyboard([*rows, cancel]), edit=edit)
+        question = tr._(QUESTIONS[step]) + _reference(step, data, tr)
+        await reply(update, context, question, markup=keyboard([*rows, cancel]), edit=edit)
+
+
+REFERENCED = {"name": "accused", "place": "place", "facts": "facts"}
+"""The steps where the citizen's report is shown, and which part of it."""
+
+
+def _reference(step: str, data: dict[str, Any], tr: Any) -> str:
+    """What the citizen reported, under the question, for reference: never copied into the act (issue 18 §6)."""
+    reference = data.get("reference") or {}
+    said = reference.get(REFERENCED.get(step, ""), "")
+    if not said:
+        return ""
+    return "\n\n" + tr._("For reference, the citizen's report (not copied into the act; write what you found):") + \
+        f"\n<blockquote>{esc(said)}</blockquote>"
 
 
 def notice_input(data: dict[str, Any]) -> NoticeInput:
@@ -292,6 +323,8 @@ def notice_input(data: dict[str, Any]) -> NoticeInput:
         inspection_term=data.get("term"),
         issuer_name=data.get("issuer"),
         case_id=data.get("case_id"),
+        infringed_provision=data.get("provision"),
+        platform_name=data.get("platform"),
     )
 
 
@@ -305,7 +338,9 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
         (tr._("Law"), LAW_TITLES.get(data.get("rulebook", ""), "")),
         (tr._("Type"), tr._(TYPE_LABELS[NoticeType(data["type"])]) if data.get("type") else ""),
         (tr._("Infraction"), data.get("code", "")),
+        (tr._("Provision infringed"), data.get("provision") or ""),
         (tr._("Offender"), data.get("name", "")),
+        (tr._("Technology platform"), data.get("platform") or ""),
         (tr._("CPF/CNPJ"), format_document(data.get("document"))),
         (tr._("Address"), data.get("address") or ""),
         (tr._("Place"), data.get("place", "")),
@@ -403,6 +438,8 @@ async def on_issue_input(update: Update, context: BalcaoContext, draft: Draft) -
             value = _parse_time(text)
         elif step == "facts":
             value = clean_text(text, min_length=10, max_length=LIMITS["facts"])
+        elif step == "place" and COORDINATES.fullmatch(text):  # CP Art. 25 II, 34 I: an address, not a map pin
+            raise InvalidInput(PLACE_NOT_COORDINATES)
         else:
             value = clean_text(text, min_length=2, max_length=LIMITS[STEP_ELEMENTS[step]]).replace("\n", " ")
     except InvalidInput as bad:
@@ -503,12 +540,13 @@ async def start_from_case(update: Update, context: BalcaoContext, case_id: int) 
             select(StaffMember).where(StaffMember.telegram_user_id == context.person.telegram_user_id))).first()
         issuer = (member.name if member is not None else "") or context.person.first_name
         try:
-            elements = await input_from_case(session=session, settings=context.settings, case_id=case_id,
-                                             issuer_name=issuer, now=utcnow())
+            prefill = await input_from_case(session=session, settings=context.settings, case_id=case_id,
+                                            issuer_name=issuer, now=utcnow())
         except LookupError:
             await reply(update, context, context.tr._("This case does not call for a notice."), edit=True)
             return
-    data = {
+    elements, reference = prefill.data, prefill.reference
+    data: dict[str, Any] = {
         "rulebook": elements.rulebook, "type": elements.type.value if elements.type else None,
         "code": elements.infraction_code, "infraction": elements.infraction_code, "name": elements.offender_name,
         "document": elements.offender_document, "person_id": elements.person_id, "place": elements.place,
@@ -518,9 +556,12 @@ async def start_from_case(update: Update, context: BalcaoContext, case_id: int) 
     }
     data = {key: value for key, value in data.items() if value is not None}
     data[KEY] = secrets.token_hex(8)
-    missing = [step for step in ("infraction", "name", "place") if not data.get(step)]
+    # The citizen's words, shown under the questions, never in the act's fields (issue 18 §6).
+    data["reference"] = {"accused": reference.accused, "place": reference.place, "facts": reference.facts}
+    missing = [step for step in ("infraction", "provision", "name", "place", "facts")
+               if _applies(step, data, _rulebooks(context)) and not data.get(step)]
     step = missing[0] if missing else "review"
-    data["editing"] = True
+    data["editing"], data["pending"] = True, missing
     await save(context, ISSUE_FORM, step, data)
     await ask(update, context, step, data, edit=True)
 
@@ -609,9 +650,9 @@ async def show_delivery(update: Update, context: BalcaoContext, delivery_id: int
     ]
     if notice.offender_document:
         lines.append(tr._("CPF/CNPJ: {document}").format(document=format_document(notice.offender_document)))
-    lines.append(small(tr._("Código de Posturas, Art. 36: in person (I), by letter with AR (II), "
-                             "by edital when the address is unknown (III).")))
-    rows = [[(tr._(HOW[how]), f"nstf:how:{delivery_id}:{how}")] for how in HOW]
+    lines.append(small(tr._(delivery_means(notice.rulebook))))  # each act cites its own law
+    means = manual_means(notice.rulebook)  # each act cites its own law (CP Art. 36; L1533 Art. 22 §1)
+    rows = [[(tr._(means[how]), f"nstf:how:{delivery_id}:{how}")] for how in means]
     if claimant is not None:
         lines.append(tr._("In the bot, {name} said this CPF is theirs when accepting electronic notices. Check "
                           "before addressing the notice to them.").format(name=esc(claimant.first_name)))
@@ -695,7 +736,11 @@ async def record_link(update: Update, context: BalcaoContext) -> None:
 
 async def ask_delivery_date(update: Update, context: BalcaoContext, delivery_id: int, how: str) -> None:
     """The date of the delivery, of the AR, or of the edital's publication."""
-    await save(context, DELIVERY_FORM, "date", {"delivery_id": delivery_id, "how": how})
+    async with context.sessions() as session:
+        delivery = await session.get(NoticeDelivery, delivery_id)
+        notice = await session.get(Notice, delivery.notice_id) if delivery is not None else None
+    rulebook = notice.rulebook if notice is not None else CP
+    await save(context, DELIVERY_FORM, "date", {"delivery_id": delivery_id, "how": how, "rulebook": rulebook})
     tr = context.tr
     question = tr._("On which day was it published?") if how == "edital" else tr._("On which day was it delivered?")
     await reply(update, context, question + " " + tr._("(e.g. 4/3 or 04/03/2026)"),
@@ -706,7 +751,8 @@ async def confirm_delivery(update: Update, context: BalcaoContext, data: dict[st
     """Summary and confirmation of the delivery to record."""
     tr = context.tr
     await save(context, DELIVERY_FORM, "confirm", data)
-    text = tr._("Record: {how}, on {date}?").format(how=tr._(HOW[data["how"]]),
+    means = manual_means(data.get("rulebook") or CP)
+    text = tr._("Record: {how}, on {date}?").format(how=tr._(means[data["how"]]),
                                                      date=tr.date(dt.date.fromisoformat(data["date"])))
     await reply(update, context, text, markup=keyboard([[(tr._("✅ Confirm"), "nstf:dconfirm")],
                                                         cancel_row(context, "nstf:cancel")]), edit=edit)
@@ -957,7 +1003,7 @@ async def _delivery_button(update: Update, context: BalcaoContext, action: str, 
         await show_deliveries(update, context, edit=True)
     elif action == "dlv" and args and args[0].isdigit():
         await show_delivery(update, context, int(args[0]))
-    elif action == "how" and len(args) == 2 and args[0].isdigit() and args[1] in HOW:
+    elif action == "how" and len(args) == 2 and args[0].isdigit() and args[1] in ("personal", "postal", "edital"):
         await ask_delivery_date(update, context, int(args[0]), args[1])
     elif action == "link" and args and args[0].isdigit():
         await ask_link(update, context, int(args[0]))

@@ -151,8 +151,21 @@ async def privacy(update: Update, context: BalcaoContext) -> None:
         "• How long: while the case is open, then as long as the law on public records requires.\n"
         "• Your rights (LGPD Art. 18): see your data and ask for its deletion with /meusdados."
     ).format(city=esc(context.settings.municipality_name))
+    text += "\n" + _encarregado(context) + "\n" + tr._(
+        "• Telegram: your messages and the documents sent here pass through Telegram, a provider abroad. The city "
+        "hall uses it to provide this public service (LGPD Art. 33 VII) and tells you so here (Art. 23 I).")
     rows = [] if context.person.privacy_acknowledged else [[(tr._("Got it"), PRIVACY_ACK)]]
     await reply(update, context, text, markup=keyboard([*rows, menu_row(context)]))
+
+
+def _encarregado(context: BalcaoContext) -> str:
+    """Who answers for personal data at the person's city hall (LGPD Art. 23 III, 41 §1), or how to ask."""
+    tr, municipality = context.tr, context.settings.municipality
+    if municipality.encarregado.named:
+        return tr._("• Who answers for your data (encarregado, LGPD Art. 41): {name}, {contact}.").format(
+            name=esc(municipality.encarregado.name), contact=esc(municipality.encarregado.contact))
+    return tr._("• Who answers for your data (encarregado, LGPD Art. 41): the city hall has not named one here "
+                "yet; ask the Ouvidoria.")
 
 
 async def privacy_acknowledged(update: Update, context: BalcaoContext) -> None:

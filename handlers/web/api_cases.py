@@ -16,8 +16,9 @@ route                                                 what
 
 Every route is for clerks, inspectors and the ombudsman (admins too); each action checks, on the call, that the
 staff member's role is the one the case is routed to. A decision to notify or to issue an auto returns
-``handover.notice_fields``: the body to start ``POST /api/notices`` from (it references ``case_id``; it never holds
-the author). Messages are English (the API is for systems).
+``handover.notice_fields``: the body to start ``POST /api/notices`` from (law, type, item and ``case_id``; never the
+author, and never the citizen's account, which the hand-over gives beside it as a reference for the inspector).
+Messages are English (the API is for systems).
 """
 
 from __future__ import annotations

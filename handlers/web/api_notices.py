@@ -165,6 +165,8 @@ async def issue(request: web.Request) -> web.Response:
             preliminar_id=preliminar_id, units=_parse(body, "units", Decimal),
             infraction_on=_parse(body, "infraction_date", dt.date.fromisoformat),
             quantity=_parse(body, "quantity", Decimal),
+            # CP Art. 34 III: required on the "Outros" rows; L1533 Art. 22: the platform notified too
+            infringed_provision=_text(body, "infringed_provision"), platform_name=_text(body, "platform_name"),
         )
         try:
             await require_issuer(session=session, settings=settings, telegram_user_id=request[STAFF_ID],

@@ -125,14 +125,16 @@ def _valid(notice: PublicNotice, code: str, tr: Translator) -> str:
         (tr._("Type"), tr._(TYPE_LABELS[notice.type])),
         (tr._("Number"), notice.number),
         (tr._("Issued on"), tr.date(notice.issued_at)),
-        (tr._("Provision"), f"{notice.law_title}, {notice.article}"),
+        *([(tr._("Provision infringed"), f"{notice.law_title}, {notice.infringed}")] if notice.infringed else []),
+        (tr._("Penalty"), f"{notice.law_title}, {notice.article}"),
         (tr._("Status"), _status(notice, tr)),
     ]
     items = "".join(f"<dt>{_esc(name)}</dt><dd>{_esc(value)}</dd>" for name, value in rows)
     heading = _esc(tr._("Authentic document"))
     lead = _esc(tr._("The code {code} belongs to a notice issued by the city hall.").format(code=code))
     privacy = _esc(tr._("For privacy, personal data is not shown here (LGPD)."))
-    return (f'<h1 class="ok">✔ {heading}</h1><p>{lead}</p><dl>{items}</dl>'
+    issuer = f'<p class="issuer"><strong>{_esc(notice.authority)}</strong></p>' if notice.authority else ""
+    return (f'{issuer}<h1 class="ok">✔ {heading}</h1><p>{lead}</p><dl>{items}</dl>'
             f"<p><small>{privacy}</small></p>")
 
 
@@ -171,5 +173,8 @@ async def verification_result(request: web.Request) -> web.Response:
     assert signature is not None
     body = (_valid(found, format_code(typed), tr) + _payment(paid, tr) + _log_entry(proof, format_code(typed), tr)
             + _signature(signature, tr) + _form(tr))
-    issuer = settings.for_municipality(found.municipality if found.municipality in settings.municipalities else None)
-    return _page(tr, issuer.municipality_name, body)  # the Prefeitura that issued it (CF Art. 30 I)
+    # The Prefeitura that issued it (CF Art. 30 I), as the act records it: it outlives the municipalities file.
+    city = found.authority.removeprefix("Prefeitura Municipal de ") if found.authority else (
+        settings.for_municipality(found.municipality if found.municipality in settings.municipalities else None)
+        .municipality_name)
+    return _page(tr, city, body)

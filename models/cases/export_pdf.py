@@ -129,7 +129,7 @@ def _section(key: str, content: Any, tr: Translator, styles: Any, words: Mapping
 
 
 def build_data_export_pdf(document: Mapping[str, Any], *, tr: Translator, municipality: str,
-                          words: Mapping[str, Mapping[str, str]] | None = None) -> bytes:
+                          words: Mapping[str, Mapping[str, str]] | None = None, encarregado: str = "") -> bytes:
     """The person's data export as a readable PDF.
 
     Args:
@@ -138,6 +138,7 @@ def build_data_export_pdf(document: Mapping[str, Any], *, tr: Translator, munici
         municipality: the city hall's municipality name.
         words: more code words by key, with their msgids: those the outer layers name (message kinds, reminder
             topics, forms), added to the domain's own.
+        encarregado: who answers for the personal data (LGPD Art. 41 §1; :mod:`models.encarregado`).
 
     Returns:
         The PDF bytes.
@@ -156,4 +157,6 @@ def build_data_export_pdf(document: Mapping[str, Any], *, tr: Translator, munici
     for key, content in document.items():
         if key not in ("format", "generated_at"):
             story += list(_section(key, content, tr, styles, known))
+    if encarregado:  # LGPD Art. 41 §1
+        story += [Spacer(1, 4 * mm), Paragraph(pdf_text(encarregado), styles["Italic"])]
     return a4_pdf(story, title=tr._("Your data at Balcão"), author=municipality)

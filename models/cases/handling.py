@@ -111,15 +111,15 @@ class NoticeHandover:
         """The elements a penalty notice can start from, named as the notices' issue form names them.
 
         The keys are those of ``models.notices.issuing.NoticeInput`` and of the staff API ``POST /api/notices``;
-        staff complete the rest (the offender's document, the issuer, the date…).
+        staff complete the rest (the offender, the place and the facts they found, the issuer, the date…). The
+        accused, place and facts as the citizen told them are the hand-over's own fields, a reference for the
+        inspector: never copied into the act, where they could tell the accused who reported them (CP Art. 31;
+        LGPD Art. 6 III; docs/LEGAL-CHOICES.md, item 39).
         """
         return {
             "type": self.notice_type,
             "rulebook": self.rulebook,
             "infraction_code": self.infraction_code,
-            "offender_name": self.accused,
-            "place": self.place[:200] if self.place else None,
-            "facts": self.facts,
             "case_id": self.case_id,
         }
 

@@ -17,6 +17,7 @@ from bot.i18n import N_, Translator
 from bot.settings import Settings
 from models.cases.filing import FiledCase
 from models.cases.labels import KIND_LABELS
+from models.encarregado import encarregado_line
 from models.pdf_layout import a4_pdf
 from models.signatures.pades import sign_pdf, signing_of
 
@@ -29,7 +30,8 @@ def pdf_text(value: str) -> str:
     return escape(value.encode("cp1252", errors="replace").decode("cp1252")).replace("\n", "<br/>")
 
 
-def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str, follow: str | None = None) -> bytes:
+def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str, follow: str | None = None,
+                  encarregado: str = "") -> bytes:
     """The receipt of a filed case as PDF bytes.
 
     Args:
@@ -37,6 +39,7 @@ def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str, follow
         tr: the reader's translator (language and time zone).
         municipality: the city hall's municipality name.
         follow: how to follow the case (translated); the chat's /acompanhar by default.
+        encarregado: who answers for the personal data on it (LGPD Art. 41 §1; :mod:`models.encarregado`).
     """
     styles = getSampleStyleSheet()
     small = ParagraphStyle("small", parent=styles["Normal"], fontSize=8, leading=10)
@@ -70,6 +73,8 @@ def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str, follow
             small,
         ),
     ]
+    if encarregado:  # LGPD Art. 41 §1: the receipt carries what the person reported
+        story += [Spacer(1, 4 * mm), Paragraph(pdf_text(encarregado), small)]
     return a4_pdf(story, title=filed.protocol, author=municipality)
 
 
@@ -85,6 +90,7 @@ async def signed_receipt(filed: FiledCase, *, tr: Translator, settings: Settings
         follow: how to follow the case (translated); the chat's /acompanhar by default.
     """
     scoped = settings.for_municipality(filed.municipality)
-    pdf = build_receipt(filed, tr=tr, municipality=scoped.municipality_name, follow=follow)
+    pdf = build_receipt(filed, tr=tr, municipality=scoped.municipality_name, follow=follow,
+                        encarregado=encarregado_line(municipality=scoped.municipality, tr=tr))  # LGPD Art. 41 §1
     reason = tr._(REASON).format(protocol=filed.protocol, prefeitura=scoped.municipality.prefeitura)
     return await sign_pdf(pdf, signing=signing_of(scoped), reason=reason, location=scoped.municipality_name)

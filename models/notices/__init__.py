@@ -5,7 +5,8 @@ Modules: :mod:`.tables` (the tables), :mod:`.issuing` (checking the elements, th
 post and edital), :mod:`.windows` (which deadlines a notice opens, from its ciência), :mod:`.filings`
 (defences, reclamações, appeals, decisions), :mod:`.status` (a notice as screens show it), :mod:`.chain`
 (each notice's events in order; their tamper evidence is the log, :mod:`models.tlog`), :mod:`.codes` and
-:mod:`.verification` (the public check), :mod:`.pdf`.
+:mod:`.verification` (the public check), :mod:`.pdf`, :mod:`.act_elements` (what an intimação must say),
+:mod:`.platform_delivery` (the Lei 1.533 platform's copy).
 """
 
-from models.notices import tables  # noqa: F401  (register tables)
+from models.notices import platform_delivery, tables  # noqa: F401  (register tables)

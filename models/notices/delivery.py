@@ -107,6 +107,10 @@ def document_payload(*, notice: Notice, delivery: NoticeDelivery, filing: Notice
         payload["windows"] = decision_window_terms(notice=notice, final=payload["final"], settings=settings)
         # CP Art. 46's deposit is not required to appeal (STF Súmula Vinculante 21): said, never asked for
         payload["no_deposit"] = notice.rulebook == CP and not payload["final"]
+        # L9784 Art. 26 §1 III and V: a decision is an intimação too: where, when and how to act, and that it goes on
+        office = settings.for_municipality(notice.municipality).municipality.office_for_notices
+        payload["office"] = office.model_dump() if office is not None else None
+        payload["public_url"] = f"{settings.http_root}/verificar"
     return payload
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -37,6 +38,7 @@ from models.audit import record
 from models.cases.handling import notice_handover
 from models.columns import utcnow
 from models.drivers.tables import Driver
+from models.encarregado import encarregado_line
 from models.fines import (
     CONSEQUENCE_LABELS,
     WARNING_FIRST,
@@ -50,10 +52,20 @@ from models.fines import (
     per_square_metre,
     recidivism_consequences,
 )
+from models.notices.act_elements import (
+    NoOfficeForNotices,
+    appear_line,
+    goes_on_line,
+    office_for_notices,
+    provision_lines,
+    receipt_lines,
+    where_to_act_lines,
+)
 from models.notices.chain import ISSUED, append_event, elements_digest
 from models.notices.codes import code_hash, format_code, new_code
 from models.notices.delivery import start_delivery
 from models.notices.pdf import PdfContext, money_of, render_notice_pdf
+from models.notices.platform_delivery import start_platform_delivery
 from models.notices.recidivism import Recidivism, find_recidivism
 from models.notices.signing import sign_notice_pdf
 from models.notices.tables import PROVISIONAL_NUMBER_PREFIX, Notice, NoticeType
@@ -64,11 +76,14 @@ from models.people import Person, Role, require_role
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
 from models.rulebooks.deadline_rules import START_EVENT_LABELS, DeadlineChoices, Unit, get_rule, unit_phrase
 
+COORDINATES = re.compile(r"-?\d{1,3}(?:[.,]\d+)?\s*[,;]\s*-?\d{1,3}(?:[.,]\d+)?")
+"""A place typed as latitude, longitude (what a case's map pin gives)."""
+PLACE_NOT_COORDINATES = N_("Give the place as an address (street, number, district), not coordinates")
 DOCUMENT_LOCALE = "pt_BR"
 """The language of the official document (the PDF)."""
 NUMBER_PREFIX = {NoticeType.PRELIMINAR: "NP", NoticeType.AUTO: "AI"}
 LIMITS = {"offender_name": 160, "place": 200, "facts": 4000, "issuer_name": 160, "witnesses": 1000,
-          "inspection_term": 64, "offender_address": 300}
+          "inspection_term": 64, "offender_address": 300, "infringed_provision": 200, "platform_name": 160}
 """The longest text each element may have (the columns' lengths)."""
 ELEMENT_LABELS = {  # the document's own labels (see models.notices.pdf)
     "offender_name": N_("Offender"),
@@ -78,6 +93,8 @@ ELEMENT_LABELS = {  # the document's own labels (see models.notices.pdf)
     "witnesses": N_("Witnesses"),
     "inspection_term": N_("Inspection record (termo de fiscalização)"),
     "offender_address": N_("Address"),
+    "infringed_provision": N_("Provision infringed"),
+    "platform_name": N_("Technology platform"),
 }
 
 
@@ -107,6 +124,11 @@ class NoticeInput:
         infraction_on: the day the infraction was committed, when it differs from the drawing up (its year's
             unit value applies).
         quantity: the m² for a row charged per m² (Tabela III items 2–4).
+        infringed_provision: the provision the conduct infringes, in the inspector's words (``Art. 126, II``):
+            required on the rows that name no conduct ("Outros"), optional elsewhere to narrow the row's own
+            (CP Art. 25 III, 34 III; L9784 Art. 26 §1 VI).
+        platform_name: the technology platform the driver works through; a Lei 1.533 notice goes to it too
+            (L1533 Art. 22).
     """
 
     type: NoticeType | None = None
@@ -129,6 +151,8 @@ class NoticeInput:
     units: Decimal | None = None
     infraction_on: dt.date | None = None
     quantity: Decimal | None = None
+    infringed_provision: str | None = None
+    platform_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +249,9 @@ def check_elements(data: NoticeInput, settings: Settings) -> list[Problem]:
         if isinstance(value, str) and len(value.strip()) > limit:
             problems.append(Problem(name, N_("{name}: too long, keep it under {n} characters"),
                                     params={"name": ELEMENT_LABELS[name], "n": limit}, msgid_params=("name",)))
+    if not _blank(data.place) and COORDINATES.fullmatch(str(data.place).strip()):
+        # CP Art. 25 II, 34 I: "o local" a person can find and contest, not a point on a map
+        problems.append(Problem("place", PLACE_NOT_COORDINATES, articles["place"]))
     if not _blank(data.infraction_code):
         try:
             infraction = get_infraction(str(data.infraction_code))
@@ -234,6 +261,12 @@ def check_elements(data: NoticeInput, settings: Settings) -> list[Problem]:
         else:
             if infraction.rulebook != data.rulebook:
                 problems.append(Problem("infraction_code", N_("The infraction {code} belongs to another law"),
+                                        articles["infraction_code"], {"code": infraction.code}))
+            elif infraction.provision_required and _blank(data.infringed_provision):
+                # CP Art. 25 III, 34 III; L9784 Art. 26 §1 VI: "Outros" names no conduct, the act must.
+                problems.append(Problem("infringed_provision",
+                                        N_("The item {code} names no conduct: give the provision infringed "
+                                           "(article and inciso)"),
                                         articles["infraction_code"], {"code": infraction.code}))
     return problems
 
@@ -441,6 +474,13 @@ async def prepare(
         raise NoticeRefused(problems)
     assert data.type is not None and data.rulebook is not None and data.infraction_code is not None
     articles = element_articles(data.rulebook, data.type)
+    try:
+        office_for_notices(settings.municipality)
+    except NoOfficeForNotices:  # L9784 Art. 26 §1 III, §5: without where to act the intimação is null
+        raise NoticeRefused([Problem("office", N_("{city} has no office in the municipalities file where the "
+                                                  "person notified can appear: add one before issuing"),
+                                     "Lei nº 9.784/1999, Art. 26, §1º, III",
+                                     {"city": settings.municipality_name})]) from None
     drawn_up_at = drawn_up_moment(data, settings)
     if drawn_up_at > moment + dt.timedelta(minutes=5):
         raise NoticeRefused([Problem("drawn_up_on", N_("The day and hour it is drawn up are in the future"),
@@ -547,6 +587,9 @@ async def issue_notice(
         quantity=str(fine.quantity) if fine.quantity is not None else None,
         warning_only=fine.warning,
         penalties="\n".join(f"{c.kind.value}|{c.article}" for c in consequences) or None,
+        infringed_provision=(data.infringed_provision or "").strip() or None,
+        issuer_authority=settings.municipality.prefeitura,
+        platform_name=(data.platform_name or "").strip() or None if data.rulebook == L1533 else None,
         defence_days=printed_defence_days(rulebook=data.rulebook, notice_type=data.type, settings=settings),
         payment_days=settings.l1533_payment_days if data.rulebook == L1533 else None,
         case_id=data.case_id,
@@ -582,6 +625,7 @@ async def issue_notice(
                  details={"number": notice.number, "type": notice.type.value, "infraction": notice.infraction_code,
                           "case_id": notice.case_id})
     await start_delivery(session=session, settings=settings, notice=notice, actor=actor, now=moment)
+    await start_platform_delivery(session=session, notice=notice, actor=actor, now=moment)  # L1533 Art. 22
     await session.commit()
     return IssuedNotice(notice=notice, code=format_code(code), pdf=pdf)
 
@@ -595,11 +639,21 @@ def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
         name=notice.issuer_name, date=tr.short_date(notice.drawn_up_at), time=tr.time(notice.drawn_up_at))
     lines = deadline_lines(notice, settings, tr)
     penalties = penalty_lines(notice, tr)
+    verify_url = f"{settings.http_root}/verificar/{grouped}"
+    municipality = settings.municipality
     context = PdfContext(
+        # L9784 Art. 26 §1 III, V; CP Art. 24, 25 III, 34 III, 36 I; LGPD Art. 41 §1 (models.notices.act_elements)
+        provision_lines=provision_lines(notice=notice, tr=tr),
+        authority=notice.issuer_authority or municipality.prefeitura,
+        appear_line=appear_line(notice=notice, municipality=municipality, tr=tr),
+        where_to_act=where_to_act_lines(office=office_for_notices(municipality), public_url=verify_url, tr=tr),
+        goes_on=goes_on_line(tr),
+        encarregado=encarregado_line(municipality=municipality, tr=tr),
+        receipt_lines=receipt_lines(notice=notice, tr=tr),
         municipality=settings.municipality_name,
         law_title=LAW_TITLES[notice.rulebook],
         code=grouped,
-        verify_url=f"{settings.http_root}/verificar/{grouped}",
+        verify_url=verify_url,
         fine_detail=fine_detail(notice, tr) + ("\n" + "\n".join(penalties) if penalties else "")
         + ("\n" + tr._(ILLUSTRATIVE_FINE) if settings.fines_illustrative else ""),
         deadline_lines=lines,
@@ -611,14 +665,39 @@ def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
 
 
 
+@dataclass(frozen=True, slots=True)
+class CaseReference:
+    """What the citizen reported, shown to the inspector beside the form as a reference, never copied into the act.
+
+    The act's facts are the inspector's own account (CP Art. 25 III, 34 III: "os fatos", verified by the agent); the
+    citizen's words may name them ("do lado da minha casa", "minha filha tem asma") and would reach the accused in
+    the PDF (LGPD Art. 6 III; CP Art. 31 keeps the author apart from the accused).
+    """
+
+    protocol: str
+    accused: str
+    place: str
+    facts: str
+
+
+@dataclass(frozen=True, slots=True)
+class CasePrefill:
+    """The elements a decided case fills in, and the citizen's report beside them for reference."""
+
+    data: NoticeInput
+    reference: CaseReference
+
+
 async def input_from_case(
     *, session: AsyncSession, settings: Settings, case_id: int, issuer_name: str | None, now: dt.datetime
-) -> NoticeInput:
+) -> CasePrefill:
     """The elements of the notice a decided representação calls for (CP Art. 32), for staff to complete and issue.
 
-    The case hands over (``models.cases.handling.notice_handover``) the type, law, infraction, accused, place and
-    facts — never the author. A registered driver named in a ride-hailing report gives the name, CPF and Telegram
-    link. The drawing up is ``now``; staff check and complete the rest before issuing.
+    The case hands over (``models.cases.handling.notice_handover``) the type, law and infraction; the accused, the
+    place and the facts as the citizen told them are only a :class:`CaseReference` for the inspector, who writes
+    the act's own (issue 18 §6). A registered driver named in a ride-hailing report gives the name, CPF and
+    Telegram link (the registry's, not the citizen's words). The drawing up is ``now``; staff check and complete
+    the rest before issuing. Never the author.
 
     Raises:
         LookupError: the case is not decided for a notice (archived, or still open).
@@ -626,23 +705,24 @@ async def input_from_case(
     handover = await notice_handover(session=session, case_id=case_id)
     if handover is None:
         raise LookupError(f"case {case_id} does not call for a notice")
-    name, document, person_id = handover.accused, None, None
+    name, document, person_id = None, None, None
     if handover.driver_id is not None:
         driver = await session.get(Driver, handover.driver_id)
         if driver is not None:
             name, document, person_id = driver.name, driver.cpf, driver.person_id
     local = now.astimezone(settings.tz)
-    return NoticeInput(
+    data = NoticeInput(
         type=NoticeType(handover.notice_type),
         rulebook=handover.rulebook,
         infraction_code=handover.infraction_code,
         offender_name=name,
         offender_document=document,
         person_id=person_id,
-        place=handover.place,
         drawn_up_on=local.date(),
         drawn_up_time=local.time().replace(second=0, microsecond=0),
-        facts=f"{handover.facts}\n(Representação {handover.protocol})",
         issuer_name=issuer_name,
         case_id=case_id,
     )
+    reference = CaseReference(protocol=handover.protocol, accused=handover.accused or "", place=handover.place,
+                              facts=handover.facts)
+    return CasePrefill(data=data, reference=reference)

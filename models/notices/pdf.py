@@ -41,6 +41,13 @@ class PdfContext:
     deadline_lines: Sequence[str]  # the deadline element (CP Art. 25 VI) or the intimação (CP Art. 34 IV)
     signed_line: str  # who drew it up, and when (CP Art. 25 IV / Art. 34 V)
     payment: Sequence[Flowable] = ()  # how to pay a fine (CP Art. 34 IV): models.payments.pdf_block
+    provision_lines: Sequence[str] = ()  # provision infringed, table item, penalty article (CP Art. 25 III, 34 III)
+    authority: str = ""  # the issuing Prefeitura, as the act records it
+    appear_line: str = ""  # the preliminar's setor competente (CP Art. 24)
+    where_to_act: Sequence[str] = ()  # L9784 Art. 26 §1 III
+    goes_on: str = ""  # L9784 Art. 26 §1 V
+    encarregado: str = ""  # LGPD Art. 41 §1
+    receipt_lines: Sequence[str] = ()  # CP Art. 36 I: the dated receipt for delivery in person
 
 
 class QrCode(Flowable):
@@ -82,6 +89,127 @@ def money_of(cents: int) -> Decimal:
     return (Decimal(cents) / 100).quantize(Decimal("0.01"))
 
 
+@dataclass(frozen=True, slots=True)
+class _Styles:
+    body: ParagraphStyle
+    small: ParagraphStyle
+    label: ParagraphStyle
+    title: ParagraphStyle
+    header: ParagraphStyle
+
+
+def _styles() -> _Styles:
+    sheet = getSampleStyleSheet()
+    body = ParagraphStyle("body", parent=sheet["BodyText"], fontSize=9.5, leading=12)
+    return _Styles(
+        body=body,
+        small=ParagraphStyle("small", parent=body, fontSize=8, leading=10, textColor=colors.HexColor("#444444")),
+        label=ParagraphStyle("label", parent=body, fontName="Helvetica-Bold"),
+        title=ParagraphStyle("title", parent=sheet["Title"], fontSize=14, leading=17, spaceAfter=2),
+        header=ParagraphStyle("header", parent=body, alignment=1, fontName="Helvetica-Bold", fontSize=11),
+    )
+
+
+def _para(text: str, style: ParagraphStyle) -> Paragraph:
+    return Paragraph(escape(text).replace("\n", "<br/>"), style)
+
+
+def _element_rows(notice: Notice, context: PdfContext, tr: Translator) -> list[tuple[str, str]]:
+    """The elements of CP Art. 25 / 34 (and L1533 Art. 22), label and value."""
+    rows: list[tuple[str, str]] = [
+        (tr._("Notified person") if notice.type is NoticeType.PRELIMINAR else tr._("Offender"), notice.offender_name),
+    ]
+    if notice.offender_document:
+        rows.append((tr._("CPF/CNPJ"), format_document(notice.offender_document)))
+    if notice.offender_address:
+        rows.append((tr._("Address"), notice.offender_address))
+    if notice.platform_name:  # L1533 Art. 22: the platform is notified too
+        rows.append((tr._("Technology platform"), notice.platform_name))
+    rows += [
+        (tr._("Drawn up on"), tr._("{date} at {time}").format(
+            date=tr.date(notice.drawn_up_at), time=tr.time(notice.drawn_up_at))),
+        (tr._("Place"), notice.place),
+    ]
+    if notice.infraction_on is not None:  # the year of the infraction sets the unit value (models.fines)
+        rows.append((tr._("Date of the infraction"), tr.date(notice.infraction_on)))
+    provision = "\n".join(context.provision_lines) or (
+        f"{context.law_title}, {notice.infraction_article} — {notice.infraction_description}")
+    rows += [
+        (tr._("Facts"), notice.facts),
+        (tr._("Provision infringed"), provision),
+    ]
+    if notice.witnesses:
+        rows.append((tr._("Witnesses"), notice.witnesses))
+    if notice.inspection_term:
+        rows.append((tr._("Inspection record (termo de fiscalização)"), notice.inspection_term))
+    rows.append((tr._("Fine"), context.fine_detail))
+    rows.append((tr._("Deadlines") if notice.type is NoticeType.AUTO else tr._("Deadline"),
+                 "\n".join(context.deadline_lines)))
+    if context.appear_line:
+        rows.append((tr._("Where to appear"), context.appear_line))
+    rows.append((tr._("Drawn up by"), context.signed_line))
+    return rows
+
+
+def _table(rows: Sequence[tuple[str, str]], styles: _Styles) -> Table:
+    return Table(
+        [[_para(name, styles.label), _para(value, styles.body)] for name, value in rows],
+        colWidths=[42 * mm, 128 * mm],
+        style=TableStyle([
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.HexColor("#BBBBBB")),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+        ]),
+    )
+
+
+def _how_to_act_block(context: PdfContext, styles: _Styles, tr: Translator) -> list[Flowable]:
+    """L9784 Art. 26 §1 III (where, when and how to act) and V (the process goes on).
+
+    Without them the intimação is null (§5).
+    """
+    if not context.where_to_act and not context.goes_on:
+        return []
+    story: list[Flowable] = [Spacer(1, 3 * mm), _para(tr._("Where, when and how to act"), styles.label)]
+    story += [_para("• " + line, styles.small) for line in context.where_to_act]
+    if context.goes_on:
+        story.append(_para(context.goes_on, styles.label))
+    story.append(_para("Lei nº 9.784/1999, Art. 26, §1º, III e V", styles.small))
+    return story
+
+
+def _receipt_block(context: PdfContext, styles: _Styles, tr: Translator) -> list[Flowable]:
+    """CP Art. 36 I: the dated receipt for delivery in person, with the refusals the code provides."""
+    if not context.receipt_lines:
+        return []
+    story: list[Flowable] = [Spacer(1, 3 * mm), _para(tr._("Receipt (delivery in person)"), styles.label)]
+    story += [_para(line, styles.small) for line in context.receipt_lines]
+    return story
+
+
+def _verification_block(context: PdfContext, styles: _Styles, tr: Translator) -> list[Flowable]:
+    """The verification code, the QR code and the log's inclusion proof."""
+    table = Table(
+        [[QrCode(context.verify_url, 30 * mm), [
+            _para(tr._("Verification code"), styles.label),
+            Paragraph(f'<font name="Courier-Bold" size="14">{escape(context.code)}</font>', styles.body),
+            Spacer(1, 3 * mm),
+            _para(tr._("Check that this document is authentic at {url} or by scanning the QR code.").format(
+                url=context.verify_url), styles.small),
+            _para(tr._("Its entry in the city hall's public log, with the proof of inclusion anyone can check: "
+                       "{url}").format(url=f"{context.verify_url}/prova.json"), styles.small),
+        ]]],
+        colWidths=[34 * mm, 136 * mm],
+        style=TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]),
+    )
+    return [Spacer(1, 4 * mm), table]
+
+
+def _privacy_block(context: PdfContext, styles: _Styles) -> list[Flowable]:
+    """LGPD Art. 41 §1: the encarregado, on a document that carries personal data."""
+    return [Spacer(1, 3 * mm), _para(context.encarregado, styles.small)] if context.encarregado else []
+
+
 def render_notice_pdf(*, notice: Notice, context: PdfContext, tr: Translator) -> bytes:
     """The notice's PDF.
 
@@ -93,77 +221,21 @@ def render_notice_pdf(*, notice: Notice, context: PdfContext, tr: Translator) ->
     Returns:
         The PDF bytes (deterministic for the same input).
     """
-    styles = getSampleStyleSheet()
-    body = ParagraphStyle("body", parent=styles["BodyText"], fontSize=9.5, leading=12)
-    small = ParagraphStyle("small", parent=body, fontSize=8, leading=10, textColor=colors.HexColor("#444444"))
-    label = ParagraphStyle("label", parent=body, fontName="Helvetica-Bold")
-    title = ParagraphStyle("title", parent=styles["Title"], fontSize=14, leading=17, spaceAfter=2)
-    header = ParagraphStyle("header", parent=body, alignment=1, fontName="Helvetica-Bold", fontSize=11)
-
-    def para(text: str, style: ParagraphStyle = body) -> Paragraph:
-        return Paragraph(escape(text).replace("\n", "<br/>"), style)
-
-    rows: list[tuple[str, str]] = [
-        (tr._("Notified person") if notice.type is NoticeType.PRELIMINAR else tr._("Offender"), notice.offender_name),
-    ]
-    if notice.offender_document:
-        rows.append((tr._("CPF/CNPJ"), format_document(notice.offender_document)))
-    if notice.offender_address:
-        rows.append((tr._("Address"), notice.offender_address))
-    rows += [
-        (tr._("Drawn up on"), tr._("{date} at {time}").format(
-            date=tr.date(notice.drawn_up_at), time=tr.time(notice.drawn_up_at))),
-        (tr._("Place"), notice.place),
-    ]
-    if notice.infraction_on is not None:  # the year of the infraction sets the unit value (models.fines)
-        rows.append((tr._("Date of the infraction"), tr.date(notice.infraction_on)))
-    rows += [
-        (tr._("Facts"), notice.facts),
-        (tr._("Provision infringed"), f"{context.law_title}, {notice.infraction_article} — "
-                                      f"{notice.infraction_description}"),
-    ]
-    if notice.witnesses:
-        rows.append((tr._("Witnesses"), notice.witnesses))
-    if notice.inspection_term:
-        rows.append((tr._("Inspection record (termo de fiscalização)"), notice.inspection_term))
-    rows.append((tr._("Fine"), context.fine_detail))
-    rows.append((tr._("Deadlines") if notice.type is NoticeType.AUTO else tr._("Deadline"),
-                 "\n".join(context.deadline_lines)))
-    rows.append((tr._("Drawn up by"), context.signed_line))
-
-    table = Table(
-        [[para(name, label), para(value)] for name, value in rows],
-        colWidths=[42 * mm, 128 * mm],
-        style=TableStyle([
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.HexColor("#BBBBBB")),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
-        ]),
-    )
-    verification = Table(
-        [[QrCode(context.verify_url, 30 * mm), [
-            para(tr._("Verification code"), label),
-            Paragraph(f'<font name="Courier-Bold" size="14">{escape(context.code)}</font>', body),
-            Spacer(1, 3 * mm),
-            para(tr._("Check that this document is authentic at {url} or by scanning the QR code.").format(
-                url=context.verify_url), small),
-            para(tr._("Its entry in the city hall's public log, with the proof of inclusion anyone can check: "
-                      "{url}").format(url=f"{context.verify_url}/prova.json"), small),
-        ]]],
-        colWidths=[34 * mm, 136 * mm],
-        style=TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]),
-    )
+    styles = _styles()
+    heading = context.authority or tr._("City hall of {city}").format(city=context.municipality)
     story: list[Flowable] = [
-        para(tr._("City hall of {city}").format(city=context.municipality), header),
-        para(context.law_title, ParagraphStyle("law", parent=small, alignment=1)),
+        _para(heading, styles.header),
+        _para(context.law_title, ParagraphStyle("law", parent=styles.small, alignment=1)),
         Spacer(1, 4 * mm),
-        para(tr._(TITLES[notice.type]), title),
-        para(tr._("No. {number}").format(number=notice.number), ParagraphStyle("number", parent=header)),
+        _para(tr._(TITLES[notice.type]), styles.title),
+        _para(tr._("No. {number}").format(number=notice.number), ParagraphStyle("number", parent=styles.header)),
         Spacer(1, 5 * mm),
-        table,
-        *context.payment,
-        Spacer(1, 6 * mm),
-        verification,
+        _table(_element_rows(notice, context, tr), styles),
+        *context.payment,  # how to pay (CP Art. 34 IV), after the amount and before where to act
+        *_how_to_act_block(context, styles, tr),
+        *_receipt_block(context, styles, tr),
+        *_verification_block(context, styles, tr),
+        *_privacy_block(context, styles),
     ]
     return a4_pdf(story, title=f"{tr._(TITLES[notice.type])} {notice.number}", author=context.municipality,
                   vertical_margin=18 * mm)

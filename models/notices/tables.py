@@ -157,6 +157,14 @@ class Notice(SQLModel, table=True):
     # Lei 1.533/2020 Art. 13 XXIII: the days to pay the fine the notice states (frozen at issue).
     payment_days: int | None = Field(default=None, sa_column=Column(Integer))
     penalties: str | None = Field(default=None, sa_column=Column(Text))
+    # CP Art. 25 III, 34 III; L9784 Art. 26 §1 VI: the provision infringed as the inspector gave it (required on the
+    # "Outros" rows, which name no conduct); None: the catalogue row's own (or a notice issued before it existed).
+    infringed_provision: str | None = Field(default=None, sa_column=Column(String(200)))
+    # The Prefeitura that issued the act, as it was called then (CF Art. 30 I): /verificar keeps it after the
+    # municipality leaves the file.
+    issuer_authority: str | None = Field(default=None, sa_column=Column(String(160)))
+    # L1533 Art. 22: the technology platform the notice also goes to, besides the driver.
+    platform_name: str | None = Field(default=None, sa_column=Column(String(160)))
     defence_days: int | None = Field(default=None, sa_column=Column(Integer))
     case_id: int | None = Field(default=None, sa_column=Column(Integer, index=True))
     preliminar_id: int | None = Field(default=None, sa_column=Column(Integer, ForeignKey("notice.id")))
@@ -179,7 +187,8 @@ IMMUTABLE_FIELDS: tuple[str, ...] = (
 )
 """The elements written at issue (number and PDF are completed once, in the same transaction, from the id)."""
 
-LATER_ELEMENTS: tuple[str, ...] = ("recidivism_of", "infraction_on", "quantity", "warning_only", "payment_days")
+LATER_ELEMENTS: tuple[str, ...] = ("recidivism_of", "infraction_on", "quantity", "warning_only", "payment_days",
+                                   "infringed_provision", "issuer_authority", "platform_name")
 """Elements added after the first notices were issued: as immutable as the others, and digested only when set,
 so the digest of a notice issued before them does not change (``models.notices.chain.elements_digest``)."""
 

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from models.municipalities import Municipality
 from models.notices.codes import code_hash, normalize_code, same_hash
 from models.notices.tables import Notice, NoticeOutcome, NoticeStage, NoticeType
-from models.rulebooks.catalogue import LAW_TITLES
+from models.rulebooks.catalogue import LAW_TITLES, CatalogueError, get_infraction
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,8 @@ class PublicNotice:
     stage: NoticeStage
     outcome: NoticeOutcome | None
     municipality: str  # the slug of the Prefeitura that issued it
+    authority: str = ""  # its name as recorded on the act ("Prefeitura Municipal de Nova Xavantina")
+    infringed: str = ""  # the provision infringed, apart from the penalty article (CP Art. 25 III, 34 III)
 
 
 async def _notice_of_code(session: AsyncSession, code: str) -> Notice | None:
@@ -63,4 +66,20 @@ async def verify_code(*, session: AsyncSession, code: str) -> PublicNotice | Non
         stage=notice.stage,
         outcome=notice.outcome,
         municipality=notice.municipality,
+        authority=notice.issuer_authority or await _authority_of(session, notice.municipality),
+        infringed=notice.infringed_provision or _row_provision(notice.infraction_code),
     )
+
+
+def _row_provision(code: str) -> str:
+    """The catalogue row's provision infringed (empty for a row that names none, or a code no longer listed)."""
+    try:
+        return get_infraction(code).infringed
+    except CatalogueError:
+        return ""
+
+
+async def _authority_of(session: AsyncSession, slug: str) -> str:
+    """The Prefeitura of a municipality row (kept after it leaves the file), for an act that did not record it."""
+    row = await session.get(Municipality, slug)
+    return f"Prefeitura Municipal de {row.name}" if row is not None else ""

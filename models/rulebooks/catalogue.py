@@ -8,6 +8,12 @@ becomes a frozen :class:`Infraction`. The law text is Portuguese and is kept as 
 - ``nova-xavantina-posturas-infracoes.csv``: Nova Xavantina Lei 1.101/2004 (Código de Posturas), Tabelas I–XXVI,
   in UPF-NX (Art. 12). Codes are ``CP-<tabela>-<item>``, e.g. ``CP-VII-1``. Rows whose value the OCR lost have
   ``units=None``: the fine must then be given explicitly (see :func:`models.fines.compute_fine`).
+- ``nova-xavantina-posturas-dispositivos.csv``: ours, not the spec's: for each Código de Posturas row, the provision
+  it infringes (CP Art. 25 III, 34 III; L9784 Art. 26 §1 VI), since the spec's ``artigo_multa`` is the penalty
+  article (Art. 53, 61…) that only sets the fine. Table I names the inciso of Art. 50 or 52; the other tables name
+  the articles of the chapter the penalty article closes ("Na infração de qualquer artigo deste Capítulo"), which
+  the inspector may narrow. The "Outros" rows name no conduct: ``exige_dispositivo = sim``, the inspector must give
+  the provision (docs/LEGAL-CHOICES.md, item 33).
 """
 
 from __future__ import annotations
@@ -25,6 +31,9 @@ FiscalUnit = Literal["URS", "UPF-NX"]
 DATA_DIR: Final = Path(__file__).resolve().parent / "data"
 L1533_CSV: Final = DATA_DIR / "sapezal-lei-1533-infracoes.csv"
 CP_CSV: Final = DATA_DIR / "nova-xavantina-posturas-infracoes.csv"
+CP_PROVISIONS_CSV: Final = DATA_DIR / "nova-xavantina-posturas-dispositivos.csv"
+L1533_PROVISION_REQUIRED: Final = frozenset({"L1533-26-III"})
+"""Lei 1.533 rows that name no conduct of their own: Art. 26 III sends to "regras do art. 13", twenty-five incisos."""
 
 L1533: Final[RulebookId] = "sapezal-1533"
 CP: Final[RulebookId] = "nx-posturas"
@@ -59,6 +68,10 @@ class Infraction:
         chapter: CP chapter the table closes.
         recidivism: the repeat-offence clause as the CSV records it (``reincidencia``).
         note: editorial note on the row (OCR problems, conflicts).
+        infringed: the provision the conduct infringes (CP Art. 25 III, 34 III), e.g. ``Art. 50, I``; for Lei
+            1.533 the inciso of Art. 26 that types it. Empty when the row names no conduct.
+        provision_required: the row names no conduct ("Outros"; Lei 1.533 Art. 26 III): the inspector gives the
+            provision infringed, or the notice is refused.
     """
 
     rulebook: RulebookId
@@ -75,6 +88,8 @@ class Infraction:
     chapter: str | None = None
     recidivism: str = ""
     note: str = ""
+    infringed: str = ""
+    provision_required: bool = False
 
     @property
     def law_title(self) -> str:
@@ -85,6 +100,11 @@ class Infraction:
     def citation(self) -> str:
         """Legal reference for a notice's second line, e.g. ``Lei nº 1.533/2020 (Sapezal), Art. 26, IV``."""
         return f"{self.law_title}, {self.article}"
+
+    @property
+    def table_item(self) -> str:
+        """The table and item of a Código de Posturas row (``Tabela I, item 1``); empty for Lei 1.533."""
+        return f"Tabela {self.table}, item {self.item}" if self.table else ""
 
 
 def _units(raw: str, *, where: str) -> Decimal | None:
@@ -120,18 +140,36 @@ def _l1533(path: Path) -> tuple[Infraction, ...]:
                 penalties=row["penalidades"].strip() or None,
                 recidivism=row["reincidencia"].strip(),
                 note=row["nota"].strip(),
+                infringed=row["artigo"].strip(),  # L1533 Art. 26: the inciso types the conduct
+                provision_required=row["codigo"].strip() in L1533_PROVISION_REQUIRED,
             )
         )
     return tuple(rows)
 
 
+def _cp_provisions(path: Path) -> dict[tuple[str, str], tuple[str, bool]]:
+    """(tabela, item) → (provision infringed, whether the inspector must give it)."""
+    provisions = {}
+    for line, row in enumerate(_read(path), start=2):
+        provision, required = row["dispositivo_infringido"].strip(), row["exige_dispositivo"].strip() == "sim"
+        if not provision and not required:
+            raise CatalogueError(f"{path.name}:{line}: a row without a provision must require one")
+        provisions[(row["tabela"].strip(), row["item"].strip())] = (provision, required)
+    return provisions
+
+
 def _cp(path: Path) -> tuple[Infraction, ...]:
+    provisions = _cp_provisions(CP_PROVISIONS_CSV)
     rows = []
     for line, row in enumerate(_read(path), start=2):
         where = f"{path.name}:{line}"
         table, item = row["tabela"].strip(), row["item"].strip()
         if not item.isdigit():
             raise CatalogueError(f"{where}: item {item!r} is not a number")
+        if (table, item) not in provisions:
+            raise CatalogueError(f"{where}: no provision infringed for Tabela {table} item {item} in "
+                                 f"{CP_PROVISIONS_CSV.name}")
+        infringed, required = provisions[(table, item)]
         rows.append(
             Infraction(
                 rulebook=CP,
@@ -146,6 +184,8 @@ def _cp(path: Path) -> tuple[Infraction, ...]:
                 chapter=row["capitulo"].strip(),
                 recidivism=row["reincidencia"].strip(),
                 note=row["nota"].strip(),
+                infringed=infringed,
+                provision_required=required,
             )
         )
     return tuple(rows)

@@ -76,11 +76,16 @@ COVERED: dict[str, Covered] = {
             "code_hash": "value", "pdf": "bytes_digest", "pdf_sha256": "value", "issued_at": "moment",
             "stage": "value", "outcome": "value", "recidivism_of": "private", "infraction_on": "day",
             "quantity": "value", "warning_only": "flag", "payment_days": "value", "municipality": "value",
+            "infringed_provision": "value", "issuer_authority": "value", "platform_name": "value",
         }),
         Covered("notice_delivery", {
             "notice_id": "value", "document": "value", "filing_id": "value", "state": "value",
             "staff_reason": "value", "sent_at": "moment", "edital_published_on": "day", "ciencia_at": "moment",
             "ciencia_on": "day", "ciencia_kind": "value", "created_at": "moment",
+        }),
+        Covered("notice_platform_delivery", {  # L1533 Art. 22: the platform's copy
+            "notice_id": "value", "platform_name": "value", "means": "value", "delivered_on": "day",
+            "recorded_by": "value", "created_at": "moment",
         }),
         Covered("notice_filing", {
             "notice_id": "value", "kind": "value", "text": "text_digest", "person_id": "value",

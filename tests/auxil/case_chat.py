@@ -7,7 +7,6 @@ the expected words (in its text or caption), so replies sent quickly are never m
 from __future__ import annotations
 
 import time
-
 from typing import Any
 
 from bot.sandbox.emulator import BotApiEmulator

@@ -28,6 +28,10 @@ unit_values.URS = { 2025 = "5.00", 2026 = "5.25" }
 name = "SMFO"
 address = "Av. Antonio André Maggi, 1400, Centro"
 
+[municipality.encarregado]
+name = "Bruna Encarregada"
+contact = "lgpd@sapezal.mt.gov.br"
+
 [[municipality]]
 slug = "nova-xavantina"
 name = "Nova Xavantina"
@@ -36,6 +40,11 @@ ibge_code = "5106257"
 rulebooks = ["nx-posturas"]
 unit_values.UPF-NX = { 2025 = "40.00", 2026 = "42.00" }
 {nx_extra}
+
+[[municipality.offices]]
+name = "Fiscalização de Posturas"
+address = "Av. Expedição Roncador Xingú, 249, Setor Xavantina"
+hours = "segunda a sexta, 7h às 11h e 13h às 17h"
 """
 
 

@@ -114,3 +114,11 @@ def pdf_text(pdf: bytes) -> str:
             raw = re.sub(rb"\\(.)", rb"\1", raw)
             runs.append(raw.decode("cp1252"))
     return "\n".join(runs)
+
+
+def pdf_plain_text(pdf: bytes) -> str:
+    """The text of a PDF as poppler's ``pdftotext`` reads it (independent of reportlab), whitespace collapsed."""
+    import subprocess
+
+    result = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True, check=True)
+    return " ".join(result.stdout.decode("utf-8").split())

@@ -16,6 +16,7 @@ import sys
 PACKAGES = {
     "chromium": "chromium", "chromedriver": "chromium-driver", "npm": "npm",  # npm: axe-core (make axe)
     "pdfsig": "poppler-utils",  # the independent check of the PDFs' PAdES signatures
+    "pdftotext": "poppler-utils",  # what a notice's PDF says, read independently of reportlab
     "zbarimg": "zbar-tools",  # reads the PIX QR codes back from the images
     "exiftool": "libimage-exiftool-perl",  # writes real metadata for the upload tests
 }

@@ -19,6 +19,7 @@ from models.notices.filings import FilingRefused, decide_filing, pending_filings
 from models.notices.status import notice_view
 from models.notices.tables import FilingKind, FilingOutcome, Notice, NoticeFiling
 from models.people import Role
+from models.rulebooks.procedure import decision_articles
 
 routes = web.RouteTableDef()
 KIND_NAMES = {FilingKind.DEFESA: N_("Defence"), FilingKind.RECLAMACAO: N_("Complaint (reclamação)"),
@@ -43,6 +44,7 @@ async def _page(request: web.Request, *, error: str = "", error_id: int | None =
         "title": staff_of(request).tr._("Defences and appeals"), "rows": list(zip(rows, views, strict=True)),
         "kinds": KIND_NAMES, "today": today, "error": error, "error_id": error_id,
         "typed": typed, "done": request.query.get("feito") == "1",
+        "decision_articles": decision_articles,  # each act cites its own law
     }, status=status)
 
 

@@ -28,18 +28,30 @@ from models.console.notice_list import list_notices, notice_ciencias
 from models.invalid_input import InvalidInput
 from models.notices.delivery import DeliveryError, StaffListItem, record_edital, record_staff_delivery, staff_list
 from models.notices.documents import offender_document
-from models.notices.issuing import NoticeInput, NoticeRefused, input_from_case, issue_notice
+from models.notices.issuing import CaseReference, NoticeInput, NoticeRefused, input_from_case, issue_notice
+from models.notices.platform_delivery import (
+    MEANS_LABELS,
+    NoticePlatformDelivery,
+    PlatformMeans,
+    pending_platform_deliveries,
+    record_platform_delivery,
+)
+from models.notices.refusals import ARTICLES as REFUSAL_ARTICLES
+from models.notices.refusals import FOR_TYPE as REFUSALS_FOR
+from models.notices.refusals import LABELS as REFUSAL_LABELS
+from models.notices.refusals import Refusal, record_refusal
 from models.notices.status import notice_by_number
 from models.notices.tables import CienciaKind, Notice, NoticeDelivery, NoticeType
 from models.payments.recording import payments_of
 from models.people import Role
 from models.rulebooks.catalogue import LAW_TITLES
+from models.rulebooks.procedure import delivery_means
 
 routes = web.RouteTableDef()
 ISSUERS = (Role.CLERK, Role.INSPECTOR)
 FIELDS = ("type", "rulebook", "infraction_code", "offender_name", "offender_document", "offender_address", "place",
           "drawn_up_on", "drawn_up_time", "facts", "issuer_name", "witnesses", "inspection_term", "units", "case_id",
-          "preliminar_number", "person_id", "person_telegram_id")
+          "preliminar_number", "person_id", "person_telegram_id", "infringed_provision", "platform_name")
 STAGE_NAMES = {
     "awaiting_ciencia": N_("Awaiting ciência"),
     "notified": N_("Notified"),
@@ -79,14 +91,14 @@ def _values(data: NoticeInput) -> dict[str, str]:
 
 
 async def _form(request: web.Request, values: dict[str, str], errors: dict[str, list[str]],
-                status: int = 200) -> web.Response:
+                status: int = 200, reference: CaseReference | None = None) -> web.Response:
     tr = staff_of(request).tr
     served = request.config_dict[SETTINGS].municipalities
     rulebooks = [rulebook for slug in staff_of(request).shown if await works_in(request, slug, ISSUERS)
                  for rulebook in served[slug].rulebooks]  # the laws of the municipalities where one may issue
     return render(request, "notice_form.html", {"title": tr._("Issue a penalty notice"), "values": values,
                                                  "errors": errors, "rulebooks": rulebooks,
-                                                 "law_titles": LAW_TITLES}, status=status)
+                                                 "law_titles": LAW_TITLES, "reference": reference}, status=status)
 
 
 @routes.get("/notificacoes/nova")
@@ -97,20 +109,33 @@ async def new_notice(request: web.Request) -> web.Response:
     settings = request.config_dict[SETTINGS]
     raw = request.query.get("caso", "")
     values: dict[str, str] = {"issuer_name": staff.name}
+    reference = None
+    number = request.query.get("preliminar", "")[:30]
+    if number:  # CP Art. 28-29: the auto that follows a preliminar (refused, or its deadline run out)
+        async with db(request)() as session:
+            preliminar = await notice_by_number(session=session, number=number)
+        if await _notice_elsewhere(request, preliminar):
+            return elsewhere(request)
+        if preliminar is not None and preliminar.type is NoticeType.PRELIMINAR:
+            values |= {"type": NoticeType.AUTO.value, "rulebook": preliminar.rulebook,
+                       "infraction_code": preliminar.infraction_code, "preliminar_number": preliminar.number,
+                       "offender_name": preliminar.offender_name, "offender_address": preliminar.offender_address or "",
+                       "place": preliminar.place, "infringed_provision": preliminar.infringed_provision or ""}
     if raw.isdecimal() and len(raw) < 10:
         case = await _case(request, int(raw))
         if case is not None and not await works_in(request, case.municipality, ISSUERS):
             return elsewhere(request)
         async with db(request)() as session:
             try:
-                data = await input_from_case(session=session, settings=settings, case_id=int(raw),
-                                             issuer_name=staff.name, now=utcnow())
+                prefill = await input_from_case(session=session, settings=settings, case_id=int(raw),
+                                                issuer_name=staff.name, now=utcnow())
             except LookupError:
                 return message_page(request, status=404, title=staff.tr._("Case not found"), text=staff.tr._(
                     "That case was not decided for a notice."))
-        values = {key: value for key, value in _values(data).items() if value}
+        values = {key: value for key, value in _values(prefill.data).items() if value}
         values["offender_document"] = ""  # typed again by the staff member, never prefilled into the page
-    return await _form(request, values, {})
+        reference = prefill.reference  # the citizen's words: beside the form, never in it (issue 18 §6)
+    return await _form(request, values, {}, reference=reference)
 
 
 async def _case(request: web.Request, case_id: int) -> Case | None:
@@ -185,6 +210,7 @@ async def issue(request: web.Request) -> web.StreamResponse:
             issuer_name=values["issuer_name"] or None, witnesses=values["witnesses"] or None,
             inspection_term=values["inspection_term"] or None, case_id=case_id, preliminar_id=preliminar_id,
             units=units, person_id=person_id, person_telegram_id=person_telegram_id,
+            infringed_provision=values["infringed_provision"] or None, platform_name=values["platform_name"] or None,
         )
         owner = settings.municipalities.with_rulebook(data.rulebook) if data.rulebook else None
         if owner is not None and not await works_in(request, owner.slug, ISSUERS):
@@ -219,10 +245,13 @@ async def pdf(request: web.Request) -> web.Response:
 @routes.get("/entregas")
 @console_page(*ISSUERS)
 async def deliveries(request: web.Request) -> web.Response:
-    """Documents to deliver in person, by post (CP Art. 36 I–II) or by edital (III), oldest first."""
+    """Documents to deliver in person, by post or by edital (CP Art. 36; L1533 Art. 22 §1), oldest first."""
     return render(request, "deliveries.html", {
         "title": staff_of(request).tr._("Deliveries to make"), "items": await _deliveries(request),
         "today": city_today(request), "error": "", "done": request.query.get("feito") == "1",
+        "delivery_means": delivery_means,  # each act cites its own law (CP Art. 36; L1533 Art. 22 §1)
+        "platform_items": await _platform_deliveries(request), "platform_means": MEANS_LABELS,
+        "refusals_for": REFUSALS_FOR, "refusal_labels": REFUSAL_LABELS, "refusal_articles": REFUSAL_ARTICLES,
     })
 
 
@@ -245,7 +274,8 @@ async def record_delivery(request: web.Request) -> web.StreamResponse:
         day = dt.date.fromisoformat(await form_text(request, "date", 20))
     except ValueError:
         day = None
-    if day is None or how not in ("personal", "postal", "edital"):
+    refusal = how.removeprefix("refusal:") if how.startswith("refusal:") else None
+    if day is None or (how not in ("personal", "postal", "edital") and refusal not in set(Refusal)):
         return await _deliveries_refused(request, tr._("Choose how it was delivered and the date."))
     delivery_id = int(request.match_info["delivery_id"])
     async with db(request)() as session:
@@ -255,7 +285,12 @@ async def record_delivery(request: web.Request) -> web.StreamResponse:
         return elsewhere(request)
     async with db(request)() as session:
         try:
-            if how == "edital":
+            if refusal is not None:  # CP Art. 25, 26 sole paragraphs, 34 §3; a refused preliminar: the auto (Art. 29)
+                done = await record_refusal(session=session, settings=settings, delivery_id=delivery_id,
+                                            refusal=Refusal(refusal), on=day, actor=staff.actor)
+                if done.auto_due:
+                    raise web.HTTPSeeOther(f"/painel/notificacoes/nova?preliminar={done.notice.number}")
+            elif how == "edital":
                 await record_edital(session=session, settings=settings, delivery_id=delivery_id, published_on=day,
                                     actor=staff.actor)
             else:
@@ -269,5 +304,44 @@ async def record_delivery(request: web.Request) -> web.StreamResponse:
 async def _deliveries_refused(request: web.Request, text: str) -> web.Response:
     return render(request, "deliveries.html", {
         "title": staff_of(request).tr._("Deliveries to make"), "items": await _deliveries(request),
-        "today": city_today(request), "error": text, "done": False,
+        "today": city_today(request), "error": text, "done": False, "delivery_means": delivery_means,
+        "platform_items": await _platform_deliveries(request), "platform_means": MEANS_LABELS,
+        "refusals_for": REFUSALS_FOR, "refusal_labels": REFUSAL_LABELS, "refusal_articles": REFUSAL_ARTICLES,
     }, status=422)
+
+
+async def _platform_deliveries(request: web.Request) -> list[tuple[NoticePlatformDelivery, Notice]]:
+    """The platforms' copies to deliver (L1533 Art. 22), of the municipalities the console shows."""
+    shown = staff_of(request).shown
+    async with db(request)() as session:
+        return [(item, notice) for item, notice in await pending_platform_deliveries(session=session)
+                if notice.municipality in shown]
+
+
+@routes.post("/entregas/plataforma/{delivery_id:\\d{1,9}}")
+@console_page(*ISSUERS)
+async def record_platform(request: web.Request) -> web.StreamResponse:
+    """Record the day the technology platform received a Lei 1.533 notice, and how (L1533 Art. 22 §1)."""
+    staff = staff_of(request)
+    tr = staff.tr
+    means = await form_text(request, "means", 20)
+    try:
+        day = dt.date.fromisoformat(await form_text(request, "date", 20))
+    except ValueError:
+        day = None
+    if day is None or means not in {item.value for item in PlatformMeans}:
+        return await _deliveries_refused(request, tr._("Choose how it was delivered and the date."))
+    delivery_id = int(request.match_info["delivery_id"])
+    async with db(request)() as session:
+        delivery = await session.get(NoticePlatformDelivery, delivery_id)
+        notice = await session.get(Notice, delivery.notice_id) if delivery is not None else None
+    if await _notice_elsewhere(request, notice):
+        return elsewhere(request)
+    async with db(request)() as session:
+        try:
+            await record_platform_delivery(session=session, settings=request.config_dict[SETTINGS],
+                                           delivery_id=delivery_id, means=PlatformMeans(means), on=day,
+                                           actor=staff.actor)
+        except DeliveryError as refused:
+            return await _deliveries_refused(request, tr._(str(refused)))
+    raise web.HTTPSeeOther("/painel/entregas?feito=1")

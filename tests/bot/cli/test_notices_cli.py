@@ -116,3 +116,15 @@ def test_verify_passes_then_finds_a_row_tampered_with_raw_sql(
     out = capsys.readouterr().out
     assert "AI-2026-000002 · notice_event" in out and "em: data" in out and "AI-2026-000001" not in out
     assert "; 1 problema." in out
+
+
+def test_an_outros_item_needs_dispositivo_cp_art_34_iii(
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # CP Art. 34 III: "Outros" (Tabela I item 11) names no conduct; --dispositivo gives the provision.
+    outros = [*AUTO, "--infracao", "CP-I-11", "--pdf", str(tmp_path / "o.pdf")]
+    assert main(outros) == 2
+    assert "não descreve nenhuma conduta" in capsys.readouterr().err
+    assert main([*outros, "--dispositivo", "Art. 50, IX"]) == 0
+    with sqlite3.connect(database) as connection:
+        assert connection.execute("SELECT infringed_provision FROM notice").fetchone() == ("Art. 50, IX",)

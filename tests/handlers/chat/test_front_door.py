@@ -150,3 +150,14 @@ async def test_a_newcomer_is_pointed_to_the_privacy_notice_until_they_acknowledg
     second = await emulator.wait_for_message(joao.id, lambda m: "Seus dados no Balcão" in (m.text or ""))
     assert "privacy:ack" not in str(second.inline_buttons)
     assert emulator.unanswered_callbacks() == []
+
+
+async def test_privacidade_names_the_encarregado_and_says_telegram_is_abroad(
+    emulator: Any, bot_app: Any, sessions: Any
+) -> None:
+    # LGPD Art. 23 III, 41 §1: the encarregado named with a contact; Art. 33 VII with 23 I: Telegram is abroad.
+    ana = emulator.add_user(810031, "Ana", language_code="pt-br")
+    emulator.send_text(ana, "/privacidade")
+    notice = await emulator.wait_for_message(ana.id, lambda m: "Seus dados no Balcão" in (m.text or ""))
+    assert "encarregado" in notice.text and "Bruna Encarregada, lgpd@sapezal.mt.gov.br" in notice.text
+    assert "Telegram, um provedor no exterior" in notice.text and "Art. 33 VII" in notice.text

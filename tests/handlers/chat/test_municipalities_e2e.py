@@ -97,6 +97,8 @@ async def test_each_person_gets_their_own_prefeitura_calendar_and_staff(
     assert "2027" in joao_sent and "2027" not in maria_sent  # the due dates the people were told
     assert "City hall of Sapezal" in joao_pdf and "Nova Xavantina" not in joao_pdf
     assert "City hall of Nova Xavantina" in maria_pdf and "Sapezal" not in maria_pdf
+    # LGPD Art. 41 §1: each receipt names its own city hall's encarregado (Nova Xavantina names none here).
+    assert "lgpd@sapezal.mt.gov.br" in joao_pdf and "encarregado" not in maria_pdf
     async with sessions() as session:
         cases = {case.municipality: case for case in (await session.exec(select(Case))).all()}
         assert {slug: case.due_on for slug, case in cases.items()} == {

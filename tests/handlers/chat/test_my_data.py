@@ -79,6 +79,7 @@ async def test_the_export_has_a_readable_pdf_in_the_persons_language_and_local_t
     assert "Seus dados no Balcão" in text and "Seus casos" in text and filed.protocol in text
     assert "Representação (Código de Posturas)" in text and "Nome no Telegram" in text
     assert "first_name" not in text and "received_at" not in text  # people read words, not keys
+    assert "lgpd@sapezal.mt.gov.br" in text  # LGPD Art. 41 §1: who answers for these data (the encarregado)
     local = generated.astimezone(ZoneInfo("America/Cuiaba"))
     assert f"às {local:%H:%M}" in text and f"{generated:%H:%M}" not in text and "AMT" not in text
 

@@ -90,8 +90,13 @@ async def test_notify_the_offender_leads_to_emitir_prefilled_from_the_case_cp_ar
     confirm = await clara.press(note, "pend:skip", "Confirma?")
     done = await clara.press(confirm, "pend:ok", "notificação preliminar")
     assert f"nstf:case:{case.id}" in clara.buttons(done)
-    review = await clara.press_and_edit(done, f"nstf:case:{case.id}", "Confira a notificação antes de emitir")
-    assert "Depósito Bom Preço" in review.text and "João" not in review.text  # the author is never on it
+    # The citizen's account is a reference under each question; the inspector writes the act's (issue 18 §6).
+    name = await clara.press_and_edit(done, f"nstf:case:{case.id}", "Nome do infrator")
+    assert "Depósito Bom Preço" in name.text and "João" not in name.text  # the author is never on it
+    await clara.send("Depósito Bom Preço Ltda.", "Local da lavratura")
+    await clara.send("Rua 7 de Setembro, 200", "Descreva os fatos")
+    review = await clara.send("Entulho e lixo despejados na calçada, constatados no local.",
+                              "Confira a notificação antes de emitir")
     await clara.press_and_edit(review, "nstf:issue", "Emitida")
     async with sessions() as session:
         notice = (await session.exec(select(Notice))).one()

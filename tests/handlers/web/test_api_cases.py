@@ -108,14 +108,15 @@ async def test_an_auto_is_handed_over_to_the_penalty_notices(
     data = await response.json()
     assert data["case"]["status"] == "auto_issued"
     fields = data["handover"]["notice_fields"]
-    assert fields == {
-        "type": "auto", "rulebook": "nx-posturas", "infraction_code": "CP-I-9", "offender_name": "Depósito Bom Preço",
-        "place": "Rua 7 de Setembro, esquina com Av. Brasil", "facts": data["case"]["summary"],
-        "case_id": data["case"]["id"],
-    }
+    # Issue 18 §6: the citizen's account is the hand-over's reference, never the notice's body.
+    assert fields == {"type": "auto", "rulebook": "nx-posturas", "infraction_code": "CP-I-9",
+                      "case_id": data["case"]["id"]}
+    assert data["handover"]["accused"] == "Depósito Bom Preço"
     assert "João" not in str(data["handover"])
     notice = await client.post("/api/notices", headers=_as(cast.ines.telegram_user_id), json={
         **fields, "date": "2026-03-02", "time": "11:00", "issuer_name": "Inês Fiscal",
+        "offender_name": "Depósito Bom Preço Ltda.", "place": "Rua 7 de Setembro, 200",
+        "facts": "Entulho e lixo na calçada, constatados no local.",
     })
     assert notice.status == 201, await notice.text()
     assert (await notice.json())["case_id"] == data["case"]["id"]

@@ -207,3 +207,15 @@ async def test_staff_of_another_municipality_neither_issue_nor_see_its_notices(
     assert (await client.get(f"/api/notices/{number}", headers=_headers(9202))).status == 200
     listed = await (await client.get("/api/notices/deliveries", headers=_headers(9202))).json()
     assert [item["number"] for item in listed["deliveries"]] == [number]
+
+
+async def test_an_outros_item_needs_the_provision_infringed_cp_art_34_iii(client: TestClient) -> None:
+    # CP Art. 34 III: "Outros" (Tabela I item 11) names no conduct; the inspector gives the provision.
+    body = {**BODY, "infraction_code": "CP-I-11"}
+    refused = await client.post("/api/notices", json=body, headers=_headers(INES))
+    assert refused.status == 422
+    [problem] = (await refused.json())["problems"]
+    assert problem["element"] == "infringed_provision" and problem["citation"].endswith("Art. 34, III")
+    issued = await client.post("/api/notices", json={**body, "infringed_provision": "Art. 50, IX"},
+                               headers=_headers(INES))
+    assert issued.status == 201, await issued.text()

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db import SessionFactory
-from bot.settings import Settings
+from bot.settings import Settings, load_settings
 from bot.web import build_web_app
+from tests.auxil.municipalities import write_municipalities
 from tests.auxil.notices import cp_auto, issue
 
 NOW = dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC)
@@ -34,6 +36,9 @@ async def test_a_valid_code_shows_the_public_data_and_nothing_personal(
                   "Código de Posturas", "Art. 53", 'lang="pt-BR"', "Nova Xavantina"):
         assert shown in page, shown
     assert "Sapezal" not in page  # the Prefeitura that issued it, not the deployment's first (CF Art. 30 I)
+    # CP Art. 34 III: the provision infringed, apart from the penalty article (Art. 53 only sets the fine).
+    assert "Dispositivo infringido</dt><dd>Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina), Art. 50, I" in page
+    assert "Penalidade</dt><dd>Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina), Art. 53" in page
     for personal in ("Maria", "Aparecida", "529.982.247-25", "52998224725", "Acácias", "mato alto", "Inês"):
         assert personal not in page, personal
     assert response.headers["Cache-Control"] == "no-store"
@@ -60,3 +65,20 @@ async def test_the_form(client: TestClient) -> None:
     response = await client.get("/verificar")
     page = await response.text()
     assert response.status == 200 and 'name="codigo"' in page and "Verificar" in page
+
+
+async def test_the_page_is_headed_by_the_issuing_prefeitura_even_after_it_leaves_the_file(
+    session: AsyncSession, settings: Settings, sessions: SessionFactory, tmp_path: Path, db_url: str
+) -> None:
+    # CF Art. 30 I: the act is the Prefeitura's; its name is recorded on the act, so the heading outlives the file.
+    issued = await issue(session, settings, cp_auto(), now=NOW)
+    path = write_municipalities(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").split("[[municipality]]\nslug = \"nova-xavantina\"")[0],
+                    encoding="utf-8")
+    only_sapezal = load_settings(database_url=db_url, municipalities_file=path)
+    assert "nova-xavantina" not in only_sapezal.municipalities
+    async with TestClient(TestServer(build_web_app(only_sapezal, sessions))) as client:
+        page = await (await client.get(f"/verificar/{issued.code}")).text()
+    body = page.split("<body>", 1)[1]
+    assert '<p class="issuer"><strong>Prefeitura Municipal de Nova Xavantina</strong></p>' in body
+    assert "Sapezal" not in page
