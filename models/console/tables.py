@@ -47,3 +47,17 @@ class ResponseTemplate(SQLModel, table=True):
     texts: dict[str, Any] = Field(default_factory=json_default, sa_column=Column(JSONData, nullable=False))
     updated_at: dt.datetime = Field(default_factory=utcnow, sa_column=Column(UTCDateTime, nullable=False))
     active: bool = True
+
+
+class StaffApiToken(SQLModel, table=True):
+    """A staff member's own credential for the staff HTTP API: it names and proves its holder (only its SHA-256)."""
+
+    __tablename__ = "staff_api_token"
+
+    id: int | None = Field(default=None, primary_key=True)
+    token_sha256: str = Field(sa_column=Column(String(64), nullable=False, unique=True))
+    telegram_user_id: int = Field(sa_column=Column(BigInteger, nullable=False, index=True))
+    label: str = Field(default="", sa_column=Column(String(64), nullable=False, default=""))
+    created_at: dt.datetime = Field(default_factory=utcnow, sa_column=Column(UTCDateTime, nullable=False))
+    last_used_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime))
+    revoked_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime))

@@ -22,6 +22,7 @@ from handlers.web.console.labels import KIND_NAMES, OUTCOME_NAMES, STATUS_NAMES
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import ConsoleStaff, staff_of
 from handlers.web.keys import SETTINGS
+from models.cases.access import CaseNotReadable
 from models.cases.handling import (
     answer_case,
     archive_case,
@@ -101,6 +102,12 @@ def _not_found(request: web.Request) -> web.Response:
         "No case has that protocol number."))
 
 
+def _other_role(request: web.Request) -> web.Response:
+    tr = staff_of(request).tr
+    return message_page(request, status=403, title=tr._("Not for your role"), text=tr._(
+        "This case is worked by staff of another role, so it is not shown to you."))
+
+
 async def _reachable(request: web.Request) -> bool:
     """Whether the case of the URL is of a municipality this member works in and the console shows now."""
     async with db(request)() as session:
@@ -152,6 +159,8 @@ async def case_page(request: web.Request) -> web.Response:
         return await _case_page(request)
     except CaseNotFound:
         return _not_found(request)
+    except CaseNotReadable:
+        return _other_role(request)
 
 
 @routes.get("/casos/{protocol}/anexos/{attachment_id:\\d{1,9}}")
@@ -170,6 +179,8 @@ async def attachment(request: web.Request) -> web.Response:
             ))).first()
     except CaseNotFound:
         return _not_found(request)
+    except CaseNotReadable:
+        return _other_role(request)
     if found is None:
         return _not_found(request)
     extension = found.file_name.rsplit(".", 1)[-1] if "." in found.file_name else "bin"  # stored already safe
