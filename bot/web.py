@@ -38,6 +38,7 @@ from handlers.web.console import console_app
 from handlers.web.failures import json_failures
 from handlers.web.keys import SESSIONS, SETTINGS
 from handlers.web.routes import ROUTE_TABLES
+from handlers.web.security_headers import add_security_headers
 from models.columns import utcnow
 from models.seen_updates import first_sight, forget_seen
 
@@ -149,6 +150,7 @@ def build_web_app(
     app[SETTINGS] = settings
     app[SESSIONS] = sessions
     app[_LAST_PRUNE] = [0.0]
+    app.on_response_prepare.append(add_security_headers)  # CSP, nosniff, no framing, HSTS behind https
     transparency.setup(app)  # its templates and server-side cache
     for table in ROUTE_TABLES:
         app.add_routes(table)

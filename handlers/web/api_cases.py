@@ -33,6 +33,7 @@ from aiohttp import web
 
 from bot.i18n import translator
 from handlers import log_context
+from handlers.web.citizen_files import citizen_file
 from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import IDENTITY_PROVEN, STAFF_ID, staff_endpoint
@@ -203,11 +204,7 @@ async def attachment(request: web.Request) -> web.StreamResponse:
         return error(403, "forbidden", "This staff member may not see this case.")
     if shown is None or found is None:
         return error(404, "not_found", "The case has no such file.")
-    return web.Response(
-        body=found.content,
-        content_type=found.mime_type,
-        headers={"Content-Disposition": f'attachment; filename="{shown.file_name}"', "X-Content-SHA256": found.sha256},
-    )
+    return citizen_file(found.content, mime_type=found.mime_type, file_name=shown.file_name, sha256=found.sha256)
 
 
 @routes.post("/api/cases/{protocol}/assign")
