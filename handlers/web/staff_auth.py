@@ -84,7 +84,7 @@ def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
             if holder is not None:
                 if named and staff_id_of(named) != holder:
                     return error(403, "forbidden", "X-Balcao-Staff must name the holder of the personal token.")
-                staff_id: int | None = holder
+                staff_id = holder
                 proven = True
             elif settings_of(request).staff_api_token is None:
                 if _bearer(request):
@@ -94,10 +94,10 @@ def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
             elif not bearer_ok(request):
                 return error(401, "unauthorized", "Missing or wrong bearer token.")
             else:
-                staff_id = staff_id_of(named)
-                proven = False
-                if staff_id is None:
+                named_id = staff_id_of(named)
+                if named_id is None:
                     return error(400, "staff_required", "Send X-Balcao-Staff with your Telegram user id.")
+                staff_id, proven = named_id, False
             async with sessions_of(request)() as session:
                 try:
                     role = await require_role(session=session, telegram_user_id=staff_id, allowed=allowed,

@@ -40,6 +40,6 @@ async def test_each_role_opens_in_the_chat_only_the_cases_that_are_its_work(
         emulator.press_button(staff.user, queue, f"pend:case:{case_id}", forged=True)
         answer = await emulator.wait_for_message(who, lambda m: any(
             text in (m.text or "") for text in ANSWER.values()), after=mark)
-        assert ANSWER[gets] in answer.text, (kind, answer.text)
-        assert (protocol in queue.text) is (gets is Gets.AUTHOR), kind
+        assert ANSWER[gets] in (answer.text or ""), (kind, answer.text)
+        assert (protocol in (queue.text or "")) is (gets is Gets.AUTHOR), kind
     assert emulator.unanswered_callbacks() == []
