@@ -1,6 +1,7 @@
 """The console under attack, in a real headless Chromium: a script inside a citizen's file never runs on the
 console's origin, another site's form cannot sign a browser into the attacker's session (login CSRF), no page of
-Balcão can be framed by another site, and a session ends at its absolute lifetime however busy (OWASP ASVS V3.3)."""
+Balcão can be framed by another site, a session ends at its absolute lifetime however busy (OWASP ASVS V3.3), and an
+admin's *Encerrar a função* signs the member's open browser out at once (LGPD Art. 46)."""
 
 from __future__ import annotations
 
@@ -25,9 +26,11 @@ from models.cases.attachments import store_attachment
 from models.cases.filing import file_representation
 from models.cases.limits import CaseLimits
 from models.cases.tables import CaseAttachment
+from models.console.api_tokens import token_holder
+from models.people import Role, add_staff
 from tests.auxil.browser import chromium, require_browser
 from tests.auxil.case_files import png
-from tests.auxil.case_people import NOW, Cast, make_cast, representation
+from tests.auxil.case_people import ANA, NOW, Cast, make_cast, representation
 from tests.auxil.console import new_link
 
 CLARA = 7101
@@ -241,3 +244,42 @@ async def test_a_busy_session_still_ends_at_its_absolute_lifetime(
         finally:
             await running.close()
     assert headings == ["Painel", "Painel", "Entrar no painel dos servidores"]  # 50, 100 and 150 minutes in
+
+
+def _admin_ends_the_clerks_role(root: str, clerk_link: str, admin_link: str) -> dict[str, Any]:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    seen: dict[str, Any] = {}
+    with chromium() as clerk, chromium() as admin:
+        _sign_in(clerk, root, clerk_link)
+        clerk.get(root + "/painel/chaves")  # the clerk's own API token, shown once
+        WebDriverWait(clerk, WAIT).until(lambda d: d.find_elements(By.ID, "token-label"))
+        clerk.find_element(By.ID, "token-label").send_keys("planilha")
+        clerk.find_element(By.XPATH, "//button[text()='Criar a chave']").click()
+        WebDriverWait(clerk, WAIT).until(lambda d: d.find_elements(By.ID, "the-key"))
+        seen["token"] = clerk.find_element(By.ID, "the-key").get_attribute("value")
+        _sign_in(admin, root, admin_link)
+        admin.get(root + "/painel/equipe")
+        WebDriverWait(admin, WAIT).until(lambda d: d.find_elements(By.TAG_NAME, "table"))
+        admin.find_element(By.XPATH, "//button[text()='Encerrar a função de Clara']").click()
+        WebDriverWait(admin, WAIT).until(lambda d: "A função foi encerrada" in d.page_source)
+        seen["team_after"] = admin.find_element(By.TAG_NAME, "table").text
+        clerk.get(root + "/painel/casos")  # at once, with no new sign-in
+        WebDriverWait(clerk, WAIT).until(lambda d: d.find_elements(By.TAG_NAME, "h1"))
+        seen["clerk_after"] = clerk.find_element(By.TAG_NAME, "h1").text
+    return seen
+
+
+@pytest.mark.browser
+async def test_an_admin_ends_a_role_in_the_console_and_the_members_open_browser_is_out_at_once(
+    server: str, session: AsyncSession, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    """LGPD Art. 46: Equipe → Encerrar a função; the clerk's open console and personal API token stop now."""
+    await add_staff(session=session, telegram_user_id=ANA, role=Role.ADMIN, name="Ana", actor="test")
+    clerk_link, admin_link = await new_link(sessions, settings, CLARA), await new_link(sessions, settings, ANA)
+    seen = await asyncio.to_thread(_admin_ends_the_clerks_role, server, clerk_link, admin_link)
+    assert seen["clerk_after"] == "Entrar no painel dos servidores"
+    assert "Clara" not in seen["team_after"]
+    async with sessions() as fresh:
+        assert await token_holder(session=fresh, token=seen["token"], now=NOW) is None
