@@ -22,7 +22,7 @@ from aiohttp import web
 from handlers.web.json_api import error
 from handlers.web.keys import sessions_of, settings_of
 from models.columns import utcnow
-from models.console.api_tokens import token_holder
+from models.console.api_tokens import note_shared_token_use, token_holder
 from models.people import ANY_MUNICIPALITY, PermissionDenied, Role, require_role
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -108,8 +108,13 @@ def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
             request[STAFF_ROLE] = role
             request[IDENTITY_PROVEN] = proven
             response = await handler(request)
-            if not proven and not response.prepared:  # RFC 9745: the shared token is deprecated
-                response.headers["Deprecation"] = "true"
+            if not proven:
+                if not response.prepared:  # RFC 9745: the shared token is deprecated
+                    response.headers["Deprecation"] = "true"
+                if request.method not in ("GET", "HEAD"):  # the log says nothing proved who it was
+                    async with sessions_of(request)() as session:
+                        await note_shared_token_use(session=session, named_staff=staff_id, method=request.method,
+                                                    path=request.path, status=response.status)
             return response
 
         wrapper.__name__ = handler.__name__

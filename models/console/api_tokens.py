@@ -122,3 +122,23 @@ async def token_holder(*, session: AsyncSession, token: str, now: dt.datetime) -
     found.last_used_at = now
     await session.commit()
     return found.telegram_user_id
+
+
+async def note_shared_token_use(*, session: AsyncSession, named_staff: int, method: str, path: str,
+                                status: int) -> None:
+    """Record that a change was asked with the shared, deprecated token, which only *names* a member (audited).
+
+    The domain's own entry names the member as the actor; this one says nothing proved it was them, so the log never
+    passes off the shared token's holder as the member (Lei 13.460/2017 Art. 10 §7).
+
+    Args:
+        session: database session (committed here).
+        named_staff: the Telegram id the request named in ``X-Balcao-Staff``.
+        method: the HTTP method.
+        path: the path (no query string).
+        status: the answer's status.
+    """
+    await record(session=session, actor="api:shared-token", action="api.shared_token", entity="staff_member",
+                 entity_id=str(named_staff), details={"method": method, "path": path[:200], "status": status,
+                                                      "proven": False})
+    await session.commit()

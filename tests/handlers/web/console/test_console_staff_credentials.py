@@ -65,6 +65,9 @@ async def test_a_personal_token_proves_its_holder_and_the_shared_token_no_longer
     assert posing.status == 404 and posing.headers["Deprecation"] == "true"
     assert (await client.post(f"/api/cases/{filed.protocol}/archive", json={"reason": "x" * 30},
                               headers=shared)).status == 404
+    async with sessions() as session:  # the log says the shared token asked, naming Otávio without proof
+        [noted] = (await session.exec(select(AuditEvent).where(AuditEvent.action == "api.shared_token"))).all()
+    assert noted.actor == "api:shared-token" and noted.entity_id == str(OTAVIO) and noted.details["status"] == 404
 
     csrf = await sign_in(client, sessions, settings, OTAVIO)
     token = await _issue(client, csrf, "planilha da ouvidoria")
