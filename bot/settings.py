@@ -355,6 +355,10 @@ class Settings(BaseSettings):
     console_idle_minutes: int = Field(
         default=30, ge=1, description="Staff console: a session unused this long is closed."
     )
+    console_session_hours: int = Field(
+        default=12, ge=1, le=24 * 7,
+        description="Staff console: a session ends this long after sign-in, however busy (OWASP ASVS V3.3.1).",
+    )
 
     @field_validator("timezone")
     @classmethod

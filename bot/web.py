@@ -42,6 +42,7 @@ from handlers.web.console import console_app
 from handlers.web.failures import json_failures
 from handlers.web.keys import SESSIONS, SETTINGS
 from handlers.web.routes import ROUTE_TABLES
+from handlers.web.security_headers import add_security_headers
 
 logger = logging.getLogger("balcao.web")
 WEBHOOK_PATH = "/telegram/webhook"
@@ -147,6 +148,7 @@ def build_web_app(
     app = web.Application(client_max_size=25 * 1024 * 1024, middlewares=[count_requests, json_failures])
     app[SETTINGS] = settings
     app[SESSIONS] = sessions
+    app.on_response_prepare.append(add_security_headers)  # CSP, nosniff, no framing, HSTS behind https
     transparency.setup(app)  # its templates and server-side cache
     for table in ROUTE_TABLES:
         app.add_routes(table)

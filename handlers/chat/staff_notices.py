@@ -537,7 +537,8 @@ async def start_from_case(update: Update, context: BalcaoContext, case_id: int) 
     """Start the issue form pre-filled from a decided representação."""
     async with context.sessions() as session:
         member = (await session.exec(
-            select(StaffMember).where(StaffMember.telegram_user_id == context.person.telegram_user_id))).first()
+            select(StaffMember).where(StaffMember.telegram_user_id == context.person.telegram_user_id,
+                                      StaffMember.active == True))).first()  # noqa: E712
         issuer = (member.name if member is not None else "") or context.person.first_name
         try:
             prefill = await input_from_case(session=session, settings=context.settings, case_id=case_id,

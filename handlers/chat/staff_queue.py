@@ -26,6 +26,7 @@ from handlers.chat.follow import days_left_text, render_case
 from handlers.chat.forms import busy_elsewhere, cancel_row, current_draft, form_input, save
 from handlers.chat.replies import acknowledge, esc, keyboard, menu_row, respond
 from handlers.chat.staff_notices import ISSUERS
+from models.cases.access import CaseNotReadable
 from models.cases.fields import clean_text
 from models.cases.handling import (
     Decision,
@@ -68,6 +69,11 @@ TEXT_PROMPTS = {
     "notify": N_("Type a note for the author, or press Skip."),
     "auto": N_("Type a note for the author, or press Skip."),
 }
+
+
+async def _refuse_other_role(update: Update, context: BalcaoContext) -> None:
+    await respond(update, context, context.tr._("This case is worked by staff of another role, so it is not shown "
+                                                "to you."), markup=keyboard([menu_row(context)]))
 
 
 async def _refuse_not_staff(update: Update, context: BalcaoContext) -> None:
@@ -168,6 +174,9 @@ async def show_case(update: Update, context: BalcaoContext, case_id: int, *, edi
         async with context.sessions() as session:
             view = await staff_case(session=session, telegram_user_id=context.person.telegram_user_id,
                                     case_id=case_id)
+    except CaseNotReadable:  # LGPD Art. 6 III: another role's case (models.cases.access)
+        await _refuse_other_role(update, context)
+        return
     except PermissionDenied:
         await _refuse_not_staff(update, context)
         return
@@ -187,6 +196,9 @@ async def _send_files(update: Update, context: BalcaoContext, case_id: int) -> N
             view = await staff_case(session=session, telegram_user_id=context.person.telegram_user_id,
                                     case_id=case_id)
             attachments = [(a.file_name, await session.get(CaseAttachment, a.id)) for a in view.attachments]
+    except CaseNotReadable:
+        await _refuse_other_role(update, context)
+        return
     except (PermissionDenied, CaseNotFound):
         await _refuse_not_staff(update, context)
         return

@@ -14,8 +14,10 @@ route                                                 what
 ``POST /api/cases/{protocol}/archive``                ``{"reason"}``: archive an ombudsman case without an answer
 ====================================================  ==========================================================
 
-Every route is for clerks, inspectors and the ombudsman (admins too); each action checks, on the call, that the
-staff member's role is the one the case is routed to. A decision to notify or to issue an auto returns
+Every route is for clerks, inspectors and the ombudsman (admins too); a case is read only by the roles
+:mod:`models.cases.access` names, and each action checks, on the call, that the staff member's role is the one the
+case is routed to. A restricted ombudsman case does not exist for the shared token (Lei 13.460/2017 Art. 10 §7):
+only the Ombudsman's personal token reaches it. A decision to notify or to issue an auto returns
 ``handover.notice_fields``: the body to start ``POST /api/notices`` from (law, type, item and ``case_id``; never the
 author, and never the citizen's account, which the hand-over gives beside it as a reference for the inspector).
 Messages are English (the API is for systems).
@@ -32,9 +34,10 @@ from aiohttp import web
 
 from bot.i18n import translator
 from handlers import log_context
+from handlers.web.citizen_files import citizen_file
 from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of
-from handlers.web.staff_auth import STAFF_ID, staff_endpoint
+from handlers.web.staff_auth import IDENTITY_PROVEN, STAFF_ID, staff_endpoint
 from models.cases.handling import (
     answer_case,
     archive_ombudsman,
@@ -42,6 +45,7 @@ from models.cases.handling import (
     decide,
     extend,
     request_complement,
+    require_proven_identity,
     staff_case,
     staff_queue,
 )
@@ -125,11 +129,13 @@ async def _act(request: web.Request, action: Action) -> web.Response:
     try:
         async with sessions_of(request)() as session:
             case = await get_case(session=session, protocol=protocol)
+            require_proven_identity(case, identity_proven=request[IDENTITY_PROVEN])  # Lei 13.460 Art. 10 §7
             assert case.id is not None
             case_id = case.id
         extra = await action(request, staff, case_id)
         async with sessions_of(request)() as session:
-            view = await staff_case(session=session, telegram_user_id=staff, case_id=case_id)
+            view = await staff_case(session=session, telegram_user_id=staff, case_id=case_id,
+                                    identity_proven=request[IDENTITY_PROVEN])
     except CaseNotFound:
         return error(404, "not_found", "No case has that protocol number.")
     except PermissionDenied:
@@ -149,7 +155,8 @@ def _text(body: dict[str, Any], key: str) -> str:
 async def queue(request: web.Request) -> web.Response:
     """The caller's queue (their role's open cases; every role for admins), nearest deadline first."""
     async with sessions_of(request)() as session:
-        items = await staff_queue(session=session, telegram_user_id=request[STAFF_ID], today=_today(request))
+        items = await staff_queue(session=session, telegram_user_id=request[STAFF_ID], today=_today(request),
+                                  identity_proven=request[IDENTITY_PROVEN])
     return web.json_response({"cases": [
         {
             "id": item.id, "protocol": item.protocol, "kind": item.kind.value,
@@ -170,7 +177,8 @@ async def show(request: web.Request) -> web.Response:
     protocol = _protocol(request)
     try:
         async with sessions_of(request)() as session:
-            view = await staff_case(session=session, telegram_user_id=request[STAFF_ID], protocol=protocol)
+            view = await staff_case(session=session, telegram_user_id=request[STAFF_ID], protocol=protocol,
+                                    identity_proven=request[IDENTITY_PROVEN])
     except CaseNotFound:
         return error(404, "not_found", "No case has that protocol number.")
     except PermissionDenied:  # a role is held in one municipality: the case is another's
@@ -187,7 +195,8 @@ async def attachment(request: web.Request) -> web.StreamResponse:
     found = None
     try:
         async with sessions_of(request)() as session:
-            view = await staff_case(session=session, telegram_user_id=request[STAFF_ID], protocol=protocol)
+            view = await staff_case(session=session, telegram_user_id=request[STAFF_ID], protocol=protocol,
+                                    identity_proven=request[IDENTITY_PROVEN])
             shown = next((a for a in view.attachments if str(a.id) == wanted), None)  # no int(): 30 digits
             if shown is not None:
                 found = await session.get(CaseAttachment, shown.id)
@@ -197,11 +206,7 @@ async def attachment(request: web.Request) -> web.StreamResponse:
         return error(403, "forbidden", "This staff member may not see this case.")
     if shown is None or found is None:
         return error(404, "not_found", "The case has no such file.")
-    return web.Response(
-        body=found.content,
-        content_type=found.mime_type,
-        headers={"Content-Disposition": f'attachment; filename="{shown.file_name}"', "X-Content-SHA256": found.sha256},
-    )
+    return citizen_file(found.content, mime_type=found.mime_type, file_name=shown.file_name, sha256=found.sha256)
 
 
 @routes.post("/api/cases/{protocol}/assign")

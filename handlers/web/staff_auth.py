@@ -1,8 +1,14 @@
 """Authentication and authorisation of the staff HTTP API.
 
-Every request carries ``Authorization: Bearer <BALCAO_STAFF_API_TOKEN>`` (compared in constant time) and
-names the acting staff member in ``X-Balcao-Staff: <telegram user id>``, whose role is checked on every
-call against the database, exactly as in the bot.
+A request carries ``Authorization: Bearer <token>``, one of:
+
+- a member's **personal token** (``bst_…``, issued in the console, :mod:`models.console.api_tokens`): it names and
+  proves its holder, so ``X-Balcao-Staff`` is not needed (if sent, it must name the holder);
+- the deployment-wide ``BALCAO_STAFF_API_TOKEN`` (deprecated) with ``X-Balcao-Staff: <telegram user id>``: it only
+  *names* a member, so nothing proves who calls, and restricted ombudsman cases, their authors and files do not
+  exist for it (Lei 13.460/2017 Art. 10 §7; :data:`IDENTITY_PROVEN`). Answers to it carry a ``Deprecation`` header.
+
+Tokens are compared in constant time; the member's role is checked on every call, exactly as in the bot.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from aiohttp import web
 
 from handlers.web.json_api import error
 from handlers.web.keys import sessions_of, settings_of
+from models.columns import utcnow
+from models.console.api_tokens import note_shared_token_use, token_holder
 from models.people import ANY_MUNICIPALITY, PermissionDenied, Role, require_role
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -22,6 +30,8 @@ STAFF_ID = web.RequestKey("staff_id", int)
 """The Telegram user id of the checked acting staff member."""
 STAFF_ROLE = web.RequestKey("staff_role", Role)
 """Their role, checked on this very request."""
+IDENTITY_PROVEN = web.RequestKey("staff_identity_proven", bool)
+"""True when the caller used their own personal token; False for the shared token, which only names a member."""
 
 
 def bearer_ok(request: web.Request) -> bool:
@@ -46,22 +56,48 @@ def staff_id_of(raw: str) -> int | None:
     return int(raw) if _TELEGRAM_ID.fullmatch(raw) else None
 
 
-def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
-    """Protect an API handler: valid token, then an active staff member with one of ``roles`` (or admin).
+def _bearer(request: web.Request) -> str:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
 
-    The handler finds the checked actor in ``request[STAFF_ID]`` and ``request[STAFF_ROLE]``.
+
+async def _personal_holder(request: web.Request) -> int | None:
+    token = _bearer(request)
+    if not token:
+        return None
+    async with sessions_of(request)() as session:
+        return await token_holder(session=session, token=token, now=utcnow())
+
+
+def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
+    """Protect an API handler: a valid token, then an active staff member with one of ``roles`` (or admin).
+
+    The handler finds the checked actor in ``request[STAFF_ID]`` and ``request[STAFF_ROLE]``, and whether their
+    identity is proven (a personal token) in ``request[IDENTITY_PROVEN]``.
     """
     allowed = frozenset(roles)
 
     def decorate(handler: Handler) -> Handler:
         async def wrapper(request: web.Request) -> web.StreamResponse:
-            if settings_of(request).staff_api_token is None:
-                return error(404, "api_disabled", "The staff API is off (BALCAO_STAFF_API_TOKEN is not set).")
-            if not bearer_ok(request):
+            named = request.headers.get("X-Balcao-Staff", "")
+            holder = await _personal_holder(request)
+            if holder is not None:
+                if named and staff_id_of(named) != holder:
+                    return error(403, "forbidden", "X-Balcao-Staff must name the holder of the personal token.")
+                staff_id = holder
+                proven = True
+            elif settings_of(request).staff_api_token is None:
+                if _bearer(request):
+                    return error(401, "unauthorized", "Missing or wrong bearer token.")
+                return error(404, "api_disabled", "The staff API is off: send your personal token "
+                             "(issued in the console), or set BALCAO_STAFF_API_TOKEN.")
+            elif not bearer_ok(request):
                 return error(401, "unauthorized", "Missing or wrong bearer token.")
-            staff_id = staff_id_of(request.headers.get("X-Balcao-Staff", ""))
-            if staff_id is None:
-                return error(400, "staff_required", "Send X-Balcao-Staff with your Telegram user id.")
+            else:
+                named_id = staff_id_of(named)
+                if named_id is None:
+                    return error(400, "staff_required", "Send X-Balcao-Staff with your Telegram user id.")
+                staff_id, proven = named_id, False
             async with sessions_of(request)() as session:
                 try:
                     role = await require_role(session=session, telegram_user_id=staff_id, allowed=allowed,
@@ -70,7 +106,16 @@ def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
                     return error(403, "forbidden", "This staff member may not do this.")
             request[STAFF_ID] = staff_id
             request[STAFF_ROLE] = role
-            return await handler(request)
+            request[IDENTITY_PROVEN] = proven
+            response = await handler(request)
+            if not proven:
+                if not response.prepared:  # RFC 9745: the shared token is deprecated
+                    response.headers["Deprecation"] = "true"
+                if request.method not in ("GET", "HEAD"):  # the log says nothing proved who it was
+                    async with sessions_of(request)() as session:
+                        await note_shared_token_use(session=session, named_staff=staff_id, method=request.method,
+                                                    path=request.path, status=response.status)
+            return response
 
         wrapper.__name__ = handler.__name__
         wrapper.__doc__ = handler.__doc__

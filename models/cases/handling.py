@@ -2,8 +2,8 @@
 
 Every function checks the caller's role on each call (:func:`models.people.require_role`) and returns data.
 Who may act: the role the case is routed to (clerks for representações, inspectors for ride-hailing reports,
-the ombudsman for ombudsman cases) and admins. Any staff member may *look* at a case, but the author of an
-ombudsman case with restricted identity is shown only to the ombudsman (:func:`models.cases.views.may_see_author`).
+the ombudsman for ombudsman cases) and admins. Who may *read* a case and its author, per role and kind, is
+:mod:`models.cases.access` (a restricted ombudsman case is the Ombudsman's alone, Lei 13.460/2017 Art. 10 §7).
 
 The decision on a representação (CP Art. 32: notify the offender, draw up an *auto*, or archive) records the
 outcome and returns a :class:`NoticeHandover` — what the penalty notices need to issue the notificação
@@ -24,6 +24,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import N_
 from bot.settings import Settings
+from models.cases.access import CaseNotReadable, Reading, reading, restricted_to_ombudsman
 from models.cases.fields import clean_text
 from models.cases.schedule import complement_due_on, extended_due_on
 from models.cases.tables import (
@@ -45,7 +46,6 @@ from models.cases.views import (
     author_view,
     case_view,
     may_see_author,
-    restricted_to_ombudsman,
 )
 from models.invalid_input import InvalidInput
 from models.people import ANY_MUNICIPALITY, PermissionDenied, Role, StaffMember, require_role, staff_roles
@@ -171,15 +171,19 @@ async def _acting(*, session: AsyncSession, telegram_user_id: int, case: Case) -
     )
 
 
-def _may_open(case: Case, actor: StaffActor) -> None:
-    """A restricted ombudsman case does not exist for anyone but the Ombudsman (Lei 13.460/2017 Art. 10 §7).
+def _may_open(case: Case, actor: StaffActor, *, identity_proven: bool = True) -> None:
+    """Refuse a case the member's role does not read (:func:`models.cases.access.reading`).
 
     Raises:
-        CaseNotFound: the caller may not open it (the same answer as an unknown protocol, so that its
-            existence is not told either).
+        CaseNotFound: a restricted ombudsman case, to anyone but the Ombudsman proven by their own credential (the
+            same answer as an unknown protocol, so that its existence is not told either; Lei 13.460/2017
+            Art. 10 §7).
+        CaseNotReadable: a case of another role's work in this municipality (LGPD Art. 6 III).
     """
-    if restricted_to_ombudsman(case) and actor.role is not Role.OMBUDSMAN:
-        raise CaseNotFound(f"no case {case.id!r}")
+    if reading(case, actor.role, identity_proven=identity_proven) is Reading.NOTHING:
+        if restricted_to_ombudsman(case):
+            raise CaseNotFound(f"no case {case.id!r}")
+        raise CaseNotReadable(f"{actor.role} does not read {case.kind} cases")
 
 
 async def may_act(*, session: AsyncSession, telegram_user_id: int, case_id: int) -> StaffActor:
@@ -232,19 +236,39 @@ async def case_view_for(*, session: AsyncSession, case: Case, viewer_role: Role 
 
 
 async def staff_case(
-    *, session: AsyncSession, telegram_user_id: int, case_id: int | None = None, protocol: str | None = None
+    *, session: AsyncSession, telegram_user_id: int, case_id: int | None = None, protocol: str | None = None,
+    identity_proven: bool = True,
 ) -> CaseView:
-    """A case for a staff member, the author pseudonymised where the law requires.
+    """A case for a staff member whose role reads it (:mod:`models.cases.access`), with its author.
+
+    Args:
+        session: database session.
+        telegram_user_id: the staff member.
+        case_id: the case, by id …
+        protocol: … or by protocol.
+        identity_proven: False when the caller is proven only by the shared staff API token: restricted cases
+            do not exist for them (Lei 13.460/2017 Art. 10 §7).
 
     Raises:
-        PermissionDenied: not staff.
-        CaseNotFound: no such case.
+        PermissionDenied: not staff, or (:class:`CaseNotReadable`) not of a role that reads this case.
+        CaseNotFound: no such case, or a restricted one the caller may not open.
     """
     case = await get_case(session=session, case_id=case_id, protocol=protocol)
     actor = await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF,
                               municipality=case.municipality)
-    _may_open(case, actor)
+    _may_open(case, actor, identity_proven=identity_proven)
     return await case_view_for(session=session, case=case, viewer_role=actor.role)
+
+
+def require_proven_identity(case: Case, *, identity_proven: bool) -> None:
+    """Refuse a restricted ombudsman case to a caller proven only by the shared staff API token.
+
+    Raises:
+        CaseNotFound: the case is restricted and nothing proves the caller is the Ombudsman (Lei 13.460/2017
+            Art. 10 §7).
+    """
+    if restricted_to_ombudsman(case) and not identity_proven:
+        raise CaseNotFound(f"no case {case.id!r}")
 
 
 def queue_deadline() -> Any:
@@ -277,7 +301,8 @@ def queue_item(case: Case, *, today: dt.date, my_member_ids: Collection[int]) ->
 
 
 async def staff_queue(
-    *, session: AsyncSession, telegram_user_id: int, today: dt.date, limit: int = 50, offset: int = 0
+    *, session: AsyncSession, telegram_user_id: int, today: dt.date, limit: int = 50, offset: int = 0,
+    identity_proven: bool = True,
 ) -> list[QueueItem]:
     """The open cases of the caller's role (every role for admins), the nearest deadline first.
 
@@ -289,6 +314,7 @@ async def staff_queue(
         today: the civil day, for the days left.
         limit: how many at most (a page).
         offset: how many of the queue's first cases to skip (the pages before).
+        identity_proven: False for the shared staff API token: no restricted case (Lei 13.460/2017 Art. 10 §7).
 
     Raises:
         PermissionDenied: not staff.
@@ -297,14 +323,14 @@ async def staff_queue(
     if not roles:
         raise PermissionDenied("not staff")
     statement = select(Case).where(col(Case.status).not_in([s.value for s in FINAL_STATUSES]))
-    statement = statement.where(cases_visible_to(roles))
+    statement = statement.where(cases_visible_to(roles, identity_proven=identity_proven))
     member_ids = {member_id for member_id in (await session.exec(select(StaffMember.id).where(
         StaffMember.telegram_user_id == telegram_user_id))).all() if member_id is not None}
     statement = statement.order_by(queue_deadline(), col(Case.id)).offset(max(0, offset)).limit(limit)
     return [queue_item(case, today=today, my_member_ids=member_ids) for case in (await session.exec(statement)).all()]
 
 
-async def staff_queue_size(*, session: AsyncSession, telegram_user_id: int) -> int:
+async def staff_queue_size(*, session: AsyncSession, telegram_user_id: int, identity_proven: bool = True) -> int:
     """How many open cases the caller's queue holds (what :func:`staff_queue` pages through).
 
     Raises:
@@ -314,18 +340,23 @@ async def staff_queue_size(*, session: AsyncSession, telegram_user_id: int) -> i
     if not roles:
         raise PermissionDenied("not staff")
     statement = select(func.count()).select_from(Case).where(
-        col(Case.status).not_in([s.value for s in FINAL_STATUSES]), cases_visible_to(roles))
+        col(Case.status).not_in([s.value for s in FINAL_STATUSES]),
+        cases_visible_to(roles, identity_proven=identity_proven))
     return int((await session.exec(statement)).one())
 
 
-def cases_visible_to(roles: dict[str | None, Role]) -> ColumnElement[bool]:
-    """The cases a member's roles reach: per municipality, its role's queue (every queue for an admin)."""
+def cases_visible_to(roles: dict[str | None, Role], *, identity_proven: bool = True) -> ColumnElement[bool]:
+    """The cases a member's roles reach: per municipality, its role's queue (every queue for an admin).
+
+    The same rule as :func:`models.cases.access.reading`, as SQL.
+    """
     reach = []
     for place, role in roles.items():
         where: list[ColumnElement[bool]] = [] if place is None else [col(Case.municipality) == place]
         if role is not Role.ADMIN:
             where.append(col(Case.handling_role) == role)
-        if role is not Role.OMBUDSMAN:  # Lei 13.460/2017 Art. 10 §7: restricted cases are the Ombudsman's alone
+        # Lei 13.460/2017 Art. 10 §7: restricted cases are the Ombudsman's alone, proven by their own credential
+        if role is not Role.OMBUDSMAN or not identity_proven:
             where.append(~(and_(col(Case.kind) == CaseKind.OMBUDSMAN.value,
                                 col(Case.identity_restricted) == True)))  # noqa: E712
         reach.append(and_(true(), *where))

@@ -1,9 +1,8 @@
 """Read-only views of cases, as each audience may see them.
 
 - The author sees their own case in full (:func:`author_view` with ``may_see_author=True``).
-- Staff see the author only where the law allows: an ombudsman case whose author asked for their identity to be
-  restricted shows only a pseudonym (``#7F3A``, "Manifestante #7F3A" in the chat) to anyone but the ombudsman
-  (Lei 13.460/2017 Art. 10 §7: the author's identity is restricted information).
+- Staff see a case and its author only where :mod:`models.cases.access` says their role reads it (a restricted
+  ombudsman case is the Ombudsman's alone, Lei 13.460/2017 Art. 10 §7).
 - Nothing here is ever sent to the accused: the hand-over to the penalty notices
   (:class:`models.cases.handling.NoticeHandover`) carries no author field at all.
 """
@@ -13,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from models.cases.access import Reading, reading
 from models.cases.legal_basis import by_law
 from models.cases.limits import ALLOWED_TYPES
 from models.cases.media import EXTENSIONS
@@ -158,24 +158,13 @@ def attachment_name(protocol: str, number: int, mime_type: str) -> str:
     return f"{protocol}-anexo-{number}.{extension}"
 
 
-def restricted_to_ombudsman(case: Case) -> bool:
-    """Whether the case, its files and their names are the Ombudsman's alone (Lei 13.460/2017 Art. 10 §7).
-
-    An ombudsman case whose author restricted their identity: no other staff member, admins included, may
-    open it, by protocol, id or a forged button, in the chat or the API; to them it does not exist.
-    """
-    return case.kind is CaseKind.OMBUDSMAN and case.identity_restricted
-
-
 def may_see_author(case: Case, viewer_role: Role | None) -> bool:
-    """Whether a staff member of ``viewer_role`` may see who filed the case.
+    """Whether a staff member of ``viewer_role`` may see who filed the case: whoever reads it.
 
-    Ombudsman cases with a restricted identity: only the ombudsman (Lei 13.460/2017 Art. 10 §7).
-    Every other case: staff may (CP Art. 31 makes the author's identification part of the petition).
+    (:func:`models.cases.access.reading`; CP Art. 31 makes the author's identification part of the petition, and a
+    restricted ombudsman author is the Ombudsman's alone, Lei 13.460/2017 Art. 10 §7).
     """
-    if case.kind is CaseKind.OMBUDSMAN and case.identity_restricted:
-        return viewer_role is Role.OMBUDSMAN
-    return viewer_role is not None
+    return viewer_role is not None and reading(case, viewer_role) is Reading.FULL
 
 
 def author_view(author: CaseAuthor, *, visible: bool) -> AuthorView:

@@ -4,7 +4,9 @@
 ``BALCAO_CONSOLE_LINKS_PER_HOUR`` an hour). Only the SHA-256 of a link or session token is stored, and tokens are
 compared in constant time. Opening the link shows a page; pressing its button redeems it (:func:`redeem_link`, one
 conditional UPDATE, so two presses at once open one session) — a link preview fetched by a chat app cannot use it.
-A session ends at sign-out or after ``BALCAO_CONSOLE_IDLE_MINUTES`` without a request. The staff role is checked
+A session ends at sign-out, after ``BALCAO_CONSOLE_IDLE_MINUTES`` without a request, or
+``BALCAO_CONSOLE_SESSION_HOURS`` after sign-in however busy it is (OWASP ASVS V3.3.1: an absolute lifetime, so a
+stolen cookie kept warm dies too). The staff role is checked
 again on every request (:func:`models.people.require_role`), so a member removed from staff is out at once.
 """
 
@@ -189,16 +191,18 @@ async def redeem_link(
 
 
 async def session_owner(*, session: AsyncSession, token: str, now: dt.datetime, settings: Settings) -> int | None:
-    """The staff member of a live session (and mark it used now), or None if unknown, ended or idle too long.
+    """The staff member of a live session (marked used now), or None: unknown, ended, idle or past its lifetime.
 
-    An idle session is ended here, so it cannot come back. The role is not checked here: the caller checks it.
+    An idle or too old session is ended here, so it cannot come back. The role is not checked here: the caller
+    checks it.
     """
     wanted = digest(token)
     found = (await session.exec(select(ConsoleSession).where(ConsoleSession.token_sha256 == wanted))).first()
     if found is None or found.ended_at is not None or not hmac.compare_digest(found.token_sha256.encode(),
                                                                                 wanted.encode()):
         return None
-    if now - found.last_seen_at > dt.timedelta(minutes=settings.console_idle_minutes):
+    idle = now - found.last_seen_at > dt.timedelta(minutes=settings.console_idle_minutes)
+    if idle or now - found.created_at >= dt.timedelta(hours=settings.console_session_hours):  # OWASP ASVS V3.3
         found.ended_at = now
         await session.commit()
         return None

@@ -8,9 +8,11 @@ from aiohttp.test_utils import TestClient
 
 from bot.db import SessionFactory
 from bot.settings import Settings
+from handlers.web.console.guard import COOKIE as COOKIE_NAME
 from models.columns import utcnow
 from models.console.signin import issue_link
 
+__all__ = ["COOKIE_NAME", "CSRF", "new_link", "sign_in"]
 CSRF = re.compile(r'name="csrf" value="([0-9a-f]{64})"')
 
 

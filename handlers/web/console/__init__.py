@@ -2,7 +2,8 @@
 
 Sign-in from the bot's one-time link (:mod:`.signin`), then the dashboard (:mod:`.dashboard`), the cases
 (:mod:`.cases`), the audit log and exports (:mod:`.audit`), Open311 keys (:mod:`.open311_keys`), and the choice of
-the municipality shown (:mod:`.places`). Every page checks the session and the staff role on
+the municipality shown (:mod:`.places`), the member's own API tokens (:mod:`.api_tokens`) and the team, whose roles
+an admin ends (:mod:`.team`). Every page checks the session and the staff role on
 each request and every change its CSRF token (:mod:`.guard`); the pages call the same domain functions as the
 chat and the staff API.
 """
@@ -14,6 +15,7 @@ from pathlib import Path
 from aiohttp import web
 
 from handlers.web.console import (
+    api_tokens,
     audit,
     broadcasts,
     bulk,
@@ -28,6 +30,7 @@ from handlers.web.console import (
     places,
     replies,
     signin,
+    team,
 )
 from handlers.web.console.guard import console_guard
 from handlers.web.console.rendering import setup_templates
@@ -42,7 +45,8 @@ def console_app() -> web.Application:
     setup_templates(app)
     for table in (signin.routes, dashboard.routes, cases.routes, bulk.routes, replies.routes, audit.routes,
                   exports.routes, notices.routes, filings.routes, drivers.routes,
-                  broadcasts.routes, places.routes, open311_keys.routes, payments.routes):
+                  broadcasts.routes, places.routes, open311_keys.routes, payments.routes, api_tokens.routes,
+                  team.routes):
         app.add_routes(table)
     app.router.add_static("/static/", STATIC)
     return app

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from bot.i18n import N_
 from handlers.web.console.cases import STAFF_ROLES
 from handlers.web.console.forms import db, form_list, form_text
 from handlers.web.console.guard import console_page, works_in
@@ -20,7 +21,7 @@ from handlers.web.keys import SETTINGS
 from models.cases.handling import answer_case, archive_case, assign, request_complement
 from models.cases.timeline import CaseNotFound, get_case
 from models.columns import utcnow
-from models.console.replies import fill, reader_locale
+from models.console.replies import fill, reader_locale, template_for
 from models.console.tables import ResponseTemplate
 from models.invalid_input import InvalidInput
 from models.people import PermissionDenied, StaffMember
@@ -62,7 +63,10 @@ async def _one(request: web.Request, staff: ConsoleStaff, case_id: int, action: 
                 await archive_case(session=session, telegram_user_id=who, case_id=case_id, reason=text, now=now)
             else:
                 body = text
-                if template is not None:
+                if template is not None:  # CF Art. 30: only the case's municipality's own template
+                    if await template_for(session=session, template_id=template.id or 0,
+                                          municipality=case.municipality) is None:
+                        raise InvalidInput(N_("This template belongs to another municipality."))
                     locale = await reader_locale(session=session, case_id=case_id)
                     body = fill(template, locale=locale, case=case, timezone=settings.timezone)
                 await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=body, now=now)

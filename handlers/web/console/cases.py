@@ -16,12 +16,14 @@ from aiohttp import web
 from sqlmodel import select
 
 from bot.i18n import N_
+from handlers.web.citizen_files import citizen_file
 from handlers.web.console.forms import city_today, db, form_text
 from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.labels import KIND_NAMES, OUTCOME_NAMES, STATUS_NAMES
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import ConsoleStaff, staff_of
 from handlers.web.keys import SETTINGS
+from models.cases.access import CaseNotReadable
 from models.cases.handling import (
     answer_case,
     archive_case,
@@ -32,6 +34,7 @@ from models.cases.handling import (
     request_complement,
     staff_case,
 )
+from models.cases.previews import PREVIEW_TYPES, NoPreview, image_preview
 from models.cases.protocol import normalize_protocol
 from models.cases.tables import HANDLING_ROLE, CaseAttachment, CaseKind, CaseStatus, Outcome
 from models.cases.timeline import CaseNotFound, get_case
@@ -79,7 +82,7 @@ async def case_list(request: web.Request) -> web.Response:
                                 today=city_today(request), municipalities=staff.shown)
         people = await colleagues(session=session, role=staff.role, municipalities=staff.shown,
                                   viewer=staff.telegram_user_id)
-        templates = await list_templates(session=session)
+        templates = await list_templates(session=session, municipalities=staff.shown)
     query = {key: value for key, value in request.query.items() if key != "pagina"}
     return render(request, "cases.html", {
         "title": staff.tr._("Cases"), "page": page, "filters": filters, "colleagues": people,
@@ -100,6 +103,12 @@ def _not_found(request: web.Request) -> web.Response:
     tr = staff_of(request).tr
     return message_page(request, status=404, title=tr._("Case not found"), text=tr._(
         "No case has that protocol number."))
+
+
+def _other_role(request: web.Request) -> web.Response:
+    tr = staff_of(request).tr
+    return message_page(request, status=403, title=tr._("Not for your role"), text=tr._(
+        "This case is worked by staff of another role, so it is not shown to you."))
 
 
 async def _reachable(request: web.Request) -> bool:
@@ -127,7 +136,7 @@ async def _case_page(request: web.Request, *, errors: dict[str, str] | None = No
                                       municipality=case.municipality)
         people = await colleagues(session=session, role=HANDLING_ROLE[view.kind], municipalities=(case.municipality,),
                                   viewer=staff.telegram_user_id)
-        templates = await list_templates(session=session)
+        templates = await list_templates(session=session, municipalities=(case.municipality,))  # CF Art. 30
         values = dict(values or {})
         chosen = request.query.get("modelo", "")
         picked = next((t for t in templates if str(t.id) == chosen), None)
@@ -154,12 +163,12 @@ async def case_page(request: web.Request) -> web.Response:
         return await _case_page(request)
     except CaseNotFound:
         return _not_found(request)
+    except CaseNotReadable:
+        return _other_role(request)
 
 
-@routes.get("/casos/{protocol}/anexos/{attachment_id:\\d{1,9}}")
-@console_page(*STAFF_ROLES)
-async def attachment(request: web.Request) -> web.Response:
-    """A file of the case, shown in the page (photos inline, PDFs opened, audio played) under a neutral name."""
+async def _file(request: web.Request) -> tuple[CaseView, CaseAttachment] | web.Response:
+    """The case's file of the URL, for a member whose role reads the case; else the refusal page."""
     staff = staff_of(request)
     try:
         if not await _reachable(request):
@@ -172,12 +181,44 @@ async def attachment(request: web.Request) -> web.Response:
             ))).first()
     except CaseNotFound:
         return _not_found(request)
+    except CaseNotReadable:
+        return _other_role(request)
     if found is None:
         return _not_found(request)
-    extension = found.file_name.rsplit(".", 1)[-1] if "." in found.file_name else "bin"  # stored already safe
-    name = f"{view.protocol}-{found.id}.{extension}"
-    return web.Response(body=found.content, content_type=found.mime_type, headers={
-        "Content-Disposition": f'inline; filename="{name}"', "X-Content-SHA256": found.sha256})
+    return view, found
+
+
+@routes.get("/casos/{protocol}/anexos/{attachment_id:\\d{1,9}}")
+@console_page(*STAFF_ROLES)
+async def attachment(request: web.Request) -> web.Response:
+    """A file of the case as a sandboxed download under its neutral name: nothing in it runs on the console's origin.
+
+    The page's audio player plays it from here too (a media element ignores the download disposition).
+    """
+    got = await _file(request)
+    if isinstance(got, web.Response):
+        return got
+    view, found = got
+    shown = next(a for a in view.attachments if a.id == found.id)
+    return citizen_file(found.content, mime_type=found.mime_type, file_name=shown.file_name, sha256=found.sha256)
+
+
+@routes.get("/casos/{protocol}/anexos/{attachment_id:\\d{1,9}}/previa")
+@console_page(*STAFF_ROLES)
+async def preview(request: web.Request) -> web.Response:
+    """A photo of the case drawn again from its pixels as a PNG (:func:`models.cases.previews.image_preview`)."""
+    got = await _file(request)
+    if isinstance(got, web.Response):
+        return got
+    view, found = got
+    if found.mime_type not in PREVIEW_TYPES:
+        return _not_found(request)
+    try:
+        drawn = image_preview(found.content)
+    except NoPreview:
+        return _not_found(request)
+    return citizen_file(drawn, mime_type="image/png", file_name=f"{view.protocol}-previa-{found.id}.png",
+                        inline=True)
 
 
 async def _run(request: web.Request, action: str, staff: ConsoleStaff, case_id: int) -> None:

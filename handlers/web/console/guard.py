@@ -54,7 +54,8 @@ async def _signed_in(request: web.Request, token: str) -> ConsoleStaff | None:
                                         allowed=CONSOLE_ROLES, chosen=request.cookies.get(PLACE_COOKIE) or None)
         except PermissionDenied:
             return None
-        member = (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == owner))).first()
+        member = (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == owner,
+                                                               StaffMember.active == True))).first()  # noqa: E712
         person = (await session.exec(select(Person).where(Person.telegram_user_id == owner))).first()
     locale = person.locale if person is not None else settings.cli_locale
     chosen = scope.shown[0] if len(scope.shown) == 1 and len(scope.places) > 1 else None

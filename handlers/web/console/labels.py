@@ -6,7 +6,14 @@ from bot.i18n import N_
 from models.cases.tables import CaseKind, CaseStatus, Outcome
 from models.drivers.status import StepCode
 from models.notices.tables import CienciaKind
+from models.people import Role
 
+ROLE_NAMES: dict[str, str] = {
+    Role.ADMIN.value: N_("Admin"),
+    Role.CLERK.value: N_("Clerk"),
+    Role.INSPECTOR.value: N_("Inspector"),
+    Role.OMBUDSMAN.value: N_("Ombudsman (ouvidor)"),
+}
 KIND_NAMES: dict[CaseKind, str] = {
     CaseKind.REPRESENTATION: N_("Representation"),
     CaseKind.RIDE_HAILING: N_("Ride-hailing report"),

@@ -1,4 +1,9 @@
-"""Modelos: the response templates staff manage — a name and one text per language, with placeholders."""
+"""Modelos: the response templates staff manage — a name and one text per language, with placeholders.
+
+Each template belongs to a municipality (CF Art. 30): the page lists those of the municipalities shown where the
+member holds a role of this page, and a new one is written for the municipality shown (the first one when several
+are shown, as the form says).
+"""
 
 from __future__ import annotations
 
@@ -22,9 +27,10 @@ async def _page(request: web.Request, *, error: str | None = None, values: dict[
                 status: int = 200) -> web.Response:
     staff = staff_of(request)
     async with db(request)() as session:
-        templates = await list_templates(session=session)
+        templates = await list_templates(session=session, municipalities=staff.shown)
     return render(request, "replies.html", {
         "title": staff.tr._("Reply templates"), "templates": templates, "locales": SUPPORTED_LOCALES,
+        "places": dict(staff.places), "shown": staff.shown,
         "placeholders": PLACEHOLDERS, "error": error, "values": values or {},
         "saved": request.query.get("feito") == "1",
     }, status=status)
@@ -45,12 +51,14 @@ async def save(request: web.Request) -> web.StreamResponse:
     raw_id = await form_text(request, "id", 12)
     name = await form_text(request, "name", 200)
     texts = {locale: await form_text(request, f"text_{locale}") for locale in SUPPORTED_LOCALES}
+    chosen = await form_text(request, "municipio", 40)
+    municipality = chosen if chosen in staff.shown else staff.shown[0]  # only where the member works (CF Art. 30)
     try:
         async with db(request)() as session:
             await save_template(session=session, template_id=int(raw_id) if raw_id.isdecimal() else None, name=name,
-                                texts=texts, actor=staff.actor, now=utcnow())
+                                texts=texts, actor=staff.actor, now=utcnow(), municipality=municipality)
     except InvalidInput as refused:
-        return await _page(request, error=refused.render(staff.tr), values={"name": name, **{
+        return await _page(request, error=refused.render(staff.tr), values={"name": name, "municipio": municipality, **{
             f"text_{locale}": text for locale, text in texts.items()}}, status=422)
     raise web.HTTPSeeOther("/painel/modelos?feito=1")
 
@@ -61,5 +69,5 @@ async def retire(request: web.Request) -> web.StreamResponse:
     """Stop offering a template (audited)."""
     async with db(request)() as session:
         await retire_template(session=session, template_id=int(request.match_info["template_id"]),
-                              actor=staff_of(request).actor, now=utcnow())
+                              actor=staff_of(request).actor, now=utcnow(), municipalities=staff_of(request).shown)
     raise web.HTTPSeeOther("/painel/modelos?feito=1")

@@ -8,6 +8,7 @@ link of someone else while another staff member is signed in here) get a page sa
 from __future__ import annotations
 
 from aiohttp import web
+from yarl import URL
 
 from handlers.web.console.forms import db
 from handlers.web.console.guard import COOKIE, PLACE_COOKIE
@@ -64,9 +65,32 @@ async def link_page(request: web.Request) -> web.Response:
     return render(request, "signin.html", {"title": tr._("Sign in to the staff console"), "action": request.path})
 
 
+def _from_this_site(request: web.Request) -> bool:
+    """Whether the sign-in form was posted from the console's own page (login CSRF, OWASP ASVS V3.5).
+
+    A browser says where a form comes from. ``Sec-Fetch-Site`` (every current browser) must be ``same-origin`` (or
+    ``none``: typed by the person). Without it, ``Origin`` when sent must be this server's (the console's
+    ``Referrer-Policy: no-referrer`` makes a browser send ``null`` for its own forms, so ``Sec-Fetch-Site`` decides
+    when present). A request with neither (a script, an old browser) carries no other site's form and passes.
+    """
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site in ("same-origin", "none")
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return True
+    ours = {f"{request.scheme}://{request.host}", str(URL(request.config_dict[SETTINGS].http_root).origin())}
+    return origin in ours
+
+
 @routes.post("/entrar/{token}")
 async def sign_in(request: web.Request) -> web.StreamResponse:
-    """Use the link once and open the session; then go to the dashboard."""
+    """Use the link once and open the session; then go to the dashboard. Only from the link's own page."""
+    if not _from_this_site(request):  # another site's form would sign this browser into its own session
+        tr = request_translator(request)
+        return message_page(request, status=403, title=tr._("Sign-in link refused"), text=tr._(
+            "This sign-in did not come from the console's own page, so it was refused. Open the link the Balcão bot "
+            "sent you and press the button there."), nav=False)
     owner = await _current_owner(request)
     try:
         async with db(request)() as session:

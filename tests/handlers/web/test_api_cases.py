@@ -22,6 +22,7 @@ from models.cases.limits import CaseLimits
 from models.people import Role, add_staff
 from tests.auxil.case_files import png
 from tests.auxil.case_people import NOW, Cast, make_cast, ombudsman, representation
+from tests.auxil.staff_api import own_token
 
 TOKEN = "api-token-for-cases"
 ADMIN = 7100
@@ -72,7 +73,10 @@ async def test_the_queue_is_the_callers_role_and_admins_see_all_but_restricted_c
     assert clara["cases"][0]["days_left"] == 10
     admin = await (await client.get("/api/cases", headers=_as(ADMIN))).json()
     assert [c["protocol"] for c in admin["cases"]] == [rep]  # Lei 13.460/2017 Art. 10 §7: the Ombudsman's alone
-    otavio = await (await client.get("/api/cases", headers=_as(cast.otavio.telegram_user_id))).json()
+    shared = await (await client.get("/api/cases", headers=_as(cast.otavio.telegram_user_id))).json()
+    assert shared["cases"] == []  # the shared token only names the Ombudsman: it proves nothing (Art. 10 §7)
+    otavio = await (await client.get("/api/cases", headers=await own_token(session, cast.otavio.telegram_user_id))
+                    ).json()
     assert [c["protocol"] for c in otavio["cases"]] == [ouv]
 
 
@@ -90,7 +94,8 @@ async def test_a_restricted_case_is_the_ombudsmans_alone_and_the_logs_never_see_
         for action, body in (("assign", {}), ("answer", {"text": "x" * 30}), ("archive", {"reason": "x" * 30})):
             acted = await client.post(f"/api/cases/{ouv}/{action}", json=body, headers=_as(staff))
             assert acted.status == 404, (staff, action)
-    otavio = await (await client.get(f"/api/cases/{ouv.lower()}", headers=_as(cast.otavio.telegram_user_id))).json()
+    own = await own_token(session, cast.otavio.telegram_user_id)
+    otavio = await (await client.get(f"/api/cases/{ouv.lower()}", headers=own)).json()
     assert otavio["author"]["name"] == "João Batista Pereira"
     assert "João" not in caplog.text
 
@@ -129,7 +134,7 @@ async def test_ombudsman_actions_and_their_limits(
     client: TestClient, session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
     _rep, ouv = await _file_both(session, settings, cast)
-    otavio, clara = _as(cast.otavio.telegram_user_id), _as(cast.clara.telegram_user_id)
+    otavio, clara = await own_token(session, cast.otavio.telegram_user_id), _as(cast.clara.telegram_user_id)
     assert (await client.post(f"/api/cases/{ouv}/extend", json={"reason": "Falta a Secretaria."},
                               headers=clara)).status == 404  # restricted: not even its existence is told
     assert (await client.post(f"/api/cases/{ouv}/extend", json={"reason": ""}, headers=otavio)).status == 422

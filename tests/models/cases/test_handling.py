@@ -10,6 +10,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.settings import Settings
 from models.audit import AuditEvent
+from models.cases.access import CaseNotReadable
 from models.cases.filing import file_ombudsman_case, file_representation
 from models.cases.handling import (
     CaseActionRefused,
@@ -58,9 +59,8 @@ async def test_a_restricted_ombudsman_case_is_the_ombudsmans_alone(
         await staff_case(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=filed.case_id)
     open_case = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=False),
                                           now=NOW, settings=settings)
-    clerk_view = await staff_case(session=session, telegram_user_id=cast.clara.telegram_user_id,
-                                  protocol=open_case.protocol)
-    assert not clerk_view.author.restricted
+    with pytest.raises(CaseNotReadable):  # LGPD Art. 6 III: an identified ombudsman case is not the clerk's work
+        await staff_case(session=session, telegram_user_id=cast.clara.telegram_user_id, protocol=open_case.protocol)
     ombudsman_view = await staff_case(session=session, telegram_user_id=cast.otavio.telegram_user_id,
                                       case_id=filed.case_id)
     assert ombudsman_view.author.name == "João Batista Pereira"
@@ -73,15 +73,15 @@ async def test_a_restricted_ombudsman_case_is_the_ombudsmans_alone(
     assert "João" not in caplog.text
 
 
-async def test_an_identified_ombudsman_case_and_a_representation_show_the_author_to_staff(
+async def test_an_identified_ombudsman_case_and_a_representation_show_the_author_to_the_staff_of_their_queue(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
     identified = await file_ombudsman_case(session=session, person_id=cast.joao.id,
                                            form=ombudsman(restricted=False), now=NOW, settings=settings)
     rep = await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
                                     settings=settings)
-    for case_id in (identified.case_id, rep.case_id):
-        view = await staff_case(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=case_id)
+    for staff, case_id in ((cast.otavio, identified.case_id), (cast.clara, rep.case_id)):
+        view = await staff_case(session=session, telegram_user_id=staff.telegram_user_id, case_id=case_id)
         assert view.author.name == "João Batista Pereira"
     view = await staff_case(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=rep.case_id)
     assert view.author.cpf_masked == "***.982.247-**"

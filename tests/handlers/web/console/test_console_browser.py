@@ -120,7 +120,8 @@ def _clerk_works_the_case(link: str, protocol: str, shots: Path, on_progress: th
                            ("templates", "/painel/modelos"), ("notices", "/painel/notificacoes"),
                            ("deliveries", "/painel/entregas"), ("filings", "/painel/defesas"),
                            ("drivers", "/painel/motoristas"), ("driver", "/painel/motoristas/2025/0142"),
-                           ("notice_form", "/painel/notificacoes/nova"), ("payments", "/painel/pagamentos")):
+                           ("notice_form", "/painel/notificacoes/nova"), ("payments", "/painel/pagamentos"),
+                           ("team", "/painel/equipe"), ("api_tokens", "/painel/chaves")):
             driver.get(link.split("/painel/")[0] + path)
             wait.until(lambda d: d.find_elements(By.TAG_NAME, "h1"))
             check(name)

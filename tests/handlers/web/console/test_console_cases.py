@@ -6,12 +6,14 @@ with one audit entry per case, and response templates sent in the reader's langu
 from __future__ import annotations
 
 import datetime as dt
+import io
 import re
 from collections.abc import AsyncIterator
 
 import pytest
 import time_machine
 from aiohttp.test_utils import TestClient, TestServer
+from PIL import Image
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -119,11 +121,17 @@ async def test_the_case_page_shows_files_the_map_and_the_author_as_the_law_allow
     page = await (await client.get(f"/painel/casos/{case.protocol}")).text()
     assert "João Batista Pereira" in page and "Depósito Bom Preço" in page
     assert "openstreetmap.org/?mlat=-14.500000&amp;mlon=-52.350000" in page
-    image = re.search(rf'<img class="attachment" src="(/painel/casos/{case.protocol}/anexos/\d+)"', page)
+    image = re.search(rf'<img class="attachment" src="(/painel/casos/{case.protocol}/anexos/\d+)/previa"', page)
     assert image is not None
-    file = await client.get(image.group(1))
-    assert file.status == 200 and file.content_type == "image/png" and await file.read() == png()
-    assert f'filename="{case.protocol}-{photo.id}.png"' in file.headers["Content-Disposition"]  # a neutral name
+    shown = await client.get(image.group(1) + "/previa")  # drawn again from the pixels, sandboxed
+    assert shown.status == 200 and shown.content_type == "image/png"
+    assert shown.headers["Content-Security-Policy"].startswith("sandbox")
+    drawn, sent = Image.open(io.BytesIO(await shown.read())), Image.open(io.BytesIO(png())).convert("RGB")
+    assert drawn.tobytes() == sent.tobytes()
+    file = await client.get(image.group(1))  # the original, only as a sandboxed download
+    assert file.status == 200 and await file.read() == png()
+    assert file.headers["Content-Disposition"] == f'attachment; filename="{case.protocol}-anexo-1.png"'
+    assert file.headers["X-Content-Type-Options"] == "nosniff"
 
     # Lei 13.460/2017 Art. 10 §7: a restricted case is the Ombudsman's alone; to anyone else it does not exist
     for staff_id in (CLARA, ADMIN):

@@ -401,12 +401,13 @@ async def test_the_actions_offered_follow_the_role_held_in_the_cases_municipalit
     client: TestClient, sessions: SessionFactory, settings: Settings, world: World
 ) -> None:
     """Admin in Sapezal, inspector in Nova Xavantina: Sapezal's cases may be worked; Nova Xavantina's representação
-    (a clerks' case) is shown without the actions, and posting one anyway is refused with nothing changed."""
+    (a clerks' case, LGPD Art. 6 III: models/cases/access.py) is not shown to the inspector, and posting one anyway
+    is refused with nothing changed."""
     csrf = await sign_in(client, sessions, settings, MIXED)
     own = await (await client.get(f"/painel/casos/{world.sa_ombudsman.protocol}")).text()
     assert f'action="/painel/casos/{world.sa_ombudsman.protocol}/answer"' in own
     shown = await client.get(f"/painel/casos/{world.nx_case.protocol}")
-    assert shown.status == 200 and f'action="/painel/casos/{world.nx_case.protocol}/answer"' not in await shown.text()
+    assert shown.status == 403 and f'action="/painel/casos/{world.nx_case.protocol}/answer"' not in await shown.text()
     refused = await client.post(f"/painel/casos/{world.nx_case.protocol}/archive", data={"csrf": csrf,
                                                                                           "text": "Duplicado."})
     assert refused.status == 403
