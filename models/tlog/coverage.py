@@ -213,6 +213,8 @@ UNCOVERED_TABLES: dict[str, str] = {
     "reminder_mute": "a person's choice not to get reminders; no legal effect",
     "response_template": "a reply template; the answer sent is covered (citizen_case.answer, case_event)",
     "seen_update": "Telegram update ids seen, to drop duplicates",
+    "staff_api_token": ("a staff member's API credential (its hash); the access right it carries is the staff_member "
+                        "row, which is covered, and issuing and revoking it are in the audit log"),
     "tlog_entry": "the log itself",
     "tlog_node": "the log's stored subtrees (recomputed and checked by verify)",
     "tlog_state": "the log's current head (checked by verify against the entries and the signature)",
