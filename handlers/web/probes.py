@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shutil
 from dataclasses import dataclass
+from pathlib import Path
 
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
 from bot import migrate
 from bot.db import SessionFactory
@@ -27,6 +30,10 @@ logger = logging.getLogger("balcao.health")
 
 PROBE_SECONDS = 1.5
 """The probe's budget: with the rest of the request, an answer within 2 s."""
+
+MIN_FREE_BYTES = 64 * 1024 * 1024
+"""Below this much free space beside an SQLite file, writes are refused in advance. A one-row heartbeat may still
+succeed on a full disk (SQLite reuses the pages of its WAL), but the next filing, with its PDF, would not."""
 
 
 @dataclass
@@ -49,7 +56,25 @@ _running: dict[int, tuple[asyncio.Task[None], DatabaseProbe]] = {}
 """The probe still running per session factory (a frozen server, a held lock): the next probe does not add another."""
 
 
-async def _run(sessions: SessionFactory, probe: DatabaseProbe) -> None:
+def _sqlite_file(sessions: SessionFactory) -> Path | None:
+    """The file of an SQLite database the sessions write to (None for PostgreSQL or an in-memory database)."""
+    bind = sessions.kw.get("bind")
+    url = make_url(str(bind.url)) if bind is not None else None
+    if url is None or not url.get_backend_name().startswith("sqlite") or url.database in (None, "", ":memory:"):
+        return None
+    return Path(url.database.removeprefix("file:").split("?", 1)[0])  # a "file:…?mode=…" URI too
+
+
+def _disk_full(database: Path, min_free: int) -> str | None:
+    """Why the disk of an SQLite file cannot take the next filing, or None (also when the space cannot be read)."""
+    try:
+        free = shutil.disk_usage(database.resolve().parent).free
+    except OSError:
+        return None
+    return None if free >= min_free else f"disk nearly full ({free // 1024} KiB free)"
+
+
+async def _run(sessions: SessionFactory, probe: DatabaseProbe, min_free: int) -> None:
     try:
         async with sessions() as session:
             await session.exec(text("SELECT 1"))  # type: ignore[call-overload]
@@ -57,7 +82,11 @@ async def _run(sessions: SessionFactory, probe: DatabaseProbe) -> None:
             probe.revision = await connection.run_sync(migrate.current_revision_of)
             probe.read = "ok"
             await probe_write(session=session, now=utcnow())
-            probe.write = "ok"
+            database = _sqlite_file(sessions)
+            full = await asyncio.to_thread(_disk_full, database, min_free) if database is not None else None
+            probe.write = "ok" if full is None else f"failed: {full}"
+            if full is not None:
+                logger.warning("database probe: %s", full)
     except Exception as exc:  # any database failure: say which part, never raise
         part = "write" if probe.read == "ok" else "read"
         setattr(probe, part, f"failed: {type(exc).__name__}")
@@ -71,8 +100,11 @@ def _timed_out(probe: DatabaseProbe, why: str) -> DatabaseProbe:
     return late
 
 
-async def probe_database(sessions: SessionFactory, *, seconds: float = PROBE_SECONDS) -> DatabaseProbe:
+async def probe_database(sessions: SessionFactory, *, seconds: float = PROBE_SECONDS,
+                         min_free: int = MIN_FREE_BYTES) -> DatabaseProbe:
     """Read, find the migration, write the heartbeat row; answer within ``seconds`` whatever the database does.
+
+    On SQLite the write also fails while the file's disk has less than ``min_free`` bytes free.
 
     Returns:
         The outcome; a check that did not finish in time is ``failed: no answer in N s``.
@@ -83,7 +115,7 @@ async def probe_database(sessions: SessionFactory, *, seconds: float = PROBE_SEC
         task, probe = earlier
     else:
         probe = DatabaseProbe()
-        task = asyncio.create_task(_run(sessions, probe))
+        task = asyncio.create_task(_run(sessions, probe, min_free))
         _running[key] = (task, probe)
         task.add_done_callback(lambda done: _running.pop(key, None) if _running.get(key, (None,))[0] is done else None)
     finished, _ = await asyncio.wait({task}, timeout=seconds)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import subprocess
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, closing
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,44 @@ async def test_readyz_is_503_when_sqlite_is_read_only(settings: Settings, migrat
     assert response.status == 503, body
     assert body["failing"]["database"].startswith("database refuses writes (failed: OperationalError")
     assert "schema" not in body["failing"]  # the read and the migration check did work
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 96 MiB tmpfs (needs root, as CI has); skipped where mounting is not allowed."""
+    mount = tmp_path / "disco"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=96m", "tmpfs", str(mount)], capture_output=True,
+                          check=False)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+async def test_readyz_is_503_when_the_sqlite_disk_is_nearly_full_and_200_once_there_is_room(
+    settings: Settings, small_disk: Path
+) -> None:
+    """A heartbeat row may still be written on a full disk (SQLite reuses its WAL's pages): readiness also asks
+    for room for the next filing (``handlers.web.probes.MIN_FREE_BYTES``)."""
+    path = small_disk / "ready.db"
+    await asyncio.to_thread(migrate.upgrade, f"sqlite+aiosqlite:///{path}")
+    engine = create_engine(f"sqlite+aiosqlite:///{path}")
+    filler = small_disk / "filler"
+    async with serving(settings, engine) as client:
+        assert (await client.get("/readyz")).status == 200
+        with filler.open("wb") as handle:  # leave less than 64 MiB free
+            handle.write(b"\0" * (40 * 1024 * 1024))
+        full = await client.get("/readyz")
+        body = await full.json()
+        health = await client.get("/healthz")
+        health_body = await health.json()
+        filler.unlink()
+        assert (await client.get("/readyz")).status == 200
+    assert full.status == 503 and "disk nearly full" in body["failing"]["database"], body
+    assert health.status == 503 and health_body["failed"] == "database_write"
 
 
 async def test_both_probes_answer_503_in_2_s_while_another_process_holds_the_sqlite_write_lock(
