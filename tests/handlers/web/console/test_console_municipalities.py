@@ -160,7 +160,7 @@ async def test_another_municipalitys_case_is_refused_and_nothing_changed(
     listed = await (await client.get("/painel/casos?situacao=all")).text()
     assert case.protocol not in listed
     exported = await (await client.get("/painel/exportar/casos.csv")).text()
-    assert case.protocol not in exported and exported.startswith("\ufeffprotocolo")
+    assert case.protocol not in exported and exported.startswith("\ufeffProtocolo")
     async with sessions() as session:
         stored = await session.get(Case, case.id)
         assert stored is not None
