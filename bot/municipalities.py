@@ -92,6 +92,85 @@ class ShortDay(_Strict):
         return self
 
 
+ActKind = Literal["autuar", "primeira_instancia", "segunda_instancia", "ouvidoria"]
+"""The acts an authority performs: draw up a notice (autuar), decide a defence or reclamação (first instance),
+decide the appeal (second instance), answer an ombudsman case."""
+
+ACT_KINDS: Final[tuple[ActKind, ...]] = ("autuar", "primeira_instancia", "segunda_instancia", "ouvidoria")
+
+
+class Authority(_Strict):
+    """Who may perform one kind of act in a municipality: the office and the staff role (cargo) that holds it.
+
+    ``designation_required``: the staff member must hold a designation act (portaria, number, date) for it, as
+    CP Art. 12 requires of the agent who applies fines ("Agente para esse fim designado").
+    """
+
+    office: str = Field(min_length=1, max_length=160, description="The office (órgão) that performs the act.")
+    title: str = Field(min_length=1, max_length=160, description="The staff role (cargo) that performs it.")
+    article: str = Field(default="", max_length=160, description="The provision that gives the competence.")
+    designation_required: bool = False
+
+
+class Authorities(_Strict):
+    """The competent authority of each kind of act (issue 18 §1); the defaults are those of Balcão's two laws."""
+
+    autuar: Authority
+    primeira_instancia: Authority
+    segunda_instancia: Authority
+    ouvidoria: Authority
+
+    def of(self, act: ActKind) -> Authority:
+        """The authority of one kind of act."""
+        authority: Authority = getattr(self, act)
+        return authority
+
+
+class AuthoritiesFile(_Strict):
+    """``[municipality.authorities.<act>]`` tables of the file; an act not given keeps its law's default."""
+
+    autuar: Authority | None = None
+    primeira_instancia: Authority | None = None
+    segunda_instancia: Authority | None = None
+    ouvidoria: Authority | None = None
+
+
+def default_authorities(ibge_code: str) -> Authorities:
+    """The competent authorities as each shipped law sets them (LEGAL-CHOICES #authorities).
+
+    - Nova Xavantina, Código de Posturas: fines by an agent designated for it (Art. 12); reclamações decided by the
+      Chefe do Departamento where the agents serve (Art. 40); the appeal to the Prefeito (Art. 43, 45).
+    - Sapezal, Lei 1.533/2020: the Secretaria Municipal de Finanças e Orçamento investigates and applies the
+      penalties (Art. 17), through its agentes fiscalizadores (Art. 18 sole paragraph) — the first instance is its
+      Secretário; the Law names no appeal authority, so the hierarchical appeal goes to the Prefeito (Lei 9.784
+      Art. 56 §1).
+    - Elsewhere the same shape with generic names, to be set in the municipalities file.
+    - Ombudsman answers: the Ouvidor (Lei 13.460/2017 Art. 13–14).
+    """
+    ouvidor = Authority(office="Ouvidoria Municipal", title="Ouvidor(a)", article="Lei 13.460/2017, Art. 13-14")
+    if ibge_code == RULEBOOK_OWNERS["sapezal-1533"]:
+        smfo = "Secretaria Municipal de Finanças e Orçamento"
+        return Authorities(
+            autuar=Authority(office=smfo, title="Agente fiscalizador", article="Lei 1.533/2020, Art. 17-18",
+                             designation_required=True),
+            primeira_instancia=Authority(office=smfo, title="Secretário(a) Municipal de Finanças e Orçamento",
+                                         article="Lei 1.533/2020, Art. 17"),
+            segunda_instancia=Authority(office="Gabinete do Prefeito", title="Prefeito(a) Municipal",
+                                        article="Lei 9.784/1999, Art. 56, §1º"),
+            ouvidoria=ouvidor,
+        )
+    department = "Departamento de Fiscalização"
+    return Authorities(
+        autuar=Authority(office=department, title="Agente fiscal designado", article="Código de Posturas, Art. 12",
+                         designation_required=True),
+        primeira_instancia=Authority(office=department, title="Chefe do Departamento",
+                                     article="Código de Posturas, Art. 40"),
+        segunda_instancia=Authority(office="Gabinete do Prefeito", title="Prefeito(a) Municipal",
+                                    article="Código de Posturas, Art. 43 e 45"),
+        ouvidoria=ouvidor,
+    )
+
+
 def bot_token_shape(value: SecretStr | None) -> SecretStr | None:
     """A bot token as @BotFather gives it (``123456789:ABC…``); an empty one is None.
 
@@ -129,6 +208,8 @@ class MunicipalityConfig(_Strict):
     rulebooks: tuple[Rulebook, ...] = ()
     bot_token: SecretStr | None = Field(default=None, description="This municipality's own bot (else the default).")
     bot_name: str = Field(default="", max_length=64)
+    authorities: AuthoritiesFile = Field(
+        default_factory=AuthoritiesFile, description="The competent authority of each kind of act; default: as its law sets them.")
 
     @field_validator("bot_token")
     @classmethod
@@ -162,6 +243,12 @@ class MunicipalityConfig(_Strict):
     def holiday_dates(self) -> tuple[dt.date, ...]:
         """Every municipal holiday, all years together."""
         return tuple(sorted(day for days in self.holidays.values() for day in days))
+
+    @property
+    def competent(self) -> Authorities:
+        """The competent authority of each kind of act: the file's, else the defaults of its law."""
+        defaults = default_authorities(self.ibge_code)
+        return Authorities(**{act: getattr(self.authorities, act) or defaults.of(act) for act in ACT_KINDS})
 
     @property
     def prefeitura(self) -> str:

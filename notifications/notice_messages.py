@@ -18,6 +18,7 @@ import html
 from typing import Any
 
 from bot.i18n import N_, Translator
+from models.authorities import ActAuthor
 from models.notices.pdf import money_of
 from models.notices.tables import FilingKind, FilingOutcome, NoticeType
 from models.notices.windows import NO_DEPOSIT
@@ -133,6 +134,9 @@ def render_decision(payload: dict[str, Any], tr: Translator) -> Rendered:
     else:
         lines.append(tr._("Result for {kind}: not accepted. The notice stands.").format(kind=_esc(kind)))
     lines.append(f"<blockquote>{_esc(payload.get('decision_text') or '')}</blockquote>")
+    if payload.get("decider"):  # issue 18 §1: every decision names its author (name, role, office, matrícula)
+        author = ActAuthor.from_data(payload["decider"])
+        lines.append(tr._("Decided by {author}.").format(author=_esc(author.line(tr))))
     terms = window_terms(payload, tr)
     if terms:
         lines.append(tr._("Counting from the day you confirm you received this decision:"))

@@ -54,6 +54,7 @@ from models.drafts import (
 from models.fines import per_square_metre
 from models.invalid_input import InvalidInput
 from models.notices.amounts import positive_amount
+from models.notices.authority import check_motivation
 from models.notices.delivery import (
     DeliveryError,
     cpf_claimant,
@@ -852,7 +853,8 @@ async def on_decision_input(update: Update, context: BalcaoContext, draft: Draft
     tr = context.tr
     message = update.effective_message
     try:
-        text = clean_text((message.text or "") if message else "", min_length=10, max_length=4000)
+        typed = clean_text((message.text or "") if message else "", min_length=1, max_length=4000)
+        text = check_motivation(typed, context.settings)  # CP Art. 41; Lei 9.784 Art. 50: "ok" is no reason
     except InvalidInput as bad:
         await reply(update, context, bad.render(tr))
         return
@@ -881,7 +883,7 @@ async def send_decision(update: Update, context: BalcaoContext) -> None:
                 return
             await decide_filing(session=session, settings=context.settings, filing_id=int(draft.data["filing_id"]),
                                 outcome=FilingOutcome(draft.data["outcome"]), text=draft.data["text"],
-                                actor=f"staff:{context.person.telegram_user_id}")
+                                decider_telegram_id=context.person.telegram_user_id)
             await discard_draft(session=session, person_id=context.person.id)
     except FilingRefused as refused:
         await reply(update, context, esc(refused.render(tr)), markup=keyboard([menu_row(context)]), edit=True)

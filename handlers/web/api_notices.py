@@ -301,7 +301,7 @@ async def decision(request: web.Request) -> web.Response:
         try:
             filing = await decide_filing(session=session, settings=settings,
                                          filing_id=int(request.match_info["filing_id"]), outcome=outcome,
-                                         text=str(body.get("text") or ""), actor=f"staff:{request[STAFF_ID]}")
+                                         text=str(body.get("text") or ""), decider_telegram_id=request[STAFF_ID])
         except FilingRefused as exc:
             return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
     assert filing.decided_at is not None

@@ -20,6 +20,7 @@ from aiohttp import web
 
 from bot.i18n import N_, Translator, translator
 from handlers.web.keys import sessions_of, settings_of
+from models.authorities import ActAuthor
 from models.notices.codes import format_code, normalize_code
 from models.notices.tables import NoticeOutcome, NoticeStage, NoticeType
 from models.notices.verification import PublicNotice, verify_code
@@ -104,6 +105,10 @@ def _valid(notice: PublicNotice, code: str, tr: Translator) -> str:
         (tr._("Type"), tr._(TYPE_NAMES[notice.type])),
         (tr._("Number"), notice.number),
         (tr._("Issued on"), tr.date(notice.issued_at)),
+        *([(tr._("Drawn up on"), tr._("{date} at {time}").format(date=tr.date(notice.drawn_up_at),
+                                                                 time=tr.time(notice.drawn_up_at)))]
+          if notice.drawn_up_at else []),
+        (tr._("Signature"), signature_text(notice, tr)),
         (tr._("Provision"), f"{notice.law_title}, {notice.article}"),
         (tr._("Status"), _status(notice, tr)),
     ]
@@ -113,6 +118,15 @@ def _valid(notice: PublicNotice, code: str, tr: Translator) -> str:
     privacy = _esc(tr._("For privacy, personal data is not shown here (LGPD)."))
     return (f'<h1 class="ok">✔ {heading}</h1><p>{lead}</p><dl>{items}</dl>'
             f"<p><small>{privacy}</small></p>")
+
+
+def signature_text(notice: PublicNotice, tr: Translator) -> str:
+    """"Assinada eletronicamente em … por …", or that the notice predates recorded signatures (issue 18 §2)."""
+    if notice.signer is None or notice.signed_at is None:
+        return tr._("Issued before signatures were recorded (unsigned).")
+    return tr._("Signed electronically on {date} at {time} by {author}").format(
+        date=tr.short_date(notice.signed_at), time=tr.time(notice.signed_at),
+        author=ActAuthor.from_data(notice.signer).line(tr))
 
 
 @routes.get("/verificar")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -34,6 +34,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.i18n import N_, Translator, translator
 from bot.settings import Settings
 from models.audit import record
+from models.authorities import ActAuthor, NotCompetent
 from models.cases.handling import notice_handover
 from models.columns import utcnow
 from models.drivers.tables import Driver
@@ -49,6 +50,7 @@ from models.fines import (
     per_square_metre,
     recidivism_consequences,
 )
+from models.notices.authority import access_issue, past_issue_limit
 from models.notices.chain import ISSUED, append_event, elements_digest
 from models.notices.codes import code_hash, format_code, new_code
 from models.notices.delivery import start_delivery
@@ -465,29 +467,50 @@ async def issue_notice(
     settings: Settings,
     data: NoticeInput,
     actor: str,
-    issuer_telegram_id: int | None = None,
+    issuer_telegram_id: int,
+    late_confirmed: bool = False,
     now: dt.datetime | None = None,
 ) -> IssuedNotice:
     """Issue a notice: check its elements, compute the fine, write the PDF, start its delivery; commits.
 
     Callers: the staff form in the bot, the staff API, ``python -m bot notice issue`` and the representation
-    cases (an auto decided on a case: pass its ``case_id``). The caller checks the staff member's role.
+    cases (an auto decided on a case: pass its ``case_id``). The caller checks the staff member's role; the act is
+    signed here by that authenticated member, at the moment of issue (issue 18 §2), who must be designated to
+    draw up notices in the municipality whose law it applies (:func:`models.notices.authority.access_issue`).
+    The act names them (``issuer_name`` is their name; ``signer`` their role, office, matrícula and designation).
 
     Args:
         session: database session.
         settings: the deployment (rulebooks in force, unit values, deadlines, public URL).
         data: the elements.
         actor: ``"staff:<telegram id>"``, ``"api"``, ``"cli"`` — for the audit log and the event chain.
-        issuer_telegram_id: the staff member who issues it, if known.
+        issuer_telegram_id: the authenticated staff member who issues and signs it.
+        late_confirmed: the issuer confirmed issuing a Lei 1.533 auto past the 90 days of Art. 22 §1
+            (``BALCAO_L1533_ISSUE_LIMIT=confirm``).
         now: the moment of issue (server time); now when omitted.
 
     Raises:
-        NoticeRefused: with every missing or wrong element and its article.
+        NoticeRefused: with every missing or wrong element and its article; the issuer not designated to draw up
+            notices; or an auto past the Lei 1.533 Art. 22 §1 limit (refused, or not confirmed).
     """
     moment = now or utcnow()
     settings = settings_for_rulebook(settings, data.rulebook)
+    try:
+        signer = await access_issue(session=session, settings=settings, telegram_user_id=issuer_telegram_id,
+                                    rulebook=data.rulebook)
+    except NotCompetent as exc:
+        raise NoticeRefused([Problem("issuer_name", exc.message, exc.citation, exc.params)]) from None
+    data = replace(data, issuer_name=signer.name)  # the signer is the authenticated member, never free text
     ready = await prepare(session=session, settings=settings, data=data, now=moment)
     assert data.type is not None and data.rulebook is not None
+    late = past_issue_limit(rulebook=data.rulebook, drawn_up_at=ready.drawn_up_at, now=moment)
+    if late is not None and (settings.l1533_issue_limit == "refuse" or not late_confirmed):
+        days = (moment - ready.drawn_up_at).days
+        message = (N_("This auto was drawn up {days} days ago: the law gives 90 days from the drawing up to deliver "
+                      "it, and they are over.") if settings.l1533_issue_limit == "refuse" else
+                   N_("This auto was drawn up {days} days ago: the law gives 90 days from the drawing up to deliver "
+                      "it. Confirm to issue it anyway."))
+        raise NoticeRefused([Problem("late", message, f"{LAW_TITLES[L1533]}, Art. 22, §1º", {"days": days})])
     infraction, fine, recidivist = ready.infraction, ready.fine, ready.recidivist
     person_id, drawn_up_at, consequences = ready.person_id, ready.drawn_up_at, ready.consequences
     code = new_code()
@@ -527,6 +550,8 @@ async def issue_notice(
         pdf=b"",
         pdf_sha256="",
         issued_at=moment,
+        signer=signer.as_data(),
+        signed_at=moment,
     )
     session.add(notice)
     await session.flush()
@@ -548,6 +573,8 @@ async def issue_notice(
         "case_id": notice.case_id,
         "elements_sha256": elements_digest(notice),
         "pdf_sha256": notice.pdf_sha256,
+        "signed_by": issuer_telegram_id,
+        **({"late_confirmed": True} if late is not None else {}),
     })
     await record(session=session, actor=actor, action="notice.issue", entity="notice", entity_id=str(notice.id),
                  details={"number": notice.number, "type": notice.type.value, "infraction": notice.infraction_code,
@@ -557,13 +584,26 @@ async def issue_notice(
     return IssuedNotice(notice=notice, code=format_code(code), pdf=pdf)
 
 
+def signature_line(notice: Notice, tr: Translator) -> str:
+    """Who signed the act and when (issue 18 §2): "assinada eletronicamente em … por …", apart from the lavratura.
+
+    A notice issued before signers were recorded says so, with its issue moment: it was not signed by a named
+    member at issue, and nothing pretends otherwise.
+    """
+    if notice.signer is None or notice.signed_at is None:
+        return tr._("{name} — issued on {date} at {time}, before signatures were recorded (unsigned)").format(
+            name=notice.issuer_name, date=tr.short_date(notice.issued_at), time=tr.time(notice.issued_at))
+    return tr._("Signed electronically on {date} at {time} by {author}").format(
+        date=tr.short_date(notice.signed_at), time=tr.time(notice.signed_at),
+        author=ActAuthor.from_data(notice.signer).line(tr))
+
+
 def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
     """The notice's official PDF (in the municipality's language)."""
     settings = settings.for_municipality(notice.municipality)
     tr = translator(DOCUMENT_LOCALE, settings.timezone)
     grouped = format_code(code)
-    signed = tr._("{name}, electronically, on {date} at {time}").format(
-        name=notice.issuer_name, date=tr.short_date(notice.drawn_up_at), time=tr.time(notice.drawn_up_at))
+    signed = signature_line(notice, tr)
     lines = deadline_lines(notice, settings, tr)
     penalties = penalty_lines(notice, tr)
     context = PdfContext(

@@ -128,7 +128,7 @@ def render_notice_pdf(*, notice: Notice, context: PdfContext, tr: Translator) ->
     rows.append((tr._("Fine"), context.fine_detail))
     rows.append((tr._("Deadlines") if notice.type is NoticeType.AUTO else tr._("Deadline"),
                  "\n".join(context.deadline_lines)))
-    rows.append((tr._("Drawn up by"), context.signed_line))
+    rows.append((tr._("Signature"), context.signed_line))  # issue 18 §2: who signed, when (apart from lavratura)
 
     table = Table(
         [[para(name, label), para(value)] for name, value in rows],

@@ -1,13 +1,15 @@
 """The public check of a verification code: is this document authentic? (issue 6, item 3).
 
 Returns only what the paper already shows to anyone holding it and nothing personal: the type, number and
-issue date, the law and article, and the notice's stage. Never the name, CPF/CNPJ, address or facts.
+issue date, the law and article, the notice's stage, when it was drawn up and who signed it (the public
+official who acted, by name, role, office and designation; issue 18 §2). Never the name, CPF/CNPJ, address or facts.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -30,6 +32,9 @@ class PublicNotice:
     stage: NoticeStage
     outcome: NoticeOutcome | None
     municipality: str  # the slug of the Prefeitura that issued it
+    drawn_up_at: dt.datetime | None = None  # the lavratura (issue 18 §2), apart from the signature
+    signer: dict[str, Any] | None = None  # who signed it (a public official acting: not personal data of a party)
+    signed_at: dt.datetime | None = None
 
 
 async def _notice_of_code(session: AsyncSession, code: str) -> Notice | None:
@@ -63,4 +68,7 @@ async def verify_code(*, session: AsyncSession, code: str) -> PublicNotice | Non
         stage=notice.stage,
         outcome=notice.outcome,
         municipality=notice.municipality,
+        drawn_up_at=notice.drawn_up_at,
+        signer=notice.signer,
+        signed_at=notice.signed_at,
     )

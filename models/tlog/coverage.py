@@ -67,6 +67,7 @@ COVERED: dict[str, Covered] = {
             "code_hash": "value", "pdf": "bytes_digest", "pdf_sha256": "value", "issued_at": "moment",
             "stage": "value", "outcome": "value", "recidivism_of": "value", "infraction_on": "day",
             "quantity": "value", "warning_only": "flag", "payment_days": "value", "municipality": "value",
+            "signer": "json", "signed_at": "moment",
         }),
         Covered("notice_delivery", {
             "notice_id": "value", "document": "value", "filing_id": "value", "state": "value",
@@ -78,7 +79,7 @@ COVERED: dict[str, Covered] = {
             "filed_by": "value", "filed_at": "moment", "decided_at": "moment", "decided_by": "value",
             "outcome": "value", "decision_text": "text_digest", "vista_first_on": "day",
             "vista_second_on": "day", "diligencia_text": "text_digest", "diligencia_at": "moment",
-            "diligencia_done_at": "moment",
+            "diligencia_done_at": "moment", "decider": "json",
         }),
         Covered("notice_attachment", {
             "person_id": "value", "filing_id": "value", "file_name": "text_digest", "mime_type": "value",
