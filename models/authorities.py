@@ -44,6 +44,10 @@ class StaffAuthority(SQLModel, table=True):
     staff_member_id: int = Field(sa_column=Column(Integer, ForeignKey("staff_member.id"), nullable=False,
                                                   index=True))
     act: str = Field(sa_column=Column(String(24), nullable=False))
+    municipality: str = Field(
+        sa_column=Column(String(40), ForeignKey("municipality.slug"), nullable=False, index=True),
+        description="Where the competence is held: the office is that Prefeitura's (CF Art. 30 I).",
+    )
     office: str = Field(sa_column=Column(String(160), nullable=False))
     title: str = Field(sa_column=Column(String(160), nullable=False))
     designation_kind: str = Field(default="", sa_column=Column(String(32), nullable=False, default=""))
@@ -131,7 +135,7 @@ async def grant_authority(
 ) -> StaffAuthority:
     """Give a staff member the competence for one kind of act, in the office the municipality sets; audited.
 
-    A competence held before for the same act is replaced (its row is kept, revoked).
+    A competence held before for the same act in the same municipality is replaced (its row is kept, revoked).
 
     Raises:
         InvalidInput: an unknown act, no name or registration number, or (when the law asks for one, CP Art. 12)
@@ -150,17 +154,17 @@ async def grant_authority(
                               "Portaria), its number and its date."), citation=rule.article, title=rule.title)
     assert member.id is not None
     for held in await authorities_of(session=session, staff_member_id=member.id):
-        if held.act == act:
+        if held.act == act and held.municipality == municipality.slug:
             held.revoked_at = moment
             session.add(held)
-    held = StaffAuthority(staff_member_id=member.id, act=act, office=rule.office, title=rule.title,
+    held = StaffAuthority(staff_member_id=member.id, act=act, municipality=municipality.slug, office=rule.office, title=rule.title,
                           designation_kind=designation_kind.strip()[:32],
                           designation_number=designation_number.strip()[:32], designation_on=designation_on,
                           created_at=moment)
     session.add(held)
     await session.flush()
     await record(session=session, actor=actor, action="staff.authority", entity="staff_member",
-                 entity_id=str(member.id), details={"act": act, "office": rule.office, "title": rule.title,
+                 entity_id=str(member.id), details={"act": act, "municipality": municipality.slug, "office": rule.office, "title": rule.title,
                                                     "designation": f"{designation_kind} {designation_number}".strip()})
     await session.commit()
     return held
@@ -180,7 +184,8 @@ async def competent_author(
         .join(StaffAuthority, col(StaffAuthority.staff_member_id) == StaffMember.id)
         .where(StaffMember.telegram_user_id == telegram_user_id, StaffMember.active == True,  # noqa: E712
                col(StaffMember.municipality).is_(None) | (col(StaffMember.municipality) == municipality.slug),
-               StaffAuthority.act == act, col(StaffAuthority.revoked_at).is_(None))
+               StaffAuthority.act == act, StaffAuthority.municipality == municipality.slug,
+               col(StaffAuthority.revoked_at).is_(None))
         .order_by(col(StaffMember.municipality).is_(None), col(StaffAuthority.id).desc())
     )).first()
     rule = municipality.competent.of(act)

@@ -32,6 +32,7 @@ def upgrade() -> None:
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('staff_member_id', sa.Integer(), nullable=False),
     sa.Column('act', sa.String(length=24), nullable=False),
+    sa.Column('municipality', sa.String(length=40), nullable=False),
     sa.Column('office', sa.String(length=160), nullable=False),
     sa.Column('title', sa.String(length=160), nullable=False),
     sa.Column('designation_kind', sa.String(length=32), nullable=False),
@@ -40,9 +41,11 @@ def upgrade() -> None:
     sa.Column('created_at', models.columns.UTCDateTime(), nullable=False),
     sa.Column('revoked_at', models.columns.UTCDateTime(), nullable=True),
     sa.ForeignKeyConstraint(['staff_member_id'], ['staff_member.id'], name='fk_staff_authority_member'),
+    sa.ForeignKeyConstraint(['municipality'], ['municipality.slug'], name='fk_staff_authority_municipality'),
     sa.PrimaryKeyConstraint('id')
     )
     op.create_index('ix_staff_authority_staff_member_id', 'staff_authority', ['staff_member_id'])
+    op.create_index('ix_staff_authority_municipality', 'staff_authority', ['municipality'])
     with op.batch_alter_table('notice') as batch:
         batch.add_column(sa.Column('signer', models.columns.JSONData, nullable=True))
         batch.add_column(sa.Column('signed_at', models.columns.UTCDateTime(), nullable=True))
@@ -57,6 +60,7 @@ def downgrade() -> None:
     with op.batch_alter_table('notice') as batch:
         batch.drop_column('signed_at')
         batch.drop_column('signer')
+    op.drop_index('ix_staff_authority_municipality', table_name='staff_authority')
     op.drop_index('ix_staff_authority_staff_member_id', table_name='staff_authority')
     op.drop_table('staff_authority')
     with op.batch_alter_table('staff_member') as batch:

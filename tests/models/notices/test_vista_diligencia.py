@@ -14,6 +14,7 @@ from models.notices.filings import FilingRefused, decide_filing, file_filing
 from models.notices.review import conclude_diligencia, decision_warnings, open_vista, order_diligencia
 from models.notices.status import notice_view
 from models.notices.tables import FilingKind, FilingOutcome, Notice
+from tests.auxil.notices import CHEFE
 from tests.auxil.tlog import verify
 from tests.models.notices.conftest import Cast
 from tests.models.notices.test_deadlines_from_ciencia import at_cuiaba
@@ -47,7 +48,8 @@ async def test_cp_art_40_vista_to_each_side_in_turn_then_5_days_to_decide_and_ar
     assert early.value.citation.endswith("Art. 40, §1º")
     with pytest.raises(FilingRefused, match="vista for final arguments"):  # the decision waits for the vista
         await decide_filing(session=session, settings=settings, filing_id=filing_id, outcome=FilingOutcome.DENIED,
-                            text="Improcedente.", actor="staff:9102", now=at_cuiaba(dt.date(2026, 4, 12)))
+                            text="Improcedente. Vistos os fatos e as provas dos autos.",
+                            decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 4, 12)))
     await open_vista(session=session, settings=settings, filing_id=filing_id, actor="staff:9102",
                      now=at_cuiaba(dt.date(2026, 4, 14)))  # the autuante: until Friday 17 April
     with pytest.raises(FilingRefused, match="Both sides"):
@@ -109,7 +111,8 @@ async def test_cp_art_42_no_appeal_while_a_diligencia_is_pending_then_art_40_aga
     assert await decision_warnings(session=session, settings=settings, now=at_cuiaba(dt.date(2026, 5, 4))) == []
     with pytest.raises(FilingRefused, match="diligência"):
         await decide_filing(session=session, settings=settings, filing_id=filing_id, outcome=FilingOutcome.DENIED,
-                            text="Improcedente.", actor="staff:9102", now=at_cuiaba(dt.date(2026, 5, 4)))
+                            text="Improcedente. Vistos os fatos e as provas dos autos.",
+                            decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 5, 4)))
     await conclude_diligencia(session=session, filing_id=filing_id, actor="staff:9102",
                               now=at_cuiaba(dt.date(2026, 5, 4)))
     after = await _view(session, settings, notice_id, dt.date(2026, 5, 14))
