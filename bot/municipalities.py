@@ -209,7 +209,9 @@ class MunicipalityConfig(_Strict):
     bot_token: SecretStr | None = Field(default=None, description="This municipality's own bot (else the default).")
     bot_name: str = Field(default="", max_length=64)
     authorities: AuthoritiesFile = Field(
-        default_factory=AuthoritiesFile, description="The competent authority of each kind of act; default: as its law sets them.")
+        default_factory=AuthoritiesFile,
+        description="The competent authority of each kind of act; an act not given: as its law sets it.",
+    )
 
     @field_validator("bot_token")
     @classmethod

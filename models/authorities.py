@@ -26,14 +26,6 @@ from models.columns import UTCDateTime, utcnow
 from models.invalid_input import InvalidInput
 from models.people import StaffMember
 
-ACT_NAMES: dict[str, str] = {
-    "autuar": N_("draw up notices (autuar)"),
-    "primeira_instancia": N_("decide defences and reclamações (first instance)"),
-    "segunda_instancia": N_("decide appeals (second instance)"),
-    "ouvidoria": N_("answer ombudsman cases"),
-}
-"""Each kind of act as staff read it."""
-
 
 class StaffAuthority(SQLModel, table=True):
     """A staff member's competence for one kind of act, with the office and the designation act."""
@@ -157,15 +149,16 @@ async def grant_authority(
         if held.act == act and held.municipality == municipality.slug:
             held.revoked_at = moment
             session.add(held)
-    held = StaffAuthority(staff_member_id=member.id, act=act, municipality=municipality.slug, office=rule.office, title=rule.title,
-                          designation_kind=designation_kind.strip()[:32],
+    held = StaffAuthority(staff_member_id=member.id, act=act, municipality=municipality.slug, office=rule.office,
+                          title=rule.title, designation_kind=designation_kind.strip()[:32],
                           designation_number=designation_number.strip()[:32], designation_on=designation_on,
                           created_at=moment)
     session.add(held)
     await session.flush()
     await record(session=session, actor=actor, action="staff.authority", entity="staff_member",
-                 entity_id=str(member.id), details={"act": act, "municipality": municipality.slug, "office": rule.office, "title": rule.title,
-                                                    "designation": f"{designation_kind} {designation_number}".strip()})
+                 entity_id=str(member.id),
+                 details={"act": act, "municipality": municipality.slug, "office": rule.office, "title": rule.title,
+                          "designation": f"{designation_kind} {designation_number}".strip()})
     await session.commit()
     return held
 

@@ -46,10 +46,11 @@ CAST = {AUTUANTE: ("Inês Fiscal", "1234", Role.INSPECTOR, "autuar"),
 
 
 async def competent(session: AsyncSession, settings: Settings, telegram_id: int, act: str, *,
-                    name: str = "", role: Role = Role.CLERK, municipality: str | None = None) -> int:
+                    name: str = "", role: Role = Role.CLERK, municipality: str | None = None,
+                    registration: str = "") -> int:
     """Make ``telegram_id`` a staff member competent for ``act`` in ``municipality`` (every one when None)."""
     await add_staff(session=session, telegram_user_id=telegram_id, role=role, name=name or f"Servidor {telegram_id}",
-                    actor="test", municipality=municipality, registration=f"M{telegram_id}")
+                    actor="test", municipality=municipality, registration=registration or f"M{telegram_id}")
     member = (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == telegram_id,
                                                            StaffMember.municipality == municipality))).one()
     places = [settings.municipalities[municipality]] if municipality else list(settings.municipalities.values())
@@ -66,9 +67,7 @@ async def cast(session: AsyncSession, settings: Settings) -> None:
         if (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == telegram_id))).first():
             continue
         await person(session, telegram_id, name)
-        await add_staff(session=session, telegram_user_id=telegram_id, role=role, name=name, actor="test",
-                        registration=registration)
-        await competent(session, settings, telegram_id, act, name=name, role=role)
+        await competent(session, settings, telegram_id, act, name=name, role=role, registration=registration)
 
 
 async def designate(session: AsyncSession, settings: Settings, telegram_id: int, act: str = "autuar") -> None:

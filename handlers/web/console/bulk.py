@@ -59,7 +59,8 @@ async def _one(request: web.Request, staff: ConsoleStaff, case_id: int, action: 
                 await request_complement(session=session, telegram_user_id=who, case_id=case_id, question=text,
                                          now=now, settings=settings)
             elif action == "archive":
-                await archive_case(session=session, telegram_user_id=who, case_id=case_id, reason=text, now=now)
+                await archive_case(session=session, telegram_user_id=who, case_id=case_id, reason=text, now=now,
+                                   settings=settings)
             else:
                 body = text
                 if template is not None:

@@ -200,8 +200,13 @@ async def test_complementacao_is_asked_once_with_20_days_then_archived_if_unansw
                                  question="E o horário de atendimento?", now=NOW, settings=settings)
     queue = await staff_queue(session=session, telegram_user_id=otavio, today=dt.date(2026, 3, 24))
     assert queue[0].status is CaseStatus.AWAITING_COMPLEMENT and queue[0].complement_lapsed
+    with pytest.raises(CaseActionRefused, match="Art. 18"):  # Decreto 9.492 Art. 18: on the 20th day, not yet
+        await archive_ombudsman(session=session, telegram_user_id=otavio, case_id=filed.case_id,
+                                reason="Sem resposta no prazo de 20 dias.", now=NOW + dt.timedelta(days=21),
+                                settings=settings)
     await archive_ombudsman(session=session, telegram_user_id=otavio, case_id=filed.case_id,
-                            reason="Sem resposta no prazo de 20 dias.", now=NOW + dt.timedelta(days=22))
+                            reason="Sem resposta no prazo de 20 dias.", now=NOW + dt.timedelta(days=22),
+                            settings=settings)
     with pytest.raises(CaseActionRefused):
         await answer_case(session=session, telegram_user_id=otavio, case_id=filed.case_id, text="Resposta tardia.",
                           now=NOW)
@@ -236,14 +241,20 @@ async def test_archiving_goes_to_the_ombudsman_or_to_an_art_32_decision_by_kind(
                                     settings=settings)
     with pytest.raises(PermissionDenied):
         await archive_case(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=ouv.case_id,
-                           reason="Não é da secretaria.", now=NOW)
+                           reason="Não é da secretaria.", now=NOW, settings=settings)
+    with pytest.raises(CaseActionRefused, match="13.460"):  # L13460 Art. 16: answered, not archived away
+        await archive_case(session=session, telegram_user_id=cast.otavio.telegram_user_id, case_id=ouv.case_id,
+                           reason="Manifestação repetida.", now=NOW, settings=settings)
+    await request_complement(session=session, telegram_user_id=cast.otavio.telegram_user_id, case_id=ouv.case_id,
+                             question="Qual é o endereço do posto de saúde?", now=NOW, settings=settings)
     await archive_case(session=session, telegram_user_id=cast.otavio.telegram_user_id, case_id=ouv.case_id,
-                       reason="Manifestação repetida.", now=NOW)
+                       reason="Sem a complementação no prazo.", now=NOW + dt.timedelta(days=30), settings=settings)
     await archive_case(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=rep.case_id,
-                       reason="Fato não constatado na vistoria.", now=NOW)
+                       reason="Fato não constatado na vistoria.", now=NOW, settings=settings)
     updates = await _citizen_updates(session, cast.joao.id)
     assert [(u["protocol"], u["event"], u["status"]) for u in updates] == [
-        (ouv.protocol, "archived", "archived"), (rep.protocol, "decided", "archived"),
+        (ouv.protocol, "complement_requested", "awaiting_complement"), (ouv.protocol, "archived", "archived"),
+        (rep.protocol, "decided", "archived"),
     ]
     view = await staff_case(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=rep.case_id)
     assert view.outcome is Outcome.ARCHIVE and view.outcome_reason == "Fato não constatado na vistoria."

@@ -192,7 +192,8 @@ async def test_cp_art_42_an_undecided_reclamacao_may_be_appealed_after_the_art_4
     assert lapsed(reclamacao) and reclamacao.outcome is FilingOutcome.DENIED
     with pytest.raises(FilingRefused, match="no pending filing"):  # Art. 42: the first instance lost jurisdiction
         await decide_filing(session=session, settings=settings, filing_id=reclamacao.id,
-                            outcome=FilingOutcome.GRANTED, text="Procedente, tarde demais. Vistos os fatos e as provas dos autos.",
+                            outcome=FilingOutcome.GRANTED,
+                            text="Procedente, tarde demais. Vistos os fatos e as provas dos autos.",
                             decider_telegram_id=CHEFE)
     assert [filing.id for filing, _notice_row in await pending_filings(session=session)] == [recurso.id]
 
