@@ -135,6 +135,11 @@ class AuthoritiesFile(_Strict):
     ouvidoria: Authority | None = None
 
 
+CP_TITLE: Final = "Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina)"
+L1533_TITLE: Final = "Lei nº 1.533/2020 (Sapezal)"
+"""The laws' names as the documents cite them (``models.rulebooks.catalogue.LAW_TITLES``; a test keeps them equal)."""
+
+
 def default_authorities(ibge_code: str) -> Authorities:
     """The competent authorities as each shipped law sets them (LEGAL-CHOICES #authorities).
 
@@ -147,26 +152,26 @@ def default_authorities(ibge_code: str) -> Authorities:
     - Elsewhere the same shape with generic names, to be set in the municipalities file.
     - Ombudsman answers: the Ouvidor (Lei 13.460/2017 Art. 13–14).
     """
-    ouvidor = Authority(office="Ouvidoria Municipal", title="Ouvidor(a)", article="Lei 13.460/2017, Art. 13-14")
+    ouvidor = Authority(office="Ouvidoria Municipal", title="Ouvidor(a)", article="Lei 13.460/2017, Art. 13–14")
     if ibge_code == RULEBOOK_OWNERS["sapezal-1533"]:
         smfo = "Secretaria Municipal de Finanças e Orçamento"
         return Authorities(
-            autuar=Authority(office=smfo, title="Agente fiscalizador", article="Lei 1.533/2020, Art. 17-18",
+            autuar=Authority(office=smfo, title="Agente fiscalizador", article=f"{L1533_TITLE}, Art. 17–18",
                              designation_required=True),
             primeira_instancia=Authority(office=smfo, title="Secretário(a) Municipal de Finanças e Orçamento",
-                                         article="Lei 1.533/2020, Art. 17"),
+                                         article=f"{L1533_TITLE}, Art. 17"),
             segunda_instancia=Authority(office="Gabinete do Prefeito", title="Prefeito(a) Municipal",
                                         article="Lei 9.784/1999, Art. 56, §1º"),
             ouvidoria=ouvidor,
         )
     department = "Departamento de Fiscalização"
     return Authorities(
-        autuar=Authority(office=department, title="Agente fiscal designado", article="Código de Posturas, Art. 12",
+        autuar=Authority(office=department, title="Agente fiscal designado", article=f"{CP_TITLE}, Art. 12",
                          designation_required=True),
         primeira_instancia=Authority(office=department, title="Chefe do Departamento",
-                                     article="Código de Posturas, Art. 40"),
+                                     article=f"{CP_TITLE}, Art. 40"),
         segunda_instancia=Authority(office="Gabinete do Prefeito", title="Prefeito(a) Municipal",
-                                    article="Código de Posturas, Art. 43 e 45"),
+                                    article=f"{CP_TITLE}, Art. 43 e 45"),
         ouvidoria=ouvidor,
     )
 

@@ -10,6 +10,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import translator
+from bot.municipalities import CP_TITLE, L1533_TITLE
 from bot.settings import Settings
 from models.authorities import ActAuthor, NotCompetent, grant_authority
 from models.notices.chain import events_of
@@ -18,6 +19,7 @@ from models.notices.filings import FilingRefused, decide_filing, file_filing
 from models.notices.issuing import NoticeRefused, issue_notice, signature_line
 from models.notices.tables import FilingOutcome, Notice, NoticeDelivery
 from models.people import Role, StaffMember, add_staff
+from models.rulebooks.catalogue import CP, LAW_TITLES
 from notifications.notice_messages import render_decision
 from tests.auxil.notices import (
     AUTUANTE,
@@ -81,7 +83,7 @@ async def test_cp_art_40_a_clerk_without_the_heads_competence_does_not_decide(
     with pytest.raises(FilingRefused) as refused:
         await decide_filing(session=session, settings=settings, filing_id=filing_id, outcome=FilingOutcome.DENIED,
                             text=REASONS, decider_telegram_id=cast.clara.telegram_user_id)
-    assert refused.value.citation == "Código de Posturas, Art. 40"
+    assert refused.value.citation == f"{LAW_TITLES[CP]}, Art. 40"
     assert "Chefe do Departamento" in refused.value.render(translator("pt_BR"))
 
 
@@ -157,7 +159,7 @@ async def test_cp_art_12_only_a_designated_agent_issues_and_the_signer_is_not_fr
         await issue_notice(session=session, settings=settings, data=cp_auto(), actor="test",
                            issuer_telegram_id=cast.ines.telegram_user_id, now=at_cuiaba(dt.date(2026, 3, 2), 11))
     [problem] = refused.value.problems
-    assert problem.citation == "Código de Posturas, Art. 12"
+    assert problem.citation == f"{LAW_TITLES[CP]}, Art. 12"
     assert (await session.exec(select(Notice))).first() is None
     issued = await issue(session, settings, cp_auto(issuer_name="Fulano, que não existe"),
                          now=at_cuiaba(dt.date(2026, 3, 2), 11))
@@ -173,7 +175,7 @@ async def test_cp_art_12_the_autuar_competence_needs_its_designation_act(
     with pytest.raises(NotCompetent) as refused:
         await grant_authority(session=session, member=member, act="autuar",
                               municipality=settings.municipalities["nova-xavantina"], actor="test")
-    assert refused.value.citation == "Código de Posturas, Art. 12"
+    assert refused.value.citation == f"{LAW_TITLES[CP]}, Art. 12"
     held = await grant_authority(session=session, member=member, act="primeira_instancia",
                                  municipality=settings.municipalities["nova-xavantina"], actor="test")
     assert (held.office, held.title) == ("Departamento de Fiscalização", "Chefe do Departamento")
@@ -251,6 +253,10 @@ async def test_a_staff_member_of_another_municipality_holds_no_competence_here(
     with pytest.raises(NoticeRefused) as refused:
         await issue_notice(session=session, settings=settings, data=cp_auto(), actor="test", issuer_telegram_id=9300,
                            now=at_cuiaba(dt.date(2026, 3, 2), 11))
-    assert refused.value.problems[0].citation == "Código de Posturas, Art. 12"
+    assert refused.value.problems[0].citation == f"{LAW_TITLES[CP]}, Art. 12"
     assert (await issue_notice(session=session, settings=settings, data=l1533_auto(), actor="test",
                                issuer_telegram_id=9300, now=at_cuiaba(dt.date(2026, 3, 2), 11))).notice.signer
+
+
+def test_the_default_authorities_cite_the_laws_as_the_documents_name_them() -> None:
+    assert (LAW_TITLES[CP], LAW_TITLES["sapezal-1533"]) == (CP_TITLE, L1533_TITLE)
