@@ -37,7 +37,7 @@ from models.rulebooks.catalogue import LAW_TITLES
 routes = web.RouteTableDef()
 ISSUERS = (Role.CLERK, Role.INSPECTOR)
 FIELDS = ("type", "rulebook", "infraction_code", "offender_name", "offender_document", "offender_address", "place",
-          "drawn_up_on", "drawn_up_time", "facts", "issuer_name", "witnesses", "inspection_term", "units", "case_id",
+          "drawn_up_on", "drawn_up_time", "facts", "witnesses", "inspection_term", "units", "case_id",
           "preliminar_number", "person_id", "person_telegram_id")
 STAGE_NAMES = {
     "awaiting_ciencia": N_("Awaiting ciência"),
@@ -94,7 +94,7 @@ async def new_notice(request: web.Request) -> web.Response:
     staff = staff_of(request)
     settings = request.config_dict[SETTINGS]
     raw = request.query.get("caso", "")
-    values: dict[str, str] = {"issuer_name": staff.name}
+    values: dict[str, str] = {}
     if raw.isdecimal() and len(raw) < 10:
         case = await _case(request, int(raw))
         if case is not None and not await works_in(request, case.municipality, ISSUERS):
@@ -180,7 +180,7 @@ async def issue(request: web.Request) -> web.StreamResponse:
             offender_name=values["offender_name"] or None, offender_document=document,
             offender_address=values["offender_address"] or None, place=values["place"] or None,
             drawn_up_on=drawn_on, drawn_up_time=drawn_at, facts=values["facts"] or None,
-            issuer_name=values["issuer_name"] or None, witnesses=values["witnesses"] or None,
+            witnesses=values["witnesses"] or None,
             inspection_term=values["inspection_term"] or None, case_id=case_id, preliminar_id=preliminar_id,
             units=units, person_id=person_id, person_telegram_id=person_telegram_id,
         )
