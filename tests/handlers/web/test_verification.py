@@ -34,7 +34,7 @@ async def test_a_valid_code_shows_the_public_data_and_nothing_personal(
                   "Código de Posturas", "Art. 53", 'lang="pt-BR"', "Nova Xavantina"):
         assert shown in page, shown
     assert "Sapezal" not in page  # the Prefeitura that issued it, not the deployment's first (CF Art. 30 I)
-    for personal in ("Maria", "Aparecida", "529.982.247-25", "52998224725", "Acácias", "mato alto", "Inês"):
+    for personal in ("Maria", "Aparecida", "529.982.247-25", "52998224725", "Acácias", "mato alto"):
         assert personal not in page, personal
     assert response.headers["Cache-Control"] == "no-store"
 
@@ -60,3 +60,16 @@ async def test_the_form(client: TestClient) -> None:
     response = await client.get("/verificar")
     page = await response.text()
     assert response.status == 200 and 'name="codigo"' in page and "Verificar" in page
+
+
+async def test_the_page_shows_the_lavratura_and_who_signed_it_when(
+    client: TestClient, session: AsyncSession, settings: Settings
+) -> None:
+    """Issue 18 §2: "lavrada em …" and "assinada eletronicamente em … por …", two moments, both on the page. The
+    signer is the public official who acted (name, role, office, designation), not personal data of the party."""
+    later = NOW + dt.timedelta(days=18, hours=1)  # issued Fri 20/3/2026 at 11:00 in Cuiabá
+    issued = await issue(session, settings, cp_auto(), now=later)
+    page = await (await client.get(f"/verificar/{issued.code}")).text()
+    assert "Lavrada em" in page and "2 de março de 2026 às 09:30" in page
+    assert ("Assinada eletronicamente em 20/03/2026 às 11:00 por Inês Fiscal, Agente fiscal designado, "
+            "Departamento de Fiscalização, matrícula nº 1234, Portaria nº 7001/2026, de 02/01/2026") in page
