@@ -111,7 +111,8 @@ KEY = "key"
 """The form instance's random token in its data: Issue is claimed once per key (``models.drafts``)."""
 
 STEPS = ("rulebook", "type", "infraction", "quantity", "units", "name", "document", "address", "person", "place",
-         "date", "time", "infraction_date", "facts", "witnesses", "term", "issuer", "review")
+         "date", "time", "infraction_date", "facts", "witnesses", "term", "review")
+# No "who draws it up" step: the act is signed by the staff member who issues it, when they issue it (issue 18 §2).
 OPTIONAL = {"document", "address", "person", "infraction_date", "witnesses", "term"}
 AUTO_ONLY = {"witnesses", "term"}
 QUESTIONS = {
@@ -131,7 +132,6 @@ QUESTIONS = {
     "facts": N_("Describe the facts."),
     "witnesses": N_("Witnesses, if any (names)."),
     "term": N_("Reference of the termo de fiscalização, if any."),
-    "issuer": N_("Who draws it up (name and registration)?"),
 }
 REASONS = {
     StaffReason.NO_PERSON: N_("nobody in the bot"),
@@ -143,15 +143,14 @@ REASONS = {
 HOW = {"personal": N_("Delivered in person"), "postal": N_("AR received (post)"), "edital": N_("Edital published")}
 FILING_NAMES = {FilingKind.DEFESA: N_("defence"), FilingKind.RECLAMACAO: N_("complaint (reclamação)"),
                 FilingKind.RECURSO: N_("appeal")}
-STEP_ELEMENTS = {"name": "offender_name", "place": "place", "witnesses": "witnesses", "term": "inspection_term",
-                 "issuer": "issuer_name"}
+STEP_ELEMENTS = {"name": "offender_name", "place": "place", "witnesses": "witnesses", "term": "inspection_term"}
 # Every refusal offers to change the field it names (issue 9 item 6): element of the notice -> step(s) of the form.
 ELEMENT_STEPS: dict[str, tuple[str, ...]] = {
     "rulebook": ("rulebook",), "type": ("type",), "infraction_code": ("infraction",), "offender_name": ("name",),
     "offender_document": ("document",), "offender_address": ("address",), "person_id": ("person",),
     "person_telegram_id": ("person",), "place": ("place",), "drawn_up_on": ("date", "time"),
     "drawn_up_time": ("time",), "facts": ("facts",), "witnesses": ("witnesses",), "inspection_term": ("term",),
-    "issuer_name": ("issuer",), "quantity": ("quantity",), "units": ("units",),
+    "quantity": ("quantity",), "units": ("units",),
     "infraction_on": ("infraction_date",),
     "fine": ("infraction_date",),  # e.g. no unit value for the year of the infraction (CP Art. 12)
 }
@@ -160,7 +159,7 @@ EDIT_LABELS = {
     "rulebook": N_("law"), "type": N_("type"), "infraction": N_("infraction"), "name": N_("name"),
     "document": N_("CPF/CNPJ"), "address": N_("address"), "person": N_("Telegram id"), "place": N_("place"),
     "date": N_("date"), "time": N_("time"), "facts": N_("facts"), "witnesses": N_("witnesses"),
-    "term": N_("termo de fiscalização"), "issuer": N_("who draws it up"), "quantity": N_("area (m²)"),
+    "term": N_("termo de fiscalização"), "quantity": N_("area (m²)"),
     "units": N_("fine in units"), "infraction_date": N_("day of the infraction"),
 }
 _TIME = re.compile(r"^(\d{1,2})(?:[:h.](\d{2}))?$")
@@ -265,9 +264,14 @@ async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str,
             rows.append([(tr._("Today"), "nstf:today")])
         if step == "time":
             rows.append([(tr._("Now"), "nstf:now")])
-        if step == "issuer":
-            rows.append([(tr._("Me ({name})").format(name=context.person.first_name), "nstf:me")])
         await reply(update, context, tr._(QUESTIONS[step]), markup=keyboard([*rows, cancel]), edit=edit)
+
+
+async def _signer_name(context: BalcaoContext) -> str:
+    async with context.sessions() as session:
+        member = (await session.exec(
+            select(StaffMember).where(StaffMember.telegram_user_id == context.person.telegram_user_id))).first()
+    return (member.name if member is not None else "") or context.person.first_name
 
 
 def notice_input(data: dict[str, Any]) -> NoticeInput:
@@ -291,7 +295,6 @@ def notice_input(data: dict[str, Any]) -> NoticeInput:
         facts=data.get("facts"),
         witnesses=data.get("witnesses"),
         inspection_term=data.get("term"),
-        issuer_name=data.get("issuer"),
         case_id=data.get("case_id"),
     )
 
@@ -317,7 +320,8 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
         (tr._("Facts"), data.get("facts", "")),
         (tr._("Witnesses"), data.get("witnesses") or ""),
         (tr._("Termo de fiscalização"), data.get("term") or ""),
-        (tr._("Drawn up by"), data.get("issuer", "")),
+        (tr._("Signature"), tr._("You sign it, as {name}, when you issue it: the moment of signature is recorded "
+                                 "apart from the drawing up.").format(name=await _signer_name(context))),
     ]
     lines += [f"<b>{esc(name)}:</b> {esc(value)}" for name, value in shown if value]
     rows: list[list[tuple[str, str]]] = []
@@ -500,12 +504,9 @@ async def _issue(update: Update, context: BalcaoContext) -> None:
 async def start_from_case(update: Update, context: BalcaoContext, case_id: int) -> None:
     """Start the issue form pre-filled from a decided representação."""
     async with context.sessions() as session:
-        member = (await session.exec(
-            select(StaffMember).where(StaffMember.telegram_user_id == context.person.telegram_user_id))).first()
-        issuer = (member.name if member is not None else "") or context.person.first_name
-        try:
+        try:  # the signer is whoever issues it, at issue (issue 18 §2): not part of the prefilled elements
             elements = await input_from_case(session=session, settings=context.settings, case_id=case_id,
-                                             issuer_name=issuer, now=utcnow())
+                                             issuer_name=None, now=utcnow())
         except LookupError:
             await reply(update, context, context.tr._("This case does not call for a notice."), edit=True)
             return
@@ -515,7 +516,7 @@ async def start_from_case(update: Update, context: BalcaoContext, case_id: int) 
         "document": elements.offender_document, "person_id": elements.person_id, "place": elements.place,
         "date": elements.drawn_up_on.isoformat() if elements.drawn_up_on else None,
         "time": elements.drawn_up_time.strftime("%H:%M") if elements.drawn_up_time else None,
-        "facts": elements.facts, "issuer": elements.issuer_name, "case_id": case_id,
+        "facts": elements.facts, "case_id": case_id,
     }
     data = {key: value for key, value in data.items() if value is not None}
     data[KEY] = secrets.token_hex(8)
@@ -944,8 +945,6 @@ async def _issue_button(update: Update, context: BalcaoContext, action: str, arg
         await _take(update, context, "date", data, today_of(context).isoformat())
     elif action == "now" and step == "time":
         await _take(update, context, "time", data, utcnow().astimezone(context.settings.tz).strftime("%H:%M"))
-    elif action == "me" and step == "issuer":
-        await _take(update, context, "issuer", data, context.person.first_name)
     elif action == "edit" and args and args[0] in EDIT_LABELS:
         data["editing"] = True
         await save(context, ISSUE_FORM, args[0], data)

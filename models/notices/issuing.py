@@ -161,8 +161,9 @@ ELEMENT_MESSAGES = {
     "place": N_("The place it is drawn up is missing"),
     "facts": N_("The description of the facts is missing"),
     "infraction_code": N_("The provision infringed (the infraction) is missing"),
-    "issuer_name": N_("The agent who draws it up is missing"),
 }
+"""The agent (CP Art. 25 IV, 34 V) is not among them: the act is signed by the authenticated staff member who
+issues it (:func:`issue_notice`), never typed."""
 
 
 def element_articles(rulebook: str, notice_type: NoticeType) -> dict[str, str]:

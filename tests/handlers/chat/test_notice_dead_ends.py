@@ -8,11 +8,13 @@ from typing import Any
 
 from sqlmodel import select
 
+from bot.municipalities import built_in
+from models.authorities import grant_authority
 from models.cases.filing import file_representation
 from models.cases.tables import Case
 from models.columns import utcnow
 from models.notices.tables import Notice, NoticeType
-from models.people import Person, Role, add_staff
+from models.people import Person, Role, StaffMember, add_staff
 from tests.auxil.case_chat import Talk
 from tests.auxil.case_people import representation
 
@@ -22,7 +24,14 @@ async def _staff(emulator: Any, sessions: Any, user_id: int, name: str, role: Ro
     talk = Talk(emulator, user)
     await talk.send("/start", "O que você quer fazer?")
     async with sessions() as session:
-        await add_staff(session=session, telegram_user_id=user.id, role=role, name=name, actor="test")
+        await add_staff(session=session, telegram_user_id=user.id, role=role, name=name, actor="test",
+                        registration=f"M{user.id}")
+        for act in ("autuar", "primeira_instancia"):  # CP Art. 12 and 40, designated by portaria
+            for place in built_in().values():  # the test deployment's two municipalities
+                member = (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == user.id))).one()
+                await grant_authority(session=session, member=member, act=act, municipality=place, actor="test",
+                                      designation_kind="Portaria", designation_number="1/2026",
+                                      designation_on=dt.date(2026, 1, 2))
     return talk
 
 
@@ -58,8 +67,7 @@ async def test_a_future_hour_is_refused_with_buttons_for_date_and_time_cp_art_34
     witnesses = await talk.send("Terreno com mato alto e lixo acumulado.", "Testemunhas")
     assert facts.message_id < witnesses.message_id
     term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
-    issuer = await talk.press_and_edit(term, "nstf:skip", "Quem lavra")
-    review = await talk.press_and_edit(issuer, "nstf:me", "Ainda não pode ser emitida")
+    review = await talk.press_and_edit(term, "nstf:skip", "Ainda não pode ser emitida")
     buttons = talk.buttons(review)
     assert "nstf:issue" not in buttons
     # The refusal names the day and the hour: both can be changed from here, the named ones first.
@@ -108,8 +116,7 @@ async def test_three_taps_on_issue_at_once_issue_one_notice_and_the_others_quote
     await _offender_to_the_hour(talk)
     when = await talk.send("00:00", "Dia em que a infração foi cometida")
     await talk.press_and_edit(when, "nstf:skip", "Descreva os fatos")
-    issuer = await talk.send("Terreno com mato alto e lixo acumulado.", "Quem lavra")
-    review = await talk.press_and_edit(issuer, "nstf:me", "Confira a notificação antes de emitir")
+    review = await talk.send("Terreno com mato alto e lixo acumulado.", "Confira a notificação antes de emitir")
     for _ in range(3):  # one getUpdates batch, as a burst of taps arrives
         emulator.press_button(talk.user, review, "nstf:issue")
     await emulator.wait_until(lambda: sum("já foi emitida" in (m.text or "") for m in emulator.messages(talk.user.id)
@@ -137,8 +144,7 @@ async def test_a_row_charged_per_square_metre_asks_the_area_and_the_day_of_the_i
     await talk.send("ontem", "Descreva os fatos")
     witnesses = await talk.send("Entulho ocupando a calçada e parte da rua.", "Testemunhas")
     term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
-    issuer = await talk.press_and_edit(term, "nstf:skip", "Quem lavra")
-    review = await talk.press_and_edit(issuer, "nstf:me", "Confira a notificação antes de emitir")
+    review = await talk.press_and_edit(term, "nstf:skip", "Confira a notificação antes de emitir")
     assert "3,5" in review.text and "(7 " in review.text  # 2 units per m² × 3,5 m²
     await talk.press_and_edit(review, "nstf:issue", "Emitida")
     async with sessions() as session:
