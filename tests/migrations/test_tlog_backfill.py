@@ -62,8 +62,12 @@ async def test_upgrading_backfills_the_log_from_existing_rows(db_kind: str, tmp_
             report = await connection.run_sync(lambda sync: verify_log(sync, key=key.public_key()))
             tables = [row[0] for row in (await connection.execute(text(
                 "SELECT tbl FROM tlog_entry ORDER BY idx"))).all()]
+            # issue 18 §2: an old notice stays valid as issued, its signer "unsigned, before this version"
+            signed = (await connection.execute(text("SELECT signer, signed_at FROM notice"))).one()
     finally:
         await engine.dispose()
     assert report.ok, report.problems
-    # 0005 logs every row; 0002 (after it) gives the notice its municipality, a covered column: one more leaf
-    assert tables == ["notice", "notice_delivery", "notice_event", "audit_event", "notice"]
+    assert tuple(signed) == (None, None)
+    # 0005 logs every row; 0002 (after it) gives the notice its municipality, a covered column: one more leaf;
+    # 0011_acts_authority adds signer and signed_at (NULL: issued before signatures were recorded): one more
+    assert tables == ["notice", "notice_delivery", "notice_event", "audit_event", "notice", "notice"]
