@@ -73,9 +73,11 @@ from models.notices.filings import (
 )
 from models.notices.issuing import (
     ILLUSTRATIVE_FINE,
+    LATE,
     LIMITS,
     NoticeInput,
     NoticeRefused,
+    check_signing,
     input_from_case,
     issue_notice,
     prepare,
@@ -348,7 +350,16 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
             lines.append(tr._(ILLUSTRATIVE_FINE))  # only the demo issues with illustrative values
         lines.append(tr._("Delivery: in the bot.") if ready.person_id else
                      tr._("Delivery: nobody in the bot yet — it will go on the list for post or edital."))
-        rows.append([(tr._("✅ Issue the notice"), "nstf:issue")])
+        async with context.sessions() as session:  # issue 18 §2: who signs, and the Lei 1.533 Art. 22 §1 limit
+            _signer, problems = await check_signing(
+                session=session, settings=settings_for_rulebook(context.settings, elements.rulebook),
+                rulebook=str(elements.rulebook), issuer_telegram_id=context.person.telegram_user_id,
+                drawn_up_at=ready.drawn_up_at, now=utcnow(), late_confirmed=bool(data.get("late_confirmed")))
+        lines += ["• " + esc(problem.render(tr)) for problem in problems]
+        if not problems:
+            rows.append([(tr._("✅ Issue the notice"), "nstf:issue")])
+        elif [problem.element for problem in problems] == [LATE] and context.settings.l1533_issue_limit == "confirm":
+            rows.append([(tr._("Issue it anyway (Lei 1.533/2020, Art. 22, §1º)"), "nstf:late")])
     steps = list(dict.fromkeys([*named, *ALWAYS_EDITABLE]))
     edits = [(tr._("Edit {what}").format(what=tr._(EDIT_LABELS[step])), f"nstf:edit:{step}") for step in steps]
     rows += [edits[index:index + 2] for index in range(0, len(edits), 2)]
@@ -358,6 +369,8 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
 
 async def _take(update: Update, context: BalcaoContext, step: str, data: dict[str, Any], value: Any) -> None:
     data[step] = value
+    if step in ("date", "time"):
+        data.pop("late_confirmed", None)  # a new drawing-up moment needs its own confirmation (L1533 Art. 22 §1)
     following = _next_step(step, data, context)
     if following == "review":
         data.pop("editing", None)
@@ -475,7 +488,8 @@ async def _issue(update: Update, context: BalcaoContext) -> None:
                                  telegram_user_id=context.person.telegram_user_id, rulebook=data.get("rulebook"))
             issued = await issue_notice(session=session, settings=context.settings, data=notice_input(data),
                                         actor=f"staff:{context.person.telegram_user_id}",
-                                        issuer_telegram_id=context.person.telegram_user_id)
+                                        issuer_telegram_id=context.person.telegram_user_id,
+                                        late_confirmed=bool(data.get("late_confirmed")))
     except BaseException as failure:
         async with context.sessions() as session:
             await release_submission(session=session, key=key)
@@ -930,6 +944,10 @@ async def _issue_button(update: Update, context: BalcaoContext, action: str, arg
                     markup=keyboard([menu_row(context)]), edit=True)
         return
     data, step = dict(draft.data), draft.step
+    if action == "late" and step == "review":  # Lei 1.533 Art. 22 §1: the issuer confirms, then Issue again
+        data["late_confirmed"] = True
+        await show_review(update, context, data, edit=True)
+        return
     if action == "rb" and args and args[0] in _rulebooks(context):
         data["rulebook"] = args[0]
         if args[0] == L1533:

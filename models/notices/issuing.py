@@ -394,6 +394,37 @@ def _penalties(notice: Notice) -> list[tuple[ConsequenceKind, str]]:
     return pairs
 
 
+LATE = "late"
+"""The element of the refusal of an auto past Lei 1.533 Art. 22 §1 (the issuer may confirm, unless refused)."""
+
+
+async def check_signing(
+    *, session: AsyncSession, settings: Settings, rulebook: str, issuer_telegram_id: int, drawn_up_at: dt.datetime,
+    now: dt.datetime, late_confirmed: bool = False,
+) -> tuple[ActAuthor | None, list[Problem]]:
+    """Who signs the act now, and what stops them (issue 18 §2): the same check for the preview and the issue.
+
+    Returns:
+        The signer (None when not designated) and the problems: not designated to draw up notices (CP Art. 12;
+        Lei 1.533 Art. 17–18), or a Lei 1.533 auto past the 90 days of Art. 22 §1 and not confirmed (element
+        :data:`LATE`) or refused by ``BALCAO_L1533_ISSUE_LIMIT=refuse``.
+    """
+    try:
+        signer = await access_issue(session=session, settings=settings, telegram_user_id=issuer_telegram_id,
+                                    rulebook=rulebook)
+    except NotCompetent as exc:
+        return None, [Problem("issuer_name", exc.message, exc.citation, exc.params)]
+    late = past_issue_limit(rulebook=rulebook, drawn_up_at=drawn_up_at, now=now)
+    if late is None or (late_confirmed and settings.l1533_issue_limit == "confirm"):
+        return signer, []
+    days = (now - drawn_up_at).days
+    message = (N_("This auto was drawn up {days} days ago: the law gives 90 days from the drawing up to deliver "
+                  "it, and they are over.") if settings.l1533_issue_limit == "refuse" else
+               N_("This auto was drawn up {days} days ago: the law gives 90 days from the drawing up to deliver "
+                  "it. Confirm to issue it anyway."))
+    return signer, [Problem(LATE, message, f"{LAW_TITLES[L1533]}, Art. 22, §1º", {"days": days})]
+
+
 @dataclass(frozen=True, slots=True)
 class IssuedNotice:
     """A notice just issued: the row, its verification code (shown once) and the PDF."""
@@ -496,22 +527,15 @@ async def issue_notice(
     """
     moment = now or utcnow()
     settings = settings_for_rulebook(settings, data.rulebook)
-    try:
-        signer = await access_issue(session=session, settings=settings, telegram_user_id=issuer_telegram_id,
-                                    rulebook=data.rulebook)
-    except NotCompetent as exc:
-        raise NoticeRefused([Problem("issuer_name", exc.message, exc.citation, exc.params)]) from None
-    data = replace(data, issuer_name=signer.name)  # the signer is the authenticated member, never free text
     ready = await prepare(session=session, settings=settings, data=data, now=moment)
     assert data.type is not None and data.rulebook is not None
+    signer, problems = await check_signing(session=session, settings=settings, rulebook=data.rulebook,
+                                           issuer_telegram_id=issuer_telegram_id, drawn_up_at=ready.drawn_up_at,
+                                           now=moment, late_confirmed=late_confirmed)
+    if signer is None or problems:
+        raise NoticeRefused(problems)
     late = past_issue_limit(rulebook=data.rulebook, drawn_up_at=ready.drawn_up_at, now=moment)
-    if late is not None and (settings.l1533_issue_limit == "refuse" or not late_confirmed):
-        days = (moment - ready.drawn_up_at).days
-        message = (N_("This auto was drawn up {days} days ago: the law gives 90 days from the drawing up to deliver "
-                      "it, and they are over.") if settings.l1533_issue_limit == "refuse" else
-                   N_("This auto was drawn up {days} days ago: the law gives 90 days from the drawing up to deliver "
-                      "it. Confirm to issue it anyway."))
-        raise NoticeRefused([Problem("late", message, f"{LAW_TITLES[L1533]}, Art. 22, §1º", {"days": days})])
+    data = replace(data, issuer_name=signer.name)  # the signer is the authenticated member, never free text
     infraction, fine, recidivist = ready.infraction, ready.fine, ready.recidivist
     person_id, drawn_up_at, consequences = ready.person_id, ready.drawn_up_at, ready.consequences
     code = new_code()

@@ -38,7 +38,9 @@ routes = web.RouteTableDef()
 ISSUERS = (Role.CLERK, Role.INSPECTOR)
 FIELDS = ("type", "rulebook", "infraction_code", "offender_name", "offender_document", "offender_address", "place",
           "drawn_up_on", "drawn_up_time", "facts", "witnesses", "inspection_term", "units", "case_id",
-          "preliminar_number", "person_id", "person_telegram_id")
+          "preliminar_number", "person_id", "person_telegram_id", "confirm_late")
+SIGNATURE_PROBLEMS = {"issuer_name": "signature", "late": "late"}
+"""Refusals about who signs (CP Art. 12) or when (Lei 1.533 Art. 22 §1), shown beside the signature line."""
 STAGE_NAMES = {
     "awaiting_ciencia": N_("Awaiting ciência"),
     "notified": N_("Notified"),
@@ -189,11 +191,12 @@ async def issue(request: web.Request) -> web.StreamResponse:
             return elsewhere(request)  # CF Art. 30 I: an auto under a city's law is that city hall's act (a role there)
         try:
             issued = await issue_notice(session=session, settings=settings, data=data, actor=staff.actor,
-                                        issuer_telegram_id=staff.telegram_user_id)
+                                        issuer_telegram_id=staff.telegram_user_id,
+                                        late_confirmed=values["confirm_late"] == "sim")
         except NoticeRefused as refused:
             for problem in refused.problems:
-                field = problem.element if problem.element in FIELDS else (
-                    "preliminar_number" if problem.element == "preliminar_id" else "units")
+                field = SIGNATURE_PROBLEMS.get(problem.element) or (problem.element if problem.element in FIELDS else (
+                    "preliminar_number" if problem.element == "preliminar_id" else "units"))
                 errors.setdefault(field, []).append(problem.render(tr))
             return await _form(request, values, errors, status=422)
     raise web.HTTPSeeOther(f"/painel/notificacoes?emitida={issued.notice.number}")

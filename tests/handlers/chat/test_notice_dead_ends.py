@@ -151,3 +151,35 @@ async def test_a_row_charged_per_square_metre_asks_the_area_and_the_day_of_the_i
         notice = (await session.exec(select(Notice))).one()
     yesterday = dt.datetime.now(settings.tz).date() - dt.timedelta(days=1)
     assert (notice.quantity, notice.fine_units, notice.infraction_on) == ("3.5", "7.0", yesterday)
+
+
+async def test_a_lei_1533_auto_past_90_days_asks_the_issuer_to_confirm_in_the_chat_art_22_par_1(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """Drawn up 120 days ago: the review warns (Lei 1.533 Art. 22 §1) and offers "Emitir mesmo assim" instead of
+    Issue; once confirmed it issues, signed by Inês at the real time (issue 18 §2)."""
+    talk = await _staff(emulator, sessions, 830501, "Inês")
+    drawn = (dt.datetime.now(settings.tz) - dt.timedelta(days=120)).date()
+    law = await talk.send("/emitir", "Qual lei")
+    await talk.press_and_edit(law, "nstf:rb:sapezal-1533", "Qual infração")
+    await talk.send("L1533-26-IV", "Nome do infrator")
+    document = await talk.send("Motorista de placa QWE1A23", "CPF ou CNPJ")
+    address = await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
+    person = await talk.press_and_edit(address, "nstf:skip", "ID do Telegram")
+    await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
+    await talk.send("Av. Brasil, em frente à rodoviária", "Dia da lavratura")
+    await talk.send(drawn.strftime("%d/%m/%Y"), "Hora da lavratura")
+    when = await talk.send("10:00", "Dia em que a infração foi cometida")
+    await talk.press_and_edit(when, "nstf:skip", "Descreva os fatos")
+    witnesses = await talk.send("Embarque de passageiro na via pública sem o aplicativo.", "Testemunhas")
+    term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
+    review = await talk.press_and_edit(term, "nstf:skip", "Confirme para emitir mesmo assim")
+    assert "Art. 22, §1º" in review.text and "Você assina, como Inês" in review.text
+    buttons = [button["callback_data"] for row in review.reply_markup["inline_keyboard"] for button in row]
+    assert "nstf:issue" not in buttons and "nstf:late" in buttons
+    confirmed = await talk.press_and_edit(review, "nstf:late", "Confira a notificação antes de emitir")
+    await talk.press_and_edit(confirmed, "nstf:issue", "Emitida")
+    async with sessions() as session:
+        notice = (await session.exec(select(Notice))).one()
+    assert notice.issuer_telegram_id == 830501 and notice.signed_at is not None
+    assert notice.signed_at > notice.drawn_up_at + dt.timedelta(days=90)

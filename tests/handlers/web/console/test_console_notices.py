@@ -182,3 +182,19 @@ async def test_the_law_is_chosen_by_its_name_not_its_id(
     options = dict(re.findall(r'<option value="([^"]+)"[^>]*>([^<]+)</option>', select_law))
     assert options["nx-posturas"] == "Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina)"
     assert all(name != value for value, name in options.items())  # never the raw id as the name
+
+
+async def test_a_lei_1533_auto_past_90_days_is_issued_in_the_console_only_when_confirmed(
+    client: TestClient, sessions: SessionFactory, settings: Settings
+) -> None:
+    """Lei 1.533 Art. 22 §1: drawn up 2/11/2025, issued 2/3/2026 (120 days): the form warns and offers to confirm."""
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    form = {"csrf": csrf, "type": "auto", "rulebook": "sapezal-1533", "infraction_code": "L1533-26-IV",
+            "offender_name": "Maria", "place": "Av. Brasil", "drawn_up_on": "2025-11-02", "drawn_up_time": "10:00",
+            "facts": "Embarque na via pública sem o aplicativo."}
+    warned = await client.post("/painel/notificacoes/nova", data=form)
+    page = await warned.text()
+    assert warned.status == 422 and "Art. 22, §1º" in page and 'name="confirm_late"' in page
+    issued = await client.post("/painel/notificacoes/nova", data={**form, "confirm_late": "sim"},
+                               allow_redirects=False)
+    assert issued.status == 303, await issued.text()
