@@ -81,7 +81,7 @@ class ActAuthor:
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> ActAuthor:
         """The author recorded on an act."""
-        return cls(**{key: data.get(key, "") for key in cls.__dataclass_fields__})  # type: ignore[arg-type]
+        return cls(**{key: data.get(key, "") for key in cls.__dataclass_fields__})
 
     def line(self, tr: Translator) -> str:
         """The author in one line, in the reader's language.
@@ -136,7 +136,7 @@ async def grant_authority(
     moment = now or utcnow()
     if act not in ACT_KINDS:
         raise InvalidInput(N_("Unknown kind of act {act}: use one of {acts}."), act=act, acts=", ".join(ACT_KINDS))
-    rule = municipality.competent.of(act)  # type: ignore[arg-type]
+    rule = municipality.competent.of(act)
     if not member.name.strip() or not member.registration.strip():
         raise InvalidInput(N_("An act names its author: give the staff member's name and registration number "
                               "(matrícula) first."))
@@ -186,3 +186,28 @@ async def competent_author(
         raise NotCompetent(refusal, citation=rule.article, title=rule.title, office=rule.office)
     member, held = rows
     return _author(member, held)
+
+
+@dataclass(frozen=True, slots=True)
+class StaffRow:
+    """A staff member of a municipality as the console's staff page lists them, with their competences."""
+
+    member: StaffMember
+    authorities: tuple[StaffAuthority, ...]
+
+
+async def staff_of_municipalities(*, session: AsyncSession, municipalities: tuple[str, ...]) -> list[StaffRow]:
+    """The active staff holding a role in one of ``municipalities`` (or in every one), with their competences there."""
+    members = (await session.exec(
+        select(StaffMember).where(StaffMember.active == True,  # noqa: E712
+                                  col(StaffMember.municipality).is_(None)
+                                  | col(StaffMember.municipality).in_(municipalities))
+        .order_by(col(StaffMember.name), col(StaffMember.id))
+    )).all()
+    rows = []
+    for member in members:
+        assert member.id is not None
+        held = [row for row in await authorities_of(session=session, staff_member_id=member.id)
+                if row.municipality in municipalities]
+        rows.append(StaffRow(member=member, authorities=tuple(held)))
+    return rows

@@ -536,6 +536,7 @@ async def issue_notice(
         raise NoticeRefused(problems)
     late = past_issue_limit(rulebook=data.rulebook, drawn_up_at=ready.drawn_up_at, now=moment)
     data = replace(data, issuer_name=signer.name)  # the signer is the authenticated member, never free text
+    assert data.type is not None and data.rulebook is not None
     infraction, fine, recidivist = ready.infraction, ready.fine, ready.recidivist
     person_id, drawn_up_at, consequences = ready.person_id, ready.drawn_up_at, ready.consequences
     code = new_code()

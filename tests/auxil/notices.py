@@ -34,11 +34,11 @@ async def staff(session: AsyncSession, telegram_id: int, name: str, role: Role) 
     return view
 
 
-AUTUANTE = 7001
+AUTUANTE = 97001
 """The designated inspector who signs the test notices (CP Art. 12: with her portaria)."""
-CHEFE = 7002
+CHEFE = 97002
 """The head of department, who decides in the first instance (CP Art. 40; Lei 1.533 Art. 17)."""
-PREFEITO = 7003
+PREFEITO = 97003
 """The Prefeito, who decides the appeal (CP Art. 43, 45)."""
 CAST = {AUTUANTE: ("Inês Fiscal", "1234", Role.INSPECTOR, "autuar"),
         CHEFE: ("Carlos Chefe", "2345", Role.CLERK, "primeira_instancia"),

@@ -27,6 +27,7 @@ from handlers.web.console import (
     places,
     replies,
     signin,
+    team,
 )
 from handlers.web.console.guard import console_guard
 from handlers.web.console.rendering import setup_templates
@@ -41,7 +42,7 @@ def console_app() -> web.Application:
     setup_templates(app)
     for table in (signin.routes, dashboard.routes, cases.routes, bulk.routes, replies.routes, audit.routes,
                   exports.routes, notices.routes, filings.routes, drivers.routes,
-                  broadcasts.routes, places.routes, open311_keys.routes):
+                  broadcasts.routes, places.routes, open311_keys.routes, team.routes):
         app.add_routes(table)
     app.router.add_static("/static/", STATIC)
     return app

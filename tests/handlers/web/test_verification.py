@@ -72,4 +72,4 @@ async def test_the_page_shows_the_lavratura_and_who_signed_it_when(
     page = await (await client.get(f"/verificar/{issued.code}")).text()
     assert "Lavrada em" in page and "2 de março de 2026 às 09:30" in page
     assert ("Assinada eletronicamente em 20/03/2026 às 11:00 por Inês Fiscal, Agente fiscal designado, "
-            "Departamento de Fiscalização, matrícula nº 1234, Portaria nº 7001/2026, de 02/01/2026") in page
+            "Departamento de Fiscalização, matrícula nº 1234, Portaria nº 97001/2026, de 02/01/2026") in page

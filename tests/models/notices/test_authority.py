@@ -146,7 +146,7 @@ async def test_the_decision_names_its_author_with_office_registration_and_design
     [message] = await outbox(session, "notice.decision")
     text = render_decision(message.payload, translator("pt_BR")).text
     for shown in ("Carlos Chefe", "Chefe do Departamento", "Departamento de Fiscalização", "matrícula nº 2345",
-                  "Portaria nº 7002/2026, de 02/01/2026"):
+                  "Portaria nº 97002/2026, de 02/01/2026"):
         assert shown in text, shown
 
 
