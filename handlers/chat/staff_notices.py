@@ -39,6 +39,7 @@ from handlers.chat.forms import cancel_row, current_draft, form_input, save
 from handlers.chat.notices import today_of
 from handlers.chat.replies import esc, keyboard, menu_row, reply
 from handlers.chat.staff_review import ask_diligencia, diligencia_done, review_lines, vista
+from models.authorities import NotCompetent
 from models.calendar import BusinessCalendar
 from models.cases.catalogue_search import search_infractions
 from models.cases.fields import address, clean_text, past_day
@@ -54,7 +55,7 @@ from models.drafts import (
 from models.fines import per_square_metre
 from models.invalid_input import InvalidInput
 from models.notices.amounts import positive_amount
-from models.notices.authority import check_motivation
+from models.notices.authority import check_motivation, may_decide
 from models.notices.delivery import (
     DeliveryError,
     cpf_claimant,
@@ -851,9 +852,17 @@ async def send_files(update: Update, context: BalcaoContext, filing_id: int) -> 
 
 
 async def ask_decision(update: Update, context: BalcaoContext, filing_id: int, outcome: str) -> None:
-    """The decision's text (CP Art. 41: it states its effects)."""
-    await save(context, DECISION_FORM, "text", {"filing_id": filing_id, "outcome": outcome})
+    """The decision's text (CP Art. 41: it states its effects), once the caller is known to be competent for it."""
     tr = context.tr
+    try:  # issue 18 §1: the competent authority, not impeded, before a word is typed
+        async with context.sessions() as session:
+            await may_decide(session=session, settings=context.settings, filing_id=filing_id,
+                             telegram_user_id=context.person.telegram_user_id)
+    except NotCompetent as refused:
+        await reply(update, context, esc(refused.render(tr)),
+                    markup=keyboard([[(tr._("◀ Defences to decide"), "nstf:filings")], menu_row(context)]), edit=True)
+        return
+    await save(context, DECISION_FORM, "text", {"filing_id": filing_id, "outcome": outcome})
     verdict = tr._("Accept") if outcome == FilingOutcome.GRANTED.value else tr._("Reject")
     text = tr._("{verdict}: write the decision and its effects in one message.").format(verdict=verdict)
     await reply(update, context, text + small("Código de Posturas, Art. 41"),

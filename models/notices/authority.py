@@ -87,6 +87,21 @@ async def first_instance_deciders(*, session: AsyncSession, notice_id: int) -> s
     return ids
 
 
+async def may_decide(*, session: AsyncSession, settings: Settings, filing_id: int,
+                     telegram_user_id: int) -> ActAuthor | None:
+    """Before asking for the reasons: whether the caller may decide this pending filing (None: no such filing).
+
+    Raises:
+        NotCompetent: as :func:`access_decision`.
+    """
+    filing = await session.get(NoticeFiling, filing_id)
+    notice = await session.get(Notice, filing.notice_id) if filing is not None else None
+    if filing is None or notice is None or filing.decided_at is not None:
+        return None
+    return await access_decision(session=session, settings=settings, filing=filing, notice=notice,
+                                 telegram_user_id=telegram_user_id)
+
+
 def check_motivation(text: str, settings: Settings) -> str:
     """The decision's reasons, if they are reasons (CP Art. 41; Lei 9.784 Art. 50: explicit, clear motivation).
 

@@ -13,10 +13,13 @@ from models.authorities import grant_authority
 from models.cases.filing import file_representation
 from models.cases.tables import Case
 from models.columns import utcnow
-from models.notices.tables import Notice, NoticeType
+from models.notices.delivery import record_explicit_ciencia
+from models.notices.filings import file_filing
+from models.notices.tables import Notice, NoticeDelivery, NoticeFiling, NoticeType
 from models.people import Person, Role, StaffMember, add_staff
 from tests.auxil.case_chat import Talk
 from tests.auxil.case_people import representation
+from tests.auxil.notices import cp_auto, issue, opted_in, person
 
 
 async def _staff(emulator: Any, sessions: Any, user_id: int, name: str, role: Role = Role.INSPECTOR) -> Talk:
@@ -183,3 +186,27 @@ async def test_a_lei_1533_auto_past_90_days_asks_the_issuer_to_confirm_in_the_ch
         notice = (await session.exec(select(Notice))).one()
     assert notice.issuer_telegram_id == 830501 and notice.signed_at is not None
     assert notice.signed_at > notice.drawn_up_at + dt.timedelta(days=90)
+
+
+async def test_the_autuante_is_refused_in_the_chat_before_writing_a_word_l9784_art_18(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """Clara drew up the auto and is also head of department: /defesas refuses her the decision, naming Lei 9.784
+    Art. 18 I and CF Art. 37, before she types the reasons (issue 18 §1)."""
+    clara = await _staff(emulator, sessions, 830601, "Clara", Role.CLERK)
+    async with sessions() as session:
+        maria = await person(session, 830602, "Maria")
+        await opted_in(session, maria.id, now=utcnow() - dt.timedelta(days=1))
+        issued = await issue(session, settings, cp_auto(person_id=maria.id, drawn_up_on=utcnow().date()),
+                             now=utcnow(), signer=830601)
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id or 0,
+                                      person_id=maria.id, now=utcnow())
+        filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id or 0,
+                                   person_id=maria.id, text="O terreno não é meu.", now=utcnow())
+    listing = await clara.send("/defesas", "Defesas e recursos a decidir")
+    detail = await clara.press_and_edit(listing, f"nstf:fil:{filing.id}", "protocolo em")
+    refused = await clara.press_and_edit(detail, f"nstf:dec:{filing.id}:denied", "Você lavrou esta notificação")
+    assert "Lei 9.784/1999, Art. 18, I; CF, Art. 37" in refused.text
+    async with sessions() as session:
+        assert (await session.get(NoticeFiling, filing.id)).decided_at is None  # type: ignore[union-attr]
