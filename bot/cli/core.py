@@ -78,7 +78,8 @@ async def _staff_add(args: argparse.Namespace) -> int:
                                    served=settings.municipalities)
     tr = cli_translator(settings)
     designated_on = parse_day(args.designation_date, tr, option="--designation-date")
-    place = settings.municipalities[args.municipality] if args.municipality else settings.municipality
+    places = ([settings.municipalities[args.municipality]] if args.municipality
+              else list(settings.municipalities.values()))  # a deployment-wide member: the office of each one
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         await sync_municipalities(session=session, served=settings.municipalities)
         member = await add_staff(
@@ -87,15 +88,16 @@ async def _staff_add(args: argparse.Namespace) -> int:
         )
         granted = []
         for act in dict.fromkeys(args.act):
-            try:
-                held = await grant_authority(
-                    session=session, member=member, act=act, municipality=place, actor="cli",
-                    designation_kind=args.designation_kind, designation_number=args.designation_number,
-                    designation_on=designated_on)
-            except InvalidInput as refused:
-                raise CommandError(tr._("{option} {value}: {reason}").format(
-                    option="--act", value=act, reason=refused.render(tr))) from None
-            granted.append(f"{held.title} ({held.office})")
+            for place in places:
+                try:
+                    held = await grant_authority(
+                        session=session, member=member, act=act, municipality=place, actor="cli",
+                        designation_kind=args.designation_kind, designation_number=args.designation_number,
+                        designation_on=designated_on)
+                except InvalidInput as refused:
+                    raise CommandError(tr._("{option} {value}: {reason}").format(
+                        option="--act", value=act, reason=refused.render(tr))) from None
+                granted.append(f"{held.title} ({held.office})")
     print(tr._("Staff member {telegram_id} has role {role}.").format(
         telegram_id=member.telegram_user_id, role=member.role.value))
     for line in granted:
