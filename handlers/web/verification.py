@@ -22,8 +22,8 @@ from bot.i18n import N_, Translator, translator
 from handlers.web.keys import sessions_of, settings_of
 from models.authorities import ActAuthor
 from models.notices.codes import format_code, normalize_code
-from models.notices.tables import NoticeOutcome, NoticeStage, NoticeType
-from models.notices.verification import PublicNotice, verify_code
+from models.notices.tables import FilingKind, NoticeOutcome, NoticeStage, NoticeType
+from models.notices.verification import PublicDecision, PublicNotice, verify_code
 from models.tlog.notices import NoticeProof, notice_proof
 from models.tlog.proofs import run
 
@@ -109,6 +109,7 @@ def _valid(notice: PublicNotice, code: str, tr: Translator) -> str:
                                                                  time=tr.time(notice.drawn_up_at)))]
           if notice.drawn_up_at else []),
         (tr._("Signature"), signature_text(notice, tr)),
+        *[(tr._(DECISION_NAMES[decision.kind]), decision_text(decision, tr)) for decision in notice.decisions],
         (tr._("Provision"), f"{notice.law_title}, {notice.article}"),
         (tr._("Status"), _status(notice, tr)),
     ]
@@ -118,6 +119,21 @@ def _valid(notice: PublicNotice, code: str, tr: Translator) -> str:
     privacy = _esc(tr._("For privacy, personal data is not shown here (LGPD)."))
     return (f'<h1 class="ok">✔ {heading}</h1><p>{lead}</p><dl>{items}</dl>'
             f"<p><small>{privacy}</small></p>")
+
+
+DECISION_NAMES = {
+    FilingKind.DEFESA: N_("Decision on the defence"),
+    FilingKind.RECLAMACAO: N_("Decision on the complaint (reclamação)"),
+    FilingKind.RECURSO: N_("Decision on the appeal"),
+}
+
+
+def decision_text(decision: PublicDecision, tr: Translator) -> str:
+    """When a decision was given and by whom (issue 18 §1: every decision names its author)."""
+    if decision.decider is None:
+        return tr._("On {date}, before deciders were recorded.").format(date=tr.short_date(decision.decided_at))
+    return tr._("On {date}, by {author}").format(date=tr.short_date(decision.decided_at),
+                                                 author=ActAuthor.from_data(decision.decider).line(tr))
 
 
 def signature_text(notice: PublicNotice, tr: Translator) -> str:

@@ -11,11 +11,11 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from models.notices.codes import code_hash, normalize_code, same_hash
-from models.notices.tables import Notice, NoticeOutcome, NoticeStage, NoticeType
+from models.notices.tables import FilingKind, Notice, NoticeFiling, NoticeOutcome, NoticeStage, NoticeType
 from models.rulebooks.catalogue import LAW_TITLES
 
 
@@ -35,6 +35,16 @@ class PublicNotice:
     drawn_up_at: dt.datetime | None = None  # the lavratura (issue 18 §2), apart from the signature
     signer: dict[str, Any] | None = None  # who signed it (a public official acting: not personal data of a party)
     signed_at: dt.datetime | None = None
+    decisions: tuple[PublicDecision, ...] = ()  # issue 18 §1: every decision names its author
+
+
+@dataclass(frozen=True, slots=True)
+class PublicDecision:
+    """A decision on a filing of the notice, as the public page names it: kind, moment and author (no reasons)."""
+
+    kind: FilingKind
+    decided_at: dt.datetime
+    decider: dict[str, Any] | None  # None: decided before deciders were recorded, or rejected by lapse (CP Art. 42)
 
 
 async def _notice_of_code(session: AsyncSession, code: str) -> Notice | None:
@@ -71,4 +81,12 @@ async def verify_code(*, session: AsyncSession, code: str) -> PublicNotice | Non
         drawn_up_at=notice.drawn_up_at,
         signer=notice.signer,
         signed_at=notice.signed_at,
+        decisions=tuple(
+            PublicDecision(kind=filing.kind, decided_at=filing.decided_at, decider=filing.decider)
+            for filing in (await session.exec(
+                select(NoticeFiling)
+                .where(NoticeFiling.notice_id == notice.id, col(NoticeFiling.decided_at).is_not(None))
+                .order_by(col(NoticeFiling.id)))).all()
+            if filing.decided_at is not None
+        ),
     )

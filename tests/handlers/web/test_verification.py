@@ -7,12 +7,16 @@ from collections.abc import AsyncIterator
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db import SessionFactory
 from bot.settings import Settings
 from bot.web import build_web_app
-from tests.auxil.notices import cp_auto, issue
+from models.notices.delivery import record_explicit_ciencia
+from models.notices.filings import decide_filing, file_filing
+from models.notices.tables import FilingOutcome, NoticeDelivery
+from tests.auxil.notices import CHEFE, cp_auto, issue, opted_in, person
 
 NOW = dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC)
 
@@ -73,3 +77,23 @@ async def test_the_page_shows_the_lavratura_and_who_signed_it_when(
     assert "Lavrada em" in page and "2 de março de 2026 às 09:30" in page
     assert ("Assinada eletronicamente em 20/03/2026 às 11:00 por Inês Fiscal, Agente fiscal designado, "
             "Departamento de Fiscalização, matrícula nº 1234, Portaria nº 97001/2026, de 02/01/2026") in page
+
+
+async def test_the_page_names_the_author_of_each_decision(
+    client: TestClient, session: AsyncSession, settings: Settings
+) -> None:
+    """Issue 18 §1: the decision on the reclamação is named with its author (CP Art. 40: the Chefe), not its reasons."""
+    maria = await person(session, 9001, "Maria")
+    await opted_in(session, maria.id, now=NOW)
+    issued = await issue(session, settings, cp_auto(person_id=maria.id), now=NOW)
+    delivery = (await session.exec(select(NoticeDelivery))).one()
+    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id or 0,
+                                  person_id=maria.id, now=NOW)
+    filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id or 0,
+                               person_id=maria.id, text="Não é meu terreno.", now=NOW)
+    await decide_filing(session=session, settings=settings, filing_id=filing.id or 0, outcome=FilingOutcome.DENIED,
+                        text="Improcedente: a certidão mostra o imóvel em nome da autuada.",
+                        decider_telegram_id=CHEFE, now=NOW + dt.timedelta(days=3))
+    page = await (await client.get(f"/verificar/{issued.code}")).text()
+    assert "Decisão sobre a reclamação" in page and "Em 05/03/2026, por Carlos Chefe, Chefe do Departamento" in page
+    assert "certidão" not in page  # the reasons are the parties', not the public page's
