@@ -211,3 +211,20 @@ async def staff_of_municipalities(*, session: AsyncSession, municipalities: tupl
                 if row.municipality in municipalities]
         rows.append(StaffRow(member=member, authorities=tuple(held)))
     return rows
+
+
+async def ombudsman_author(*, session: AsyncSession, member: StaffMember, municipality: MunicipalityConfig
+                           ) -> ActAuthor:
+    """The author an ombudsman answer names: the Ouvidor (Lei 13.460/2017 Art. 13–14), as the file sets them.
+
+    The ``ombudsman`` staff role is the Ouvidor's: a member holding it answers (its role check is the
+    competence); a recorded ``ouvidoria`` competence adds its designation act.
+    """
+    assert member.id is not None
+    held = next((row for row in await authorities_of(session=session, staff_member_id=member.id)
+                 if row.act == "ouvidoria" and row.municipality == municipality.slug), None)
+    if held is not None:
+        return _author(member, held)
+    rule = municipality.competent.of("ouvidoria")
+    return ActAuthor(telegram_user_id=member.telegram_user_id, name=member.name, title=rule.title, office=rule.office,
+                     registration=member.registration)

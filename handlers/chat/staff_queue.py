@@ -273,7 +273,8 @@ async def _execute(update: Update, context: BalcaoContext, data: dict[str, Any])
                                            now=now, settings=context.settings)
             done = tr._("Sent to the author. They have until {date} to answer.").format(date=tr.date(due))
         elif action == "answer":
-            await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=text or "", now=now)
+            await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=text or "", now=now,
+                              settings=context.settings)
             done = tr._("Answer sent to the author. The case is closed.")
         elif action == "extend":
             due = await extend(session=session, telegram_user_id=who, case_id=case_id, reason=text or "", now=now,

@@ -24,6 +24,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import N_
 from bot.settings import Settings
+from models.authorities import ombudsman_author
 from models.cases.fields import clean_text
 from models.cases.schedule import complement_due_on, extended_due_on
 from models.cases.tables import (
@@ -471,9 +472,11 @@ def _ombudsman(case: Case) -> None:
 
 
 async def answer_case(
-    *, session: AsyncSession, telegram_user_id: int, case_id: int, text: str, now: dt.datetime
+    *, session: AsyncSession, telegram_user_id: int, case_id: int, text: str, now: dt.datetime, settings: Settings
 ) -> None:
     """Give an ombudsman case its conclusive answer (Lei 13.460/2017 Art. 12); the author gets it in the chat.
+
+    The answer names its author, the Ouvidor, with the office and role of the municipalities file (issue 18 §1).
 
     Raises:
         PermissionDenied: not the ombudsman.
@@ -484,11 +487,16 @@ async def answer_case(
     actor = await _acting(session=session, telegram_user_id=telegram_user_id, case=case)
     _ombudsman(case)
     answer = clean_text(text, min_length=10, max_length=3500)
+    member = await session.get(StaffMember, actor.member_id)
+    assert member is not None
+    author = await ombudsman_author(session=session, member=member,
+                                    municipality=settings.for_municipality(case.municipality).municipality)
     _self_assign(case, actor)
     case.answer = answer
     case.status = CaseStatus.ANSWERED
     case.closed_at = now
-    await record_event(session=session, case=case, kind=EventKind.ANSWERED, actor=actor.tag, now=now, note=answer)
+    await record_event(session=session, case=case, kind=EventKind.ANSWERED, actor=actor.tag, now=now, note=answer,
+                       details={"author": author.as_data()})
     await session.commit()
 
 

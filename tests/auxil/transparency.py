@@ -100,9 +100,9 @@ async def seed_panel(session: AsyncSession, settings: Settings) -> Seeded:
                  reason="Não foi possível constatar o ruído.", now=cuiaba(dt.date(2026, 2, 20)))
     await decide(session=session, telegram_user_id=ines, case_id=ride.case_id, outcome=Outcome.AUTO, reason=None,
                  now=cuiaba(dt.date(2026, 2, 18)))
-    await answer_case(session=session, telegram_user_id=otavio, case_id=complaint.case_id,
+    await answer_case(session=session, settings=settings, telegram_user_id=otavio, case_id=complaint.case_id,
                       text="O posto recebeu um médico novo nesta semana.", now=cuiaba(dt.date(2026, 2, 5)))
-    await answer_case(session=session, telegram_user_id=otavio, case_id=nx_complaint.case_id,
+    await answer_case(session=session, settings=settings, telegram_user_id=otavio, case_id=nx_complaint.case_id,
                       text="As lâmpadas foram trocadas.", now=cuiaba(dt.date(2026, 2, 23)))
     for case, level in ((rubbish, Satisfaction.SATISFIED), (noise, Satisfaction.UNSATISFIED),
                         (ride, Satisfaction.PARTLY), (nx_complaint, Satisfaction.SATISFIED)):

@@ -66,7 +66,8 @@ async def _one(request: web.Request, staff: ConsoleStaff, case_id: int, action: 
                 if template is not None:
                     locale = await reader_locale(session=session, case_id=case_id)
                     body = fill(template, locale=locale, case=case, timezone=settings.timezone)
-                await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=body, now=now)
+                await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=body, now=now,
+                                  settings=settings)
         except CaseNotFound:  # a restricted ombudsman case, to anyone but the Ombudsman (Lei 13.460 Art. 10 §7)
             await session.rollback()
             return BulkResult(protocol=f"#{case_id}", done=False, reason=tr._("No case has that protocol number."))
