@@ -335,7 +335,7 @@ async def vista(request: web.Request) -> web.Response:
         try:
             filing = await open_vista(session=session, settings=settings_of(request),
                                       filing_id=int(request.match_info["filing_id"]),
-                                      actor=f"staff:{request[STAFF_ID]}")
+                                      decider_telegram_id=request[STAFF_ID])
         except FilingRefused as exc:
             return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
     return web.json_response({"id": filing.id, **_review(filing)})
@@ -351,8 +351,9 @@ async def diligencia(request: web.Request) -> web.Response:
         if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
             return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
-            filing = await order_diligencia(session=session, filing_id=int(request.match_info["filing_id"]),
-                                            text=str(body.get("text") or ""), actor=f"staff:{request[STAFF_ID]}")
+            filing = await order_diligencia(session=session, settings=settings_of(request),
+                                            filing_id=int(request.match_info["filing_id"]),
+                                            text=str(body.get("text") or ""), decider_telegram_id=request[STAFF_ID])
         except FilingRefused as exc:
             return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
     return web.json_response({"id": filing.id, **_review(filing)})
@@ -367,8 +368,9 @@ async def diligencia_done(request: web.Request) -> web.Response:
         if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
             return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
-            filing = await conclude_diligencia(session=session, filing_id=int(request.match_info["filing_id"]),
-                                               actor=f"staff:{request[STAFF_ID]}")
+            filing = await conclude_diligencia(session=session, settings=settings_of(request),
+                                               filing_id=int(request.match_info["filing_id"]),
+                                               decider_telegram_id=request[STAFF_ID])
         except FilingRefused as exc:
             return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
     return web.json_response({"id": filing.id, **_review(filing)})

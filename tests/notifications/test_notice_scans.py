@@ -22,6 +22,7 @@ from notifications.scans import SCANS, run_scan
 from tests.auxil.notices import (
     AUTUANTE,
     CHEFE,
+    competent,
     cp_auto,
     issue,
     l1533_auto,
@@ -205,7 +206,10 @@ async def test_cp_art_40_the_decision_due_is_warned_to_clerks_by_the_registered_
     assert "sexta-feira, 17 de abril de 2026" in text and "Art. 40" in text
     assert first.payload["filing_id"] == filing.id
     assert filing.id is not None
-    await open_vista(session=session, settings=settings, filing_id=filing.id, actor="staff:9102",
+    # the Chefe gives vista (CP Art. 40 §1); Clara, who drew the auto up, may not (Lei 9.784 Art. 18 I). His staff
+    # role is not one the warnings go to, so the counts stay Clara's.
+    await competent(session, settings, CHEFE, "primeira_instancia", name="Carlos Chefe", role=Role.OMBUDSMAN)
+    await open_vista(session=session, settings=settings, filing_id=filing.id, decider_telegram_id=CHEFE,
                      now=cuiaba(dt.date(2026, 4, 15)))  # vista: 3 days end Sat 18/4 → Mon 20/4
     # §2: 5 days after the vista end on Sat 25/4 → Mon 27/4; warned 3 days before, on Fri 24/4
     assert await run_scan("notice-decision-warnings", session=session, now=cuiaba(dt.date(2026, 4, 23)),

@@ -260,3 +260,24 @@ async def test_a_staff_member_of_another_municipality_holds_no_competence_here(
 
 def test_the_default_authorities_cite_the_laws_as_the_documents_name_them() -> None:
     assert (LAW_TITLES[CP], LAW_TITLES["sapezal-1533"]) == (CP_TITLE, L1533_TITLE)
+
+
+async def test_cp_art_40_par_1_and_art_42_vista_and_diligencia_are_the_judges_acts_too(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """The Chefe gives vista and converts the judgment into a diligência; the autuante, a party, does neither."""
+    from models.notices.review import open_vista, order_diligencia
+
+    _notice_id, filing_id = await _reclamacao(session, settings, cast)
+    await designate(session, settings, AUTUANTE, "primeira_instancia")
+    with pytest.raises(FilingRefused) as impeded:
+        await open_vista(session=session, settings=settings, filing_id=filing_id, decider_telegram_id=AUTUANTE,
+                         now=at_cuiaba(dt.date(2026, 4, 8)))
+    assert "Art. 18, I" in impeded.value.citation
+    with pytest.raises(FilingRefused) as refused:
+        await order_diligencia(session=session, settings=settings, filing_id=filing_id, text="Vistoria.",
+                               decider_telegram_id=cast.clara.telegram_user_id)
+    assert "Chefe do Departamento" in refused.value.render(translator("pt_BR"))
+    opened = await open_vista(session=session, settings=settings, filing_id=filing_id, decider_telegram_id=CHEFE,
+                              now=at_cuiaba(dt.date(2026, 4, 8)))
+    assert opened.vista_first_on == dt.date(2026, 4, 8)
