@@ -151,6 +151,88 @@ class PaymentMeans(_Strict):
     pix_key: str = Field(default="", max_length=77, pattern=f"^(?:{PIX_KEY_PATTERN})?$")
     pix_merchant_name: str = Field(default="", max_length=25)
     pix_merchant_city: str = Field(default="", max_length=15)
+ActKind = Literal["autuar", "primeira_instancia", "segunda_instancia", "ouvidoria"]
+"""The acts an authority performs: draw up a notice (autuar), decide a defence or reclamação (first instance),
+decide the appeal (second instance), answer an ombudsman case."""
+
+ACT_KINDS: Final[tuple[ActKind, ...]] = ("autuar", "primeira_instancia", "segunda_instancia", "ouvidoria")
+
+
+class Authority(_Strict):
+    """Who may perform one kind of act in a municipality: the office and the staff role (cargo) that holds it.
+
+    ``designation_required``: the staff member must hold a designation act (portaria, number, date) for it, as
+    CP Art. 12 requires of the agent who applies fines ("Agente para esse fim designado").
+    """
+
+    office: str = Field(min_length=1, max_length=160, description="The office (órgão) that performs the act.")
+    title: str = Field(min_length=1, max_length=160, description="The staff role (cargo) that performs it.")
+    article: str = Field(default="", max_length=160, description="The provision that gives the competence.")
+    designation_required: bool = False
+
+
+class Authorities(_Strict):
+    """The competent authority of each kind of act (issue 18 §1); the defaults are those of Balcão's two laws."""
+
+    autuar: Authority
+    primeira_instancia: Authority
+    segunda_instancia: Authority
+    ouvidoria: Authority
+
+    def of(self, act: ActKind) -> Authority:
+        """The authority of one kind of act."""
+        authority: Authority = getattr(self, act)
+        return authority
+
+
+class AuthoritiesFile(_Strict):
+    """``[municipality.authorities.<act>]`` tables of the file; an act not given keeps its law's default."""
+
+    autuar: Authority | None = None
+    primeira_instancia: Authority | None = None
+    segunda_instancia: Authority | None = None
+    ouvidoria: Authority | None = None
+
+
+CP_TITLE: Final = "Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina)"
+L1533_TITLE: Final = "Lei nº 1.533/2020 (Sapezal)"
+"""The laws' names as the documents cite them (``models.rulebooks.catalogue.LAW_TITLES``; a test keeps them equal)."""
+
+
+def default_authorities(ibge_code: str) -> Authorities:
+    """The competent authorities as each shipped law sets them (LEGAL-CHOICES #authorities).
+
+    - Nova Xavantina, Código de Posturas: fines by an agent designated for it (Art. 12); reclamações decided by the
+      Chefe do Departamento where the agents serve (Art. 40); the appeal to the Prefeito (Art. 43, 45).
+    - Sapezal, Lei 1.533/2020: the Secretaria Municipal de Finanças e Orçamento investigates and applies the
+      penalties (Art. 17), through its agentes fiscalizadores (Art. 18 sole paragraph) — the first instance is its
+      Secretário; the Law names no appeal authority, so the hierarchical appeal goes to the Prefeito (Lei 9.784
+      Art. 56 §1).
+    - Elsewhere the same shape with generic names, to be set in the municipalities file.
+    - Ombudsman answers: the Ouvidor (Lei 13.460/2017 Art. 13–14).
+    """
+    ouvidor = Authority(office="Ouvidoria Municipal", title="Ouvidor(a)", article="Lei 13.460/2017, Art. 13–14")
+    if ibge_code == RULEBOOK_OWNERS["sapezal-1533"]:
+        smfo = "Secretaria Municipal de Finanças e Orçamento"
+        return Authorities(
+            autuar=Authority(office=smfo, title="Agente fiscalizador", article=f"{L1533_TITLE}, Art. 17–18",
+                             designation_required=True),
+            primeira_instancia=Authority(office=smfo, title="Secretário(a) Municipal de Finanças e Orçamento",
+                                         article=f"{L1533_TITLE}, Art. 17"),
+            segunda_instancia=Authority(office="Gabinete do Prefeito", title="Prefeito(a) Municipal",
+                                        article="Lei 9.784/1999, Art. 56, §1º"),
+            ouvidoria=ouvidor,
+        )
+    department = "Departamento de Fiscalização"
+    return Authorities(
+        autuar=Authority(office=department, title="Agente fiscal designado", article=f"{CP_TITLE}, Art. 12",
+                         designation_required=True),
+        primeira_instancia=Authority(office=department, title="Chefe do Departamento",
+                                     article=f"{CP_TITLE}, Art. 40"),
+        segunda_instancia=Authority(office="Gabinete do Prefeito", title="Prefeito(a) Municipal",
+                                    article=f"{CP_TITLE}, Art. 43 e 45"),
+        ouvidoria=ouvidor,
+    )
 
 
 def bot_token_shape(value: SecretStr | None) -> SecretStr | None:
@@ -199,6 +281,10 @@ class MunicipalityConfig(_Strict):
         default=None, description="How fines are paid (the DAM's office, a PIX key); unset: the notice names none.")
     signing: SigningCertificate | None = Field(
         default=None, description="The certificate that signs this municipality's PDFs; unset: they are unsigned.")
+    authorities: AuthoritiesFile = Field(
+        default_factory=AuthoritiesFile,
+        description="The competent authority of each kind of act; an act not given: as its law sets it.",
+    )
 
     @field_validator("bot_token")
     @classmethod
@@ -240,6 +326,10 @@ class MunicipalityConfig(_Strict):
         """Where people notified appear and file (CP Art. 24 setor competente; L9784 Art. 26 §1 III)."""
         named = [office for office in self.offices if office.name == self.notice_office]
         return named[0] if named else (self.offices[0] if self.offices else None)
+    def competent(self) -> Authorities:
+        """The competent authority of each kind of act: the file's, else the defaults of its law."""
+        defaults = default_authorities(self.ibge_code)
+        return Authorities(**{act: getattr(self.authorities, act) or defaults.of(act) for act in ACT_KINDS})
 
     @property
     def prefeitura(self) -> str:

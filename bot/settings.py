@@ -153,6 +153,18 @@ class Settings(BaseSettings):
         description="Lei 1.533 Art. 22 recurso length in days (the Law leaves it to a Decreto; "
         "Lei 9.784/1999 Art. 59 gives 10).",
     )
+    decision_min_reasons: int = Field(
+        default=40,
+        ge=1,
+        le=1000,
+        description="CP Art. 41 and Lei 9.784/1999 Art. 50: the fewest characters a decision's reasons may have; "
+        "shorter ones (\"ok\", \"indeferido\") are refused as no motivation at all.",
+    )
+    l1533_issue_limit: Literal["refuse", "confirm"] = Field(
+        default="confirm",
+        description="Lei 1.533 Art. 22 §1: an auto issued more than 90 days after its drawing up — refused, or "
+        "issued only when the issuer confirms it explicitly (the confirmation is recorded).",
+    )
     l1533_payment_days: int = Field(
         default=30,
         ge=1,

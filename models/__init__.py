@@ -7,6 +7,7 @@ Importing this package registers every table on ``SQLModel.metadata`` (Alembic a
 
 from models import (  # noqa: F401  (register tables)
     audit,
+    authorities,  # staff competences per kind of act (issue 18)
     broadcasts,  # staff broadcasts
     cases,  # citizens' cases
     console,  # the staff web console

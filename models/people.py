@@ -80,6 +80,10 @@ class StaffMember(SQLModel, table=True):
     )
     name: str = Field(default="", sa_column=Column(String(128), nullable=False, default=""))
     role: Role = Field(sa_column=Column(Enum(Role, native_enum=False, length=16), nullable=False))
+    registration: str = Field(
+        default="", sa_column=Column(String(32), nullable=False, default="", server_default=""),
+        description="The employee's registration number (matrícula), named on every act they sign.",
+    )
     active: bool = True
     created_at: dt.datetime = Field(default_factory=utcnow, sa_column=Column(UTCDateTime, nullable=False))
 
@@ -335,7 +339,7 @@ async def staff_municipalities(*, session: AsyncSession, telegram_user_id: int, 
 
 async def add_staff(
     *, session: AsyncSession, telegram_user_id: int, role: Role, name: str = "", actor: str,
-    municipality: str | None = None,
+    municipality: str | None = None, registration: str = "",
 ) -> StaffMember:
     """Add a staff member, or change the role of an existing one, in a municipality; audited.
 
@@ -346,19 +350,22 @@ async def add_staff(
         name: display name.
         actor: who did it, for the audit log (e.g. ``"cli"``).
         municipality: where the role is held; ``None``: in every municipality of the deployment.
+        registration: the registration number (matrícula); empty keeps the one recorded.
     """
     member = (
         await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == telegram_user_id,
                                                      StaffMember.municipality == municipality))
     ).first()
     if member is None:
-        member = StaffMember(telegram_user_id=telegram_user_id, role=role, name=name, municipality=municipality)
+        member = StaffMember(telegram_user_id=telegram_user_id, role=role, name=name, municipality=municipality,
+                             registration=registration.strip())
         session.add(member)
         action = "staff.add"
     else:
         member.role = role
         member.active = True
         member.name = name or member.name
+        member.registration = registration.strip() or member.registration
         action = "staff.update"
     await session.flush()
     await record(

@@ -11,6 +11,7 @@ import html
 from typing import Any
 
 from bot.i18n import Translator
+from models.authorities import ActAuthor
 from models.cases.labels import KIND_LABELS, SATISFACTION_LABELS, STATUS_LABELS
 from models.cases.tables import CaseKind, CaseStatus, Satisfaction
 from models.cases.timeline import CITIZEN_UPDATE, STAFF_NOTICE
@@ -91,7 +92,11 @@ def render_case_update(payload: dict[str, Any], tr: Translator) -> Rendered:
         return Rendered(text=_decided(payload, tr), buttons=[see])
     if event == "answered":
         text = tr._("The Ouvidoria answered your case {protocol}:").format(protocol=protocol)
-        text += f"\n\n{_esc(payload.get('note') or '')}\n\n" + tr._("Were you satisfied with the answer?")
+        text += f"\n\n{_esc(payload.get('note') or '')}\n\n"
+        if payload.get("author"):  # issue 18 §1: the answer names its author, the Ouvidor
+            text += tr._("Answered by {author}.").format(author=_esc(ActAuthor.from_data(payload["author"]).line(tr)))
+            text += "\n\n"
+        text += tr._("Were you satisfied with the answer?")
         text += small(tr._("Lei 13.460/2017, Art. 23"))
         rating = [(tr._(SATISFACTION_LABELS[s]), f"acomp:sat:{case_id}:{s.value}") for s in Satisfaction]
         return Rendered(text=text, buttons=[rating, see])

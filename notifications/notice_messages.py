@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from bot.municipalities import Office
+from models.authorities import ActAuthor
 from models.notices.act_elements import goes_on_line, where_to_act_lines
 from models.notices.pdf import money_of
 from models.notices.tables import FilingKind, FilingOutcome, NoticeType
@@ -137,6 +138,9 @@ def render_decision(payload: dict[str, Any], tr: Translator) -> Rendered:
     else:
         lines.append(tr._("Result for {kind}: not accepted. The notice stands.").format(kind=_esc(kind)))
     lines.append(f"<blockquote>{_esc(payload.get('decision_text') or '')}</blockquote>")
+    if payload.get("decider"):  # issue 18 §1: every decision names its author (name, role, office, matrícula)
+        author = ActAuthor.from_data(payload["decider"])
+        lines.append(tr._("Decided by {author}.").format(author=_esc(author.line(tr))))
     terms = window_terms(payload, tr)
     if terms:
         lines.append(tr._("Counting from the day you confirm you received this decision:"))

@@ -7,14 +7,18 @@ import asyncio
 import sys
 
 from bot import migrate
-from bot.cli.errors import unknown_municipality
+from bot.cli.errors import CommandError, unknown_municipality
+from bot.cli.notices import parse_day
 from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
 from bot.db import database
 from bot.i18n import Translator
+from bot.municipalities import ACT_KINDS
 from bot.settings import get_settings
+from models.authorities import grant_authority
 from models.columns import utcnow
 from models.console.roles import NoSuchRole, end_role
+from models.invalid_input import InvalidInput
 from models.municipalities import sync_municipalities
 from models.people import ROLE_LABELS, Role, add_staff
 
@@ -42,6 +46,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
     add.add_argument("--municipality", metavar=tr.pgettext("metavar", "SLUG"), default=None,
                      help=tr._("where the role is held (a role is held in one municipality); omitted: in every "
                                "municipality of the deployment"))
+    add.add_argument("--registration", default="", metavar=tr.pgettext("metavar", "NUMBER"),
+                     help=tr._("registration number (matrícula), named on every act the person signs"))
+    add.add_argument("--act", action="append", default=[], choices=list(ACT_KINDS),
+                     help=tr._("a kind of act the person is the competent authority for, in the office the "
+                               "municipalities file sets (repeat for several)"))
+    add.add_argument("--designation-kind", default="Portaria", metavar=tr.pgettext("metavar", "KIND"),
+                     help=tr._("the designation act (default: Portaria)"))
+    add.add_argument("--designation-number", default="", metavar=tr.pgettext("metavar", "NUMBER"),
+                     help=tr._("the designation act's number, e.g. 12/2026 (required to draw up notices, CP Art. 12)"))
+    add.add_argument("--designation-date", default=None, metavar=tr.pgettext("metavar", "DATE"),
+                     help=tr._("the designation act's date: YYYY-MM-DD or DD/MM/YYYY"))
     add.set_defaults(handler=_staff_add)
     remove = staff_commands.add_parser(
         "remove",
@@ -76,15 +91,32 @@ async def _staff_add(args: argparse.Namespace) -> int:
     if args.municipality is not None and args.municipality not in settings.municipalities:
         raise unknown_municipality(cli_translator(settings), option="--municipality", value=args.municipality,
                                    served=settings.municipalities)
+    tr = cli_translator(settings)
+    designated_on = parse_day(args.designation_date, tr, option="--designation-date")
+    places = ([settings.municipalities[args.municipality]] if args.municipality
+              else list(settings.municipalities.values()))  # a deployment-wide member: the office of each one
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         await sync_municipalities(session=session, served=settings.municipalities)
         member = await add_staff(
             session=session, telegram_user_id=args.telegram_id, role=Role(args.role), name=args.name, actor="cli",
-            municipality=args.municipality,
+            municipality=args.municipality, registration=args.registration,
         )
-    tr = cli_translator(settings)
+        granted = []
+        for act in dict.fromkeys(args.act):
+            for place in places:
+                try:
+                    held = await grant_authority(
+                        session=session, member=member, act=act, municipality=place, actor="cli",
+                        designation_kind=args.designation_kind, designation_number=args.designation_number,
+                        designation_on=designated_on)
+                except InvalidInput as refused:
+                    raise CommandError(tr._("{option} {value}: {reason}").format(
+                        option="--act", value=act, reason=refused.render(tr))) from None
+                granted.append(f"{held.title} ({held.office})")
     print(tr._("Staff member {telegram_id} has role {role}.").format(
         telegram_id=member.telegram_user_id, role=tr._(ROLE_LABELS[member.role])))
+    for line in granted:
+        print(tr._("Competent as: {authority}").format(authority=line))
     return 0
 
 

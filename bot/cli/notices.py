@@ -30,9 +30,10 @@ from bot.settings import get_settings
 from models.invalid_input import InvalidInput
 from models.municipalities import sync_municipalities
 from models.notices.documents import offender_document
-from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice
+from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice, require_issuer
 from models.notices.status import notice_by_number
 from models.notices.tables import DeliveryState, NoticeDelivery, NoticeType
+from models.people import PermissionDenied, Role
 from models.rulebooks.catalogue import RULEBOOK_IDS
 from models.tlog.heads import HeadFormatError, TreeHead, load_public_key, signing_key
 from models.tlog.proofs import run
@@ -69,8 +70,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
                        help=tr._("day it is drawn up: YYYY-MM-DD or DD/MM/YYYY"))
     issue.add_argument("--hora", metavar="HH:MM", help=tr._("hour it is drawn up"))
     issue.add_argument("--fatos", metavar=tr.pgettext("metavar", "TEXT"), help=tr._("description of the facts"))
-    issue.add_argument("--emissor", metavar=tr.pgettext("metavar", "NAME"),
-                       help=tr._("the agent who draws it up (name, registration)"))
+    issue.add_argument("--como", required=True, type=whole_number(tr), metavar=tr.pgettext("metavar", "TELEGRAM_ID"),
+                       help=tr._("the staff member who issues and signs it (python -m bot staff add … --act "
+                                 "autuar): their role and designation are checked"))
+    issue.add_argument("--confirmar-prazo", action="store_true",
+                       help=tr._("issue a Lei 1.533 auto drawn up more than 90 days ago anyway (Art. 22 §1)"))
     issue.add_argument("--testemunhas", metavar=tr.pgettext("metavar", "NAMES"),
                        help=tr._("witnesses, if any (auto, Art. 34 II)"))
     issue.add_argument("--dispositivo", metavar=tr.pgettext("metavar", "PROVISION"),
@@ -189,13 +193,19 @@ async def _issue(args: argparse.Namespace) -> int:
             type=NoticeType(args.tipo), rulebook=args.rulebook, infraction_code=args.infracao,
             offender_name=args.nome, offender_document=document, offender_address=args.endereco, place=args.local,
             drawn_up_on=parse_day(args.data, tr), drawn_up_time=parse_time(args.hora, tr), facts=args.fatos,
-            issuer_name=args.emissor, witnesses=args.testemunhas, inspection_term=args.termo,
+            witnesses=args.testemunhas, inspection_term=args.termo,
             person_id=args.person_id, person_telegram_id=args.person_telegram_id, case_id=args.case_id,
             preliminar_id=preliminar_id, units=units, infraction_on=infraction_on, quantity=quantity,
             infringed_provision=args.dispositivo, platform_name=args.plataforma,
         )
         try:
-            issued = await issue_notice(session=session, settings=settings, data=data, actor="cli")
+            await require_issuer(session=session, settings=settings, telegram_user_id=args.como, rulebook=args.rulebook,
+                                 allowed=frozenset({Role.INSPECTOR, Role.CLERK}))
+            issued = await issue_notice(session=session, settings=settings, data=data, actor=f"staff:{args.como}",
+                                        issuer_telegram_id=args.como, late_confirmed=args.confirmar_prazo)
+        except PermissionDenied:
+            raise CommandError(tr._("--como {id}: not a staff member who may issue notices under this law there.")
+                               .format(id=args.como)) from None
         except NoticeRefused as exc:
             lines = [tr._("The notice was not issued:")] + [f"  - {p.render(tr)}" for p in exc.problems]
             raise CommandError("\n".join(lines)) from None

@@ -7,6 +7,7 @@ the bot talks to the local emulator, never to Telegram.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 from pathlib import Path
 
@@ -15,12 +16,14 @@ from pydantic import SecretStr
 from bot import migrate
 from bot.db import database
 from bot.i18n import translator
+from bot.municipalities import ACT_KINDS
 from bot.running import serve
 from bot.sandbox.demo_data import seed_drivers
 from bot.sandbox.emulator import BotApiEmulator
 from bot.sandbox.signing_ca import with_test_certificates
 from bot.sandbox.state import DEFAULT_PERSONAS, Persona
 from bot.settings import Settings
+from models.authorities import authorities_of, grant_authority
 from models.columns import utcnow
 from models.drivers.periods import civil_today
 from models.municipalities import sync_municipalities
@@ -41,18 +44,30 @@ STAFF_PERSONA: Persona = DEFAULT_PERSONAS[2]
 async def seed(settings: Settings) -> list[str]:
     """Load the demo data: Ana as admin and the demo drivers (idempotent on the same day).
 
+    Ana holds every competence in both municipalities (illustrative designations), so the demo walks through
+    issuing and deciding; the law still refuses her judging her own auto or her own first-instance decision.
+
     Returns:
         Hints to print for the person trying the demo.
     """
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         await sync_municipalities(session=session, served=settings.municipalities)
-        await add_staff(
+        member = await add_staff(
             session=session,
             telegram_user_id=STAFF_PERSONA.user_id,
             role=Role.ADMIN,
             name=f"{STAFF_PERSONA.first_name} {STAFF_PERSONA.last_name or ''}".strip(),
             actor="demo",
+            registration="0001",
         )
+        held = {(row.act, row.municipality) for row in await authorities_of(session=session,
+                                                                             staff_member_id=member.id or 0)}
+        for place in settings.municipalities.values():
+            for act in ACT_KINDS:
+                if (act, place.slug) not in held:
+                    await grant_authority(session=session, member=member, act=act, municipality=place, actor="demo",
+                                          designation_kind="Portaria", designation_number="1/2026 (ilustrativa)",
+                                          designation_on=dt.date(2026, 1, 2))
         return await seed_drivers(session=session, settings=settings, today=civil_today(utcnow(), settings.tz))
 
 

@@ -39,6 +39,7 @@ from handlers.chat.forms import cancel_row, current_draft, form_input, save
 from handlers.chat.notices import today_of
 from handlers.chat.replies import esc, keyboard, menu_row, reply
 from handlers.chat.staff_review import ask_diligencia, diligencia_done, review_lines, vista
+from models.authorities import NotCompetent
 from models.calendar import BusinessCalendar
 from models.cases.catalogue_search import search_infractions
 from models.cases.fields import address, clean_text, past_day
@@ -54,6 +55,7 @@ from models.drafts import (
 from models.fines import per_square_metre
 from models.invalid_input import InvalidInput
 from models.notices.amounts import positive_amount
+from models.notices.authority import check_motivation, may_decide
 from models.notices.delivery import (
     DeliveryError,
     cpf_claimant,
@@ -73,10 +75,12 @@ from models.notices.filings import (
 from models.notices.issuing import (
     COORDINATES,
     ILLUSTRATIVE_FINE,
+    LATE,
     LIMITS,
     PLACE_NOT_COORDINATES,
     NoticeInput,
     NoticeRefused,
+    check_signing,
     input_from_case,
     issue_notice,
     prepare,
@@ -113,8 +117,8 @@ KEY = "key"
 """The form instance's random token in its data: Issue is claimed once per key (``models.drafts``)."""
 
 STEPS = ("rulebook", "type", "infraction", "provision", "quantity", "units", "name", "document", "address", "platform",
-         "person", "place",
-         "date", "time", "infraction_date", "facts", "witnesses", "term", "issuer", "review")
+         "person", "place", "date", "time", "infraction_date", "facts", "witnesses", "term", "review")
+# No "who draws it up" step: the act is signed by the staff member who issues it, when they issue it (issue 18 §2).
 OPTIONAL = {"document", "address", "person", "infraction_date", "witnesses", "term", "platform"}
 AUTO_ONLY = {"witnesses", "term"}
 QUESTIONS = {
@@ -138,7 +142,6 @@ QUESTIONS = {
     "facts": N_("Describe the facts."),
     "witnesses": N_("Witnesses, if any (names)."),
     "term": N_("Reference of the termo de fiscalização, if any."),
-    "issuer": N_("Who draws it up (name and registration)?"),
 }
 REASONS = {
     StaffReason.NO_PERSON: N_("nobody in the bot"),
@@ -150,14 +153,14 @@ REASONS = {
 FILING_NAMES = {FilingKind.DEFESA: N_("defence"), FilingKind.RECLAMACAO: N_("complaint (reclamação)"),
                 FilingKind.RECURSO: N_("appeal")}
 STEP_ELEMENTS = {"name": "offender_name", "place": "place", "witnesses": "witnesses", "term": "inspection_term",
-                 "issuer": "issuer_name", "provision": "infringed_provision", "platform": "platform_name"}
+                 "provision": "infringed_provision", "platform": "platform_name"}
 # Every refusal offers to change the field it names (issue 9 item 6): element of the notice -> step(s) of the form.
 ELEMENT_STEPS: dict[str, tuple[str, ...]] = {
     "rulebook": ("rulebook",), "type": ("type",), "infraction_code": ("infraction",), "offender_name": ("name",),
     "offender_document": ("document",), "offender_address": ("address",), "person_id": ("person",),
     "person_telegram_id": ("person",), "place": ("place",), "drawn_up_on": ("date", "time"),
     "drawn_up_time": ("time",), "facts": ("facts",), "witnesses": ("witnesses",), "inspection_term": ("term",),
-    "issuer_name": ("issuer",), "quantity": ("quantity",), "units": ("units",),
+    "quantity": ("quantity",), "units": ("units",),
     "infraction_on": ("infraction_date",),
     "infringed_provision": ("provision",), "platform_name": ("platform",),
     "fine": ("infraction_date",),  # e.g. no unit value for the year of the infraction (CP Art. 12)
@@ -167,7 +170,7 @@ EDIT_LABELS = {
     "rulebook": N_("law"), "type": N_("type"), "infraction": N_("infraction"), "name": N_("name"),
     "document": N_("CPF/CNPJ"), "address": N_("address"), "person": N_("Telegram id"), "place": N_("place"),
     "date": N_("date"), "time": N_("time"), "facts": N_("facts"), "witnesses": N_("witnesses"),
-    "term": N_("termo de fiscalização"), "issuer": N_("who draws it up"), "quantity": N_("area (m²)"),
+    "term": N_("termo de fiscalização"), "quantity": N_("area (m²)"),
     "units": N_("fine in units"), "infraction_date": N_("day of the infraction"),
     "provision": N_("provision infringed"), "platform": N_("platform"),
 }
@@ -280,8 +283,6 @@ async def ask(update: Update, context: BalcaoContext, step: str, data: dict[str,
             rows.append([(tr._("Today"), "nstf:today")])
         if step == "time":
             rows.append([(tr._("Now"), "nstf:now")])
-        if step == "issuer":
-            rows.append([(tr._("Me ({name})").format(name=context.person.first_name), "nstf:me")])
         question = tr._(QUESTIONS[step]) + _reference(step, data, tr)
         await reply(update, context, question, markup=keyboard([*rows, cancel]), edit=edit)
 
@@ -298,6 +299,13 @@ def _reference(step: str, data: dict[str, Any], tr: Any) -> str:
         return ""
     return "\n\n" + tr._("For reference, the citizen's report (not copied into the act; write what you found):") + \
         f"\n<blockquote>{esc(said)}</blockquote>"
+
+
+async def _signer_name(context: BalcaoContext) -> str:
+    async with context.sessions() as session:
+        member = (await session.exec(
+            select(StaffMember).where(StaffMember.telegram_user_id == context.person.telegram_user_id))).first()
+    return (member.name if member is not None else "") or context.person.first_name
 
 
 def notice_input(data: dict[str, Any]) -> NoticeInput:
@@ -321,7 +329,6 @@ def notice_input(data: dict[str, Any]) -> NoticeInput:
         facts=data.get("facts"),
         witnesses=data.get("witnesses"),
         inspection_term=data.get("term"),
-        issuer_name=data.get("issuer"),
         case_id=data.get("case_id"),
         infringed_provision=data.get("provision"),
         platform_name=data.get("platform"),
@@ -351,7 +358,8 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
         (tr._("Facts"), data.get("facts", "")),
         (tr._("Witnesses"), data.get("witnesses") or ""),
         (tr._("Termo de fiscalização"), data.get("term") or ""),
-        (tr._("Drawn up by"), data.get("issuer", "")),
+        (tr._("Signature"), tr._("You sign it, as {name}, when you issue it: the moment of signature is recorded "
+                                 "apart from the drawing up.").format(name=await _signer_name(context))),
     ]
     lines += [f"<b>{esc(name)}:</b> {esc(value)}" for name, value in shown if value]
     rows: list[list[tuple[str, str]]] = []
@@ -378,7 +386,16 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
             lines.append(tr._(ILLUSTRATIVE_FINE))  # only the demo issues with illustrative values
         lines.append(tr._("Delivery: in the bot.") if ready.person_id else
                      tr._("Delivery: nobody in the bot yet — it will go on the list for post or edital."))
-        rows.append([(tr._("✅ Issue the notice"), "nstf:issue")])
+        async with context.sessions() as session:  # issue 18 §2: who signs, and the Lei 1.533 Art. 22 §1 limit
+            _signer, problems = await check_signing(
+                session=session, settings=settings_for_rulebook(context.settings, elements.rulebook),
+                rulebook=str(elements.rulebook), issuer_telegram_id=context.person.telegram_user_id,
+                drawn_up_at=ready.drawn_up_at, now=utcnow(), late_confirmed=bool(data.get("late_confirmed")))
+        lines += ["• " + esc(problem.render(tr)) for problem in problems]
+        if not problems:
+            rows.append([(tr._("✅ Issue the notice"), "nstf:issue")])
+        elif [problem.element for problem in problems] == [LATE] and context.settings.l1533_issue_limit == "confirm":
+            rows.append([(tr._("Issue it anyway (Lei 1.533/2020, Art. 22, §1º)"), "nstf:late")])
     steps = list(dict.fromkeys([*named, *ALWAYS_EDITABLE]))
     edits = [(tr._("Edit {what}").format(what=tr._(EDIT_LABELS[step])), f"nstf:edit:{step}") for step in steps]
     rows += [edits[index:index + 2] for index in range(0, len(edits), 2)]
@@ -388,6 +405,8 @@ async def show_review(update: Update, context: BalcaoContext, data: dict[str, An
 
 async def _take(update: Update, context: BalcaoContext, step: str, data: dict[str, Any], value: Any) -> None:
     data[step] = value
+    if step in ("date", "time"):
+        data.pop("late_confirmed", None)  # a new drawing-up moment needs its own confirmation (L1533 Art. 22 §1)
     following = _next_step(step, data, context)
     if following == "review":
         data.pop("editing", None)
@@ -507,7 +526,8 @@ async def _issue(update: Update, context: BalcaoContext) -> None:
                                  telegram_user_id=context.person.telegram_user_id, rulebook=data.get("rulebook"))
             issued = await issue_notice(session=session, settings=context.settings, data=notice_input(data),
                                         actor=f"staff:{context.person.telegram_user_id}",
-                                        issuer_telegram_id=context.person.telegram_user_id)
+                                        issuer_telegram_id=context.person.telegram_user_id,
+                                        late_confirmed=bool(data.get("late_confirmed")))
     except BaseException as failure:
         async with context.sessions() as session:
             await release_submission(session=session, key=key)
@@ -536,13 +556,9 @@ async def _issue(update: Update, context: BalcaoContext) -> None:
 async def start_from_case(update: Update, context: BalcaoContext, case_id: int) -> None:
     """Start the issue form pre-filled from a decided representação."""
     async with context.sessions() as session:
-        member = (await session.exec(
-            select(StaffMember).where(StaffMember.telegram_user_id == context.person.telegram_user_id,
-                                      StaffMember.active == True))).first()  # noqa: E712
-        issuer = (member.name if member is not None else "") or context.person.first_name
-        try:
+        try:  # the signer is whoever issues it, at issue (issue 18 §2): not part of the prefilled elements
             prefill = await input_from_case(session=session, settings=context.settings, case_id=case_id,
-                                            issuer_name=issuer, now=utcnow())
+                                            issuer_name=None, now=utcnow())
         except LookupError:
             await reply(update, context, context.tr._("This case does not call for a notice."), edit=True)
             return
@@ -553,7 +569,7 @@ async def start_from_case(update: Update, context: BalcaoContext, case_id: int) 
         "document": elements.offender_document, "person_id": elements.person_id, "place": elements.place,
         "date": elements.drawn_up_on.isoformat() if elements.drawn_up_on else None,
         "time": elements.drawn_up_time.strftime("%H:%M") if elements.drawn_up_time else None,
-        "facts": elements.facts, "issuer": elements.issuer_name, "case_id": case_id,
+        "facts": elements.facts, "case_id": case_id,
     }
     data = {key: value for key, value in data.items() if value is not None}
     data[KEY] = secrets.token_hex(8)
@@ -882,9 +898,17 @@ async def send_files(update: Update, context: BalcaoContext, filing_id: int) -> 
 
 
 async def ask_decision(update: Update, context: BalcaoContext, filing_id: int, outcome: str) -> None:
-    """The decision's text (CP Art. 41: it states its effects)."""
-    await save(context, DECISION_FORM, "text", {"filing_id": filing_id, "outcome": outcome})
+    """The decision's text (CP Art. 41: it states its effects), once the caller is known to be competent for it."""
     tr = context.tr
+    try:  # issue 18 §1: the competent authority, not impeded, before a word is typed
+        async with context.sessions() as session:
+            await may_decide(session=session, settings=context.settings, filing_id=filing_id,
+                             telegram_user_id=context.person.telegram_user_id)
+    except NotCompetent as refused:
+        await reply(update, context, esc(refused.render(tr)),
+                    markup=keyboard([[(tr._("◀ Defences to decide"), "nstf:filings")], menu_row(context)]), edit=True)
+        return
+    await save(context, DECISION_FORM, "text", {"filing_id": filing_id, "outcome": outcome})
     verdict = tr._("Accept") if outcome == FilingOutcome.GRANTED.value else tr._("Reject")
     text = tr._("{verdict}: write the decision and its effects in one message.").format(verdict=verdict)
     await reply(update, context, text + small("Código de Posturas, Art. 41"),
@@ -899,7 +923,8 @@ async def on_decision_input(update: Update, context: BalcaoContext, draft: Draft
     tr = context.tr
     message = update.effective_message
     try:
-        text = clean_text((message.text or "") if message else "", min_length=10, max_length=4000)
+        typed = clean_text((message.text or "") if message else "", min_length=1, max_length=4000)
+        text = check_motivation(typed, context.settings)  # CP Art. 41; Lei 9.784 Art. 50: "ok" is no reason
     except InvalidInput as bad:
         await reply(update, context, bad.render(tr))
         return
@@ -928,7 +953,7 @@ async def send_decision(update: Update, context: BalcaoContext) -> None:
                 return
             await decide_filing(session=session, settings=context.settings, filing_id=int(draft.data["filing_id"]),
                                 outcome=FilingOutcome(draft.data["outcome"]), text=draft.data["text"],
-                                actor=f"staff:{context.person.telegram_user_id}")
+                                decider_telegram_id=context.person.telegram_user_id)
             await discard_draft(session=session, person_id=context.person.id)
     except FilingRefused as refused:
         await reply(update, context, esc(refused.render(tr)), markup=keyboard([menu_row(context)]), edit=True)
@@ -974,6 +999,10 @@ async def _issue_button(update: Update, context: BalcaoContext, action: str, arg
                     markup=keyboard([menu_row(context)]), edit=True)
         return
     data, step = dict(draft.data), draft.step
+    if action == "late" and step == "review":  # Lei 1.533 Art. 22 §1: the issuer confirms, then Issue again
+        data["late_confirmed"] = True
+        await show_review(update, context, data, edit=True)
+        return
     if action == "rb" and args and args[0] in _rulebooks(context):
         data["rulebook"] = args[0]
         if args[0] == L1533:
@@ -989,8 +1018,6 @@ async def _issue_button(update: Update, context: BalcaoContext, action: str, arg
         await _take(update, context, "date", data, today_of(context).isoformat())
     elif action == "now" and step == "time":
         await _take(update, context, "time", data, utcnow().astimezone(context.settings.tz).strftime("%H:%M"))
-    elif action == "me" and step == "issuer":
-        await _take(update, context, "issuer", data, context.person.first_name)
     elif action == "edit" and args and args[0] in EDIT_LABELS:
         data["editing"] = True
         await save(context, ISSUE_FORM, args[0], data)

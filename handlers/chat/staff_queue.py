@@ -300,14 +300,16 @@ async def _execute(update: Update, context: BalcaoContext, data: dict[str, Any])
                                            now=now, settings=context.settings)
             done = tr._("Sent to the author. They have until {date} to answer.").format(date=tr.date(due))
         elif action == "answer":
-            await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=text or "", now=now)
+            await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=text or "", now=now,
+                              settings=context.settings)
             done = tr._("Answer sent to the author. The case is closed.")
         elif action == "extend":
             due = await extend(session=session, telegram_user_id=who, case_id=case_id, reason=text or "", now=now,
                                settings=context.settings)
             done = tr._("Deadline extended to {date}. The author was told why.").format(date=tr.date(due))
         elif action == "archive":
-            await archive_case(session=session, telegram_user_id=who, case_id=case_id, reason=text or "", now=now)
+            await archive_case(session=session, telegram_user_id=who, case_id=case_id, reason=text or "", now=now,
+                               settings=context.settings)
             done = tr._("Archived. The author was told the reason.")
         else:
             decision = await decide(session=session, telegram_user_id=who, case_id=case_id, outcome=Outcome(action),

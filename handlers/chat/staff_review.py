@@ -71,7 +71,7 @@ async def vista(update: Update, context: BalcaoContext, filing_id: int, show: Sh
     try:
         async with context.sessions() as session:
             await open_vista(session=session, settings=context.settings, filing_id=filing_id,
-                             actor=f"staff:{context.person.telegram_user_id}")
+                             decider_telegram_id=context.person.telegram_user_id)
     except FilingRefused as refused:
         await reply(update, context, esc(refused.render(context.tr)), edit=True)
         return
@@ -108,8 +108,8 @@ async def on_diligencia_input(update: Update, context: BalcaoContext, draft: Dra
         return
     try:
         async with context.sessions() as session:
-            await order_diligencia(session=session, filing_id=int(draft.data["filing_id"]), text=text,
-                                   actor=f"staff:{context.person.telegram_user_id}")
+            await order_diligencia(session=session, settings=context.settings, filing_id=int(draft.data["filing_id"]),
+                                   text=text, decider_telegram_id=context.person.telegram_user_id)
             await discard_draft(session=session, person_id=context.person.id)
     except FilingRefused as refused:
         await reply(update, context, esc(refused.render(context.tr)))
@@ -122,8 +122,8 @@ async def diligencia_done(update: Update, context: BalcaoContext, filing_id: int
     """The diligência is concluded: the Art. 40 days run again."""
     try:
         async with context.sessions() as session:
-            await conclude_diligencia(session=session, filing_id=filing_id,
-                                      actor=f"staff:{context.person.telegram_user_id}")
+            await conclude_diligencia(session=session, settings=context.settings, filing_id=filing_id,
+                                      decider_telegram_id=context.person.telegram_user_id)
     except FilingRefused as refused:
         await reply(update, context, esc(refused.render(context.tr)), edit=True)
         return

@@ -275,6 +275,7 @@ async def answer(request: web.Request) -> web.Response:
     async def run(request: web.Request, staff: int, case_id: int) -> dict[str, Any]:
         async with sessions_of(request)() as session:
             await answer_case(session=session, telegram_user_id=staff, case_id=case_id, text=_text(body, "text"),
+                              settings=settings_of(request),
                               now=utcnow())
         return {}
 
@@ -305,7 +306,7 @@ async def archive(request: web.Request) -> web.Response:
     async def run(request: web.Request, staff: int, case_id: int) -> dict[str, Any]:
         async with sessions_of(request)() as session:
             await archive_ombudsman(session=session, telegram_user_id=staff, case_id=case_id,
-                                    reason=_text(body, "reason"), now=utcnow())
+                                    reason=_text(body, "reason"), now=utcnow(), settings=settings_of(request))
         return {}
 
     return await _act(request, run)

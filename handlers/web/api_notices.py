@@ -3,7 +3,7 @@
 ===========================================  ======================  =============================================
 route                                        roles                   what
 ===========================================  ======================  =============================================
-``POST /api/notices``                        inspector, clerk        issue (422 lists each missing element + article)
+``POST /api/notices``                        inspector, clerk        issue, signed by the caller (422: each problem)
 ``GET /api/notices/{number}``                inspector, clerk        stage, deliveries, windows, filings
 ``GET /api/notices/{number}/pdf``            inspector, clerk        the PDF
 ``GET /api/notices/deliveries``              inspector, clerk        the staff list, with who claimed the CPF
@@ -16,6 +16,10 @@ route                                        roles                   what
 ``POST …/filings/{id}/diligencia/done``      clerk                   the diligência was concluded (Art. 40 again)
 ``GET /api/notices/chains``                  admin                   verify the transparency log and every row
 ===========================================  ======================  =============================================
+
+A notice is signed by the calling staff member, who must be designated to draw up notices (CP Art. 12); a Lei 1.533
+auto past the 90 days of Art. 22 §1 needs ``"confirm_late": true``. A decision is given by the competent authority
+and refused to the impeded (``models.notices.authority``), with the article in ``citation``.
 
 No appeal waits for a deposit (CP Art. 46 is not applied: STF Súmula Vinculante 21). Admins may call every
 route. Messages are English (the API is for systems); the problems of a refused notice
@@ -159,7 +163,7 @@ async def issue(request: web.Request) -> web.Response:
             offender_address=_text(body, "offender_address"), place=_text(body, "place"),
             drawn_up_on=_parse(body, "date", dt.date.fromisoformat),
             drawn_up_time=_parse(body, "time", dt.time.fromisoformat),
-            facts=_text(body, "facts"), issuer_name=_text(body, "issuer_name"), witnesses=_text(body, "witnesses"),
+            facts=_text(body, "facts"), witnesses=_text(body, "witnesses"),
             inspection_term=_text(body, "inspection_term"), person_id=_int(body, "person_id"),
             person_telegram_id=_int(body, "person_telegram_id"), case_id=_int(body, "case_id"),
             preliminar_id=preliminar_id, units=_parse(body, "units", Decimal),
@@ -175,7 +179,8 @@ async def issue(request: web.Request) -> web.Response:
             return error(403, "forbidden", "This staff member may not issue notices in that municipality.")
         try:
             issued = await issue_notice(session=session, settings=settings, data=data,
-                                        actor=f"staff:{request[STAFF_ID]}", issuer_telegram_id=request[STAFF_ID])
+                                        actor=f"staff:{request[STAFF_ID]}", issuer_telegram_id=request[STAFF_ID],
+                                        late_confirmed=body.get("confirm_late") is True)
         except NoticeRefused as exc:
             problems = [{"element": p.element, "message": p.render(tr), "citation": p.citation}
                         for p in exc.problems]
@@ -303,7 +308,7 @@ async def decision(request: web.Request) -> web.Response:
         try:
             filing = await decide_filing(session=session, settings=settings,
                                          filing_id=int(request.match_info["filing_id"]), outcome=outcome,
-                                         text=str(body.get("text") or ""), actor=f"staff:{request[STAFF_ID]}")
+                                         text=str(body.get("text") or ""), decider_telegram_id=request[STAFF_ID])
         except FilingRefused as exc:
             return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
     assert filing.decided_at is not None
@@ -332,7 +337,7 @@ async def vista(request: web.Request) -> web.Response:
         try:
             filing = await open_vista(session=session, settings=settings_of(request),
                                       filing_id=int(request.match_info["filing_id"]),
-                                      actor=f"staff:{request[STAFF_ID]}")
+                                      decider_telegram_id=request[STAFF_ID])
         except FilingRefused as exc:
             return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
     return web.json_response({"id": filing.id, **_review(filing)})
@@ -348,8 +353,9 @@ async def diligencia(request: web.Request) -> web.Response:
         if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
             return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
-            filing = await order_diligencia(session=session, filing_id=int(request.match_info["filing_id"]),
-                                            text=str(body.get("text") or ""), actor=f"staff:{request[STAFF_ID]}")
+            filing = await order_diligencia(session=session, settings=settings_of(request),
+                                            filing_id=int(request.match_info["filing_id"]),
+                                            text=str(body.get("text") or ""), decider_telegram_id=request[STAFF_ID])
         except FilingRefused as exc:
             return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
     return web.json_response({"id": filing.id, **_review(filing)})
@@ -364,8 +370,9 @@ async def diligencia_done(request: web.Request) -> web.Response:
         if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
             return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
-            filing = await conclude_diligencia(session=session, filing_id=int(request.match_info["filing_id"]),
-                                               actor=f"staff:{request[STAFF_ID]}")
+            filing = await conclude_diligencia(session=session, settings=settings_of(request),
+                                               filing_id=int(request.match_info["filing_id"]),
+                                               decider_telegram_id=request[STAFF_ID])
         except FilingRefused as exc:
             return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
     return web.json_response({"id": filing.id, **_review(filing)})

@@ -18,13 +18,14 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from bot.i18n import Translator, translator
+from bot.i18n import N_, Translator, translator
 from handlers.web.keys import sessions_of, settings_of
+from models.authorities import ActAuthor
 from models.notices.codes import format_code, normalize_code
 from models.notices.labels import OUTCOME_LABELS, STAGE_LABELS, TYPE_LABELS
 from models.notices.signing import notice_signature
-from models.notices.tables import NoticeStage
-from models.notices.verification import PublicNotice, verify_code
+from models.notices.tables import FilingKind, NoticeStage
+from models.notices.verification import PublicDecision, PublicNotice, verify_code
 from models.payments.recording import payment_of
 from models.payments.tables import NoticePayment
 from models.signatures.validation import SignatureReport
@@ -125,6 +126,11 @@ def _valid(notice: PublicNotice, code: str, tr: Translator) -> str:
         (tr._("Type"), tr._(TYPE_LABELS[notice.type])),
         (tr._("Number"), notice.number),
         (tr._("Issued on"), tr.date(notice.issued_at)),
+        *([(tr._("Drawn up on"), tr._("{date} at {time}").format(date=tr.date(notice.drawn_up_at),
+                                                                 time=tr.time(notice.drawn_up_at)))]
+          if notice.drawn_up_at else []),
+        (tr._("Signature"), signature_text(notice, tr)),
+        *[(tr._(DECISION_NAMES[decision.kind]), decision_text(decision, tr)) for decision in notice.decisions],
         *([(tr._("Provision infringed"), f"{notice.law_title}, {notice.infringed}")] if notice.infringed else []),
         (tr._("Penalty"), f"{notice.law_title}, {notice.article}"),
         (tr._("Status"), _status(notice, tr)),
@@ -136,6 +142,30 @@ def _valid(notice: PublicNotice, code: str, tr: Translator) -> str:
     issuer = f'<p class="issuer"><strong>{_esc(notice.authority)}</strong></p>' if notice.authority else ""
     return (f'{issuer}<h1 class="ok">✔ {heading}</h1><p>{lead}</p><dl>{items}</dl>'
             f"<p><small>{privacy}</small></p>")
+
+
+DECISION_NAMES = {
+    FilingKind.DEFESA: N_("Decision on the defence"),
+    FilingKind.RECLAMACAO: N_("Decision on the complaint (reclamação)"),
+    FilingKind.RECURSO: N_("Decision on the appeal"),
+}
+
+
+def decision_text(decision: PublicDecision, tr: Translator) -> str:
+    """When a decision was given and by whom (issue 18 §1: every decision names its author)."""
+    if decision.decider is None:
+        return tr._("On {date}, before deciders were recorded.").format(date=tr.short_date(decision.decided_at))
+    return tr._("On {date}, by {author}").format(date=tr.short_date(decision.decided_at),
+                                                 author=ActAuthor.from_data(decision.decider).line(tr))
+
+
+def signature_text(notice: PublicNotice, tr: Translator) -> str:
+    """"Assinada eletronicamente em … por …", or that the notice predates recorded signatures (issue 18 §2)."""
+    if notice.signer is None or notice.signed_at is None:
+        return tr._("Issued before signatures were recorded (unsigned).")
+    return tr._("Signed electronically on {date} at {time} by {author}").format(
+        date=tr.short_date(notice.signed_at), time=tr.time(notice.signed_at),
+        author=ActAuthor.from_data(notice.signer).line(tr))
 
 
 @routes.get("/verificar")

@@ -24,6 +24,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import N_
 from bot.settings import Settings
+from models.authorities import ombudsman_author
 from models.cases.access import CaseNotReadable, Reading, reading, restricted_to_ombudsman
 from models.cases.fields import clean_text
 from models.cases.schedule import complement_due_on, extended_due_on
@@ -523,9 +524,11 @@ def _ombudsman(case: Case) -> None:
 
 
 async def answer_case(
-    *, session: AsyncSession, telegram_user_id: int, case_id: int, text: str, now: dt.datetime
+    *, session: AsyncSession, telegram_user_id: int, case_id: int, text: str, now: dt.datetime, settings: Settings
 ) -> None:
     """Give an ombudsman case its conclusive answer (Lei 13.460/2017 Art. 12); the author gets it in the chat.
+
+    The answer names its author, the Ouvidor, with the office and role of the municipalities file (issue 18 §1).
 
     Raises:
         PermissionDenied: not the ombudsman.
@@ -536,11 +539,16 @@ async def answer_case(
     actor = await _acting(session=session, telegram_user_id=telegram_user_id, case=case)
     _ombudsman(case)
     answer = clean_text(text, min_length=10, max_length=3500)
+    member = await session.get(StaffMember, actor.member_id)
+    assert member is not None
+    author = await ombudsman_author(session=session, member=member,
+                                    municipality=settings.for_municipality(case.municipality).municipality)
     _self_assign(case, actor)
     case.answer = answer
     case.status = CaseStatus.ANSWERED
     case.closed_at = now
-    await record_event(session=session, case=case, kind=EventKind.ANSWERED, actor=actor.tag, now=now, note=answer)
+    await record_event(session=session, case=case, kind=EventKind.ANSWERED, actor=actor.tag, now=now, note=answer,
+                       details={"author": author.as_data()})
     await session.commit()
 
 
@@ -576,20 +584,30 @@ async def extend(
 
 
 async def archive_ombudsman(
-    *, session: AsyncSession, telegram_user_id: int, case_id: int, reason: str, now: dt.datetime
+    *, session: AsyncSession, telegram_user_id: int, case_id: int, reason: str, now: dt.datetime, settings: Settings
 ) -> None:
-    """Archive an ombudsman case without an answer, with a reason the author is told.
+    """Archive an ombudsman case without an answer, with a reason the author is told — only on a ground the law lists.
 
-    For example when the 20 days to complete it ran out (Decreto 9.492/2018 Art. 18).
+    Lei 13.460/2017 Art. 12 and 16 owe every manifestação a conclusive answer within 30 days (once extended):
+    archiving is not a way around it. The one ground the law gives to close a case without it is a complementação
+    the author did not give within its 20 days (Decreto 9.492/2018 Art. 18); any other reason (a repeated
+    manifestação, a matter of another office) is told to the author as the answer itself (LEGAL-CHOICES).
 
     Raises:
         PermissionDenied: not the ombudsman.
-        CaseActionRefused: not an ombudsman case, or closed.
+        CaseActionRefused: not an ombudsman case, closed, or no lapsed complementação to archive it on.
         InvalidInput: the reason is too short or too long.
     """
     case = await get_case(session=session, case_id=case_id)
     actor = await _acting(session=session, telegram_user_id=telegram_user_id, case=case)
     _ombudsman(case)
+    today = now.astimezone(settings.for_municipality(case.municipality).tz).date()
+    lapsed = (case.status is CaseStatus.AWAITING_COMPLEMENT and case.complement_due_on is not None
+              and today > case.complement_due_on)
+    if not lapsed:
+        raise CaseActionRefused(N_("An ombudsman case is owed a conclusive answer (Lei 13.460/2017, Art. 12 and 16): "
+                                   "answer it. It is archived without an answer only when the author did not give "
+                                   "the complementação asked within 20 days (Decreto 9.492/2018, Art. 18)."))
     why = clean_text(reason, min_length=5, max_length=1000)
     _self_assign(case, actor)
     case.status = CaseStatus.ARCHIVED
@@ -601,7 +619,7 @@ async def archive_ombudsman(
 
 
 async def archive_case(
-    *, session: AsyncSession, telegram_user_id: int, case_id: int, reason: str, now: dt.datetime
+    *, session: AsyncSession, telegram_user_id: int, case_id: int, reason: str, now: dt.datetime, settings: Settings
 ) -> None:
     """Archive any open case with a reason the author is told.
 
@@ -610,13 +628,13 @@ async def archive_case(
 
     Raises:
         PermissionDenied: the caller may not work this case.
-        CaseActionRefused: the case is closed.
+        CaseActionRefused: the case is closed, or an ombudsman case without a ground to archive it.
         InvalidInput: the reason is too short or too long.
     """
     case = await get_case(session=session, case_id=case_id)
     if case.kind is CaseKind.OMBUDSMAN:
         await archive_ombudsman(session=session, telegram_user_id=telegram_user_id, case_id=case_id, reason=reason,
-                                now=now)
+                                now=now, settings=settings)
     else:
         await decide(session=session, telegram_user_id=telegram_user_id, case_id=case_id, outcome=Outcome.ARCHIVE,
                      reason=reason, now=now)

@@ -115,6 +115,7 @@ async def record_event(
                 "note": note,
                 "due_on": case.due_on.isoformat(),
                 "complement_due_on": case.complement_due_on.isoformat() if case.complement_due_on else None,
+                "author": (details or {}).get("author"),  # the act's author, where it names one (issue 18 §1)
             },
         )
     return event

@@ -65,6 +65,8 @@ def elements_digest(notice: Notice) -> str:
     for name in LATER_ELEMENTS:  # digested only when set: older notices keep their digest
         later = getattr(notice, name)
         if later is not None and later is not False:
+            if isinstance(later, dt.datetime):
+                later = later.astimezone(dt.UTC)
             values[name] = later.isoformat() if isinstance(later, dt.date) else later
     return hashlib.sha256(canonical_json(values).encode("utf-8")).hexdigest()
 

@@ -103,6 +103,8 @@ def document_payload(*, notice: Notice, delivery: NoticeDelivery, filing: Notice
         payload["filing_kind"] = filing.kind.value
         payload["outcome"] = filing.outcome.value if filing.outcome else None
         payload["decision_text"] = filing.decision_text or ""
+        payload["decider"] = filing.decider  # issue 18 §1: the decision names its author
+        payload["decided_at"] = filing.decided_at.isoformat() if filing.decided_at else None
         payload["final"] = notice.stage is NoticeStage.CLOSED
         payload["windows"] = decision_window_terms(notice=notice, final=payload["final"], settings=settings)
         # CP Art. 46's deposit is not required to appeal (STF Súmula Vinculante 21): said, never asked for

@@ -33,10 +33,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.i18n import N_, Translator
 from bot.settings import Settings
 from models.audit import record
+from models.authorities import NotCompetent
 from models.calendar import BusinessCalendar
 from models.cases.attachments import AttachmentRefused, check_before_download, cleaned_or_refused, sniff_type
 from models.cases.limits import CaseLimits
 from models.columns import utcnow
+from models.notices.authority import access_decision, check_motivation
 from models.notices.chain import append_event
 from models.notices.delivery import civil_date, start_delivery
 from models.notices.tables import (
@@ -315,22 +317,31 @@ async def decide_filing(
     filing_id: int,
     outcome: FilingOutcome,
     text: str,
-    actor: str,
+    decider_telegram_id: int,
     now: dt.datetime | None = None,
 ) -> NoticeFiling:
-    """Staff decide a filing (CP Art. 40–41 first instance; Art. 45 second) and deliver the decision; commits.
+    """The competent authority decides a filing (CP Art. 40–41 first instance; Art. 45 second); commits.
+
+    The decision is delivered to the person with its ciência.
+    The decider is checked by :func:`models.notices.authority.access_decision` (competent, not impeded) and named on
+    the decision; the reasons by :func:`models.notices.authority.check_motivation` (CP Art. 41; Lei 9.784 Art. 50).
 
     Raises:
-        FilingRefused: no such pending filing, or no reasons given (CP Art. 41: the decision states its effects).
+        FilingRefused: no such pending filing, the decider not competent or impeded, or no real reasons given.
     """
     moment = now or utcnow()
+    actor = f"staff:{decider_telegram_id}"
     filing = await session.get(NoticeFiling, filing_id)
     if filing is None or filing.decided_at is not None:
         raise FilingRefused(N_("There is no pending filing {id}."), params={"id": filing_id})
-    if not text.strip():
-        raise FilingRefused(N_("Write the decision and its effects."), citation=f"{LAW_TITLES[CP]}, Art. 41")
     notice = await session.get(Notice, filing.notice_id)
     assert notice is not None and notice.id is not None
+    try:
+        author = await access_decision(session=session, settings=settings, filing=filing, notice=notice,
+                                       telegram_user_id=decider_telegram_id)
+        text = check_motivation(text, settings)
+    except NotCompetent as exc:
+        raise FilingRefused(exc.message, citation=exc.citation, params=exc.params) from None
     today = civil_date(moment, settings)
     calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
     running = [w for w in vista_windows(notice=notice, filing=filing, settings=settings, calendar=calendar)
@@ -341,7 +352,7 @@ async def decide_filing(
     if diligencia_pending(filing):
         raise FilingRefused(N_("The judgment was converted into a diligência: conclude it first."),
                             citation=f"{LAW_TITLES[CP]}, Art. 42")
-    filing.decided_at, filing.decided_by = moment, actor
+    filing.decided_at, filing.decided_by, filing.decider = moment, actor, author.as_data()
     filing.outcome, filing.decision_text = outcome, text.strip()[:MAX_TEXT]
     session.add(filing)
     final = (

@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -35,6 +35,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.i18n import N_, Translator, translator
 from bot.settings import Settings
 from models.audit import record
+from models.authorities import ActAuthor, NotCompetent
 from models.cases.handling import notice_handover
 from models.columns import utcnow
 from models.drivers.tables import Driver
@@ -61,6 +62,7 @@ from models.notices.act_elements import (
     receipt_lines,
     where_to_act_lines,
 )
+from models.notices.authority import access_issue, past_issue_limit
 from models.notices.chain import ISSUED, append_event, elements_digest
 from models.notices.codes import code_hash, format_code, new_code
 from models.notices.delivery import start_delivery
@@ -187,8 +189,9 @@ ELEMENT_MESSAGES = {
     "place": N_("The place it is drawn up is missing"),
     "facts": N_("The description of the facts is missing"),
     "infraction_code": N_("The provision infringed (the infraction) is missing"),
-    "issuer_name": N_("The agent who draws it up is missing"),
 }
+"""The agent (CP Art. 25 IV, 34 V) is not among them: the act is signed by the authenticated staff member who
+issues it (:func:`issue_notice`), never typed."""
 
 
 def element_articles(rulebook: str, notice_type: NoticeType) -> dict[str, str]:
@@ -436,6 +439,37 @@ def _penalties(notice: Notice) -> list[tuple[ConsequenceKind, str]]:
     return pairs
 
 
+LATE = "late"
+"""The element of the refusal of an auto past Lei 1.533 Art. 22 §1 (the issuer may confirm, unless refused)."""
+
+
+async def check_signing(
+    *, session: AsyncSession, settings: Settings, rulebook: str, issuer_telegram_id: int, drawn_up_at: dt.datetime,
+    now: dt.datetime, late_confirmed: bool = False,
+) -> tuple[ActAuthor | None, list[Problem]]:
+    """Who signs the act now, and what stops them (issue 18 §2): the same check for the preview and the issue.
+
+    Returns:
+        The signer (None when not designated) and the problems: not designated to draw up notices (CP Art. 12;
+        Lei 1.533 Art. 17–18), or a Lei 1.533 auto past the 90 days of Art. 22 §1 and not confirmed (element
+        :data:`LATE`) or refused by ``BALCAO_L1533_ISSUE_LIMIT=refuse``.
+    """
+    try:
+        signer = await access_issue(session=session, settings=settings, telegram_user_id=issuer_telegram_id,
+                                    rulebook=rulebook)
+    except NotCompetent as exc:
+        return None, [Problem("issuer_name", exc.message, exc.citation, exc.params)]
+    late = past_issue_limit(rulebook=rulebook, drawn_up_at=drawn_up_at, now=now)
+    if late is None or (late_confirmed and settings.l1533_issue_limit == "confirm"):
+        return signer, []
+    days = (now - drawn_up_at).days
+    message = (N_("This auto was drawn up {days} days ago: the law gives 90 days from the drawing up to deliver "
+                  "it, and they are over.") if settings.l1533_issue_limit == "refuse" else
+               N_("This auto was drawn up {days} days ago: the law gives 90 days from the drawing up to deliver "
+                  "it. Confirm to issue it anyway."))
+    return signer, [Problem(LATE, message, f"{LAW_TITLES[L1533]}, Art. 22, §1º", {"days": days})]
+
+
 @dataclass(frozen=True, slots=True)
 class IssuedNotice:
     """A notice just issued: the row, its verification code (shown once) and the PDF."""
@@ -533,28 +567,43 @@ async def issue_notice(
     settings: Settings,
     data: NoticeInput,
     actor: str,
-    issuer_telegram_id: int | None = None,
+    issuer_telegram_id: int,
+    late_confirmed: bool = False,
     now: dt.datetime | None = None,
 ) -> IssuedNotice:
     """Issue a notice: check its elements, compute the fine, write the PDF, start its delivery; commits.
 
     Callers: the staff form in the bot, the staff API, ``python -m bot notice issue`` and the representation
-    cases (an auto decided on a case: pass its ``case_id``). The caller checks the staff member's role.
+    cases (an auto decided on a case: pass its ``case_id``). The caller checks the staff member's role; the act is
+    signed here by that authenticated member, at the moment of issue (issue 18 §2), who must be designated to
+    draw up notices in the municipality whose law it applies (:func:`models.notices.authority.access_issue`).
+    The act names them (``issuer_name`` is their name; ``signer`` their role, office, matrícula and designation).
 
     Args:
         session: database session.
         settings: the deployment (rulebooks in force, unit values, deadlines, public URL).
         data: the elements.
         actor: ``"staff:<telegram id>"``, ``"api"``, ``"cli"`` — for the audit log and the event chain.
-        issuer_telegram_id: the staff member who issues it, if known.
+        issuer_telegram_id: the authenticated staff member who issues and signs it.
+        late_confirmed: the issuer confirmed issuing a Lei 1.533 auto past the 90 days of Art. 22 §1
+            (``BALCAO_L1533_ISSUE_LIMIT=confirm``).
         now: the moment of issue (server time); now when omitted.
 
     Raises:
-        NoticeRefused: with every missing or wrong element and its article.
+        NoticeRefused: with every missing or wrong element and its article; the issuer not designated to draw up
+            notices; or an auto past the Lei 1.533 Art. 22 §1 limit (refused, or not confirmed).
     """
     moment = now or utcnow()
     settings = settings_for_rulebook(settings, data.rulebook)
     ready = await prepare(session=session, settings=settings, data=data, now=moment)
+    assert data.type is not None and data.rulebook is not None
+    signer, problems = await check_signing(session=session, settings=settings, rulebook=data.rulebook,
+                                           issuer_telegram_id=issuer_telegram_id, drawn_up_at=ready.drawn_up_at,
+                                           now=moment, late_confirmed=late_confirmed)
+    if signer is None or problems:
+        raise NoticeRefused(problems)
+    late = past_issue_limit(rulebook=data.rulebook, drawn_up_at=ready.drawn_up_at, now=moment)
+    data = replace(data, issuer_name=signer.name)  # the signer is the authenticated member, never free text
     assert data.type is not None and data.rulebook is not None
     infraction, fine, recidivist = ready.infraction, ready.fine, ready.recidivist
     person_id, drawn_up_at, consequences = ready.person_id, ready.drawn_up_at, ready.consequences
@@ -598,6 +647,8 @@ async def issue_notice(
         pdf=b"",
         pdf_sha256="",
         issued_at=moment,
+        signer=signer.as_data(),
+        signed_at=moment,
     )
     session.add(notice)
     await session.flush()
@@ -620,6 +671,8 @@ async def issue_notice(
         "case_id": notice.case_id,
         "elements_sha256": elements_digest(notice),
         "pdf_sha256": notice.pdf_sha256,
+        "signed_by": issuer_telegram_id,
+        **({"late_confirmed": True} if late is not None else {}),
     })
     await record(session=session, actor=actor, action="notice.issue", entity="notice", entity_id=str(notice.id),
                  details={"number": notice.number, "type": notice.type.value, "infraction": notice.infraction_code,
@@ -630,13 +683,26 @@ async def issue_notice(
     return IssuedNotice(notice=notice, code=format_code(code), pdf=pdf)
 
 
+def signature_line(notice: Notice, tr: Translator) -> str:
+    """Who signed the act and when (issue 18 §2): "assinada eletronicamente em … por …", apart from the lavratura.
+
+    A notice issued before signers were recorded says so, with its issue moment: it was not signed by a named
+    member at issue, and nothing pretends otherwise.
+    """
+    if notice.signer is None or notice.signed_at is None:
+        return tr._("{name} — issued on {date} at {time}, before signatures were recorded (unsigned)").format(
+            name=notice.issuer_name, date=tr.short_date(notice.issued_at), time=tr.time(notice.issued_at))
+    return tr._("Signed electronically on {date} at {time} by {author}").format(
+        date=tr.short_date(notice.signed_at), time=tr.time(notice.signed_at),
+        author=ActAuthor.from_data(notice.signer).line(tr))
+
+
 def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
     """The notice's official PDF (in the municipality's language)."""
     settings = settings.for_municipality(notice.municipality)
     tr = translator(DOCUMENT_LOCALE, settings.timezone)
     grouped = format_code(code)
-    signed = tr._("{name}, electronically, on {date} at {time}").format(
-        name=notice.issuer_name, date=tr.short_date(notice.drawn_up_at), time=tr.time(notice.drawn_up_at))
+    signed = signature_line(notice, tr)
     lines = deadline_lines(notice, settings, tr)
     penalties = penalty_lines(notice, tr)
     verify_url = f"{settings.http_root}/verificar/{grouped}"

@@ -39,7 +39,7 @@ class PdfContext:
     verify_url: str  # the page the QR code opens
     fine_detail: str  # e.g. "9 UPF-NX × R$ 42,00 = R$ 378,00, em dobro por reincidência (Art. 8º)"
     deadline_lines: Sequence[str]  # the deadline element (CP Art. 25 VI) or the intimação (CP Art. 34 IV)
-    signed_line: str  # who drew it up, and when (CP Art. 25 IV / Art. 34 V)
+    signed_line: str  # who signed it and when, apart from the lavratura (issue 18 §2; CP Art. 25 IV, 34 V)
     payment: Sequence[Flowable] = ()  # how to pay a fine (CP Art. 34 IV): models.payments.pdf_block
     provision_lines: Sequence[str] = ()  # provision infringed, table item, penalty article (CP Art. 25 III, 34 III)
     authority: str = ""  # the issuing Prefeitura, as the act records it
@@ -147,7 +147,7 @@ def _element_rows(notice: Notice, context: PdfContext, tr: Translator) -> list[t
                  "\n".join(context.deadline_lines)))
     if context.appear_line:
         rows.append((tr._("Where to appear"), context.appear_line))
-    rows.append((tr._("Drawn up by"), context.signed_line))
+    rows.append((tr._("Signature"), context.signed_line))  # issue 18 §2: who signed, when (apart from lavratura)
     return rows
 
 

@@ -22,9 +22,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.i18n import N_
 from bot.settings import Settings
 from models.audit import record
+from models.authorities import NotCompetent
 from models.calendar import BusinessCalendar
 from models.columns import utcnow
 from models.deadlines import Window
+from models.notices.authority import access_decision
 from models.notices.chain import append_event
 from models.notices.delivery import civil_date
 from models.notices.filings import MAX_TEXT, FilingRefused
@@ -41,12 +43,23 @@ def _citation(article: str) -> str:
     return f"{LAW_TITLES[CP]}, {article}"
 
 
-async def _reclamacao(session: AsyncSession, filing_id: int) -> tuple[NoticeFiling, Notice]:
+async def _reclamacao(session: AsyncSession, settings: Settings, filing_id: int,
+                      telegram_user_id: int) -> tuple[NoticeFiling, Notice]:
+    """The pending reclamação, if the caller is its judge.
+
+    Vista and diligência are the Chefe's acts (CP Art. 40 §1, Art. 42), checked as the decision is
+    (:func:`models.notices.authority.access_decision`).
+    """
     filing = await session.get(NoticeFiling, filing_id)
     if filing is None or filing.decided_at is not None or filing.kind is not FilingKind.RECLAMACAO:
         raise FilingRefused(N_("There is no pending complaint (reclamação) {id}."), params={"id": filing_id})
     notice = await session.get(Notice, filing.notice_id)
     assert notice is not None and notice.rulebook == CP
+    try:
+        await access_decision(session=session, settings=settings, filing=filing, notice=notice,
+                              telegram_user_id=telegram_user_id)
+    except NotCompetent as exc:
+        raise FilingRefused(exc.message, citation=exc.citation, params=exc.params) from None
     return filing, notice
 
 
@@ -65,7 +78,7 @@ def running_vista(*, notice: Notice, filing: NoticeFiling, settings: Settings, c
                                                     calendar=calendar) if today <= window.final_date), None)
 
 
-async def open_vista(*, session: AsyncSession, settings: Settings, filing_id: int, actor: str,
+async def open_vista(*, session: AsyncSession, settings: Settings, filing_id: int, decider_telegram_id: int,
                      now: dt.datetime | None = None) -> NoticeFiling:
     """Give the next side vista of a reclamação for 3 days (CP Art. 40 §1); commits.
 
@@ -74,7 +87,8 @@ async def open_vista(*, session: AsyncSession, settings: Settings, filing_id: in
             other side's vista still running; or (the first vista) the Art. 40 period is over.
     """
     moment = now or utcnow()
-    filing, notice = await _reclamacao(session, filing_id)
+    actor = f"staff:{decider_telegram_id}"
+    filing, notice = await _reclamacao(session, settings, filing_id, decider_telegram_id)
     today = civil_date(moment, settings)
     calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
     side = next_vista_side(filing, settings)
@@ -104,15 +118,16 @@ async def open_vista(*, session: AsyncSession, settings: Settings, filing_id: in
     return filing
 
 
-async def order_diligencia(*, session: AsyncSession, filing_id: int, text: str, actor: str,
-                           now: dt.datetime | None = None) -> NoticeFiling:
+async def order_diligencia(*, session: AsyncSession, settings: Settings, filing_id: int, text: str,
+                           decider_telegram_id: int, now: dt.datetime | None = None) -> NoticeFiling:
     """Convert the judgment of a reclamação into a diligência (CP Art. 42), with what is to be done; commits.
 
     Raises:
         FilingRefused: no such pending reclamação, no text, or a diligência already pending.
     """
     moment = now or utcnow()
-    filing, notice = await _reclamacao(session, filing_id)
+    actor = f"staff:{decider_telegram_id}"
+    filing, notice = await _reclamacao(session, settings, filing_id, decider_telegram_id)
     if not text.strip():
         raise FilingRefused(N_("Write what the diligência is for."), citation=_citation("Art. 42"))
     if diligencia_pending(filing):
@@ -128,15 +143,16 @@ async def order_diligencia(*, session: AsyncSession, filing_id: int, text: str, 
     return filing
 
 
-async def conclude_diligencia(*, session: AsyncSession, filing_id: int, actor: str,
-                              now: dt.datetime | None = None) -> NoticeFiling:
+async def conclude_diligencia(*, session: AsyncSession, settings: Settings, filing_id: int,
+                              decider_telegram_id: int, now: dt.datetime | None = None) -> NoticeFiling:
     """Record the diligência concluded: the 10 days of CP Art. 40 run again from today; commits.
 
     Raises:
         FilingRefused: no such pending reclamação, or no diligência pending on it.
     """
     moment = now or utcnow()
-    filing, notice = await _reclamacao(session, filing_id)
+    actor = f"staff:{decider_telegram_id}"
+    filing, notice = await _reclamacao(session, settings, filing_id, decider_telegram_id)
     if not diligencia_pending(filing):
         raise FilingRefused(N_("No diligência is pending on this complaint."), citation=_citation("Art. 42"))
     filing.diligencia_done_at = moment

@@ -172,6 +172,10 @@ class Notice(SQLModel, table=True):
     pdf: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     pdf_sha256: str = Field(sa_column=Column(String(64), nullable=False))
     issued_at: dt.datetime = Field(default_factory=utcnow, sa_column=Column(UTCDateTime, nullable=False))
+    # Issue 18 §2: who signed the act (models.authorities.ActAuthor, as data) and when, at the moment of issue;
+    # None on notices issued before signers were recorded ("unsigned, before this version": issued_at stands).
+    signer: dict[str, Any] | None = Field(default=None, sa_column=Column(JSONData))
+    signed_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime))
     stage: NoticeStage = Field(
         default=NoticeStage.AWAITING_CIENCIA, sa_column=Column(_enum(NoticeStage), nullable=False, index=True)
     )
@@ -188,7 +192,8 @@ IMMUTABLE_FIELDS: tuple[str, ...] = (
 """The elements written at issue (number and PDF are completed once, in the same transaction, from the id)."""
 
 LATER_ELEMENTS: tuple[str, ...] = ("recidivism_of", "infraction_on", "quantity", "warning_only", "payment_days",
-                                   "infringed_provision", "issuer_authority", "platform_name")
+                                   "infringed_provision", "issuer_authority", "platform_name",
+                                   "signer", "signed_at")
 """Elements added after the first notices were issued: as immutable as the others, and digested only when set,
 so the digest of a notice issued before them does not change (``models.notices.chain.elements_digest``)."""
 
@@ -230,6 +235,9 @@ class NoticeFiling(SQLModel, table=True):
     decided_by: str | None = Field(default=None, sa_column=Column(String(64)))
     outcome: FilingOutcome | None = Field(default=None, sa_column=Column(_enum(FilingOutcome, 16)))
     decision_text: str | None = Field(default=None, sa_column=Column(Text))
+    # Issue 18 §1: the decision's author (models.authorities.ActAuthor, as data), named on the decision; None on
+    # decisions before it was recorded, and on a reclamação rejected by lapse (CP Art. 42).
+    decider: dict[str, Any] | None = Field(default=None, sa_column=Column(JSONData))
     # CP Art. 40 §1: vista for final arguments, opened to each side in turn (the order BALCAO_CP_VISTA_ORDER
     # sets), 3 days each from the day it is opened; §2: 5 more days to decide after the last one.
     vista_first_on: dt.date | None = Field(default=None, sa_column=Column(Date))

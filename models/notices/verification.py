@@ -1,20 +1,22 @@
 """The public check of a verification code: is this document authentic? (issue 6, item 3).
 
 Returns only what the paper already shows to anyone holding it and nothing personal: the type, number and
-issue date, the law and article, and the notice's stage. Never the name, CPF/CNPJ, address or facts.
+issue date, the law and article, the notice's stage, when it was drawn up and who signed it (the public
+official who acted, by name, role, office and designation; issue 18 §2). Never the name, CPF/CNPJ, address or facts.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from models.municipalities import Municipality
 from models.notices.codes import code_hash, normalize_code, same_hash
-from models.notices.tables import Notice, NoticeOutcome, NoticeStage, NoticeType
+from models.notices.tables import FilingKind, Notice, NoticeFiling, NoticeOutcome, NoticeStage, NoticeType
 from models.rulebooks.catalogue import LAW_TITLES, CatalogueError, get_infraction
 
 
@@ -33,6 +35,19 @@ class PublicNotice:
     municipality: str  # the slug of the Prefeitura that issued it
     authority: str = ""  # its name as recorded on the act ("Prefeitura Municipal de Nova Xavantina")
     infringed: str = ""  # the provision infringed, apart from the penalty article (CP Art. 25 III, 34 III)
+    drawn_up_at: dt.datetime | None = None  # the lavratura (issue 18 §2), apart from the signature
+    signer: dict[str, Any] | None = None  # who signed it (a public official acting: not personal data of a party)
+    signed_at: dt.datetime | None = None
+    decisions: tuple[PublicDecision, ...] = ()  # issue 18 §1: every decision names its author
+
+
+@dataclass(frozen=True, slots=True)
+class PublicDecision:
+    """A decision on a filing of the notice, as the public page names it: kind, moment and author (no reasons)."""
+
+    kind: FilingKind
+    decided_at: dt.datetime
+    decider: dict[str, Any] | None  # None: decided before deciders were recorded, or rejected by lapse (CP Art. 42)
 
 
 async def _notice_of_code(session: AsyncSession, code: str) -> Notice | None:
@@ -68,6 +83,17 @@ async def verify_code(*, session: AsyncSession, code: str) -> PublicNotice | Non
         municipality=notice.municipality,
         authority=notice.issuer_authority or await _authority_of(session, notice.municipality),
         infringed=notice.infringed_provision or _row_provision(notice.infraction_code),
+        drawn_up_at=notice.drawn_up_at,
+        signer=notice.signer,
+        signed_at=notice.signed_at,
+        decisions=tuple(
+            PublicDecision(kind=filing.kind, decided_at=filing.decided_at, decider=filing.decider)
+            for filing in (await session.exec(
+                select(NoticeFiling)
+                .where(NoticeFiling.notice_id == notice.id, col(NoticeFiling.decided_at).is_not(None))
+                .order_by(col(NoticeFiling.id)))).all()
+            if filing.decided_at is not None
+        ),
     )
 
 

@@ -77,6 +77,7 @@ COVERED: dict[str, Covered] = {
             "stage": "value", "outcome": "value", "recidivism_of": "private", "infraction_on": "day",
             "quantity": "value", "warning_only": "flag", "payment_days": "value", "municipality": "value",
             "infringed_provision": "value", "issuer_authority": "value", "platform_name": "value",
+            "signer": "json", "signed_at": "moment",
         }),
         Covered("notice_delivery", {
             "notice_id": "value", "document": "value", "filing_id": "value", "state": "value",
@@ -92,7 +93,7 @@ COVERED: dict[str, Covered] = {
             "filed_by": "value", "filed_at": "moment", "decided_at": "moment", "decided_by": "value",
             "outcome": "value", "decision_text": "text_digest", "vista_first_on": "day",
             "vista_second_on": "day", "diligencia_text": "text_digest", "diligencia_at": "moment",
-            "diligencia_done_at": "moment",
+            "diligencia_done_at": "moment", "decider": "json",
         }),
         Covered("notice_attachment", {
             "person_id": "value", "filing_id": "value", "file_name": "text_digest", "mime_type": "value",

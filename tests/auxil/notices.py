@@ -10,11 +10,12 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.settings import Settings
+from models.authorities import authorities_of, grant_authority
 from models.notices.issuing import IssuedNotice, NoticeInput, issue_notice
 from models.notices.optin import record_acceptance
 from models.notices.tables import NoticeType
 from models.outbox import OutboxMessage, OutboxStatus
-from models.people import PersonView, Role, add_staff, ensure_person
+from models.people import PersonView, Role, StaffMember, add_staff, ensure_person
 
 MARIA_CPF = "52998224725"  # Maria Aparecida, the driver (a valid test CPF)
 JOAO_CPF = "11144477735"  # João, the citizen
@@ -31,6 +32,59 @@ async def staff(session: AsyncSession, telegram_id: int, name: str, role: Role) 
     view = await person(session, telegram_id, name)
     await add_staff(session=session, telegram_user_id=telegram_id, role=role, name=name, actor="test")
     return view
+
+
+AUTUANTE = 97001
+"""The designated inspector who signs the test notices (CP Art. 12: with her portaria)."""
+CHEFE = 97002
+"""The head of department, who decides in the first instance (CP Art. 40; Lei 1.533 Art. 17)."""
+PREFEITO = 97003
+"""The Prefeito, who decides the appeal (CP Art. 43, 45)."""
+CAST = {AUTUANTE: ("Inês Fiscal", "1234", Role.INSPECTOR, "autuar"),
+        CHEFE: ("Carlos Chefe", "2345", Role.CLERK, "primeira_instancia"),
+        PREFEITO: ("Paula Prefeita", "3456", Role.CLERK, "segunda_instancia")}
+
+
+async def competent(session: AsyncSession, settings: Settings, telegram_id: int, act: str, *,
+                    name: str = "", role: Role = Role.CLERK, municipality: str | None = None,
+                    registration: str = "") -> int:
+    """Make ``telegram_id`` a staff member competent for ``act`` in ``municipality`` (every one when None)."""
+    await add_staff(session=session, telegram_user_id=telegram_id, role=role, name=name or f"Servidor {telegram_id}",
+                    actor="test", municipality=municipality, registration=registration or f"M{telegram_id}")
+    member = (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == telegram_id,
+                                                           StaffMember.municipality == municipality))).one()
+    places = [settings.municipalities[municipality]] if municipality else list(settings.municipalities.values())
+    for place in places:
+        await grant_authority(session=session, member=member, act=act, municipality=place, actor="test",
+                              designation_kind="Portaria", designation_number=f"{telegram_id}/2026",
+                              designation_on=dt.date(2026, 1, 2))
+    return telegram_id
+
+
+async def cast(session: AsyncSession, settings: Settings) -> None:
+    """The designated inspector, the head of department and the Prefeito, in every municipality (idempotent)."""
+    for telegram_id, (name, registration, role, act) in CAST.items():
+        if (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == telegram_id))).first():
+            continue
+        await person(session, telegram_id, name)
+        await competent(session, settings, telegram_id, act, name=name, role=role, registration=registration)
+
+
+async def designate(session: AsyncSession, settings: Settings, telegram_id: int, act: str = "autuar") -> None:
+    """Give an existing staff member (of the test's own cast) the competence for ``act``, once."""
+    members = (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == telegram_id))).all()
+    for member in members:
+        assert member.id is not None
+        held = {(row.act, row.municipality) for row in await authorities_of(session=session, staff_member_id=member.id)}
+        member.registration = member.registration or f"M{telegram_id}"
+        session.add(member)
+        places = [settings.municipalities[member.municipality]] if member.municipality else list(
+            settings.municipalities.values())
+        for place in places:
+            if (act, place.slug) not in held:
+                await grant_authority(session=session, member=member, act=act, municipality=place, actor="test",
+                                      designation_kind="Portaria", designation_number=f"{telegram_id}/2026",
+                                      designation_on=dt.date(2026, 1, 2))
 
 
 async def opted_in(session: AsyncSession, person_id: int, *, cpf: str | None = None,
@@ -71,9 +125,18 @@ def l1533_auto(**changes: Any) -> NoticeInput:
 
 
 async def issue(session: AsyncSession, settings: Settings, data: NoticeInput, *, now: dt.datetime,
-                actor: str = "test") -> IssuedNotice:
-    """Issue a notice at ``now``."""
-    return await issue_notice(session=session, settings=settings, data=data, actor=actor, now=now)
+                actor: str = "test", signer: int = AUTUANTE, late_confirmed: bool = True) -> IssuedNotice:
+    """Issue a notice at ``now``, signed by the designated inspector (the cast is created first if needed).
+
+    Most tests draw an auto up on one day and issue it months later to reach another deadline: they confirm the
+    Lei 1.533 Art. 22 §1 limit (``late_confirmed``); the limit's own tests issue without confirming.
+    """
+    if signer == AUTUANTE:
+        await cast(session, settings)
+    else:
+        await designate(session, settings, signer)
+    return await issue_notice(session=session, settings=settings, data=data, actor=actor, issuer_telegram_id=signer,
+                              late_confirmed=late_confirmed, now=now)
 
 
 async def mark_outbox_sent(session: AsyncSession, *, at: dt.datetime, kind: str | None = None) -> int:

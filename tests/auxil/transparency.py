@@ -50,7 +50,7 @@ from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing
 from models.notices.tables import FilingOutcome, NoticeDelivery
 from tests.auxil.case_people import JOAO, Cast, make_cast, ombudsman, representation
-from tests.auxil.notices import MARIA_CPF, cp_auto, cp_preliminar, issue, l1533_auto, opted_in
+from tests.auxil.notices import CHEFE, MARIA_CPF, cp_auto, cp_preliminar, issue, l1533_auto, opted_in
 
 PANEL_DAY = dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.UTC)  # Monday 2 March 2026, 11:00 in Cuiabá
 NX, SAPEZAL = "nova-xavantina", "sapezal"
@@ -100,9 +100,9 @@ async def seed_panel(session: AsyncSession, settings: Settings) -> Seeded:
                  reason="Não foi possível constatar o ruído.", now=cuiaba(dt.date(2026, 2, 20)))
     await decide(session=session, telegram_user_id=ines, case_id=ride.case_id, outcome=Outcome.AUTO, reason=None,
                  now=cuiaba(dt.date(2026, 2, 18)))
-    await answer_case(session=session, telegram_user_id=otavio, case_id=complaint.case_id,
+    await answer_case(session=session, settings=settings, telegram_user_id=otavio, case_id=complaint.case_id,
                       text="O posto recebeu um médico novo nesta semana.", now=cuiaba(dt.date(2026, 2, 5)))
-    await answer_case(session=session, telegram_user_id=otavio, case_id=nx_complaint.case_id,
+    await answer_case(session=session, settings=settings, telegram_user_id=otavio, case_id=nx_complaint.case_id,
                       text="As lâmpadas foram trocadas.", now=cuiaba(dt.date(2026, 2, 23)))
     for case, level in ((rubbish, Satisfaction.SATISFIED), (noise, Satisfaction.UNSATISFIED),
                         (ride, Satisfaction.PARTLY), (nx_complaint, Satisfaction.SATISFIED)):
@@ -134,7 +134,7 @@ async def _notices(session: AsyncSession, settings: Settings, cast: Cast) -> Non
                                text="O terreno foi limpo no dia seguinte.", now=cuiaba(dt.date(2026, 2, 24)))
     assert filing.id is not None
     await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
-                        text="As fotos mostram o mato alto na data da autuação.", actor="staff:7101",
+                        text="As fotos mostram o mato alto na data da autuação.", decider_telegram_id=CHEFE,
                         now=cuiaba(dt.date(2026, 2, 26)))
     await issue(session, settings, cp_preliminar(person_id=maria, drawn_up_on=day), now=cuiaba(day, 13))
     await record_explicit_ciencia(session=session, settings=settings, delivery_id=await _last_delivery(session),

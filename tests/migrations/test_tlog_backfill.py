@@ -62,11 +62,15 @@ async def test_upgrading_backfills_the_log_from_existing_rows(db_kind: str, tmp_
             report = await connection.run_sync(lambda sync: verify_log(sync, key=key.public_key()))
             tables = [row[0] for row in (await connection.execute(text(
                 "SELECT tbl FROM tlog_entry ORDER BY idx"))).all()]
+            # issue 18 §2: an old notice stays valid as issued, its signer "unsigned, before this version"
+            signed = (await connection.execute(text("SELECT signer, signed_at FROM notice"))).one()
     finally:
         await engine.dispose()
     assert report.ok, report.problems
+    assert tuple(signed) == (None, None)
     # 0005 logs every row of every covered table it finds (the person too, since issue 23); 0002 (after it) gives
-    # the notice and the person their municipality, a covered column: one more leaf each; acts_elements adds the
-    # provision infringed, the issuer and the platform (empty on it): one more for the notice
+    # the notice and the person their municipality, a covered column: one more leaf each; 0014 (the act's elements)
+    # adds the provision infringed, the issuer and the platform (empty on it): one more for the notice; 0016 adds
+    # signer and signed_at (NULL: issued before signatures were recorded): one more
     assert tables == ["notice", "notice_delivery", "notice_event", "audit_event", "person", "notice", "person",
-                      "notice"]
+                      "notice", "notice"]

@@ -14,7 +14,7 @@ from models.notices.filings import decide_filing, file_filing
 from models.notices.tables import FilingOutcome
 from notifications.notice_messages import DECISION, DELIVERY, LIMIT_WARNING, REMINDER, TACIT
 from notifications.rendering import KINDS, render
-from tests.auxil.notices import cp_auto, issue, l1533_auto, opted_in, outbox, person
+from tests.auxil.notices import CHEFE, cp_auto, issue, l1533_auto, opted_in, outbox, person
 
 NOW = dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC)
 
@@ -71,7 +71,8 @@ async def test_the_decision_states_the_appeal_and_that_no_deposit_is_required(
                                person_id=1, text="Não fui eu.", now=NOW)
     assert filing.id is not None
     await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
-                        text="Fotos confirmam.", actor="staff:1", now=NOW)
+                        text="Fotos confirmam. Vistos os fatos e as provas dos autos.",
+                        decider_telegram_id=CHEFE, now=NOW)
     [message] = await outbox(session, DECISION)
     rendered = render(DECISION, message.payload, translator("pt_BR"))
     assert "Decisão sobre sua reclamação" in rendered.text and "improcedente" in rendered.text

@@ -20,6 +20,9 @@ from notifications.notice_scans import notice_ciencia, notice_limit_warnings, no
 from notifications.rendering import render
 from notifications.scans import SCANS, run_scan
 from tests.auxil.notices import (
+    AUTUANTE,
+    CHEFE,
+    competent,
     cp_auto,
     issue,
     l1533_auto,
@@ -45,8 +48,9 @@ async def _maria(session: AsyncSession) -> int:
 
 
 async def _acknowledged(session: AsyncSession, settings: Settings, person_id: int, day: dt.date,
-                        data: object = None) -> int:
-    issued = await issue(session, settings, data or cp_auto(person_id=person_id), now=cuiaba(day, 11))  # type: ignore[arg-type]
+                        data: object = None, signer: int = AUTUANTE) -> int:
+    issued = await issue(session, settings, data or cp_auto(person_id=person_id), now=cuiaba(day, 11),  # type: ignore[arg-type]
+                         signer=signer)
     delivery = (await session.exec(select(NoticeDelivery).order_by(NoticeDelivery.id.desc()))).first()  # type: ignore[union-attr]
     assert delivery is not None and delivery.id is not None
     await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id, person_id=person_id,
@@ -106,7 +110,8 @@ async def test_no_reminder_once_the_defence_is_filed_then_only_the_appeal_remind
     assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 5, 4)), settings=settings) == 0
     assert filing.id is not None
     await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
-                        text="Improcedente.", actor="staff:1", now=cuiaba(dt.date(2026, 4, 16)))
+                        text="Improcedente. Vistos os fatos e as provas dos autos.",
+                        decider_telegram_id=CHEFE, now=cuiaba(dt.date(2026, 4, 16)))
     decision = (await session.exec(select(NoticeDelivery).order_by(NoticeDelivery.id.desc()))).first()  # type: ignore[union-attr]
     assert decision is not None and decision.id is not None
     await record_explicit_ciencia(session=session, settings=settings, delivery_id=decision.id, person_id=maria,
@@ -133,8 +138,8 @@ async def test_staff_are_warned_before_the_90_day_limit_of_lei_1533_art_22(
     ines = await staff(session, 9101, "Inês", Role.INSPECTOR)
     clara = await staff(session, 9102, "Clara", Role.CLERK)
     await staff(session, 9103, "Otávio", Role.OMBUDSMAN)
-    await issue(session, settings, l1533_auto(offender_document=None), now=NOW)
-    await issue(session, settings, cp_auto(offender_document=None), now=NOW)  # the CP has no such limit
+    await issue(session, settings, l1533_auto(offender_document=None), now=NOW, signer=9101)
+    await issue(session, settings, cp_auto(offender_document=None), now=NOW, signer=9101)  # the CP has no limit
     assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 16)), settings=settings) == 0
     assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 17)), settings=settings) == 2
     assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 18)), settings=settings) == 0
@@ -157,7 +162,7 @@ async def test_under_the_juntada_reading_the_90_days_run_from_the_issue_lei_1533
     """Drawn up on 2/3/2026, issued (filed in the case) on 12/3: §2 counts 90 days from 12/3, to Wed 10/6/2026."""
     juntada = settings.model_copy(update={"l1533_notice_90d_start": "juntada"})
     await staff(session, 9102, "Clara", Role.CLERK)
-    await issue(session, juntada, l1533_auto(offender_document=None), now=cuiaba(dt.date(2026, 3, 12)))
+    await issue(session, juntada, l1533_auto(offender_document=None), now=cuiaba(dt.date(2026, 3, 12)), signer=9102)
     assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 25)), settings=juntada) == 0
     assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 26)), settings=juntada) == 1
     [warning] = await outbox(session, "notice.limit_warning")
@@ -189,7 +194,7 @@ async def test_cp_art_40_the_decision_due_is_warned_to_clerks_by_the_registered_
     before and on the day, once each, with a button to the filing; after a vista the due day moves (Art. 40 §2)."""
     await staff(session, 9102, "Clara", Role.CLERK)
     maria = await _maria(session)
-    notice_id = await _acknowledged(session, settings, maria, dt.date(2026, 4, 6))
+    notice_id = await _acknowledged(session, settings, maria, dt.date(2026, 4, 6), signer=9102)
     filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=maria,
                                text="Reclamação.", now=cuiaba(dt.date(2026, 4, 7)))
     assert "notice-decision-warnings" in SCANS
@@ -202,7 +207,10 @@ async def test_cp_art_40_the_decision_due_is_warned_to_clerks_by_the_registered_
     assert "sexta-feira, 17 de abril de 2026" in text and "Art. 40" in text
     assert first.payload["filing_id"] == filing.id
     assert filing.id is not None
-    await open_vista(session=session, settings=settings, filing_id=filing.id, actor="staff:9102",
+    # the Chefe gives vista (CP Art. 40 §1); Clara, who drew the auto up, may not (Lei 9.784 Art. 18 I). His staff
+    # role is not one the warnings go to, so the counts stay Clara's.
+    await competent(session, settings, CHEFE, "primeira_instancia", name="Carlos Chefe", role=Role.OMBUDSMAN)
+    await open_vista(session=session, settings=settings, filing_id=filing.id, decider_telegram_id=CHEFE,
                      now=cuiaba(dt.date(2026, 4, 15)))  # vista: 3 days end Sat 18/4 → Mon 20/4
     # §2: 5 days after the vista end on Sat 25/4 → Mon 27/4; warned 3 days before, on Fri 24/4
     assert await run_scan("notice-decision-warnings", session=session, now=cuiaba(dt.date(2026, 4, 23)),

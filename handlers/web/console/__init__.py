@@ -2,10 +2,10 @@
 
 Sign-in from the bot's one-time link (:mod:`.signin`), then the dashboard (:mod:`.dashboard`), the cases
 (:mod:`.cases`), the audit log and exports (:mod:`.audit`), Open311 keys (:mod:`.open311_keys`), and the choice of
-the municipality shown (:mod:`.places`), the member's own API tokens (:mod:`.api_tokens`) and the team, whose roles
-an admin ends (:mod:`.team`). Every page checks the session and the staff role on
-each request and every change its CSRF token (:mod:`.guard`); the pages call the same domain functions as the
-chat and the staff API.
+the municipality shown (:mod:`.places`), the member's own API tokens (:mod:`.api_tokens`), the team, whose roles
+an admin ends (:mod:`.team`), and the staff's competences with their designation acts (:mod:`.competences`). Every
+page checks the session and the staff role on each request and every change its CSRF token (:mod:`.guard`); the
+pages call the same domain functions as the chat and the staff API.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from handlers.web.console import (
     broadcasts,
     bulk,
     cases,
+    competences,
     dashboard,
     drivers,
     exports,
@@ -46,7 +47,7 @@ def console_app() -> web.Application:
     for table in (signin.routes, dashboard.routes, cases.routes, bulk.routes, replies.routes, audit.routes,
                   exports.routes, notices.routes, filings.routes, drivers.routes,
                   broadcasts.routes, places.routes, open311_keys.routes, payments.routes, api_tokens.routes,
-                  team.routes):
+                  team.routes, competences.routes):
         app.add_routes(table)
     app.router.add_static("/static/", STATIC)
     return app

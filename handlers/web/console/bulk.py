@@ -60,7 +60,8 @@ async def _one(request: web.Request, staff: ConsoleStaff, case_id: int, action: 
                 await request_complement(session=session, telegram_user_id=who, case_id=case_id, question=text,
                                          now=now, settings=settings)
             elif action == "archive":
-                await archive_case(session=session, telegram_user_id=who, case_id=case_id, reason=text, now=now)
+                await archive_case(session=session, telegram_user_id=who, case_id=case_id, reason=text, now=now,
+                                   settings=settings)
             else:
                 body = text
                 if template is not None:  # CF Art. 30: only the case's municipality's own template
@@ -69,7 +70,8 @@ async def _one(request: web.Request, staff: ConsoleStaff, case_id: int, action: 
                         raise InvalidInput(N_("This template belongs to another municipality."))
                     locale = await reader_locale(session=session, case_id=case_id)
                     body = fill(template, locale=locale, case=case, timezone=settings.timezone)
-                await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=body, now=now)
+                await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=body, now=now,
+                                  settings=settings)
         except CaseNotFound:  # a restricted ombudsman case, to anyone but the Ombudsman (Lei 13.460 Art. 10 §7)
             await session.rollback()
             return BulkResult(protocol=f"#{case_id}", done=False, reason=tr._("No case has that protocol number."))

@@ -237,12 +237,14 @@ async def _run(request: web.Request, action: str, staff: ConsoleStaff, case_id: 
             await request_complement(session=session, telegram_user_id=who, case_id=case_id, question=text, now=now,
                                      settings=settings)
         elif action == "answer":
-            await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=text, now=now)
+            await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=text, now=now,
+                              settings=settings)
         elif action == "extend":
             await extend(session=session, telegram_user_id=who, case_id=case_id, reason=text, now=now,
                          settings=settings)
         elif action == "archive":
-            await archive_case(session=session, telegram_user_id=who, case_id=case_id, reason=text, now=now)
+            await archive_case(session=session, telegram_user_id=who, case_id=case_id, reason=text, now=now,
+                               settings=settings)
         else:
             raw_outcome = await form_text(request, "outcome", 20)
             outcome = next((o for o in Outcome if o.value == raw_outcome), None)

@@ -75,7 +75,7 @@ async def decide(request: web.Request) -> web.StreamResponse:
     async with db(request)() as session:
         try:
             await decide_filing(session=session, settings=request.config_dict[SETTINGS], filing_id=filing_id,
-                                outcome=outcome, text=text, actor=staff.actor)
+                                outcome=outcome, text=text, decider_telegram_id=staff.telegram_user_id)
         except FilingRefused as refused:
             return await _page(request, error=_reason(refused, staff.tr), error_id=filing_id, status=422,
                                typed=text)

@@ -50,8 +50,11 @@ from models.rulebooks.procedure import delivery_means
 routes = web.RouteTableDef()
 ISSUERS = (Role.CLERK, Role.INSPECTOR)
 FIELDS = ("type", "rulebook", "infraction_code", "offender_name", "offender_document", "offender_address", "place",
-          "drawn_up_on", "drawn_up_time", "facts", "issuer_name", "witnesses", "inspection_term", "units", "case_id",
-          "preliminar_number", "person_id", "person_telegram_id", "infringed_provision", "platform_name")
+          "drawn_up_on", "drawn_up_time", "facts", "witnesses", "inspection_term", "units", "case_id",
+          "preliminar_number", "person_id", "person_telegram_id", "infringed_provision", "platform_name",
+          "confirm_late")
+SIGNATURE_PROBLEMS = {"issuer_name": "signature", "late": "late"}
+"""Refusals about who signs (CP Art. 12) or when (Lei 1.533 Art. 22 §1), shown beside the signature line."""
 STAGE_NAMES = {
     "awaiting_ciencia": N_("Awaiting ciência"),
     "notified": N_("Notified"),
@@ -108,7 +111,7 @@ async def new_notice(request: web.Request) -> web.Response:
     staff = staff_of(request)
     settings = request.config_dict[SETTINGS]
     raw = request.query.get("caso", "")
-    values: dict[str, str] = {"issuer_name": staff.name}
+    values: dict[str, str] = {}  # the signer is who issues it, when they issue it (issue 18 §2)
     reference = None
     number = request.query.get("preliminar", "")[:30]
     if number:  # CP Art. 28-29: the auto that follows a preliminar (refused, or its deadline run out)
@@ -207,7 +210,7 @@ async def issue(request: web.Request) -> web.StreamResponse:
             offender_name=values["offender_name"] or None, offender_document=document,
             offender_address=values["offender_address"] or None, place=values["place"] or None,
             drawn_up_on=drawn_on, drawn_up_time=drawn_at, facts=values["facts"] or None,
-            issuer_name=values["issuer_name"] or None, witnesses=values["witnesses"] or None,
+            witnesses=values["witnesses"] or None,
             inspection_term=values["inspection_term"] or None, case_id=case_id, preliminar_id=preliminar_id,
             units=units, person_id=person_id, person_telegram_id=person_telegram_id,
             infringed_provision=values["infringed_provision"] or None, platform_name=values["platform_name"] or None,
@@ -217,11 +220,12 @@ async def issue(request: web.Request) -> web.StreamResponse:
             return elsewhere(request)  # CF Art. 30 I: an auto under a city's law is that city hall's act (a role there)
         try:
             issued = await issue_notice(session=session, settings=settings, data=data, actor=staff.actor,
-                                        issuer_telegram_id=staff.telegram_user_id)
+                                        issuer_telegram_id=staff.telegram_user_id,
+                                        late_confirmed=values["confirm_late"] == "sim")
         except NoticeRefused as refused:
             for problem in refused.problems:
-                field = problem.element if problem.element in FIELDS else (
-                    "preliminar_number" if problem.element == "preliminar_id" else "units")
+                field = SIGNATURE_PROBLEMS.get(problem.element) or (problem.element if problem.element in FIELDS else (
+                    "preliminar_number" if problem.element == "preliminar_id" else "units"))
                 errors.setdefault(field, []).append(problem.render(tr))
             return await _form(request, values, errors, status=422)
     raise web.HTTPSeeOther(f"/painel/notificacoes?emitida={issued.notice.number}")

@@ -15,8 +15,20 @@ AUTO = [
     "notice", "issue", "--tipo", "auto", "--rulebook", "nx-posturas", "--infracao", "CP-I-1",
     "--nome", "Maria Aparecida da Silva", "--documento", "529.982.247-25", "--endereco", "Rua das Acácias, 45",
     "--local", "Rua 7 de Setembro, 200", "--data", "02/03/2026", "--hora", "09:30",
-    "--fatos", "Terreno com mato alto.", "--emissor", "Inês Fiscal (mat. 1234)",
+    "--fatos", "Terreno com mato alto.", "--como", "7001",
 ]
+STAFF_ADD = ["staff", "add", "7001", "--role", "inspector", "--name", "Inês Fiscal", "--municipality",
+             "nova-xavantina", "--registration", "1234", "--act", "autuar", "--designation-number", "12/2026",
+             "--designation-date", "02/01/2026"]
+
+
+@pytest.fixture(autouse=True)
+def designated_inspector(request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]) -> None:
+    """CP Art. 12: the agent designated by Portaria nº 12/2026, added through ``staff add`` (issue 18 §2)."""
+    if "database" in request.fixturenames:
+        request.getfixturevalue("database")
+        assert main(STAFF_ADD) == 0
+        capsys.readouterr()
 
 
 def test_issue_prints_the_number_the_code_and_the_pdf_path(
@@ -48,7 +60,7 @@ def test_a_missing_element_is_refused_with_its_article(database: Path, capsys: p
 def test_a_bad_cpf_or_date_is_refused_before_anything_is_written(
     database: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main([*AUTO[:-2], "--emissor", "Inês", "--documento", "111.111.111-11"]) == 2
+    assert main([*AUTO, "--documento", "111.111.111-11"]) == 2
     assert "CPF" in capsys.readouterr().err
     assert main([*AUTO, "--data", "31/02/2026"]) == 2
     assert capsys.readouterr().err == '--data "31/02/2026": escreva AAAA-MM-DD ou DD/MM/AAAA\n'
@@ -128,3 +140,56 @@ def test_an_outros_item_needs_dispositivo_cp_art_34_iii(
     assert main([*outros, "--dispositivo", "Art. 50, IX"]) == 0
     with sqlite3.connect(database) as connection:
         assert connection.execute("SELECT infringed_provision FROM notice").fetchone() == ("Art. 50, IX",)
+def test_staff_add_takes_the_registration_and_the_designation_and_refuses_autuar_without_it(
+    database: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CP Art. 12: "Agente para esse fim designado" — no portaria, no competence to draw up notices."""
+    assert main(["staff", "add", "7002", "--role", "clerk", "--name", "Carlos", "--registration", "2345",
+                 "--municipality", "nova-xavantina", "--act", "autuar"]) == 2
+    err = capsys.readouterr().err
+    assert "Portaria" in err and "Código de Posturas (Nova Xavantina), Art. 12" in err
+    assert main(["staff", "add", "7002", "--role", "clerk", "--name", "Carlos", "--registration", "2345",
+                 "--municipality", "nova-xavantina", "--act", "primeira_instancia"]) == 0
+    assert "Competente como: Chefe do Departamento (Departamento de Fiscalização)" in capsys.readouterr().out
+    with sqlite3.connect(database) as connection:
+        rows = connection.execute("SELECT act, designation_number, designation_on FROM staff_authority "
+                                  "ORDER BY id").fetchall()
+        registration = connection.execute("SELECT registration FROM staff_member WHERE telegram_user_id = 7001"
+                                          ).fetchone()
+    assert rows == [("autuar", "12/2026", "2026-01-02"), ("primeira_instancia", "", None)]
+    assert registration == ("1234",)
+
+
+def test_the_cli_issues_only_as_a_designated_staff_member_who_signs_it(
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 18 §2: no more --emissor free text; --como names the member, whose roles are checked."""
+    assert main([*AUTO[:-1], "99", "--pdf", str(tmp_path / "x.pdf")]) == 2
+    assert "--como 99" in capsys.readouterr().err
+    assert main(["staff", "add", "7003", "--role", "inspector", "--name", "Rui", "--registration", "9",
+                 "--municipality", "nova-xavantina"]) == 0
+    capsys.readouterr()
+    assert main([*AUTO[:-1], "7003"]) == 2  # an inspector, but not designated
+    assert "Art. 12" in capsys.readouterr().err
+    assert main([*AUTO, "--pdf", str(tmp_path / "a.pdf")]) == 0
+    text = " ".join(pdf_text((tmp_path / "a.pdf").read_bytes()).split("\n"))
+    assert "Assinada eletronicamente em" in text and "por Inês Fiscal" in text and "Portaria nº 12/2026" in text
+    with sqlite3.connect(database) as connection:
+        assert connection.execute("SELECT issuer_telegram_id, issuer_name FROM notice").fetchone() == (
+            7001, "Inês Fiscal")
+
+
+def test_the_cli_asks_to_confirm_a_lei_1533_auto_past_its_90_days(
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Lei 1.533 Art. 22 §1: drawn up on 2/1/2025, far more than 90 days ago."""
+    assert main(["staff", "add", "7004", "--role", "inspector", "--name", "Sá", "--registration", "5",
+                 "--municipality", "sapezal", "--act", "autuar", "--designation-number", "3/2025",
+                 "--designation-date", "2025-01-02"]) == 0
+    late = ["notice", "issue", "--tipo", "auto", "--rulebook", "sapezal-1533", "--infracao", "L1533-26-IV",
+            "--nome", "Maria", "--local", "Av. Brasil", "--data", "02/01/2025", "--hora", "10:00",
+            "--fatos", "Embarque sem aplicativo.", "--como", "7004", "--pdf", str(tmp_path / "l.pdf")]
+    capsys.readouterr()
+    assert main(late) == 2
+    assert "Art. 22, §1º" in capsys.readouterr().err
+    assert main([*late, "--confirmar-prazo"]) == 0

@@ -85,7 +85,7 @@ async def test_the_ombudsman_button_says_responder_and_the_author_reads_resposta
     labels = {b["callback_data"]: b["text"] for b in opened.inline_buttons}
     assert labels[f"pend:answer:{case.id}"] == "Responder"
     async with sessions() as session:
-        await answer_case(session=session, telegram_user_id=OTAVIO, case_id=case.id, now=utcnow(),
+        await answer_case(session=session, settings=settings, telegram_user_id=OTAVIO, case_id=case.id, now=utcnow(),
                           text="O médico foi contratado e atende desde segunda-feira.")
     joao = Talk(emulator, emulator.add_user(JOAO, "João", language_code="pt-br"))
     shown = await joao.send(case.protocol, "Resposta:")  # the protocol typed alone opens the case (item 12)

@@ -18,13 +18,12 @@ from bot.db import SessionFactory
 from bot.settings import Settings, load_settings
 from models.cases.handling import staff_case, staff_queue
 from models.cases.tables import Case, CaseKind
-from models.notices.issuing import issue_notice
 from models.people import PermissionDenied, Person, Role, add_staff
 from models.rulebooks.catalogue import get_infraction
 from tests.auxil.bot_harness import running_bot
 from tests.auxil.case_chat import Talk
 from tests.auxil.municipalities import write_municipalities
-from tests.auxil.notices import cp_auto, l1533_auto
+from tests.auxil.notices import cp_auto, issue, l1533_auto
 from tests.models.cases.test_receipt_pdf import page_text
 
 NOW = dt.datetime(2026, 12, 1, 13, 0, tzinfo=dt.UTC)  # Tuesday; 30 days later is Thursday 31 December
@@ -119,14 +118,14 @@ async def test_notices_are_headed_and_priced_by_the_municipality_whose_law_they_
     """An auto under the Código de Posturas is Nova Xavantina's act, priced in UPF-NX; Lei 1.533's is Sapezal's."""
     moment = dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC)
     async with sessions() as session:
-        cp = await issue_notice(session=session, settings=two_cities, data=cp_auto(), actor="test", now=moment)
+        cp = await issue(session, two_cities, cp_auto(), now=moment)
     assert cp.notice.municipality == "nova-xavantina" and cp.notice.fine_unit == "UPF-NX"
     cp_text = page_text(cp.pdf)
     assert "Prefeitura Municipal de Nova Xavantina" in cp_text and "Sapezal" not in cp_text
     # CP Tabela I item 1: 9 UPF-NX × R$ 42,00 (Nova Xavantina's 2026 value in the test configuration).
     assert cp.notice.fine_cents == 9 * 4200 and "R$ 378,00" in cp_text
     async with sessions() as session:
-        app = await issue_notice(session=session, settings=two_cities, data=l1533_auto(), actor="test", now=moment)
+        app = await issue(session, two_cities, l1533_auto(), now=moment)
     assert app.notice.municipality == "sapezal" and app.notice.fine_unit == "URS"
     units = get_infraction("L1533-26-IV").units
     assert units is not None and app.notice.fine_cents == int(units * 525)  # Sapezal's URS 2026: R$ 5,25
@@ -142,8 +141,7 @@ async def test_outside_the_demo_a_fine_needs_its_years_unit_value(two_cities: Se
     moment = dt.datetime(2027, 3, 2, 14, 0, tzinfo=dt.UTC)
     async with sessions() as session:
         with pytest.raises(NoticeRefused) as refused:
-            await issue_notice(session=session, settings=two_cities, data=cp_auto(drawn_up_on=dt.date(2027, 3, 2)),
-                               actor="test", now=moment)
+            await issue(session, two_cities, cp_auto(drawn_up_on=dt.date(2027, 3, 2)), now=moment)
     text = str(refused.value.problems[0].render(__import__("bot.i18n").i18n.translator("en")))
     assert "UPF-NX" in text and "2027" in text and "Nova Xavantina" in text and "unit_values.UPF-NX" in text
 

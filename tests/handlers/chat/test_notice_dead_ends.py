@@ -8,13 +8,18 @@ from typing import Any
 
 from sqlmodel import select
 
+from bot.municipalities import built_in
+from models.authorities import grant_authority
 from models.cases.filing import file_representation
 from models.cases.tables import Case
 from models.columns import utcnow
-from models.notices.tables import Notice, NoticeType
-from models.people import Person, Role, add_staff
+from models.notices.delivery import record_explicit_ciencia
+from models.notices.filings import file_filing
+from models.notices.tables import Notice, NoticeDelivery, NoticeFiling, NoticeType
+from models.people import Person, Role, StaffMember, add_staff
 from tests.auxil.case_chat import Talk
 from tests.auxil.case_people import representation
+from tests.auxil.notices import cp_auto, issue, opted_in, person
 
 
 async def _staff(emulator: Any, sessions: Any, user_id: int, name: str, role: Role = Role.INSPECTOR) -> Talk:
@@ -22,7 +27,14 @@ async def _staff(emulator: Any, sessions: Any, user_id: int, name: str, role: Ro
     talk = Talk(emulator, user)
     await talk.send("/start", "O que você quer fazer?")
     async with sessions() as session:
-        await add_staff(session=session, telegram_user_id=user.id, role=role, name=name, actor="test")
+        await add_staff(session=session, telegram_user_id=user.id, role=role, name=name, actor="test",
+                        registration=f"M{user.id}")
+        for act in ("autuar", "primeira_instancia"):  # CP Art. 12 and 40, designated by portaria
+            for place in built_in().values():  # the test deployment's two municipalities
+                member = (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == user.id))).one()
+                await grant_authority(session=session, member=member, act=act, municipality=place, actor="test",
+                                      designation_kind="Portaria", designation_number="1/2026",
+                                      designation_on=dt.date(2026, 1, 2))
     return talk
 
 
@@ -58,8 +70,7 @@ async def test_a_future_hour_is_refused_with_buttons_for_date_and_time_cp_art_34
     witnesses = await talk.send("Terreno com mato alto e lixo acumulado.", "Testemunhas")
     assert facts.message_id < witnesses.message_id
     term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
-    issuer = await talk.press_and_edit(term, "nstf:skip", "Quem lavra")
-    review = await talk.press_and_edit(issuer, "nstf:me", "Ainda não pode ser emitida")
+    review = await talk.press_and_edit(term, "nstf:skip", "Ainda não pode ser emitida")
     buttons = talk.buttons(review)
     assert "nstf:issue" not in buttons
     # The refusal names the day and the hour: both can be changed from here, the named ones first.
@@ -113,8 +124,7 @@ async def test_three_taps_on_issue_at_once_issue_one_notice_and_the_others_quote
     await _offender_to_the_hour(talk)
     when = await talk.send("00:00", "Dia em que a infração foi cometida")
     await talk.press_and_edit(when, "nstf:skip", "Descreva os fatos")
-    issuer = await talk.send("Terreno com mato alto e lixo acumulado.", "Quem lavra")
-    review = await talk.press_and_edit(issuer, "nstf:me", "Confira a notificação antes de emitir")
+    review = await talk.send("Terreno com mato alto e lixo acumulado.", "Confira a notificação antes de emitir")
     for _ in range(3):  # one getUpdates batch, as a burst of taps arrives
         emulator.press_button(talk.user, review, "nstf:issue")
     await emulator.wait_until(lambda: sum("já foi emitida" in (m.text or "") for m in emulator.messages(talk.user.id)
@@ -142,11 +152,66 @@ async def test_a_row_charged_per_square_metre_asks_the_area_and_the_day_of_the_i
     await talk.send("ontem", "Descreva os fatos")
     witnesses = await talk.send("Entulho ocupando a calçada e parte da rua.", "Testemunhas")
     term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
-    issuer = await talk.press_and_edit(term, "nstf:skip", "Quem lavra")
-    review = await talk.press_and_edit(issuer, "nstf:me", "Confira a notificação antes de emitir")
+    review = await talk.press_and_edit(term, "nstf:skip", "Confira a notificação antes de emitir")
     assert "3,5" in review.text and "(7 " in review.text  # 2 units per m² × 3,5 m²
     await talk.press_and_edit(review, "nstf:issue", "Emitida")
     async with sessions() as session:
         notice = (await session.exec(select(Notice))).one()
     yesterday = dt.datetime.now(settings.tz).date() - dt.timedelta(days=1)
     assert (notice.quantity, notice.fine_units, notice.infraction_on) == ("3.5", "7.0", yesterday)
+
+
+async def test_a_lei_1533_auto_past_90_days_asks_the_issuer_to_confirm_in_the_chat_art_22_par_1(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """Drawn up 120 days ago: the review warns (Lei 1.533 Art. 22 §1) and offers "Emitir mesmo assim" instead of
+    Issue; once confirmed it issues, signed by Inês at the real time (issue 18 §2)."""
+    talk = await _staff(emulator, sessions, 830501, "Inês")
+    drawn = (dt.datetime.now(settings.tz) - dt.timedelta(days=120)).date()
+    law = await talk.send("/emitir", "Qual lei")
+    await talk.press_and_edit(law, "nstf:rb:sapezal-1533", "Qual infração")
+    await talk.send("L1533-26-IV", "Nome do infrator")
+    document = await talk.send("Motorista de placa QWE1A23", "CPF ou CNPJ")
+    address = await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
+    person = await talk.press_and_edit(address, "nstf:skip", "ID do Telegram")
+    await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
+    await talk.send("Av. Brasil, em frente à rodoviária", "Dia da lavratura")
+    await talk.send(drawn.strftime("%d/%m/%Y"), "Hora da lavratura")
+    when = await talk.send("10:00", "Dia em que a infração foi cometida")
+    await talk.press_and_edit(when, "nstf:skip", "Descreva os fatos")
+    witnesses = await talk.send("Embarque de passageiro na via pública sem o aplicativo.", "Testemunhas")
+    term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
+    review = await talk.press_and_edit(term, "nstf:skip", "Confirme para emitir mesmo assim")
+    assert "Art. 22, §1º" in review.text and "Você assina, como Inês" in review.text
+    buttons = [button["callback_data"] for row in review.reply_markup["inline_keyboard"] for button in row]
+    assert "nstf:issue" not in buttons and "nstf:late" in buttons
+    confirmed = await talk.press_and_edit(review, "nstf:late", "Confira a notificação antes de emitir")
+    await talk.press_and_edit(confirmed, "nstf:issue", "Emitida")
+    async with sessions() as session:
+        notice = (await session.exec(select(Notice))).one()
+    assert notice.issuer_telegram_id == 830501 and notice.signed_at is not None
+    assert notice.signed_at > notice.drawn_up_at + dt.timedelta(days=90)
+
+
+async def test_the_autuante_is_refused_in_the_chat_before_writing_a_word_l9784_art_18(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """Clara drew up the auto and is also head of department: /defesas refuses her the decision, naming Lei 9.784
+    Art. 18 I and CF Art. 37, before she types the reasons (issue 18 §1)."""
+    clara = await _staff(emulator, sessions, 830601, "Clara", Role.CLERK)
+    async with sessions() as session:
+        maria = await person(session, 830602, "Maria")
+        await opted_in(session, maria.id, now=utcnow() - dt.timedelta(days=1))
+        issued = await issue(session, settings, cp_auto(person_id=maria.id, drawn_up_on=utcnow().date()),
+                             now=utcnow(), signer=830601)
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id or 0,
+                                      person_id=maria.id, now=utcnow())
+        filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id or 0,
+                                   person_id=maria.id, text="O terreno não é meu.", now=utcnow())
+    listing = await clara.send("/defesas", "Defesas e recursos a decidir")
+    detail = await clara.press_and_edit(listing, f"nstf:fil:{filing.id}", "protocolo em")
+    refused = await clara.press_and_edit(detail, f"nstf:dec:{filing.id}:denied", "Você lavrou esta notificação")
+    assert "Lei 9.784/1999, Art. 18, I; CF, Art. 37" in refused.text
+    async with sessions() as session:
+        assert (await session.get(NoticeFiling, filing.id)).decided_at is None  # type: ignore[union-attr]

@@ -15,12 +15,11 @@ from models.columns import utcnow
 from models.notices.chain import events_of
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import file_filing
-from models.notices.issuing import issue_notice
 from models.notices.tables import Notice, NoticeDelivery, NoticeFiling, NoticeStage
 from models.people import Role, add_staff
 from tests.auxil.case_chat import Talk, deliver
 from tests.auxil.case_files import png
-from tests.auxil.notices import cp_auto, l1533_auto, opted_in, pdf_text, person
+from tests.auxil.notices import cp_auto, designate, issue, l1533_auto, opted_in, pdf_text, person
 from tests.auxil.tlog import verify
 
 
@@ -49,7 +48,8 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
     await clara.send("/start", "O que você quer fazer?")
     async with sessions() as session:
         await add_staff(session=session, telegram_user_id=clara_user.id, role=Role.CLERK, name="Clara", actor="test")
-        issued = await issue_notice(session=session, settings=settings, data=cp_auto(), actor="staff:810102")
+        await designate(session, settings, clara_user.id, "primeira_instancia")  # CP Art. 40: the Chefe
+        issued = await issue(session, settings, cp_auto(), now=utcnow())  # signed by the designated inspector
         delivery = (await session.exec(select(NoticeDelivery))).one()
     notice_id = issued.notice.id
     listing = await clara.send("/entregas", "Notificações a entregar")
@@ -128,8 +128,7 @@ async def test_after_the_window_the_bot_refuses_and_cites_the_article(
     async with sessions() as session:
         joao = await person(session, user.id, "João")
         await opted_in(session, joao.id, now=past)
-        issued = await issue_notice(session=session, settings=settings, actor="test", now=past,
-                                    data=l1533_auto(offender_document=None, person_id=joao.id))
+        issued = await issue(session, settings, l1533_auto(offender_document=None, person_id=joao.id), now=past)
         delivery = (await session.exec(select(NoticeDelivery))).one()
         assert delivery.id is not None
         await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
@@ -154,6 +153,7 @@ async def test_staff_issue_a_notice_in_the_bot_step_by_step(
     async with sessions() as session:
         await add_staff(session=session, telegram_user_id=ines_user.id, role=Role.INSPECTOR, name="Inês",
                         actor="test")
+        await designate(session, settings, ines_user.id)  # CP Art. 12
     law = await talk.send("/emitir", "Qual lei")
     kind = await talk.press_and_edit(law, "nstf:rb:nx-posturas", "Qual tipo")
     what = await talk.press_and_edit(kind, "nstf:type:auto", "Qual infração")
@@ -170,8 +170,7 @@ async def test_staff_issue_a_notice_in_the_bot_step_by_step(
     witnesses = await talk.send("Terreno com mato alto e lixo acumulado.", "Testemunhas")
     assert facts.message_id < witnesses.message_id
     term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
-    issuer = await talk.press_and_edit(term, "nstf:skip", "Quem lavra")
-    review = await talk.press_and_edit(issuer, "nstf:me", "Confira a notificação antes de emitir")
+    review = await talk.press_and_edit(term, "nstf:skip", "Confira a notificação antes de emitir")
     assert "R$\xa0378,00" in review.text and "lista do Correio ou edital" in review.text
     done = await talk.press_and_edit(review, "nstf:issue", "Emitida")
     number = re.search(r"AI-\d{4}-\d{6}", done.text)
@@ -198,10 +197,10 @@ async def test_staff_give_vista_and_order_a_diligencia_in_defesas_cp_art_40_par_
     await clara.send("/start", "O que você quer fazer?")
     async with sessions() as session:
         await add_staff(session=session, telegram_user_id=clara_user.id, role=Role.CLERK, name="Clara", actor="test")
+        await designate(session, settings, clara_user.id, "primeira_instancia")
         maria = await person(session, 810502, "Maria")
         await opted_in(session, maria.id)
-        issued = await issue_notice(session=session, settings=settings, data=cp_auto(person_id=maria.id),
-                                    actor="test")
+        issued = await issue(session, settings, cp_auto(person_id=maria.id), now=utcnow())
         delivery = (await session.exec(select(NoticeDelivery))).one()
         assert delivery.id is not None and issued.notice.id is not None
         await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,

@@ -22,6 +22,7 @@ from models.cases.limits import CaseLimits
 from models.people import Role, add_staff
 from tests.auxil.case_files import png
 from tests.auxil.case_people import NOW, Cast, make_cast, ombudsman, representation
+from tests.auxil.notices import designate
 from tests.auxil.staff_api import own_token
 
 TOKEN = "api-token-for-cases"
@@ -29,9 +30,10 @@ ADMIN = 7100
 
 
 @pytest.fixture
-async def cast(session: AsyncSession) -> Cast:
+async def cast(session: AsyncSession, settings: Settings) -> Cast:
     cast = await make_cast(session)
     await add_staff(session=session, telegram_user_id=ADMIN, role=Role.ADMIN, name="Ana", actor="test")
+    await designate(session, settings, cast.ines.telegram_user_id)  # CP Art. 12: designated to draw up notices
     return cast
 
 

@@ -11,6 +11,7 @@ import pytest
 import time_machine
 from aiohttp.test_utils import TestClient, TestServer
 from pydantic import SecretStr
+from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db import SessionFactory
@@ -18,10 +19,12 @@ from bot.settings import Settings
 from bot.web import build_web_app
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import file_filing
+from models.notices.tables import FilingKind, Notice, NoticeDelivery, NoticeFiling
 from models.people import Role
-from tests.auxil.notices import MARIA_CPF, opted_in, person, staff
+from tests.auxil.notices import MARIA_CPF, designate, opted_in, person, staff
 
 TOKEN = "api-token-for-tests"
+REASONS = "Improcedente: a matrícula do imóvel está em seu nome, como mostra a certidão."
 INES, CLARA, JOAO_CIDADAO, ADMIN = 9101, 9102, 9002, 9100
 BODY: dict[str, Any] = {
     "type": "auto", "rulebook": "nx-posturas", "infraction_code": "CP-I-1",
@@ -37,6 +40,8 @@ async def client(settings: Settings, sessions: SessionFactory, session: AsyncSes
     await staff(session, CLARA, "Clara", Role.CLERK)
     await staff(session, ADMIN, "Ana", Role.ADMIN)
     await person(session, JOAO_CIDADAO, "João")
+    await designate(session, settings, INES)  # CP Art. 12: the agent designated to draw up notices
+    await designate(session, settings, CLARA, "primeira_instancia")  # CP Art. 40: the head of department
     with_token = settings.model_copy(update={"staff_api_token": SecretStr(TOKEN)})
     with time_machine.travel(dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.UTC), tick=False):
         async with TestClient(TestServer(build_web_app(with_token, sessions))) as test_client:
@@ -66,7 +71,8 @@ async def test_a_missing_element_is_refused_with_its_article(client: TestClient)
     data = await response.json()
     assert data["error"] == "refused"
     citations = {p["element"]: p["citation"] for p in data["problems"]}
-    assert citations["drawn_up_time"].endswith("Art. 25, II") and citations["issuer_name"].endswith("Art. 25, IV")
+    # the agent (Art. 25 IV) is the authenticated signer, never typed: an empty issuer_name is no problem
+    assert list(citations) == ["drawn_up_time"] and citations["drawn_up_time"].endswith("Art. 25, II")
 
 
 @pytest.mark.parametrize(("body", "error"), [({**BODY, "date": "02/03/2026"}, "bad_value"),
@@ -124,9 +130,9 @@ async def test_a_clerk_decides_a_reclamacao(
     assert [f["id"] for f in pending["filings"]] == [filing.id]
     refused = await client.post(f"/api/notices/filings/{filing.id}/decision", json={"outcome": "denied", "text": ""},
                                 headers=_headers(CLARA))
-    assert refused.status == 409 and (await refused.json())["citation"].endswith("Art. 41")
+    assert refused.status == 409 and "Art. 41" in (await refused.json())["citation"]
     decided = await client.post(f"/api/notices/filings/{filing.id}/decision",
-                                json={"outcome": "denied", "text": "Matrícula em seu nome."}, headers=_headers(CLARA))
+                                json={"outcome": "denied", "text": REASONS}, headers=_headers(CLARA))
     assert decided.status == 200
     shown = await (await client.get("/api/notices/AI-2026-000001", headers=_headers(CLARA))).json()
     assert shown["stage"] == "decided" and shown["filings"][0]["outcome"] == "denied"
@@ -187,7 +193,7 @@ async def test_vista_and_diligencia_through_the_api_cp_art_40_par_1_and_art_42(
 
 
 async def test_staff_of_another_municipality_neither_issue_nor_see_its_notices(
-    client: TestClient, session: AsyncSession
+    client: TestClient, session: AsyncSession, settings: Settings
 ) -> None:
     """CF Art. 30 I: an auto under the Código de Posturas is Nova Xavantina's act. Sapezal's inspector may not draw
     it up, nor read it, its PDF or its place on the delivery list; Nova Xavantina's may."""
@@ -197,6 +203,7 @@ async def test_staff_of_another_municipality_neither_issue_nor_see_its_notices(
                     municipality="sapezal")
     await add_staff(session=session, telegram_user_id=9202, role=Role.INSPECTOR, name="Nê", actor="test",
                     municipality="nova-xavantina")
+    await designate(session, settings, 9202)
     assert (await client.post("/api/notices", json=BODY, headers=_headers(9201))).status == 403
     issued = await client.post("/api/notices", json=BODY, headers=_headers(9202))
     assert issued.status == 201
@@ -219,3 +226,58 @@ async def test_an_outros_item_needs_the_provision_infringed_cp_art_34_iii(client
     issued = await client.post("/api/notices", json={**body, "infringed_provision": "Art. 50, IX"},
                                headers=_headers(INES))
     assert issued.status == 201, await issued.text()
+async def test_through_the_api_the_impeded_are_refused_and_each_decision_names_its_author(
+    client: TestClient, session: AsyncSession, settings: Settings
+) -> None:
+    """Issue 18 §1, end to end. Clara, a clerk designated to draw up notices (CP Art. 12) and also head of
+    department, issues an auto: she may not judge it (Lei 9.784 Art. 18 I; CF Art. 37). Carlos, the Chefe, decides
+    (CP Art. 40); holding the second instance too, he may not decide the appeal against his own decision (Lei 9.784
+    Art. 13 II, Art. 56 §1); the Prefeita does (CP Art. 43, 45)."""
+    maria = await person(session, 9001, "Maria")
+    await opted_in(session, maria.id, cpf=MARIA_CPF)
+    chefe, prefeita = 9104, 9105
+    await staff(session, chefe, "Carlos Chefe", Role.CLERK)
+    await staff(session, prefeita, "Paula Prefeita", Role.CLERK)
+    await designate(session, settings, CLARA, "autuar")
+    await designate(session, settings, chefe, "primeira_instancia")
+    await designate(session, settings, chefe, "segunda_instancia")
+    await designate(session, settings, prefeita, "segunda_instancia")
+    untitled = await client.post("/api/notices", json=BODY, headers=_headers(chefe))  # a clerk, not designated
+    assert untitled.status == 422 and "Art. 12" in (await untitled.json())["problems"][0]["citation"]
+    issued = await (await client.post("/api/notices", json={**BODY, "issuer_name": "Qualquer Um"},
+                                      headers=_headers(CLARA))).json()
+    await client.post("/api/notices/AI-2026-000001/person", json={"person_telegram_id": 9001},
+                      headers=_headers(CLARA))
+    now = dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.UTC)
+    await record_explicit_ciencia(session=session, settings=settings, delivery_id=issued["deliveries"][0]["id"],
+                                  person_id=maria.id, now=now)
+    reclamacao = await file_filing(session=session, settings=settings, notice_id=1, person_id=maria.id,
+                                   text="Não é meu terreno.", now=now)
+
+    async def decide(filing_id: int | None, who: int, text: str = REASONS) -> tuple[int, dict[str, Any]]:
+        response = await client.post(f"/api/notices/filings/{filing_id}/decision",
+                                     json={"outcome": "denied", "text": text}, headers=_headers(who))
+        return response.status, await response.json()
+
+    status, body = await decide(reclamacao.id, CLARA)
+    assert status == 409 and "Art. 18, I" in body["citation"] and "CF, Art. 37" in body["citation"]
+    status, body = await decide(reclamacao.id, ADMIN)  # an admin opens every route, but is not the Chefe
+    assert status == 409 and body["citation"].endswith("Código de Posturas (Nova Xavantina), Art. 40")
+    status, body = await decide(reclamacao.id, chefe, "ok")
+    assert status == 409 and "Lei 9.784/1999, Art. 50" in body["citation"]
+    assert (await decide(reclamacao.id, chefe))[0] == 200
+
+    decision = (await session.exec(select(NoticeDelivery).where(NoticeDelivery.filing_id == reclamacao.id))).one()
+    await record_explicit_ciencia(session=session, settings=settings, delivery_id=decision.id or 0,
+                                  person_id=maria.id, now=now)
+    recurso = await file_filing(session=session, settings=settings, notice_id=1, person_id=maria.id,
+                                text="Recorro ao Prefeito.", now=now)
+    status, body = await decide(recurso.id, chefe)
+    assert status == 409 and "Art. 13, II" in body["citation"]
+    assert (await decide(recurso.id, prefeita))[0] == 200
+    session.expire_all()  # decided in the server's sessions
+    deciders = [(f.kind, (f.decider or {}).get("name")) for f in (await session.exec(
+        select(NoticeFiling).order_by(NoticeFiling.id))).all()]  # type: ignore[arg-type]
+    assert deciders == [(FilingKind.RECLAMACAO, "Carlos Chefe"), (FilingKind.RECURSO, "Paula Prefeita")]
+    notice = (await session.exec(select(Notice))).one()
+    assert notice.issuer_name == "Clara" and notice.signer is not None and notice.signer["telegram_user_id"] == CLARA

@@ -8,13 +8,17 @@ from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.db import SessionFactory
 from bot.settings import Settings, load_settings
 from bot.web import build_web_app
+from models.notices.delivery import record_explicit_ciencia
+from models.notices.filings import decide_filing, file_filing
+from models.notices.tables import FilingOutcome, NoticeDelivery
 from tests.auxil.municipalities import write_municipalities
-from tests.auxil.notices import cp_auto, issue
+from tests.auxil.notices import CHEFE, cp_auto, issue, opted_in, person
 
 NOW = dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC)
 
@@ -39,7 +43,7 @@ async def test_a_valid_code_shows_the_public_data_and_nothing_personal(
     # CP Art. 34 III: the provision infringed, apart from the penalty article (Art. 53 only sets the fine).
     assert "Dispositivo infringido</dt><dd>Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina), Art. 50, I" in page
     assert "Penalidade</dt><dd>Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina), Art. 53" in page
-    for personal in ("Maria", "Aparecida", "529.982.247-25", "52998224725", "Acácias", "mato alto", "Inês"):
+    for personal in ("Maria", "Aparecida", "529.982.247-25", "52998224725", "Acácias", "mato alto"):
         assert personal not in page, personal
     assert response.headers["Cache-Control"] == "no-store"
 
@@ -82,3 +86,36 @@ async def test_the_page_is_headed_by_the_issuing_prefeitura_even_after_it_leaves
     body = page.split("<body>", 1)[1]
     assert '<p class="issuer"><strong>Prefeitura Municipal de Nova Xavantina</strong></p>' in body
     assert "Sapezal" not in page
+
+
+async def test_the_page_shows_the_lavratura_and_who_signed_it_when(
+    client: TestClient, session: AsyncSession, settings: Settings
+) -> None:
+    """Issue 18 §2: "lavrada em …" and "assinada eletronicamente em … por …", two moments, both on the page. The
+    signer is the public official who acted (name, role, office, designation), not personal data of the party."""
+    later = NOW + dt.timedelta(days=18, hours=1)  # issued Fri 20/3/2026 at 11:00 in Cuiabá
+    issued = await issue(session, settings, cp_auto(), now=later)
+    page = await (await client.get(f"/verificar/{issued.code}")).text()
+    assert "Lavrada em" in page and "2 de março de 2026 às 09:30" in page
+    assert ("Assinada eletronicamente em 20/03/2026 às 11:00 por Inês Fiscal, Agente fiscal designado, "
+            "Departamento de Fiscalização, matrícula nº 1234, Portaria nº 97001/2026, de 02/01/2026") in page
+
+
+async def test_the_page_names_the_author_of_each_decision(
+    client: TestClient, session: AsyncSession, settings: Settings
+) -> None:
+    """Issue 18 §1: the decision on the reclamação is named with its author (CP Art. 40: the Chefe), not its reasons."""
+    maria = await person(session, 9001, "Maria")
+    await opted_in(session, maria.id, now=NOW)
+    issued = await issue(session, settings, cp_auto(person_id=maria.id), now=NOW)
+    delivery = (await session.exec(select(NoticeDelivery))).one()
+    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id or 0,
+                                  person_id=maria.id, now=NOW)
+    filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id or 0,
+                               person_id=maria.id, text="Não é meu terreno.", now=NOW)
+    await decide_filing(session=session, settings=settings, filing_id=filing.id or 0, outcome=FilingOutcome.DENIED,
+                        text="Improcedente: a certidão mostra o imóvel em nome da autuada.",
+                        decider_telegram_id=CHEFE, now=NOW + dt.timedelta(days=3))
+    page = await (await client.get(f"/verificar/{issued.code}")).text()
+    assert "Decisão sobre a reclamação" in page and "Em 05/03/2026, por Carlos Chefe, Chefe do Departamento" in page
+    assert "certidão" not in page  # the reasons are the parties', not the public page's

@@ -89,7 +89,8 @@ async def test_the_author_rates_the_answer_once(session: AsyncSession, settings:
     with pytest.raises(CaseActionRefused):
         await rate(session=session, person_id=cast.joao.id, case_id=filed.case_id,
                    satisfaction=Satisfaction.SATISFIED, now=NOW)
-    await answer_case(session=session, telegram_user_id=cast.otavio.telegram_user_id, case_id=filed.case_id,
+    await answer_case(session=session, settings=settings,
+                      telegram_user_id=cast.otavio.telegram_user_id, case_id=filed.case_id,
                       text="O médico começa na segunda-feira.", now=NOW)
     with pytest.raises(CaseNotFound):
         await rate(session=session, person_id=cast.maria.id, case_id=filed.case_id,

@@ -65,7 +65,8 @@ async def test_a_restricted_ombudsman_case_is_the_ombudsmans_alone(
                                       case_id=filed.case_id)
     assert ombudsman_view.author.name == "João Batista Pereira"
     assert ombudsman_view.author.label == "João Batista Pereira"
-    await answer_case(session=session, telegram_user_id=cast.otavio.telegram_user_id, case_id=filed.case_id,
+    await answer_case(session=session, settings=settings,
+                      telegram_user_id=cast.otavio.telegram_user_id, case_id=filed.case_id,
                       text="O médico foi contratado e começa na segunda-feira.", now=NOW)
     audit = (await session.exec(select(AuditEvent))).all()
     assert "João" not in str([(a.actor, a.details) for a in audit])
@@ -200,10 +201,16 @@ async def test_complementacao_is_asked_once_with_20_days_then_archived_if_unansw
                                  question="E o horário de atendimento?", now=NOW, settings=settings)
     queue = await staff_queue(session=session, telegram_user_id=otavio, today=dt.date(2026, 3, 24))
     assert queue[0].status is CaseStatus.AWAITING_COMPLEMENT and queue[0].complement_lapsed
+    with pytest.raises(CaseActionRefused, match=r"Art\. 18"):  # Decreto 9.492 Art. 18: on the 20th day, not yet
+        await archive_ombudsman(session=session, telegram_user_id=otavio, case_id=filed.case_id,
+                                reason="Sem resposta no prazo de 20 dias.", now=NOW + dt.timedelta(days=21),
+                                settings=settings)
     await archive_ombudsman(session=session, telegram_user_id=otavio, case_id=filed.case_id,
-                            reason="Sem resposta no prazo de 20 dias.", now=NOW + dt.timedelta(days=22))
+                            reason="Sem resposta no prazo de 20 dias.", now=NOW + dt.timedelta(days=22),
+                            settings=settings)
     with pytest.raises(CaseActionRefused):
-        await answer_case(session=session, telegram_user_id=otavio, case_id=filed.case_id, text="Resposta tardia.",
+        await answer_case(session=session, settings=settings,
+                          telegram_user_id=otavio, case_id=filed.case_id, text="Resposta tardia.",
                           now=NOW)
     updates = await _citizen_updates(session, cast.joao.id)
     assert [u["event"] for u in updates] == ["complement_requested", "archived"]
@@ -222,7 +229,8 @@ async def test_an_ombudsman_case_is_answered_not_decided(
     rep = await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
                                     settings=settings)
     with pytest.raises(PermissionDenied):
-        await answer_case(session=session, telegram_user_id=cast.otavio.telegram_user_id, case_id=rep.case_id,
+        await answer_case(session=session, settings=settings,
+                          telegram_user_id=cast.otavio.telegram_user_id, case_id=rep.case_id,
                           text="Não é da Ouvidoria.", now=NOW)
 
 
@@ -236,14 +244,34 @@ async def test_archiving_goes_to_the_ombudsman_or_to_an_art_32_decision_by_kind(
                                     settings=settings)
     with pytest.raises(PermissionDenied):
         await archive_case(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=ouv.case_id,
-                           reason="Não é da secretaria.", now=NOW)
+                           reason="Não é da secretaria.", now=NOW, settings=settings)
+    with pytest.raises(CaseActionRefused, match=r"13\.460"):  # L13460 Art. 16: answered, not archived away
+        await archive_case(session=session, telegram_user_id=cast.otavio.telegram_user_id, case_id=ouv.case_id,
+                           reason="Manifestação repetida.", now=NOW, settings=settings)
+    await request_complement(session=session, telegram_user_id=cast.otavio.telegram_user_id, case_id=ouv.case_id,
+                             question="Qual é o endereço do posto de saúde?", now=NOW, settings=settings)
     await archive_case(session=session, telegram_user_id=cast.otavio.telegram_user_id, case_id=ouv.case_id,
-                       reason="Manifestação repetida.", now=NOW)
+                       reason="Sem a complementação no prazo.", now=NOW + dt.timedelta(days=30), settings=settings)
     await archive_case(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=rep.case_id,
-                       reason="Fato não constatado na vistoria.", now=NOW)
+                       reason="Fato não constatado na vistoria.", now=NOW, settings=settings)
     updates = await _citizen_updates(session, cast.joao.id)
     assert [(u["protocol"], u["event"], u["status"]) for u in updates] == [
-        (ouv.protocol, "archived", "archived"), (rep.protocol, "decided", "archived"),
+        (ouv.protocol, "complement_requested", "awaiting_complement"), (ouv.protocol, "archived", "archived"),
+        (rep.protocol, "decided", "archived"),
     ]
     view = await staff_case(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=rep.case_id)
     assert view.outcome is Outcome.ARCHIVE and view.outcome_reason == "Fato não constatado na vistoria."
+
+
+async def test_the_ombudsman_answer_names_the_ouvidor(session: AsyncSession, settings: Settings, cast: Cast) -> None:
+    """Issue 18 §1: every act names its author — the answer, by the Ouvidor (Lei 13.460/2017 Art. 13–14)."""
+    from bot.i18n import translator
+    from notifications.case_messages import render_case_update
+
+    filed = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
+                                      settings=settings)
+    await answer_case(session=session, settings=settings, telegram_user_id=cast.otavio.telegram_user_id,
+                      case_id=filed.case_id, text="O médico foi contratado e começa na segunda-feira.", now=NOW)
+    [answered] = [u for u in await _citizen_updates(session, cast.joao.id) if u["event"] == "answered"]
+    text = render_case_update(answered, translator("pt_BR")).text
+    assert "Respondido por Otávio, Ouvidor(a), Ouvidoria Municipal." in text

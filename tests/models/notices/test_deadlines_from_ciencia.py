@@ -16,7 +16,7 @@ from models.notices.delivery import record_explicit_ciencia, record_staff_delive
 from models.notices.filings import decide_filing, file_filing
 from models.notices.status import NoticeView, notice_view
 from models.notices.tables import CienciaKind, FilingOutcome, NoticeDelivery
-from tests.auxil.notices import cp_auto, cp_preliminar, issue, l1533_auto
+from tests.auxil.notices import CHEFE, cp_auto, cp_preliminar, issue, l1533_auto
 from tests.models.notices.conftest import Cast
 
 
@@ -95,7 +95,8 @@ async def test_cp_art_43_appeal_from_the_ciencia_of_the_decision_and_no_art_46_d
                                text="Limpei o terreno.", now=at_cuiaba(dt.date(2026, 4, 8)))
     assert filing.id is not None
     await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
-                        text="Fotos mostram o mato alto.", actor="staff:9102", now=at_cuiaba(dt.date(2026, 4, 16)))
+                        text="Fotos mostram o mato alto. Vistos os fatos e as provas dos autos.",
+                        decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 4, 16)))
     decision = (await session.exec(__import__("sqlmodel").select(NoticeDelivery))).all()[-1]
     assert decision.id is not None
     await record_explicit_ciencia(session=session, settings=settings, delivery_id=decision.id,

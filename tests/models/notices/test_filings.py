@@ -33,7 +33,7 @@ from models.notices.tables import (
     NoticeStage,
 )
 from tests.auxil.case_files import pdf, png
-from tests.auxil.notices import cp_auto, cp_preliminar, issue, l1533_auto, outbox
+from tests.auxil.notices import CHEFE, PREFEITO, cp_auto, cp_preliminar, issue, l1533_auto, outbox
 from tests.auxil.tlog import verify
 from tests.models.notices.conftest import Cast
 from tests.models.notices.test_deadlines_from_ciencia import at_cuiaba
@@ -116,10 +116,11 @@ async def test_the_whole_cp_procedure_reclamacao_decision_appeal_final_decision(
     assert reclamacao.id is not None
     with pytest.raises(FilingRefused, match=r"Art\. 41") as no_reasons:
         await decide_filing(session=session, settings=settings, filing_id=reclamacao.id,
-                            outcome=FilingOutcome.DENIED, text=" ", actor="staff:9102")
-    assert no_reasons.value.citation.endswith("Art. 41")
+                            outcome=FilingOutcome.DENIED, text=" ", decider_telegram_id=CHEFE)
+    assert "Art. 41" in no_reasons.value.citation  # CP Art. 41; L9784 Art. 50
     await decide_filing(session=session, settings=settings, filing_id=reclamacao.id, outcome=FilingOutcome.DENIED,
-                        text="Matrícula do imóvel em seu nome.", actor="staff:9102",
+                        text="Matrícula do imóvel em seu nome. Vistos os fatos e as provas dos autos.",
+                        decider_telegram_id=CHEFE,
                         now=at_cuiaba(dt.date(2026, 4, 16)))
     assert (await _notice(session, notice_id)).stage is NoticeStage.DECIDED
     [decision_message] = await outbox(session, "notice.decision")
@@ -133,7 +134,8 @@ async def test_the_whole_cp_procedure_reclamacao_decision_appeal_final_decision(
     assert recurso.kind is FilingKind.RECURSO and recurso.id is not None
     assert (await _notice(session, notice_id)).stage is NoticeStage.APPEALED  # no deposit asked (STF SV 21)
     await decide_filing(session=session, settings=settings, filing_id=recurso.id, outcome=FilingOutcome.DENIED,
-                        text="Mantido o auto.", actor="staff:9103", now=at_cuiaba(dt.date(2026, 5, 12)))
+                        text="Mantido o auto. Vistos os fatos e as provas dos autos.",
+                        decider_telegram_id=PREFEITO, now=at_cuiaba(dt.date(2026, 5, 12)))
     notice = await _notice(session, notice_id)
     assert (notice.stage, notice.outcome) == (NoticeStage.CLOSED, NoticeOutcome.UPHELD)
     await _acknowledge_last(session, settings, cast.maria.id, dt.date(2026, 5, 13))
@@ -155,7 +157,8 @@ async def test_an_appeal_after_the_art_43_window_is_refused(
                                text="Reclamo.", now=at_cuiaba(dt.date(2026, 4, 7)))
     assert filing.id is not None
     await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
-                        text="Improcedente.", actor="staff:9102", now=at_cuiaba(dt.date(2026, 4, 16)))
+                        text="Improcedente. Vistos os fatos e as provas dos autos.",
+                        decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 4, 16)))
     await _acknowledge_last(session, settings, cast.maria.id, dt.date(2026, 4, 17))
     with pytest.raises(FilingRefused) as refused:
         await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
@@ -189,7 +192,9 @@ async def test_cp_art_42_an_undecided_reclamacao_may_be_appealed_after_the_art_4
     assert lapsed(reclamacao) and reclamacao.outcome is FilingOutcome.DENIED
     with pytest.raises(FilingRefused, match="no pending filing"):  # Art. 42: the first instance lost jurisdiction
         await decide_filing(session=session, settings=settings, filing_id=reclamacao.id,
-                            outcome=FilingOutcome.GRANTED, text="Procedente, tarde demais.", actor="staff:9102")
+                            outcome=FilingOutcome.GRANTED,
+                            text="Procedente, tarde demais. Vistos os fatos e as provas dos autos.",
+                            decider_telegram_id=CHEFE)
     assert [filing.id for filing, _notice_row in await pending_filings(session=session)] == [recurso.id]
 
     notice = await _notice(session, notice_id)
@@ -221,7 +226,8 @@ async def test_a_granted_reclamacao_annuls_the_auto(session: AsyncSession, setti
                                text="Terreno não é meu.", now=at_cuiaba(dt.date(2026, 3, 3)))
     assert filing.id is not None
     await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.GRANTED,
-                        text="Procedente: imóvel de terceiro.", actor="staff:9102")
+                        text="Procedente: imóvel de terceiro. Vistos os fatos e as provas dos autos.",
+                        decider_telegram_id=CHEFE)
     notice = await _notice(session, notice_id)
     assert (notice.stage, notice.outcome) == (NoticeStage.CLOSED, NoticeOutcome.ANNULLED)
     again = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=at_cuiaba(dt.date(2026, 3, 20)))
@@ -236,7 +242,8 @@ async def test_a_preliminar_defence_decision_closes_it(session: AsyncSession, se
                                person_id=cast.maria.id, text="Esclareço.", now=at_cuiaba(dt.date(2026, 3, 3)))
     assert filing.kind is FilingKind.DEFESA and filing.id is not None
     await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
-                        text="Lavre-se o auto (Art. 28).", actor="staff:9102")
+                        text="Lavre-se o auto (Art. 28). Vistos os fatos e as provas dos autos.",
+                        decider_telegram_id=CHEFE)
     notice = await _notice(session, issued.notice.id)
     assert (notice.stage, notice.outcome) == (NoticeStage.CLOSED, NoticeOutcome.UPHELD)
 
@@ -249,7 +256,8 @@ async def test_lei_1533_defesa_previa_then_recurso(session: AsyncSession, settin
                                person_id=cast.maria.id, text="Era meu irmão.", now=at_cuiaba(dt.date(2026, 3, 12)))
     assert defesa.kind is FilingKind.DEFESA and defesa.id is not None
     await decide_filing(session=session, settings=settings, filing_id=defesa.id, outcome=FilingOutcome.DENIED,
-                        text="Indeferida.", actor="staff:9102", now=at_cuiaba(dt.date(2026, 3, 16)))
+                        text="Indeferida. Vistos os fatos e as provas dos autos.",
+                        decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 3, 16)))
     await _acknowledge_last(session, settings, cast.maria.id, dt.date(2026, 3, 16))
     notice = await _notice(session, issued.notice.id)
     view = await notice_view(session=session, settings=settings, notice=notice, today=dt.date(2026, 3, 16))
@@ -289,7 +297,7 @@ async def test_the_decision_is_delivered_as_a_document_with_its_own_ciencia(
                                text="Reclamo.", now=at_cuiaba(dt.date(2026, 3, 3)))
     assert filing.id is not None
     await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
-                        text="Improcedente.", actor="staff:9102")
+                        text="Improcedente. Vistos os fatos e as provas dos autos.", decider_telegram_id=CHEFE)
     decision = (await session.exec(select(NoticeDelivery).where(NoticeDelivery.document == DocumentKind.DECISION))
                 ).one()
     assert decision.filing_id == filing.id and decision.ciencia_at is None

@@ -43,7 +43,6 @@ from tests.models.notices.conftest import NOW, Cast
         ("place", "Art. 25, II"),
         ("facts", "Art. 25, III"),
         ("infraction_code", "Art. 25, III"),
-        ("issuer_name", "Art. 25, IV"),
     ],
 )
 async def test_a_preliminar_missing_an_element_of_cp_art_25_is_refused_naming_the_article(
@@ -64,7 +63,6 @@ async def test_a_preliminar_missing_an_element_of_cp_art_25_is_refused_naming_th
         ("drawn_up_time", "Art. 34, I"),
         ("offender_name", "Art. 34, II"),
         ("facts", "Art. 34, III"),
-        ("issuer_name", "Art. 34, V"),
     ],
 )
 async def test_an_auto_missing_an_element_of_cp_art_34_is_refused_naming_the_article(
@@ -77,8 +75,8 @@ async def test_an_auto_missing_an_element_of_cp_art_34_is_refused_naming_the_art
 
 async def test_every_missing_element_is_reported_at_once(session: AsyncSession, settings: Settings) -> None:
     with pytest.raises(NoticeRefused) as refused:
-        await issue(session, settings, cp_auto(offender_name=None, place=None, issuer_name=None), now=NOW)
-    assert {p.element for p in refused.value.problems} == {"offender_name", "place", "issuer_name"}
+        await issue(session, settings, cp_auto(offender_name=None, place=None), now=NOW)
+    assert {p.element for p in refused.value.problems} == {"offender_name", "place"}
 
 
 async def test_a_text_too_long_is_refused_in_the_readers_words(session: AsyncSession, settings: Settings) -> None:

@@ -10,8 +10,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.i18n import translator
 from bot.sandbox.demo import DEMO_MUNICIPALITIES_FILE
 from bot.settings import Settings, load_settings
-from models.notices.issuing import NoticeRefused, issue_notice
-from tests.auxil.notices import cp_auto, l1533_auto, pdf_text
+from models.notices.issuing import NoticeRefused
+from tests.auxil.notices import cp_auto, issue, l1533_auto, pdf_text
 
 NOW = dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC)
 
@@ -24,7 +24,7 @@ async def test_outside_the_demo_illustrative_values_are_refused_naming_the_setti
     session: AsyncSession, settings: Settings
 ) -> None:
     with pytest.raises(NoticeRefused) as refused:
-        await issue_notice(session=session, settings=_demo_file(settings), data=cp_auto(), actor="test", now=NOW)
+        await issue(session, _demo_file(settings), cp_auto(), now=NOW)
     text = refused.value.problems[0].render(translator("en"))
     assert "illustrative" in text and "Nova Xavantina" in text
     assert f'{DEMO_MUNICIPALITIES_FILE}: [[municipality]] slug = "nova-xavantina", unit_values.UPF-NX' in text
@@ -32,7 +32,7 @@ async def test_outside_the_demo_illustrative_values_are_refused_naming_the_setti
 
 async def test_the_demo_issues_and_says_the_values_are_illustrative(session: AsyncSession, settings: Settings) -> None:
     demo = _demo_file(settings).as_demo()
-    issued = await issue_notice(session=session, settings=demo, data=l1533_auto(), actor="test", now=NOW)
+    issued = await issue(session, demo, l1533_auto(), now=NOW)
     text = pdf_text(issued.pdf)
     assert "Prefeitura Municipal de Sapezal" in text
     assert "Demonstração: os valores da unidade fiscal são ilustrativos" in text
@@ -44,6 +44,6 @@ async def test_a_single_municipality_without_the_years_value_names_balcao_unit_v
     single = load_settings(database_url=settings.database_url, municipality_name="Nova Xavantina",
                            unit_values={"UPF-NX": {2025: "40.00"}})
     with pytest.raises(NoticeRefused) as refused:
-        await issue_notice(session=session, settings=single, data=cp_auto(), actor="test", now=NOW)
+        await issue(session, single, cp_auto(), now=NOW)
     text = refused.value.problems[0].render(translator("en"))
     assert "No value of UPF-NX for 2026 is configured for Nova Xavantina" in text and "BALCAO_UNIT_VALUES" in text

@@ -14,6 +14,7 @@ from models.notices.filings import FilingRefused, decide_filing, file_filing
 from models.notices.review import conclude_diligencia, decision_warnings, open_vista, order_diligencia
 from models.notices.status import notice_view
 from models.notices.tables import FilingKind, FilingOutcome, Notice
+from tests.auxil.notices import CHEFE
 from tests.auxil.tlog import verify
 from tests.models.notices.conftest import Cast
 from tests.models.notices.test_deadlines_from_ciencia import at_cuiaba
@@ -39,19 +40,20 @@ async def test_cp_art_40_vista_to_each_side_in_turn_then_5_days_to_decide_and_ar
 ) -> None:
     """Art. 40 §1: 3 days to the autuado, then 3 to the autuante; §2: 5 days to decide; only then Art. 42."""
     notice_id, filing_id = await _reclamacao(session, settings, cast)
-    await open_vista(session=session, settings=settings, filing_id=filing_id, actor="staff:9102",
+    await open_vista(session=session, settings=settings, filing_id=filing_id, decider_telegram_id=CHEFE,
                      now=at_cuiaba(dt.date(2026, 4, 10)))  # Friday: 3 days end Monday 13 April
     with pytest.raises(FilingRefused, match="still running") as early:
-        await open_vista(session=session, settings=settings, filing_id=filing_id, actor="staff:9102",
+        await open_vista(session=session, settings=settings, filing_id=filing_id, decider_telegram_id=CHEFE,
                          now=at_cuiaba(dt.date(2026, 4, 13)))
     assert early.value.citation.endswith("Art. 40, §1º")
     with pytest.raises(FilingRefused, match="vista for final arguments"):  # the decision waits for the vista
         await decide_filing(session=session, settings=settings, filing_id=filing_id, outcome=FilingOutcome.DENIED,
-                            text="Improcedente.", actor="staff:9102", now=at_cuiaba(dt.date(2026, 4, 12)))
-    await open_vista(session=session, settings=settings, filing_id=filing_id, actor="staff:9102",
+                            text="Improcedente. Vistos os fatos e as provas dos autos.",
+                            decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 4, 12)))
+    await open_vista(session=session, settings=settings, filing_id=filing_id, decider_telegram_id=CHEFE,
                      now=at_cuiaba(dt.date(2026, 4, 14)))  # the autuante: until Friday 17 April
     with pytest.raises(FilingRefused, match="Both sides"):
-        await open_vista(session=session, settings=settings, filing_id=filing_id, actor="staff:9102",
+        await open_vista(session=session, settings=settings, filing_id=filing_id, decider_telegram_id=CHEFE,
                          now=at_cuiaba(dt.date(2026, 4, 20)))
 
     # Without the vista the Art. 40 period (10 days from 7 April) ended on 17 April and Art. 42 opened on the 18th.
@@ -78,7 +80,7 @@ async def test_cp_art_40_1_vista_only_within_the_art_40_period(
     """Art. 40 §1: vista may be given "no prazo deste artigo" (10 days from the reclamação of 7 April)."""
     _notice_id, filing_id = await _reclamacao(session, settings, cast)
     with pytest.raises(FilingRefused, match="within the 10 days"):
-        await open_vista(session=session, settings=settings, filing_id=filing_id, actor="staff:9102",
+        await open_vista(session=session, settings=settings, filing_id=filing_id, decider_telegram_id=CHEFE,
                          now=at_cuiaba(dt.date(2026, 4, 18)))
 
 
@@ -88,7 +90,7 @@ async def test_the_vista_order_setting_names_the_autuante_first(
     """BALCAO_CP_VISTA_ORDER=autuante_primeiro: the defence speaks last (Art. 40 §1 "sucessivamente")."""
     _notice_id, filing_id = await _reclamacao(session, settings, cast)
     other = settings.model_copy(update={"cp_vista_order": "autuante_primeiro"})
-    await open_vista(session=session, settings=other, filing_id=filing_id, actor="staff:9102",
+    await open_vista(session=session, settings=other, filing_id=filing_id, decider_telegram_id=CHEFE,
                      now=at_cuiaba(dt.date(2026, 4, 8)))
     [*_, event] = await events_of(session=session, notice_id=_notice_id)
     assert event.data["side"] == "autuante"
@@ -99,18 +101,21 @@ async def test_cp_art_42_no_appeal_while_a_diligencia_is_pending_then_art_40_aga
 ) -> None:
     """Art. 42: "nem convertido o julgamento em diligência" — the appeal for lack of decision waits for it."""
     notice_id, filing_id = await _reclamacao(session, settings, cast)
-    await order_diligencia(session=session, filing_id=filing_id, text="Vistoria no imóvel.", actor="staff:9102",
+    await order_diligencia(session=session, settings=settings, filing_id=filing_id, text="Vistoria no imóvel.",
+                           decider_telegram_id=CHEFE,
                            now=at_cuiaba(dt.date(2026, 4, 9)))
     with pytest.raises(FilingRefused, match="already pending"):
-        await order_diligencia(session=session, filing_id=filing_id, text="Outra.", actor="staff:9102")
+        await order_diligencia(session=session, settings=settings, filing_id=filing_id, text="Outra.",
+                               decider_telegram_id=CHEFE)
     # today's main opened Art. 42 on 18 April whatever happened; with the diligência pending it stays closed
     pending = await _view(session, settings, notice_id, dt.date(2026, 5, 4))
     assert pending.art42_from is None and pending.can_file is None
     assert await decision_warnings(session=session, settings=settings, now=at_cuiaba(dt.date(2026, 5, 4))) == []
     with pytest.raises(FilingRefused, match="diligência"):
         await decide_filing(session=session, settings=settings, filing_id=filing_id, outcome=FilingOutcome.DENIED,
-                            text="Improcedente.", actor="staff:9102", now=at_cuiaba(dt.date(2026, 5, 4)))
-    await conclude_diligencia(session=session, filing_id=filing_id, actor="staff:9102",
+                            text="Improcedente. Vistos os fatos e as provas dos autos.",
+                            decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 5, 4)))
+    await conclude_diligencia(session=session, settings=settings, filing_id=filing_id, decider_telegram_id=CHEFE,
                               now=at_cuiaba(dt.date(2026, 5, 4)))
     after = await _view(session, settings, notice_id, dt.date(2026, 5, 14))
     assert {w.rule.id: w.final_date for w in after.windows}["cp-40-decisao"] == dt.date(2026, 5, 14)
@@ -124,9 +129,9 @@ async def test_cp_art_40_2_the_decision_due_after_vista_is_warned_to_staff(
 ) -> None:
     """The 5 days of Art. 40 §2 (until 22 April here) are warned BALCAO_NOTICE_REMINDER_DAYS before and on the day."""
     _notice_id, filing_id = await _reclamacao(session, settings, cast)
-    await open_vista(session=session, settings=settings, filing_id=filing_id, actor="staff:9102",
+    await open_vista(session=session, settings=settings, filing_id=filing_id, decider_telegram_id=CHEFE,
                      now=at_cuiaba(dt.date(2026, 4, 10)))
-    await open_vista(session=session, settings=settings, filing_id=filing_id, actor="staff:9102",
+    await open_vista(session=session, settings=settings, filing_id=filing_id, decider_telegram_id=CHEFE,
                      now=at_cuiaba(dt.date(2026, 4, 14)))
     assert await decision_warnings(session=session, settings=settings, now=at_cuiaba(dt.date(2026, 4, 18))) == []
     [warning] = await decision_warnings(session=session, settings=settings, now=at_cuiaba(dt.date(2026, 4, 19)))

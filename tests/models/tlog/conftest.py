@@ -20,7 +20,7 @@ from models.tlog.notices import signed_current_head
 from models.tlog.proofs import run
 from notifications.log_heads import publish_log_head
 from tests.auxil.case_files import png
-from tests.auxil.notices import cp_auto, issue
+from tests.auxil.notices import CHEFE, cp_auto, issue
 from tests.models.notices.conftest import Cast, cast  # noqa: F401  (the cast fixture)
 
 DAY = dt.date(2026, 3, 2)
@@ -61,7 +61,8 @@ async def life(session: AsyncSession, settings: Settings, cast: Cast) -> Life:  
                                now=at_cuiaba(DAY + dt.timedelta(days=1)))
     assert filing.id is not None and photo.id is not None
     await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
-                        text="Improcedente.", actor="staff:9102", now=at_cuiaba(DAY + dt.timedelta(days=2)))
+                        text="Improcedente. Vistos os fatos e as provas dos autos.",
+                        decider_telegram_id=CHEFE, now=at_cuiaba(DAY + dt.timedelta(days=2)))
     await _acknowledge_last(session, settings, cast.maria.id, DAY + dt.timedelta(days=3))
     other = (await issue(session, settings, cp_auto(infraction_code="CP-I-2"), now=at_cuiaba(DAY, 15))).notice
     assert other.id is not None

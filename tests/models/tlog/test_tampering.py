@@ -240,7 +240,8 @@ async def test_the_untouched_log_verifies(session: AsyncSession, life: Life, cli
                                           capsys: pytest.CaptureFixture[str]) -> None:
     report = await verify(session)
     assert report.ok, report.problems
-    assert report.heads == 1 and report.rows == 31  # 25 notice rows, the cast (people, staff)
+    # 25 rows of the notice's life, and 9 audit rows: the cast's 3 staff, each with a competence in 2 municipalities
+    assert report.heads == 1 and report.rows == 34
     stages = [(parse_leaf(e.data)[2] or {})["stage"] for e in await run(session, entries_of_row, "notice",
                                                                            life.notice_id)]
     assert stages == ["AWAITING_CIENCIA", "NOTIFIED", "UNDER_REVIEW", "DECIDED"], stages

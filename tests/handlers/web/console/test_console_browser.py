@@ -31,7 +31,7 @@ from models.people import Person, Role, add_staff
 from tests.auxil.browser import axe_violations, chromium, overflows_horizontally, require_axe, require_browser
 from tests.auxil.case_chat import Talk, deliver
 from tests.auxil.case_files import png
-from tests.auxil.notices import opted_in
+from tests.auxil.notices import designate, opted_in
 
 JOAO, CLARA = 870001, 870101
 LINK = re.compile(r"(https?://\S+/painel/entrar/[A-Za-z0-9_-]+)")
@@ -121,7 +121,8 @@ def _clerk_works_the_case(link: str, protocol: str, shots: Path, on_progress: th
                            ("deliveries", "/painel/entregas"), ("filings", "/painel/defesas"),
                            ("drivers", "/painel/motoristas"), ("driver", "/painel/motoristas/2025/0142"),
                            ("notice_form", "/painel/notificacoes/nova"), ("payments", "/painel/pagamentos"),
-                           ("team", "/painel/equipe"), ("api_tokens", "/painel/chaves")):
+                           ("team", "/painel/equipe"), ("api_tokens", "/painel/chaves"),
+                           ("competences", "/painel/competencias")):
             driver.get(link.split("/painel/")[0] + path)
             wait.until(lambda d: d.find_elements(By.TAG_NAME, "h1"))
             check(name)
@@ -246,7 +247,7 @@ def _inspector_issues_a_notice(link: str, maria: int, issued: threading.Event, a
         Select(driver.find_element(By.ID, "f-rulebook")).select_by_value("nx-posturas")
         for field, value in (("infraction_code", "CP-I-1"), ("offender_name", "Maria Aparecida da Silva"),
                              ("place", "Rua 7 de Setembro, 200"), ("facts", "Terreno com mato alto."),
-                             ("issuer_name", "Inês Fiscal (mat. 1234)"), ("person_telegram_id", str(maria))):
+                             ("person_telegram_id", str(maria))):  # the signer is Inês, signed in (issue 18 §2)
             driver.find_element(By.ID, f"f-{field}").send_keys(value)
         driver.execute_script(  # the date and time pickers, set as a person would pick them; a day of 2026, the
             "document.getElementById('f-drawn_up_on').value = '2026-03-02';"  # year whose UPF-NX is configured
@@ -281,6 +282,7 @@ async def test_a_notice_issued_in_the_console_reaches_the_citizen_who_takes_cien
     async with sessions() as session:
         await add_staff(session=session, telegram_user_id=INES, role=Role.INSPECTOR, name="Inês", actor="test",
                         municipality="nova-xavantina")
+        await designate(session, settings, INES)  # CP Art. 12: the agent designated to draw up notices
         person = (await session.exec(select(Person).where(Person.telegram_user_id == MARIA))).one()
         assert person.id is not None
         await opted_in(session, person.id)  # she accepted electronic notices (the terms, in the bot)

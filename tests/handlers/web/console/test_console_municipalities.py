@@ -182,14 +182,16 @@ async def test_a_bulk_action_does_the_own_cases_and_refuses_the_foreign_ones(
     csrf = await sign_in(client, sessions, settings, SA_OMBUDSMAN)
     own, foreign = world.sa_ombudsman, world.nx_ombudsman
     page = await client.post("/painel/casos/lote", data=[
-        ("csrf", csrf), ("action", "archive"), ("text", "Atendido por telefone."), ("ids", str(own.id)),
+        # answered, not archived: an ombudsman case is owed its answer (Lei 13.460 Art. 12, 16; issue 18 §1)
+        ("csrf", csrf), ("action", "answer"), ("text", "Atendido por telefone, com a orientação pedida."),
+        ("ids", str(own.id)),
         ("ids", str(foreign.id))])
     text = await page.text()
     assert page.status == 200 and FOREIGN in text
     async with sessions() as session:
         mine, theirs = await session.get(Case, own.id), await session.get(Case, foreign.id)
     assert mine is not None and theirs is not None
-    assert mine.status is CaseStatus.ARCHIVED and theirs.status is CaseStatus.RECEIVED
+    assert mine.status is CaseStatus.ANSWERED and theirs.status is CaseStatus.RECEIVED
     claimed = await _claimed_by(sessions, SA_OMBUDSMAN)
     assert claimed and {event.entity_id for event in claimed} == {str(own.id)}  # one entry, the own case's
     assert foreign.protocol not in await (await client.get("/painel/casos?situacao=all")).text()

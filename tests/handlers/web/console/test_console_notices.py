@@ -27,15 +27,18 @@ from models.notices.tables import DeliveryState, FilingOutcome, Notice, NoticeDe
 from models.outbox import OutboxMessage
 from tests.auxil.case_people import NOW, Cast, make_cast, representation
 from tests.auxil.console import sign_in
-from tests.auxil.notices import cp_auto, issue, opted_in
+from tests.auxil.notices import cp_auto, designate, issue, opted_in
 
 CLARA, OTAVIO = 7101, 7103
 TODAY = NOW + dt.timedelta(hours=1)
 
 
 @pytest.fixture
-async def cast(session: AsyncSession) -> Cast:
-    return await make_cast(session)
+async def cast(session: AsyncSession, settings: Settings) -> Cast:
+    people = await make_cast(session)
+    await designate(session, settings, CLARA)  # CP Art. 12: designated to draw up notices
+    await designate(session, settings, CLARA, "primeira_instancia")  # and head of department (CP Art. 40)
+    return people
 
 
 @pytest.fixture
@@ -58,7 +61,7 @@ async def test_each_missing_element_is_refused_next_to_its_field_with_its_articl
     again = await client.post("/painel/notificacoes/nova", data={
         "csrf": csrf, "type": "auto", "rulebook": "nx-posturas", "facts": "Mato alto no terreno."})
     page = await again.text()
-    for field, article in (("offender_name", "Art. 34, II"), ("place", "Art. 34, I"), ("issuer_name", "Art. 34, V"),
+    for field, article in (("offender_name", "Art. 34, II"), ("place", "Art. 34, I"),
                            ("infraction_code", "Art. 34, III")):
         found = re.search(rf'<p class="errors" id="e-{field}-1">([^<]+)</p>', page)
         assert found is not None and article in found.group(1), field
@@ -140,11 +143,15 @@ async def test_a_clerk_decides_a_reclamacao_with_its_windows_shown(
     url = f"/painel/defesas/{filing.id}/decisao"
     unreasoned = await client.post(url, data={"csrf": csrf, "outcome": "denied", "text": " "})
     assert unreasoned.status == 422 and "Art. 41" in await unreasoned.text()
-    decided = await client.post(url, data={"csrf": csrf, "outcome": "granted", "text": "Procedente: limpo a tempo."})
+    ok = await client.post(url, data={"csrf": csrf, "outcome": "granted", "text": "ok"})
+    assert ok.status == 422 and "Lei 9.784/1999, Art. 50" in await ok.text()  # CP Art. 41: "ok" is no reason
+    decided = await client.post(url, data={"csrf": csrf, "outcome": "granted",
+                                           "text": "Procedente: o terreno foi limpo no prazo, como mostram as fotos."})
     assert decided.status == 200 and "Nenhuma defesa ou recurso" in await decided.text()
     async with sessions() as session:
         stored = (await session.exec(select(NoticeFiling))).one()
     assert stored.outcome is FilingOutcome.GRANTED and stored.decided_by == f"staff:{CLARA}"
+    assert stored.decider is not None and stored.decider["title"] == "Chefe do Departamento"
 
 
 async def test_a_notice_issued_in_the_console_goes_to_the_person_in_the_bot(
@@ -177,3 +184,19 @@ async def test_the_law_is_chosen_by_its_name_not_its_id(
     options = dict(re.findall(r'<option value="([^"]+)"[^>]*>([^<]+)</option>', select_law))
     assert options["nx-posturas"] == "Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina)"
     assert all(name != value for value, name in options.items())  # never the raw id as the name
+
+
+async def test_a_lei_1533_auto_past_90_days_is_issued_in_the_console_only_when_confirmed(
+    client: TestClient, sessions: SessionFactory, settings: Settings
+) -> None:
+    """Lei 1.533 Art. 22 §1: drawn up 2/11/2025, issued 2/3/2026 (120 days): the form warns and offers to confirm."""
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    form = {"csrf": csrf, "type": "auto", "rulebook": "sapezal-1533", "infraction_code": "L1533-26-IV",
+            "offender_name": "Maria", "place": "Av. Brasil", "drawn_up_on": "2025-11-02", "drawn_up_time": "10:00",
+            "facts": "Embarque na via pública sem o aplicativo."}
+    warned = await client.post("/painel/notificacoes/nova", data=form)
+    page = await warned.text()
+    assert warned.status == 422 and "Art. 22, §1º" in page and 'name="confirm_late"' in page
+    issued = await client.post("/painel/notificacoes/nova", data={**form, "confirm_late": "sim"},
+                               allow_redirects=False)
+    assert issued.status == 303, await issued.text()

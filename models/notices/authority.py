@@ -1,0 +1,140 @@
+"""The one check every decision and every issue of a notice goes through: competent, not impeded, motivated.
+
+Zulip's ``access_*`` pattern: the chat, the staff API, the console and the CLI call these before acting, and
+each refusal names its article.
+
+- Competence (Lei 9.784/1999 Art. 11): the act's kind (:data:`ACT_OF_FILING`) has an authority in the notice's
+  municipality (``bot.municipalities.Authorities``): autuar by a designated agent (CP Art. 12; Lei 1.533 Art.
+  17–18), the first instance by the Chefe do Departamento (CP Art. 40; Lei 1.533 Art. 17), the appeal by the
+  Prefeito or the authority the law names (CP Art. 43, 45). The appeal's decision cannot be delegated (Lei 9.784
+  Art. 13 II): only a member who holds the second-instance competence himself decides it.
+- Impediment (Lei 9.784 Art. 18 I; CF Art. 37, impessoalidade): the autuante does not judge a filing against
+  their own auto; the first-instance decider does not decide the appeal against their own decision (the appeal
+  goes to another, superior authority: Lei 9.784 Art. 56 §1; CP Art. 43).
+- Motivation (CP Art. 41; Lei 9.784 Art. 50): reasons shorter than ``BALCAO_DECISION_MIN_REASONS`` are refused.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.i18n import N_
+from bot.municipalities import ActKind
+from bot.settings import Settings
+from models.authorities import ActAuthor, NotCompetent, competent_author
+from models.notices.tables import FilingKind, Notice, NoticeFiling
+from models.rulebooks.catalogue import CP, LAW_TITLES
+
+ACT_OF_FILING: dict[FilingKind, ActKind] = {
+    FilingKind.DEFESA: "primeira_instancia",
+    FilingKind.RECLAMACAO: "primeira_instancia",  # CP Art. 40
+    FilingKind.RECURSO: "segunda_instancia",  # CP Art. 43, 45
+}
+ISSUE_LIMIT_DAYS = 90
+"""Lei 1.533 Art. 22 §1: the notice is delivered within 90 days of the auto's drawing up."""
+
+IMPEDED_AUTUANTE = "Lei 9.784/1999, Art. 18, I; CF, Art. 37"
+IMPEDED_FIRST_INSTANCE = "Lei 9.784/1999, Art. 13, II e Art. 56, §1º"
+
+
+async def access_decision(*, session: AsyncSession, settings: Settings, filing: NoticeFiling, notice: Notice,
+                          telegram_user_id: int) -> ActAuthor:
+    """The author of the decision on ``filing``, if the caller is competent for it and not impeded.
+
+    Raises:
+        NotCompetent: not the competent authority (citing the provision that names it), the autuante of this
+            notice (Lei 9.784 Art. 18 I; CF Art. 37), or, on an appeal, the one who decided the first instance
+            (Lei 9.784 Art. 13 II, Art. 56 §1).
+    """
+    act = ACT_OF_FILING[filing.kind]
+    municipality = settings.for_municipality(notice.municipality).municipality
+    refusal = (N_("The appeal is decided by the {title} ({office}) in person; you do not hold that role here, and "
+                  "it cannot be delegated.") if act == "segunda_instancia" else
+               N_("This decision belongs to the {title} ({office}); you do not hold that role here."))
+    try:
+        author = await competent_author(session=session, telegram_user_id=telegram_user_id,
+                                        municipality=municipality, act=act, refusal=refusal)
+    except NotCompetent as exc:
+        if act == "segunda_instancia":
+            exc.citation = f"{exc.citation}; Lei 9.784/1999, Art. 13, II"
+        raise
+    if notice.issuer_telegram_id == telegram_user_id:
+        raise NotCompetent(N_("You drew up this notice, so you cannot judge a filing against it: another "
+                               "authority decides."), citation=IMPEDED_AUTUANTE)
+    if act == "segunda_instancia" and telegram_user_id in await first_instance_deciders(session=session,
+                                                                                       notice_id=notice.id or 0):
+        raise NotCompetent(N_("You decided the first instance of this notice, so you cannot decide the appeal "
+                               "against your own decision."), citation=IMPEDED_FIRST_INSTANCE)
+    return author
+
+
+async def first_instance_deciders(*, session: AsyncSession, notice_id: int) -> set[int]:
+    """The Telegram ids of whoever decided a first-instance filing of the notice."""
+    decided = (await session.exec(
+        select(NoticeFiling.decided_by, NoticeFiling.decider).where(
+            NoticeFiling.notice_id == notice_id, NoticeFiling.kind != FilingKind.RECURSO,
+            col(NoticeFiling.decided_at).is_not(None))
+    )).all()
+    ids = set()
+    for decided_by, decider in decided:
+        if decider and decider.get("telegram_user_id"):
+            ids.add(int(decider["telegram_user_id"]))
+        elif decided_by and decided_by.startswith("staff:") and decided_by[6:].isdigit():
+            ids.add(int(decided_by[6:]))
+    return ids
+
+
+async def may_decide(*, session: AsyncSession, settings: Settings, filing_id: int,
+                     telegram_user_id: int) -> ActAuthor | None:
+    """Before asking for the reasons: whether the caller may decide this pending filing (None: no such filing).
+
+    Raises:
+        NotCompetent: as :func:`access_decision`.
+    """
+    filing = await session.get(NoticeFiling, filing_id)
+    notice = await session.get(Notice, filing.notice_id) if filing is not None else None
+    if filing is None or notice is None or filing.decided_at is not None:
+        return None
+    return await access_decision(session=session, settings=settings, filing=filing, notice=notice,
+                                 telegram_user_id=telegram_user_id)
+
+
+def check_motivation(text: str, settings: Settings) -> str:
+    """The decision's reasons, if they are reasons (CP Art. 41; Lei 9.784 Art. 50: explicit, clear motivation).
+
+    Raises:
+        NotCompetent: empty, or shorter than ``BALCAO_DECISION_MIN_REASONS`` characters.
+    """
+    reasons = " ".join(text.split())
+    if len(reasons) < settings.decision_min_reasons:
+        raise NotCompetent(
+            N_("Write the reasons of the decision and its effects, in at least {n} characters: a word like \"ok\" "
+               "is no motivation."),
+            citation=f"{LAW_TITLES[CP]}, Art. 41; Lei 9.784/1999, Art. 50", n=settings.decision_min_reasons)
+    return text.strip()
+
+
+async def access_issue(*, session: AsyncSession, settings: Settings, telegram_user_id: int,
+                       rulebook: str | None) -> ActAuthor:
+    """The signer of a notice under ``rulebook``: the caller, if designated to draw up notices there.
+
+    Raises:
+        NotCompetent: no autuar competence in the municipality whose law it is (CP Art. 12; Lei 1.533 Art. 17–18).
+    """
+    owner = settings.municipalities.with_rulebook(rulebook) if rulebook else None
+    municipality = owner or settings.municipality
+    return await competent_author(
+        session=session, telegram_user_id=telegram_user_id, municipality=municipality, act="autuar",
+        refusal=N_("Only an agent designated to draw up notices ({title}, {office}) may issue it, and you are not "
+                   "designated here."))
+
+
+def past_issue_limit(*, rulebook: str, drawn_up_at: dt.datetime, now: dt.datetime) -> dt.date | None:
+    """The last day of Lei 1.533 Art. 22 §1 (90 days from the drawing up) when it is already past, else None."""
+    if rulebook == CP:
+        return None
+    last = drawn_up_at + dt.timedelta(days=ISSUE_LIMIT_DAYS)
+    return last.date() if now > last else None
