@@ -97,7 +97,7 @@ def render_case(view: CaseView, tr: Translator, *, today: dt.date, staff: bool =
         lines.append(f"<b>{esc(tr._('Where'))}:</b> " + " · ".join(where))
     if view.occurred_on:
         lines.append(f"<b>{esc(tr._('When'))}:</b> {esc(tr.date(view.occurred_on))}")
-    if staff and view.evidence_missing:  # CP Art. 31: filed through Open311 without it (LEGAL-CHOICES #33)
+    if staff and view.evidence_missing:  # CP Art. 31: filed through Open311 without it (LEGAL-CHOICES #39)
         missing = tr._("none was sent: ask for it before deciding (Código de Posturas, Art. 31)")
         lines.append(f"<b>{esc(tr._('Evidence'))}:</b> {esc(missing)}")
     if view.attachments:

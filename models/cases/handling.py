@@ -115,7 +115,7 @@ class NoticeHandover:
         staff complete the rest (the offender, the place and the facts they found, the issuer, the date…). The
         accused, place and facts as the citizen told them are the hand-over's own fields, a reference for the
         inspector: never copied into the act, where they could tell the accused who reported them (CP Art. 31;
-        LGPD Art. 6 III; docs/LEGAL-CHOICES.md, item 39).
+        LGPD Art. 6 III; docs/LEGAL-CHOICES.md, item 46).
         """
         return {
             "type": self.notice_type,

@@ -3,7 +3,7 @@
 "Constatada a infração, será lavrado Auto de Infração … com a expedição da notificação à plataforma tecnológica e
 ao condutor": the notice goes to both. The driver's delivery is the :class:`~models.notices.tables.NoticeDelivery`
 that its ciência and deadlines hang on; the platform's is tracked beside it, in its own row, so that it never moves
-the driver's windows (docs/LEGAL-CHOICES.md, item 41). A platform is a company outside the bot: staff deliver the
+the driver's windows (docs/LEGAL-CHOICES.md, item 48). A platform is a company outside the bot: staff deliver the
 notice by the means of Art. 22 §1 (directly, by post with the Correio's receipt, electronically, by edital) and
 record the day, from the console's delivery list, as they do for the driver.
 """

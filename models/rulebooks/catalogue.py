@@ -13,7 +13,7 @@ becomes a frozen :class:`Infraction`. The law text is Portuguese and is kept as 
   article (Art. 53, 61…) that only sets the fine. Table I names the inciso of Art. 50 or 52; the other tables name
   the articles of the chapter the penalty article closes ("Na infração de qualquer artigo deste Capítulo"), which
   the inspector may narrow. The "Outros" rows name no conduct: ``exige_dispositivo = sim``, the inspector must give
-  the provision (docs/LEGAL-CHOICES.md, item 33).
+  the provision (docs/LEGAL-CHOICES.md, item 40).
 """
 
 from __future__ import annotations

@@ -153,7 +153,7 @@ async def test_the_queue_pages_through_every_case_and_says_how_many(
 async def test_a_case_from_open311_without_evidence_tells_the_clerk_to_ask_for_it(
     emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
 ) -> None:
-    """CP Art. 31: an Open311 representação is filed without evidence (LEGAL-CHOICES #33); the clerk is told."""
+    """CP Art. 31: an Open311 representação is filed without evidence (LEGAL-CHOICES #39); the clerk is told."""
     await _setup(sessions, settings)
     async with sessions() as session:
         key = await issue_key(session=session, name="fixmystreet", now=utcnow(), actor="test")

@@ -302,7 +302,7 @@ async def test_an_archived_representacao_keeps_its_reason_labelled_motivo(
 async def test_a_case_from_open311_without_evidence_tells_the_clerk_to_ask_for_it(
     client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
 ) -> None:
-    """CP Art. 31: filed without evidence (LEGAL-CHOICES #33), the clerk sees it is missing before deciding."""
+    """CP Art. 31: filed without evidence (LEGAL-CHOICES #39), the clerk sees it is missing before deciding."""
     async with sessions() as session:
         key = await issue_key(session=session, name="fixmystreet", now=NOW, actor="test")
         open311 = await client_for_key(session=session, key=key)
