@@ -326,6 +326,8 @@ class MunicipalityConfig(_Strict):
         """Where people notified appear and file (CP Art. 24 setor competente; L9784 Art. 26 §1 III)."""
         named = [office for office in self.offices if office.name == self.notice_office]
         return named[0] if named else (self.offices[0] if self.offices else None)
+
+    @property
     def competent(self) -> Authorities:
         """The competent authority of each kind of act: the file's, else the defaults of its law."""
         defaults = default_authorities(self.ibge_code)

@@ -6,8 +6,8 @@ import datetime as dt
 import enum
 from dataclasses import dataclass
 
-from sqlalchemy import BigInteger, Column, Enum, ForeignKey, String, UniqueConstraint
-from sqlmodel import Field, SQLModel, select
+from sqlalchemy import BigInteger, Column, Enum, ForeignKey, String, UniqueConstraint, and_
+from sqlmodel import Field, SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import DEFAULT_LOCALE, N_, negotiate_locale
@@ -194,13 +194,13 @@ async def _person_with_places(
     )
     rows = (await session.exec(
         select(Person, registered, StaffMember.municipality, StaffMember.role)
-        .outerjoin(StaffMember, (StaffMember.telegram_user_id == Person.telegram_user_id)
-                   & (StaffMember.active == True))  # noqa: E712
+        .outerjoin(StaffMember, and_(col(StaffMember.telegram_user_id) == Person.telegram_user_id,
+                                     col(StaffMember.active) == True))  # noqa: E712
         .where(Person.telegram_user_id == telegram_user_id)
     )).all()
     if not rows:
         return None, None, await staff_roles(session=session, telegram_user_id=telegram_user_id)
-    roles = {place: role for _, _, place, role in rows if role is not None}
+    roles: dict[str | None, Role] = {place: Role(role) for _, _, place, role in rows if role is not None}
     return rows[0][0], rows[0][1], roles
 
 

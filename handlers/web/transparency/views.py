@@ -112,7 +112,7 @@ def _month_table(panel: Panel, tr: Translator, kinds: tuple[CaseKind, ...]) -> t
     months = [month.strftime("%Y-%m") for month in panel.period.months()]
     received = {(item.month, item.kind): item.count for item in panel.received}
     answered = {(item.month, item.kind): item.count for item in panel.answered}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for month, first_day in zip(months, panel.period.months(), strict=True):
         rows.append({
             "month": _month_name(first_day, tr, "yMMM"),
