@@ -324,7 +324,13 @@ class Dispatcher:
             if stop is not None and stop.is_set():
                 break
             self._followups = 0
-            await self._run(stop=stop, wake=None, until_idle=True)
+            try:
+                await self._run(stop=stop, wake=None, until_idle=True)
+            except DispatchStopped:
+                raise
+            except Exception:
+                await self._flush_before_exit()  # a cron run that fails on an outage still records its sends
+                raise
             # progress edits and final reports may have been queued while the round was closing
             if not (await self._follow_broadcasts() or self._followups or self._queue):
                 break
@@ -367,6 +373,29 @@ class Dispatcher:
             if self._outcomes:
                 with contextlib.suppress(Exception):  # still down: the next round tries again
                     await self._flush()
+
+    async def _flush_before_exit(self) -> None:
+        """Keep trying to write the sends this run knows it made, for as long as its lease holds their rows.
+
+        ``python -m bot dispatch`` (a cron run) exits when the database goes away mid-run; the outcomes still in
+        memory would be lost with the process, and the rows sent again once their lease lapsed. So the failed run
+        retries writing them, with backoff, until they are written or the lease is over (after that another
+        dispatcher may hold the rows, and the record of a known send still lands: ``record_outcomes``).
+        """
+        deadline = time.monotonic() + self.settings.dispatch_lease_seconds
+        pause = FLUSH_SECONDS
+        if self._outcomes:
+            logger.warning("the dispatch run failed; writing the %d sends it made while its lease holds their rows",
+                           len(self._outcomes))
+        while self._outcomes and (left := deadline - time.monotonic()) > 0:
+            try:
+                await self._flush()
+            except Exception:  # still down: try again shortly
+                await asyncio.sleep(min(pause, left))
+                pause = min(pause * 2, 5.0)
+        if self._outcomes:
+            logger.warning("the database stayed away for the dispatcher's whole lease; %d sends it made are not "
+                           "recorded and may be sent again", len(self._outcomes))
 
     def wake(self) -> None:
         """Look for due rows at once (after an enqueue in this process)."""

@@ -124,6 +124,45 @@ async def test_an_outage_longer_than_the_lease_resends_nothing_already_sent(
     assert all(row.telegram_message_id is not None for row in outbox)
 
 
+async def test_a_cron_dispatch_that_fails_on_an_outage_records_its_known_sends_before_it_exits(
+    sessions: Any, emu: Any, make_dispatcher: Any, tg_settings: Any, outage: Outage
+) -> None:
+    """``python -m bot dispatch`` (no ``--forever``) exits when the database goes away mid-run: the sends it had made
+    were kept only in memory, so a later run sent them again once their lease lapsed. Now the failed run keeps
+    writing them while its lease holds, and the next run sends only what was never sent."""
+    people = await add_people(sessions, emu, 30)
+    await enqueue_all(sessions, people)
+    settings = tg_settings.model_copy(update={"dispatch_global_rate": 20.0})
+    dispatcher = await make_dispatcher(settings)
+
+    def sends() -> int:
+        return len(emu.calls_to("sendMessage", ok=True))
+
+    failed = asyncio.Event()
+    watcher = Watcher(failed, "the dispatch run failed")
+    logging.getLogger("balcao.dispatch").addHandler(watcher)
+    run = asyncio.create_task(dispatcher.run_until_idle())
+    await emu.wait_until(lambda: sends() >= 5)
+    outage.on = True  # the database goes away while claimed messages are still being sent
+    during = sends()
+    await emu.wait_until(lambda: sends() >= during + 3)  # known sends whose outcome cannot be written yet
+    await asyncio.wait_for(failed.wait(), timeout=30)  # the run failed on the outage, its sends still in memory
+    logging.getLogger("balcao.dispatch").removeHandler(watcher)
+    outage.on = False  # back within the lease
+    with pytest.raises(OperationalError):
+        await asyncio.wait_for(run, timeout=30)
+    known = sends()
+    async with sessions() as session:
+        recorded = (await session.exec(select(OutboxMessage).where(OutboxMessage.status == OutboxStatus.SENT))).all()
+    assert len(recorded) == known  # every send it made is recorded, none left only in memory
+
+    later = await make_dispatcher(settings, now=lambda: utcnow() + dt.timedelta(seconds=settings.dispatch_lease_seconds
+                                                                                      + 5))
+    await later.run_until_idle()
+    twice = {chat: count for chat, count in delivered(emu).items() if count > 1}
+    assert twice == {} and len(delivered(emu)) == 30
+
+
 async def test_a_known_send_is_recorded_sent_even_after_another_dispatcher_took_the_lapsed_row(sessions: Any) -> None:
     """A's lease lapsed during the outage and B reclaimed the row: A's record of its send still lands, so B's
     outcome (and a later reclaim) cannot send it again; A's give-back of a row it did not send is refused."""
