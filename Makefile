@@ -53,7 +53,8 @@ tests/auxil/node_modules/axe-core/axe.min.js: tests/auxil/package.json tests/aux
 
 lint: setup
 	$(BIN)/ruff check .
-	$(BIN)/mypy bot handlers notifications models
+	$(BIN)/mypy core bot handlers notifications models
+	$(BIN)/lint-imports
 
 bench: setup
 	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done

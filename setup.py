@@ -1,7 +1,7 @@
 """Build step of the wheel: compile the gettext catalogs into the package (the metadata is in pyproject.toml).
 
 The ``.po`` files stay at the top of the repository (``locales/``, edited by translators); a wheel carries
-their compiled ``.mo`` under ``bot/locales/<locale>/LC_MESSAGES/`` so an installed Balcão speaks Portuguese
+their compiled ``.mo`` under ``core/locales/<locale>/LC_MESSAGES/`` so an installed Balcão speaks Portuguese
 from any folder. An editable install (``pip install -e .``, ``make setup``) reads ``locales/`` in place instead.
 """
 
@@ -16,7 +16,7 @@ SOURCE_LOCALES = Path(__file__).resolve().parent / "locales"
 
 
 class BuildPyWithCatalogs(build_py):
-    """``build_py`` plus ``locales/*/LC_MESSAGES/*.po`` compiled to ``bot/locales/…/*.mo`` in the build."""
+    """``build_py`` plus ``locales/*/LC_MESSAGES/*.po`` compiled to ``core/locales/…/*.mo`` in the build."""
 
     def run(self) -> None:
         """Build the Python files, then compile every catalog next to them."""
@@ -31,7 +31,7 @@ class BuildPyWithCatalogs(build_py):
             raise SystemExit(f"no catalogs to compile in {SOURCE_LOCALES}")
         for po_path in sources:
             locale = po_path.parent.parent.name
-            target = Path(self.build_lib) / "bot" / "locales" / locale / "LC_MESSAGES" / f"{po_path.stem}.mo"
+            target = Path(self.build_lib) / "core" / "locales" / locale / "LC_MESSAGES" / f"{po_path.stem}.mo"
             target.parent.mkdir(parents=True, exist_ok=True)
             with po_path.open("rb") as handle:
                 catalog = read_po(handle, locale=locale)

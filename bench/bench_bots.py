@@ -65,7 +65,7 @@ async def bench(per_bot: int, cap: float) -> int:
     from sqlalchemy import update
 
     from bot.bots import configured_bots, senders
-    from bot.settings import load_settings
+    from core.settings import load_settings
     from models.columns import utcnow
     from models.people import Person
     from notifications.broadcasts import AudienceChoice, create_broadcast

@@ -98,8 +98,8 @@ async def balcao_application(root: str, token: str, directory: Path, engine: Any
 
     import models  # noqa: F401  (registers every table)
     from bot.app import build_application
-    from bot.db import create_engine, session_factory
-    from bot.settings import load_settings
+    from core.db import create_engine, session_factory
+    from core.settings import load_settings
 
     url = f"sqlite+aiosqlite:///{directory / 'bench_chat.db'}"
     if engine is None:

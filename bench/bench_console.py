@@ -91,9 +91,9 @@ async def measure(path: Path, n: int) -> None:
     import time_machine
     from aiohttp.test_utils import TestClient, TestServer
 
-    from bot.db import create_engine, session_factory
-    from bot.settings import load_settings
     from bot.web import build_web_app
+    from core.db import create_engine, session_factory
+    from core.settings import load_settings
     from models.console.case_list import CaseFilters, list_cases
     from models.console.signin import issue_link
 

@@ -98,8 +98,8 @@ def build(path: Path, n: int) -> float:
 async def _measure(path: Path, today: dt.date, last_scanned: dt.date) -> dict[str, float]:
     from sqlalchemy import text
 
-    from bot.db import create_engine, session_factory
-    from bot.settings import load_settings
+    from core.db import create_engine, session_factory
+    from core.settings import load_settings
     from models.drivers.tables import ReminderScanMark
     from notifications.driver_reminders import SCAN_NAME
     from notifications.scans import run_scan

@@ -8,7 +8,7 @@ Prints:
   the achieved rate as a ratio of the cap (first to last message received, by the emulator's clock), the
   largest count it saw in any one-second window, and the 429s it answered;
 - the peak resident memory of the bench process (dispatcher, database) and of the emulator;
-- what durability costs (issue 22): Balcão opens every SQLite connection with ``synchronous=FULL`` (``bot.db``);
+- what durability costs (issue 22): Balcão opens every SQLite connection with ``synchronous=FULL`` (``core.db``);
   the same work under FULL and under NORMAL, alternated, ``--durability-runs`` times each (3 by default): the
   enqueue of the 100,000 rows (one transaction), and 1,000 small commits of one outbox row each (what a chat step or
   an outcome write is). Median and range of each, and the ratio FULL/NORMAL of the medians, with ``uptime`` (the
@@ -81,8 +81,8 @@ async def make_database(
     from sqlmodel import SQLModel
 
     import models  # noqa: F401  (registers every table)
-    from bot.db import create_engine, session_factory
-    from bot.settings import load_settings
+    from core.db import create_engine, session_factory
+    from core.settings import load_settings
     from models.columns import utcnow
     from models.municipalities import sync_municipalities
     from models.people import Person
@@ -92,7 +92,7 @@ async def make_database(
     if synchronous is not None:
 
         @event.listens_for(engine.sync_engine, "connect")
-        def _override(dbapi_connection: Any, _record: Any) -> None:  # runs after bot.db's own listener
+        def _override(dbapi_connection: Any, _record: Any) -> None:  # runs after core.db's own listener
             cursor = dbapi_connection.cursor()
             cursor.execute(f"PRAGMA synchronous={synchronous}")
             cursor.close()
@@ -193,7 +193,7 @@ def busiest_second(times: list[float]) -> int:
 async def bench_send(directory: Path, count: int, cap: float, *, paid: bool) -> SendResult:
     from pydantic import SecretStr
 
-    from bot.settings import load_settings
+    from core.settings import load_settings
     from models.columns import utcnow
     from notifications.broadcasts import AudienceChoice, create_broadcast
     from notifications.dispatcher import Dispatcher, sending_bot, settle_memory

@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.i18n import translator  # noqa: E402
 from bot.sandbox.signing_ca import issue_signing_certificate  # noqa: E402
+from core.i18n import translator  # noqa: E402
 from models.notices.pdf import PdfContext, render_notice_pdf  # noqa: E402
 from models.notices.tables import Notice, NoticeType  # noqa: E402
 from models.signatures.pades import SigningConfig, sign_pdf  # noqa: E402

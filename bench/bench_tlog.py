@@ -34,7 +34,7 @@ async def main(n: int, repeat: int) -> None:
     from sqlmodel import SQLModel
 
     import models  # noqa: F401
-    from bot.db import create_engine, session_factory
+    from core.db import create_engine, session_factory
     from models.audit import record
     from models.tlog import appending, merkle
     from models.tlog.heads import use_signing_key

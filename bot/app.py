@@ -6,11 +6,11 @@ from typing import Any
 
 from telegram.ext import Application, ApplicationBuilder, ContextTypes
 
-from bot.db import SessionFactory
 from bot.ordering import PerPersonUpdateProcessor
-from bot.settings import Settings
 from bot.telegram_bot import build_bot
 from bot.turns import PersonTurns
+from core.db import SessionFactory
+from core.settings import Settings
 from handlers.chat import register_all
 from handlers.chat.context import BOT_KEY, SESSIONS_KEY, SETTINGS_KEY, BalcaoContext
 from handlers.chat.errors import transient_failure

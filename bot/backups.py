@@ -27,8 +27,8 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
-from bot import migrate
-from bot.db import make_durable
+from core import migrate
+from core.db import make_durable
 
 PAGES_PER_STEP = 1024
 """Pages copied per step of the online backup (writers get the lock back between steps)."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from pydantic import SecretStr
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.people import DEFAULT_BOT_KEY as DEFAULT_BOT
 from notifications.outbox_claims import BotScope
 from notifications.service import Sender

@@ -18,11 +18,11 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from bot.catalog_scan import Key, ambiguous, scan
-from bot.i18n import SOURCE_LOCALES_DIR, SUPPORTED_LOCALES
+from core.i18n import SOURCE_LOCALES_DIR, SUPPORTED_LOCALES
 
 LOCALES_DIR = SOURCE_LOCALES_DIR  # the tooling works on a source checkout
 ROOT = LOCALES_DIR.parent
-SOURCE_DIRS = ("bot", "handlers", "notifications", "models")
+SOURCE_DIRS = ("core", "bot", "handlers", "notifications", "models")
 PLURAL_FORMS = {"pt_BR": "nplurals=2; plural=(n > 1);", "en": "nplurals=2; plural=(n != 1);",
                 "es": "nplurals=2; plural=(n != 1);"}
 

@@ -23,7 +23,7 @@ from typing import IO, Any
 
 from pythonjsonlogger.json import JsonFormatter
 
-from bot.settings import Settings
+from core.settings import Settings
 from handlers import log_context
 
 LIBRARY_LOGGERS = ("httpx", "httpcore", "telegram", "aiohttp", "apscheduler", "alembic")

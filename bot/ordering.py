@@ -31,8 +31,8 @@ from typing import Any, Literal
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
-from bot import metrics
 from bot.turns import PersonTurns
+from core import metrics
 
 logger = logging.getLogger("balcao.ordering")
 

@@ -16,15 +16,15 @@ from aiohttp import web
 from pydantic import SecretStr
 from telegram import Update
 
-from bot import migrate
 from bot.app import BalcaoApplication, build_application, start_application, stop_application
 from bot.bots import choose_bots, configured_bots, senders
-from bot.database_wait import wait_for_database
-from bot.db import create_engine, session_factory
-from bot.settings import Settings
 from bot.signals import stop_on_signals
 from bot.single_run import one_run_per_bot
 from bot.web import PathOnlyAccessLogger, WebhookBot, bot_webhook_secret, build_web_app, webhook_url
+from core import migrate
+from core.database_wait import wait_for_database
+from core.db import create_engine, session_factory
+from core.settings import Settings
 from handlers.web.keys import EXPECTS_SCHEDULER
 from notifications.service import Sender, notification_service
 
@@ -62,7 +62,7 @@ async def serve(
     served = choose_bots(deployment, bot_keys)
     webhook = settings.webhook_url is not None
     per_bot = len(deployment) > 1  # several bots: each has a webhook path and a secret of its own
-    if check_schema:  # waits for a database that is down at start (bot.database_wait)
+    if check_schema:  # waits for a database that is down at start (core.database_wait)
         await wait_for_database(lambda: migrate.check_schema(settings.database_url),
                                 max_wait_seconds=settings.database_wait_seconds)
     signals = contextlib.ExitStack()

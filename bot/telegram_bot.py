@@ -29,9 +29,9 @@ from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 from telegram.request import HTTPXRequest
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.update_parsing import has_update_id, parse_update
+from core.db import SessionFactory
+from core.settings import Settings
 from models.columns import utcnow
 from notifications.chat_replies import ReplyDeferred, callback_buttons, defer_reply
 from notifications.retry_policy import backoff_seconds, is_transient, retry_after_seconds

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from telegram import Update
 
-from bot.db import SessionFactory
+from core.db import SessionFactory
 from models.columns import utcnow
 from models.seen_updates import first_sight, forget_seen, forget_update, take_turn, turn_key
 

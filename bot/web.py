@@ -32,10 +32,10 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
-from bot import metrics
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.update_parsing import has_update_id, parse_update
+from core import metrics
+from core.db import SessionFactory
+from core.settings import Settings
 from handlers.web import transparency
 from handlers.web.console import PREFIX as CONSOLE_PREFIX
 from handlers.web.console import console_app

@@ -11,7 +11,7 @@ from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
 import models  # noqa: F401  (registers every table)
-from bot.db import create_engine
+from core.db import create_engine
 from models.columns import UTCDateTime
 
 config = context.config

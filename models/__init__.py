@@ -2,7 +2,7 @@
 
 Importing this package registers every table on ``SQLModel.metadata`` (Alembic and the tests rely on it).
 ``models`` imports nothing from ``notifications``, ``handlers`` or ``bot`` (except the leaf modules
-``bot.settings`` and ``bot.i18n``).
+``core.settings`` and ``core.i18n``).
 """
 
 from models import (  # noqa: F401  (register tables)

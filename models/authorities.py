@@ -2,7 +2,7 @@
 
 An administrative act is valid only when done by the authority the law gives the power to (Lei 9.784/1999
 Art. 11: competence cannot be waived). Each municipality names, per kind of act, the office and the staff role
-(cargo) that performs it (``bot.municipalities.Authorities``); a staff member holds that competence as a
+(cargo) that performs it (``core.municipalities.Authorities``); a staff member holds that competence as a
 :class:`StaffAuthority` row, with the office, and the designation act when the law asks for one (CP Art. 12:
 "Agente para esse fim designado": portaria, number and date). :func:`competent_author` is the one check every
 entry point goes through; it returns the :class:`ActAuthor` the act then names (name, role, office, matrícula,
@@ -19,8 +19,8 @@ from sqlalchemy import Column, Date, ForeignKey, Integer, String
 from sqlmodel import Field, SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_, Translator
-from bot.municipalities import ACT_KINDS, ActKind, MunicipalityConfig
+from core.i18n import N_, Translator
+from core.municipalities import ACT_KINDS, ActKind, MunicipalityConfig
 from models.audit import record
 from models.columns import UTCDateTime, utcnow
 from models.invalid_input import InvalidInput

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Final
 
 import holidays
 
-from bot.i18n import N_, Translator, translator
+from core.i18n import N_, Translator, translator
 
 if TYPE_CHECKING:
-    from bot.municipalities import ShortDay
-    from bot.settings import Settings
+    from core.municipalities import ShortDay
+    from core.settings import Settings
 
 
 class DayOffKind(StrEnum):

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
-from bot.i18n import Translator
+from core.i18n import Translator
 from models.calendar import BusinessCalendar, DayOff, DayOffKind
 from models.rulebooks.deadline_rules import (
     CP,
@@ -41,7 +41,7 @@ from models.rulebooks.deadline_rules import (
 )
 
 if TYPE_CHECKING:
-    from bot.settings import Settings
+    from core.settings import Settings
 
 
 class DeadlineError(ValueError):

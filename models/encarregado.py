@@ -7,8 +7,8 @@ printed at the foot of every PDF that carries personal data (the notice, the fil
 
 from __future__ import annotations
 
-from bot.i18n import Translator
-from bot.municipalities import MunicipalityConfig
+from core.i18n import Translator
+from core.municipalities import MunicipalityConfig
 
 
 def encarregado_line(*, municipality: MunicipalityConfig, tr: Translator) -> str:

@@ -33,7 +33,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from typing import Final
 
-from bot.i18n import N_, Translator
+from core.i18n import N_, Translator
 from models.rulebooks.catalogue import CP, L1533, Infraction
 from models.rulebooks.deadline_rules import DeadlineChoices, DeadlineRule, get_rule
 

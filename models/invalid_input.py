@@ -1,6 +1,6 @@
 """Input that cannot be accepted, with the message that says why: an English msgid and its format parameters.
 
-A leaf of the models (it imports only :mod:`bot.i18n`), so any area raises it: the citizens' fields, the driver
+A leaf of the models (it imports only :mod:`core.i18n`), so any area raises it: the citizens' fields, the driver
 registry's identifiers and import. The reader's side translates first, then formats (:meth:`InvalidInput.render`).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from bot.i18n import Translator
+from core.i18n import Translator
 
 
 class InvalidInput(ValueError):

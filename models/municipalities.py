@@ -1,6 +1,6 @@
 """The ``municipality`` table: the stable key every case, notice, driver, broadcast and staff role refers to.
 
-Municipalities are configured in the TOML file (:mod:`bot.municipalities`), and also kept as rows, synced at start:
+Municipalities are configured in the TOML file (:mod:`core.municipalities`), and also kept as rows, synced at start:
 rows referenced by years of cases and notices need a key the database itself enforces (a foreign key), that other
 processes and tools (the staff console, Open311, SQL reports) can join on, and that survives a municipality leaving
 the file (its row stays, marked not served, so old notices still name their Prefeitura). The slug is the key: it is
@@ -17,7 +17,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Field, SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.municipalities import Municipalities
+from core.municipalities import Municipalities
 from models.columns import UTCDateTime, utcnow
 
 SLUG_LENGTH = 40

@@ -10,7 +10,7 @@ from sqlalchemy import BigInteger, Column, Enum, ForeignKey, String, UniqueConst
 from sqlmodel import Field, SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import DEFAULT_LOCALE, N_, negotiate_locale
+from core.i18n import DEFAULT_LOCALE, N_, negotiate_locale
 from models.audit import record
 from models.columns import UTCDateTime, utcnow
 

@@ -26,8 +26,8 @@ from sqlalchemy import case, literal, or_, true, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_, Translator, translator
-from bot.settings import Settings
+from core.i18n import N_, Translator, translator
+from core.settings import Settings
 from models.audit import record
 from models.broadcasts import Broadcast, BroadcastStatus, cancel_broadcast, status_counts
 from models.drivers.tables import Driver

@@ -14,7 +14,7 @@ import datetime as dt
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.cases.attachments import discard_abandoned
 from models.cases.tables import FINAL_STATUSES, Case, CaseStatus
 from models.cases.timeline import CITIZEN_UPDATE, get_author, notify_staff

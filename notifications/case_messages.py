@@ -10,7 +10,7 @@ import datetime as dt
 import html
 from typing import Any
 
-from bot.i18n import Translator
+from core.i18n import Translator
 from models.authorities import ActAuthor
 from models.cases.labels import KIND_LABELS, SATISFACTION_LABELS, STATUS_LABELS
 from models.cases.tables import CaseKind, CaseStatus, Satisfaction

@@ -16,7 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from telegram import InlineKeyboardMarkup
 from telegram.error import TelegramError
 
-from bot.i18n import Translator
+from core.i18n import Translator
 from models.outbox import enqueue
 from models.people import Person
 from notifications.rendering import Rendered, renderer

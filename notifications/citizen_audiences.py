@@ -18,7 +18,7 @@ import re
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.cases.protocol import normalize_protocol
 from models.cases.tables import FINAL_STATUSES, Case, CaseAuthor, CaseKind
 from models.people import Person

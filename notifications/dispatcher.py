@@ -53,11 +53,11 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile,
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
 
-from bot import metrics
-from bot.database_wait import describe as database_cause
-from bot.db import SessionFactory
-from bot.i18n import translator
-from bot.settings import Settings
+from core import metrics
+from core.database_wait import describe as database_cause
+from core.db import SessionFactory
+from core.i18n import translator
+from core.settings import Settings
 from models.columns import utcnow
 from models.outbox import OutboxStatus
 from models.people import Person

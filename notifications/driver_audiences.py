@@ -13,8 +13,8 @@ import datetime as dt
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
-from bot.settings import get_settings
+from core.i18n import N_
+from core.settings import get_settings
 from models.drivers.periods import civil_today
 from models.drivers.registry import linked_statuses
 from models.drivers.status import AuthorizationStatus, StatusKind

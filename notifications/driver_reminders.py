@@ -48,8 +48,8 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.selectable import FromClause
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_, Translator
-from bot.settings import Settings
+from core.i18n import N_, Translator
+from core.settings import Settings
 from models.columns import UTCDateTime
 from models.drivers.periods import civil_today
 from models.drivers.registry import linked_driver

@@ -10,7 +10,7 @@ import datetime as dt
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.people import Person
 from notifications.audiences import AudienceParams, audience
 

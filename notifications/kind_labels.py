@@ -6,7 +6,7 @@ kind (:data:`notifications.rendering.KINDS`) has one.
 
 from __future__ import annotations
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.cases.timeline import CITIZEN_UPDATE, STAFF_NOTICE
 from models.outbox import OutboxStatus
 from notifications.broadcasts import BROADCAST_KIND, REPORT_KIND

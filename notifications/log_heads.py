@@ -28,7 +28,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.tlog.heads import HeadFormatError, TreeHead, signature_is_valid, signing_key
 from models.tlog.proofs import current_head, run
 from models.tlog.tables import PublishedHead

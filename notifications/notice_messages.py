@@ -17,8 +17,8 @@ import datetime as dt
 import html
 from typing import Any
 
-from bot.i18n import N_, Translator
-from bot.municipalities import Office
+from core.i18n import N_, Translator
+from core.municipalities import Office
 from models.authorities import ActAuthor
 from models.notices.act_elements import goes_on_line, where_to_act_lines
 from models.notices.pdf import money_of

@@ -11,7 +11,7 @@ import datetime as dt
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.notices.delivery import close_running_editals, scan_electronic_deliveries
 from models.notices.reminders import due_reminders, limit_warnings, notice_staff
 from models.notices.review import decision_warnings

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from bot.i18n import Translator
+from core.i18n import Translator
 
 
 def payment_lines(payload: dict[str, Any], tr: Translator) -> list[str]:

@@ -13,8 +13,8 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import Translator
-from bot.settings import Settings
+from core.i18n import Translator
+from core.settings import Settings
 from models.drivers.periods import civil_today, office_calendar
 from models.drivers.platforms import ARTICLE, list_statuses
 from models.outbox import enqueue

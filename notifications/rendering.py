@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.i18n import Translator
+from core.i18n import Translator
 
 
 @dataclass(frozen=True, slots=True)

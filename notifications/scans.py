@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 
 ScanFunction = Callable[..., Awaitable[int]]
 

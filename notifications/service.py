@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from bot import metrics
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core import metrics
+from core.db import SessionFactory
+from core.settings import Settings
 from models.columns import utcnow
 from notifications.dispatcher import Dispatcher, DispatchStopped, sending_bot, settle_memory
 from notifications.outbox_claims import BotScope

@@ -16,8 +16,8 @@ from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import models  # noqa: F401  (registers every table)
-from bot.db import SessionFactory, create_engine, session_factory
-from bot.settings import Settings, get_settings, load_settings
+from core.db import SessionFactory, create_engine, session_factory
+from core.settings import Settings, get_settings, load_settings
 from models.tlog.heads import use_signing_key
 from tests.auxil import network_guard
 from tests.auxil.municipalities import seed_municipality_rows, write_municipalities

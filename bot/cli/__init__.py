@@ -21,12 +21,12 @@ from bot.cli import backup, core, deadlines, demo, drivers, log, notices, open31
 from bot.cli.argparse_texts import argparse_in
 from bot.cli.errors import CommandError
 from bot.cli.output import help_translator
-from bot.database_wait import DatabaseUnreachable
-from bot.i18n import CatalogsMissing, Translator, check_catalogs
 from bot.logs import setup_logging
-from bot.migrate import SchemaOutOfDate
-from bot.settings import Settings, SettingsError, get_settings, load_settings, unknown_variables
-from handlers.chat.errors import new_reference
+from core.database_wait import DatabaseUnreachable
+from core.i18n import CatalogsMissing, Translator, check_catalogs
+from core.migrate import SchemaOutOfDate
+from core.references import new_reference
+from core.settings import Settings, SettingsError, get_settings, load_settings, unknown_variables
 
 logger = logging.getLogger("balcao.cli")
 
@@ -87,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SettingsError, CommandError, SchemaOutOfDate, CatalogsMissing) as exc:
         print(exc, file=sys.stderr)
         return 2
-    except DatabaseUnreachable as exc:  # run/dispatch waited for it (bot.database_wait); the supervisor restarts
+    except DatabaseUnreachable as exc:  # run/dispatch waited for it (core.database_wait); the supervisor restarts
         print(tr._("The database did not answer in {seconds} s ({cause}); stopping. BALCAO_DATABASE_WAIT_SECONDS "
                    "sets how long to wait.").format(seconds=round(exc.waited_seconds), cause=exc.cause),
               file=sys.stderr)

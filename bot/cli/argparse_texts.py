@@ -19,7 +19,7 @@ import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from bot.i18n import N_, Translator
+from core.i18n import N_, Translator
 
 ARGPARSE_TEXTS: tuple[str, ...] = (
     N_("usage: "),

@@ -9,8 +9,8 @@ from pathlib import Path
 from bot.backups import BackupError, backup_sqlite, restore_sqlite
 from bot.cli.errors import CommandError
 from bot.cli.output import cli_translator
-from bot.i18n import N_, Translator
-from bot.settings import get_settings
+from core.i18n import N_, Translator
+from core.settings import get_settings
 from models.columns import utcnow
 
 REFUSALS = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.bots import UnknownBots
 from bot.cli.errors import CommandError
 from bot.cli.output import cli_translator
-from bot.settings import Settings
+from core.settings import Settings
 
 
 def bot_keys_argument(value: str) -> list[str]:

@@ -6,15 +6,15 @@ import argparse
 import asyncio
 import sys
 
-from bot import migrate
 from bot.cli.errors import CommandError, unknown_municipality
 from bot.cli.notices import parse_day
 from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
-from bot.db import database
-from bot.i18n import Translator
-from bot.municipalities import ACT_KINDS
-from bot.settings import get_settings
+from core import migrate
+from core.db import database
+from core.i18n import Translator
+from core.municipalities import ACT_KINDS
+from core.settings import get_settings
 from models.authorities import grant_authority
 from models.columns import utcnow
 from models.console.roles import NoSuchRole, end_role

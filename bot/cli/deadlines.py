@@ -12,8 +12,8 @@ import re
 
 from bot.cli.errors import CommandError, unknown_municipality
 from bot.cli.output import cli_translator
-from bot.i18n import Translator
-from bot.settings import get_settings
+from core.i18n import Translator
+from core.settings import get_settings
 from models.calendar import BusinessCalendar
 from models.deadlines import compute_deadline, explain
 from models.rulebooks import RULES, DeadlineChoices, Unit, UnknownRule, get_rule

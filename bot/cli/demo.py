@@ -10,9 +10,9 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from bot.cli.numbers import whole_number
-from bot.i18n import Translator
 from bot.sandbox.demo import DEMO_DATABASE_URL, DEMO_MUNICIPALITIES_FILE, run_demo
-from bot.settings import load_settings
+from core.i18n import Translator
+from core.settings import load_settings
 from models.tlog.heads import generate_key_file, load_key_file, signing_key, use_signing_key
 
 DEMO_LOG_KEY = Path("balcao-demo-log.pem")

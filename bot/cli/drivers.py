@@ -15,12 +15,12 @@ from pathlib import Path
 from telegram import Bot
 from telegram.error import TelegramError
 
-from bot import migrate
 from bot.cli.errors import CommandError
 from bot.cli.output import cli_translator
-from bot.db import database
-from bot.i18n import Translator
-from bot.settings import Settings, get_settings
+from core import migrate
+from core.db import database
+from core.i18n import Translator
+from core.settings import Settings, get_settings
 from models.columns import utcnow
 from models.drivers.identifiers import InvalidIdentifier
 from models.drivers.importing import import_drivers

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.i18n import Translator
+from core.i18n import Translator
 
 
 class CommandError(Exception):

@@ -15,12 +15,12 @@ import signal
 import struct
 from pathlib import Path
 
-from bot import migrate
 from bot.cli.errors import CommandError, file_problem
 from bot.cli.output import cli_translator
-from bot.db import database
-from bot.i18n import Translator
-from bot.settings import Settings, get_settings
+from core import migrate
+from core.db import database
+from core.i18n import Translator
+from core.settings import Settings, get_settings
 from models.tlog.heads import (
     HeadFormatError,
     generate_key_file,

@@ -20,13 +20,13 @@ from pathlib import Path
 
 from sqlmodel import select
 
-from bot import migrate
 from bot.cli.errors import CommandError, file_problem
 from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
-from bot.db import database
-from bot.i18n import N_, Translator
-from bot.settings import get_settings
+from core import migrate
+from core.db import database
+from core.i18n import N_, Translator
+from core.settings import get_settings
 from models.invalid_input import InvalidInput
 from models.municipalities import sync_municipalities
 from models.notices.documents import offender_document

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from bot.i18n import Translator
+from core.i18n import Translator
 
 
 def whole_number(tr: Translator) -> Callable[[str], int]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from bot import migrate
 from bot.cli.errors import CommandError
 from bot.cli.output import cli_translator
-from bot.db import database
-from bot.i18n import Translator
-from bot.settings import get_settings
+from core import migrate
+from core.db import database
+from core.i18n import Translator
+from core.settings import get_settings
 from models.columns import utcnow
 from models.open311.keys import ClientKeyRefused, issue_key, revoke_key
 

@@ -12,17 +12,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from bot import migrate
 from bot.bots import UnknownBots, choose_bots, configured_bots, senders
 from bot.cli.bot_choice import bot_keys_argument, bots_refusal
 from bot.cli.errors import CommandError, unknown_municipality
 from bot.cli.numbers import whole_number
 from bot.cli.output import cli_translator
-from bot.database_wait import wait_for_database
-from bot.db import database
-from bot.i18n import N_, Translator
-from bot.settings import get_settings
 from bot.signals import stop_on_signals
+from core import migrate
+from core.database_wait import wait_for_database
+from core.db import database
+from core.i18n import N_, Translator
+from core.settings import get_settings
 from models.columns import utcnow
 from models.municipalities import sync_municipalities
 from notifications.audiences import AUDIENCES

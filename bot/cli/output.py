@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.i18n import DEFAULT_LOCALE, Translator, translator
-from bot.settings import Settings, SettingsError, get_settings
+from core.i18n import DEFAULT_LOCALE, Translator, translator
+from core.settings import Settings, SettingsError, get_settings
 
 
 def cli_translator(settings: Settings) -> Translator:

@@ -10,12 +10,12 @@ import argparse
 import asyncio
 from pathlib import Path
 
-from bot import migrate
 from bot.cli.errors import CommandError, file_problem
 from bot.cli.output import cli_translator
-from bot.db import database
-from bot.i18n import Translator
-from bot.settings import get_settings
+from core import migrate
+from core.db import database
+from core.i18n import Translator
+from core.settings import get_settings
 from models.columns import utcnow
 from models.municipalities import sync_municipalities
 from models.payments.recording import (

@@ -9,10 +9,10 @@ from bot.bots import UnknownBots
 from bot.cli.bot_choice import bot_keys_argument, bots_refusal
 from bot.cli.errors import CommandError
 from bot.cli.output import cli_translator
-from bot.i18n import N_, Translator
 from bot.running import serve
-from bot.settings import get_settings
 from bot.single_run import AlreadyRunning
+from core.i18n import N_, Translator
+from core.settings import get_settings
 from models.signatures.pades import SigningError, check_certificates
 
 logger = logging.getLogger("balcao.run")

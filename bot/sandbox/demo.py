@@ -13,16 +13,16 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from bot import migrate
-from bot.db import database
-from bot.i18n import translator
-from bot.municipalities import ACT_KINDS
 from bot.running import serve
 from bot.sandbox.demo_data import seed_drivers
 from bot.sandbox.emulator import BotApiEmulator
 from bot.sandbox.signing_ca import with_test_certificates
 from bot.sandbox.state import DEFAULT_PERSONAS, Persona
-from bot.settings import Settings
+from core import migrate
+from core.db import database
+from core.i18n import translator
+from core.municipalities import ACT_KINDS
+from core.settings import Settings
 from models.authorities import authorities_of, grant_authority
 from models.columns import utcnow
 from models.drivers.periods import civil_today

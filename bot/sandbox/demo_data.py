@@ -30,8 +30,8 @@ from pathlib import Path
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
-from bot.settings import Settings
+from core.i18n import translator
+from core.settings import Settings
 from models.drivers.importing import import_drivers
 from models.drivers.registry import Sanction, apply_sanction, authorization_by_number, record_inspection
 from models.drivers.registry_csv import COLUMNS, parse_date

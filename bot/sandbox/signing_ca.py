@@ -15,8 +15,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from bot.municipalities import Municipalities, SigningCertificate
-from bot.settings import Settings
+from core.municipalities import Municipalities, SigningCertificate
+from core.settings import Settings
 
 VALID_FROM = dt.datetime(2020, 1, 1, tzinfo=dt.UTC)
 VALID_UNTIL = dt.datetime(2040, 1, 1, tzinfo=dt.UTC)

@@ -16,7 +16,7 @@ from typing import Any
 from telegram import Message, Update
 from telegram.ext import Application, CallbackQueryHandler
 
-from bot.i18n import N_
+from core.i18n import N_
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.forms import active_draft, form_input

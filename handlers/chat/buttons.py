@@ -12,7 +12,7 @@ import re
 
 from telegram import Update
 
-from bot.i18n import DEFAULT_LOCALE, translator
+from core.i18n import DEFAULT_LOCALE, translator
 from handlers.chat.context import BalcaoContext
 from handlers.chat.replies import answer_query
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler
 
-from bot.i18n import N_
+from core.i18n import N_
 from handlers.chat.commands import COMMANDS, chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.replies import esc, keyboard, menu_row, reply, respond

@@ -7,8 +7,8 @@ from typing import Any
 
 from telegram.ext import Application, CallbackContext, ExtBot
 
-from bot.i18n import Translator
-from bot.settings import Settings
+from core.i18n import Translator
+from core.settings import Settings
 from models.columns import utcnow
 from models.people import DEFAULT_BOT_KEY, PersonView
 

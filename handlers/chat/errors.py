@@ -9,7 +9,6 @@ Telegram unreachable) is marked transient, so the webhook answers 503 and Telegr
 from __future__ import annotations
 
 import logging
-import secrets
 from collections import OrderedDict
 
 from sqlalchemy.exc import DBAPIError
@@ -19,8 +18,9 @@ from telegram import Update
 from telegram.constants import ParseMode
 from telegram.ext import ApplicationHandlerStop
 
-from bot import metrics
-from bot.i18n import DEFAULT_LOCALE, Translator, negotiate_locale, translator
+from core import metrics
+from core.i18n import DEFAULT_LOCALE, Translator, negotiate_locale, translator
+from core.references import new_reference
 from handlers import log_context
 from handlers.chat.context import BalcaoContext
 from models.people import Person
@@ -48,11 +48,6 @@ def transient_failure(error: BaseException | None) -> bool:
 def _unreachable(error: DBAPIError) -> bool:
     name = type(error.orig).__name__.lower() if error.orig is not None else ""
     return any(word in name for word in ("operational", "interface", "connection", "cannotconnect"))
-
-
-def new_reference() -> str:
-    """A short reference like ``E-7F3A9C`` that ties the person's report to the log line."""
-    return "E-" + secrets.token_hex(3).upper()
 
 
 async def _their_translator(update: Update, context: BalcaoContext) -> Translator:

@@ -17,7 +17,7 @@ from typing import Any
 
 from telegram import Update
 
-from bot.i18n import N_
+from core.i18n import N_
 from handlers.chat.context import BalcaoContext
 from handlers.chat.replies import esc, keyboard, menu_row, respond
 from models.cases.attachments import discard_unfiled

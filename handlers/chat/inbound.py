@@ -1,6 +1,6 @@
 """The per-person inbound limit at the update entry point (before the person is loaded, after the private-chat guard).
 
-:class:`bot.inbound_limit.InboundLimiter` decides; this handler answers the first update over the limit once, in the
+:class:`core.inbound_limit.InboundLimiter` decides; this handler answers the first update over the limit once, in the
 person's language, and stops every update over it (nothing is read from or written to the database for them).
 """
 
@@ -12,8 +12,8 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ApplicationHandlerStop
 
-from bot.i18n import negotiate_locale, translator
-from bot.inbound_limit import InboundLimiter, Verdict
+from core.i18n import negotiate_locale, translator
+from core.inbound_limit import InboundLimiter, Verdict
 from handlers.chat.context import BalcaoContext
 
 logger = logging.getLogger("balcao.chat.inbound")

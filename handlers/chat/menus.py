@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlmodel import col, select
 from telegram import Bot, BotCommand, BotCommandScopeChat, BotCommandScopeDefault
 
-from bot.i18n import SUPPORTED_LOCALES, translator
+from core.i18n import SUPPORTED_LOCALES, translator
 from handlers.chat.commands import ChatCommand, public_commands, staff_commands
 from models.people import DEFAULT_BOT_KEY, Person, Role, StaffMember
 

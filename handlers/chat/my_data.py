@@ -14,7 +14,7 @@ from typing import Any
 from telegram import InputFile, Update
 from telegram.ext import Application, CallbackQueryHandler
 
-from bot.i18n import N_, Translator
+from core.i18n import N_, Translator
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.forms import FORMS

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from telegram import Update
 
-from bot.i18n import N_
+from core.i18n import N_
 from handlers.chat.case_forms import confirm_filing, within_daily_limit
 from handlers.chat.city import ask_city, needs_choice
 from handlers.chat.commands import chat_command

@@ -5,7 +5,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.constants import ChatType
 
-from bot.i18n import translator
+from core.i18n import translator
 from handlers import log_context
 from handlers.chat.context import BalcaoContext
 from models.people import ensure_person

@@ -16,7 +16,7 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import ApplicationHandlerStop
 
-from bot.i18n import negotiate_locale, translator
+from core.i18n import negotiate_locale, translator
 from handlers.chat.context import BalcaoContext
 
 logger = logging.getLogger("balcao.chat.private")

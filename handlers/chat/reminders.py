@@ -7,7 +7,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler
 
-from bot.i18n import N_
+from core.i18n import N_
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.replies import esc, keyboard, menu_row, reply

@@ -17,7 +17,7 @@ from typing import Any
 
 from telegram import KeyboardButton, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update
 
-from bot.i18n import DEFAULT_LOCALE, N_, translator
+from core.i18n import DEFAULT_LOCALE, N_, translator
 from handlers.chat.case_forms import confirm_filing, within_daily_limit
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from bot.i18n import N_, Translator
+from core.i18n import N_, Translator
 from handlers.chat.replies import esc
 from models.cases.filing import RIDE_HAILING_BY_KEY, Author, Place, RepresentationForm, RideHailingForm
 from models.cases.tables import Relation

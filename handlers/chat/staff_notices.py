@@ -32,7 +32,7 @@ from sqlmodel import select
 from telegram import InputFile, Update
 from telegram.ext import Application, CallbackQueryHandler
 
-from bot.i18n import N_
+from core.i18n import N_
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.forms import cancel_row, current_draft, form_input, save

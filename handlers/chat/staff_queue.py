@@ -17,7 +17,7 @@ from typing import Any
 from telegram import InputFile, Update
 from telegram.ext import Application, CallbackQueryHandler
 
-from bot.i18n import N_
+from core.i18n import N_
 from handlers import log_context
 from handlers.chat.buttons import button_id, unknown_button
 from handlers.chat.commands import chat_command

@@ -12,8 +12,8 @@ from collections.abc import Awaitable, Callable
 
 from telegram import Update
 
-from bot.i18n import N_, Translator
-from bot.settings import Settings
+from core.i18n import N_, Translator
+from core.settings import Settings
 from handlers.chat.context import BalcaoContext
 from handlers.chat.forms import cancel_row, form_input, save
 from handlers.chat.replies import esc, keyboard, reply

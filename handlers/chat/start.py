@@ -8,7 +8,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, MessageHandler, filters
 
-from bot.i18n import N_, SUPPORTED_LOCALES, translator
+from core.i18n import N_, SUPPORTED_LOCALES, translator
 from handlers.chat.city import city_buttons, needs_choice
 from handlers.chat.commands import COMMANDS, ChatCommand, chat_command, public_commands, staff_commands
 from handlers.chat.context import BalcaoContext

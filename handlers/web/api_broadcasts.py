@@ -19,8 +19,8 @@ from typing import Any
 from aiohttp import web
 from sqlmodel import select
 
-from bot.i18n import SUPPORTED_LOCALES, translator
-from bot.settings import Settings
+from core.i18n import SUPPORTED_LOCALES, translator
+from core.settings import Settings
 from handlers.web.json_api import error, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint

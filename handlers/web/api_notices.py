@@ -35,7 +35,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.i18n import translator
+from core.i18n import translator
 from handlers import log_context
 from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of

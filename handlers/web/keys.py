@@ -6,7 +6,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.settings import Settings
+from core.settings import Settings
 
 SESSIONS = web.AppKey("sessions", object)
 SETTINGS = web.AppKey("settings", Settings)

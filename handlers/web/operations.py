@@ -14,8 +14,8 @@ import asyncio
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
-from bot import metrics, migrate
-from bot.i18n import catalogs_loaded
+from core import metrics, migrate
+from core.i18n import catalogs_loaded
 from handlers.web.keys import EXPECTS_SCHEDULER, sessions_of
 from handlers.web.probes import probe_database
 from models.columns import utcnow

@@ -21,8 +21,8 @@ from pathlib import Path
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from bot import migrate
-from bot.db import SessionFactory
+from core import migrate
+from core.db import SessionFactory
 from models.columns import utcnow
 from models.health import probe_write
 

@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from bot.i18n import N_, Translator, translator
+from core.i18n import N_, Translator, translator
 from handlers.web.keys import sessions_of, settings_of
 from models.authorities import ActAuthor
 from models.notices.codes import format_code, normalize_code

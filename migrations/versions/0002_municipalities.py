@@ -28,10 +28,10 @@ OWNED = ('citizen_case', 'notice', 'driver', 'broadcast')
 
 
 def _default_municipality() -> tuple[str, str, str, str]:
-    """(slug, name, state, IBGE code) of the default municipality: given by bot.migrate, else from the settings."""
+    """(slug, name, state, IBGE code) of the default municipality: given by core.migrate, else from the settings."""
     given = op.get_context().config.attributes.get('default_municipality')
     if given is None:
-        from bot.settings import load_settings
+        from core.settings import load_settings
 
         given = load_settings().municipalities.default
     return given.slug, given.name, given.state, given.ibge_code

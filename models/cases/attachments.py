@@ -17,7 +17,7 @@ from sqlalchemy import delete, or_, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_, Translator
+from core.i18n import N_, Translator
 from models.cases.file_metadata import UnreadableFile, clean_file
 from models.cases.limits import ALLOWED_TYPES, CaseLimits
 from models.cases.media import EXTENSIONS, MP4, OGG, media_seconds, sniff_media

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
-from bot.settings import Settings
+from core.i18n import N_
+from core.settings import Settings
 from models.cases.attachments import claim_attachments
 from models.cases.fields import clean_text
 from models.cases.handling import CaseActionRefused, case_view_for

@@ -16,7 +16,7 @@ from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
-from bot.i18n import N_, Translator
+from core.i18n import N_, Translator
 from models.cases.labels import (
     EVENT_LABELS,
     KIND_LABELS,

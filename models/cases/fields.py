@@ -11,7 +11,7 @@ import math
 import re
 import unicodedata
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.drivers.identifiers import InvalidIdentifier, parse_cpf
 from models.invalid_input import InvalidInput
 

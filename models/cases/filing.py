@@ -14,8 +14,8 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
-from bot.settings import Settings
+from core.i18n import N_
+from core.settings import Settings
 from models.cases.attachments import claim_attachments
 from models.cases.limits import check_daily_limit
 from models.cases.protocol import next_protocol

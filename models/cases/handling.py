@@ -22,8 +22,8 @@ from sqlalchemy import case as sql_case
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
-from bot.settings import Settings
+from core.i18n import N_
+from core.settings import Settings
 from models.authorities import ombudsman_author
 from models.cases.access import CaseNotReadable, Reading, reading, restricted_to_ombudsman
 from models.cases.fields import clean_text

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.cases.tables import CaseKind, CaseStatus, EventKind, OmbudsmanType, Outcome, Relation, Satisfaction
 
 KIND_LABELS: dict[CaseKind, str] = {

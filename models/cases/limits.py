@@ -16,8 +16,8 @@ from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import Translator
-from bot.settings import Settings
+from core.i18n import Translator
+from core.settings import Settings
 from models.cases.tables import Case, CaseAuthor
 from models.invalid_input import InvalidInput
 from models.open311.tables import Open311Submission

@@ -24,7 +24,7 @@ from sqlalchemy import delete, func, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.audit import record
 from models.cases.attachments import discard_unfiled
 from models.cases.tables import Case, CaseAttachment, CaseAuthor, CaseEvent, CaseKind

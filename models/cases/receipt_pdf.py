@@ -13,8 +13,8 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 
-from bot.i18n import N_, Translator
-from bot.settings import Settings
+from core.i18n import N_, Translator
+from core.settings import Settings
 from models.cases.filing import FiledCase
 from models.cases.labels import KIND_LABELS
 from models.encarregado import encarregado_line

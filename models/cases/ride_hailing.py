@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.drivers.identifiers import InvalidIdentifier, format_plate, parse_plate
 from models.drivers.registry import authorization_by_number
 from models.drivers.tables import Authorization, Vehicle

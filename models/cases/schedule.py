@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.calendar import BusinessCalendar
 from models.cases.tables import CaseKind
 from models.deadlines import compute_deadline

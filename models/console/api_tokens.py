@@ -18,7 +18,7 @@ from sqlalchemy import update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.audit import record
 from models.console.signin import CONSOLE_ROLES, digest
 from models.console.tables import StaffApiToken

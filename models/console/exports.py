@@ -19,7 +19,7 @@ from sqlalchemy.orm import aliased
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.cases.handling import cases_visible_to
 from models.cases.tables import Case, CaseAuthor
 from models.cases.views import may_see_author

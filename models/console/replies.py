@@ -16,7 +16,7 @@ from collections.abc import Collection, Mapping
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import DEFAULT_LOCALE, N_, SUPPORTED_LOCALES, translator
+from core.i18n import DEFAULT_LOCALE, N_, SUPPORTED_LOCALES, translator
 from models.audit import record
 from models.cases.fields import clean_text
 from models.cases.tables import Case

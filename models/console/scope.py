@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.people import ANY_MUNICIPALITY, PermissionDenied, Role, require_role, staff_roles
 from models.people import staff_municipalities as places_with_role
 

@@ -23,7 +23,7 @@ from sqlalchemy import func, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.audit import record
 from models.console.tables import ConsoleLink, ConsoleSession
 from models.people import ANY_MUNICIPALITY, Role, require_role

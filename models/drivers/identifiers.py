@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.invalid_input import InvalidInput
 
 CNH_CATEGORIES_FOR_CARS = frozenset({"B", "C", "D", "E", "AB", "AC", "AD", "AE"})

@@ -31,7 +31,7 @@ from sqlalchemy import func, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.audit import record
 from models.columns import utcnow
 from models.drivers.identifiers import cpf_confirmation, mask_cpf, parse_cpf

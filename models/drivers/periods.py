@@ -11,8 +11,8 @@ from __future__ import annotations
 import datetime as dt
 from functools import lru_cache
 
-from bot.municipalities import ShortDay
-from bot.settings import Settings
+from core.municipalities import ShortDay
+from core.settings import Settings
 from models.calendar import BusinessCalendar
 
 

@@ -13,7 +13,7 @@ from enum import StrEnum
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.audit import record
 from models.columns import utcnow
 from models.drivers.identifiers import format_plate, mask_cpf

@@ -35,8 +35,8 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.i18n import N_, Translator
-from bot.settings import Settings
+from core.i18n import N_, Translator
+from core.settings import Settings
 from models.deadlines import add_months
 from models.drivers.identifiers import (
     InvalidIdentifier,

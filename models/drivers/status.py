@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from bot.i18n import N_
-from bot.settings import Settings
+from core.i18n import N_
+from core.settings import Settings
 from models.calendar import BusinessCalendar
 from models.deadlines import add_months, compute_deadline
 from models.drivers.periods import last_business_day, office_calendar

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from bot.i18n import Translator
+from core.i18n import Translator
 
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠")
 """First characters that make a spreadsheet read a cell as a formula (OWASP, and their full-width forms)."""

@@ -12,8 +12,8 @@ The notice's PDF and the decisions sent in the chat print them from here (:func:
 
 from __future__ import annotations
 
-from bot.i18n import N_, Translator
-from bot.municipalities import MunicipalityConfig, Office
+from core.i18n import N_, Translator
+from core.municipalities import MunicipalityConfig, Office
 from models.notices.tables import Notice, NoticeType
 from models.rulebooks.catalogue import CP, LAW_TITLES, get_infraction
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.invalid_input import InvalidInput
 
 LIMIT = Decimal(100_000)

@@ -4,7 +4,7 @@ Zulip's ``access_*`` pattern: the chat, the staff API, the console and the CLI c
 each refusal names its article.
 
 - Competence (Lei 9.784/1999 Art. 11): the act's kind (:data:`ACT_OF_FILING`) has an authority in the notice's
-  municipality (``bot.municipalities.Authorities``): autuar by a designated agent (CP Art. 12; Lei 1.533 Art.
+  municipality (``core.municipalities.Authorities``): autuar by a designated agent (CP Art. 12; Lei 1.533 Art.
   17–18), the first instance by the Chefe do Departamento (CP Art. 40; Lei 1.533 Art. 17), the appeal by the
   Prefeito or the authority the law names (CP Art. 43, 45). The appeal's decision cannot be delegated (Lei 9.784
   Art. 13 II): only a member who holds the second-instance competence himself decides it.
@@ -21,9 +21,9 @@ import datetime as dt
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
-from bot.municipalities import ActKind
-from bot.settings import Settings
+from core.i18n import N_
+from core.municipalities import ActKind
+from core.settings import Settings
 from models.authorities import ActAuthor, NotCompetent, competent_author
 from models.notices.tables import FilingKind, Notice, NoticeFiling
 from models.rulebooks.catalogue import CP, LAW_TITLES

@@ -31,8 +31,8 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
-from bot.settings import Settings
+from core.i18n import N_
+from core.settings import Settings
 from models.audit import record
 from models.calendar import BusinessCalendar
 from models.columns import utcnow

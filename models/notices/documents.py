@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.cases.fields import cpf
 from models.invalid_input import InvalidInput
 

@@ -30,8 +30,8 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_, Translator
-from bot.settings import Settings
+from core.i18n import N_, Translator
+from core.settings import Settings
 from models.audit import record
 from models.authorities import NotCompetent
 from models.calendar import BusinessCalendar

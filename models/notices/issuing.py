@@ -32,8 +32,8 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_, Translator, translator
-from bot.settings import Settings
+from core.i18n import N_, Translator, translator
+from core.settings import Settings
 from models.audit import record
 from models.authorities import ActAuthor, NotCompetent
 from models.cases.handling import notice_handover

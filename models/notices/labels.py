@@ -6,7 +6,7 @@ The type and stage are worded for the person notified (``/verificar``, ``/meusda
 
 from __future__ import annotations
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.notices.tables import (
     CienciaKind,
     DeliveryState,

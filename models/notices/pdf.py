@@ -19,7 +19,7 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
-from bot.i18n import N_, Translator
+from core.i18n import N_, Translator
 from models.notices.tables import Notice, NoticeType
 from models.pdf_layout import a4_pdf
 

@@ -17,8 +17,8 @@ from sqlalchemy import Column, Date, Enum, ForeignKey, Integer, String
 from sqlmodel import Field, SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
-from bot.settings import Settings
+from core.i18n import N_
+from core.settings import Settings
 from models.audit import record
 from models.columns import UTCDateTime, utcnow
 from models.notices.chain import append_event

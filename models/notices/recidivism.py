@@ -31,7 +31,7 @@ from sqlalchemy import or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.fines import WARNING_FIRST
 from models.notices.tables import Notice, NoticeOutcome, NoticeType
 from models.rulebooks.catalogue import CP, Infraction, load_infractions

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
-from bot.settings import Settings
+from core.i18n import N_
+from core.settings import Settings
 from models.columns import utcnow
 from models.notices.chain import append_event
 from models.notices.delivery import DeliveryError, record_staff_delivery

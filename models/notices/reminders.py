@@ -19,7 +19,7 @@ from sqlalchemy import or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.calendar import BusinessCalendar
 from models.deadlines import Window, WindowRole, delivery_windows
 from models.notices.delivery import civil_date

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
-from bot.settings import Settings
+from core.i18n import N_
+from core.settings import Settings
 from models.audit import record
 from models.authorities import NotCompetent
 from models.calendar import BusinessCalendar

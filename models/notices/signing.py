@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_, translator
-from bot.settings import Settings
+from core.i18n import N_, translator
+from core.settings import Settings
 from models.notices.tables import Notice
 from models.signatures.pades import sign_pdf, signing_of
 from models.signatures.validation import UNSIGNED, SignatureReport, check_pdf_signature, read_roots

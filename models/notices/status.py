@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.calendar import BusinessCalendar
 from models.deadlines import Window
 from models.notices.delivery import civil_date, deliveries_of

@@ -28,8 +28,8 @@ import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 
-from bot.i18n import N_
-from bot.settings import Settings
+from core.i18n import N_
+from core.settings import Settings
 from models.calendar import BusinessCalendar
 from models.deadlines import (
     DEFENCE,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.rulebooks.catalogue import RulebookId
 
 

@@ -19,8 +19,8 @@ from sqlalchemy import delete, func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
-from bot.settings import Settings
+from core.i18n import N_
+from core.settings import Settings
 from models.cases import fields
 from models.cases.attachments import store_attachment
 from models.cases.filing import (

@@ -17,7 +17,7 @@ from sqlalchemy import and_, not_, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.cases.public_place import PlacePrecision, rounded_coordinate
 from models.cases.tables import FINAL_STATUSES, Case, CaseEvent, CaseKind, CaseStatus
 from models.open311.services import CP_OTHER_CODE, CP_PREFIX, RIDE_HAILING_CODE, service_of_case

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.cases.catalogue_search import SYNONYMS, search_infractions
 from models.cases.filing import RIDE_HAILING_REASONS
 from models.cases.tables import CaseKind, Relation

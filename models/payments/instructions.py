@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.municipalities import Office
-from bot.settings import Settings
+from core.municipalities import Office
+from core.settings import Settings
 from models.notices.pdf import money_of
 from models.notices.tables import Notice
 from models.payments.pix import CITY_MAX, NAME_MAX, br_code, plain, txid_of

@@ -9,7 +9,7 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
-from bot.i18n import Translator
+from core.i18n import Translator
 from models.notices.pdf import QrCode
 from models.payments.instructions import PaymentInstructions, office_line
 

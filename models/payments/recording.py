@@ -24,8 +24,8 @@ from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
-from bot.settings import Settings
+from core.i18n import N_
+from core.settings import Settings
 from models.audit import record
 from models.invalid_input import InvalidInput
 from models.notices.chain import append_event

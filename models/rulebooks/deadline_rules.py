@@ -53,12 +53,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Final, Literal
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES
 
 if TYPE_CHECKING:
-    from bot.i18n import Translator
-    from bot.settings import Settings
+    from core.i18n import Translator
+    from core.settings import Settings
 
 OMBUDSMAN: Final = "lei-13460"
 

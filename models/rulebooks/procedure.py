@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.rulebooks.catalogue import CP, L1533
 
 DECISION_ARTICLES: Final[dict[str, str]] = {

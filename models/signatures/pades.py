@@ -16,8 +16,8 @@ from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
 from pyhanko.sign import fields, signers, timestamps
 from pyhanko.sign.general import SigningError as PyHankoSigningError
 
-from bot.municipalities import SigningCertificate
-from bot.settings import Settings
+from core.municipalities import SigningCertificate
+from core.settings import Settings
 
 logger = logging.getLogger("balcao.signatures")
 

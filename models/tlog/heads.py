@@ -29,7 +29,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.invalid_input import InvalidInput
 from models.tlog.coverage import canonical, use_leaf_key
 

@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from sqlalchemy import Connection, Dialect, column, select, table, tuple_
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.tlog import merkle
 from models.tlog.coverage import (
     COVERED,

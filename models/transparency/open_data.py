@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.cases.public_place import rounded_coordinate
 from models.cases.tables import FINAL_STATUSES, Case, CaseKind, CaseStatus
 from models.open311.services import service_of_case

@@ -10,7 +10,7 @@ import enum
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.cases.filing import (
     Place,
     RideHailingForm,

@@ -8,9 +8,9 @@ from contextlib import asynccontextmanager
 from pydantic import SecretStr
 
 from bot.app import BalcaoApplication, build_application, start_application, stop_application
-from bot.db import SessionFactory
 from bot.sandbox.emulator import BotApiEmulator
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 
 
 def settings_for(settings: Settings, emulator: BotApiEmulator) -> Settings:

@@ -6,8 +6,8 @@ import re
 
 from aiohttp.test_utils import TestClient
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from handlers.web.console.guard import COOKIE as COOKIE_NAME
 from models.columns import utcnow
 from models.console.signin import issue_link

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings, load_settings
+from core.settings import Settings, load_settings
 from models.drivers.importing import import_drivers
 from models.drivers.registry_csv import COLUMNS, ImportReport
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.municipalities import built_in
+from core.municipalities import built_in
 from models.columns import utcnow
 from models.municipalities import Municipality
 

@@ -9,7 +9,7 @@ from typing import Any
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.authorities import authorities_of, grant_authority
 from models.notices.issuing import IssuedNotice, NoticeInput, issue_notice
 from models.notices.optin import record_acceptance

@@ -16,9 +16,9 @@ import jsonschema
 from aiohttp.test_utils import TestServer
 from pydantic import SecretStr
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.columns import utcnow
 from models.open311.keys import issue_key
 

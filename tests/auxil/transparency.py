@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.cases.citizen import rate
 from models.cases.filing import (
     Author,

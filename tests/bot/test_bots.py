@@ -15,7 +15,7 @@ from sqlmodel import select
 
 from bot.bots import DEFAULT_BOT, BotIdentity, UnknownBots, choose_bots, configured_bots, scope_of
 from bot.running import serve
-from bot.settings import Settings
+from core.settings import Settings
 from models.columns import utcnow
 from models.outbox import OutboxMessage, OutboxStatus, enqueue
 from models.people import Person

@@ -7,7 +7,7 @@ import pytest
 
 from bot.catalog_scan import Key, ambiguous, scan, scan_file
 from bot.catalogs import ROOT, SOURCE_DIRS, catalogs, extract, key, missing
-from bot.i18n import SUPPORTED_LOCALES
+from core.i18n import SUPPORTED_LOCALES
 
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 

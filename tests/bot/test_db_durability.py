@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from bot import backups, migrate
-from bot.db import create_engine, database
+from bot import backups
+from core import migrate
+from core.db import create_engine, database
 from models.columns import utcnow
 
 FULL = 2  # PRAGMA synchronous: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA

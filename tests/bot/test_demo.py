@@ -9,7 +9,7 @@ import pytest
 
 from bot.sandbox.demo import STAFF_PERSONA, run_demo
 from bot.sandbox.state import DEFAULT_PERSONAS
-from bot.settings import Settings
+from core.settings import Settings
 
 
 async def _wait_for_text(http: aiohttp.ClientSession, root: str, user_id: int, needle: str) -> dict[str, Any]:
@@ -63,7 +63,7 @@ async def test_the_demo_serves_sapezal_and_nova_xavantina(settings: Settings, tm
     import sqlite3
 
     from bot.sandbox.demo import DEMO_MUNICIPALITIES_FILE
-    from bot.settings import load_settings
+    from core.settings import load_settings
 
     path = tmp_path / "demo-both.db"
     both = load_settings(database_url=f"sqlite+aiosqlite:///{path}", municipalities_file=DEMO_MUNICIPALITIES_FILE,

@@ -15,7 +15,7 @@ import pytest
 from bot.sandbox.demo import run_demo
 from bot.sandbox.demo_data import DRIVER_PERSONA_CPF_START
 from bot.sandbox.state import DEFAULT_PERSONAS
-from bot.settings import Settings
+from core.settings import Settings
 from tests.auxil.browser import chromium, require_browser
 
 CARLOS = DEFAULT_PERSONAS[0]

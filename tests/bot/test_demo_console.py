@@ -9,7 +9,7 @@ import aiohttp
 import pytest
 
 from bot.sandbox.demo import STAFF_PERSONA, run_demo
-from bot.settings import Settings
+from core.settings import Settings
 
 LINK = re.compile(r"(http://127\.0\.0\.1:\d+/painel/entrar/[A-Za-z0-9_-]+)")
 

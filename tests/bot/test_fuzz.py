@@ -16,9 +16,9 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from bot.db import SessionFactory
 from bot.logs import build_handler, setup_logging
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from tests.auxil.bot_harness import running_bot
 
 SEED = 20261201

@@ -21,10 +21,10 @@ from aiohttp.test_utils import TestClient, TestServer
 from pydantic import SecretStr
 from sqlmodel import select
 
-from bot.db import SessionFactory
 from bot.logs import LIBRARY_LOGGERS, build_handler, setup_logging
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.cases.tables import Case
 from models.columns import utcnow
 from models.drivers.linking import create_link_code

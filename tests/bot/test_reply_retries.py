@@ -12,8 +12,8 @@ from sqlmodel import select
 from telegram import Update
 
 from bot import telegram_bot
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from models.columns import utcnow
 from models.outbox import OutboxMessage, OutboxStatus
 from notifications.chat_replies import CHAT_REPLY

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from bot import migrate
 from bot.running import serve
-from bot.settings import Settings
+from core import migrate
+from core.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 

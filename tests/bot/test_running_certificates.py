@@ -9,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.signatures.pades import check_certificates
 
 ROOT = Path(__file__).resolve().parents[2]

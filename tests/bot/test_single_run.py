@@ -11,8 +11,8 @@ import asyncio
 import socket
 from pathlib import Path
 
-from bot import migrate
 from bot.sandbox.emulator import BotApiEmulator
+from core import migrate
 from tests.auxil.processes import clean_env, commands
 
 TOKEN = "555555555:ONE-run-per-bot-token"

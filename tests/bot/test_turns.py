@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy import text
 from telegram import Update
 
-from bot.db import SessionFactory, create_engine, session_factory
 from bot.turns import PersonTurns
+from core.db import SessionFactory, create_engine, session_factory
 
 BOT = 444444444
 

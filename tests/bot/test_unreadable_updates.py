@@ -15,8 +15,8 @@ import pytest
 
 from bot import update_parsing
 from bot.logs import build_handler
-from bot.settings import Settings
 from bot.update_parsing import SkippedUpdates
+from core.settings import Settings
 
 OLD_POLL = {
     "id": "5123",

@@ -13,8 +13,8 @@ from prometheus_client import REGISTRY
 from pydantic import SecretStr
 
 from bot.running import serve
-from bot.settings import Settings
 from bot.web import SECRET_HEADER
+from core.settings import Settings
 
 SAPEZAL_TOKEN = "222222222:SAPEZAL-own-bot-token"
 SECRET = "a-Very_secret-123"

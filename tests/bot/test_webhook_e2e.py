@@ -12,8 +12,8 @@ from pydantic import SecretStr
 
 from bot import update_parsing
 from bot.running import serve
-from bot.settings import Settings
 from bot.update_parsing import SkippedUpdates
+from core.settings import Settings
 from tests.bot.test_unreadable_updates import OLD_POLL
 
 

@@ -81,7 +81,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
 
 def test_the_installed_package_is_the_one_running_not_the_source(installed: Installed) -> None:
     where = subprocess.run(
-        [str(installed.python), "-c", "import bot.i18n as i; print(i.__file__); print(i.LOCALES_DIR)"],
+        [str(installed.python), "-c", "import core.i18n as i; print(i.__file__); print(i.LOCALES_DIR)"],
         cwd=installed.folder, env=installed.env(), capture_output=True, text=True, check=True,
     ).stdout.split()
     assert all(Path(path).is_relative_to(installed.site_packages) for path in where), where
@@ -142,7 +142,7 @@ async def test_the_installed_demo_greets_a_pt_br_person_in_portuguese(installed:
 
 
 def test_the_installed_package_refuses_to_start_without_a_catalog(installed: Installed) -> None:
-    catalog = installed.site_packages / "bot" / "locales" / "es" / "LC_MESSAGES" / "core.mo"
+    catalog = installed.site_packages / "core" / "locales" / "es" / "LC_MESSAGES" / "core.mo"
     hidden = catalog.with_suffix(".hidden")
     catalog.rename(hidden)
     try:

@@ -13,8 +13,8 @@ from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot import migrate
-from bot.db import create_engine
+from core import migrate
+from core.db import create_engine
 from models.notices.chain import canonical_json, elements_digest
 from models.notices.tables import IMMUTABLE_FIELDS, Notice, NoticeFiling
 from tests.auxil.postgres import ThrowawayCluster

@@ -13,9 +13,9 @@ import sqlalchemy as sa
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from bot import migrate
-from bot.db import create_engine
-from bot.municipalities import MunicipalityConfig
+from core import migrate
+from core.db import create_engine
+from core.municipalities import MunicipalityConfig
 from tests.auxil.postgres import ThrowawayCluster
 
 ROWS = ("person", "staff_member", "driver", "broadcast", "citizen_case", "notice")

@@ -10,9 +10,9 @@ from typing import Any
 
 from sqlalchemy import text
 
-from bot import migrate
-from bot.db import create_engine
-from bot.municipalities import MunicipalityConfig
+from core import migrate
+from core.db import create_engine
+from core.municipalities import MunicipalityConfig
 from tests.auxil.postgres import ThrowawayCluster
 
 NOVA_XAVANTINA = MunicipalityConfig(slug="nova-xavantina", name="Nova Xavantina", state="MT", ibge_code="5106257",

@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlalchemy import text
 
-from bot import migrate
-from bot.db import create_engine
+from core import migrate
+from core.db import create_engine
 from models.tlog.heads import signing_key
 from models.tlog.verification import verify_log
 from tests.auxil.postgres import ThrowawayCluster

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from sqlalchemy import LargeBinary, bindparam, text
 
-from bot import migrate
-from bot.db import create_engine
+from core import migrate
+from core.db import create_engine
 from models.tlog.heads import signing_key
 from models.tlog.verification import verify_log
 from tests.auxil import exiftool

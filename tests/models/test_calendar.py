@@ -4,8 +4,8 @@ import datetime as dt
 
 import pytest
 
-from bot.i18n import translator
-from bot.settings import Settings
+from core.i18n import translator
+from core.settings import Settings
 from models.calendar import BusinessCalendar, DayOffKind
 
 D = dt.date

@@ -10,8 +10,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.i18n import translator
-from bot.settings import Settings
+from core.i18n import translator
+from core.settings import Settings
 from models.calendar import BusinessCalendar, DayOffKind
 from models.deadlines import (
     DeadlineError,

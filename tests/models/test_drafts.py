@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 
-from bot.db import SessionFactory
+from core.db import SessionFactory
 from models.drafts import get_draft, mark_asked, save_draft
 from models.people import Person
 

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from bot.i18n import translator
+from core.i18n import translator
 from models.fines import (
     ConsequenceKind,
     FineError,

@@ -7,8 +7,8 @@ import asyncio
 from sqlalchemy import delete
 from sqlmodel import select
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from models.municipalities import Municipality, sync_municipalities
 
 

@@ -2,8 +2,8 @@
 
 import datetime as dt
 
-from bot.i18n import translator
-from bot.municipalities import ShortDay
+from core.i18n import translator
+from core.municipalities import ShortDay
 from models.calendar import BusinessCalendar, DayOffKind
 from models.deadlines import StepKind, compute_deadline, explain
 

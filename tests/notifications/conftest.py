@@ -10,9 +10,9 @@ from pydantic import SecretStr
 from sqlalchemy import insert
 from telegram import Bot
 
-from bot.db import SessionFactory
 from bot.sandbox.emulator import BotApiEmulator
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from models.columns import utcnow
 from models.people import Person
 from notifications.dispatcher import Dispatcher, build_bot

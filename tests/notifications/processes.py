@@ -9,8 +9,8 @@ from pathlib import Path
 
 from alembic import command
 
-from bot.migrate import alembic_config
 from bot.sandbox.emulator import BotApiEmulator
+from core.migrate import alembic_config
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,8 +14,8 @@ from sqlalchemy.engine import make_url
 from sqlmodel import select
 
 from bot.backups import backup_sqlite, restore_sqlite
-from bot.db import create_engine, session_factory
-from bot.migrate import alembic_config
+from core.db import create_engine, session_factory
+from core.migrate import alembic_config
 from models.broadcasts import Broadcast, BroadcastStatus
 from models.columns import utcnow
 from models.outbox import OutboxMessage, OutboxStatus

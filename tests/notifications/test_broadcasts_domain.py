@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from bot.db import SessionFactory
-from bot.i18n import translator
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.i18n import translator
+from core.settings import Settings
 from models.broadcasts import Broadcast, BroadcastStatus
 from models.columns import utcnow
 from models.outbox import OutboxMessage, OutboxStatus

@@ -3,7 +3,7 @@
 import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.cases.filing import file_ombudsman_case, file_representation
 from models.cases.handling import decide
 from models.cases.privacy import erase_personal_data

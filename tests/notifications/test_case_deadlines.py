@@ -7,7 +7,7 @@ import pytest
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import file_ombudsman_case, file_representation
 from models.cases.handling import assign, request_complement

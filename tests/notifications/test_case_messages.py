@@ -4,7 +4,7 @@ import datetime as dt
 
 import time_machine
 
-from bot.i18n import translator
+from core.i18n import translator
 from notifications.case_messages import render_case_update, render_staff_notice
 
 BASE = {"case_id": 7, "protocol": "OUV-2026-000045", "kind": "ombudsman", "status": "in_progress",

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from sqlmodel import select
 
-from bot.db import SessionFactory
 from bot.sandbox.emulator import BotApiEmulator
+from core.db import SessionFactory
 from models.broadcasts import Broadcast
 from models.outbox import OutboxMessage, OutboxStatus
 from tests.notifications.conftest import FIRST_USER_ID, add_people

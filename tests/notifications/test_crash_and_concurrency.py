@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
-from bot.db import SessionFactory
 from bot.sandbox.emulator import BotApiEmulator
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from models.columns import utcnow
 from models.outbox import OutboxMessage, OutboxStatus
 from notifications.broadcasts import AudienceChoice, create_broadcast

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import select
 
-from bot.i18n import Translator
+from core.i18n import Translator
 from models.columns import utcnow
 from models.outbox import OutboxMessage, OutboxStatus, enqueue
 from models.people import Person

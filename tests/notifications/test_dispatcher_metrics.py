@@ -6,7 +6,7 @@ from typing import Any
 
 from prometheus_client import REGISTRY
 
-from bot.i18n import Translator
+from core.i18n import Translator
 from models.outbox import enqueue
 from notifications.rendering import Rendered, renderer
 from notifications.service import run_scans

@@ -20,7 +20,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import select
 
-from bot.i18n import Translator
+from core.i18n import Translator
 from models.columns import utcnow
 from models.outbox import OutboxMessage, OutboxStatus, enqueue
 from notifications.outbox_claims import Outcome, claim_due, record_outcomes

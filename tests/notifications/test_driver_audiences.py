@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings, get_settings
+from core.settings import Settings, get_settings
 from models.drivers.tables import Driver
 from models.people import Person, ensure_person
 from notifications.audiences import AUDIENCES, AudienceParams, recipients

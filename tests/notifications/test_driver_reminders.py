@@ -10,8 +10,8 @@ import time_machine
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
-from bot.settings import Settings
+from core.i18n import translator
+from core.settings import Settings
 from models.drivers.linking import confirm_cpf_digits, drivers_with_phone
 from models.drivers.registry import Sanction, apply_sanction, authorization_by_number, record_inspection
 from models.drivers.tables import InspectionResult, ReminderScanMark

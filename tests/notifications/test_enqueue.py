@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from bot.db import SessionFactory
+from core.db import SessionFactory
 from models.outbox import BROADCAST_PRIORITY, NewMessage, OutboxMessage, enqueue, enqueue_many
 from tests.notifications.conftest import add_people
 

@@ -7,8 +7,8 @@ import datetime as dt
 import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
-from bot.settings import Settings
+from core.i18n import translator
+from core.settings import Settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing
 from models.notices.tables import FilingOutcome

@@ -8,8 +8,8 @@ import time_machine
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
-from bot.settings import Settings
+from core.i18n import translator
+from core.settings import Settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing
 from models.notices.review import open_vista

@@ -7,8 +7,8 @@ import datetime as dt
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import notifications.notice_messages  # noqa: F401  (registers the notice renderers)
-from bot.i18n import translator
-from bot.settings import Settings
+from core.i18n import translator
+from core.settings import Settings
 from notifications.rendering import render
 from tests.auxil.notices import cp_auto, issue, opted_in, outbox, person
 from tests.auxil.payments import crc_ok

@@ -12,10 +12,10 @@ import pytest
 import time_machine
 from sqlmodel import select
 
-from bot.db import SessionFactory
-from bot.i18n import Translator
 from bot.sandbox.emulator import BotApiEmulator
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.i18n import Translator
+from core.settings import Settings
 from models.outbox import OutboxMessage, enqueue
 from models.people import Person
 from notifications.rendering import Rendered, renderer

@@ -28,9 +28,9 @@ from typing import Any
 
 from sqlmodel import select
 
-from bot.db import database
 from bot.sandbox.emulator import BotApiEmulator
 from bot.sandbox.state import User
+from core.db import database
 from models.cases.tables import CaseAttachment
 from models.drafts import Draft, get_draft
 from models.people import Person

@@ -33,11 +33,11 @@ import pytest
 from sqlalchemy import text
 from sqlmodel import col, select
 
-from bot import migrate
-from bot.db import create_engine, database
 from bot.sandbox.emulator import BotApiEmulator
 from bot.sandbox.state import ApiCall
-from bot.settings import load_settings
+from core import migrate
+from core.db import create_engine, database
+from core.settings import load_settings
 from models.columns import utcnow
 from models.outbox import OutboxMessage, OutboxStatus
 from models.people import DEFAULT_BOT_KEY, Person

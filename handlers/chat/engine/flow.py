@@ -16,7 +16,7 @@ from typing import Any
 
 from telegram import Update
 
-from bot.i18n import N_
+from core.i18n import N_
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine.spec import Answer, Forged, Form, Question, Step, Turn, Values
 from handlers.chat.forms import cancel_form, cancel_row, current_draft, offer_to_resume, question_asked, save

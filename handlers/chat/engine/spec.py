@@ -14,8 +14,8 @@ from typing import Any
 
 from telegram import Update
 
-from bot.i18n import Translator
-from bot.settings import Settings
+from core.i18n import Translator
+from core.settings import Settings
 from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.replies import Markup
 from models.invalid_input import InvalidInput

@@ -22,8 +22,8 @@ from aiohttp_sse import sse_response
 from markupsafe import Markup, escape
 from sqlmodel import col, select
 
-from bot.i18n import Translator
-from bot.settings import Settings
+from core.i18n import Translator
+from core.settings import Settings
 from handlers.web.console.forms import db, form_text
 from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.rendering import message_page, render

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from bot.i18n import N_
+from core.i18n import N_
 from handlers.web.console.cases import STAFF_ROLES
 from handlers.web.console.forms import db, form_list, form_text
 from handlers.web.console.guard import console_page, works_in

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 from aiohttp import web
 from sqlmodel import select
 
-from bot.i18n import N_
+from core.i18n import N_
 from handlers.web.citizen_files import citizen_file
 from handlers.web.console.forms import city_today, db, form_text
 from handlers.web.console.guard import console_page, elsewhere, works_in

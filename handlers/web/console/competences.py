@@ -13,7 +13,7 @@ import datetime as dt
 
 from aiohttp import web
 
-from bot.municipalities import ACT_KINDS
+from core.municipalities import ACT_KINDS
 from handlers.web.console.forms import db, form_text
 from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.rendering import render

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from bot.i18n import N_
+from core.i18n import N_
 from handlers.web.console.charts import grouped_columns, horizontal
 from handlers.web.console.forms import city_today, db
 from handlers.web.console.labels import STATUS_NAMES

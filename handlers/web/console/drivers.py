@@ -14,7 +14,6 @@ import hashlib
 
 from aiohttp import web
 
-from handlers.chat.drivers import KIND_LABELS
 from handlers.web.console.forms import city_today, db, form_text
 from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.labels import STEP_NAMES
@@ -35,6 +34,7 @@ from models.drivers.registry import (
     situation_of,
 )
 from models.drivers.registry_csv import parse_date
+from models.drivers.status import STATUS_LABELS as KIND_LABELS
 from models.drivers.tables import Driver, InspectionResult
 from models.people import Role
 from models.rulebooks.catalogue import L1533

@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 import xlsxwriter
 from aiohttp import web
 
-from bot.i18n import Translator
+from core.i18n import Translator
 from handlers.web.console.forms import city_today, db
 from handlers.web.console.guard import console_page
 from handlers.web.console.labels import KIND_NAMES, OUTCOME_NAMES, STATUS_NAMES

@@ -16,8 +16,8 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 from sqlmodel import select
 
-from bot.i18n import translator
-from handlers.chat.errors import new_reference
+from core.i18n import translator
+from core.references import new_reference
 from handlers.web.console.forms import db
 from handlers.web.console.rendering import message_page, request_translator
 from handlers.web.console.staff import STAFF, ConsoleStaff, staff_of

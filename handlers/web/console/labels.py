@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import N_
+from core.i18n import N_
 from models.cases.tables import CaseKind, CaseStatus, Outcome
 from models.drivers.status import StepCode
 from models.notices.tables import CienciaKind

@@ -15,7 +15,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.i18n import N_
+from core.i18n import N_
 from handlers.web.console.forms import city_today, db, form_text
 from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.labels import CIENCIA_NAMES

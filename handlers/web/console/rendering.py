@@ -12,7 +12,7 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
-from bot.i18n import DEFAULT_LOCALE, Translator, translator
+from core.i18n import DEFAULT_LOCALE, Translator, translator
 from handlers.web.console.staff import STAFF
 from handlers.web.keys import SETTINGS
 

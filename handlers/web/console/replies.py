@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from bot.i18n import SUPPORTED_LOCALES
+from core.i18n import SUPPORTED_LOCALES
 from handlers.web.console.forms import db, form_text
 from handlers.web.console.guard import console_page
 from handlers.web.console.rendering import render

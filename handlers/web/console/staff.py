@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from bot.i18n import Translator
+from core.i18n import Translator
 from models.console.scope import PlaceRoles
 from models.people import Role
 

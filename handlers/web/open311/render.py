@@ -19,8 +19,8 @@ from zoneinfo import ZoneInfo
 
 from aiohttp import web
 
-from bot.i18n import Translator, negotiate_locale, translator
-from handlers.chat.errors import new_reference
+from core.i18n import Translator, negotiate_locale, translator
+from core.references import new_reference
 from handlers.web.keys import settings_of
 from models.open311.jurisdiction import UnknownJurisdiction
 

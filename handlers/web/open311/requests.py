@@ -13,7 +13,7 @@ from urllib.parse import parse_qsl
 
 from aiohttp import BodyPartReader, web
 
-from bot.i18n import DEFAULT_LOCALE, Translator, translator
+from core.i18n import DEFAULT_LOCALE, Translator, translator
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.open311.render import (
     Open311Error,

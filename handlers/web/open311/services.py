@@ -7,7 +7,7 @@ from typing import Any
 from aiohttp import web
 from babel.lists import format_list
 
-from bot.i18n import Translator
+from core.i18n import Translator
 from handlers.web.keys import settings_of
 from handlers.web.open311.render import Open311Error, answer, fmt_of, open311_endpoint, reader
 from models.open311.jurisdiction import Jurisdiction, jurisdictions, resolve_jurisdiction

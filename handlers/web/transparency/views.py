@@ -22,7 +22,7 @@ import jinja2
 from aiohttp import web
 from babel.dates import format_skeleton
 
-from bot.i18n import SUPPORTED_LOCALES, Translator, negotiate_locale, translator
+from core.i18n import SUPPORTED_LOCALES, Translator, negotiate_locale, translator
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.transparency.charts import NARROW, Series, grouped_bars, grouped_rows, horizontal_bars
 from models.cases.labels import KIND_LABELS, STATUS_LABELS

@@ -12,9 +12,9 @@ from alembic import command
 from sqlmodel import SQLModel
 
 import models  # noqa: F401  (every table)
-from bot.db import create_engine
-from bot.migrate import alembic_config
-from bot.settings import get_settings
+from core.db import create_engine
+from core.migrate import alembic_config
+from core.settings import get_settings
 from tests.auxil.municipalities import write_municipalities
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from bot import database_wait
 from bot.cli import main
-from bot.settings import get_settings
+from core.settings import get_settings
 
 ROOT = Path(__file__).resolve().parents[3]
 TOKEN = "123456:TEST-token-abcdefghij"

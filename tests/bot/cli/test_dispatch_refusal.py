@@ -12,7 +12,7 @@ from telegram import Bot
 from telegram.error import InvalidToken
 
 from bot.cli import main
-from bot.settings import get_settings
+from core.settings import get_settings
 
 TOKEN = "123456:SECRET-token-value"
 

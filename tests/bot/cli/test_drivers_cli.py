@@ -11,7 +11,7 @@ from telegram import Bot
 from telegram.error import InvalidToken
 
 from bot.cli import main
-from bot.settings import get_settings
+from core.settings import get_settings
 from tests.auxil.drivers import JORGE_CPF, csv_text, driver_row, renavam
 
 

@@ -23,8 +23,8 @@ from bot.catalog_scan import _marked_key
 from bot.catalogs import LOCALES_DIR, ROOT
 from bot.cli import build_parser, main
 from bot.cli.argparse_texts import ARGPARSE_TEXTS
-from bot.i18n import SUPPORTED_LOCALES, translator
-from bot.settings import get_settings
+from core.i18n import SUPPORTED_LOCALES, translator
+from core.settings import get_settings
 
 Speak = Callable[[str], None]
 PERCENT = re.compile(r"%(?:\(\w+\))?[sr]")  # argparse's own texts are %-formatted

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.settings import get_settings
+from core.settings import get_settings
 from tests.auxil.municipalities import write_municipalities
 
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.migrate import known_revisions
+from core.migrate import known_revisions
 from tests.auxil.processes import ROOT
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.db import database as db_database
-from bot.settings import get_settings
+from core.db import database as db_database
+from core.settings import get_settings
 from models.columns import utcnow
 from models.console.api_tokens import issue_api_token, token_holder
 from models.console.signin import issue_link, redeem_link, session_owner

@@ -9,7 +9,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.sandbox.demo_data import seed_drivers
-from bot.settings import Settings
+from core.settings import Settings
 from models.audit import AuditEvent
 from models.drivers.registry import situation_of
 from models.drivers.status import StatusKind, StepCode

@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlmodel import select
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from models.broadcasts import Broadcast, BroadcastStatus
 from models.drafts import get_draft, save_draft
 from models.outbox import OutboxMessage, OutboxStatus

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from models.people import Role
 from tests.auxil.access_matrix import AUTHOR_NAME, EXPECTED, KINDS, ROLES, Gets, file_every_kind, member_of
 from tests.auxil.case_chat import Talk

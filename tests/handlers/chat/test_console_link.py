@@ -9,9 +9,9 @@ from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.people import Person, Role, add_staff
 from tests.auxil.case_chat import Talk
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlmodel import select
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from models.columns import utcnow
 from models.deadlines import add_months
 from models.drivers.linking import IssuedCode, create_link_code

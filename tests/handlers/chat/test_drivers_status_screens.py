@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import translator
-from bot.settings import Settings
+from core.i18n import translator
+from core.settings import Settings
 from handlers.chat.drivers import steps_text, summary_text
 from models.drivers.registry import DriverSituation
 from models.drivers.status import authorization_status, validity_end

@@ -14,9 +14,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlmodel import col, select
 
-from bot.db import SessionFactory
 from bot.sandbox.emulator import BotApiEmulator
 from bot.sandbox.state import ChatMessage
+from core.db import SessionFactory
 from models.cases.tables import Case, CaseAttachment
 from models.drafts import get_draft, save_draft
 from models.people import Person

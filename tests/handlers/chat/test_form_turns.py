@@ -18,7 +18,7 @@ from sqlmodel import select
 from telegram import Update
 
 from bot import telegram_bot
-from bot.db import SessionFactory, create_engine, session_factory
+from core.db import SessionFactory, create_engine, session_factory
 from handlers.chat.context import SESSIONS_KEY
 from models.columns import utcnow
 from models.drafts import Draft, get_draft

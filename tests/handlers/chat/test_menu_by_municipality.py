@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from tests.auxil.bot_harness import running_bot
 from tests.auxil.case_chat import Talk
 

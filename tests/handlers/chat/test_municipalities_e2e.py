@@ -14,8 +14,8 @@ import pytest
 import time_machine
 from sqlmodel import select
 
-from bot.db import SessionFactory
-from bot.settings import Settings, load_settings
+from core.db import SessionFactory
+from core.settings import Settings, load_settings
 from models.cases.handling import staff_case, staff_queue
 from models.cases.tables import Case, CaseKind
 from models.people import PermissionDenied, Person, Role, add_staff
@@ -142,7 +142,7 @@ async def test_outside_the_demo_a_fine_needs_its_years_unit_value(two_cities: Se
     async with sessions() as session:
         with pytest.raises(NoticeRefused) as refused:
             await issue(session, two_cities, cp_auto(drawn_up_on=dt.date(2027, 3, 2)), now=moment)
-    text = str(refused.value.problems[0].render(__import__("bot.i18n").i18n.translator("en")))
+    text = str(refused.value.problems[0].render(__import__("core.i18n").i18n.translator("en")))
     assert "UPF-NX" in text and "2027" in text and "Nova Xavantina" in text and "unit_values.UPF-NX" in text
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlmodel import select
 
-from bot.municipalities import built_in
+from core.municipalities import built_in
 from models.authorities import grant_authority
 from models.cases.filing import file_representation
 from models.cases.tables import Case

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from models.cases.tables import Case, CaseAttachment, CaseStatus, Satisfaction
 from models.people import Person, Role, add_staff
 from tests.auxil.bot_harness import running_bot

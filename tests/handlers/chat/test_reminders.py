@@ -8,9 +8,9 @@ from typing import Any
 
 from sqlmodel import select
 
-from bot.db import SessionFactory
-from bot.i18n import Translator
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.i18n import Translator
+from core.settings import Settings
 from models.audit import AuditEvent
 from models.columns import utcnow
 from models.outbox import enqueue

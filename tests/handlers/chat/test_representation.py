@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import select
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from models.cases.filing import file_ombudsman_case
 from models.cases.tables import Case, CaseAttachment, CaseAuthor, CaseKind, Relation
 from models.columns import utcnow

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from models.signatures.validation import check_pdf_signature, read_roots
 from tests.auxil.bot_harness import running_bot
 from tests.auxil.case_chat import Talk

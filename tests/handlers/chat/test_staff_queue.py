@@ -6,8 +6,8 @@ from typing import Any
 
 from sqlmodel import select
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import Open311Origin, file_ombudsman_case, file_representation
 from models.cases.limits import CaseLimits

@@ -5,8 +5,8 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from handlers.chat.greetings import is_greeting
 from models.cases.filing import file_representation
 from models.cases.tables import Case

@@ -10,9 +10,9 @@ from pydantic import SecretStr
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.audit import AuditEvent
 from models.columns import utcnow
 from models.deadlines import add_months

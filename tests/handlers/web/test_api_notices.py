@@ -14,9 +14,9 @@ from pydantic import SecretStr
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import file_filing
 from models.notices.tables import FilingKind, Notice, NoticeDelivery, NoticeFiling

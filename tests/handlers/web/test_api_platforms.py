@@ -14,10 +14,10 @@ from pydantic import SecretStr
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.i18n import translator
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.i18n import translator
+from core.settings import Settings
 from models.outbox import OutboxMessage
 from models.people import Role, add_staff, ensure_person
 from notifications.platform_lists import LATE_LIST

@@ -10,11 +10,11 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from telegram import Bot, Update
 
-from bot.db import SessionFactory, create_engine, session_factory
 from bot.ordering import PerPersonUpdateProcessor
-from bot.settings import Settings
 from bot.turns import PersonTurns
 from bot.web import SECRET_HEADER, WEBHOOK_PATH, WebhookBot, build_web_app
+from core.db import SessionFactory, create_engine, session_factory
+from core.settings import Settings
 from models.columns import utcnow
 from models.seen_updates import KEEP, first_sight, forget_seen
 

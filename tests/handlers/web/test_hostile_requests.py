@@ -15,9 +15,9 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from pydantic import SecretStr
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from handlers.web.routes import ROUTE_TABLES
 from models.people import Person, Role, add_staff
 from notifications.plugins import load_all

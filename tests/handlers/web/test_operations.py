@@ -13,10 +13,10 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import i18n, migrate
-from bot.db import create_engine, session_factory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core import i18n, migrate
+from core.db import create_engine, session_factory
+from core.settings import Settings
 from handlers.web.keys import EXPECTS_SCHEDULER
 from models.columns import utcnow
 from models.outbox import enqueue
@@ -159,7 +159,7 @@ async def test_readyz_names_the_locales_without_a_compiled_catalog(
 
 
 def test_no_metric_label_can_carry_personal_data() -> None:
-    from bot import metrics
+    from core import metrics
 
     allowed = {"kind", "outcome", "status", "scan", "reason", "route", "method"}
     for collector in vars(metrics).values():

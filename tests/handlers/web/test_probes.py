@@ -19,10 +19,10 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot import migrate
-from bot.db import create_engine, session_factory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core import migrate
+from core.db import create_engine, session_factory
+from core.settings import Settings
 from tests.auxil.postgres import ThrowawayCluster
 from tests.auxil.stalling_proxy import stalling_proxy
 

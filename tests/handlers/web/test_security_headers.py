@@ -11,9 +11,9 @@ from aiohttp.test_utils import TestClient, TestServer
 from pydantic import SecretStr
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import file_representation
 from models.cases.limits import CaseLimits

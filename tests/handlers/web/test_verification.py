@@ -11,9 +11,9 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings, load_settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings, load_settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing
 from models.notices.tables import FilingOutcome, NoticeDelivery

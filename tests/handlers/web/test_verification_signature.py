@@ -11,9 +11,9 @@ from sqlalchemy import update
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.notices.tables import Notice
 from tests.auxil.notices import cp_auto, issue
 from tests.auxil.signing import flipped_byte

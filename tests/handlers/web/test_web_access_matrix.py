@@ -12,9 +12,9 @@ import time_machine
 from aiohttp.test_utils import TestClient, TestServer
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.people import Role
 from tests.auxil.access_matrix import AUTHOR_NAME, MATRIX, Gets, file_every_kind, member_of
 from tests.auxil.case_people import NOW, Cast, make_cast

@@ -4,7 +4,7 @@ import pytest
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
+from core.i18n import translator
 from models.cases.attachments import AttachmentRefused, discard_unfiled, sniff_type, store_attachment
 from models.cases.limits import CaseLimits
 from models.cases.tables import CaseAttachment

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.cases.access import CaseNotReadable
 from models.cases.handling import assign, staff_case, staff_queue
 from models.cases.timeline import CaseNotFound

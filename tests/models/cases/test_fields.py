@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from bot.i18n import translator
+from core.i18n import translator
 from models.cases.fields import address, clean_text, coordinates, cpf, past_day, person_name, yes_or_no
 from models.invalid_input import InvalidInput
 

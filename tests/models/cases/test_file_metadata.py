@@ -9,7 +9,7 @@ import pytest
 from PIL import Image, PngImagePlugin
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.file_metadata import UnreadableFile, clean_file, strip_metadata
 from models.cases.limits import CaseLimits

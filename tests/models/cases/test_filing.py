@@ -7,8 +7,8 @@ import pytest
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
-from bot.settings import Settings, load_settings
+from core.i18n import translator
+from core.settings import Settings, load_settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import (
     Author,

@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.audit import AuditEvent
 from models.cases.access import CaseNotReadable
 from models.cases.filing import file_ombudsman_case, file_representation
@@ -265,7 +265,7 @@ async def test_archiving_goes_to_the_ombudsman_or_to_an_art_32_decision_by_kind(
 
 async def test_the_ombudsman_answer_names_the_ouvidor(session: AsyncSession, settings: Settings, cast: Cast) -> None:
     """Issue 18 §1: every act names its author — the answer, by the Ouvidor (Lei 13.460/2017 Art. 13–14)."""
-    from bot.i18n import translator
+    from core.i18n import translator
     from notifications.case_messages import render_case_update
 
     filed = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,

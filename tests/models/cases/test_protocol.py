@@ -4,7 +4,7 @@ import asyncio
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
+from core.db import SessionFactory
 from models.cases.protocol import next_protocol, normalize_protocol
 from models.cases.tables import CaseKind
 

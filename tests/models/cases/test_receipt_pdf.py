@@ -5,7 +5,7 @@ import datetime as dt
 import re
 import zlib
 
-from bot.i18n import translator
+from core.i18n import translator
 from models.cases.filing import FiledCase
 from models.cases.receipt_pdf import build_receipt
 from models.cases.tables import CaseKind

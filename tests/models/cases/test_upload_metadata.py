@@ -16,7 +16,7 @@ from mutagen.oggopus import OggOpus
 from PIL import Image
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
+from core.i18n import translator
 from models.cases.attachments import AttachmentRefused, store_attachment
 from models.cases.file_metadata import clean_file
 from models.cases.limits import CaseLimits

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import Settings
+from core.settings import Settings
 from tests.auxil.drivers import settings_without_database
 
 

@@ -7,8 +7,8 @@ import datetime as dt
 from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
-from bot.settings import Settings
+from core.i18n import translator
+from core.settings import Settings
 from models.audit import AuditEvent
 from models.drivers.importing import import_drivers
 from models.drivers.registry import authorization_by_number, situation_of

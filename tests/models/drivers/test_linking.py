@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.drivers.identifiers import InvalidIdentifier
 from models.drivers.linking import (
     MAX_FAILED_ATTEMPTS,

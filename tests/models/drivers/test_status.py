@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.deadlines import add_months
 from models.drivers.status import (
     AuthorizationStatus,

@@ -10,8 +10,8 @@ import pytest
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
-from bot.settings import Settings, load_settings
+from core.i18n import translator
+from core.settings import Settings, load_settings
 from models.notices.chain import events_of
 from models.notices.delivery import DeliveryError, record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing

@@ -9,9 +9,9 @@ import time_machine
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
-from bot.municipalities import CP_TITLE, L1533_TITLE
-from bot.settings import Settings
+from core.i18n import translator
+from core.municipalities import CP_TITLE, L1533_TITLE
+from core.settings import Settings
 from models.authorities import ActAuthor, NotCompetent, grant_authority
 from models.notices.chain import events_of
 from models.notices.delivery import record_explicit_ciencia

@@ -13,7 +13,7 @@ import pytest
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.notices.chain import append_event, events_of
 from models.notices.tables import Notice, NoticeEvent, NoticeEventsAreAppendOnly, NoticeIsImmutable
 from tests.auxil.notices import cp_auto, issue

@@ -10,7 +10,7 @@ import datetime as dt
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.deadlines import WindowRole
 from models.notices.delivery import record_explicit_ciencia, record_staff_delivery
 from models.notices.filings import decide_filing, file_filing

@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.notices.chain import events_of
 from models.notices.delivery import (
     DeliveryError,

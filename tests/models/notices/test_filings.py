@@ -8,8 +8,8 @@ import pytest
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
-from bot.settings import Settings
+from core.i18n import translator
+from core.settings import Settings
 from models.cases.attachments import AttachmentRefused
 from models.notices.chain import events_of
 from models.notices.delivery import record_explicit_ciencia

@@ -9,8 +9,8 @@ from decimal import Decimal
 import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
-from bot.settings import Settings
+from core.i18n import translator
+from core.settings import Settings
 from models.notices.issuing import NoticeRefused, prepare
 from models.notices.recidivism import same_nature_codes
 from models.rulebooks import get_infraction

@@ -10,8 +10,8 @@ import pytest
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
-from bot.settings import Settings, load_settings
+from core.i18n import translator
+from core.settings import Settings, load_settings
 from models.drivers.tables import Driver
 from models.notices.codes import code_hash
 from models.notices.delivery import cpf_claimant, staff_list

@@ -7,9 +7,9 @@ import datetime as dt
 import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
 from bot.sandbox.demo import DEMO_MUNICIPALITIES_FILE
-from bot.settings import Settings, load_settings
+from core.i18n import translator
+from core.settings import Settings, load_settings
 from models.notices.issuing import NoticeRefused
 from tests.auxil.notices import cp_auto, issue, l1533_auto, pdf_text
 

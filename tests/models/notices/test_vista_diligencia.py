@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.notices.chain import events_of
 from models.notices.filings import FilingRefused, decide_filing, file_filing
 from models.notices.review import conclude_diligencia, decision_warnings, open_vista, order_diligencia

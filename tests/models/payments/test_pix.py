@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings, SettingsError, load_settings
+from core.settings import Settings, SettingsError, load_settings
 from models.payments.pix import br_code, txid_of
 from tests.auxil.municipalities import write_municipalities
 from tests.auxil.notices import cp_auto, cp_preliminar, issue, opted_in, outbox, person

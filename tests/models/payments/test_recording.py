@@ -10,8 +10,8 @@ import pytest
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
-from bot.settings import Settings
+from core.i18n import translator
+from core.settings import Settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.status import notice_view
 from models.notices.tables import Notice, NoticeDelivery, NoticeEvent

@@ -4,8 +4,8 @@ import typing
 
 import pytest
 
-from bot.i18n import translator
-from bot.settings import Settings
+from core.i18n import translator
+from core.settings import Settings
 from models.deadlines import _NOTICE_WINDOWS
 from models.rulebooks import RULES, START_EVENT_LABELS, DeadlineChoices, StartEvent, Unit, UnknownRule, get_rule
 

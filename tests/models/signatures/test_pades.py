@@ -18,9 +18,9 @@ from pyhanko.sign.validation import async_validate_pdf_signature
 from pyhanko_certvalidator import ValidationContext
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import translator
 from bot.sandbox.signing_ca import issue_signing_certificate
-from bot.settings import Settings, load_settings
+from core.i18n import translator
+from core.settings import Settings, load_settings
 from models.cases.filing import FiledCase
 from models.cases.receipt_pdf import signed_receipt
 from models.cases.tables import CaseKind

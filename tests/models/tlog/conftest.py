@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.audit import record
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing, store_filing_attachment

@@ -19,8 +19,8 @@ from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.cli import main
-from bot.migrate import alembic_config
-from bot.settings import Settings, get_settings
+from core.migrate import alembic_config
+from core.settings import Settings, get_settings
 from models.audit import record
 from models.columns import utcnow
 from models.tlog.heads import sign_head

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import LargeBinary, bindparam, text
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import file_ombudsman_case
 from models.cases.handling import answer_case

@@ -18,7 +18,7 @@ from sqlalchemy import text
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.cli import main
-from bot.settings import Settings
+from core.settings import Settings
 from models.audit import record
 from models.tlog import merkle
 from models.tlog.heads import TreeHead, generate_key_file, load_key_file, load_public_key, signature_is_valid

@@ -16,7 +16,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.tlog import merkle
 from models.tlog.appending import backfill
 from models.tlog.coverage import leaf_version, parse_leaf, use_leaf_key

@@ -12,7 +12,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import text
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from tests.auxil.notices import pdf_text
 from tests.models.tlog.conftest import Life
 

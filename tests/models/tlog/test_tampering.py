@@ -19,8 +19,8 @@ from sqlalchemy import Connection, LargeBinary, bindparam, text
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.cli import main
-from bot.migrate import alembic_config
-from bot.settings import get_settings
+from core.migrate import alembic_config
+from core.settings import get_settings
 from models.columns import UTCDateTime
 from models.tlog.coverage import leaf_data, parse_leaf
 from models.tlog.heads import TreeHead

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestServer
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.tlog import merkle
 from models.tlog.heads import TreeHead, signature_is_valid
 from tests.auxil.browser import chromium, require_browser

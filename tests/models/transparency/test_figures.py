@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.settings import Settings
+from core.settings import Settings
 from models.cases.tables import Case, CaseKind
 from models.notices.tables import Notice
 from models.transparency.figures import (

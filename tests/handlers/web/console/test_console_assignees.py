@@ -15,9 +15,9 @@ import time_machine
 from aiohttp.test_utils import TestClient, TestServer
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.cases.filing import file_representation
 from models.console.case_list import colleagues
 from models.people import Role, add_staff

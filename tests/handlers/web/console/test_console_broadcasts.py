@@ -14,10 +14,10 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
 from bot.sandbox.demo_data import demo_csv
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.broadcasts import Broadcast
 from models.drivers.importing import import_drivers
 from models.drivers.tables import Driver

@@ -17,10 +17,10 @@ import pytest
 from aiohttp.test_utils import TestServer
 from sqlmodel import select
 
-from bot.db import SessionFactory
 from bot.sandbox.demo_data import demo_csv
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.cases.tables import Case, CaseStatus
 from models.columns import utcnow
 from models.drivers.importing import import_drivers

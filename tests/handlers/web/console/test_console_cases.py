@@ -17,9 +17,9 @@ from PIL import Image
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.audit import AuditEvent
 from models.cases.attachments import store_attachment
 from models.cases.filing import Open311Origin, Place, file_ombudsman_case, file_representation

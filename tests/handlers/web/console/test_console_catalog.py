@@ -4,7 +4,7 @@ override it in the merged catalog (the .mo files of a locale are merged in name 
 import pytest
 
 from bot.catalogs import catalogs, key
-from bot.i18n import SUPPORTED_LOCALES
+from core.i18n import SUPPORTED_LOCALES
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)

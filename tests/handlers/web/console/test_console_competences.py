@@ -12,9 +12,9 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.authorities import StaffAuthority
 from models.people import StaffMember
 from tests.auxil.case_people import ANA, NOW, Cast, make_cast

@@ -15,10 +15,10 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
 from bot.sandbox.demo_data import demo_csv
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.audit import AuditEvent
 from models.drivers.tables import Driver, Inspection
 from tests.auxil.case_people import NOW, Cast, make_cast

@@ -19,9 +19,9 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import file_representation
 from models.cases.limits import CaseLimits

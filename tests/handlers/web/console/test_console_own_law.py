@@ -13,9 +13,9 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.notices.chain import events_of
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import file_filing

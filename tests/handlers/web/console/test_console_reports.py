@@ -17,9 +17,9 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.cases.filing import file_ombudsman_case, file_representation
 from models.cases.handling import decide
 from models.cases.tables import Case, Outcome

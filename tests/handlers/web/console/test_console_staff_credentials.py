@@ -15,9 +15,9 @@ from pydantic import SecretStr
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
 from models.audit import AuditEvent
 from models.cases.filing import file_ombudsman_case
 from models.console.signin import digest

@@ -17,8 +17,8 @@ import time_machine
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from models.cases.tables import Case
 from tests.auxil.case_people import NOW, Cast, make_cast
 from tests.auxil.fixmystreet import FixMyStreet, Problem, User

@@ -13,8 +13,8 @@ import requests
 import time_machine
 from sqlmodel import select
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from handlers.web.open311.requests import MAX_FIELDS
 from models.cases.filing import file_representation
 from models.people import Person

@@ -16,8 +16,8 @@ import time_machine
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from models.cases.filing import Author, Place, RepresentationForm, check_representation
 from models.cases.tables import Case, Relation
 from models.invalid_input import InvalidInput

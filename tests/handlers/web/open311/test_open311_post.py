@@ -20,8 +20,8 @@ import time_machine
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from models.cases.tables import Case, CaseAuthor
 from models.columns import utcnow
 from models.open311.keys import issue_key, revoke_key
@@ -299,8 +299,8 @@ async def test_an_internal_failure_is_a_500_in_the_specs_shape_with_a_logged_ref
     """A database that does not answer (a garbage file): the client gets the spec's error with a reference."""
     from aiohttp.test_utils import TestServer
 
-    from bot.db import create_engine, session_factory
     from bot.web import build_web_app
+    from core.db import create_engine, session_factory
 
     garbage = tmp_path / "garbage.db"
     garbage.write_bytes(b"this is not a database " * 100)

@@ -21,8 +21,8 @@ from georeport import GeoReport
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.settings import Settings
 from models.cases.filing import (
     Place,
     RideHailingForm,

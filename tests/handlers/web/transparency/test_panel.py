@@ -19,9 +19,9 @@ import time_machine
 from aiohttp.test_utils import TestClient, TestServer
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import SessionFactory
-from bot.settings import Settings, load_settings
 from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings, load_settings
 from models.cases.filing import file_representation
 from tests.auxil.browser import axe_violations, chromium, overflows_horizontally, require_axe, require_browser
 from tests.auxil.case_people import representation

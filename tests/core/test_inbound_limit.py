@@ -9,9 +9,9 @@ from typing import Any
 
 import time_machine
 
-from bot.db import SessionFactory
-from bot.inbound_limit import InboundLimiter, Verdict
-from bot.settings import Settings
+from core.db import SessionFactory
+from core.inbound_limit import InboundLimiter, Verdict
+from core.settings import Settings
 from handlers.chat.inbound import InboundGate
 from tests.auxil.bot_harness import running_bot
 

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from bot.i18n import SUPPORTED_LOCALES, negotiate_locale, translator
+from core.i18n import SUPPORTED_LOCALES, negotiate_locale, translator
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.sandbox.demo import DEMO_MUNICIPALITIES_FILE
-from bot.settings import SettingsError, load_settings
+from core.settings import SettingsError, load_settings
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""Prometheus metrics (a leaf module, like ``bot.settings`` and ``bot.i18n``: any layer may import it).
+"""Prometheus metrics (a leaf module, like ``core.settings`` and ``core.i18n``: any layer may import it).
 
 Every metric Balcão exports is defined here, once, so that a label set stays the same wherever it is
 counted. Labels never carry personal data or protocol numbers: only kinds, outcomes, statuses, scan

@@ -19,9 +19,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import Field, PrivateAttr, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from bot import municipalities as municipality_config
-from bot.i18n import SUPPORTED_LOCALES
-from bot.municipalities import Municipalities, MunicipalitiesError, MunicipalityConfig, ShortDay
+from core import municipalities as municipality_config
+from core.i18n import SUPPORTED_LOCALES
+from core.municipalities import Municipalities, MunicipalitiesError, MunicipalityConfig, ShortDay
 
 Rulebook = Literal["sapezal-1533", "nx-posturas"]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.settings import SettingsError, get_settings, load_settings, unknown_variables
+from core.settings import SettingsError, get_settings, load_settings, unknown_variables
 
 
 @pytest.fixture(autouse=True)

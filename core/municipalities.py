@@ -10,7 +10,7 @@ Without a file, the ``BALCAO_MUNICIPALITY_*`` variables describe a single-munici
 of them set either, the deployment serves the two municipalities whose laws ship with Balcão, without fiscal-unit
 values (so no fine can be issued until they are configured). The format is in the README ("Municipalities").
 
-This module is a leaf like :mod:`bot.settings`: any layer may import it.
+This module is a leaf like :mod:`core.settings`: any layer may import it.
 """
 
 from __future__ import annotations

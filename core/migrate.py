@@ -17,8 +17,8 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
 
-from bot.db import create_engine
-from bot.municipalities import MunicipalityConfig
+from core.db import create_engine
+from core.municipalities import MunicipalityConfig
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
