@@ -2,7 +2,7 @@
 
 Catalogs live in ``locales/<locale>/LC_MESSAGES/<area>.po`` (one file per area of the product, so teams
 do not edit the same file). In a source checkout ``make`` compiles them to ``.mo`` beside them
-(``python -m bot.catalogs compile``); a wheel carries them compiled under ``bot/locales/`` (``setup.py``).
+(``python -m bot.catalogs compile``); a wheel carries them compiled under ``core/locales/`` (``setup.py``).
 At run time all the ``.mo`` files of a locale are merged into one catalog, and start refuses
 (:func:`check_catalogs`) when one is missing, rather than answering Brazilians in English.
 
