@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.auxil.tmpfs import small_disk
 from tests.bot.cli.test_backup_cli import add_person
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -54,16 +55,8 @@ def test_a_backup_whose_writes_fail_says_the_write_failed_and_leaves_no_file(dat
 @pytest.fixture
 def tiny_disk(tmp_path: Path) -> Iterator[Path]:
     """A 64 KiB tmpfs (needs root, as CI has); skipped where mounting is not allowed."""
-    mount = tmp_path / "disco"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)], capture_output=True,
-                          check=False)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
-    try:
+    with small_disk(tmp_path, "64k") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", str(mount)], check=False)
 
 
 def test_a_backup_onto_a_full_disk_says_the_disk_is_full(database: Path, tiny_disk: Path) -> None:

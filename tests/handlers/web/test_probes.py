@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import subprocess
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, closing
@@ -25,6 +24,7 @@ from core.db import create_engine, session_factory
 from core.settings import Settings
 from tests.auxil.postgres import ThrowawayCluster
 from tests.auxil.stalling_proxy import stalling_proxy
+from tests.auxil.tmpfs import small_disk
 
 ANSWER_WITHIN = 2.0
 
@@ -63,29 +63,21 @@ async def test_readyz_is_503_when_sqlite_is_read_only(settings: Settings, migrat
 
 
 @pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
+def disk(tmp_path: Path) -> Iterator[Path]:
     """A 96 MiB tmpfs (needs root, as CI has); skipped where mounting is not allowed."""
-    mount = tmp_path / "disco"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=96m", "tmpfs", str(mount)], capture_output=True,
-                          check=False)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
-    try:
+    with small_disk(tmp_path, "96m") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 async def test_readyz_is_503_when_the_sqlite_disk_is_nearly_full_and_200_once_there_is_room(
-    settings: Settings, small_disk: Path
+    settings: Settings, disk: Path
 ) -> None:
     """A heartbeat row may still be written on a full disk (SQLite reuses its WAL's pages): readiness also asks
     for room for the next filing (``handlers.web.probes.MIN_FREE_BYTES``)."""
-    path = small_disk / "ready.db"
+    path = disk / "ready.db"
     await asyncio.to_thread(migrate.upgrade, f"sqlite+aiosqlite:///{path}")
     engine = create_engine(f"sqlite+aiosqlite:///{path}")
-    filler = small_disk / "filler"
+    filler = disk / "filler"
     async with serving(settings, engine) as client:
         assert (await client.get("/readyz")).status == 200
         with filler.open("wb") as handle:  # leave less than 64 MiB free
