@@ -77,7 +77,9 @@ COVERED: dict[str, Covered] = {
             "stage": "value", "outcome": "value", "recidivism_of": "private", "infraction_on": "day",
             "quantity": "value", "warning_only": "flag", "payment_days": "value", "municipality": "value",
             "infringed_provision": "value", "issuer_authority": "value", "platform_name": "value",
-            "signer": "json", "signed_at": "moment",
+            # the signer's record names the member's Telegram account: keyed like issuer_telegram_id, so the
+            # public leaf proves it without showing it (issue 23 §2); /verificar shows the signer's public name
+            "signer": "private", "signed_at": "moment",
         }),
         Covered("notice_delivery", {
             "notice_id": "value", "document": "value", "filing_id": "value", "state": "value",
@@ -143,7 +145,14 @@ COVERED: dict[str, Covered] = {
         # Who holds which role decides who reads a restricted author (L13460 Art. 10 §7) and who may act.
         Covered("staff_member", {
             "telegram_user_id": "value", "municipality": "value", "name": "text_digest", "role": "value",
-            "active": "flag", "created_at": "moment",
+            "active": "flag", "created_at": "moment", "registration": "value",
+        }),
+        # Who may perform which act (CP Art. 12, 40, 43; L9784 Art. 13 II, 18): a competence decides whether a
+        # decision stands, so changing one behind the application's back must show (issue 18 §1, issue 23 §2).
+        Covered("staff_authority", {
+            "staff_member_id": "value", "act": "value", "municipality": "value", "office": "value",
+            "title": "value", "designation_kind": "value", "designation_number": "value", "designation_on": "day",
+            "created_at": "moment", "revoked_at": "moment",
         }),
         # The Telegram account a person is: every filing, opt-in and ciência of theirs follows from it.
         Covered("person", {

@@ -38,7 +38,8 @@ async def filed(session: AsyncSession, settings: Settings) -> Filed:
     assert photo.id is not None
     case = await file_ombudsman_case(session=session, person_id=cast.joao.id,
                                      form=ombudsman(attachment_ids=[photo.id]), now=NOW, settings=settings)
-    await answer_case(session=session, telegram_user_id=cast.otavio.telegram_user_id, case_id=case.case_id,
+    await answer_case(session=session, settings=settings, telegram_user_id=cast.otavio.telegram_user_id,
+                      case_id=case.case_id,
                       text="O médico volta na segunda-feira.", now=NOW + dt.timedelta(days=3))
     staff = (await session.exec(text("SELECT id FROM staff_member WHERE role = 'OMBUDSMAN'"))).scalar_one()  # type: ignore[call-overload]
     assert (await verify(session)).ok

@@ -240,8 +240,9 @@ async def test_the_untouched_log_verifies(session: AsyncSession, life: Life, cli
                                           capsys: pytest.CaptureFixture[str]) -> None:
     report = await verify(session)
     assert report.ok, report.problems
-    # 25 rows of the notice's life, and 9 audit rows: the cast's 3 staff, each with a competence in 2 municipalities
-    assert report.heads == 1 and report.rows == 34
+    # 25 rows of the notice's life; the cast: 6 people and staff rows, and its 3 staff each holding a competence in
+    # 2 municipalities (6 staff_authority rows, with their 9 audit rows)
+    assert report.heads == 1 and report.rows == 52
     stages = [(parse_leaf(e.data)[2] or {})["stage"] for e in await run(session, entries_of_row, "notice",
                                                                            life.notice_id)]
     assert stages == ["AWAITING_CIENCIA", "NOTIFIED", "UNDER_REVIEW", "DECIDED"], stages
