@@ -10,7 +10,7 @@ import pytest
 import time_machine
 
 from bot.cli import main
-from tests.bot.cli.test_notices_cli import AUTO
+from tests.bot.cli.test_notices_cli import AUTO, designated_inspector  # noqa: F401 (autouse: the signer of AUTO)
 
 NOW = dt.datetime(2026, 3, 10, 14, 0, tzinfo=dt.UTC)
 
