@@ -22,7 +22,7 @@ from models.notices.tables import FilingOutcome, NoticeDelivery
 from models.rulebooks.catalogue import load_infractions
 from notifications.notice_messages import render_decision
 from tests.auxil.municipalities import write_municipalities
-from tests.auxil.notices import cp_auto, cp_preliminar, issue, l1533_auto, outbox, pdf_plain_text
+from tests.auxil.notices import CHEFE, cp_auto, cp_preliminar, issue, l1533_auto, outbox, pdf_plain_text
 from tests.auxil.tlog import verify
 from tests.models.notices.conftest import NOW, Cast
 from tests.models.notices.test_deadlines_from_ciencia import at_cuiaba
@@ -151,7 +151,7 @@ async def test_a_decision_sent_in_the_chat_says_where_and_how_to_act_and_that_th
                                now=at_cuiaba(day + dt.timedelta(days=1)))
     assert filing.id is not None
     await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
-                        text="Matrícula do imóvel em seu nome.", actor="staff:9102",
+                        text="Improcedente: a matrícula do imóvel está em seu nome.", decider_telegram_id=CHEFE,
                         now=at_cuiaba(day + dt.timedelta(days=3)))
     [message] = await outbox(session, "notice.decision")
     text = render_decision(message.payload, translator("pt_BR", settings.timezone)).text

@@ -148,7 +148,8 @@ async def test_cp_art_42_a_diligencia_ordered_after_the_10_days_does_not_take_aw
     20/4 converts nothing within Art. 40's period: the appeal stays open (today's main closed it)."""
     notice_id, filing_id = await _reclamacao(session, settings, cast)
     assert (await _view(session, settings, notice_id, dt.date(2026, 4, 18))).art42_from == dt.date(2026, 4, 18)
-    await order_diligencia(session=session, filing_id=filing_id, text="Vistoria no imóvel.", actor="staff:9102",
+    await order_diligencia(session=session, settings=settings, filing_id=filing_id, text="Vistoria no imóvel.",
+                           decider_telegram_id=CHEFE,
                            now=at_cuiaba(dt.date(2026, 4, 20)))
     view = await _view(session, settings, notice_id, dt.date(2026, 4, 21))
     assert view.art42_from == dt.date(2026, 4, 18) and view.can_file is FilingKind.RECURSO
@@ -164,11 +165,12 @@ async def test_cp_art_40_after_vista_and_a_concluded_diligencia_the_10_days_coun
     main kept 22/4 and opened the appeal on 23/4)."""
     notice_id, filing_id = await _reclamacao(session, settings, cast)
     for day in (dt.date(2026, 4, 10), dt.date(2026, 4, 14)):
-        await open_vista(session=session, settings=settings, filing_id=filing_id, actor="staff:9102",
+        await open_vista(session=session, settings=settings, filing_id=filing_id, decider_telegram_id=CHEFE,
                          now=at_cuiaba(day))
-    await order_diligencia(session=session, filing_id=filing_id, text="Ouvir o autuante.", actor="staff:9102",
+    await order_diligencia(session=session, settings=settings, filing_id=filing_id, text="Ouvir o autuante.",
+                           decider_telegram_id=CHEFE,
                            now=at_cuiaba(dt.date(2026, 4, 21)))
-    await conclude_diligencia(session=session, filing_id=filing_id, actor="staff:9102",
+    await conclude_diligencia(session=session, settings=settings, filing_id=filing_id, decider_telegram_id=CHEFE,
                               now=at_cuiaba(dt.date(2026, 4, 24)))
     view = await _view(session, settings, notice_id, dt.date(2026, 4, 27))
     due = {w.rule.id: w.final_date for w in view.windows}
