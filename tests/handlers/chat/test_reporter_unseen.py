@@ -22,7 +22,7 @@ from models.notices.tables import Notice
 from models.people import Person, Role, add_staff
 from tests.auxil.case_chat import Talk, deliver
 from tests.auxil.case_people import representation
-from tests.auxil.notices import opted_in, pdf_plain_text
+from tests.auxil.notices import designate, opted_in, pdf_plain_text
 
 IDENTIFYING = ("minha casa", "minha filha", "asma", "não sei o nome", "dono do terreno", "-14.6", "-52.3", "João")
 """What the citizen said that could tell the accused who reported them."""
@@ -54,6 +54,8 @@ async def test_a_notice_from_a_representacao_carries_none_of_the_citizens_words(
     await clara.send("/start", "O que você quer fazer?")
     async with sessions() as session:
         await add_staff(session=session, telegram_user_id=clara_user.id, role=Role.CLERK, name="Clara", actor="test")
+        await designate(session, settings, clara_user.id, "autuar")  # CP Art. 12: she signs the act she issues
+        await session.commit()
 
     queue = await clara.send("/pendencias", case.protocol)
     opened = await clara.press(queue, f"pend:case:{case.id}", case.protocol)
