@@ -23,15 +23,18 @@ from models.notices.platform_delivery import NoticePlatformDelivery, PlatformMea
 from models.notices.tables import CienciaKind, DeliveryState, NoticeDelivery
 from tests.auxil.case_people import NOW, Cast, make_cast
 from tests.auxil.console import sign_in
-from tests.auxil.notices import cp_preliminar, issue, l1533_auto, opted_in
+from tests.auxil.notices import cp_preliminar, designate, issue, l1533_auto, opted_in
 
 CLARA = 7101
 TODAY = NOW + dt.timedelta(hours=1)
 
 
 @pytest.fixture
-async def cast(session: AsyncSession) -> Cast:
-    return await make_cast(session)
+async def cast(session: AsyncSession, settings: Settings) -> Cast:
+    made = await make_cast(session)
+    await designate(session, settings, CLARA, "autuar")  # CP Art. 12: Clara signs what she issues in the console
+    await session.commit()
+    return made
 
 
 @pytest.fixture
