@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import socket
 from pathlib import Path
+from typing import Any
 
 from bot.sandbox.emulator import BotApiEmulator
 from core import migrate
@@ -24,6 +25,14 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+async def _running(command: Any) -> None:
+    """Until the process says it runs (it has taken its bot's lock and started polling)."""
+    async with asyncio.timeout(60):
+        while "Balcão is running" not in command.output():
+            assert command.process.returncode is None, command.output()
+            await asyncio.sleep(0.05)  # a subprocess's log has no event to await
+
+
 async def test_a_second_run_of_a_bot_on_sqlite_refuses_and_names_the_first(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'balcao.db'}"
     await asyncio.to_thread(migrate.upgrade, url)
@@ -33,7 +42,7 @@ async def test_a_second_run_of_a_bot_on_sqlite_refuses_and_names_the_first(tmp_p
         async with commands(tmp_path, env) as processes:
             try:
                 first = await processes.start("first", "run", env={"BALCAO_HTTP_PORT": str(_free_port())})
-                await emulator.wait_until(lambda: emulator.calls_to("getUpdates"), timeout=60)
+                await _running(first)  # it holds the lock (its own log says so; a getUpdates may be anyone's)
                 second = await processes.start("second", "run", env={"BALCAO_HTTP_PORT": str(_free_port())})
                 assert await asyncio.wait_for(second.process.wait(), timeout=60) != 0
                 said = second.output()
