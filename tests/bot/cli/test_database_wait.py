@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import database_wait
 from bot.cli import main
+from core import database_wait
 from core.settings import get_settings
 
 ROOT = Path(__file__).resolve().parents[3]
