@@ -203,7 +203,8 @@ async def test_the_autuante_is_refused_in_the_chat_before_writing_a_word_l9784_a
     async with sessions() as session:
         maria = await person(session, 830602, "Maria")
         await opted_in(session, maria.id, now=utcnow() - dt.timedelta(days=1))
-        issued = await issue(session, settings, cp_auto(person_id=maria.id, drawn_up_on=utcnow().date()),
+        yesterday = (utcnow().astimezone(settings.tz) - dt.timedelta(days=1)).date()  # Cuiabá's day, in the past
+        issued = await issue(session, settings, cp_auto(person_id=maria.id, drawn_up_on=yesterday),
                              now=utcnow(), signer=830601)
         delivery = (await session.exec(select(NoticeDelivery))).one()
         await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id or 0,
