@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
-from aiohttp.test_utils import TestClient
+import time_machine
+from aiohttp.test_utils import TestClient, TestServer
 
+from bot.web import build_web_app
 from core.db import SessionFactory
 from core.settings import Settings
 from handlers.web.console.guard import COOKIE as COOKIE_NAME
 from models.columns import utcnow
 from models.console.signin import issue_link
 
-__all__ = ["COOKIE_NAME", "CSRF", "new_link", "sign_in"]
+__all__ = ["COOKIE_NAME", "CSRF", "console_client", "new_link", "sign_in"]
 CSRF = re.compile(r'name="csrf" value="([0-9a-f]{64})"')
 
 
@@ -32,3 +37,11 @@ async def sign_in(client: TestClient, sessions: SessionFactory, settings: Settin
     found = CSRF.search(await response.text())
     assert found is not None
     return found.group(1)
+
+
+@asynccontextmanager
+async def console_client(settings: Settings, sessions: SessionFactory, at: dt.datetime) -> AsyncIterator[TestClient]:
+    """A client of the whole web app (the console under ``/painel/``) with the clock frozen at ``at``."""
+    with time_machine.travel(at, tick=False):
+        async with TestClient(TestServer(build_web_app(settings, sessions))) as client:
+            yield client

@@ -11,18 +11,16 @@ import re
 from collections.abc import AsyncIterator
 
 import pytest
-import time_machine
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.web import build_web_app
 from core.db import SessionFactory
 from core.settings import Settings
 from models.cases.filing import file_representation
 from models.console.case_list import colleagues
 from models.people import Role, add_staff
 from tests.auxil.case_people import NOW, Cast, make_cast, representation
-from tests.auxil.console import sign_in
+from tests.auxil.console import console_client, sign_in
 
 CLARA, BIA = 7101, 7150
 
@@ -38,9 +36,8 @@ async def cast(session: AsyncSession) -> Cast:
 
 @pytest.fixture
 async def client(settings: Settings, sessions: SessionFactory, cast: Cast) -> AsyncIterator[TestClient]:
-    with time_machine.travel(NOW + dt.timedelta(hours=1), tick=False):
-        async with TestClient(TestServer(build_web_app(settings, sessions))) as test_client:
-            yield test_client
+    async with console_client(settings, sessions, NOW + dt.timedelta(hours=1)) as test_client:
+        yield test_client
 
 
 def _offered(html: str, select_id: str) -> list[str]:

@@ -7,18 +7,16 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-import time_machine
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.web import build_web_app
 from core.db import SessionFactory
 from core.settings import Settings
 from models.authorities import StaffAuthority
 from models.people import StaffMember
 from tests.auxil.case_people import ANA, NOW, Cast, make_cast
-from tests.auxil.console import sign_in
+from tests.auxil.console import console_client, sign_in
 
 CLARA = 7101
 
@@ -30,9 +28,8 @@ async def cast(session: AsyncSession) -> Cast:
 
 @pytest.fixture
 async def client(settings: Settings, sessions: SessionFactory, cast: Cast) -> AsyncIterator[TestClient]:
-    with time_machine.travel(NOW, tick=False):
-        async with TestClient(TestServer(build_web_app(settings, sessions))) as test_client:
-            yield test_client
+    async with console_client(settings, sessions, NOW) as test_client:
+        yield test_client
 
 
 async def test_an_admin_designates_the_agent_and_names_the_head_of_department(

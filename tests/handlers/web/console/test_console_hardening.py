@@ -10,11 +10,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 import time_machine
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.web import build_web_app
 from core.db import SessionFactory
 from core.settings import Settings
 from models.cases.filing import file_ombudsman_case
@@ -23,7 +22,7 @@ from models.console.signin import session_owner
 from models.console.tables import ResponseTemplate
 from models.people import Role, acknowledge_privacy, add_staff
 from tests.auxil.case_people import ANA, NOW, Cast, make_cast, ombudsman
-from tests.auxil.console import COOKIE_NAME, sign_in
+from tests.auxil.console import COOKIE_NAME, console_client, sign_in
 
 SAPEZAL_CLERK, NX_OMBUDSMAN = 7301, 7302
 
@@ -40,9 +39,8 @@ async def cast(session: AsyncSession) -> Cast:
 
 @pytest.fixture
 async def client(settings: Settings, sessions: SessionFactory, cast: Cast) -> AsyncIterator[TestClient]:
-    with time_machine.travel(NOW + dt.timedelta(hours=1), tick=False):
-        async with TestClient(TestServer(build_web_app(settings, sessions))) as test_client:
-            yield test_client
+    async with console_client(settings, sessions, NOW + dt.timedelta(hours=1)) as test_client:
+        yield test_client
 
 
 async def test_the_audit_log_hides_a_restricted_case_from_admins_and_names_no_author(

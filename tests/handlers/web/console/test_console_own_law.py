@@ -8,12 +8,10 @@ import re
 from collections.abc import AsyncIterator
 
 import pytest
-import time_machine
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.web import build_web_app
 from core.db import SessionFactory
 from core.settings import Settings
 from models.notices.chain import events_of
@@ -22,7 +20,7 @@ from models.notices.filings import file_filing
 from models.notices.platform_delivery import NoticePlatformDelivery, PlatformMeans
 from models.notices.tables import CienciaKind, DeliveryState, NoticeDelivery
 from tests.auxil.case_people import NOW, Cast, make_cast
-from tests.auxil.console import sign_in
+from tests.auxil.console import console_client, sign_in
 from tests.auxil.notices import cp_preliminar, designate, issue, l1533_auto, opted_in
 
 CLARA = 7101
@@ -39,9 +37,8 @@ async def cast(session: AsyncSession, settings: Settings) -> Cast:
 
 @pytest.fixture
 async def client(settings: Settings, sessions: SessionFactory, cast: Cast) -> AsyncIterator[TestClient]:
-    with time_machine.travel(TODAY, tick=False):
-        async with TestClient(TestServer(build_web_app(settings, sessions))) as test_client:
-            yield test_client
+    async with console_client(settings, sessions, TODAY) as test_client:
+        yield test_client
 
 
 async def test_a_lei_1533_defence_is_decided_under_lei_1533_not_the_codigo_de_posturas(

@@ -7,18 +7,16 @@ import datetime as dt
 from collections.abc import AsyncIterator
 
 import pytest
-import time_machine
 from aiohttp import FormData
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.web import build_web_app
 from core.db import SessionFactory
 from core.settings import Settings
 from models.payments.tables import NoticePayment
 from tests.auxil.case_people import NOW, Cast, make_cast
-from tests.auxil.console import sign_in
+from tests.auxil.console import console_client, sign_in
 from tests.auxil.notices import cp_auto, issue
 
 CLARA, INES = 7101, 7102
@@ -32,9 +30,8 @@ async def cast(session: AsyncSession) -> Cast:
 
 @pytest.fixture
 async def client(settings: Settings, sessions: SessionFactory, cast: Cast) -> AsyncIterator[TestClient]:
-    with time_machine.travel(TODAY, tick=False):
-        async with TestClient(TestServer(build_web_app(settings, sessions))) as test_client:
-            yield test_client
+    async with console_client(settings, sessions, TODAY) as test_client:
+        yield test_client
 
 
 async def test_a_clerk_records_a_payment_and_the_notice_reads_paid_everywhere(
