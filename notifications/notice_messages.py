@@ -151,7 +151,9 @@ def render_decision(payload: dict[str, Any], tr: Translator) -> Rendered:
         [(tr._("✅ Tomo ciência (I received it)"), ciencia_data(int(payload["delivery_id"])))],
         [(tr._("See deadlines and options"), open_data(int(payload["notice_id"])))],
     ]
-    return Rendered(text="\n".join(lines), buttons=buttons)
+    document = ((str(payload["pdf_name"]), base64.b64decode(payload["pdf_b64"])) if payload.get("pdf_b64")
+                else None)  # issue 18: the signed decision; none on decisions given before this version
+    return Rendered(text="\n".join(lines), buttons=buttons, document=document)
 
 
 def _where_to_act(payload: dict[str, Any], tr: Translator) -> list[str]:

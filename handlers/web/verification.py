@@ -18,13 +18,14 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from core.i18n import N_, Translator, translator
+from core.i18n import Translator, translator
 from handlers.web.keys import sessions_of, settings_of
 from models.authorities import ActAuthor
 from models.notices.codes import format_code, normalize_code
+from models.notices.labels import DECISION_LABELS as DECISION_NAMES
 from models.notices.labels import OUTCOME_LABELS, STAGE_LABELS, TYPE_LABELS
-from models.notices.signing import notice_signature
-from models.notices.tables import FilingKind, NoticeStage
+from models.notices.signing import decision_signature, notice_signature
+from models.notices.tables import NoticeStage
 from models.notices.verification import PublicDecision, PublicNotice, verify_code
 from models.payments.recording import payment_of
 from models.payments.tables import NoticePayment
@@ -113,6 +114,30 @@ def _signature(report: SignatureReport, tr: Translator) -> str:
     return f'<h2>{heading}</h2><ul class="ok" id="assinatura">{items}</ul>'
 
 
+def _decision_signatures(decided: list[tuple[PublicDecision, SignatureReport]], tr: Translator) -> str:
+    """Each decision's own signed PDF, as pyHanko judges it (issue 18: a signed document at each step)."""
+    if not decided:
+        return ""
+    items = []
+    for number, (decision, report) in enumerate(decided, start=1):
+        name = _esc(tr._(DECISION_NAMES[decision.kind]))
+        if not decision.has_document:
+            state, text = "bad", tr._("No document of its own: decided before this version (unsigned).")
+        elif not report.signed:
+            state, text = "bad", tr._("Not signed: the city hall has not configured its certificate.")
+        elif not report.intact:
+            state, text = "bad", "✘ " + tr._("Invalid: the PDF's signature does not match its content.")
+        else:
+            trust = (tr._("The certificate chains to the root the city hall trusts.") if report.trusted
+                     else tr._("The certificate does not chain to a root the city hall trusts."))
+            state = "ok"
+            text = " ".join([tr._("Valid: the PDF has not changed since it was signed."),
+                             tr._("Signed by the certificate of {signer}.").format(signer=report.signer), trust])
+        items.append(f'<dt>{name}</dt><dd class="{state}" id="assinatura-decisao-{number}">{_esc(text)}</dd>')
+    heading = _esc(tr._("Digital signature of each decision"))
+    return f"<h2>{heading}</h2><dl>{''.join(items)}</dl>"
+
+
 def _payment(paid: NoticePayment | None, tr: Translator) -> str:
     """Whether the fine was paid (CP Art. 34 IV): only the day, nothing about who paid or how."""
     if paid is None:
@@ -144,11 +169,6 @@ def _valid(notice: PublicNotice, code: str, tr: Translator) -> str:
             f"<p><small>{privacy}</small></p>")
 
 
-DECISION_NAMES = {
-    FilingKind.DEFESA: N_("Decision on the defence"),
-    FilingKind.RECLAMACAO: N_("Decision on the complaint (reclamação)"),
-    FilingKind.RECURSO: N_("Decision on the appeal"),
-}
 
 
 def decision_text(decision: PublicDecision, tr: Translator) -> str:
@@ -195,6 +215,9 @@ async def verification_result(request: web.Request) -> web.Response:
         paid = None if found is None else await payment_of(session=session, notice_id=found.notice_id)
         signature = None if found is None else await notice_signature(session=session, notice_id=found.notice_id,
                                                                       settings=settings)
+        decided = [] if found is None else [
+            (decision, await decision_signature(session=session, filing_id=decision.filing_id, settings=settings))
+            for decision in found.decisions]
     if found is None:
         heading = _esc(tr._("Code not found"))
         hint = _esc(tr._("No notice has this code. Check the characters and try again."))
@@ -202,7 +225,7 @@ async def verification_result(request: web.Request) -> web.Response:
         return _page(tr, settings.municipality_name, body, status=404)
     assert signature is not None
     body = (_valid(found, format_code(typed), tr) + _payment(paid, tr) + _log_entry(proof, format_code(typed), tr)
-            + _signature(signature, tr) + _form(tr))
+            + _signature(signature, tr) + _decision_signatures(decided, tr) + _form(tr))
     # The Prefeitura that issued it (CF Art. 30 I), as the act records it: it outlives the municipalities file.
     city = found.authority.removeprefix("Prefeitura Municipal de ") if found.authority else (
         settings.for_municipality(found.municipality if found.municipality in settings.municipalities else None)

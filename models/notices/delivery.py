@@ -105,6 +105,9 @@ def document_payload(*, notice: Notice, delivery: NoticeDelivery, filing: Notice
         payload["decision_text"] = filing.decision_text or ""
         payload["decider"] = filing.decider  # issue 18 §1: the decision names its author
         payload["decided_at"] = filing.decided_at.isoformat() if filing.decided_at else None
+        if filing.decision_pdf:  # issue 18: the signed decision goes with its message
+            payload["pdf_name"] = f"{notice.number}-decisao-{filing.id}.pdf"
+            payload["pdf_b64"] = base64.b64encode(filing.decision_pdf).decode("ascii")
         payload["final"] = notice.stage is NoticeStage.CLOSED
         payload["windows"] = decision_window_terms(notice=notice, final=payload["final"], settings=settings)
         # CP Art. 46's deposit is not required to appeal (STF Súmula Vinculante 21): said, never asked for

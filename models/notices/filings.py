@@ -40,7 +40,9 @@ from models.cases.limits import CaseLimits
 from models.columns import utcnow
 from models.notices.authority import access_decision, check_motivation
 from models.notices.chain import append_event
-from models.notices.delivery import civil_date, start_delivery
+from models.notices.decision_pdf import render_decision_pdf
+from models.notices.delivery import civil_date, decision_window_terms, start_delivery
+from models.notices.signing import sign_decision_pdf
 from models.notices.tables import (
     DocumentKind,
     FilingKind,
@@ -322,7 +324,8 @@ async def decide_filing(
 ) -> NoticeFiling:
     """The competent authority decides a filing (CP Art. 40–41 first instance; Art. 45 second); commits.
 
-    The decision is delivered to the person with its ciência.
+    The decision is a PAdES-signed PDF of the issuing Prefeitura (:mod:`models.notices.decision_pdf`), stored with
+    the filing and delivered to the person with its ciência.
     The decider is checked by :func:`models.notices.authority.access_decision` (competent, not impeded) and named on
     the decision; the reasons by :func:`models.notices.authority.check_motivation` (CP Art. 41; Lei 9.784 Art. 50).
 
@@ -367,9 +370,17 @@ async def decide_filing(
         notice.stage = NoticeStage.DECIDED
     session.add(notice)
     await session.flush()
+    # Issue 18: the decision is a document of its own, signed by the Prefeitura, naming its author
+    terms = decision_window_terms(notice=notice, final=final, settings=settings)
+    rendered = render_decision_pdf(notice=notice, filing=filing, author=author, terms=terms, final=final,
+                                   settings=settings)
+    filing.decision_pdf = await sign_decision_pdf(rendered, notice=notice, settings=settings)
+    filing.decision_pdf_sha256 = hashlib.sha256(filing.decision_pdf).hexdigest()
+    session.add(filing)
     await append_event(session=session, notice_id=notice.id, kind="decision", actor=actor, at=moment, data={
         "filing_id": filing.id, "kind": filing.kind.value, "outcome": outcome.value, "final": final,
         "text_sha256": hashlib.sha256(filing.decision_text.encode("utf-8")).hexdigest(),
+        "pdf_sha256": filing.decision_pdf_sha256,
     })
     await record(session=session, actor=actor, action="notice.decision", entity="notice", entity_id=str(notice.id),
                  details={"filing_id": filing.id, "outcome": outcome.value, "final": final})

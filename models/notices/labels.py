@@ -11,6 +11,7 @@ from models.notices.tables import (
     CienciaKind,
     DeliveryState,
     DocumentKind,
+    FilingKind,
     NoticeOutcome,
     NoticeStage,
     NoticeType,
@@ -34,6 +35,11 @@ OUTCOME_LABELS: dict[NoticeOutcome, str] = {
     NoticeOutcome.ANNULLED: N_("Closed: the notice was cancelled"),
 }
 
+DECISION_LABELS: dict[FilingKind, str] = {
+    FilingKind.DEFESA: N_("Decision on the defence"),
+    FilingKind.RECLAMACAO: N_("Decision on the complaint (reclamação)"),
+    FilingKind.RECURSO: N_("Decision on the appeal"),
+}
 DOCUMENT_LABELS: dict[DocumentKind, str] = {
     DocumentKind.NOTICE: N_("The notice"),
     DocumentKind.DECISION: N_("A decision"),

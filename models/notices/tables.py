@@ -238,6 +238,11 @@ class NoticeFiling(SQLModel, table=True):
     # Issue 18 §1: the decision's author (models.authorities.ActAuthor, as data), named on the decision; None on
     # decisions before it was recorded, and on a reclamação rejected by lapse (CP Art. 42).
     decider: dict[str, Any] | None = Field(default=None, sa_column=Column(JSONData))
+    # Issue 18 "Done when": the decision as a PAdES-signed PDF of the issuing Prefeitura (models.notices.decision_pdf),
+    # rendered once when decided; None on decisions given before this version ("unsigned, before this version") and
+    # on a reclamação rejected by lapse (CP Art. 42), which no one decided.
+    decision_pdf: bytes | None = Field(default=None, sa_column=Column(LargeBinary))
+    decision_pdf_sha256: str | None = Field(default=None, sa_column=Column(String(64)))
     # CP Art. 40 §1: vista for final arguments, opened to each side in turn (the order BALCAO_CP_VISTA_ORDER
     # sets), 3 days each from the day it is opened; §2: 5 more days to decide after the last one.
     vista_first_on: dt.date | None = Field(default=None, sa_column=Column(Date))

@@ -48,6 +48,8 @@ class PublicDecision:
     kind: FilingKind
     decided_at: dt.datetime
     decider: dict[str, Any] | None  # None: decided before deciders were recorded, or rejected by lapse (CP Art. 42)
+    filing_id: int = 0
+    has_document: bool = False  # a signed PDF of its own (issue 18); False: decided before this version
 
 
 async def _notice_of_code(session: AsyncSession, code: str) -> Notice | None:
@@ -87,7 +89,8 @@ async def verify_code(*, session: AsyncSession, code: str) -> PublicNotice | Non
         signer=notice.signer,
         signed_at=notice.signed_at,
         decisions=tuple(
-            PublicDecision(kind=filing.kind, decided_at=filing.decided_at, decider=filing.decider)
+            PublicDecision(kind=filing.kind, decided_at=filing.decided_at, decider=filing.decider,
+                           filing_id=filing.id or 0, has_document=bool(filing.decision_pdf))
             for filing in (await session.exec(
                 select(NoticeFiling)
                 .where(NoticeFiling.notice_id == notice.id, col(NoticeFiling.decided_at).is_not(None))

@@ -96,6 +96,7 @@ COVERED: dict[str, Covered] = {
             "outcome": "value", "decision_text": "text_digest", "vista_first_on": "day",
             "vista_second_on": "day", "diligencia_text": "text_digest", "diligencia_at": "moment",
             "diligencia_done_at": "moment", "decider": "json",
+            "decision_pdf": "bytes_digest", "decision_pdf_sha256": "value",  # the signed decision (issue 18)
         }),
         Covered("notice_attachment", {
             "person_id": "value", "filing_id": "value", "file_name": "text_digest", "mime_type": "value",

@@ -12,9 +12,10 @@ from aiohttp import web
 from core.i18n import N_, Translator
 from handlers.web.console.forms import city_today, db, form_text
 from handlers.web.console.guard import console_page, elsewhere, works_in
-from handlers.web.console.rendering import render
+from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import staff_of
 from handlers.web.keys import SETTINGS
+from models.notices.decision_documents import decision_document
 from models.notices.filings import FilingRefused, decide_filing, pending_filings
 from models.notices.status import notice_view
 from models.notices.tables import FilingKind, FilingOutcome, Notice, NoticeFiling
@@ -80,3 +81,21 @@ async def decide(request: web.Request) -> web.StreamResponse:
             return await _page(request, error=_reason(refused, staff.tr), error_id=filing_id, status=422,
                                typed=text)
     raise web.HTTPSeeOther("/painel/defesas?feito=1")
+
+
+@routes.get("/defesas/{filing_id:\\d{1,9}}/decisao.pdf")
+@console_page(Role.CLERK, Role.INSPECTOR)
+async def decision_pdf(request: web.Request) -> web.StreamResponse:
+    """A decision's signed PDF, as given (issue 18: a signed document at each step), for staff of its municipality."""
+    async with db(request)() as session:
+        found = await decision_document(session=session, filing_id=int(request.match_info["filing_id"]))
+    if found is None:
+        tr = staff_of(request).tr
+        return message_page(request, status=404, title=tr._("Not found"), text=tr._(
+            "This decision has no document of its own: it was given before decisions were signed."))
+    notice, filing = found
+    if not await works_in(request, notice.municipality, (Role.CLERK, Role.INSPECTOR)):
+        return elsewhere(request)
+    assert filing.decision_pdf is not None
+    return web.Response(body=filing.decision_pdf, content_type="application/pdf", headers={
+        "Content-Disposition": f'inline; filename="{notice.number}-decisao-{filing.id}.pdf"'})

@@ -26,9 +26,11 @@ from models.cases.tables import Case
 from models.columns import utcnow
 from models.console.notice_list import list_notices, notice_ciencias
 from models.invalid_input import InvalidInput
+from models.notices.decision_documents import decision_documents
 from models.notices.delivery import DeliveryError, StaffListItem, record_edital, record_staff_delivery, staff_list
 from models.notices.documents import offender_document
 from models.notices.issuing import CaseReference, NoticeInput, NoticeRefused, input_from_case, issue_notice
+from models.notices.labels import DECISION_LABELS as DECISION_NAMES
 from models.notices.platform_delivery import (
     MEANS_LABELS,
     NoticePlatformDelivery,
@@ -77,10 +79,12 @@ async def notice_list(request: web.Request) -> web.Response:
         notices, has_next = await list_notices(session=session, text=text, page=page, municipalities=staff.shown)
         ciencias = await notice_ciencias(session=session, notice_ids=[n.id for n in notices if n.id is not None])
         paid = await payments_of(session=session, notice_ids=[n.id for n in notices if n.id is not None])
+        decisions = await decision_documents(session=session, notice_ids=[n.id for n in notices if n.id is not None])
     return render(request, "notices.html", {
         "title": staff.tr._("Penalty notices"), "notices": notices, "text": text, "page": page,
         "has_next": has_next, "stages": STAGE_NAMES, "issued": request.query.get("emitida", ""),
         "ciencias": ciencias, "ciencia_names": CIENCIA_NAMES, "paid": paid,
+        "decisions": decisions, "decision_names": DECISION_NAMES,  # issue 18: each decision's signed PDF
     })
 
 
