@@ -123,14 +123,14 @@ def render_decision_pdf(*, notice: Notice, filing: NoticeFiling, author: ActAuth
     decided_at: dt.datetime = filing.decided_at
     rows = [
         (tr._("Notice"), f"{tr._(TYPE_LABELS[notice.type])} {notice.number}"),
-        (tr._("Filing"), tr._(FILED[filing.kind]).format(date=tr.short_date(filing.filed_at))),
-        (tr._("Outcome"), outcome_line(notice=notice, filing=filing, final=final, tr=tr)),
-        (tr._("Reasons"), filing.decision_text or ""),
+        (tr._("Filing decided"), tr._(FILED[filing.kind]).format(date=tr.short_date(filing.filed_at))),
+        (tr._("Result of the decision"), outcome_line(notice=notice, filing=filing, final=final, tr=tr)),
+        (tr._("Reasons of the decision"), filing.decision_text or ""),
         (tr._("Legal basis"), decision_articles(notice, filing)),
-        (tr._("Decided by"), author.line(tr)),
+        (tr._("Author of the decision"), author.line(tr)),
         (tr._("Signature"), tr._("Signed electronically on {date} at {time} by {author}").format(
             date=tr.short_date(decided_at), time=tr.time(decided_at), author=author.line(tr))),
-        (tr._("What you may do next"), "\n".join(next_step_lines(terms=terms, tr=tr))),
+        (tr._("What you may do next, and by when"), "\n".join(next_step_lines(terms=terms, tr=tr))),
     ]
     table = Table([[_para(name, label), _para(value, body)] for name, value in rows], colWidths=[42 * mm, 128 * mm],
                   style=TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"),

@@ -140,9 +140,12 @@ async def test_console_auto_first_instance_and_appeal_each_a_signed_pdf_naming_i
         assert first is not None and first.decision_pdf is not None
         text = await assert_signed_by_the_prefeitura(first.decision_pdf, settings, tmp_path)
         for shown in ("Carlos Chefe", "Chefe do Departamento", "matrícula nº 2345", "Portaria nº 97002/2026",
-                      reasons, "Art. 40 e 41", "Lei nº 9.784/1999, Art. 50", notice.number,
+                      reasons[:60], "Art. 40 e 41", "Lei nº 9.784/1999, Art. 50", notice.number,
                       "Assinada eletronicamente em 02/03/2026 às 10:00 por Carlos Chefe",
-                      "Art. 43"):  # what she may do next, and by when: appeal within 10 business days
+                      "DECISÃO SOBRE A RECLAMAÇÃO (PRIMEIRA INSTÂNCIA)", "Improcedente: a notificação continua valendo",
+                      # L9784 Art. 26 §1 III: what she may do next, and by when
+                      "Você pode recorrer em até 10 dias úteis, contados do dia em que receber esta",
+                      "Art. 43", "O processo continua"):  # §1 V: it goes on whether or not she acts
             assert shown in text, shown
         served = await client.get(f"/painel/defesas/{reclamacao.id}/decisao.pdf")
         assert served.status == 200 and await served.read() == first.decision_pdf  # available in the console
@@ -175,7 +178,9 @@ async def test_console_auto_first_instance_and_appeal_each_a_signed_pdf_naming_i
             second = await session.get(NoticeFiling, appeal.id)
         assert second is not None and second.decision_pdf is not None
         text = await assert_signed_by_the_prefeitura(second.decision_pdf, settings, tmp_path)
-        for shown in ("Paula Prefeita", "matrícula nº 3456", "Portaria nº 97003/2026", final, "Art. 43 a 45"):
+        for shown in ("Paula Prefeita", "matrícula nº 3456", "Portaria nº 97003/2026", final[:60], "Art. 43 a 45",
+                      "DECISÃO SOBRE O RECURSO (SEGUNDA INSTÂNCIA)", "Esta decisão é final na esfera administrativa",
+                      "Pague a multa em até"):  # CP Art. 47: the payment window it opens
             assert shown in text, shown
 
         # /verificar reports the signature of each decision's PDF beside the notice's.
