@@ -34,8 +34,18 @@ from models.people import Role
 from models.signatures.validation import read_roots
 from notifications.notice_messages import DECISION
 from tests.auxil.console import console_client, sign_in
-from tests.auxil.notices import AUTUANTE, CHEFE, PREFEITO, cast, designate, opted_in, outbox, pdf_plain_text, \
-    person, staff
+from tests.auxil.notices import (
+    AUTUANTE,
+    CHEFE,
+    PREFEITO,
+    cast,
+    designate,
+    opted_in,
+    outbox,
+    pdf_plain_text,
+    person,
+    staff,
+)
 from tests.auxil.signing import pdfsig
 
 NOW = dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC)  # a Monday, 10:00 in Cuiabá
