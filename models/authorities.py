@@ -188,6 +188,20 @@ async def competent_author(
     return _author(member, held)
 
 
+async def holders_of(*, session: AsyncSession, municipality: str, act: ActKind) -> list[int]:
+    """The Telegram ids of the active staff who hold the competence for ``act`` in ``municipality`` now."""
+    rows = (await session.exec(
+        select(StaffMember.telegram_user_id)
+        .join(StaffAuthority, col(StaffAuthority.staff_member_id) == StaffMember.id)
+        .where(StaffMember.active == True,  # noqa: E712
+               col(StaffMember.municipality).is_(None) | (col(StaffMember.municipality) == municipality),
+               StaffAuthority.act == act, StaffAuthority.municipality == municipality,
+               col(StaffAuthority.revoked_at).is_(None))
+        .distinct().order_by(col(StaffMember.telegram_user_id))
+    )).all()
+    return list(rows)
+
+
 @dataclass(frozen=True, slots=True)
 class StaffRow:
     """A staff member of a municipality as the console's staff page lists them, with their competences."""

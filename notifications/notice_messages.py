@@ -213,16 +213,23 @@ def render_limit_warning(payload: dict[str, Any], tr: Translator) -> Rendered:
 
 @renderer(DECISION_WARNING)
 def render_decision_warning(payload: dict[str, Any], tr: Translator) -> Rendered:
-    """To staff: decide this reclamação by its last day (CP Art. 40; §2 after vista), or Art. 42 opens the appeal."""
+    """To its deciders: decide this reclamação (CP Art. 40; §2 after vista) or appeal (Art. 45) by its last day.
+
+    After a reclamação's last day the person may appeal (Art. 42).
+    """
     final = dt.date.fromisoformat(payload["final_date"])
     left = (final - dt.datetime.now(tr.tz).date()).days
     when = (tr._("the deadline has passed") if left < 0 else tr._("today is the last day") if left == 0
             else tr.ngettext("{n} day left", "{n} days left", left).format(n=left))
-    text = tr._("⚠️ The complaint on notice {number} must be decided by {date} ({when}).").format(
-        number=f"<b>{_esc(payload['number'])}</b>", date=tr.date(final), when=when)
     rule = get_rule(str(payload["rule"]))
-    text += small(tr._("Código de Posturas, {article}: after it the person may appeal (Art. 42)").format(
-        article=rule.article))
+    values = {"number": f"<b>{_esc(payload['number'])}</b>", "date": tr.date(final), "when": when}
+    if payload.get("filing_kind") == FilingKind.RECURSO.value:  # CP Art. 45: the second instance decides
+        text = tr._("⚠️ The appeal on notice {number} must be decided by {date} ({when}).").format(**values)
+        text += small(f"{rule.law_title}, {rule.article}")
+    else:
+        text = tr._("⚠️ The complaint on notice {number} must be decided by {date} ({when}).").format(**values)
+        text += small(tr._("Código de Posturas, {article}: after it the person may appeal (Art. 42)").format(
+            article=rule.article))
     return Rendered(text=text, buttons=[[(tr._("Open it"), f"nstf:fil:{int(payload['filing_id'])}")]])
 
 

@@ -1,6 +1,7 @@
 """Scans of the penalty notices: ciência (tacit, or the staff list), reminders, the 90-day and decision warnings.
 
-The decision warning tells staff the last day to decide a reclamação (CP Art. 40, or §2 after vista). All four
+The decision warning tells the competent authority the last day to decide a reclamação (CP Art. 40, or §2 after
+vista) or an appeal (Art. 45). All four
 look at database state only and every message has a dedupe key, so running them twice is harmless and a process
 that was down catches up (see ``notifications.scans``).
 """
@@ -12,6 +13,7 @@ import datetime as dt
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.settings import Settings
+from models.notices.authority import deciders_to_warn
 from models.notices.delivery import close_running_editals, scan_electronic_deliveries
 from models.notices.reminders import due_reminders, limit_warnings, notice_staff
 from models.notices.review import decision_warnings
@@ -75,17 +77,22 @@ async def notice_limit_warnings(*, session: AsyncSession, now: dt.datetime, sett
 
 @scan("notice-decision-warnings")
 async def notice_decision_warnings(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
-    """Warn staff before (and on) the last day to decide a reclamação: CP Art. 40, or Art. 40 §2 after vista."""
+    """Warn the competent authority before (and on) the last day to decide a reclamação or an appeal.
+
+    A reclamação (CP Art. 40, or §2 after vista) goes to the Chefe do Departamento, an appeal (Art. 45) to the
+    Prefeito; never to an impeded member (:func:`models.notices.authority.deciders_to_warn`).
+    """
     warnings = await decision_warnings(session=session, settings=settings, now=now)
     if not warnings:
         return 0
     count = 0
     for warning in warnings:
-        for person_id in await notice_staff(session=session, municipality=warning.notice.municipality):
+        for person_id in await deciders_to_warn(session=session, notice=warning.notice, filing=warning.filing):
             count += int(await enqueue(
                 session=session, person_id=person_id, kind=DECISION_WARNING,
                 dedupe_key=f"{warning.dedupe_key}:{person_id}",
                 payload={"number": warning.notice.number, "filing_id": warning.filing.id,
+                         "filing_kind": warning.filing.kind.value,
                          "rule": warning.window.rule.id, "final_date": warning.window.final_date.isoformat()},
                 not_before=polite_moment(now, settings)))
     return count

@@ -24,8 +24,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from core.i18n import N_
 from core.municipalities import ActKind
 from core.settings import Settings
-from models.authorities import ActAuthor, NotCompetent, competent_author
+from models.authorities import ActAuthor, NotCompetent, competent_author, holders_of
 from models.notices.tables import FilingKind, Notice, NoticeFiling
+from models.people import Person, Role, StaffMember
 from models.rulebooks.catalogue import CP, LAW_TITLES
 
 ACT_OF_FILING: dict[FilingKind, ActKind] = {
@@ -85,6 +86,31 @@ async def first_instance_deciders(*, session: AsyncSession, notice_id: int) -> s
         elif decided_by and decided_by.startswith("staff:") and decided_by[6:].isdigit():
             ids.add(int(decided_by[6:]))
     return ids
+
+
+async def deciders_to_warn(*, session: AsyncSession, notice: Notice, filing: NoticeFiling) -> list[int]:
+    """The person ids of the staff who may decide ``filing``: warned of its deadline, nobody else.
+
+    Those holding the act's competence in the notice's municipality (CP Art. 40: the Chefe for the first instance;
+    Art. 43, 45: the Prefeito for the appeal), less the impeded: the autuante (Lei 9.784 Art. 18 I) and, on an
+    appeal, whoever decided the first instance (Art. 13 II, 56 §1). When nobody may decide it, the municipality's
+    admins are told instead, so that someone designates the authority before the deadline passes
+    (docs/LEGAL-CHOICES.md #64).
+    """
+    deciders = set(await holders_of(session=session, municipality=notice.municipality,
+                                    act=ACT_OF_FILING[filing.kind]))
+    deciders.discard(notice.issuer_telegram_id or 0)
+    if filing.kind is FilingKind.RECURSO:
+        deciders -= await first_instance_deciders(session=session, notice_id=notice.id or 0)
+    if not deciders:
+        deciders = set((await session.exec(
+            select(StaffMember.telegram_user_id).where(
+                StaffMember.active == True, StaffMember.role == Role.ADMIN,  # noqa: E712
+                col(StaffMember.municipality).is_(None) | (col(StaffMember.municipality) == notice.municipality))
+        )).all())
+    people = (await session.exec(
+        select(Person.id).where(col(Person.telegram_user_id).in_(deciders)).order_by(col(Person.id)))).all()
+    return [person_id for person_id in people if person_id is not None]
 
 
 async def may_decide(*, session: AsyncSession, settings: Settings, filing_id: int,

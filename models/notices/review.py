@@ -32,7 +32,7 @@ from models.notices.delivery import civil_date
 from models.notices.filings import MAX_TEXT, FilingRefused
 from models.notices.reminders import reminder_offset
 from models.notices.tables import FilingKind, Notice, NoticeFiling
-from models.notices.windows import decision_due, diligencia_pending, vista_windows
+from models.notices.windows import appeal_decision_due, decision_due, diligencia_pending, vista_windows
 from models.rulebooks.catalogue import CP, LAW_TITLES
 
 VISTA_SIDES = {"autuado_primeiro": ("autuado", "autuante"), "autuante_primeiro": ("autuante", "autuado")}
@@ -167,7 +167,7 @@ async def conclude_diligencia(*, session: AsyncSession, settings: Settings, fili
 
 @dataclass(frozen=True, slots=True)
 class DecisionWarning:
-    """A reclamação whose first-instance decision is due soon or overdue, for staff (CP Art. 40, §2)."""
+    """A reclamação (CP Art. 40, §2) or an appeal (Art. 45) whose decision is due soon or overdue, for its deciders."""
 
     notice: Notice
     filing: NoticeFiling
@@ -182,22 +182,26 @@ class DecisionWarning:
 
 
 async def decision_warnings(*, session: AsyncSession, settings: Settings, now: dt.datetime) -> list[DecisionWarning]:
-    """Pending reclamações whose decision is due within ``BALCAO_NOTICE_REMINDER_DAYS`` days, on the day, or late.
+    """Pending reclamações and appeals whose decision is due within the reminder days, on the day, or late.
 
-    The due day is Art. 40's 10 days, or after vista the 5 days of §2 (:func:`decision_due`); a pending
-    diligência has none. Late ones get one warning (offset 0) on the last day, and the key keeps it once.
+    ``BALCAO_NOTICE_REMINDER_DAYS`` sets the days. A reclamação is due on Art. 40's 10 days, or after vista on the
+    5 days of §2 (:func:`decision_due`); a pending diligência has none. An appeal is due on Art. 45's 10 days from
+    its filing (:func:`models.notices.windows.appeal_decision_due`). Late ones get one warning (offset 0) on the
+    last day, and the key keeps it once.
     """
     today = civil_date(now, settings)
     rows = (await session.exec(
         select(NoticeFiling, Notice).join(Notice, col(Notice.id) == NoticeFiling.notice_id)
-        .where(col(NoticeFiling.decided_at).is_(None), NoticeFiling.kind == FilingKind.RECLAMACAO,
-               Notice.rulebook == CP)
+        .where(col(NoticeFiling.decided_at).is_(None),
+               col(NoticeFiling.kind).in_([FilingKind.RECLAMACAO, FilingKind.RECURSO]), Notice.rulebook == CP)
         .order_by(col(NoticeFiling.id))
     )).all()
     found = []
     for filing, notice in rows:
         calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
-        due = decision_due(notice=notice, filing=filing, settings=settings, calendar=calendar)
+        due = (appeal_decision_due(notice=notice, filing=filing, settings=settings, calendar=calendar)
+               if filing.kind is FilingKind.RECURSO else
+               decision_due(notice=notice, filing=filing, settings=settings, calendar=calendar))
         if due is None:
             continue
         left = (due.final_date - today).days

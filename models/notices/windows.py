@@ -181,6 +181,15 @@ def _due_before_diligencia(*, notice: Notice, filing: NoticeFiling, settings: Se
                        calendar=calendar)[0]
 
 
+def appeal_decision_due(*, notice: Notice, filing: NoticeFiling, settings: Settings,
+                        calendar: BusinessCalendar) -> Window | None:
+    """The last day for the second instance to decide a CP appeal (Art. 45: 10 days from its filing), else None."""
+    if notice.rulebook != CP or filing.kind is not FilingKind.RECURSO:
+        return None
+    return _windows_of("cp-45-decisao-recurso", start=filing.filed_at.astimezone(settings.tz).date(),
+                       choices=choices_for(notice, settings), calendar=calendar)[0]
+
+
 def art42_appeal_from(*, notice: Notice, filing: NoticeFiling, settings: Settings,
                       calendar: BusinessCalendar) -> dt.date | None:
     """CP Art. 42: the first day the party may appeal a reclamação still undecided, or None when it may not.

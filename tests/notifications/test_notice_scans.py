@@ -190,9 +190,11 @@ async def test_lei_1533_art_13_xxiii_the_notice_states_the_payment_deadline_and_
 async def test_cp_art_40_the_decision_due_is_warned_to_clerks_by_the_registered_scan(
     session: AsyncSession, settings: Settings
 ) -> None:
-    """A reclamação filed Tue 7/4/2026 must be decided by Fri 17/4 (Art. 40): the scan warns staff 3 and 1 days
+    """A reclamação filed Tue 7/4/2026 must be decided by Fri 17/4 (Art. 40): the scan warns the Chefe 3 and 1 days
     before and on the day, once each, with a button to the filing; after a vista the due day moves (Art. 40 §2)."""
     await staff(session, 9102, "Clara", Role.CLERK)
+    chefe = await person(session, CHEFE, "Carlos Chefe")
+    await competent(session, settings, CHEFE, "primeira_instancia", name="Carlos Chefe", role=Role.OMBUDSMAN)
     maria = await _maria(session)
     notice_id = await _acknowledged(session, settings, maria, dt.date(2026, 4, 6), signer=9102)
     filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=maria,
@@ -207,9 +209,8 @@ async def test_cp_art_40_the_decision_due_is_warned_to_clerks_by_the_registered_
     assert "sexta-feira, 17 de abril de 2026" in text and "Art. 40" in text
     assert first.payload["filing_id"] == filing.id
     assert filing.id is not None
-    # the Chefe gives vista (CP Art. 40 §1); Clara, who drew the auto up, may not (Lei 9.784 Art. 18 I). His staff
-    # role is not one the warnings go to, so the counts stay Clara's.
-    await competent(session, settings, CHEFE, "primeira_instancia", name="Carlos Chefe", role=Role.OMBUDSMAN)
+    # CP Art. 40: the warnings go to the Chefe, who decides; Clara drew the auto up and may not (Lei 9.784 Art. 18 I)
+    assert {row.person_id for row in await outbox(session, "notice.decision_warning")} == {chefe.id}
     await open_vista(session=session, settings=settings, filing_id=filing.id, decider_telegram_id=CHEFE,
                      now=cuiaba(dt.date(2026, 4, 15)))  # vista: 3 days end Sat 18/4 → Mon 20/4
     # §2: 5 days after the vista end on Sat 25/4 → Mon 27/4; warned 3 days before, on Fri 24/4
