@@ -17,6 +17,7 @@ from handlers.chat import (
     broadcasts,  # /aviso
     city,  # /cidade ("Minha cidade")
     console_link,  # /painel
+    delivery_refusals,  # /entregas: refusals at a delivery in person (CP Art. 25, 26, 34 §3)
     drivers,  # /situacao, /vincular, /desvincular (Lei 1.533/2020)
     follow,  # /acompanhar
     my_data,  # /meusdados
@@ -37,7 +38,7 @@ from handlers.chat.private import only_private_chats
 
 AREAS: tuple[ModuleType, ...] = (
     start, representation, ombudsman, follow, my_data, staff_queue, broadcasts, reminders, drivers, notices,
-    staff_notices, console_link, city,
+    staff_notices, delivery_refusals, console_link, city,
 )
 
 

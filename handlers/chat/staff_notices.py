@@ -35,6 +35,7 @@ from telegram.ext import Application, CallbackQueryHandler
 from core.i18n import N_
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
+from handlers.chat.delivery_refusals import refusal_row
 from handlers.chat.forms import cancel_row, current_draft, form_input, save
 from handlers.chat.notices import today_of
 from handlers.chat.replies import esc, keyboard, menu_row, reply
@@ -677,6 +678,7 @@ async def show_delivery(update: Update, context: BalcaoContext, delivery_id: int
                       f"nstf:lsug:{notice.id}:{claimant.telegram_user_id}")])
     if notice.person_id is None:
         rows.append([(tr._("Address it to a person of the bot"), f"nstf:link:{notice.id}")])
+    rows += refusal_row(context, delivery=delivery, notice=notice)  # CP Art. 25, 26, 34 §3 (delivery_refusals)
     rows += [[(tr._("📄 PDF"), f"nstf:pdf:{notice.id}"), (tr._("◀ Back"), "nstf:list")], menu_row(context)]
     await reply(update, context, "\n".join(lines), markup=keyboard(rows), edit=True)
 
