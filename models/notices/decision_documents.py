@@ -33,7 +33,8 @@ async def decision_documents(*, session: AsyncSession,
     found: dict[int, list[DecisionDocument]] = {}
     for filing_id, notice_id, kind in rows:
         assert filing_id is not None
-        found.setdefault(notice_id, []).append(DecisionDocument(filing_id=filing_id, notice_id=notice_id, kind=kind))
+        found.setdefault(notice_id, []).append(DecisionDocument(filing_id=filing_id, notice_id=notice_id,
+                                                                  kind=FilingKind(kind)))
     return found
 
 
