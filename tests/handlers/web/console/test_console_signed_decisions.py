@@ -159,6 +159,7 @@ async def test_console_auto_first_instance_and_appeal_each_a_signed_pdf_naming_i
             assert shown in text, shown
         served = await client.get(f"/painel/defesas/{reclamacao.id}/decisao.pdf")
         assert served.status == 200 and await served.read() == first.decision_pdf  # available in the console
+        assert (await client.get("/painel/defesas/999999/decisao.pdf")).status == 404  # no such signed decision
         listed = await (await client.get("/painel/notificacoes")).text()
         assert f'href="/painel/defesas/{reclamacao.id}/decisao.pdf"' in listed
 
