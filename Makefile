@@ -1,6 +1,6 @@
 # Balcão — every target creates its own virtual environment (.venv) first.
 #   make run    set up, migrate, and run the bot (the offline sandbox when BALCAO_TELEGRAM_TOKEN is unset)
-#   make test   set up and run the whole suite on SQLite, then on a throwaway PostgreSQL cluster
+#   make test   set up and run the whole suite on SQLite and on a throwaway PostgreSQL cluster, both at once
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -33,8 +33,7 @@ demo: setup
 test: setup
 	$(BIN)/python -m tests.auxil.system_deps
 	$(MAKE) axe
-	$(BIN)/python -m pytest -q
-	$(BIN)/python -m pytest -q --db=postgres -m "not browser"
+	$(BIN)/python -m tests.auxil.both_databases
 
 test-sqlite: setup
 	$(BIN)/python -m tests.auxil.system_deps
