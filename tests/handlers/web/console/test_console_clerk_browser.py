@@ -1,0 +1,98 @@
+"""The console speaks to a clerk (issue 20 §2), read in a real headless Chromium as a clerk reads it: the audit log
+and the templates page in words of the reader's language, not codes or English; every page with 0 axe-core
+violations of WCAG 2.1 A and AA."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestServer
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.web import build_web_app
+from core.db import SessionFactory
+from core.settings import Settings
+from models.audit import record
+from tests.auxil.browser import axe_violations, chromium, require_axe, require_browser
+from tests.auxil.case_people import ANA, Cast, make_cast
+from tests.auxil.console import new_link
+
+WAIT = 15
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def port() -> int:
+    return _free_port()
+
+
+@pytest.fixture
+def settings(settings: Settings, port: int) -> Settings:
+    return settings.model_copy(update={"public_url": f"http://127.0.0.1:{port}"})
+
+
+@pytest.fixture
+async def cast(session: AsyncSession) -> Cast:
+    return await make_cast(session, with_admin=True)
+
+
+@pytest.fixture
+async def root(settings: Settings, sessions: SessionFactory, port: int, cast: Cast) -> AsyncIterator[str]:
+    require_browser()
+    require_axe()
+    running = TestServer(build_web_app(settings, sessions), host="127.0.0.1", port=port)
+    await running.start_server()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        await running.close()
+
+
+def _read_pages(root: str, link: str, paths: list[str], *, window: str = "1280,900") -> dict[str, Any]:
+    """Sign in with the link, then read each page: its text, its axe violations and whether it scrolls sideways."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    seen: dict[str, Any] = {}
+    with chromium(window=window) as driver:
+        driver.get(root + link)
+        WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "button.primary"))
+        driver.find_element(By.CSS_SELECTOR, "button.primary").click()
+        WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "form.signout"))
+        for path in paths:
+            driver.get(root + path)
+            WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.TAG_NAME, "h1"))
+            seen[path] = {"text": driver.find_element(By.TAG_NAME, "main").text, "axe": axe_violations(driver)}
+    return seen
+
+
+@pytest.mark.browser
+async def test_the_audit_log_and_the_templates_page_are_in_words_of_the_readers_language(
+    root: str, session: AsyncSession, sessions: SessionFactory, settings: Settings
+) -> None:
+    """Ana's sign-in reads "Entrou no painel · Sessão no painel", a detail without a value reads "dias: —"
+    (not ``console.signin console_session`` and ``days=None``); the templates page asks for the "Texto em Inglês"
+    (not "English") and says what ``{protocol}`` becomes."""
+    await record(session=session, actor="system", action="console.export", entity="export", entity_id="",
+                 details={"days": None, "format": "csv"})
+    await session.commit()
+    seen = await asyncio.to_thread(_read_pages, root, await new_link(sessions, settings, ANA),
+                                   ["/painel/auditoria", "/painel/modelos"])
+    audit, templates = seen["/painel/auditoria"], seen["/painel/modelos"]
+    assert "Entrou no painel" in audit["text"] and "Sessão no painel" in audit["text"]
+    assert "dias: —" in audit["text"] and "o sistema" in audit["text"]
+    for code in ("console.signin", "console_session", "console.export", "days=", "None", "system"):
+        assert code not in audit["text"]
+    assert "Texto em Inglês" in templates["text"] and "Texto em Espanhol" in templates["text"]
+    assert "English" not in templates["text"] and "Español" not in templates["text"]
+    assert "{protocol}: o número de protocolo do caso" in templates["text"]
+    assert audit["axe"] == [] and templates["axe"] == []
