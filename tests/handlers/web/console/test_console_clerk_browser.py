@@ -1,6 +1,6 @@
 """The console speaks to a clerk (issue 20 §2), read in a real headless Chromium as a clerk reads it: the audit log
 and the templates page in words of the reader's language, not codes or English; every page with 0 axe-core
-violations of WCAG 2.1 A and AA."""
+violations of WCAG 2.1 A and AA, and the cases table read on a 390 px phone without scrolling sideways."""
 
 from __future__ import annotations
 
@@ -17,11 +17,13 @@ from bot.web import build_web_app
 from core.db import SessionFactory
 from core.settings import Settings
 from models.audit import record
-from tests.auxil.browser import axe_violations, chromium, require_axe, require_browser
-from tests.auxil.case_people import ANA, Cast, make_cast
+from models.cases.filing import file_representation
+from tests.auxil.browser import axe_violations, chromium, overflows_horizontally, require_axe, require_browser
+from tests.auxil.case_people import ANA, NOW, Cast, make_cast, representation
 from tests.auxil.console import new_link
 
 WAIT = 15
+CLARA = 7101
 
 
 def _free_port() -> int:
@@ -57,13 +59,15 @@ async def root(settings: Settings, sessions: SessionFactory, port: int, cast: Ca
         await running.close()
 
 
-def _read_pages(root: str, link: str, paths: list[str], *, window: str = "1280,900") -> dict[str, Any]:
-    """Sign in with the link, then read each page: its text, its axe violations and whether it scrolls sideways."""
+def _read_pages(root: str, link: str, paths: list[str], *, width: int = 1280) -> dict[str, Any]:
+    """Sign in with the link, then read each page ``width`` px wide: its text, its axe violations, whether it or one
+    of its tables scrolls sideways, and the column names a stacked table writes before each cell of its first row."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     seen: dict[str, Any] = {}
-    with chromium(window=window) as driver:
+    with chromium() as driver:
+        driver.set_window_size(width, 844)  # after the start: a window is never opened narrower than 500 px
         driver.get(root + link)
         WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "button.primary"))
         driver.find_element(By.CSS_SELECTOR, "button.primary").click()
@@ -71,7 +75,13 @@ def _read_pages(root: str, link: str, paths: list[str], *, window: str = "1280,9
         for path in paths:
             driver.get(root + path)
             WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.TAG_NAME, "h1"))
-            seen[path] = {"text": driver.find_element(By.TAG_NAME, "main").text, "axe": axe_violations(driver)}
+            seen[path] = {"text": driver.find_element(By.TAG_NAME, "main").text, "axe": axe_violations(driver),
+                          "page_scrolls": overflows_horizontally(driver), "tables_scroll": driver.execute_script(
+                              "return [...document.querySelectorAll('.table-wrap')]"
+                              ".some(w => w.scrollWidth > w.clientWidth + 1);"),
+                          "labels": driver.execute_script(
+                              "return [...document.querySelectorAll('table.stacks tbody tr:first-child td')]"
+                              ".map(td => getComputedStyle(td, '::before').content);")}
     return seen
 
 
@@ -96,3 +106,20 @@ async def test_the_audit_log_and_the_templates_page_are_in_words_of_the_readers_
     assert "English" not in templates["text"] and "Español" not in templates["text"]
     assert "{protocol}: o número de protocolo do caso" in templates["text"]
     assert audit["axe"] == [] and templates["axe"] == []
+
+
+@pytest.mark.browser
+async def test_the_cases_table_fits_a_phone(
+    root: str, session: AsyncSession, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    """At 390 px the queue's seven columns become one card per case: neither the page nor the table scrolls
+    sideways, and each value still says its column ("Prazo: …")."""
+    for _ in range(3):
+        await file_representation(session=session, person_id=cast.joao.id, now=NOW, settings=settings,
+                                  form=representation())
+    seen = await asyncio.to_thread(_read_pages, root, await new_link(sessions, settings, CLARA), ["/painel/casos"],
+                                   width=390)
+    cases = seen["/painel/casos"]
+    assert '"Prazo: "' in cases["labels"] and '"Situação: "' in cases["labels"]
+    assert cases["page_scrolls"] is False and cases["tables_scroll"] is False
+    assert cases["axe"] == []
