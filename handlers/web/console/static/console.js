@@ -33,6 +33,10 @@
       ["sent", "waiting", "unreachable", "failed", "cancelled"].forEach(function (name) {
         document.getElementById("p-" + name).textContent = data[name];
       });
+      if (!data.stoppable) {  // nothing waits any more: "Stop sending" would stop nothing
+        var stop = document.getElementById("stop");
+        if (stop) { stop.hidden = true; document.getElementById("finished").hidden = false; }
+      }
       if (data.status !== "active") { source.close(); }
     });
     source.onerror = function () { source.close(); };

@@ -1,6 +1,7 @@
 """The console speaks to a clerk (issue 20 §2), read in a real headless Chromium as a clerk reads it: the audit log
 and the templates page in words of the reader's language, not codes or English; every page with 0 axe-core
-violations of WCAG 2.1 A and AA, and the cases table read on a 390 px phone without scrolling sideways."""
+violations of WCAG 2.1 A and AA; the broadcasts sent before listed with their counts, and no "Parar o envio"
+once nothing waits; and the cases table read on a 390 px phone without scrolling sideways."""
 
 from __future__ import annotations
 
@@ -11,13 +12,21 @@ from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestServer
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.sandbox.demo_data import demo_csv
 from bot.web import build_web_app
 from core.db import SessionFactory
 from core.settings import Settings
 from models.audit import record
+from models.broadcasts import Broadcast, BroadcastStatus
 from models.cases.filing import file_representation
+from models.drivers.importing import import_drivers
+from models.drivers.tables import Driver
+from models.outbox import OutboxMessage, OutboxStatus
+from notifications.broadcasts import AudienceChoice, create_broadcast
+from notifications.plugins import load_all
 from tests.auxil.browser import axe_violations, chromium, overflows_horizontally, require_axe, require_browser
 from tests.auxil.case_people import ANA, NOW, Cast, make_cast, representation
 from tests.auxil.console import new_link
@@ -123,3 +132,44 @@ async def test_the_cases_table_fits_a_phone(
     assert '"Prazo: "' in cases["labels"] and '"Situação: "' in cases["labels"]
     assert cases["page_scrolls"] is False and cases["tables_scroll"] is False
     assert cases["axe"] == []
+
+
+async def _broadcast(session: AsyncSession, settings: Settings, outcomes: list[OutboxStatus]) -> int:
+    """A broadcast to the linked drivers whose messages ended as ``outcomes`` (the dispatcher has not yet noticed
+    that nothing waits, so the broadcast is still active and has no end time)."""
+    load_all()  # the audiences
+    created = await create_broadcast(session=session, settings=settings, choice=AudienceChoice("drivers"),
+                                     text="Vistoria anual na sexta.", actor="staff:7101", now=NOW)
+    messages = (await session.exec(select(OutboxMessage).where(OutboxMessage.broadcast_id == created.id)
+                                   .order_by(col(OutboxMessage.id)))).all()
+    assert len(messages) == len(outcomes)
+    for message, outcome in zip(messages, outcomes, strict=True):
+        message.status = outcome
+    await session.commit()
+    return created.id
+
+
+@pytest.mark.browser
+async def test_the_broadcasts_sent_before_show_their_counts_and_stop_goes_once_nothing_waits(
+    root: str, session: AsyncSession, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    """Clara sees her finished broadcast among those "Enviados antes" with 1 sent of 2 and 1 failed; the one whose
+    messages all went has no "Parar o envio" (it would stop nothing), and says it finished."""
+    await import_drivers(session=session, text=demo_csv(NOW.date()), actor="test", settings=settings,
+                         today=NOW.date())
+    drivers = (await session.exec(select(Driver).order_by(col(Driver.id)))).all()
+    drivers[0].person_id, drivers[1].person_id = cast.joao.id, cast.maria.id
+    await session.commit()
+    finished = await _broadcast(session, settings, [OutboxStatus.SENT, OutboxStatus.FAILED])
+    done = await _broadcast(session, settings, [OutboxStatus.SENT, OutboxStatus.SENT])
+    row = await session.get(Broadcast, finished)
+    assert row is not None
+    row.finished_at, row.status = NOW, BroadcastStatus.FINISHED
+    await session.commit()
+    seen = await asyncio.to_thread(_read_pages, root, await new_link(sessions, settings, CLARA),
+                                   ["/painel/avisos", f"/painel/avisos/{done}"])
+    listing, page = seen["/painel/avisos"], seen[f"/painel/avisos/{done}"]
+    assert "Enviados antes" in listing["text"]
+    assert f"Aviso {finished}" in listing["text"] and "1 de 2" in listing["text"]
+    assert "Parar o envio" not in page["text"] and "Concluído." in page["text"]
+    assert listing["axe"] == [] and page["axe"] == []
