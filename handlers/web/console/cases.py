@@ -34,6 +34,7 @@ from models.cases.handling import (
     request_complement,
     staff_case,
 )
+from models.cases.labels import RELATION_LABELS
 from models.cases.previews import PREVIEW_TYPES, NoPreview, image_preview
 from models.cases.protocol import normalize_protocol
 from models.cases.tables import HANDLING_ROLE, CaseAttachment, CaseKind, CaseStatus, Outcome
@@ -148,6 +149,7 @@ async def _case_page(request: web.Request, *, errors: dict[str, str] | None = No
         "title": staff.tr._("Case {protocol}").format(protocol=view.protocol), "case": view,
         "may_act": _may_act(role_there, view), "handover": handover, "colleagues": people, "templates": templates,
         "kinds": KIND_NAMES, "statuses": STATUS_NAMES, "outcomes": OUTCOME_NAMES, "Outcome": Outcome,
+        "relations": RELATION_LABELS,
         "CaseKind": CaseKind, "errors": errors or {}, "values": values, "today": city_today(request),
         "done": staff.tr._(DONE[done]) if done in DONE else None,
     }, status=status)

@@ -21,15 +21,22 @@ from core.db import SessionFactory
 from core.settings import Settings
 from models.audit import record
 from models.broadcasts import Broadcast, BroadcastStatus
+from models.cases.attachments import store_attachment
 from models.cases.filing import file_representation
+from models.cases.limits import CaseLimits
+from models.cases.tables import Relation
 from models.drivers.importing import import_drivers
 from models.drivers.tables import Driver
+from models.notices.filings import store_filing_attachment
+from models.notices.tables import FilingKind, FilingOutcome, NoticeFiling
 from models.outbox import OutboxMessage, OutboxStatus
 from notifications.broadcasts import AudienceChoice, create_broadcast
 from notifications.plugins import load_all
 from tests.auxil.browser import axe_violations, chromium, overflows_horizontally, require_axe, require_browser
+from tests.auxil.case_files import png
 from tests.auxil.case_people import ANA, NOW, Cast, make_cast, representation
 from tests.auxil.console import new_link
+from tests.auxil.notices import cp_auto, issue
 
 WAIT = 15
 CLARA = 7101
@@ -85,6 +92,11 @@ def _read_pages(root: str, link: str, paths: list[str], *, width: int = 1280) ->
             driver.get(root + path)
             WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.TAG_NAME, "h1"))
             seen[path] = {"text": driver.find_element(By.TAG_NAME, "main").text, "axe": axe_violations(driver),
+                          "previews": driver.execute_script(
+                              "return [...document.querySelectorAll('img.attachment')]"
+                              ".map(i => [i.getAttribute('src'), i.complete && i.naturalWidth > 0]);"),
+                          "links": [link.get_attribute("href")
+                                    for link in driver.find_elements(By.CSS_SELECTOR, "a[download]")],
                           "page_scrolls": overflows_horizontally(driver), "tables_scroll": driver.execute_script(
                               "return [...document.querySelectorAll('.table-wrap')]"
                               ".some(w => w.scrollWidth > w.clientWidth + 1);"),
@@ -173,3 +185,57 @@ async def test_the_broadcasts_sent_before_show_their_counts_and_stop_goes_once_n
     assert f"Aviso {finished}" in listing["text"] and "1 de 2" in listing["text"]
     assert "Parar o envio" not in page["text"] and "Concluído." in page["text"]
     assert listing["axe"] == [] and page["axe"] == []
+
+
+@pytest.mark.browser
+async def test_the_case_page_shows_what_the_clerk_must_check(
+    root: str, session: AsyncSession, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    """CP Art. 31 sole paragraph: how the author learned of it and their relation to the accused (a former one with
+    its end), and the caption the author typed under the photo."""
+    photo = await store_attachment(session=session, person_id=cast.joao.id, content=png(), file_name="foto.png",
+                                   limits=CaseLimits.from_settings(settings), already=[],
+                                   caption="O caminhão na frente do número 200")
+    filed = await file_representation(session=session, person_id=cast.joao.id, now=NOW, settings=settings,
+                                      form=representation(attachment_ids=[photo.id], learned_how="Vi da janela",
+                                                          relation=Relation.FORMER,
+                                                          relation_ended_on=NOW.date().replace(year=2025)))
+    seen = await asyncio.to_thread(_read_pages, root, await new_link(sessions, settings, CLARA),
+                                   [f"/painel/casos/{filed.protocol}"])
+    page = seen[f"/painel/casos/{filed.protocol}"]
+    assert "Como o autor ficou sabendo\nVi da janela" in page["text"]
+    assert "Relação com o denunciado\nFoi sócio, diretor, preposto ou empregado, e saiu · até" in page["text"]
+    assert "O caminhão na frente do número 200" in page["text"]
+    assert page["axe"] == []
+
+
+@pytest.mark.browser
+async def test_an_appeal_shows_its_files_the_reclamacao_it_follows_and_the_decision_on_it(
+    root: str, session: AsyncSession, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    """The clerk deciding a recurso (CP Art. 43–46) reads the files sent with it (a photo previewed, each a
+    download), and the reclamação before it with its own file and the decision it appeals against."""
+    issued = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
+    assert issued.notice.id is not None
+    first_file = await store_filing_attachment(session=session, settings=settings, person_id=cast.maria.id,
+                                               content=png(), file_name="terreno.png", already=[])
+    appeal_file = await store_filing_attachment(session=session, settings=settings, person_id=cast.maria.id,
+                                                content=png(seed=1), file_name="recibo.png", already=[])
+    reclamacao = NoticeFiling(notice_id=issued.notice.id, kind=FilingKind.RECLAMACAO, person_id=cast.maria.id,
+                              text="O terreno foi limpo no dia seguinte.", filed_by="person", filed_at=NOW,
+                              decided_at=NOW, decided_by="staff:97002", outcome=FilingOutcome.DENIED,
+                              decision_text="Improcedente: as fotos do fiscal mostram o mato no dia da vistoria.")
+    appeal = NoticeFiling(notice_id=issued.notice.id, kind=FilingKind.RECURSO, person_id=cast.maria.id,
+                          text="Recorro: paguei a limpeza, veja o recibo.", filed_by="person", filed_at=NOW)
+    session.add_all([reclamacao, appeal])  # as file_filing and decide_filing leave them
+    await session.flush()
+    first_file.filing_id, appeal_file.filing_id = reclamacao.id, appeal.id
+    await session.commit()
+    seen = await asyncio.to_thread(_read_pages, root, await new_link(sessions, settings, CLARA), ["/painel/defesas"])
+    page = seen["/painel/defesas"]
+    assert "Recorro: paguei a limpeza" in page["text"] and "O terreno foi limpo no dia seguinte." in page["text"]
+    assert "as fotos do fiscal mostram o mato" in page["text"] and "Improcedente" in page["text"]
+    assert [src.endswith("/previa") and drawn for src, drawn in page["previews"]] == [True, True]
+    assert {link.rsplit("/painel/", 1)[1] for link in page["links"]} == {
+        f"defesas/{appeal.id}/anexos/{appeal_file.id}", f"defesas/{reclamacao.id}/anexos/{first_file.id}"}
+    assert page["axe"] == []
