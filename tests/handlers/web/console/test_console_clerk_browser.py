@@ -36,7 +36,7 @@ from tests.auxil.browser import axe_violations, chromium, overflows_horizontally
 from tests.auxil.case_files import png
 from tests.auxil.case_people import ANA, NOW, Cast, make_cast, representation
 from tests.auxil.console import new_link
-from tests.auxil.notices import cp_auto, issue
+from tests.auxil.notices import cp_auto, designate, issue
 
 WAIT = 15
 CLARA = 7101
@@ -239,3 +239,48 @@ async def test_an_appeal_shows_its_files_the_reclamacao_it_follows_and_the_decis
     assert {link.rsplit("/painel/", 1)[1] for link in page["links"]} == {
         f"defesas/{appeal.id}/anexos/{appeal_file.id}", f"defesas/{reclamacao.id}/anexos/{first_file.id}"}
     assert page["axe"] == []
+
+
+def _find_the_infraction(root: str, link: str) -> dict[str, Any]:
+    """On the issue form, type everyday words in the search field and choose the first suggestion."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    seen: dict[str, Any] = {}
+    with chromium() as driver:
+        wait = WebDriverWait(driver, WAIT)
+        driver.get(root + link)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "button.primary"))
+        driver.find_element(By.CSS_SELECTOR, "button.primary").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "form.signout"))
+        driver.get(root + "/painel/notificacoes/nova")
+        wait.until(lambda d: d.find_elements(By.ID, "f-infraction_search"))
+        driver.find_element(By.ID, "f-offender_name").send_keys("Joaquim Motorista")
+        driver.find_element(By.ID, "f-infraction_search").send_keys("vistoria vencida")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#infraction-results button.found"))
+        seen["axe"] = axe_violations(driver)
+        seen["suggested"] = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#infraction-results button")]
+        seen["url_before"] = driver.current_url
+        driver.find_element(By.CSS_SELECTOR, "#infraction-results button.found").click()
+        wait.until(lambda d: d.find_element(By.ID, "f-infraction_code").get_attribute("value"))
+        seen["code"] = driver.find_element(By.ID, "f-infraction_code").get_attribute("value")
+        seen["law"] = driver.find_element(By.ID, "f-rulebook").get_attribute("value")
+        seen["name"] = driver.find_element(By.ID, "infraction-name").text
+        seen["offender"] = driver.find_element(By.ID, "f-offender_name").get_attribute("value")
+        seen["url_after"] = driver.current_url
+    return seen
+
+
+@pytest.mark.browser
+async def test_the_notice_form_suggests_the_infraction_by_its_words(
+    root: str, session: AsyncSession, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    """As in the chat, "vistoria vencida" finds the Lei 1.533 row; choosing it fills its code and its law in place,
+    without leaving the page or losing what was typed, and the form has 0 axe violations."""
+    await designate(session, settings, CLARA)
+    seen = await asyncio.to_thread(_find_the_infraction, root, await new_link(sessions, settings, CLARA))
+    assert seen["suggested"][0].startswith("L1533-26-I — Não atender a notificação para realizar a vistoria")
+    assert seen["code"] == "L1533-26-I" and seen["law"] == "sapezal-1533"
+    assert seen["name"].startswith("Escolhida: L1533-26-I — ")
+    assert seen["offender"] == "Joaquim Motorista" and seen["url_after"] == seen["url_before"]
+    assert seen["axe"] == []
