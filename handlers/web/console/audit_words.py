@@ -2,7 +2,7 @@
 
 The log stores dotted codes (``console.signin``, ``console_session``, ``days=None``) for machines and for
 ``notice verify``; a clerk reads sentences. An action without a name here (a new one) falls back to its code, and a
-test (``tests/handlers/web/console/test_console_audit_browser.py``) fails for a literal code the models record
+test (``tests/handlers/web/console/test_console_audit_words.py``) fails for a literal code the models record
 unnamed.
 """
 
@@ -19,6 +19,7 @@ ACTIONS: dict[str, str] = {
     "api_token.issue": N_("Created an API key"),
     "api_token.revoke": N_("Revoked an API key"),
     "broadcast.cancel": N_("Stopped sending a broadcast"),
+    "broadcast.create": N_("Created a broadcast"),
     "case.answered": N_("Answered the case"),
     "case.archived": N_("Archived the case"),
     "case.assigned": N_("Assigned the case"),
