@@ -147,6 +147,23 @@ async def new_notice(request: web.Request) -> web.Response:
     return await _form(request, values, {}, reference=reference)
 
 
+async def _reference(request: web.Request, protocol: str) -> CaseReference | None:
+    """The citizen's account of the origin case, kept beside the form while the infraction is sought (issue 18 §6)."""
+    case_id = await _case_by_protocol(request, protocol) if protocol.strip() else None
+    if case_id is None:
+        return None
+    case = await _case(request, case_id)
+    if case is None or not await works_in(request, case.municipality, ISSUERS):
+        return None
+    async with db(request)() as session:
+        try:
+            prefill = await input_from_case(session=session, settings=request.config_dict[SETTINGS], case_id=case_id,
+                                            issuer_name=staff_of(request).name, now=utcnow())
+        except LookupError:
+            return None
+    return prefill.reference
+
+
 async def _case_by_protocol(request: web.Request, raw: str) -> int | None:
     """The id of the case with this protocol (as typed: spaces and case do not matter), or None."""
     protocol = normalize_protocol(raw)
@@ -199,7 +216,8 @@ async def issue(request: web.Request) -> web.StreamResponse:
         row = choice(pressed, await issuing_rulebooks(request)) if pressed else None
         if row is not None:
             values |= {"infraction_code": row.code, "rulebook": row.rulebook}
-        return await _form(request, values, {}, searched=not pressed)
+        return await _form(request, values, {}, searched=not pressed,
+                           reference=await _reference(request, values["case_protocol"]))
     errors: dict[str, list[str]] = {}
     document = None
     if values["offender_document"].strip():
