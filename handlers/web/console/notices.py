@@ -18,7 +18,7 @@ from aiohttp import web
 from core.i18n import N_
 from handlers.web.console.forms import city_today, db, form_text
 from handlers.web.console.guard import console_page, elsewhere, works_in
-from handlers.web.console.infractions import ISSUERS, choice, found, issuing_rulebooks, named, no_match
+from handlers.web.console.infractions import ISSUERS, choice, code_label, found, issuing_rulebooks, named, no_match
 from handlers.web.console.labels import CIENCIA_NAMES
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import staff_of
@@ -27,7 +27,7 @@ from models.cases.protocol import normalize_protocol
 from models.cases.tables import Case
 from models.cases.timeline import CaseNotFound, get_case
 from models.columns import utcnow
-from models.console.notice_list import list_notices, notice_ciencias
+from models.console.notice_list import list_notices, notice_ciencias, origin_protocols
 from models.invalid_input import InvalidInput
 from models.notices.delivery import DeliveryError, StaffListItem, record_edital, record_staff_delivery, staff_list
 from models.notices.documents import offender_document
@@ -79,10 +79,12 @@ async def notice_list(request: web.Request) -> web.Response:
         notices, has_next = await list_notices(session=session, text=text, page=page, municipalities=staff.shown)
         ciencias = await notice_ciencias(session=session, notice_ids=[n.id for n in notices if n.id is not None])
         paid = await payments_of(session=session, notice_ids=[n.id for n in notices if n.id is not None])
+        origins = await origin_protocols(session=session, notices=notices)
     return render(request, "notices.html", {
         "title": staff.tr._("Penalty notices"), "notices": notices, "text": text, "page": page,
         "has_next": has_next, "stages": STAGE_NAMES, "issued": request.query.get("emitida", ""),
-        "ciencias": ciencias, "ciencia_names": CIENCIA_NAMES, "paid": paid,
+        "ciencias": ciencias, "ciencia_names": CIENCIA_NAMES, "paid": paid, "origins": origins,
+        "infraction_label": code_label,
     })
 
 

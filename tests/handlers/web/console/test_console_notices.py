@@ -99,6 +99,8 @@ async def test_a_decided_case_becomes_a_notice_and_its_delivery_is_recorded(
         assert (await session.exec(select(Notice).where(Notice.number == number))).one().case_id == case.id
     listed = await (await client.get("/painel/notificacoes?q=bom+pre")).text()
     assert number in listed
+    assert f'Do caso <a href="/painel/casos/{case.protocol}">{case.protocol}</a>' in listed  # by its protocol
+    assert "CP-I-9 — Atirar animais, lixos, detritos e outros em vias públicas" in listed  # by its name
     pdf = await client.get(f"/painel/notificacoes/{number}.pdf")
     assert pdf.status == 200 and (await pdf.read()).startswith(b"%PDF")
     async with sessions() as session:
