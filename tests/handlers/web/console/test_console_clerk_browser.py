@@ -103,6 +103,9 @@ def _read_pages(root: str, link: str, paths: list[str], *, width: int = 1280) ->
                           "labels": driver.execute_script(
                               "return [...document.querySelectorAll('table.stacks tbody tr:first-child td')]"
                               ".map(td => getComputedStyle(td, '::before').content);")}
+            driver.set_window_size(390, 844)  # and on a phone: no sideways scroll of the page
+            seen[path]["phone_scrolls"] = overflows_horizontally(driver)
+            driver.set_window_size(width, 844)
     return seen
 
 
@@ -127,6 +130,7 @@ async def test_the_audit_log_and_the_templates_page_are_in_words_of_the_readers_
     assert "English" not in templates["text"] and "Español" not in templates["text"]
     assert "{protocol}: o número de protocolo do caso" in templates["text"]
     assert audit["axe"] == [] and templates["axe"] == []
+    assert not audit["phone_scrolls"] and not templates["phone_scrolls"]
 
 
 @pytest.mark.browser
@@ -185,6 +189,7 @@ async def test_the_broadcasts_sent_before_show_their_counts_and_stop_goes_once_n
     assert f"Aviso {finished}" in listing["text"] and "1 de 2" in listing["text"]
     assert "Parar o envio" not in page["text"] and "Concluído." in page["text"]
     assert listing["axe"] == [] and page["axe"] == []
+    assert not listing["phone_scrolls"] and not page["phone_scrolls"]
 
 
 @pytest.mark.browser
@@ -206,7 +211,7 @@ async def test_the_case_page_shows_what_the_clerk_must_check(
     assert "Como o autor ficou sabendo\nVi da janela" in page["text"]
     assert "Relação com o denunciado\nFoi sócio, diretor, preposto ou empregado, e saiu · até" in page["text"]
     assert "O caminhão na frente do número 200" in page["text"]
-    assert page["axe"] == []
+    assert page["axe"] == [] and not page["phone_scrolls"]
 
 
 @pytest.mark.browser
@@ -238,7 +243,7 @@ async def test_an_appeal_shows_its_files_the_reclamacao_it_follows_and_the_decis
     assert [src.endswith("/previa") and drawn for src, drawn in page["previews"]] == [True, True]
     assert {link.rsplit("/painel/", 1)[1] for link in page["links"]} == {
         f"defesas/{appeal.id}/anexos/{appeal_file.id}", f"defesas/{reclamacao.id}/anexos/{first_file.id}"}
-    assert page["axe"] == []
+    assert page["axe"] == [] and not page["phone_scrolls"]
 
 
 def _find_the_infraction(root: str, link: str) -> dict[str, Any]:
