@@ -192,6 +192,11 @@ class Translator:
         name = str(Locale.parse(locale).get_display_name(locale) or locale)
         return name[:1].upper() + name[1:]
 
+    def language_called(self, locale: str) -> str:
+        """The name of a locale in the reader's language, capitalised: "Inglês" for a pt_BR reader of "en"."""
+        name = str(Locale.parse(locale).get_display_name(self._babel_locale) or locale)
+        return name[:1].upper() + name[1:]
+
 
 @cache
 def translator(locale: str, tz_name: str = "America/Cuiaba") -> Translator:

@@ -114,3 +114,16 @@ async def cancel_broadcast(*, session: AsyncSession, broadcast_id: int, actor: s
     )
     await session.commit()
     return cancelled
+
+
+async def past_broadcast_ids(*, session: AsyncSession, municipalities: list[str] | tuple[str, ...],
+                             limit: int = 20) -> list[int]:
+    """The latest broadcasts of these municipalities that have ended (sent to the end or stopped), newest first."""
+    rows = await session.exec(
+        select(Broadcast.id)
+        .where(col(Broadcast.municipality).in_(list(municipalities)),
+               col(Broadcast.finished_at).is_not(None) | (col(Broadcast.status) != BroadcastStatus.ACTIVE))
+        .order_by(col(Broadcast.id).desc())
+        .limit(limit)
+    )
+    return [broadcast_id for broadcast_id in rows.all() if broadcast_id is not None]

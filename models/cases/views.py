@@ -70,6 +70,7 @@ class AttachmentView:
     mime_type: str
     size: int
     sha256: str
+    caption: str | None = None  # what the author typed under it (the chat's caption)
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +230,7 @@ def case_view(
         events=tuple(EventView(at=e.at, kind=e.kind, status=e.status, note=e.note) for e in events),
         attachments=tuple(
             AttachmentView(id=a.id or 0, file_name=attachment_name(case.protocol, n, a.mime_type),
-                           mime_type=a.mime_type, size=a.size, sha256=a.sha256)
+                           mime_type=a.mime_type, size=a.size, sha256=a.sha256, caption=a.caption)
             for n, a in enumerate(attachments, start=1)
         ),
     )

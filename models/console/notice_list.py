@@ -6,6 +6,7 @@ from sqlalchemy import or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from models.cases.tables import Case
 from models.console.case_list import like_pattern
 from models.notices.tables import DocumentKind, Notice, NoticeDelivery
 
@@ -44,3 +45,14 @@ async def notice_ciencias(*, session: AsyncSession, notice_ids: list[int]) -> di
         col(NoticeDelivery.notice_id).in_(notice_ids), NoticeDelivery.document == DocumentKind.NOTICE,
         col(NoticeDelivery.ciencia_on).is_not(None)))).all()
     return {row.notice_id: row for row in rows}
+
+
+async def origin_protocols(*, session: AsyncSession, notices: list[Notice]) -> dict[int, str]:
+    """The protocol of the case each of these notices came from (CP Art. 32), by notice id; staff know a case by it."""
+    case_ids = {notice.case_id for notice in notices if notice.case_id is not None}
+    if not case_ids:
+        return {}
+    rows = (await session.exec(select(Case.id, Case.protocol).where(col(Case.id).in_(list(case_ids))))).all()
+    protocols = dict(rows)
+    return {notice.id: protocols[notice.case_id] for notice in notices
+            if notice.id is not None and notice.case_id is not None and notice.case_id in protocols}

@@ -25,6 +25,7 @@ from handlers.web.console import (
     drivers,
     exports,
     filings,
+    infractions,
     notices,
     open311_keys,
     payments,
@@ -45,7 +46,7 @@ def console_app() -> web.Application:
     app = web.Application(middlewares=[console_guard])
     setup_templates(app)
     for table in (signin.routes, dashboard.routes, cases.routes, bulk.routes, replies.routes, audit.routes,
-                  exports.routes, notices.routes, filings.routes, drivers.routes,
+                  exports.routes, notices.routes, infractions.routes, filings.routes, drivers.routes,
                   broadcasts.routes, places.routes, open311_keys.routes, payments.routes, api_tokens.routes,
                   team.routes, competences.routes):
         app.add_routes(table)

@@ -10,6 +10,7 @@ import datetime as dt
 
 from aiohttp import web
 
+from handlers.web.console.audit_words import ENTITIES, in_words
 from handlers.web.console.forms import db
 from handlers.web.console.guard import console_page, deployment_wide
 from handlers.web.console.rendering import render
@@ -46,6 +47,8 @@ async def audit_log(request: web.Request) -> web.Response:
         events, has_next = await audit_page(session=session, filters=filters, tz=staff.tr.tz)
     base = {key: value for key, value in query.items() if key != "pagina"}
     return render(request, "audit.html", {
-        "title": staff.tr._("Audit log"), "events": events, "filters": filters, "base": base,
+        "title": staff.tr._("Audit log"), "events": [in_words(staff.tr, event) for event in events],
+        "filters": filters, "base": base,
         "has_next": has_next,
+        "entities": sorted(((code, staff.tr._(name)) for code, name in ENTITIES.items()), key=lambda pair: pair[1]),
     })

@@ -29,7 +29,7 @@ from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import ConsoleStaff, staff_of
 from handlers.web.keys import SETTINGS
-from models.broadcasts import Broadcast, BroadcastStatus
+from models.broadcasts import Broadcast, BroadcastStatus, past_broadcast_ids
 from models.columns import utcnow
 from models.outbox import OutboxStatus
 from models.people import Person, Role
@@ -37,6 +37,7 @@ from notifications.audiences import AUDIENCES
 from notifications.broadcasts import (
     AudienceChoice,
     BroadcastRefused,
+    BroadcastView,
     audience_label,
     audience_size,
     broadcast_scope,
@@ -119,11 +120,14 @@ async def _compose(request: web.Request, *, values: dict[str, str] | None = None
         mine = set((await session.exec(select(Broadcast.id).where(
             col(Broadcast.municipality).in_(staff.shown)))).all())
         running = [view for view in await open_broadcasts(session=session) if view.id in mine]
+        past = [view for broadcast_id in await past_broadcast_ids(session=session, municipalities=staff.shown)
+                if (view := await broadcast_view(session=session, broadcast_id=broadcast_id)) is not None]
     return render(request, "broadcasts.html", {
         "title": staff.tr._("Broadcasts"), "audiences": list(AUDIENCES.values()), "values": values or {},
-        "error": error, "shown": shown, "running": running, "labels": {
+        "error": error, "shown": shown, "running": [(view, progress_json(view, staff.tr)) for view in running],
+        "past": [(view, progress_json(view, staff.tr)) for view in past], "labels": {
             view.id: audience_label(AudienceChoice(view.audience, view.days, view.topic), staff.tr)
-            for view in running},
+            for view in (*running, *past)},
     }, status=status)
 
 
@@ -215,9 +219,15 @@ def _broadcast_id(request: web.Request) -> int:
     return int(request.match_info["broadcast_id"])
 
 
-def progress_json(view: Any, tr: Translator) -> dict[str, Any]:
-    """A broadcast's counts for the page and its event stream."""
+def stoppable(view: BroadcastView) -> bool:
+    """Whether "Stop sending" still stops something: the broadcast is active and messages still wait."""
+    return view.status is BroadcastStatus.ACTIVE and view.done < view.recipients
+
+
+def progress_json(view: BroadcastView, tr: Translator) -> dict[str, Any]:
+    """A broadcast's counts for the page and its event stream (``stoppable``: the stop button still matters)."""
     return {"status": view.status.value, "recipients": view.recipients, "done": view.done,
+            "stoppable": stoppable(view),
             "sent": view.counts[OutboxStatus.SENT], "unreachable": view.counts[OutboxStatus.UNREACHABLE],
             "failed": view.counts[OutboxStatus.FAILED], "cancelled": view.counts[OutboxStatus.CANCELLED],
             "waiting": view.counts[OutboxStatus.PENDING] + view.counts[OutboxStatus.SENDING],
@@ -238,7 +248,7 @@ async def progress(request: web.Request) -> web.Response:
             "No such broadcast."))
     return render(request, "broadcast.html", {
         "title": staff.tr._("Broadcast {id}").format(id=view.id), "view": view,
-        "progress": progress_json(view, staff.tr), "active": view.status is BroadcastStatus.ACTIVE,
+        "progress": progress_json(view, staff.tr), "active": stoppable(view),
         "audience": audience_label(AudienceChoice(view.audience, view.days, view.topic), staff.tr),
     })
 

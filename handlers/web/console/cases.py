@@ -19,6 +19,7 @@ from core.i18n import N_
 from handlers.web.citizen_files import citizen_file
 from handlers.web.console.forms import city_today, db, form_text
 from handlers.web.console.guard import console_page, elsewhere, works_in
+from handlers.web.console.infractions import code_label
 from handlers.web.console.labels import KIND_NAMES, OUTCOME_NAMES, STATUS_NAMES
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import ConsoleStaff, staff_of
@@ -34,6 +35,7 @@ from models.cases.handling import (
     request_complement,
     staff_case,
 )
+from models.cases.labels import RELATION_LABELS
 from models.cases.previews import PREVIEW_TYPES, NoPreview, image_preview
 from models.cases.protocol import normalize_protocol
 from models.cases.tables import HANDLING_ROLE, CaseAttachment, CaseKind, CaseStatus, Outcome
@@ -148,6 +150,7 @@ async def _case_page(request: web.Request, *, errors: dict[str, str] | None = No
         "title": staff.tr._("Case {protocol}").format(protocol=view.protocol), "case": view,
         "may_act": _may_act(role_there, view), "handover": handover, "colleagues": people, "templates": templates,
         "kinds": KIND_NAMES, "statuses": STATUS_NAMES, "outcomes": OUTCOME_NAMES, "Outcome": Outcome,
+        "relations": RELATION_LABELS, "infraction_label": code_label,
         "CaseKind": CaseKind, "errors": errors or {}, "values": values, "today": city_today(request),
         "done": staff.tr._(DONE[done]) if done in DONE else None,
     }, status=status)

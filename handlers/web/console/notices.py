@@ -18,13 +18,16 @@ from aiohttp import web
 from core.i18n import N_
 from handlers.web.console.forms import city_today, db, form_text
 from handlers.web.console.guard import console_page, elsewhere, works_in
+from handlers.web.console.infractions import ISSUERS, choice, code_label, found, issuing_rulebooks, named, no_match
 from handlers.web.console.labels import CIENCIA_NAMES
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import staff_of
 from handlers.web.keys import SETTINGS
+from models.cases.protocol import normalize_protocol
 from models.cases.tables import Case
+from models.cases.timeline import CaseNotFound, get_case
 from models.columns import utcnow
-from models.console.notice_list import list_notices, notice_ciencias
+from models.console.notice_list import list_notices, notice_ciencias, origin_protocols
 from models.invalid_input import InvalidInput
 from models.notices.decision_documents import decision_documents
 from models.notices.delivery import DeliveryError, StaffListItem, record_edital, record_staff_delivery, staff_list
@@ -45,13 +48,12 @@ from models.notices.refusals import Refusal, record_refusal
 from models.notices.status import notice_by_number
 from models.notices.tables import CienciaKind, Notice, NoticeDelivery, NoticeType
 from models.payments.recording import payments_of
-from models.people import Role
 from models.rulebooks.catalogue import LAW_TITLES
 from models.rulebooks.procedure import delivery_means
 
 routes = web.RouteTableDef()
-ISSUERS = (Role.CLERK, Role.INSPECTOR)
-FIELDS = ("type", "rulebook", "infraction_code", "offender_name", "offender_document", "offender_address", "place",
+FIELDS = ("type", "rulebook", "infraction_code", "infraction_search", "case_protocol", "offender_name",
+          "offender_document", "offender_address", "place",
           "drawn_up_on", "drawn_up_time", "facts", "witnesses", "inspection_term", "units", "case_id",
           "preliminar_number", "person_id", "person_telegram_id", "infringed_provision", "platform_name",
           "confirm_late")
@@ -80,10 +82,12 @@ async def notice_list(request: web.Request) -> web.Response:
         ciencias = await notice_ciencias(session=session, notice_ids=[n.id for n in notices if n.id is not None])
         paid = await payments_of(session=session, notice_ids=[n.id for n in notices if n.id is not None])
         decisions = await decision_documents(session=session, notice_ids=[n.id for n in notices if n.id is not None])
+        origins = await origin_protocols(session=session, notices=notices)
     return render(request, "notices.html", {
         "title": staff.tr._("Penalty notices"), "notices": notices, "text": text, "page": page,
         "has_next": has_next, "stages": STAGE_NAMES, "issued": request.query.get("emitida", ""),
-        "ciencias": ciencias, "ciencia_names": CIENCIA_NAMES, "paid": paid,
+        "ciencias": ciencias, "ciencia_names": CIENCIA_NAMES, "paid": paid, "origins": origins,
+        "infraction_label": code_label,
         "decisions": decisions, "decision_names": DECISION_NAMES,  # issue 18: each decision's signed PDF
     })
 
@@ -98,14 +102,16 @@ def _values(data: NoticeInput) -> dict[str, str]:
 
 
 async def _form(request: web.Request, values: dict[str, str], errors: dict[str, list[str]],
-                status: int = 200, reference: CaseReference | None = None) -> web.Response:
+                status: int = 200, reference: CaseReference | None = None, searched: bool = False) -> web.Response:
     tr = staff_of(request).tr
-    served = request.config_dict[SETTINGS].municipalities
-    rulebooks = [rulebook for slug in staff_of(request).shown if await works_in(request, slug, ISSUERS)
-                 for rulebook in served[slug].rulebooks]  # the laws of the municipalities where one may issue
-    return render(request, "notice_form.html", {"title": tr._("Issue a penalty notice"), "values": values,
-                                                 "errors": errors, "rulebooks": rulebooks,
-                                                 "law_titles": LAW_TITLES, "reference": reference}, status=status)
+    rulebooks = await issuing_rulebooks(request)  # the laws of the municipalities where one may issue
+    query = values.get("infraction_search", "").strip()
+    return render(request, "notice_form.html", {
+        "title": tr._("Issue a penalty notice"), "values": values, "errors": errors, "rulebooks": rulebooks,
+        "law_titles": LAW_TITLES, "reference": reference,
+        "found": found(query, rulebooks) if searched and query else [], "searched": searched and bool(query),
+        "no_match": no_match(tr), "chosen": named(values.get("infraction_code", ""), rulebooks),
+    }, status=status)
 
 
 @routes.get("/notificacoes/nova")
@@ -139,10 +145,41 @@ async def new_notice(request: web.Request) -> web.Response:
             except LookupError:
                 return message_page(request, status=404, title=staff.tr._("Case not found"), text=staff.tr._(
                     "That case was not decided for a notice."))
-        values = {key: value for key, value in _values(prefill.data).items() if value}
+        values = {key: value for key, value in _values(prefill.data).items() if value and key != "case_id"}
         values["offender_document"] = ""  # typed again by the staff member, never prefilled into the page
+        if case is not None:
+            values["case_protocol"] = case.protocol  # the case as staff know it, never its database id
         reference = prefill.reference  # the citizen's words: beside the form, never in it (issue 18 §6)
     return await _form(request, values, {}, reference=reference)
+
+
+async def _reference(request: web.Request, protocol: str) -> CaseReference | None:
+    """The citizen's account of the origin case, kept beside the form while the infraction is sought (issue 18 §6)."""
+    case_id = await _case_by_protocol(request, protocol) if protocol.strip() else None
+    if case_id is None:
+        return None
+    case = await _case(request, case_id)
+    if case is None or not await works_in(request, case.municipality, ISSUERS):
+        return None
+    async with db(request)() as session:
+        try:
+            prefill = await input_from_case(session=session, settings=request.config_dict[SETTINGS], case_id=case_id,
+                                            issuer_name=staff_of(request).name, now=utcnow())
+        except LookupError:
+            return None
+    return prefill.reference
+
+
+async def _case_by_protocol(request: web.Request, raw: str) -> int | None:
+    """The id of the case with this protocol (as typed: spaces and case do not matter), or None."""
+    protocol = normalize_protocol(raw)
+    if protocol is None:
+        return None
+    async with db(request)() as session:
+        try:
+            return (await get_case(session=session, protocol=protocol)).id
+        except CaseNotFound:
+            return None
 
 
 async def _case(request: web.Request, case_id: int) -> Case | None:
@@ -180,6 +217,13 @@ async def issue(request: web.Request) -> web.StreamResponse:
     tr = staff.tr
     settings = request.config_dict[SETTINGS]
     values = {name: await form_text(request, name, 4000) for name in FIELDS}
+    pressed = await form_text(request, "choose", 120)
+    if pressed or await form_text(request, "search", 2):  # the infraction sought by its words: nothing is issued
+        row = choice(pressed, await issuing_rulebooks(request)) if pressed else None
+        if row is not None:
+            values |= {"infraction_code": row.code, "rulebook": row.rulebook}
+        return await _form(request, values, {}, searched=not pressed,
+                           reference=await _reference(request, values["case_protocol"]))
     errors: dict[str, list[str]] = {}
     document = None
     if values["offender_document"].strip():
@@ -192,6 +236,12 @@ async def issue(request: web.Request) -> web.StreamResponse:
     drawn_at = _parse(values, errors, "drawn_up_time", dt.time.fromisoformat, tr)
     units = _parse(values, errors, "units", Decimal, tr)
     case_id = _parse(values, errors, "case_id", _whole, tr)
+    if values["case_protocol"].strip():  # CP Art. 32: the case that led to it, named by its protocol
+        case_id = await _case_by_protocol(request, values["case_protocol"])
+        if case_id is None:
+            errors.setdefault("case_protocol", []).append(tr._("No case has that protocol number."))
+    if "case_id" in errors:
+        errors.setdefault("case_protocol", []).extend(errors.pop("case_id"))
     person_id = _parse(values, errors, "person_id", _whole, tr)
     person_telegram_id = _parse(values, errors, "person_telegram_id", _whole, tr)
     case = await _case(request, case_id) if case_id is not None else None
@@ -228,8 +278,9 @@ async def issue(request: web.Request) -> web.StreamResponse:
                                         late_confirmed=values["confirm_late"] == "sim")
         except NoticeRefused as refused:
             for problem in refused.problems:
-                field = SIGNATURE_PROBLEMS.get(problem.element) or (problem.element if problem.element in FIELDS else (
-                    "preliminar_number" if problem.element == "preliminar_id" else "units"))
+                field = SIGNATURE_PROBLEMS.get(problem.element) or (
+                    "case_protocol" if problem.element == "case_id" else problem.element if problem.element in FIELDS
+                    else "preliminar_number" if problem.element == "preliminar_id" else "units")
                 errors.setdefault(field, []).append(problem.render(tr))
             return await _form(request, values, errors, status=422)
     raise web.HTTPSeeOther(f"/painel/notificacoes?emitida={issued.notice.number}")

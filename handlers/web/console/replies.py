@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from core.i18n import SUPPORTED_LOCALES
+from core.i18n import N_, SUPPORTED_LOCALES
 from handlers.web.console.forms import db, form_text
 from handlers.web.console.guard import console_page
 from handlers.web.console.rendering import render
@@ -21,6 +21,11 @@ from models.people import Role
 
 routes = web.RouteTableDef()
 ROLES = (Role.CLERK, Role.INSPECTOR, Role.OMBUDSMAN)
+MEANINGS: dict[str, str] = {  # what each placeholder of models.console.replies.PLACEHOLDERS becomes in the reply
+    "protocol": N_("the case's protocol number"),
+    "received_on": N_("the day the case was received"),
+    "due_on": N_("the day the answer is due"),
+}
 
 
 async def _page(request: web.Request, *, error: str | None = None, values: dict[str, str] | None = None,
@@ -31,7 +36,8 @@ async def _page(request: web.Request, *, error: str | None = None, values: dict[
     return render(request, "replies.html", {
         "title": staff.tr._("Reply templates"), "templates": templates, "locales": SUPPORTED_LOCALES,
         "places": dict(staff.places), "shown": staff.shown,
-        "placeholders": PLACEHOLDERS, "error": error, "values": values or {},
+        "placeholders": [(name, staff.tr._(MEANINGS[name])) for name in PLACEHOLDERS],
+        "error": error, "values": values or {},
         "saved": request.query.get("feito") == "1",
     }, status=status)
 

@@ -254,6 +254,7 @@ async def test_the_ombudsman_extends_once_and_answers(
 
 
 CP_LAW = "Lei nº 1.101/2004 – Código de Posturas (Nova Xavantina)"
+CP_I_9 = "CP-I-9 — Atirar animais, lixos, detritos e outros em vias públicas (Art. 53)"  # by its name, not a code
 
 
 async def test_after_notify_the_clerk_reads_the_next_step_and_the_hand_over_in_portuguese(
@@ -272,7 +273,7 @@ async def test_after_notify_the_clerk_reads_the_next_step_and_the_hand_over_in_p
     assert f"Próximo passo: emitir a notificação preliminar do caso {case.protocol}." in handover
     assert f'<a class="button" href="/painel/notificacoes/nova?caso={case.id}">Emitir a notificação</a>' in handover
     fields = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", handover))
-    assert fields == {"Tipo": "notificação preliminar", "Lei": CP_LAW, "Infração": "CP-I-9",
+    assert fields == {"Tipo": "notificação preliminar", "Lei": CP_LAW, "Infração": CP_I_9,
                       "Acusado": "Depósito Bom Preço", "Local": "Rua 7 de Setembro, esquina com Av. Brasil",
                       "Quando": "sexta-feira, 27 de fevereiro de 2026",
                       "Fatos": "Um caminhão despeja entulho e lixo na calçada toda sexta-feira."}
@@ -282,9 +283,9 @@ async def test_after_notify_the_clerk_reads_the_next_step_and_the_hand_over_in_p
     assert "<h2>Observação</h2><p>O responsável tem 10 dias para limpar a calçada.</p>" in page
     assert "<h2>Motivo</h2>" not in page
     # The law once, then its articles (CP Art. 30–32 and the breached rule, Art. 53 Tabela I item 9).
-    infraction = re.search(r"<dt>Infração</dt><dd>(CP-I-9<br>[^<]*)</dd>", page)
+    infraction = re.search(r"<dt>Infração</dt><dd>(CP-I-9[^<]*<br>[^<]*)</dd>", page)
     assert infraction is not None
-    assert infraction.group(1) == f"CP-I-9<br>{CP_LAW}, Art. 30 a 32; Art. 53 (Tabela I, item 9)"
+    assert infraction.group(1) == f"{CP_I_9}<br>{CP_LAW}, Art. 30 a 32; Art. 53 (Tabela I, item 9)"
 
 
 async def test_an_archived_representacao_keeps_its_reason_labelled_motivo(

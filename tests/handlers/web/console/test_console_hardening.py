@@ -54,7 +54,7 @@ async def test_the_audit_log_hides_a_restricted_case_from_admins_and_names_no_au
                                            now=NOW, settings=settings)
     await sign_in(client, sessions, settings, ANA)
     page = await (await client.get("/painel/auditoria")).text()
-    assert restricted.protocol not in page and f"citizen_case {restricted.case_id}<" not in page
+    assert restricted.protocol not in page and f"Caso {restricted.case_id}<" not in page
     assert identified.protocol in page and "<td>o autor</td>" in page
     found = await (await client.get(f"/painel/auditoria?entidade=citizen_case&id={restricted.case_id}")).text()
     assert restricted.protocol not in found  # not by its id either

@@ -82,7 +82,8 @@ async def test_a_decided_case_becomes_a_notice_and_its_delivery_is_recorded(
                      now=NOW)
     csrf = await sign_in(client, sessions, settings, CLARA)
     form = await (await client.get(f"/painel/notificacoes/nova?caso={case.id}")).text()
-    assert 'value="CP-I-9"' in form and f'value="{case.id}"' in form
+    assert 'value="CP-I-9"' in form and f'value="{case.protocol}"' in form  # the case by its protocol
+    assert 'name="case_id"' not in form  # never its database id
     # Issue 18 §6: the citizen's account is beside the form, for reference, never in its fields.
     assert 'value="Depósito Bom Preço"' not in form and "Depósito Bom Preço</dd>" in form
     assert "João Batista Pereira" not in form  # the author never reaches the notice
@@ -94,8 +95,12 @@ async def test_a_decided_case_becomes_a_notice_and_its_delivery_is_recorded(
         "offender_address": "Av. Brasil, 100"}, allow_redirects=False)
     assert issued.status == 303, await issued.text()
     number = issued.headers["Location"].split("emitida=")[1]
+    async with sessions() as session:
+        assert (await session.exec(select(Notice).where(Notice.number == number))).one().case_id == case.id
     listed = await (await client.get("/painel/notificacoes?q=bom+pre")).text()
     assert number in listed
+    assert f'Do caso <a href="/painel/casos/{case.protocol}">{case.protocol}</a>' in listed  # by its protocol
+    assert "CP-I-9 — Atirar animais, lixos, detritos e outros em vias públicas" in listed  # by its name
     pdf = await client.get(f"/painel/notificacoes/{number}.pdf")
     assert pdf.status == 200 and (await pdf.read()).startswith(b"%PDF")
     async with sessions() as session:
