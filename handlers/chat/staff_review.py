@@ -1,8 +1,8 @@
 """/defesas, a reclamação before its decision: vista to each side in turn (CP Art. 40 §1) and diligência (Art. 42).
 
-Thin: each action calls :mod:`models.notices.review` and shows the filing again. The buttons are ``nstf:vis``,
-``nstf:dil`` (asks what the diligência is for, one message) and ``nstf:dild`` (concluded), routed by
-``handlers.chat.staff_notices``, which checks the clerk's role first.
+Thin: each action calls :mod:`models.notices.review` and shows the filing again. The buttons are ``dfs:vis``,
+``dfs:dil`` (asks what the diligência is for, one message) and ``dfs:dild`` (concluded), routed by
+``handlers.chat.notice_filings``, which checks the clerk's role first.
 """
 
 from __future__ import annotations
@@ -56,13 +56,13 @@ def review_lines(tr: Translator, filing: NoticeFiling, view: NoticeView, setting
     if diligencia_pending(filing):
         lines.append(tr._("Converted into a diligência: {text}").format(text=esc(filing.diligencia_text or ""))
                      + small(tr._("Código de Posturas, Art. 42: no appeal for lack of decision while it is pending")))
-        rows.append([(tr._("Diligência concluded"), f"nstf:dild:{filing.id}")])
+        rows.append([(tr._("Diligência concluded"), f"dfs:dild:{filing.id}")])
         return lines, rows
     side = next_vista_side(filing, settings)
     if side is not None and all(window.final_date < today for window in vistas):
         rows.append([(tr._("Give vista to {side} (3 days)").format(side=tr._(SIDE_LABELS[side])),
-                      f"nstf:vis:{filing.id}")])
-    rows.append([(tr._("Order a diligência"), f"nstf:dil:{filing.id}")])
+                      f"dfs:vis:{filing.id}")])
+    rows.append([(tr._("Order a diligência"), f"dfs:dil:{filing.id}")])
     return lines, rows
 
 
@@ -82,7 +82,7 @@ async def ask_diligencia(update: Update, context: BalcaoContext, filing_id: int)
     """What the diligência is for, in one message."""
     await save(context, DILIGENCIA_FORM, "text", {"filing_id": filing_id})
     await reply(update, context, context.tr._("Write in one message what the diligência is for.")
-                + small("Código de Posturas, Art. 42"), markup=keyboard([cancel_row(context, "nstf:cancel")]),
+                + small("Código de Posturas, Art. 42"), markup=keyboard([cancel_row(context, "dfs:cancel")]),
                 edit=True)
 
 
@@ -115,7 +115,7 @@ async def on_diligencia_input(update: Update, context: BalcaoContext, draft: Dra
         await reply(update, context, esc(refused.render(context.tr)))
         return
     await reply(update, context, context.tr._("Diligência ordered. The complaint waits for it."),
-                markup=keyboard([[(context.tr._("◀ Defences to decide"), "nstf:filings")]]))
+                markup=keyboard([[(context.tr._("◀ Defences to decide"), "dfs:filings")]]))
 
 
 async def diligencia_done(update: Update, context: BalcaoContext, filing_id: int, show: ShowFiling) -> None:

@@ -293,6 +293,13 @@ async def on_button(form: Form, update: Update, context: BalcaoContext) -> None:
     query = update.callback_query
     assert query is not None and query.data is not None
     _, action, arg = [*query.data.split(":", 2), "", ""][:3]
+    if action in form.entries:  # opened from another screen (issue from a case): a new instance, prefilled
+        try:
+            await form.entries[action](arg, update, context)
+        except (Forged, LookupError, ValueError):
+            logger.warning("entry refused form=%s length=%d", form.name, len(query.data))
+            await respond(update, context, context.tr._("This button is no longer valid."))
+        return
     if action == "restart":
         await begin(form, update, context)
         return
@@ -320,12 +327,12 @@ async def _button(form: Form, turn: Turn, name: str, step: Step | None, action: 
     if action == "resume" and not arg:
         await ask(form, turn, name)
         return
-    known = UNIVERSAL | {action for each in form.steps for action in each.buttons}
+    known = UNIVERSAL | set(form.review_buttons) | {action for each in form.steps for action in each.buttons}
     if action not in known or not _universal_arg(form, action, arg):
         raise Forged(action)
     at_review = name == REVIEW
     belongs = (
-        (action in ("send", "edit") and at_review)
+        (action in ("send", "edit", *form.review_buttons) and at_review)
         or (action == "files" and step is not None and step.files)
         or (step is not None and action in step.buttons)
     )
@@ -339,6 +346,10 @@ async def _button(form: Form, turn: Turn, name: str, step: Step | None, action: 
         return
     if action == "send":
         await submit(form, turn)
+    elif action in form.review_buttons:
+        turn.data.update((await parsed(form.review_buttons[action](arg, turn))).values)
+        await save_turn(form, turn, REVIEW)
+        await show_review(form, turn)
     elif action == "edit":
         await _edit(form, turn, arg)
     elif action == "files":

@@ -26,7 +26,9 @@ def label(step: Step, turn: Turn) -> str:
 
 
 def _change_rows(form: Form, turn: Turn, names: tuple[str, ...]) -> Rows:
-    named = [step for step in editable(form, turn.data) if step.name in names]
+    """A button per named step that can be changed, in the order named (what the refusal names first)."""
+    steps = {step.name: step for step in editable(form, turn.data)}
+    named = [steps[name] for name in dict.fromkeys(names) if name in steps]
     return [[(f"✏️ {label(step, turn)}", f"{form.prefix}:edit:{step.name}")] for step in named]
 
 
@@ -36,13 +38,13 @@ async def show_review(form: Form, turn: Turn) -> None:
     rows: Rows = []
     if form.review is not None:
         found = await form.review(turn)
-        text = tr._(form.review_intro) + "\n\n" + found.text
+        text = _intro(form, turn) + found.text
         if found.ready:
             rows.append([(tr._(form.send_label), f"{form.prefix}:send")])
         rows += found.rows
         rows += _change_rows(form, turn, found.fields)
     else:
-        text = tr._(form.review_intro) + "\n\n" + form.summary(turn)
+        text = _intro(form, turn) + form.summary(turn)
         rows.append([(tr._(form.send_label), f"{form.prefix}:send")])
     if form.review_note is not None:
         text += "\n\n" + tr._(form.review_note)
@@ -51,6 +53,11 @@ async def show_review(form: Form, turn: Turn) -> None:
         [(tr._("✏️ Change something"), f"{form.prefix}:edit")],
         cancel_row(turn.context, f"{form.prefix}:cancel"),
     ]))
+
+
+def _intro(form: Form, turn: Turn) -> str:
+    """The line above the summary ("" for none: a sub-form's one-line confirmation)."""
+    return turn.tr._(form.review_intro) + "\n\n" if form.review_intro else ""
 
 
 async def ask_what_to_change(form: Form, turn: Turn) -> None:

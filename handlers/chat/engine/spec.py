@@ -86,6 +86,7 @@ class Answer:
 TextParser = Callable[[str, Turn], "Answer | Values | Awaitable[Answer | Values]"]
 ButtonParser = Callable[[str, Turn], "Answer | Values | Awaitable[Answer | Values]"]
 LocationParser = Callable[[float, float, Turn], "Answer | Values"]
+Entry = Callable[[str, Update, BalcaoContext], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +174,10 @@ class Form:
         back: the screen the form was opened from, shown after it is filed or cancelled (like PTB's
             ``map_to_parent``): a sub-form returns there.
         refusal_fields: the steps a refusal names (default: ``InvalidInput.fields`` taken as step names).
+        review_buttons: buttons of the review (``<prefix>:<action>:<arg>``, e.g. confirming a late act): the
+            parser's values are stored and the review shown again.
+        entries: buttons that start the form from another screen (``<prefix>:case:<id>``): each calls
+            ``begin(form, …, prefill=, pending=)`` with what it found.
     """
 
     name: str
@@ -198,6 +203,8 @@ class Form:
     timed_out: str = N_("This form waited more than {hours} hours without an answer, so it was closed. Nothing was "
                         "sent; what you had sent before is kept.")
     back: Callable[[Turn], Awaitable[None]] | None = None
+    review_buttons: Mapping[str, ButtonParser] = field(default_factory=dict)
+    entries: Mapping[str, Entry] = field(default_factory=dict)
 
     def step(self, name: str) -> Step | None:
         """The step called ``name``, if the form has one."""

@@ -17,6 +17,7 @@ from handlers.chat.engine.spec import Form, Turn
 from handlers.chat.replies import esc, keyboard, menu_row, respond
 from models.drafts import claim_submission, find_submission, finish_submission, release_submission
 from models.invalid_input import InvalidInput
+from models.people import PermissionDenied
 
 KEY = "key"
 """The form instance's random token in its data: the submission is claimed once per key."""
@@ -37,6 +38,12 @@ async def submit(form: Form, turn: Turn) -> None:
         async with context.sessions() as session:
             await release_submission(session=session, key=key)
         await refuse(form, turn, refused)
+        return
+    except PermissionDenied:  # e.g. no role in the municipality whose law the act applies (CF Art. 30 I)
+        async with context.sessions() as session:
+            await release_submission(session=session, key=key)
+        await respond(turn.update, context, turn.tr._("Only staff with the right role can do this."),
+                      markup=keyboard([menu_row(context)]))
         return
     except BaseException:
         async with context.sessions() as session:
