@@ -15,9 +15,9 @@ from telegram import Update
 from core.i18n import N_
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine import Filed, Forged, Form, Question, Review, Step, Turn, begin, register_form
-from handlers.chat.notice_filings import filings_command
+from handlers.chat.notice_filings import show_filings
 from handlers.chat.replies import esc, keyboard, menu_row, respond
-from handlers.chat.staff_scope import DECIDERS, outside
+from handlers.chat.staff_scope import DECIDERS, STAFF_TIMED_OUT, outside, staff_idle
 from models.authorities import NotCompetent
 from models.cases.fields import clean_text
 from models.invalid_input import InvalidInput
@@ -93,7 +93,7 @@ async def _open(arg: str, update: Update, context: BalcaoContext) -> None:
 
 
 async def _back(turn: Turn) -> None:
-    await filings_command(turn.update, turn.context)
+    await show_filings(turn.update, turn.context)
 
 
 FORM = Form(
@@ -113,6 +113,8 @@ FORM = Form(
     send_label=N_("✅ Confirm the decision"),
     submit=_submit,
     roles=DECIDERS,
+    timeout=staff_idle,
+    timed_out=STAFF_TIMED_OUT,
     back=_back,
     entries={"open": _open},
 )

@@ -36,6 +36,11 @@ async def filings_command(update: Update, context: BalcaoContext) -> None:
     """``/defesas``: filings waiting for a decision."""
     if not await has_role(update, context, DECIDERS):
         return
+    await show_filings(update, context, edit=update.callback_query is not None)
+
+
+async def show_filings(update: Update, context: BalcaoContext, *, edit: bool = False) -> None:
+    """The filings waiting for a decision, of the municipalities where the clerk holds the role (CF Art. 30 I)."""
     tr = context.tr
     async with context.sessions() as session:
         where = await reach(context, session, DECIDERS)
@@ -50,7 +55,7 @@ async def filings_command(update: Update, context: BalcaoContext) -> None:
             number=esc(notice.number), kind=tr._(FILING_NAMES[filing.kind]), date=tr.short_date(filing.filed_at)))
         rows.append([(notice.number, f"dfs:fil:{filing.id}")])
     rows.append(menu_row(context))
-    await reply(update, context, "\n".join(lines), markup=keyboard(rows), edit=update.callback_query is not None)
+    await reply(update, context, "\n".join(lines), markup=keyboard(rows), edit=edit)
 
 
 async def show_filing(update: Update, context: BalcaoContext, filing_id: int) -> None:

@@ -24,7 +24,7 @@ from handlers.chat.context import BalcaoContext
 from handlers.chat.engine import Answer, Filed, Forged, Form, Question, Step, Turn, begin, register_form, start
 from handlers.chat.notice_issue_review import ELEMENT_STEPS, applies, notice_input, offered_rulebooks, review
 from handlers.chat.replies import esc, keyboard, menu_row, respond
-from handlers.chat.staff_scope import ISSUERS
+from handlers.chat.staff_scope import ISSUERS, STAFF_TIMED_OUT, staff_idle
 from models.cases.catalogue_search import search_infractions
 from models.cases.fields import address, clean_text, past_day
 from models.columns import utcnow
@@ -332,6 +332,8 @@ FORM = Form(
     submit=_submit,
     refusal_fields=_refusal_fields,
     roles=ISSUERS,
+    timeout=staff_idle,
+    timed_out=STAFF_TIMED_OUT,
 )
 register = register_form(FORM)
 

@@ -17,7 +17,7 @@ from handlers.chat.context import BalcaoContext
 from handlers.chat.engine import Filed, Forged, Form, Question, Review, Step, Turn, begin, register_form
 from handlers.chat.notice_deliveries import show_deliveries
 from handlers.chat.replies import esc, respond
-from handlers.chat.staff_scope import ISSUERS, outside
+from handlers.chat.staff_scope import ISSUERS, STAFF_TIMED_OUT, outside, staff_idle
 from models.invalid_input import InvalidInput
 from models.notices.delivery import DeliveryError, link_person, person_by_telegram_id
 from models.notices.tables import Notice
@@ -111,6 +111,8 @@ FORM = Form(
     send_label=N_("✅ Confirm"),
     submit=_submit,
     roles=ISSUERS,
+    timeout=staff_idle,
+    timed_out=STAFF_TIMED_OUT,
     back=_back,
     entries={"open": _open, "sug": _suggested},
 )

@@ -7,10 +7,13 @@ municipalities where they hold the role (``models.people.staff_municipalities``)
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from telegram import Update
 
+from core.i18n import N_
+from core.settings import Settings
 from handlers.chat.context import BalcaoContext
 from handlers.chat.replies import keyboard, menu_row, reply
 from models.notices.tables import Notice
@@ -19,6 +22,14 @@ from models.people import PermissionDenied, Role, require_role, staff_municipali
 ISSUERS = frozenset({Role.INSPECTOR, Role.CLERK})
 DECIDERS = frozenset({Role.CLERK})
 LIST_LIMIT = 20
+STAFF_TIMED_OUT = N_("This waited more than {hours} hours without an answer, so it was closed: nothing was issued "
+                     "or recorded. What was issued or recorded before is kept.")
+"""What a staff form says when it was closed for idleness (``Form.timed_out``)."""
+
+
+def staff_idle(settings: Settings) -> dt.timedelta | None:
+    """How long a staff form may stay idle (``Form.timeout``): ``BALCAO_STAFF_FORM_IDLE_HOURS``, 0 for ever."""
+    return dt.timedelta(hours=settings.staff_form_idle_hours) if settings.staff_form_idle_hours else None
 
 
 async def has_role(update: Update, context: BalcaoContext, allowed: frozenset[Role]) -> bool:

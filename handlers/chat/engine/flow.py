@@ -51,7 +51,7 @@ async def start(form: Form, update: Update, context: BalcaoContext) -> None:
     if not await allowed(form, update, context):
         return
     draft = await current_draft(context, form.name)
-    if draft is not None and idle(form, draft):
+    if draft is not None and idle(form, draft, context.settings):
         await close_idle(form, update, context)
     if not await offer_to_resume(update, context, form=form.name, prefix=form.prefix,
                                  question=context.tr._(form.resume)):

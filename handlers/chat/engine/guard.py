@@ -8,8 +8,11 @@ and what was kept (nothing half-written is filed later by surprise).
 
 from __future__ import annotations
 
+import datetime as dt
+
 from telegram import Update
 
+from core.settings import Settings
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine.spec import Form
 from handlers.chat.replies import keyboard, menu_row, respond
@@ -34,9 +37,14 @@ async def allowed(form: Form, update: Update, context: BalcaoContext) -> bool:
     return True
 
 
-def idle(form: Form, draft: Draft) -> bool:
+def _limit(form: Form, settings: Settings) -> dt.timedelta | None:
+    return form.timeout(settings) if form.timeout is not None else None
+
+
+def idle(form: Form, draft: Draft, settings: Settings) -> bool:
     """Whether the draft waited longer than the form's timeout since its last saved answer."""
-    return form.timeout is not None and utcnow() - draft.updated_at > form.timeout
+    limit = _limit(form, settings)
+    return limit is not None and utcnow() - draft.updated_at > limit
 
 
 async def close_idle(form: Form, update: Update, context: BalcaoContext) -> None:
@@ -45,8 +53,8 @@ async def close_idle(form: Form, update: Update, context: BalcaoContext) -> None
         await discard_draft(session=session, person_id=context.person.id)
         await discard_unfiled(session=session, person_id=context.person.id)
         await session.commit()
-    assert form.timeout is not None
-    hours = int(form.timeout.total_seconds() // 3600)
+    limit = _limit(form, context.settings)
+    hours = int(limit.total_seconds() // 3600) if limit is not None else 0
     await respond(update, context, context.tr._(form.timed_out).format(hours=hours),
                   markup=keyboard([menu_row(context)]))
 
@@ -55,7 +63,7 @@ async def checked(form: Form, update: Update, context: BalcaoContext, draft: Dra
     """Both checks for an update of the form; False: it was answered here and stops."""
     if not await allowed(form, update, context):
         return False
-    if draft is not None and idle(form, draft):
+    if draft is not None and idle(form, draft, context.settings):
         await close_idle(form, update, context)
         return False
     return True

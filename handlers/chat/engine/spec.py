@@ -169,7 +169,8 @@ class Form:
         review: an asynchronous review replacing ``summary`` (the domain computes, and may refuse before Send).
         send_label: msgid of the Send button ("✅ Issue the notice").
         roles: the staff roles allowed to use the form, checked on every update of it (None: anyone).
-        timeout: a draft idle longer than this is closed when its next update arrives (None: never).
+        timeout: how long a draft may stay idle, from the settings: longer, it is closed when its next update
+            arrives (None: never).
         timed_out: msgid said then, with ``{hours}``: that it was closed, and what was kept.
         back: the screen the form was opened from, shown after it is filed or cancelled (like PTB's
             ``map_to_parent``): a sub-form returns there.
@@ -199,7 +200,7 @@ class Form:
     review: Callable[[Turn], Awaitable[Review]] | None = None
     send_label: str = N_("✅ Send")
     roles: frozenset[Role] | None = None
-    timeout: dt.timedelta | None = None
+    timeout: Callable[[Settings], dt.timedelta | None] | None = None
     timed_out: str = N_("This form waited more than {hours} hours without an answer, so it was closed. Nothing was "
                         "sent; what you had sent before is kept.")
     back: Callable[[Turn], Awaitable[None]] | None = None
