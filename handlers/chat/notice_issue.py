@@ -148,7 +148,7 @@ def _infraction(text: str, turn: Turn) -> Answer | dict[str, Any]:
         return _chosen(text.strip(), turn)
     except (CatalogueError, Forged):
         pass
-    matches = search_infractions(text, rulebooks=[str(turn.data.get("rulebook"))], limit=8)
+    matches = search_infractions(text, rulebooks=[turn.data["rulebook"]], limit=8)
     if not matches:
         return Answer(stay=Question(tr._("Nothing found for “{query}”. Try other words or the code.").format(
             query=esc(text))))
