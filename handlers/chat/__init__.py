@@ -23,6 +23,7 @@ from handlers.chat import (
     notice_decision,  # /defesas → the decision
     notice_deliveries,  # /entregas
     notice_delivery_date,  # /entregas → the day of delivery
+    notice_diligencia,  # /defesas → order a diligência (CP Art. 42)
     notice_filings,  # /defesas
     notice_issue,  # /emitir
     notice_link,  # /entregas → address a notice to a person of the bot
@@ -43,7 +44,8 @@ from handlers.chat.private import only_private_chats
 
 AREAS: tuple[ModuleType, ...] = (
     start, representation, ombudsman, follow, my_data, staff_queue, broadcasts, reminders, drivers, notices,
-    notice_issue, notice_deliveries, notice_delivery_date, notice_link, notice_filings, notice_decision, staff_notices,
+    notice_issue, notice_deliveries, notice_delivery_date, notice_link, notice_filings, notice_decision,
+    notice_diligencia, staff_notices,
     console_link, city,
 )
 

@@ -2,7 +2,8 @@
 
 Screens only: the list, one filing with its text, files, vista to each side and a diligência (Art. 40 §1, Art. 42:
 ``handlers.chat.staff_review``). The decision itself (its text, then the confirmation) is the sub-form
-``handlers.chat.notice_decision`` on ``handlers.chat.engine``, which comes back to this list. The role is checked
+``handlers.chat.notice_decision`` on ``handlers.chat.engine``, which comes back to this list, as does ordering a
+diligência (``handlers.chat.notice_diligencia``). The role is checked
 on every button. Buttons: ``dfs:…``.
 """
 
@@ -16,10 +17,9 @@ from telegram.ext import Application, CallbackQueryHandler
 from core.i18n import N_
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
-from handlers.chat.forms import cancel_form
 from handlers.chat.notices import today_of
 from handlers.chat.replies import esc, keyboard, menu_row, reply
-from handlers.chat.staff_review import ask_diligencia, diligencia_done, review_lines, vista
+from handlers.chat.staff_review import diligencia_done, review_lines, vista
 from handlers.chat.staff_scope import DECIDERS, LIST_LIMIT, has_role, outside, reach, refuse_other_municipality
 from models.notices.filings import attachments_of, pending_filings
 from models.notices.status import notice_view
@@ -118,9 +118,6 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     action, *args = query.data.split(":")[1:]
     if not await has_role(update, context, DECIDERS):
         return
-    if action == "cancel":  # the diligência's question (``handlers.chat.staff_review``)
-        await cancel_form(update, context)
-        return
     filing_id = int(args[0]) if args and args[0].isdigit() else None
     if action == "filings" or filing_id is None:
         await filings_command(update, context)
@@ -132,8 +129,6 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
         await send_files(update, context, filing_id)
     elif action == "vis":
         await vista(update, context, filing_id, show_filing)
-    elif action == "dil":
-        await ask_diligencia(update, context, filing_id)
     elif action == "dild":
         await diligencia_done(update, context, filing_id, show_filing)
     else:

@@ -212,9 +212,10 @@ async def test_staff_give_vista_and_order_a_diligencia_in_defesas_cp_art_40_par_
     assert "Dar vista: pessoa autuada (3 dias)" in [b["text"] for b in detail.inline_buttons]
     after_vista = await clara.press_and_edit(detail, f"dfs:vis:{filing.id}", "Vista para alegações finais até")
     assert not [b for b in after_vista.inline_buttons if b["callback_data"].startswith("dfs:vis:")]  # in turn
-    asked = await clara.press_and_edit(after_vista, f"dfs:dil:{filing.id}", "para que é a diligência")
-    ordered = await clara.send("Vistoria no terreno com o proprietário.", "Diligência registrada")
-    assert asked.message_id < ordered.message_id
+    asked = await clara.press(after_vista, f"dlg:open:{filing.id}", "para que é a diligência")
+    confirm = await clara.send("Vistoria no terreno com o proprietário.", "Convertido em diligência")
+    ordered = await clara.press(confirm, "dlg:send", "Diligência registrada")
+    assert asked.message_id < confirm.message_id < ordered.message_id
     again = await clara.send("/defesas", "Defesas e recursos a decidir")
     shown = await clara.press_and_edit(again, f"dfs:fil:{filing.id}", "Convertido em diligência")
     assert "Art. 42" in shown.text
