@@ -54,7 +54,9 @@ def register_form(form: Form) -> Callable[[Application[Any, Any, Any, Any, Any, 
             await on_edit(form, update, context, draft.step, copy.deepcopy(draft.data))
 
     async def pressed(update: Update, context: BalcaoContext) -> None:
-        if await checked(form, update, context, await current_draft(context, form.name)):
+        parts = (update.callback_query.data or "").split(":") if update.callback_query is not None else []
+        opens = len(parts) > 1 and parts[1] in form.entries  # an entry starts afresh: no idle draft to close
+        if await checked(form, update, context, None if opens else await current_draft(context, form.name)):
             await on_button(form, update, context)
 
     if form.name in FORMS:
