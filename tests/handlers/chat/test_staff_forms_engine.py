@@ -190,3 +190,22 @@ async def test_two_taps_on_confirm_the_decision_decide_once_and_return_to_defesa
     assert sum("Decidido" in text for text in later) == 1
     assert emulator.world.chat(emulator.bot, CLARA).messages[confirm.message_id].edits == 0
     await emulator.wait_until(lambda: not emulator.unanswered_callbacks())
+
+
+async def test_buttons_of_messages_sent_before_the_split_still_open_their_screen(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """A notification's "Notificações a entregar" (``nstf:list``) already in a chat opens /entregas; an old button
+    of the hand-rolled /emitir (``nstf:issue``) says it is no longer valid and issues nothing (a regression guard:
+    main answered both itself)."""
+    clara = await _staff(emulator, sessions, settings, CLARA, "Clara", Role.CLERK)
+    menu = await clara.send("/entregas", "Notificações a entregar")
+    mark = clara._mark()
+    emulator.press_button(clara.user, menu, "nstf:list", forged=True)
+    await clara._expect(mark, "Notificações a entregar")
+    mark = clara._mark()
+    emulator.press_button(clara.user, menu, "nstf:issue", forged=True)
+    await clara._expect(mark, "Esse botão não vale mais")
+    async with sessions() as session:
+        assert (await session.exec(select(Notice))).all() == []
+    await emulator.wait_until(lambda: not emulator.unanswered_callbacks())
