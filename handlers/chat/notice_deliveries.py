@@ -110,7 +110,7 @@ async def show_delivery(update: Update, context: BalcaoContext, delivery_id: int
                       f"lnk:sug:{notice.id}:{claimant.telegram_user_id}")])
     if notice.person_id is None:
         rows.append([(tr._("Address it to a person of the bot"), f"lnk:open:{notice.id}")])
-    rows += [[(tr._("📄 PDF"), f"ent:pdf:{notice.id}"), (tr._("◀ Back"), "ent:list")], menu_row(context)]
+    rows += [[(tr._("📄 PDF"), f"ent:pdf:{notice.id}"), (tr._("◀ Notices to deliver"), "ent:list")], menu_row(context)]
     await reply(update, context, "\n".join(lines), markup=keyboard(rows), edit=True)
 
 

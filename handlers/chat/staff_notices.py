@@ -10,8 +10,8 @@ Each is now a module with its own prefix, on ``handlers.chat.engine`` where it i
   the vista and diligência of ``handlers.chat.staff_review``.
 
 Messages already in people's chats carry the old buttons (a notification's "Notices to deliver" and "Open it",
-/pendencias' "Issue the notice now"): those still open their screen here; any other old button says it is no
-longer valid and edits nothing.
+/pendencias' "Issue the notice now", a delivery's "◀ Back"): those still open their screen here; any other old
+button says it is no longer valid and edits nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler
 
 from handlers.chat.context import BalcaoContext
-from handlers.chat.notice_deliveries import show_deliveries
+from handlers.chat.notice_deliveries import show_deliveries, show_delivery
 from handlers.chat.notice_filings import show_filing
 from handlers.chat.notice_issue import FORM as ISSUE
 from handlers.chat.replies import keyboard, menu_row, respond
@@ -36,11 +36,13 @@ async def on_old_button(update: Update, context: BalcaoContext) -> None:
     _, action, arg = [*query.data.split(":", 2), "", ""][:3]
     if action == "list" and await has_role(update, context, ISSUERS):
         await show_deliveries(update, context)
+    elif action == "dlv" and arg.isdigit() and await has_role(update, context, ISSUERS):
+        await show_delivery(update, context, int(arg))
     elif action == "fil" and arg.isdigit() and await has_role(update, context, DECIDERS):
         await show_filing(update, context, int(arg))
     elif action == "case" and arg.isdigit() and await has_role(update, context, ISSUERS):
         await ISSUE.entries["case"](arg, update, context)
-    elif action not in ("list", "fil", "case"):
+    elif action not in ("list", "dlv", "fil", "case"):
         await respond(update, context, context.tr._("This button is no longer valid."),
                       markup=keyboard([menu_row(context)]))
 
