@@ -367,6 +367,11 @@ class Settings(BaseSettings):
     console_idle_minutes: int = Field(
         default=30, ge=1, description="Staff console: a session unused this long is closed."
     )
+    staff_form_idle_hours: int = Field(
+        default=12, ge=0,
+        description="Chat: a staff form (/emitir, the decision, a delivery) idle this long is closed at its next "
+        "message, saying so (0: never). A half-written act is not resumed days later by surprise.",
+    )
     console_session_hours: int = Field(
         default=12, ge=1, le=24 * 7,
         description="Staff console: a session ends this long after sign-in, however busy (OWASP ASVS V3.3.1).",

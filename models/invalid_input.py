@@ -2,6 +2,10 @@
 
 A leaf of the models (it imports only :mod:`core.i18n`), so any area raises it: the citizens' fields, the driver
 registry's identifiers and import. The reader's side translates first, then formats (:meth:`InvalidInput.render`).
+
+``fields`` names what the refusal is about, in the vocabulary of the thing refused (a form's fields, a notice's
+elements as ``models.notices.issuing.Problem.element``): a form offers "change this answer" from it, never from the
+wording of the message, so a reworded msgid keeps its button.
 """
 
 from __future__ import annotations
@@ -19,10 +23,12 @@ class InvalidInput(ValueError):
     a reason, e.g. ``"{column}: {reason}"``) is rendered in the same language.
     """
 
-    def __init__(self, message: str, **params: Any) -> None:
+    def __init__(self, message: str, *, fields: tuple[str, ...] = (), **params: Any) -> None:
         super().__init__(message)
         self.message = message
         self.params = params
+        self.fields = fields
+        """What the refusal is about (e.g. ``("occurred_on",)``): the answers to offer to change."""
 
     def render(self, tr: Translator) -> str:
         """The explanation in the reader's language (dates as people say them)."""

@@ -208,7 +208,7 @@ def render_limit_warning(payload: dict[str, Any], tr: Translator) -> Rendered:
                 "in person, by post with AR, or by edital.").format(
         number=f"<b>{_esc(payload['number'])}</b>", date=tr.date(final), when=when)
     text += small(tr._("Lei 1.533/2020, Art. 22 §1: 90 days, or it goes to the Dívida Ativa"))
-    return Rendered(text=text, buttons=[[(tr._("Notices to deliver"), "nstf:list")]])
+    return Rendered(text=text, buttons=[[(tr._("Notices to deliver"), "ent:list")]])
 
 
 @renderer(DECISION_WARNING)
@@ -230,7 +230,7 @@ def render_decision_warning(payload: dict[str, Any], tr: Translator) -> Rendered
         text = tr._("⚠️ The complaint on notice {number} must be decided by {date} ({when}).").format(**values)
         text += small(tr._("Código de Posturas, {article}: after it the person may appeal (Art. 42)").format(
             article=rule.article))
-    return Rendered(text=text, buttons=[[(tr._("Open it"), f"nstf:fil:{int(payload['filing_id'])}")]])
+    return Rendered(text=text, buttons=[[(tr._("Open it"), f"dfs:fil:{int(payload['filing_id'])}")]])
 
 
 async def enqueue_reminder(*, session: Any, person_id: int, notice_id: int, number: str, rule_id: str,

@@ -21,11 +21,18 @@ from handlers.chat import (
     drivers,  # /situacao, /vincular, /desvincular (Lei 1.533/2020)
     follow,  # /acompanhar
     my_data,  # /meusdados
+    notice_decision,  # /defesas → the decision
+    notice_deliveries,  # /entregas
+    notice_delivery_date,  # /entregas → the day of delivery
+    notice_diligencia,  # /defesas → order a diligência (CP Art. 42)
+    notice_filings,  # /defesas
+    notice_issue,  # /emitir
+    notice_link,  # /entregas → address a notice to a person of the bot
     notices,  # /notificacoes
     ombudsman,  # /ouvidoria
     reminders,  # /lembretes
     representation,  # /representacao
-    staff_notices,  # /emitir, /entregas, /defesas
+    staff_notices,  # the nstf: buttons of messages sent before /emitir, /entregas and /defesas were split
     staff_queue,  # /pendencias
     start,  # /start, menu, /ajuda, /idioma, /cancelar, /privacidade
 )
@@ -38,7 +45,9 @@ from handlers.chat.private import only_private_chats
 
 AREAS: tuple[ModuleType, ...] = (
     start, representation, ombudsman, follow, my_data, staff_queue, broadcasts, reminders, drivers, notices,
-    staff_notices, delivery_refusals, console_link, city,
+    notice_issue, notice_deliveries, notice_delivery_date, notice_link, notice_filings, notice_decision,
+    notice_diligencia, staff_notices, delivery_refusals,
+    console_link, city,
 )
 
 

@@ -72,7 +72,7 @@ async def _delivery(context: BalcaoContext, delivery_id: int) -> tuple[NoticeDel
 
 
 def _back(context: BalcaoContext, delivery_id: int) -> list[list[tuple[str, str]]]:
-    return [[(context.tr._("◀ Back"), f"nstf:dlv:{delivery_id}")], menu_row(context)]
+    return [[(context.tr._("◀ Back"), f"ent:dlv:{delivery_id}")], menu_row(context)]
 
 
 async def show_refusals(update: Update, context: BalcaoContext, delivery_id: int) -> None:
@@ -125,7 +125,7 @@ async def record(update: Update, context: BalcaoContext, delivery_id: int, refus
         lines.append(tr._("The preliminary notice was refused: draw up the infraction report now with /emitir, "
                           "citing {number} (Código de Posturas, Art. 29).").format(number=esc(done.notice.number)))
     await reply(update, context, "\n".join(lines), markup=keyboard(
-        [[(tr._("◀ Notices to deliver"), "nstf:list")], menu_row(context)]), edit=True)
+        [[(tr._("◀ Notices to deliver"), "ent:list")], menu_row(context)]), edit=True)
 
 
 async def on_button(update: Update, context: BalcaoContext) -> None:

@@ -30,7 +30,6 @@ from models.cases.catalogue_search import search_infractions
 from models.cases.filing import (
     RIDE_HAILING_BY_KEY,
     RIDE_HAILING_REASONS,
-    NotAdmitted,
     RideHailingForm,
     file_representation,
     file_ride_hailing_report,
@@ -279,20 +278,17 @@ def _start(turn: Turn) -> dict[str, Any]:
     return {} if len(kinds) == 2 else {"kind": kinds[0]}
 
 
-REFUSALS = {
-    "The law asks for your name, profession and address (Código de Posturas, Art. 31).": ("name", "profession",
-                                                                                          "address"),
-    "Please send evidence, or say where it can be found (Código de Posturas, Art. 31).": ("evidence",),
-    "Please say how you learned of it (Código de Posturas, Art. 31).": ("learned",),
-    "Please say when you left.": ("relation",),
+FIELD_STEPS = {
+    "author.name": "name", "author.profession": "profession", "author.address": "address",
+    "evidence_note": "evidence", "attachment_ids": "evidence", "learned_how": "learned",
+    "occurred_on": "when", "relation_ended_on": "relation",
 }
-"""The answers each refusal of ``models.cases.filing`` names (offered as buttons to change them)."""
+"""The step answering each field of ``models.cases.filing.RepresentationForm`` a refusal names
+(``InvalidInput.fields``)."""
 
 
 def _refusal_fields(refused: InvalidInput) -> tuple[str, ...]:
-    if isinstance(refused, NotAdmitted):  # CP Art. 31 sole paragraph: the date of the facts, or the relation
-        return ("when", "relation")
-    return REFUSALS.get(refused.message, ())
+    return tuple(dict.fromkeys(FIELD_STEPS[name] for name in refused.fields if name in FIELD_STEPS))
 
 
 async def submit(turn: Turn) -> Filed:

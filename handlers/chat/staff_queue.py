@@ -25,7 +25,7 @@ from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.follow import days_left_text, render_case
 from handlers.chat.forms import busy_elsewhere, cancel_row, current_draft, form_input, save
 from handlers.chat.replies import acknowledge, esc, keyboard, menu_row, respond
-from handlers.chat.staff_notices import ISSUERS
+from handlers.chat.staff_scope import ISSUERS
 from models.cases.access import CaseNotReadable
 from models.cases.fields import clean_text
 from models.cases.handling import (
@@ -324,8 +324,8 @@ async def _execute(update: Update, context: BalcaoContext, data: dict[str, Any])
         ).format(notice=kind, protocol=esc(handover.protocol), case_id=handover.case_id)
     rows = [[(tr._("◀ Pending cases"), "pend:list")], menu_row(context)]
     if decision is not None and decision.handover is not None and context.person.staff_role in ISSUERS:
-        # Issue 9 item 6: the hand-over leads to /emitir, prefilled from the case (handlers.chat.staff_notices).
-        rows.insert(0, [(tr._("Issue the notice now"), f"nstf:case:{decision.handover.case_id}")])
+        # Issue 9 item 6: the hand-over leads to /emitir, prefilled from the case (handlers.chat.notice_issue).
+        rows.insert(0, [(tr._("Issue the notice now"), f"emit:case:{decision.handover.case_id}")])
     await respond(update, context, done, markup=keyboard(rows))
 
 

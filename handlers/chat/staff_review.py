@@ -1,8 +1,8 @@
 """/defesas, a reclamação before its decision: vista to each side in turn (CP Art. 40 §1) and diligência (Art. 42).
 
-Thin: each action calls :mod:`models.notices.review` and shows the filing again. The buttons are ``nstf:vis``,
-``nstf:dil`` (asks what the diligência is for, one message) and ``nstf:dild`` (concluded), routed by
-``handlers.chat.staff_notices``, which checks the clerk's role first.
+Thin: each action calls :mod:`models.notices.review` and shows the filing again. The buttons are ``dfs:vis`` and
+``dfs:dild`` (concluded), routed by ``handlers.chat.notice_filings``, which checks the clerk's role first; ordering
+the diligência is the sub-form ``handlers.chat.notice_diligencia`` (``dlg:open``).
 """
 
 from __future__ import annotations
@@ -15,21 +15,15 @@ from telegram import Update
 from core.i18n import N_, Translator
 from core.settings import Settings
 from handlers.chat.context import BalcaoContext
-from handlers.chat.forms import cancel_row, form_input, save
-from handlers.chat.replies import esc, keyboard, reply
-from models.cases.fields import clean_text
-from models.drafts import Draft, discard_draft
-from models.invalid_input import InvalidInput
+from handlers.chat.replies import esc, reply
 from models.notices.filings import FilingRefused
-from models.notices.review import conclude_diligencia, next_vista_side, open_vista, order_diligencia
+from models.notices.review import conclude_diligencia, next_vista_side, open_vista
 from models.notices.status import NoticeView
-from models.notices.tables import FilingKind, Notice, NoticeFiling
+from models.notices.tables import FilingKind, NoticeFiling
 from models.notices.windows import diligencia_pending
-from models.people import PermissionDenied, Role, require_role
 from models.rulebooks.catalogue import CP
 from notifications.telegram_text import small
 
-DILIGENCIA_FORM = "notice_diligencia"
 SIDE_LABELS = {"autuado": N_("the person notified (autuado)"), "autuante": N_("the inspector (autuante)")}
 ShowFiling = Callable[[Update, BalcaoContext, int], Awaitable[None]]
 
@@ -56,13 +50,13 @@ def review_lines(tr: Translator, filing: NoticeFiling, view: NoticeView, setting
     if diligencia_pending(filing):
         lines.append(tr._("Converted into a diligência: {text}").format(text=esc(filing.diligencia_text or ""))
                      + small(tr._("Código de Posturas, Art. 42: no appeal for lack of decision while it is pending")))
-        rows.append([(tr._("Diligência concluded"), f"nstf:dild:{filing.id}")])
+        rows.append([(tr._("Diligência concluded"), f"dfs:dild:{filing.id}")])
         return lines, rows
     side = next_vista_side(filing, settings)
     if side is not None and all(window.final_date < today for window in vistas):
         rows.append([(tr._("Give vista to {side} (3 days)").format(side=tr._(SIDE_LABELS[side])),
-                      f"nstf:vis:{filing.id}")])
-    rows.append([(tr._("Order a diligência"), f"nstf:dil:{filing.id}")])
+                      f"dfs:vis:{filing.id}")])
+    rows.append([(tr._("Order a diligência"), f"dlg:open:{filing.id}")])
     return lines, rows
 
 
@@ -76,46 +70,6 @@ async def vista(update: Update, context: BalcaoContext, filing_id: int, show: Sh
         await reply(update, context, esc(refused.render(context.tr)), edit=True)
         return
     await show(update, context, filing_id)
-
-
-async def ask_diligencia(update: Update, context: BalcaoContext, filing_id: int) -> None:
-    """What the diligência is for, in one message."""
-    await save(context, DILIGENCIA_FORM, "text", {"filing_id": filing_id})
-    await reply(update, context, context.tr._("Write in one message what the diligência is for.")
-                + small("Código de Posturas, Art. 42"), markup=keyboard([cancel_row(context, "nstf:cancel")]),
-                edit=True)
-
-
-@form_input(DILIGENCIA_FORM, title=N_("the diligência being ordered"))
-async def on_diligencia_input(update: Update, context: BalcaoContext, draft: Draft) -> None:
-    """Order the diligência with the text sent (clerks, checked again now)."""
-    try:
-        async with context.sessions() as session:
-            filing = await session.get(NoticeFiling, int(draft.data["filing_id"]))
-            notice = await session.get(Notice, filing.notice_id) if filing is not None else None
-            # The role is held in the notice's municipality (CF Art. 30 I: each city hall, its own staff).
-            await require_role(session=session, telegram_user_id=context.person.telegram_user_id,
-                               allowed=frozenset({Role.CLERK}),
-                               municipality=notice.municipality if notice else context.person.municipality)
-    except PermissionDenied:
-        await reply(update, context, context.tr._("Only staff with the right role can do this."))
-        return
-    message = update.effective_message
-    try:
-        text = clean_text((message.text or "") if message else "", min_length=5, max_length=4000)
-    except InvalidInput as bad:
-        await reply(update, context, bad.render(context.tr))
-        return
-    try:
-        async with context.sessions() as session:
-            await order_diligencia(session=session, settings=context.settings, filing_id=int(draft.data["filing_id"]),
-                                   text=text, decider_telegram_id=context.person.telegram_user_id)
-            await discard_draft(session=session, person_id=context.person.id)
-    except FilingRefused as refused:
-        await reply(update, context, esc(refused.render(context.tr)))
-        return
-    await reply(update, context, context.tr._("Diligência ordered. The complaint waits for it."),
-                markup=keyboard([[(context.tr._("◀ Defences to decide"), "nstf:filings")]]))
 
 
 async def diligencia_done(update: Update, context: BalcaoContext, filing_id: int, show: ShowFiling) -> None:

@@ -187,17 +187,20 @@ def check_representation(form: RepresentationForm, *, evidence_later: bool = Fal
             (Art. 31, sole paragraph).
     """
     if not (form.author.name and form.author.profession and form.author.address):
-        raise InvalidInput(N_("The law asks for your name, profession and address (Código de Posturas, Art. 31)."))
+        raise InvalidInput(N_("The law asks for your name, profession and address (Código de Posturas, Art. 31)."),
+                           fields=("author.name", "author.profession", "author.address"))
     # CP Art. 31: "será acompanhada de provas ou indicará os elementos deste"
     if not form.attachment_ids and not form.evidence_note and not evidence_later:
         raise InvalidInput(
-            N_("Please send evidence, or say where it can be found (Código de Posturas, Art. 31).")
+            N_("Please send evidence, or say where it can be found (Código de Posturas, Art. 31)."),
+            fields=("evidence_note", "attachment_ids"),
         )
     if not form.learned_how:
-        raise InvalidInput(N_("Please say how you learned of it (Código de Posturas, Art. 31)."))
+        raise InvalidInput(N_("Please say how you learned of it (Código de Posturas, Art. 31)."),
+                           fields=("learned_how",))
     if form.relation is Relation.FORMER:
         if form.relation_ended_on is None:
-            raise InvalidInput(N_("Please say when you left."))
+            raise InvalidInput(N_("Please say when you left."), fields=("relation_ended_on",))
         if form.occurred_on < form.relation_ended_on:
             raise NotAdmitted(
                 N_(
@@ -205,6 +208,7 @@ def check_representation(form: RepresentationForm, *, evidence_later: bool = Fal
                     "facts from before they left (Código de Posturas, Art. 31, sole paragraph). You left on "
                     "{left}, and the facts are from before that date."
                 ),
+                fields=("occurred_on", "relation_ended_on"),
                 left=form.relation_ended_on,
             )
 

@@ -34,6 +34,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.i18n import N_, Translator
 from core.settings import Settings
@@ -100,7 +101,7 @@ class RowProblem:
         return self.reason.render(tr)
 
 
-def row_problem(line: int, message: str, **params: object) -> RowProblem:
+def row_problem(line: int, message: str, **params: Any) -> RowProblem:
     """A problem of the file's ``line``: a msgid (marked with ``N_``) and its parameters."""
     return RowProblem(line, InvalidInput(message, **params))
 

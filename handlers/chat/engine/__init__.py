@@ -5,8 +5,11 @@ parser from ``models/`` that turns an input into a value or a refusal, its butto
 the engine does the rest once for every form: saving after each step (``draft`` table), resuming after a restart,
 Cancel and /cancelar, the review with a button for every answer, refusals that offer to change the answer they
 name, the submission filed once however many presses of Send arrive (``form_submission``), stale and forged
-buttons, typed "sim"/"não", and edits of earlier answers. Updates of one person arrive in order
-(``bot.ordering``), so an album's photos and a double tap are handled one after the other.
+buttons, typed "sim"/"não", typed "voltar" (``back``), and edits of earlier answers. A form may also declare an
+asynchronous review that refuses before Send (``review``), the staff roles checked on every update and a timeout
+for idle drafts (``guard``), the Send button's label, and the screen it returns to when done (``Form.back``);
+``begin(form, …, prefill=, pending=)`` starts it prefilled at the steps left to answer. Updates of one person
+arrive in order (``bot.ordering``), so an album's photos and a double tap are handled one after the other.
 
 Use::
 
@@ -30,24 +33,31 @@ from telegram.ext import Application, CallbackQueryHandler
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine.edits import on_edit
 from handlers.chat.engine.flow import begin, on_button, on_input, start
-from handlers.chat.engine.spec import Answer, Filed, Forged, Form, Question, Step, Turn
-from handlers.chat.forms import FORMS, RegisteredForm
+from handlers.chat.engine.guard import checked
+from handlers.chat.engine.spec import Answer, Filed, Forged, Form, Question, Review, Step, Turn
+from handlers.chat.forms import FORMS, RegisteredForm, current_draft
 from models.drafts import Draft
 
-__all__ = ["Answer", "Filed", "Forged", "Form", "Question", "Step", "Turn", "begin", "register_form", "start"]
+__all__ = ["Answer", "Filed", "Forged", "Form", "Question", "Review", "Step", "Turn", "begin", "register_form",
+           "start"]
 
 
 def register_form(form: Form) -> Callable[[Application[Any, Any, Any, Any, Any, Any]], None]:
     """Route the form's free input and edits to the engine; return the ``register`` adding its buttons."""
 
     async def typed(update: Update, context: BalcaoContext, draft: Draft) -> None:
-        await on_input(form, update, context, draft.step, copy.deepcopy(draft.data), was_asked=draft.asked)
+        if await checked(form, update, context, draft):
+            await on_input(form, update, context, draft.step, copy.deepcopy(draft.data), was_asked=draft.asked)
 
     async def edited(update: Update, context: BalcaoContext, draft: Draft) -> None:
-        await on_edit(form, update, context, draft.step, copy.deepcopy(draft.data))
+        if await checked(form, update, context, draft):
+            await on_edit(form, update, context, draft.step, copy.deepcopy(draft.data))
 
     async def pressed(update: Update, context: BalcaoContext) -> None:
-        await on_button(form, update, context)
+        parts = (update.callback_query.data or "").split(":") if update.callback_query is not None else []
+        opens = len(parts) > 1 and parts[1] in form.entries  # an entry starts afresh: no idle draft to close
+        if await checked(form, update, context, None if opens else await current_draft(context, form.name)):
+            await on_button(form, update, context)
 
     if form.name in FORMS:
         raise ValueError(f"form {form.name!r} registered twice")

@@ -18,26 +18,28 @@ from telegram import Update
 
 from core.i18n import N_
 from handlers.chat.context import BalcaoContext
+from handlers.chat.engine.back import goes_back, previous_step
+from handlers.chat.engine.guard import allowed, close_idle, idle
+from handlers.chat.engine.review import REVIEW, ask_what_to_change, editable, show_review
 from handlers.chat.engine.spec import Answer, Forged, Form, Question, Step, Turn, Values
+from handlers.chat.engine.submission import KEY, gone, submit
 from handlers.chat.forms import cancel_form, cancel_row, current_draft, offer_to_resume, question_asked, save
 from handlers.chat.intake import files_received, is_file, receive_file
-from handlers.chat.replies import esc, keyboard, menu_row, respond
+from handlers.chat.replies import keyboard, menu_row, respond
 from models.cases.fields import yes_or_no
 from models.cases.limits import CaseLimits
-from models.drafts import claim_submission, find_submission, finish_submission, release_submission
 from models.invalid_input import InvalidInput
 
 logger = logging.getLogger("balcao.forms")
 
-REVIEW = "review"
-KEY = "key"
-"""The form instance's random token in its data: the submission is claimed once per key."""
 ANSWERS = "answers"
 """Message id of each typed answer → its step, so an edit of that message changes that answer."""
 EDITING = "editing"
 """Set while an answer is changed from the review: the next accepted answer goes back to the review."""
 FULL_ALBUM = "full_album"
 """The album whose photos beyond the limit were refused (said once, not once per photo)."""
+PENDING = "pending"
+"""The steps a prefilled start left to answer, asked in order before the review (``begin(..., pending=)``)."""
 UNIVERSAL = frozenset({"cancel", "restart", "resume", "send", "edit", "files"})
 
 
@@ -46,13 +48,30 @@ UNIVERSAL = frozenset({"cancel", "restart", "resume", "send", "edit", "files"})
 
 async def start(form: Form, update: Update, context: BalcaoContext) -> None:
     """The form's command: offer to resume the draft in progress, or begin a new one."""
+    if not await allowed(form, update, context):
+        return
+    draft = await current_draft(context, form.name)
+    if draft is not None and idle(form, draft, context.settings):
+        await close_idle(form, update, context)
     if not await offer_to_resume(update, context, form=form.name, prefix=form.prefix,
                                  question=context.tr._(form.resume)):
         await begin(form, update, context)
 
 
-async def begin(form: Form, update: Update, context: BalcaoContext) -> None:
-    """Start the form afresh (within its precondition, e.g. the daily limit) and ask the first question."""
+async def begin(
+    form: Form, update: Update, context: BalcaoContext, *, prefill: Values | None = None,
+    pending: tuple[str, ...] | None = None,
+) -> None:
+    """Start the form afresh (within its precondition, e.g. the daily limit) and ask the first question.
+
+    Args:
+        form: the form.
+        update: the update that starts it.
+        context: the chat context.
+        prefill: answers known already (issue from a case, decide from a filing), merged over ``form.start``.
+        pending: with ``prefill``, the steps still to answer, asked in order, then the review (empty: the review
+            at once). None: the flow from its first step.
+    """
     if form.before_start is not None and not await form.before_start(update, context):
         return
     turn = Turn(update, context, {})
@@ -61,10 +80,15 @@ async def begin(form: Form, update: Update, context: BalcaoContext) -> None:
     except InvalidInput as refused:
         await respond(update, context, refused.render(context.tr), markup=keyboard([menu_row(context)]))
         return
-    turn.data = {**data, KEY: secrets.token_hex(8)}
-    first = form.flow(turn.data)[0]
+    turn.data = {**data, **(prefill or {}), KEY: secrets.token_hex(8)}
+    if pending is None:
+        first = form.flow(turn.data)[0]
+    else:
+        first = pending[0] if pending else REVIEW
+        turn.data[PENDING] = list(pending[1:])
     await save_turn(form, turn, first, asked=False)
-    await respond(update, context, context.tr._(form.intro))
+    if pending is None:
+        await respond(update, context, context.tr._(form.intro))
     await ask(form, turn, first)
     await question_asked(context, first)
 
@@ -89,37 +113,6 @@ async def _show(form: Form, turn: Turn, question: Question) -> None:
     await respond(turn.update, turn.context, question.text, markup=markup)
 
 
-async def show_review(form: Form, turn: Turn) -> None:
-    """The summary, and the buttons to send, change something or cancel."""
-    tr = turn.tr
-    text = tr._(form.review_intro) + "\n\n" + form.summary(turn)
-    if form.review_note is not None:
-        text += "\n\n" + tr._(form.review_note)
-    await respond(turn.update, turn.context, text, markup=keyboard([
-        [(tr._("✅ Send"), f"{form.prefix}:send")],
-        [(tr._("✏️ Change something"), f"{form.prefix}:edit")],
-        cancel_row(turn.context, f"{form.prefix}:cancel"),
-    ]))
-
-
-def _editable(form: Form, data: Values) -> list[Step]:
-    return [step for name in form.flow(data) if (step := form.step(name)) is not None and step.label is not None]
-
-
-def label(step: Step, turn: Turn) -> str:
-    """The translated name of a step's answer (its name when it has no label)."""
-    return turn.tr._(step.label) if step.label else step.name
-
-
-async def ask_what_to_change(form: Form, turn: Turn) -> None:
-    """Every answer that can be changed, two buttons a row (``<prefix>:edit:<step>``), and back to the summary."""
-    tr = turn.tr
-    buttons = [(label(step, turn), f"{form.prefix}:edit:{step.name}") for step in _editable(form, turn.data)]
-    pairs = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
-    await respond(turn.update, turn.context, tr._("What do you want to change?"),
-                  markup=keyboard([*pairs, [(tr._("◀ Back to the summary"), f"{form.prefix}:edit:{REVIEW}")]]))
-
-
 async def keyed(form: Form, update: Update, context: BalcaoContext, step: str, data: Values) -> Turn:
     """The turn of an update, with the form's key; a draft saved before the engine had none, so it gets one (saved)."""
     if KEY not in data:
@@ -135,6 +128,10 @@ async def keyed(form: Form, update: Update, context: BalcaoContext, step: str, d
 def _following(form: Form, data: Values, name: str) -> str:
     if data.get(EDITING):
         return REVIEW
+    if PENDING in data:  # a prefilled start: the steps it left, then the review
+        pending = [each for each in data[PENDING] if each in form.flow(data)]
+        data[PENDING] = pending[1:]
+        return pending[0] if pending else REVIEW
     step = form.step(name)
     position = step.parent if step is not None and step.parent else name
     flow = form.flow(data)
@@ -167,6 +164,7 @@ async def take(form: Form, turn: Turn, name: str, answer: Answer) -> None:
     following = answer.goto or _following(form, turn.data, name)
     if following == REVIEW:
         turn.data.pop(EDITING, None)
+        turn.data.pop(PENDING, None)
     await save_turn(form, turn, following, asked=False)
     await _note(turn, answer)
     await ask(form, turn, following)
@@ -202,6 +200,9 @@ async def on_input(
         await question_asked(context, step_name)
         return
     step = form.step(step_name)
+    if message.text is not None and goes_back(message.text):  # never stored as an answer (issue 19 §4.3)
+        await _go_back(form, turn, step_name)
+        return
     try:
         if step_name == REVIEW:
             await _typed_at_review(form, turn, message.text)
@@ -232,6 +233,19 @@ async def on_input(
     except InvalidInput as refused:
         await respond(update, context, refused.render(tr))
         await ask(form, turn, step_name)
+
+
+async def _go_back(form: Form, turn: Turn, name: str) -> None:
+    """Typed "voltar": ask the step before this one again (its answer is kept until a new one replaces it)."""
+    before = previous_step(form, turn.data, name)
+    if before is None:
+        await respond(turn.update, turn.context, turn.tr._("This is the first question."))
+        await ask(form, turn, name)
+        return
+    turn.data.pop(EDITING, None)
+    await save_turn(form, turn, before, asked=False)
+    await ask(form, turn, before)
+    await question_asked(turn.context, before)
 
 
 async def _typed_at_review(form: Form, turn: Turn, text: str | None) -> None:
@@ -279,15 +293,24 @@ async def on_button(form: Form, update: Update, context: BalcaoContext) -> None:
     query = update.callback_query
     assert query is not None and query.data is not None
     _, action, arg = [*query.data.split(":", 2), "", ""][:3]
-    if action == "cancel":
-        await cancel_form(update, context)
+    if action in form.entries:  # opened from another screen (issue from a case): a new instance, prefilled
+        try:
+            await form.entries[action](arg, update, context)
+        except (Forged, LookupError, ValueError):
+            logger.warning("entry refused form=%s length=%d", form.name, len(query.data))
+            await respond(update, context, context.tr._("This button is no longer valid."))
         return
     if action == "restart":
         await begin(form, update, context)
         return
     draft = await current_draft(context, form.name)
-    if draft is None:
-        await _gone(form, update, context, action)
+    if draft is None:  # a button of a form sent, cancelled or closed: it edits nothing (issue 19 §4.2)
+        await gone(form, update, context, action)
+        return
+    if action == "cancel":
+        await cancel_form(update, context)
+        if form.back is not None:
+            await form.back(Turn(update, context, dict(draft.data)))
         return
     turn = await keyed(form, update, context, draft.step, copy.deepcopy(draft.data))
     step = form.step(draft.step)
@@ -304,12 +327,12 @@ async def _button(form: Form, turn: Turn, name: str, step: Step | None, action: 
     if action == "resume" and not arg:
         await ask(form, turn, name)
         return
-    known = UNIVERSAL | {action for each in form.steps for action in each.buttons}
+    known = UNIVERSAL | set(form.review_buttons) | {action for each in form.steps for action in each.buttons}
     if action not in known or not _universal_arg(form, action, arg):
         raise Forged(action)
     at_review = name == REVIEW
     belongs = (
-        (action in ("send", "edit") and at_review)
+        (action in ("send", "edit", *form.review_buttons) and at_review)
         or (action == "files" and step is not None and step.files)
         or (step is not None and action in step.buttons)
     )
@@ -323,6 +346,10 @@ async def _button(form: Form, turn: Turn, name: str, step: Step | None, action: 
         return
     if action == "send":
         await submit(form, turn)
+    elif action in form.review_buttons:
+        turn.data.update((await parsed(form.review_buttons[action](arg, turn))).values)
+        await save_turn(form, turn, REVIEW)
+        await show_review(form, turn)
     elif action == "edit":
         await _edit(form, turn, arg)
     elif action == "files":
@@ -355,59 +382,8 @@ async def _edit(form: Form, turn: Turn, name: str) -> None:
     if not name:
         await ask_what_to_change(form, turn)
         return
-    if name not in {step.name for step in _editable(form, turn.data)}:
+    if name not in {step.name for step in editable(form, turn.data)}:
         raise Forged(name)
     turn.data[EDITING] = True
     await save_turn(form, turn, name)
     await ask(form, turn, name)
-
-
-async def _gone(form: Form, update: Update, context: BalcaoContext, action: str) -> None:
-    """A button of a form no longer in progress: "already sent" with the result after a Send, else say so."""
-    tr = context.tr
-    if action == "send":
-        async with context.sessions() as session:
-            filed = await find_submission(session=session, person_id=context.person.id, form=form.name)
-        if filed is not None:
-            text = (tr._(form.already_sent).format(result=esc(filed.result)) if filed.result
-                    else tr._("It is being sent. Look in /acompanhar in a moment."))
-            await respond(update, context, text, markup=keyboard([menu_row(context)]))
-            return
-    await respond(update, context, tr._(form.gone), markup=keyboard([menu_row(context)]))
-
-
-# --- submitting -------------------------------------------------------------------------------------------------
-
-
-async def submit(form: Form, turn: Turn) -> None:
-    """File the form once: claim its key, call the domain, record the result; a second claim is told the result."""
-    context, key = turn.context, str(turn.data[KEY])
-    async with context.sessions() as session:
-        claimed = await claim_submission(session=session, person_id=context.person.id, form=form.name, key=key)
-    if not claimed:
-        await _gone(form, turn.update, context, "send")
-        return
-    try:
-        filed = await form.submit(turn)
-    except InvalidInput as refused:
-        async with context.sessions() as session:
-            await release_submission(session=session, key=key)
-        await _refuse(form, turn, refused)
-        return
-    except BaseException:
-        async with context.sessions() as session:
-            await release_submission(session=session, key=key)
-        raise
-    async with context.sessions() as session:
-        await finish_submission(session=session, person_id=context.person.id, key=key, result=filed.result)
-    await filed.announce()
-
-
-async def _refuse(form: Form, turn: Turn, refused: InvalidInput) -> None:
-    """Not filed: say why, with a button for each answer the refusal names, and one to change anything."""
-    tr = turn.tr
-    named = [step for step in _editable(form, turn.data) if step.name in form.refusal_fields(refused)]
-    rows = [[(f"✏️ {label(step, turn)}", f"{form.prefix}:edit:{step.name}")] for step in named]
-    await respond(turn.update, turn.context, refused.render(tr), markup=keyboard([
-        *rows, [(tr._("✏️ Change something"), f"{form.prefix}:edit")], cancel_row(turn.context, f"{form.prefix}:cancel"),
-    ]))

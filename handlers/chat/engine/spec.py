@@ -14,11 +14,12 @@ from typing import Any
 
 from telegram import Update
 
-from core.i18n import Translator
+from core.i18n import N_, Translator
 from core.settings import Settings
 from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.replies import Markup
 from models.invalid_input import InvalidInput
+from models.people import Role
 
 Values = dict[str, Any]
 Rows = list[list[tuple[str, str]]]
@@ -85,6 +86,7 @@ class Answer:
 TextParser = Callable[[str, Turn], "Answer | Values | Awaitable[Answer | Values]"]
 ButtonParser = Callable[[str, Turn], "Answer | Values | Awaitable[Answer | Values]"]
 LocationParser = Callable[[float, float, Turn], "Answer | Values"]
+Entry = Callable[[str, Update, BalcaoContext], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +121,23 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
+class Review:
+    """What an asynchronous review found (``Form.review``): the summary, and whether Send is offered.
+
+    Attributes:
+        text: the review's text (the summary, what the domain computed, what stops it).
+        ready: Send is offered (False: the act cannot be filed as it is, and ``fields`` says what to change).
+        fields: the steps to change, offered first as buttons.
+        rows: further buttons above the changes (e.g. confirming a late act).
+    """
+
+    text: str
+    ready: bool = True
+    fields: tuple[str, ...] = ()
+    rows: Rows = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
 class Filed:
     """What a submission gave: the result quoted to later presses of Send (a protocol number), and the answer."""
 
@@ -147,6 +166,19 @@ class Form:
         submit: files the form (the domain call); raises InvalidInput with the reason it was refused.
         refusal_fields: the steps a refusal names, offered as buttons to change them.
         before_start: a check before a new form starts (the daily limit); False stops (and has said why).
+        review: an asynchronous review replacing ``summary`` (the domain computes, and may refuse before Send).
+        send_label: msgid of the Send button ("✅ Issue the notice").
+        roles: the staff roles allowed to use the form, checked on every update of it (None: anyone).
+        timeout: how long a draft may stay idle, from the settings: longer, it is closed when its next update
+            arrives (None: never).
+        timed_out: msgid said then, with ``{hours}``: that it was closed, and what was kept.
+        back: the screen the form was opened from, shown after it is filed or cancelled (like PTB's
+            ``map_to_parent``): a sub-form returns there.
+        refusal_fields: the steps a refusal names (default: ``InvalidInput.fields`` taken as step names).
+        review_buttons: buttons of the review (``<prefix>:<action>:<arg>``, e.g. confirming a late act): the
+            parser's values are stored and the review shown again.
+        entries: buttons that start the form from another screen (``<prefix>:case:<id>``): each calls
+            ``begin(form, …, prefill=, pending=)`` with what it found.
     """
 
     name: str
@@ -162,9 +194,18 @@ class Form:
     review_intro: str
     summary: Callable[[Turn], str]
     submit: Callable[[Turn], Awaitable[Filed]]
-    refusal_fields: Callable[[InvalidInput], tuple[str, ...]] = lambda _refused: ()
+    refusal_fields: Callable[[InvalidInput], tuple[str, ...]] = lambda refused: refused.fields
     review_note: str | None = None
     before_start: Callable[[Update, BalcaoContext], Awaitable[bool]] | None = None
+    review: Callable[[Turn], Awaitable[Review]] | None = None
+    send_label: str = N_("✅ Send")
+    roles: frozenset[Role] | None = None
+    timeout: Callable[[Settings], dt.timedelta | None] | None = None
+    timed_out: str = N_("This form waited more than {hours} hours without an answer, so it was closed. Nothing was "
+                        "sent; what you had sent before is kept.")
+    back: Callable[[Turn], Awaitable[None]] | None = None
+    review_buttons: Mapping[str, ButtonParser] = field(default_factory=dict)
+    entries: Mapping[str, Entry] = field(default_factory=dict)
 
     def step(self, name: str) -> Step | None:
         """The step called ``name``, if the form has one."""

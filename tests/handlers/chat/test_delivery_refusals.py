@@ -49,7 +49,7 @@ async def test_a_refused_ciente_of_a_preliminar_is_recorded_in_the_chat_and_the_
     talk = await _staff(emulator, sessions, 850301, "Clara", Role.CLERK)
     delivery_id = await _to_deliver(sessions, settings, cp_preliminar())
     listing = await talk.send("/entregas", "Notificações a entregar")
-    screen = await talk.press_and_edit(listing, f"nstf:dlv:{delivery_id}", "Código de Posturas, Art. 36")
+    screen = await talk.press_and_edit(listing, f"ent:dlv:{delivery_id}", "Código de Posturas, Art. 36")
     assert f"nrf:o:{delivery_id}" in talk.buttons(screen)
     options = await talk.press_and_edit(screen, f"nrf:o:{delivery_id}", "o que aconteceu na entrega pessoal")
     assert "Art. 25, parágrafo único" in options.text and "Art. 26, parágrafo único" in options.text
@@ -75,7 +75,7 @@ async def test_an_auto_refused_signature_is_recorded_and_a_future_day_is_refused
     talk = await _staff(emulator, sessions, 850302, "Inês")
     delivery_id = await _to_deliver(sessions, settings, cp_auto())
     listing = await talk.send("/entregas", "Notificações a entregar")
-    screen = await talk.press_and_edit(listing, f"nstf:dlv:{delivery_id}", "Código de Posturas, Art. 36")
+    screen = await talk.press_and_edit(listing, f"ent:dlv:{delivery_id}", "Código de Posturas, Art. 36")
     options = await talk.press_and_edit(screen, f"nrf:o:{delivery_id}", "o que aconteceu na entrega pessoal")
     assert "Art. 34, §3º" in options.text and f"nrf:r:{delivery_id}:ciente" not in talk.buttons(options)
     day = await talk.press_and_edit(options, f"nrf:r:{delivery_id}:sign", "Em que dia foi a entrega pessoal")
@@ -97,7 +97,7 @@ async def test_lei_1533_offers_no_refusal_and_a_citizen_cannot_record_one(
     talk = await _staff(emulator, sessions, 850303, "Clara", Role.CLERK)
     delivery_id = await _to_deliver(sessions, settings, l1533_auto())
     listing = await talk.send("/entregas", "Notificações a entregar")
-    screen = await talk.press_and_edit(listing, f"nstf:dlv:{delivery_id}", "Lei 1.533/2020, Art. 22 §1")
+    screen = await talk.press_and_edit(listing, f"ent:dlv:{delivery_id}", "Lei 1.533/2020, Art. 22 §1")
     assert not [data for data in talk.buttons(screen) if data.startswith("nrf:")]
     citizen = emulator.add_user(850304, "Pedro", language_code="pt-br")
     other = Talk(emulator, citizen)

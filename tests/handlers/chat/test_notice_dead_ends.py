@@ -41,18 +41,18 @@ async def _staff(emulator: Any, sessions: Any, user_id: int, name: str, role: Ro
 async def _start_notice(talk: Talk, kind: str) -> None:
     """/emitir under Nova Xavantina's Código de Posturas, up to the question of the infraction."""
     law = await talk.send("/emitir", "Qual lei")
-    chosen = await talk.press_and_edit(law, "nstf:rb:nx-posturas", "Qual tipo")
-    await talk.press_and_edit(chosen, f"nstf:type:{kind}", "Qual infração")
+    chosen = await talk.press(law, "emit:rb:nx-posturas", "Qual tipo")
+    await talk.press(chosen, f"emit:type:{kind}", "Qual infração")
 
 
 async def _offender_to_the_hour(talk: Talk) -> Any:
     """The offender (a company, no document, address or Telegram id), the place and today: the hour's question."""
     document = await talk.send("Depósito Bom Preço Ltda.", "CPF ou CNPJ")
-    address = await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
-    person = await talk.press_and_edit(address, "nstf:skip", "ID do Telegram")
-    await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
+    address = await talk.press(document, "emit:skip:document", "Endereço do infrator")
+    person = await talk.press(address, "emit:skip:address", "ID do Telegram")
+    await talk.press(person, "emit:skip:person", "Local da lavratura")
     day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
-    return await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
+    return await talk.press(day, "emit:today", "Hora da lavratura")
 
 
 async def test_a_future_hour_is_refused_with_buttons_for_date_and_time_cp_art_34(
@@ -66,20 +66,20 @@ async def test_a_future_hour_is_refused_with_buttons_for_date_and_time_cp_art_34
     await talk.send("CP-I-1", "Nome do infrator")
     await _offender_to_the_hour(talk)
     when = await talk.send(later.strftime("%H:%M"), "Dia em que a infração foi cometida")
-    facts = await talk.press_and_edit(when, "nstf:skip", "Descreva os fatos")
+    facts = await talk.press(when, "emit:skip:infraction_date", "Descreva os fatos")
     witnesses = await talk.send("Terreno com mato alto e lixo acumulado.", "Testemunhas")
     assert facts.message_id < witnesses.message_id
-    term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
-    review = await talk.press_and_edit(term, "nstf:skip", "Ainda não pode ser emitida")
+    term = await talk.press(witnesses, "emit:skip:witnesses", "termo de fiscalização")
+    review = await talk.press(term, "emit:skip:term", "Ainda não pode ser emitida")
     buttons = talk.buttons(review)
-    assert "nstf:issue" not in buttons
+    assert "emit:send" not in buttons
     # The refusal names the day and the hour: both can be changed from here, the named ones first.
-    assert buttons[:2] == ["nstf:edit:date", "nstf:edit:time"]
-    asked = await talk.press_and_edit(review, "nstf:edit:time", "Hora da lavratura")
+    assert buttons[:2] == ["emit:edit:date", "emit:edit:time"]
+    asked = await talk.press(review, "emit:edit:time", "Hora da lavratura")
     fixed = await talk.send("00:00", "Confira a notificação antes de emitir")
     assert asked.message_id < fixed.message_id
-    assert "nstf:issue" in talk.buttons(fixed) and "Ainda não pode" not in fixed.text
-    await talk.press_and_edit(fixed, "nstf:issue", "Emitida")
+    assert "emit:send" in talk.buttons(fixed) and "Ainda não pode" not in fixed.text
+    await talk.press(fixed, "emit:send", "Emitida")
     assert emulator.unanswered_callbacks() == []
 
 
@@ -100,15 +100,15 @@ async def test_notify_the_offender_leads_to_emitir_prefilled_from_the_case_cp_ar
     note = await clara.press(opened, f"pend:notify:{case.id}", "Pular")
     confirm = await clara.press(note, "pend:skip", "Confirma?")
     done = await clara.press(confirm, "pend:ok", "notificação preliminar")
-    assert f"nstf:case:{case.id}" in clara.buttons(done)
+    assert f"emit:case:{case.id}" in clara.buttons(done)
     # The citizen's account is a reference under each question; the inspector writes the act's (issue 18 §6).
-    name = await clara.press_and_edit(done, f"nstf:case:{case.id}", "Nome do infrator")
+    name = await clara.press(done, f"emit:case:{case.id}", "Nome do infrator")
     assert "Depósito Bom Preço" in name.text and "João" not in name.text  # the author is never on it
     await clara.send("Depósito Bom Preço Ltda.", "Local da lavratura")
     await clara.send("Rua 7 de Setembro, 200", "Descreva os fatos")
     review = await clara.send("Entulho e lixo despejados na calçada, constatados no local.",
                               "Confira a notificação antes de emitir")
-    await clara.press_and_edit(review, "nstf:issue", "Emitida")
+    await clara.press(review, "emit:send", "Emitida")
     async with sessions() as session:
         notice = (await session.exec(select(Notice))).one()
         assert notice.case_id == case.id and notice.type is NoticeType.PRELIMINAR
@@ -123,10 +123,10 @@ async def test_three_taps_on_issue_at_once_issue_one_notice_and_the_others_quote
     await talk.send("CP-I-1", "Nome do infrator")
     await _offender_to_the_hour(talk)
     when = await talk.send("00:00", "Dia em que a infração foi cometida")
-    await talk.press_and_edit(when, "nstf:skip", "Descreva os fatos")
+    await talk.press(when, "emit:skip:infraction_date", "Descreva os fatos")
     review = await talk.send("Terreno com mato alto e lixo acumulado.", "Confira a notificação antes de emitir")
     for _ in range(3):  # one getUpdates batch, as a burst of taps arrives
-        emulator.press_button(talk.user, review, "nstf:issue")
+        emulator.press_button(talk.user, review, "emit:send")
     await emulator.wait_until(lambda: sum("já foi emitida" in (m.text or "") for m in emulator.messages(talk.user.id)
                                           if m.message_id > review.message_id) == 2)
     async with sessions() as session:
@@ -148,13 +148,13 @@ async def test_a_row_charged_per_square_metre_asks_the_area_and_the_day_of_the_i
     await talk.send("3,5", "digite a multa em unidades fiscais")
     await talk.send("2", "Nome do infrator")
     hour = await _offender_to_the_hour(talk)
-    await talk.press_and_edit(hour, "nstf:now", "Dia em que a infração foi cometida")
+    await talk.press(hour, "emit:now", "Dia em que a infração foi cometida")
     await talk.send("ontem", "Descreva os fatos")
     witnesses = await talk.send("Entulho ocupando a calçada e parte da rua.", "Testemunhas")
-    term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
-    review = await talk.press_and_edit(term, "nstf:skip", "Confira a notificação antes de emitir")
+    term = await talk.press(witnesses, "emit:skip:witnesses", "termo de fiscalização")
+    review = await talk.press(term, "emit:skip:term", "Confira a notificação antes de emitir")
     assert "3,5" in review.text and "(7 " in review.text  # 2 units per m² × 3,5 m²
-    await talk.press_and_edit(review, "nstf:issue", "Emitida")
+    await talk.press(review, "emit:send", "Emitida")
     async with sessions() as session:
         notice = (await session.exec(select(Notice))).one()
     yesterday = dt.datetime.now(settings.tz).date() - dt.timedelta(days=1)
@@ -169,25 +169,25 @@ async def test_a_lei_1533_auto_past_90_days_asks_the_issuer_to_confirm_in_the_ch
     talk = await _staff(emulator, sessions, 830501, "Inês")
     drawn = (dt.datetime.now(settings.tz) - dt.timedelta(days=120)).date()
     law = await talk.send("/emitir", "Qual lei")
-    await talk.press_and_edit(law, "nstf:rb:sapezal-1533", "Qual infração")
+    await talk.press(law, "emit:rb:sapezal-1533", "Qual infração")
     await talk.send("L1533-26-IV", "Nome do infrator")
     document = await talk.send("Motorista de placa QWE1A23", "CPF ou CNPJ")
-    address = await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
-    platform = await talk.press_and_edit(address, "nstf:skip", "Lei 1.533")  # the platform, notified too (Art. 22)
-    person = await talk.press_and_edit(platform, "nstf:skip", "ID do Telegram")
-    await talk.press_and_edit(person, "nstf:skip", "Local da lavratura")
+    address = await talk.press(document, "emit:skip:document", "Endereço do infrator")
+    platform = await talk.press(address, "emit:skip:address", "Lei 1.533")  # the platform, notified too (Art. 22)
+    person = await talk.press(platform, "emit:skip:platform", "ID do Telegram")
+    await talk.press(person, "emit:skip:person", "Local da lavratura")
     await talk.send("Av. Brasil, em frente à rodoviária", "Dia da lavratura")
     await talk.send(drawn.strftime("%d/%m/%Y"), "Hora da lavratura")
     when = await talk.send("10:00", "Dia em que a infração foi cometida")
-    await talk.press_and_edit(when, "nstf:skip", "Descreva os fatos")
+    await talk.press(when, "emit:skip:infraction_date", "Descreva os fatos")
     witnesses = await talk.send("Embarque de passageiro na via pública sem o aplicativo.", "Testemunhas")
-    term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
-    review = await talk.press_and_edit(term, "nstf:skip", "Confirme para emitir mesmo assim")
+    term = await talk.press(witnesses, "emit:skip:witnesses", "termo de fiscalização")
+    review = await talk.press(term, "emit:skip:term", "Confirme para emitir mesmo assim")
     assert "Art. 22, §1º" in review.text and "Você assina, como Inês" in review.text
     buttons = [button["callback_data"] for row in review.reply_markup["inline_keyboard"] for button in row]
-    assert "nstf:issue" not in buttons and "nstf:late" in buttons
-    confirmed = await talk.press_and_edit(review, "nstf:late", "Confira a notificação antes de emitir")
-    await talk.press_and_edit(confirmed, "nstf:issue", "Emitida")
+    assert "emit:send" not in buttons and "emit:late" in buttons
+    confirmed = await talk.press(review, "emit:late", "Confira a notificação antes de emitir")
+    await talk.press(confirmed, "emit:send", "Emitida")
     async with sessions() as session:
         notice = (await session.exec(select(Notice))).one()
     assert notice.issuer_telegram_id == 830501 and notice.signed_at is not None
@@ -212,8 +212,8 @@ async def test_the_autuante_is_refused_in_the_chat_before_writing_a_word_l9784_a
         filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id or 0,
                                    person_id=maria.id, text="O terreno não é meu.", now=utcnow())
     listing = await clara.send("/defesas", "Defesas e recursos a decidir")
-    detail = await clara.press_and_edit(listing, f"nstf:fil:{filing.id}", "protocolo em")
-    refused = await clara.press_and_edit(detail, f"nstf:dec:{filing.id}:denied", "Você lavrou esta notificação")
+    detail = await clara.press_and_edit(listing, f"dfs:fil:{filing.id}", "protocolo em")
+    refused = await clara.press(detail, f"dcs:open:{filing.id}:denied", "Você lavrou esta notificação")
     assert "Lei 9.784/1999, Art. 18, I; CF, Art. 37" in refused.text
     async with sessions() as session:
         assert (await session.get(NoticeFiling, filing.id)).decided_at is None  # type: ignore[union-attr]

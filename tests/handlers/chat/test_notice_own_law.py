@@ -28,8 +28,8 @@ async def test_emitir_asks_the_provision_infringed_of_an_outros_item_cp_art_34_i
 ) -> None:
     talk = await _staff(emulator, sessions, 850101, "Inês")
     law = await talk.send("/emitir", "Qual lei")
-    chosen = await talk.press_and_edit(law, "nstf:rb:nx-posturas", "Qual tipo")
-    await talk.press_and_edit(chosen, "nstf:type:auto", "Qual infração")
+    chosen = await talk.press(law, "emit:rb:nx-posturas", "Qual tipo")
+    await talk.press(chosen, "emit:type:auto", "Qual infração")
     await talk.send("CP-I-11", "não descreve nenhuma conduta")
     await talk.send("Art. 50, IX", "Nome do infrator")
     async with sessions() as session:
@@ -45,9 +45,9 @@ async def test_the_delivery_screen_of_a_lei_1533_auto_lists_lei_1533s_means_not_
         await issue(session, settings, l1533_auto(), now=utcnow())
         delivery = (await session.exec(select(NoticeDelivery))).one()
     listing = await talk.send("/entregas", "Notificações a entregar")
-    screen = await talk.press_and_edit(listing, f"nstf:dlv:{delivery.id}", "Lei 1.533/2020, Art. 22 §1")
+    screen = await talk.press_and_edit(listing, f"ent:dlv:{delivery.id}", "Lei 1.533/2020, Art. 22 §1")
     assert "comprovante do Correio" in screen.text and "Art. 36" not in screen.text
-    assert "nstf:how:" + str(delivery.id) + ":postal" in talk.buttons(screen)
-    day = await talk.press_and_edit(screen, f"nstf:how:{delivery.id}:postal", "Em que dia foi entregue")
-    confirm = await talk.press_and_edit(day, "nstf:dtoday", "Comprovante do Correio (via postal)")
+    assert "dday:open:" + str(delivery.id) + ":postal" in talk.buttons(screen)
+    day = await talk.press(screen, f"dday:open:{delivery.id}:postal", "Em que dia foi entregue")
+    confirm = await talk.press(day, "dday:today", "Comprovante do Correio (via postal)")
     assert "AR" not in confirm.text

@@ -54,13 +54,13 @@ async def test_staff_record_the_ar_date_and_the_deadlines_start(
         delivery = (await session.exec(select(NoticeDelivery))).one()
     listing = await talk.send("/entregas", "Notificações a entregar")
     assert issued.notice.number in listing.text and "ninguém no bot" in listing.text
-    detail = await talk.press_and_edit(listing, f"nstf:dlv:{delivery.id}", "Rua das Acácias, 45")
+    detail = await talk.press_and_edit(listing, f"ent:dlv:{delivery.id}", "Rua das Acácias, 45")
     assert "Art. 36" in detail.text
-    pdf = await talk.press(detail, f"nstf:pdf:{issued.notice.id}", "")
+    pdf = await talk.press(detail, f"ent:pdf:{issued.notice.id}", "")
     assert pdf.document is not None
-    asked = await talk.press_and_edit(detail, f"nstf:how:{delivery.id}:postal", "Em que dia foi entregue?")
-    confirm = await talk.press_and_edit(asked, "nstf:dtoday", "Registrar: AR recebido (Correio)")
-    done = await talk.press_and_edit(confirm, "nstf:dconfirm", "Registrado.")
+    asked = await talk.press(detail, f"dday:open:{delivery.id}:postal", "Em que dia foi entregue?")
+    confirm = await talk.press(asked, "dday:today", "Registrar: AR recebido (Correio)")
+    done = await talk.press(confirm, "dday:send", "Registrado.")
     assert "os prazos começam a partir daí" in done.text
     async with sessions() as session:
         stored = await session.get(NoticeDelivery, delivery.id)
@@ -155,14 +155,17 @@ async def test_staff_address_a_notice_to_a_person_found_later(
                              now=dt.datetime.now(dt.UTC) - dt.timedelta(days=1))
         delivery = (await session.exec(select(NoticeDelivery))).one()
     listing = await clara.send("/entregas", "Notificações a entregar")
-    detail = await clara.press_and_edit(listing, f"nstf:dlv:{delivery.id}", "Rua das Acácias, 45")
-    asked = await clara.press_and_edit(detail, f"nstf:link:{issued.notice.id}", "ID do Telegram da pessoa")
+    detail = await clara.press_and_edit(listing, f"ent:dlv:{delivery.id}", "Rua das Acácias, 45")
+    asked = await clara.press(detail, f"lnk:open:{issued.notice.id}", "ID do Telegram da pessoa")
     await clara.send("maria", "é um número")
     await clara.send("999999", "Ninguém com esse ID")
     confirm = await clara.send(str(maria_user.id), f"Vincular {issued.notice.number} a Maria")
     assert asked.message_id < confirm.message_id
-    done = await clara.press_and_edit(confirm, "nstf:lconfirm", "Pronto: a notificação foi enviada")
-    assert "Notificações a entregar" in str(done.inline_buttons)
+    done = await clara.press(confirm, "lnk:send", "Pronto: a notificação foi enviada")
+    # The sub-form returns to the list it came from (Form.back): the notice linked is no longer on it.
+    back = await emulator.wait_for_message(clara_user.id, lambda m: "Notificações a entregar" in (m.text or ""),
+                                           after=done.message_id)
+    assert issued.notice.number not in back.text
     await deliver(settings, sessions, emulator)
     delivered = await emulator.wait_for_message(maria_user.id, lambda m: "Tomo ciência" in (m.text or ""), after=0)
     assert issued.notice.number in delivered.text

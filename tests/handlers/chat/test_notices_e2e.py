@@ -53,10 +53,10 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
         delivery = (await session.exec(select(NoticeDelivery))).one()
     notice_id = issued.notice.id
     listing = await clara.send("/entregas", "Notificações a entregar")
-    detail = await clara.press_and_edit(listing, f"nstf:dlv:{delivery.id}", "informou este CPF como seu")
-    confirm = await clara.press_and_edit(detail, f"nstf:lsug:{notice_id}:{maria_user.id}",
+    detail = await clara.press_and_edit(listing, f"ent:dlv:{delivery.id}", "informou este CPF como seu")
+    confirm = await clara.press(detail, f"lnk:sug:{notice_id}:{maria_user.id}",
                                          f"Vincular {issued.notice.number} a Maria")
-    await clara.press_and_edit(confirm, "nstf:lconfirm", "Pronto: a notificação foi enviada")
+    await clara.press(confirm, "lnk:send", "Pronto: a notificação foi enviada")
     await deliver(settings, sessions, emulator)
     delivered = await emulator.wait_for_message(maria_user.id, lambda m: "Tomo ciência" in (m.text or ""), after=0)
     assert "AI-2026-000001" in delivered.text and "R$\xa0378,00" in delivered.text
@@ -82,12 +82,12 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
     async with sessions() as session:
         filing = (await session.exec(select(NoticeFiling))).one()
     listing = await clara.send("/defesas", "Defesas e recursos a decidir")
-    detail = await clara.press_and_edit(listing, f"nstf:fil:{filing.id}", "protocolo em")
+    detail = await clara.press_and_edit(listing, f"dfs:fil:{filing.id}", "protocolo em")
     assert "O terreno foi limpo" in detail.text and "1 arquivo anexado" in detail.text
-    asked_text = await clara.press_and_edit(detail, f"nstf:dec:{filing.id}:denied", "escreva a decisão")
+    asked_text = await clara.press(detail, f"dcs:open:{filing.id}:denied", "escreva a decisão")
     confirm = await clara.send("As fotos da fiscalização mostram o mato alto no dia.", "com esta decisão")
     assert asked_text.message_id < confirm.message_id
-    await clara.press_and_edit(confirm, "nstf:dsend", "Decidido")
+    await clara.press(confirm, "dcs:send", "Decidido")
 
     # The decision reaches Maria with the appeal window (Art. 43); no deposit is asked (Art. 46; STF SV 21)
     await deliver(settings, sessions, emulator)
@@ -155,24 +155,24 @@ async def test_staff_issue_a_notice_in_the_bot_step_by_step(
                         actor="test")
         await designate(session, settings, ines_user.id)  # CP Art. 12
     law = await talk.send("/emitir", "Qual lei")
-    kind = await talk.press_and_edit(law, "nstf:rb:nx-posturas", "Qual tipo")
-    what = await talk.press_and_edit(kind, "nstf:type:auto", "Qual infração")
-    assert what.message_id == kind.message_id
+    kind = await talk.press(law, "emit:rb:nx-posturas", "Qual tipo")
+    what = await talk.press(kind, "emit:type:auto", "Qual infração")
+    assert what.message_id > kind.message_id
     await talk.send("CP-I-1", "Nome do infrator")
     document = await talk.send("Depósito Bom Preço Ltda.", "CPF ou CNPJ")
-    await talk.press_and_edit(document, "nstf:skip", "Endereço do infrator")
+    await talk.press(document, "emit:skip:document", "Endereço do infrator")
     await talk.send("Rua 7 de Setembro, 200, Centro", "ID do Telegram")
-    await talk.press_and_edit(emulator.last_message(ines_user.id), "nstf:skip", "Local da lavratura")
+    await talk.press(emulator.last_message(ines_user.id), "emit:skip:person", "Local da lavratura")
     day = await talk.send("Rua 7 de Setembro, 200", "Dia da lavratura")
-    hour = await talk.press_and_edit(day, "nstf:today", "Hora da lavratura")
-    when = await talk.press_and_edit(hour, "nstf:now", "Dia em que a infração foi cometida")
-    facts = await talk.press_and_edit(when, "nstf:skip", "Descreva os fatos")
+    hour = await talk.press(day, "emit:today", "Hora da lavratura")
+    when = await talk.press(hour, "emit:now", "Dia em que a infração foi cometida")
+    facts = await talk.press(when, "emit:skip:infraction_date", "Descreva os fatos")
     witnesses = await talk.send("Terreno com mato alto e lixo acumulado.", "Testemunhas")
     assert facts.message_id < witnesses.message_id
-    term = await talk.press_and_edit(witnesses, "nstf:skip", "termo de fiscalização")
-    review = await talk.press_and_edit(term, "nstf:skip", "Confira a notificação antes de emitir")
+    term = await talk.press(witnesses, "emit:skip:witnesses", "termo de fiscalização")
+    review = await talk.press(term, "emit:skip:term", "Confira a notificação antes de emitir")
     assert "R$\xa0378,00" in review.text and "lista do Correio ou edital" in review.text
-    done = await talk.press_and_edit(review, "nstf:issue", "Emitida")
+    done = await talk.press(review, "emit:send", "Emitida")
     number = re.search(r"AI-\d{4}-\d{6}", done.text)
     assert number is not None and "/entregas" in done.text
     pdf = await emulator.wait_for_message(ines_user.id, lambda m: m.document is not None, after=0)
@@ -208,17 +208,18 @@ async def test_staff_give_vista_and_order_a_diligencia_in_defesas_cp_art_40_par_
         filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
                                    person_id=maria.id, text="Não é meu terreno.")
     listing = await clara.send("/defesas", "Defesas e recursos a decidir")
-    detail = await clara.press_and_edit(listing, f"nstf:fil:{filing.id}", "protocolo em")
+    detail = await clara.press_and_edit(listing, f"dfs:fil:{filing.id}", "protocolo em")
     assert "Dar vista: pessoa autuada (3 dias)" in [b["text"] for b in detail.inline_buttons]
-    after_vista = await clara.press_and_edit(detail, f"nstf:vis:{filing.id}", "Vista para alegações finais até")
-    assert not [b for b in after_vista.inline_buttons if b["callback_data"].startswith("nstf:vis:")]  # in turn
-    asked = await clara.press_and_edit(after_vista, f"nstf:dil:{filing.id}", "para que é a diligência")
-    ordered = await clara.send("Vistoria no terreno com o proprietário.", "Diligência registrada")
-    assert asked.message_id < ordered.message_id
+    after_vista = await clara.press_and_edit(detail, f"dfs:vis:{filing.id}", "Vista para alegações finais até")
+    assert not [b for b in after_vista.inline_buttons if b["callback_data"].startswith("dfs:vis:")]  # in turn
+    asked = await clara.press(after_vista, f"dlg:open:{filing.id}", "para que é a diligência")
+    confirm = await clara.send("Vistoria no terreno com o proprietário.", "Convertido em diligência")
+    ordered = await clara.press(confirm, "dlg:send", "Diligência registrada")
+    assert asked.message_id < confirm.message_id < ordered.message_id
     again = await clara.send("/defesas", "Defesas e recursos a decidir")
-    shown = await clara.press_and_edit(again, f"nstf:fil:{filing.id}", "Convertido em diligência")
+    shown = await clara.press_and_edit(again, f"dfs:fil:{filing.id}", "Convertido em diligência")
     assert "Art. 42" in shown.text
-    await clara.press_and_edit(shown, f"nstf:dild:{filing.id}", "protocolo em")
+    await clara.press_and_edit(shown, f"dfs:dild:{filing.id}", "protocolo em")
     async with sessions() as session:
         stored = await session.get(NoticeFiling, filing.id)
         assert stored is not None and stored.vista_first_on is not None and stored.diligencia_done_at is not None

@@ -63,7 +63,7 @@ async def test_a_notice_from_a_representacao_carries_none_of_the_citizens_words(
     confirm = await clara.press(note, "pend:skip", "Confirma?")
     done = await clara.press(confirm, "pend:ok", "notificação preliminar")
     # The inspector sees the citizen's words under each question, as a reference only, and writes the act's own.
-    name = await clara.press_and_edit(done, f"nstf:case:{case.id}", "Nome do infrator")
+    name = await clara.press(done, f"emit:case:{case.id}", "Nome do infrator")
     assert "não sei o nome, é o dono do terreno" in name.text and "não copiado" in name.text
     place = await clara.send("Maria Aparecida da Silva", "Local da lavratura")
     assert "-14.671200" in place.text
@@ -72,7 +72,7 @@ async def test_a_notice_from_a_representacao_carries_none_of_the_citizens_words(
     assert "minha filha tem asma" in facts.text
     review = await clara.send("Terreno com vegetação alta, verificado em vistoria no local.",
                               "Confira a notificação antes de emitir")
-    issued = await clara.press_and_edit(review, "nstf:issue", "Emitida")
+    issued = await clara.press(review, "emit:send", "Emitida")
     code = re.search(r"([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})", issued.text or "")
     assert code is not None
 

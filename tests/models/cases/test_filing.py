@@ -15,6 +15,7 @@ from models.cases.filing import (
     NotAdmitted,
     Place,
     RideHailingForm,
+    check_representation,
     file_ombudsman_case,
     file_representation,
     file_ride_hailing_report,
@@ -164,3 +165,20 @@ async def test_with_nobody_of_the_queues_role_its_admins_are_told_but_not_of_a_r
                               settings=settings)
     staff = (await session.exec(select(OutboxMessage).where(OutboxMessage.kind == "cases.staff"))).all()
     assert [(m.person_id, m.payload["kind"]) for m in staff] == [(ana.id, CaseKind.REPRESENTATION.value)]
+
+
+@pytest.mark.parametrize(("changes", "named"), [
+    ({"author": Author(name="João Batista Pereira", profession="", address="Rua das Flores, 1")},
+     ("author.name", "author.profession", "author.address")),
+    ({"evidence_note": None}, ("evidence_note", "attachment_ids")),
+    ({"learned_how": ""}, ("learned_how",)),
+    ({"relation": Relation.FORMER, "relation_ended_on": None}, ("relation_ended_on",)),
+    ({"relation": Relation.FORMER, "relation_ended_on": dt.date(2026, 3, 1)}, ("occurred_on", "relation_ended_on")),
+])
+def test_each_refusal_of_cp_art_31_names_the_fields_it_is_about(changes: dict[str, object],
+                                                                 named: tuple[str, ...]) -> None:
+    """Issue 19 §2: the form offers "change this answer" from ``InvalidInput.fields``, never from the msgid's
+    wording (CP Art. 31; sole paragraph for the former partner's facts from before they left)."""
+    with pytest.raises(InvalidInput) as refused:
+        check_representation(representation(**changes))
+    assert refused.value.fields == named

@@ -1,0 +1,69 @@
+"""What the engine checks on every update of a form before its step sees it: the staff role, and idleness.
+
+``Form.roles``: the role is checked again on every button, message and edit, not only at the start (a role
+withdrawn mid-form stops it at once), so no handler catches ``PermissionDenied`` itself.
+``Form.timeout``: a draft idle longer than that is closed at its next update, with ``Form.timed_out`` saying so
+and what was kept (nothing half-written is filed later by surprise).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from telegram import Update
+
+from core.settings import Settings
+from handlers.chat.context import BalcaoContext
+from handlers.chat.engine.spec import Form
+from handlers.chat.replies import keyboard, menu_row, respond
+from models.cases.attachments import discard_unfiled
+from models.columns import utcnow
+from models.drafts import Draft, discard_draft
+from models.people import PermissionDenied, require_role
+
+
+async def allowed(form: Form, update: Update, context: BalcaoContext) -> bool:
+    """Whether the person may use the form now (``Form.roles``); if not, say so."""
+    if form.roles is None:
+        return True
+    try:
+        async with context.sessions() as session:
+            await require_role(session=session, telegram_user_id=context.person.telegram_user_id,
+                               allowed=form.roles, municipality=context.person.municipality)
+    except PermissionDenied:
+        await respond(update, context, context.tr._("Only staff with the right role can do this."),
+                      markup=keyboard([menu_row(context)]))
+        return False
+    return True
+
+
+def _limit(form: Form, settings: Settings) -> dt.timedelta | None:
+    return form.timeout(settings) if form.timeout is not None else None
+
+
+def idle(form: Form, draft: Draft, settings: Settings) -> bool:
+    """Whether the draft waited longer than the form's timeout since its last saved answer."""
+    limit = _limit(form, settings)
+    return limit is not None and utcnow() - draft.updated_at > limit
+
+
+async def close_idle(form: Form, update: Update, context: BalcaoContext) -> None:
+    """Close the idle draft of ``form`` and say so, with what was kept."""
+    async with context.sessions() as session:
+        await discard_draft(session=session, person_id=context.person.id)
+        await discard_unfiled(session=session, person_id=context.person.id)
+        await session.commit()
+    limit = _limit(form, context.settings)
+    hours = int(limit.total_seconds() // 3600) if limit is not None else 0
+    await respond(update, context, context.tr._(form.timed_out).format(hours=hours),
+                  markup=keyboard([menu_row(context)]))
+
+
+async def checked(form: Form, update: Update, context: BalcaoContext, draft: Draft | None) -> bool:
+    """Both checks for an update of the form; False: it was answered here and stops."""
+    if not await allowed(form, update, context):
+        return False
+    if draft is not None and idle(form, draft, context.settings):
+        await close_idle(form, update, context)
+        return False
+    return True
