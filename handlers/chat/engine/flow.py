@@ -51,17 +51,20 @@ async def start(form: Form, update: Update, context: BalcaoContext) -> None:
         await begin(form, update, context)
 
 
-async def begin(form: Form, update: Update, context: BalcaoContext) -> None:
-    """Start the form afresh (within its precondition, e.g. the daily limit) and ask the first question."""
+async def begin(form: Form, update: Update, context: BalcaoContext, *, prefill: Values | None = None) -> None:
+    """Start the form afresh (within its precondition, e.g. the daily limit) and ask the first question.
+
+    ``prefill``: answers known before the first question (the notice a defence is about), read by ``form.start``.
+    """
     if form.before_start is not None and not await form.before_start(update, context):
         return
-    turn = Turn(update, context, {})
+    turn = Turn(update, context, dict(prefill or {}))
     try:
         data = form.start(turn)
     except InvalidInput as refused:
         await respond(update, context, refused.render(context.tr), markup=keyboard([menu_row(context)]))
         return
-    turn.data = {**data, KEY: secrets.token_hex(8)}
+    turn.data = {**turn.data, **data, KEY: secrets.token_hex(8)}
     first = form.flow(turn.data)[0]
     await save_turn(form, turn, first, asked=False)
     await respond(update, context, context.tr._(form.intro))
@@ -261,7 +264,7 @@ async def _take_file(form: Form, turn: Turn, step: Step) -> None:
                 "You can send at most {n} files per case: the other photos of this album were not kept. "
                 "Everything else is safe.", limit).format(n=limit))
         return
-    stored = await receive_file(turn.update, turn.context, files)
+    stored = await receive_file(turn.update, turn.context, files, keep=form.keep_file)
     if stored is None:
         return
     turn.data["files"] = [*files, stored]

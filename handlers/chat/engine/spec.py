@@ -17,6 +17,7 @@ from telegram import Update
 from core.i18n import Translator
 from core.settings import Settings
 from handlers.chat.context import BalcaoContext, city_today
+from handlers.chat.intake import Keeper
 from handlers.chat.replies import Markup
 from models.invalid_input import InvalidInput
 
@@ -147,6 +148,7 @@ class Form:
         submit: files the form (the domain call); raises InvalidInput with the reason it was refused.
         refusal_fields: the steps a refusal names, offered as buttons to change them.
         before_start: a check before a new form starts (the daily limit); False stops (and has said why).
+        keep_file: where its files are kept, when not as a case's attachments (a defence's files).
     """
 
     name: str
@@ -165,6 +167,8 @@ class Form:
     refusal_fields: Callable[[InvalidInput], tuple[str, ...]] = lambda _refused: ()
     review_note: str | None = None
     before_start: Callable[[Update, BalcaoContext], Awaitable[bool]] | None = None
+    keep_file: Keeper | None = None
+    """Where the files of its ``files`` steps are kept (None: a case's attachments, claimed by the filing)."""
 
     def step(self, name: str) -> Step | None:
         """The step called ``name``, if the form has one."""

@@ -101,9 +101,8 @@ async def test_cp_art_42_the_bot_offers_the_appeal_when_the_complaint_was_not_de
     prompt = await talk.press(screen, f"ntc:file:{issued.notice.id}", "Escreva seu recurso")
     assert "não há prazo enquanto a reclamação não for decidida" in prompt.text
     await talk.send("Recorro: a reclamação não foi decidida no prazo.", "mande fotos")
-    await talk.press_and_edit(emulator.last_message(user.id), "ntc:freview", "Confira antes de enviar")
-    hint = await talk.send("sim", "Nada é enviado até você apertar ✅ Enviar")  # typed, not pressed: nothing lost
-    await talk.press_and_edit(hint, "ntc:fsend", "Registramos seu recurso")
+    await talk.press(emulator.last_message(user.id), "fil:files:done", "Confira antes de enviar")
+    await talk.send("sim", "Registramos seu recurso")  # issue 20 §3: a typed "sim" sends it, as in the ouvidoria
     async with sessions() as session:
         notice = await session.get(type(issued.notice), issued.notice.id)
         assert notice is not None

@@ -73,9 +73,9 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
     assert "Prazo:" in prompt.text
     files = await maria.send("O terreno foi limpo no dia seguinte à fiscalização.", "mande fotos")
     received = await maria.photo(png(), "Arquivo recebido")
-    review = await maria.press_and_edit(received, "ntc:freview", "Confira antes de enviar")
+    review = await maria.press(received, "fil:files:done", "Confira antes de enviar")
     assert "1 arquivo anexado" in review.text and files.message_id < review.message_id
-    sent = await maria.press_and_edit(review, "ntc:fsend", "Enviado!")
+    sent = await maria.press(review, "fil:send", "Enviado!")
     assert "a multa fica suspensa" in sent.text and "Art. 39" in sent.text
 
     # Clara decides in the bot: improcedente, with the reasons (CP Art. 40–41)
@@ -102,9 +102,8 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
     # The appeal (CP Art. 43–44)
     await maria.press(ack_decision, f"ntc:file:{notice_id}", "Escreva seu recurso")
     await maria.send("Recorro ao Prefeito: a fiscalização foi feita no terreno vizinho.", "mande fotos")
-    review = await maria.press_and_edit(emulator.last_message(maria_user.id), "ntc:freview",
-                                        "Confira antes de enviar")
-    await maria.press_and_edit(review, "ntc:fsend", "Registramos seu recurso")
+    review = await maria.press(emulator.last_message(maria_user.id), "fil:files:done", "Confira antes de enviar")
+    await maria.press(review, "fil:send", "Registramos seu recurso")
 
     async with sessions() as session:
         notice = await session.get(Notice, notice_id)
