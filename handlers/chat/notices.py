@@ -15,32 +15,24 @@ from telegram import InputFile, Update
 from telegram.ext import Application, CallbackQueryHandler
 
 from core.i18n import N_, Translator
-from handlers.chat import notice_filing
+from handlers.chat import notice_filing, notice_optin
 from handlers.chat.buttons import button_id, unknown_button
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
-from handlers.chat.deep_links import deep_link
-from handlers.chat.forms import cancel_row, current_draft, form_input, save
 from handlers.chat.replies import answer_query, esc, keyboard, menu_row, reply
-from models.cases.fields import cpf
 from models.columns import utcnow
 from models.deadlines import Window, WindowRole
-from models.drafts import Draft, discard_draft
-from models.drivers.identifiers import mask_cpf
-from models.invalid_input import InvalidInput
 from models.notices.delivery import (
     DeliveryError,
-    accept_electronic_notices,
     civil_date,
     record_explicit_ciencia,
-    revoke_electronic_notices,
 )
 from models.notices.filings import (
     first_filing_kind,
     lapsed,
 )
 from models.notices.issuing import ILLUSTRATIVE_FINE
-from models.notices.optin import TERMS_VERSION, optin_status
+from models.notices.optin import optin_status
 from models.notices.status import NoticeView, notice_of_person, notice_view, notices_of_person
 from models.notices.tables import (
     CienciaKind,
@@ -324,125 +316,6 @@ async def on_ciencia(update: Update, context: BalcaoContext) -> None:
     await reply(update, context, text + "\n\n" + shown, markup=keyboard(notice_buttons(view, context)))
 
 
-# --- opt-in ------------------------------------------------------------------------------------------------------
-
-
-def terms_text(context: BalcaoContext) -> str:
-    """The terms of electronic notification, in plain words."""
-    tr = context.tr
-    days = context.settings.tacit_ciencia_days
-    lines = [
-        tr._("<b>Receive penalty notices here</b>"),
-        tr._("If you accept, the city hall may send you penalty notices in this chat, with the PDF document."),
-        "• " + tr._('When a notice arrives, press "Tomo ciência": the day and time are recorded, and your deadlines '
-                    "to defend yourself start then."),
-        "• " + tr.ngettext(
-            "For ride-hailing notices (Lei 1.533/2020), if you do not press it, you count as notified {n} day "
-            "after the message, as in the national traffic notices.",
-            "For ride-hailing notices (Lei 1.533/2020), if you do not press it, you count as notified {n} days "
-            "after the message, as in the national traffic notices.", days).format(n=days),
-        "• " + tr.ngettext("For other notices, if you do not press it within {n} day, it is delivered by post.",
-                           "For other notices, if you do not press it within {n} days, it is delivered by post.",
-                           days).format(n=days),
-        "• " + tr._("Keep Telegram and do not block this bot. You can stop at any time in /notificacoes; "
-                    "notices already received remain valid."),
-    ]
-    legal = tr._("Lei 1.533/2020, Art. 22 §1; CTB Art. 282-A. Terms version {version}.").format(version=TERMS_VERSION)
-    return "\n".join(lines) + small(legal)
-
-
-async def show_optin(update: Update, context: BalcaoContext, *, edit: bool = False) -> None:
-    """The terms, with explicit acceptance."""
-    tr = context.tr
-    async with context.sessions() as session:
-        status = await optin_status(session=session, person_id=context.person.id)
-    text = terms_text(context)
-    if status.current_terms:
-        text += "\n\n" + tr._("You already accepted these terms.")
-        rows = [[(tr._("◀ My notices"), "ntc:list")], menu_row(context)]
-    else:
-        rows = [[(tr._("✅ I accept"), "ntc:optin:yes")], [(tr._("Not now"), "ntc:list")], menu_row(context)]
-    await reply(update, context, text, markup=keyboard(rows), edit=edit)
-
-
-@deep_link("optin")
-async def optin_link(update: Update, context: BalcaoContext, _rest: str) -> None:
-    """``/start optin``: open the opt-in terms."""
-    await show_optin(update, context)
-
-
-async def ask_cpf(update: Update, context: BalcaoContext) -> None:
-    """After accepting: the CPF, optional, so staff can address notices to the person."""
-    await save(context, OPTIN_FORM, "cpf", {})
-    tr = context.tr
-    text = tr._("So the city hall can address notices to you, send your CPF (numbers only). This is optional.")
-    await reply(update, context, text, markup=keyboard([[(tr._("Skip"), "ntc:optin:skip")],
-                                                        cancel_row(context, "ntc:optin:cancel")]), edit=True)
-
-
-async def confirm_optin(update: Update, context: BalcaoContext, data: dict[str, Any], *, edit: bool) -> None:
-    """Summary and explicit confirmation."""
-    tr = context.tr
-    await save(context, OPTIN_FORM, "confirm", data)
-    lines = [tr._("<b>Confirm</b>"), tr._("Receive penalty notices in this chat.")]
-    if data.get("cpf"):
-        lines.append(tr._("CPF: {cpf}").format(cpf=mask_cpf(data["cpf"])))
-    rows = [[(tr._("✅ Confirm"), "ntc:optin:confirm")], cancel_row(context, "ntc:optin:cancel")]
-    await reply(update, context, "\n".join(lines), markup=keyboard(rows), edit=edit)
-
-
-@form_input(OPTIN_FORM, title=N_("your acceptance of electronic notices"))
-async def on_optin_input(update: Update, context: BalcaoContext, draft: Draft) -> None:
-    """The CPF typed at the opt-in."""
-    message = update.effective_message
-    if message is None or draft.step != "cpf":
-        await reply(update, context, context.tr._("Please use the buttons above."))
-        return
-    try:
-        digits = cpf(message.text or "")
-    except InvalidInput as bad:
-        await reply(update, context, bad.render(context.tr),
-                    markup=keyboard([[(context.tr._("Skip"), "ntc:optin:skip")],
-                                     cancel_row(context, "ntc:optin:cancel")]))
-        return
-    await confirm_optin(update, context, {"cpf": digits}, edit=False)
-
-
-async def finish_optin(update: Update, context: BalcaoContext) -> None:
-    """Record the acceptance (terms version and moment)."""
-    tr = context.tr
-    draft = await current_draft(context, OPTIN_FORM)
-    data = draft.data if draft is not None else {}
-    async with context.sessions() as session:
-        sent = await accept_electronic_notices(session=session, settings=context.settings,
-                                               person_id=context.person.id, cpf=data.get("cpf"))
-        await discard_draft(session=session, person_id=context.person.id)
-    text = tr._("Done! From now on, notices addressed to you arrive here.")
-    if sent:
-        text += "\n" + tr.ngettext("{n} document that was waiting for you is on its way here.",
-                                   "{n} documents that were waiting for you are on their way here.",
-                                   sent).format(n=sent)
-    await reply(update, context, text, markup=keyboard([[(tr._("◀ My notices"), "ntc:list")], menu_row(context)]),
-                edit=True)
-
-
-async def ask_optout(update: Update, context: BalcaoContext) -> None:
-    """Confirm before stopping electronic notification."""
-    tr = context.tr
-    text = tr._("Stop receiving notices here? New notices, and any waiting for your confirmation, will be "
-                "delivered by post. Notices you already received remain valid.")
-    rows = [[(tr._("Yes, stop"), "ntc:optout:yes")], [(tr._("◀ Back"), "ntc:list")]]
-    await reply(update, context, text, markup=keyboard(rows), edit=True)
-
-
-async def optout(update: Update, context: BalcaoContext) -> None:
-    """Stop electronic notification."""
-    async with context.sessions() as session:
-        await revoke_electronic_notices(session=session, person_id=context.person.id)
-    await reply(update, context, context.tr._("Done: notices will no longer be sent here."),
-                markup=keyboard([[(context.tr._("◀ My notices"), "ntc:list")], menu_row(context)]), edit=True)
-
-
 # --- buttons -----------------------------------------------------------------------------------------------------
 
 
@@ -461,31 +334,17 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     elif action == "file" and (notice_id := button_id(arg)) is not None:
         await notice_filing.start_filing(update, context, notice_id)
     elif action == "optin":
-        await _optin_button(update, context, arg)
+        await (notice_optin.accept(update, context) if arg == "yes" else notice_optin.show_optin(update, context,
+                                                                                                edit=True))
     elif action == "optout":
-        await (optout(update, context) if arg == "yes" else ask_optout(update, context))
+        await (notice_optin.optout(update, context) if arg == "yes" else notice_optin.ask_optout(update, context))
     else:
         await unknown_button(update, context)
-
-
-async def _optin_button(update: Update, context: BalcaoContext, arg: str) -> None:
-    if arg == "yes":
-        await ask_cpf(update, context)
-    elif arg == "skip":
-        await confirm_optin(update, context, {}, edit=True)
-    elif arg == "confirm":
-        await finish_optin(update, context)
-    elif arg == "cancel":
-        async with context.sessions() as session:
-            await discard_draft(session=session, person_id=context.person.id)
-        await reply(update, context, context.tr._("Cancelled: nothing changed."),
-                    markup=keyboard([menu_row(context)]), edit=True)
-    else:
-        await show_optin(update, context, edit=True)
 
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Add the notice buttons, the "Tomo ciência" button of delivered documents, and the filing form."""
     notice_filing.register(application)
+    notice_optin.register(application)
     application.add_handler(CallbackQueryHandler(on_ciencia, pattern=r"^notif:ciencia:\d+$"))
     application.add_handler(CallbackQueryHandler(on_button, pattern=r"^ntc:"))
