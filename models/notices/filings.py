@@ -39,6 +39,7 @@ from models.cases.attachments import AttachmentRefused, check_before_download, c
 from models.cases.limits import CaseLimits
 from models.cases.protocol import next_in_sequence
 from models.columns import utcnow
+from models.notices.access import STAFF_ROLES, check_notice_reach
 from models.notices.authority import access_decision, check_motivation
 from models.notices.chain import append_event
 from models.notices.delivery import civil_date, start_delivery
@@ -329,6 +330,7 @@ async def decide_filing(
 
     Raises:
         FilingRefused: no such pending filing, the decider not competent or impeded, or no real reasons given.
+        NoticeOutOfReach: the notice is another municipality's (:mod:`models.notices.access`).
     """
     moment = now or utcnow()
     actor = f"staff:{decider_telegram_id}"
@@ -337,6 +339,8 @@ async def decide_filing(
         raise FilingRefused(N_("There is no pending filing {id}."), params={"id": filing_id})
     notice = await session.get(Notice, filing.notice_id)
     assert notice is not None and notice.id is not None
+    # CF Art. 30 I: another municipality's notice is out of reach (NoticeOutOfReach), before any competence
+    await check_notice_reach(session=session, notice=notice, telegram_user_id=decider_telegram_id, roles=STAFF_ROLES)
     try:
         author = await access_decision(session=session, settings=settings, filing=filing, notice=notice,
                                        telegram_user_id=decider_telegram_id)
