@@ -15,6 +15,8 @@ designation makes competent.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -41,32 +43,44 @@ async def notices_reach(*, session: AsyncSession, telegram_user_id: int, roles: 
 
 
 async def check_notice_reach(*, session: AsyncSession, notice: Notice, telegram_user_id: int,
-                             roles: frozenset[Role]) -> None:
+                             roles: frozenset[Role], shown: Collection[str] | None = None) -> None:
     """Refuse a notice of a municipality where the caller holds none of ``roles``.
 
+    Args:
+        session: database session.
+        notice: the notice.
+        telegram_user_id: the staff member.
+        roles: the roles of the act (admins always).
+        shown: the municipalities the caller's screen works in now (the console's choice); None: all of theirs.
+
     Raises:
-        NoticeOutOfReach: it is another municipality's.
+        NoticeOutOfReach: it is another municipality's, or one the screen does not show now.
     """
     reach = await notices_reach(session=session, telegram_user_id=telegram_user_id, roles=roles)
-    if reach is not None and notice.municipality not in reach:
+    if (reach is not None and notice.municipality not in reach) or (shown is not None
+                                                                    and notice.municipality not in shown):
         raise NoticeOutOfReach(notice.municipality)
 
 
 async def access_notice(*, session: AsyncSession, number: str, telegram_user_id: int,
-                        roles: frozenset[Role] = ISSUERS) -> Notice | None:
+                        roles: frozenset[Role] = ISSUERS, shown: Collection[str] | None = None) -> Notice | None:
     """The notice with that number (case-insensitive), for the caller (None: there is none).
+
+    ``shown``: as in :func:`check_notice_reach`.
 
     Raises:
         NoticeOutOfReach: it is another municipality's.
     """
     notice = (await session.exec(select(Notice).where(Notice.number == number.strip().upper()))).first()
     if notice is not None:
-        await check_notice_reach(session=session, notice=notice, telegram_user_id=telegram_user_id, roles=roles)
+        await check_notice_reach(session=session, notice=notice, telegram_user_id=telegram_user_id, roles=roles,
+                                 shown=shown)
     return notice
 
 
 async def access_delivery(*, session: AsyncSession, delivery_id: int, telegram_user_id: int,
-                          roles: frozenset[Role] = ISSUERS) -> tuple[NoticeDelivery, Notice] | None:
+                          roles: frozenset[Role] = ISSUERS, shown: Collection[str] | None = None,
+                          ) -> tuple[NoticeDelivery, Notice] | None:
     """A delivery and its notice, for the caller (None: there is no such delivery).
 
     Raises:
@@ -76,12 +90,14 @@ async def access_delivery(*, session: AsyncSession, delivery_id: int, telegram_u
     notice = await session.get(Notice, delivery.notice_id) if delivery is not None else None
     if delivery is None or notice is None:
         return None
-    await check_notice_reach(session=session, notice=notice, telegram_user_id=telegram_user_id, roles=roles)
+    await check_notice_reach(session=session, notice=notice, telegram_user_id=telegram_user_id, roles=roles,
+                                 shown=shown)
     return delivery, notice
 
 
 async def access_filing(*, session: AsyncSession, filing_id: int, telegram_user_id: int,
-                        roles: frozenset[Role] = STAFF_ROLES) -> tuple[NoticeFiling, Notice] | None:
+                        roles: frozenset[Role] = STAFF_ROLES, shown: Collection[str] | None = None,
+                        ) -> tuple[NoticeFiling, Notice] | None:
     """A filing and its notice, for the caller (None: there is no such filing).
 
     Raises:
@@ -91,5 +107,6 @@ async def access_filing(*, session: AsyncSession, filing_id: int, telegram_user_
     notice = await session.get(Notice, filing.notice_id) if filing is not None else None
     if filing is None or notice is None:
         return None
-    await check_notice_reach(session=session, notice=notice, telegram_user_id=telegram_user_id, roles=roles)
+    await check_notice_reach(session=session, notice=notice, telegram_user_id=telegram_user_id, roles=roles,
+                                 shown=shown)
     return filing, notice
