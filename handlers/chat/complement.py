@@ -109,6 +109,8 @@ async def _file(context: BalcaoContext, *, case_id: int, text: str, files: list[
 async def submit(turn: Turn) -> Filed:
     """Send the answer; the confirmation names the case and its new deadline."""
     data = turn.data
+    if "case_id" not in data:  # a draft kept by the hand-rolled form before its case was chosen
+        raise InvalidInput(N_("This answer is no longer in progress."))
     case_id, protocol = int(data["case_id"]), str(data["protocol"])
     due = await _file(turn.context, case_id=case_id, text=data.get("text", ""), files=list(data.get("files", [])))
     return Filed(protocol, lambda: _added(turn.update, turn.context, case_id=case_id, protocol=protocol, due=due))
