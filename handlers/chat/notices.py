@@ -1,9 +1,10 @@
 """/notificacoes: the person's penalty notices, ciência, defences and appeals, and the electronic opt-in.
 
-Screens: the list (status and the days left of each), a notice (deadlines with their articles, "Tomo ciência",
-"Apresentar defesa/reclamação/recurso", "Ver PDF"), the filing form (text → optional files → review → send,
-saved after every step), and the opt-in (terms → optional CPF → confirmation), also reached by the deep link
-``/start optin``. Buttons: ``ntc:<action>[:<id>]`` and the delivered message's ``notif:ciencia:<delivery id>``.
+Screens: the list (status and the days left of each) and a notice (deadlines with their articles, "Tomo ciência",
+"Apresentar defesa/reclamação/recurso", "Ver PDF"). The filing is a form on the engine
+(``handlers.chat.notice_filing``), and so is the acceptance of electronic notices, whose terms and opt-out are in
+``handlers.chat.notice_optin``. Buttons: ``ntc:<action>[:<id>]`` and the delivered message's
+``notif:ciencia:<delivery id>``.
 """
 
 from __future__ import annotations
@@ -48,8 +49,6 @@ from models.rulebooks.catalogue import CP, LAW_TITLES
 from notifications.notice_messages import FILING_LABELS, TYPE_LABELS, ciencia_data, money
 from notifications.telegram_text import small
 
-FILING_FORM = "notice_filing"
-OPTIN_FORM = "notice_optin"
 LIST_LIMIT = 10
 
 FILE_BUTTONS = {
