@@ -44,7 +44,7 @@ from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.columns import utcnow
 from models.deadlines import Window
 from models.invalid_input import InvalidInput
-from models.notices.access import ISSUERS, JUDGES, NoticeOutOfReach, access_delivery, access_notice, notices_reach
+from models.notices.access import ISSUERS, JUDGES, NoticeOutOfReach, access_notice, notices_reach
 from models.notices.delivery import (
     DeliveryError,
     civil_date,
@@ -228,17 +228,16 @@ async def record_delivery(request: web.Request) -> web.Response:
     actor = f"staff:{request[STAFF_ID]}"
     delivery_id = int(request.match_info["delivery_id"])
     async with sessions_of(request)() as session:
-        try:
-            await access_delivery(session=session, delivery_id=delivery_id, telegram_user_id=request[STAFF_ID])
-        except NoticeOutOfReach:
-            return error(403, "forbidden", OTHER_MUNICIPALITY)
-        try:
+        try:  # the act checks the caller's reach itself (models.notices.access)
             if how == "edital":
                 result = await record_edital(session=session, settings=settings, delivery_id=delivery_id,
-                                             published_on=day, actor=actor)
+                                             published_on=day, actor=actor, staff_telegram_id=request[STAFF_ID])
             else:
                 result = await record_staff_delivery(session=session, settings=settings, delivery_id=delivery_id,
-                                                     how=CienciaKind(how), on=day, actor=actor)
+                                                     how=CienciaKind(how), on=day, actor=actor,
+                                                     staff_telegram_id=request[STAFF_ID])
+        except NoticeOutOfReach:
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         except DeliveryError as exc:
             return error(409, "refused", str(exc))
     return web.json_response(_delivery(result.delivery))

@@ -81,3 +81,32 @@ async def test_access_loads_a_notice_its_delivery_and_its_filing_only_for_staff_
     assert found is not None and found.id == notice.id
     assert await access_notice(session=session, number="AI-1999-000009", telegram_user_id=SAPEZAL_CHEFE) is None
     assert await access_delivery(session=session, delivery_id=10_000, telegram_user_id=SAPEZAL_CHEFE) is None
+
+
+async def test_recording_a_delivery_refuses_staff_of_another_municipality_before_anything_changes(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    from models.notices.delivery import record_edital, record_staff_delivery
+    from models.notices.tables import CienciaKind
+
+    issued = await issue(session, settings, cp_auto(), now=at_cuiaba(dt.date(2026, 4, 6), 11))  # to the staff list
+    await add_staff(session=session, telegram_user_id=SAPEZAL_CHEFE, role=Role.INSPECTOR, name="Fiscal de Sapezal",
+                    actor="test", municipality="sapezal")
+    delivery = (await session.exec(select(NoticeDelivery))).one()
+    assert delivery.id is not None and issued.notice.municipality == "nova-xavantina"
+    with pytest.raises(NoticeOutOfReach):
+        await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id,
+                                    how=CienciaKind.POSTAL, on=dt.date(2026, 4, 8), actor=f"staff:{SAPEZAL_CHEFE}",
+                                    now=at_cuiaba(dt.date(2026, 4, 9)), staff_telegram_id=SAPEZAL_CHEFE)
+    with pytest.raises(NoticeOutOfReach):
+        await record_edital(session=session, settings=settings, delivery_id=delivery.id,
+                            published_on=dt.date(2026, 4, 8), actor=f"staff:{SAPEZAL_CHEFE}",
+                            now=at_cuiaba(dt.date(2026, 4, 9)), staff_telegram_id=SAPEZAL_CHEFE)
+    await session.refresh(delivery)
+    assert delivery.ciencia_on is None and delivery.edital_published_on is None
+    done = await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id,
+                                       how=CienciaKind.POSTAL, on=dt.date(2026, 4, 8),
+                                       actor=f"staff:{cast.ines.telegram_user_id}",
+                                       now=at_cuiaba(dt.date(2026, 4, 9)),
+                                       staff_telegram_id=cast.ines.telegram_user_id)
+    assert done.delivery.ciencia_on == dt.date(2026, 4, 8)
