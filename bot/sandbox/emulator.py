@@ -353,6 +353,19 @@ class BotApiEmulator:
                  "duration": duration, "mime_type": mime}
         return self._user_message(user, {"voice": voice})
 
+    def send_audio(
+        self, user: UserRef, data: bytes, *, duration: int, file_name: str = "audio.ogg", mime: str = "audio/ogg",
+        caption: str | None = None,
+    ) -> ChatMessage:
+        """The user sends a recording as an audio file (Telegram's ``audio``, not a voice note)."""
+        stored = self.world.files.add("audio", data, file_name=file_name, mime_type=mime)
+        audio = {"file_id": stored.file_id, "file_unique_id": stored.file_unique_id, "file_size": stored.file_size,
+                 "duration": duration, "file_name": file_name, "mime_type": mime}
+        content: dict[str, Any] = {"audio": audio}
+        if caption:
+            content["caption"] = caption
+        return self._user_message(user, content)
+
     def send_video(
         self, user: UserRef, data: bytes, *, duration: int, width: int = 640, height: int = 360,
         mime: str = "video/mp4", caption: str | None = None,

@@ -11,11 +11,11 @@ from typing import Any, Literal
 
 from bot.sandbox.image_size import image_mime_type
 
-FileKind = Literal["photo", "document", "voice", "video"]
+FileKind = Literal["photo", "document", "voice", "video", "audio"]
 
 _FILE_ID_PREFIX = {"photo": "AgACAgEAAxkBAAI", "document": "BQACAgEAAxkBAAI", "voice": "AwACAgEAAxkBAAI",
-                   "video": "BAACAgEAAxkBAAI"}
-_FOLDER = {"photo": "photos", "document": "documents", "voice": "voice", "video": "videos"}
+                   "video": "BAACAgEAAxkBAAI", "audio": "CQACAgEAAxkBAAI"}
+_FOLDER = {"photo": "photos", "document": "documents", "voice": "voice", "video": "videos", "audio": "music"}
 THUMBNAIL_SIDE = 320
 """Longest side of the small size listed first in a photo's ``PhotoSize`` array."""
 

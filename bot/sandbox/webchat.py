@@ -16,6 +16,7 @@ from aiohttp import BodyPartReader, web
 
 from bot.sandbox.methods import visible_commands
 from bot.sandbox.state import ChatMessage, ChatState, User
+from models.cases.media import MP4, OGG, media_seconds
 
 if TYPE_CHECKING:
     from bot.sandbox.emulator import BotApiEmulator
@@ -168,6 +169,10 @@ def _message_view(message: ChatMessage) -> dict[str, Any]:
             "mime_type": document.get("mime_type"),
             "file_size": document.get("file_size"),
         }
+    for kind in ("voice", "audio", "video"):
+        if raw.get(kind):
+            view["recording"] = {"kind": kind, "url": _file_url(raw[kind]["file_id"]),
+                                 "duration": raw[kind].get("duration")}
     if raw.get("contact"):
         view["contact"] = raw["contact"]
     if raw.get("location"):
@@ -256,8 +261,13 @@ async def _upload(request: web.Request) -> web.Response:
     filename, content_type, data = upload
     caption = fields.get("caption") or None
     try:
-        if fields.get("kind") == "photo":
+        kind = fields.get("kind")
+        if kind == "photo":
             message = emulator.send_photo(user, data, caption)
+        elif kind == "voice":  # as a phone records it; the length is read from the file, as Telegram would
+            message = emulator.send_voice(user, data, duration=round(media_seconds(data, OGG) or 0))
+        elif kind == "video":
+            message = emulator.send_video(user, data, duration=round(media_seconds(data, MP4) or 0), caption=caption)
         else:
             message = emulator.send_document(user, data, filename, content_type, caption)
     except ValueError:

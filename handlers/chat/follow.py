@@ -3,7 +3,8 @@
 ``/acompanhar`` lists the cases (``/acompanhar REP-2026-000123`` opens one; so does the deep link
 ``/start case-REP-2026-000123``). A case shows its status, deadline, days left and timeline. When the city hall
 asks for more information the person answers here (text and files, reviewed before sending; Decreto 9.492/2018
-Art. 18), and after an answer they rate the service (Lei 13.460/2017 Art. 23). Buttons: ``acomp:…``.
+Art. 18; the form is ``handlers.chat.complement``), and after an answer they rate the service (Lei 13.460/2017
+Art. 23). Buttons: ``acomp:…``.
 """
 
 from __future__ import annotations
@@ -16,16 +17,13 @@ from telegram.ext import Application, CallbackQueryHandler
 
 from core.i18n import N_, Translator
 from handlers import log_context
+from handlers.chat import complement
 from handlers.chat.buttons import button_id, unknown_button
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.deep_links import deep_link
-from handlers.chat.forms import busy_elsewhere, cancel_form, cancel_row, current_draft, form_input, save
-from handlers.chat.intake import is_file, take_file
 from handlers.chat.replies import esc, keyboard, menu_row, respond
-from models.cases import fields
-from models.cases.attachments import discard_unfiled
-from models.cases.citizen import CaseLine, answer_complement, awaiting_complement, my_case, my_cases, rate
+from models.cases.citizen import my_case, my_cases, rate
 from models.cases.labels import (
     EVENT_LABELS,
     KIND_LABELS,
@@ -38,7 +36,6 @@ from models.cases.tables import CaseStatus, EventKind, Satisfaction
 from models.cases.timeline import CaseNotFound
 from models.cases.views import CaseView
 from models.columns import utcnow
-from models.drafts import Draft, discard_draft
 from models.invalid_input import InvalidInput
 
 FORM = "complemento"
@@ -198,154 +195,6 @@ async def follow_link(update: Update, context: BalcaoContext, rest: str) -> None
     await show_case(update, context, protocol=protocol)
 
 
-# --- complementação -------------------------------------------------------------------------------------------
-
-
-async def _ask_complement(update: Update, context: BalcaoContext, data: dict[str, Any]) -> None:
-    tr = context.tr
-    text = tr._("Type your answer to the question above. You can also send photos or PDF files first.")
-    if data.get("question"):
-        text = tr._("The question was:") + f"\n<i>{esc(data['question'])}</i>\n\n" + text
-    await respond(update, context, text, markup=keyboard([cancel_row(context, "acomp:cancel")]))
-
-
-async def _start_complement(update: Update, context: BalcaoContext, case_id: int) -> None:
-    tr = context.tr
-    if await busy_elsewhere(update, context, FORM):
-        return
-    try:
-        async with context.sessions() as session:
-            view = await my_case(session=session, person_id=context.person.id, case_id=case_id)
-            await discard_unfiled(session=session, person_id=context.person.id)
-            await session.commit()
-    except CaseNotFound:
-        await respond(update, context, tr._("I found no case of yours with that number. Check it and try again."))
-        return
-    if view.status is not CaseStatus.AWAITING_COMPLEMENT:
-        await respond(update, context, tr._("This case is not waiting for more information from you."),
-                    markup=keyboard([[(tr._("See the case"), f"acomp:case:{case_id}")], menu_row(context)]))
-        return
-    data = {"case_id": case_id, "protocol": view.protocol, "question": view.complement_question, "files": []}
-    await save(context, FORM, "answer", data)
-    await _ask_complement(update, context, data)
-
-
-@form_input(FORM, title=N_("your answer"))
-async def on_input(update: Update, context: BalcaoContext, draft: Draft) -> None:
-    """The answer to a request for complementação: files, then the text, then a review."""
-    tr = context.tr
-    data = dict(draft.data)
-    message = update.effective_message
-    assert message is not None
-    if draft.step == "choose":  # the typed answer is kept until the person says which case it is for
-        await _ask_which(update, context, await _waiting(context))
-        return
-    if draft.step == "answer" and is_file(message):
-        await take_file(update, context, form=FORM, step="answer", data=data,
-                        received=tr._("File received ({n} of {limit}). Send more, or type your answer."),
-                        markup=keyboard([cancel_row(context, "acomp:cancel")]))
-        return
-    if draft.step == "confirm" and message.text and fields.yes_or_no(message.text):
-        await _send_complement(update, context, data)
-        return
-    try:
-        if message.text is None:
-            raise InvalidInput(N_("Please answer with text or press a button."))
-        data["text"] = fields.clean_text(message.text, min_length=3, max_length=3500)
-    except InvalidInput as invalid:
-        await respond(update, context, invalid.render(tr))
-        await _ask_complement(update, context, data)
-        return
-    await save(context, FORM, "confirm", data)
-    count = len(data.get("files", []))
-    text = tr._("Your answer about {protocol}:").format(protocol=f"<b>{esc(data['protocol'])}</b>")
-    text += f"\n\n{esc(data['text'])}"
-    if count:
-        text += "\n" + esc(tr.ngettext("{n} file", "{n} files", count).format(n=count))
-    await respond(update, context, text + "\n\n" + tr._("Send it?"), markup=keyboard([
-        [(tr._("✅ Send"), "acomp:send")], [(tr._("✏️ Write it again"), "acomp:rewrite")],
-        cancel_row(context, "acomp:cancel"),
-    ]))
-
-
-async def _send_complement(update: Update, context: BalcaoContext, data: dict[str, Any]) -> None:
-    tr = context.tr
-    try:
-        async with context.sessions() as session:
-            due = await answer_complement(
-                session=session, person_id=context.person.id, case_id=int(data["case_id"]),
-                text=data.get("text", ""), attachment_ids=list(data.get("files", [])), now=utcnow(),
-                settings=context.settings,
-            )
-            await discard_draft(session=session, person_id=context.person.id)
-    except (InvalidInput, CaseNotFound) as refused:
-        message = refused.render(tr) if isinstance(refused, InvalidInput) else tr._(
-            "I found no case of yours with that number. Check it and try again.")
-        await respond(update, context, message, markup=keyboard([menu_row(context)]))
-        return
-    text = tr._("Thank you! Your answer was added to {protocol}. The new deadline is {date}.").format(
-        protocol=f"<b>{esc(data['protocol'])}</b>", date=tr.date(due)
-    )
-    await respond(update, context, text, markup=keyboard([[(tr._("See the case"), f"acomp:case:{data['case_id']}")],
-                                                        menu_row(context)]))
-
-
-async def typed_answer(update: Update, context: BalcaoContext) -> bool:
-    """A text typed outside any form, while a case waits for more information from its author: it is the answer.
-
-    Issue 9 item 6: people answer the question by typing, without pressing "Send the information asked for".
-    With one case waiting, the text is recorded as its answer (Decreto 9.492/2018 Art. 18); with several, the text
-    is kept and the person chooses the case.
-
-    Returns:
-        Whether the text was taken as an answer (else the caller goes on reading it).
-    """
-    message = update.effective_message
-    if message is None or not message.text:
-        return False
-    waiting = await _waiting(context)
-    if not waiting:
-        return False
-    tr = context.tr
-    try:
-        text = fields.clean_text(message.text, min_length=3, max_length=3500)
-    except InvalidInput as invalid:
-        await respond(update, context, invalid.render(tr))
-        return True
-    if len(waiting) == 1:
-        line = waiting[0]
-        await _send_complement(update, context, {"case_id": line.id, "protocol": line.protocol, "text": text})
-        return True
-    await save(context, FORM, "choose", {"text": text, "files": []})
-    await _ask_which(update, context, waiting)
-    return True
-
-
-async def _ask_which(update: Update, context: BalcaoContext, waiting: list[CaseLine]) -> None:
-    rows = [[(line.protocol, f"acomp:for:{line.id}")] for line in waiting]
-    await respond(update, context, context.tr._("Which case is this answer for?"),
-                  markup=keyboard([*rows, cancel_row(context, "acomp:cancel")]))
-
-
-async def _answer_for(update: Update, context: BalcaoContext, case_id: int) -> None:
-    draft = await current_draft(context, FORM)
-    if draft is None or draft.step != "choose":
-        await respond(update, context, context.tr._("This answer is no longer in progress."),
-                      markup=keyboard([menu_row(context)]))
-        return
-    waiting = {line.id: line for line in await _waiting(context)}
-    if case_id not in waiting:
-        await unknown_button(update, context)
-        return
-    await _send_complement(update, context, {**draft.data, "case_id": case_id,
-                                             "protocol": waiting[case_id].protocol})
-
-
-async def _waiting(context: BalcaoContext) -> list[CaseLine]:
-    async with context.sessions() as session:
-        return await awaiting_complement(session=session, person_id=context.person.id)
-
-
 # --- buttons ----------------------------------------------------------------------------------------------------
 
 
@@ -359,22 +208,6 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     if action == "list":
         await show_list(update, context, edit=True)
         return
-    if action == "cancel":
-        await cancel_form(update, context)
-        return
-    if action in ("send", "rewrite"):
-        draft = await current_draft(context, FORM)
-        if draft is None or draft.step != "confirm":
-            await respond(update, context, tr._("This answer is no longer in progress."),
-                        markup=keyboard([menu_row(context)]))
-            return
-        data = dict(draft.data)
-        if action == "send":
-            await _send_complement(update, context, data)
-        else:
-            await save(context, FORM, "answer", data)
-            await _ask_complement(update, context, data)
-        return
     case_id = button_id(parts[2]) if len(parts) >= 3 else None
     if case_id is None:
         await unknown_button(update, context)
@@ -382,9 +215,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
     if action == "case":
         await show_case(update, context, case_id=case_id)
     elif action == "compl":
-        await _start_complement(update, context, case_id)
-    elif action == "for":
-        await _answer_for(update, context, case_id)
+        await complement.start_complement(update, context, case_id)
     elif action == "rate":
         rows = [[(tr._(label), f"acomp:sat:{case_id}:{value.value}")] for value, label in SATISFACTION_LABELS.items()]
         await respond(update, context, tr._("Were you satisfied with the answer?"), markup=keyboard(rows))
@@ -411,5 +242,6 @@ async def _rate(update: Update, context: BalcaoContext, case_id: int, value: Sat
 
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Add the follow-up buttons (the command, deep link and free input are registered by their decorators)."""
+    """Add the follow-up buttons and the complementação form (the command and deep link: their decorators)."""
+    complement.register(application)
     application.add_handler(CallbackQueryHandler(on_button, pattern=r"^acomp:"))

@@ -1,4 +1,4 @@
-"""Files sent into a form: photos (an album arrives as one update per photo), documents, voice notes and videos.
+"""Files sent into a form: photos (an album arrives as one update per photo), documents, voice notes, audio, videos.
 
 Each file is checked (count and declared size before the download; type, size and a recording's length on the
 content after it, in ``models.cases.attachments``) and kept with the caption typed under it. Per-person update
@@ -7,6 +7,7 @@ ordering (``bot.ordering``) makes the photos of an album arrive here one after a
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import Message, Update
@@ -55,15 +56,25 @@ def _sent_file(message: Message) -> tuple[int | None, str | None, str] | None:
         return message.document.file_size, message.document.file_name, message.document.file_id
     if message.voice is not None:
         return message.voice.file_size, "audio.ogg", message.voice.file_id
+    if message.audio is not None:  # a recording sent as a file (the content decides whether it is taken)
+        return message.audio.file_size, message.audio.file_name or "audio.ogg", message.audio.file_id
     if message.video is not None:
         return message.video.file_size, message.video.file_name or "video.mp4", message.video.file_id
     return None
 
 
-async def receive_file(update: Update, context: BalcaoContext, already: list[int]) -> int | None:
+Keeper = Callable[[BalcaoContext, bytes, "str | None", "str | None", list[int]], Awaitable[int]]
+"""Keeps a downloaded file for a form that files elsewhere than a case (a defence's files):
+``(context, content, file name, caption, ids already kept) → its id``; raises ``AttachmentRefused``."""
+
+
+async def receive_file(
+    update: Update, context: BalcaoContext, already: list[int], *, keep: Keeper | None = None
+) -> int | None:
     """Download the file sent now and keep it with its caption (limits checked); its id, or None if refused.
 
-    A refusal is explained to the person; nothing already entered is touched.
+    A refusal is explained to the person; nothing already entered is touched. ``keep``: where the file is kept
+    (a case's attachments by default), after the same checks before the download.
     """
     message = update.effective_message
     assert message is not None
@@ -76,6 +87,8 @@ async def receive_file(update: Update, context: BalcaoContext, already: list[int
         check_before_download(declared_size=declared, count=len(already), limits=limits)
         telegram_file = await context.bot.get_file(file_id)
         content = bytes(await telegram_file.download_as_bytearray())
+        if keep is not None:
+            return await keep(context, content, name, message.caption, already)
         async with context.sessions() as session:
             stored = await store_attachment(session=session, person_id=context.person.id, content=content,
                                             file_name=name, limits=limits, already=already, caption=message.caption)
@@ -93,7 +106,7 @@ def files_received(context: BalcaoContext, count: int) -> str:
 
 
 def is_file(message: Message | None) -> bool:
-    """Whether the message carries a photo, a document, a voice note or a video."""
+    """Whether the message carries a photo, a document, a voice note, an audio file or a video."""
     return message is not None and _sent_file(message) is not None
 
 

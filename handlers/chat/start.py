@@ -11,9 +11,10 @@ from telegram.ext import Application, CallbackQueryHandler, MessageHandler, filt
 from core.i18n import N_, SUPPORTED_LOCALES, translator
 from handlers.chat.city import city_buttons, needs_choice
 from handlers.chat.commands import COMMANDS, ChatCommand, chat_command, public_commands, staff_commands
+from handlers.chat.complement import typed_answer
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import find_deep_link
-from handlers.chat.follow import show_case, typed_answer
+from handlers.chat.follow import show_case
 from handlers.chat.forms import FORMS, active_draft, edited_message
 from handlers.chat.greetings import is_greeting
 from handlers.chat.menus import publish_person_menu, publish_staff_menu

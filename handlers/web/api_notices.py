@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+from collections.abc import Awaitable, Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -43,6 +44,7 @@ from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.columns import utcnow
 from models.deadlines import Window
 from models.invalid_input import InvalidInput
+from models.notices.access import ISSUERS, JUDGES, NoticeOutOfReach, access_notice, notices_reach
 from models.notices.delivery import (
     DeliveryError,
     civil_date,
@@ -58,14 +60,15 @@ from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice, req
 from models.notices.review import conclude_diligencia, open_vista, order_diligencia
 from models.notices.status import NoticeView, notice_by_number, notice_view
 from models.notices.tables import CienciaKind, FilingOutcome, Notice, NoticeDelivery, NoticeFiling, NoticeType
-from models.people import PermissionDenied, Role, staff_municipalities
+from models.people import PermissionDenied, Role
 from models.tlog.heads import signing_key
 from models.tlog.proofs import run
 from models.tlog.verification import verify_log
 
 routes = web.RouteTableDef()
 API_LOCALE = "en"
-ISSUERS = (Role.INSPECTOR, Role.CLERK)
+FilingAct = Callable[..., Awaitable[NoticeFiling]]
+"""A filing's act (decide, vista, diligência, its conclusion): keyword-only, as ``models.notices`` declares them."""
 
 
 def _text(body: dict[str, Any], key: str) -> str | None:
@@ -121,7 +124,7 @@ def _view(view: NoticeView, today: dt.date, earlier: str | None = None) -> dict[
         "deliveries": [_delivery(d) for d in [view.delivery, view.decision_delivery] if d is not None],
         "windows": [_window(w, today) for w in view.windows],
         "filings": [
-            {"id": f.id, "kind": f.kind.value, "filed_at": f.filed_at.isoformat(), "text": f.text,
+            {"kind": f.kind.value, "filed_at": f.filed_at.isoformat(), "text": f.text,
              "decided_at": f.decided_at.isoformat() if f.decided_at else None,
              "outcome": f.outcome.value if f.outcome else None, "decision_text": f.decision_text,
              "lapsed": lapsed(f), **_review(f)}
@@ -195,24 +198,12 @@ async def issue(request: web.Request) -> web.Response:
 OTHER_MUNICIPALITY = "This notice is another municipality's: a staff role is held in one municipality."
 
 
-async def _reach(request: web.Request, session: Any, roles: tuple[Role, ...]) -> frozenset[str] | None:
-    """Where the caller holds one of ``roles`` (``None``: every municipality); CF Art. 30, each its own staff."""
-    return await staff_municipalities(session=session, telegram_user_id=request[STAFF_ID], allowed=frozenset(roles))
-
-
-async def _outside(request: web.Request, session: Any, notice_id: int | None, roles: tuple[Role, ...]) -> bool:
-    """Whether the notice exists and belongs to a municipality where the caller holds none of ``roles``."""
-    notice = await session.get(Notice, notice_id) if notice_id is not None else None
-    reach = await _reach(request, session, roles)
-    return notice is not None and reach is not None and notice.municipality not in reach
-
-
 @routes.get("/api/notices/deliveries")
 @staff_endpoint(*ISSUERS)
 async def deliveries(request: web.Request) -> web.Response:
     """Documents to deliver in person, by post (CP Art. 36 I–II) or by edital (III), with the address."""
     async with sessions_of(request)() as session:
-        reach = await _reach(request, session, ISSUERS)
+        reach = await notices_reach(session=session, telegram_user_id=request[STAFF_ID], roles=ISSUERS)
         items = [item for item in await staff_list(session=session)
                  if reach is None or item.notice.municipality in reach]
         claimants = [await cpf_claimant(session=session, notice=item.notice) for item in items]
@@ -237,16 +228,16 @@ async def record_delivery(request: web.Request) -> web.Response:
     actor = f"staff:{request[STAFF_ID]}"
     delivery_id = int(request.match_info["delivery_id"])
     async with sessions_of(request)() as session:
-        delivery = await session.get(NoticeDelivery, delivery_id)
-        if await _outside(request, session, delivery.notice_id if delivery else None, ISSUERS):
-            return error(403, "forbidden", OTHER_MUNICIPALITY)
-        try:
+        try:  # the act checks the caller's reach itself (models.notices.access)
             if how == "edital":
                 result = await record_edital(session=session, settings=settings, delivery_id=delivery_id,
-                                             published_on=day, actor=actor)
+                                             published_on=day, actor=actor, staff_telegram_id=request[STAFF_ID])
             else:
                 result = await record_staff_delivery(session=session, settings=settings, delivery_id=delivery_id,
-                                                     how=CienciaKind(how), on=day, actor=actor)
+                                                     how=CienciaKind(how), on=day, actor=actor,
+                                                     staff_telegram_id=request[STAFF_ID])
+        except NoticeOutOfReach:
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         except DeliveryError as exc:
             return error(409, "refused", str(exc))
     return web.json_response(_delivery(result.delivery))
@@ -265,11 +256,13 @@ async def person(request: web.Request) -> web.Response:
     if (person_id is None) == (telegram_id is None):
         return error(422, "bad_value", 'Send "person_telegram_id" or "person_id".')
     async with sessions_of(request)() as session:
-        notice = await notice_by_number(session=session, number=_notice_number(request))
+        try:
+            notice = await access_notice(session=session, number=_notice_number(request),
+                                         telegram_user_id=request[STAFF_ID])
+        except NoticeOutOfReach:
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         if notice is None or notice.id is None:
             return error(404, "not_found", "No notice has that number.")
-        if await _outside(request, session, notice.id, ISSUERS):
-            return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
             sent = await link_person(session=session, settings=settings, notice_id=notice.id, person_id=person_id,
                                      telegram_user_id=telegram_id, actor=f"staff:{request[STAFF_ID]}")
@@ -283,41 +276,33 @@ async def person(request: web.Request) -> web.Response:
 async def filings(request: web.Request) -> web.Response:
     """Defences, reclamações and appeals waiting for a decision, oldest first."""
     async with sessions_of(request)() as session:
-        reach = await _reach(request, session, (Role.CLERK,))
+        reach = await notices_reach(session=session, telegram_user_id=request[STAFF_ID], roles=JUDGES)
         rows = [(f, n) for f, n in await pending_filings(session=session) if reach is None or n.municipality in reach]
     return web.json_response({"filings": [
-        {"id": f.id, "number": n.number, "kind": f.kind.value, "filed_at": f.filed_at.isoformat(), "text": f.text,
-         **_review(f)}
+        {**_review(f), "number": n.number, "kind": f.kind.value, "filed_at": f.filed_at.isoformat(), "text": f.text}
         for f, n in rows
     ]})
 
 
-@routes.post("/api/notices/filings/{filing_id:\\d+}/decision")
-@staff_endpoint(Role.CLERK)
-async def decision(request: web.Request) -> web.Response:
-    """Decide a filing (CP Art. 40–41, 45): the decision is delivered to the person with its ciência."""
-    settings = settings_of(request)
-    body = await json_object(request, not_json="The body is not JSON.")
-    outcome = _parse(body, "outcome", FilingOutcome)
-    if outcome is None:
-        return error(422, "bad_value", 'Send "outcome" (granted or denied) and "text".')
+async def _filing_act(request: web.Request, act: FilingAct, render: Callable[[NoticeFiling], dict[str, Any]],
+                      **arguments: Any) -> web.Response:
+    """The filing endpoints' one sequence: the act checks the reach (403) and the competence (409) itself."""
     async with sessions_of(request)() as session:
-        pending = await session.get(NoticeFiling, int(request.match_info["filing_id"]))
-        if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
-            return error(403, "forbidden", OTHER_MUNICIPALITY)
         try:
-            filing = await decide_filing(session=session, settings=settings,
-                                         filing_id=int(request.match_info["filing_id"]), outcome=outcome,
-                                         text=str(body.get("text") or ""), decider_telegram_id=request[STAFF_ID])
+            filing = await act(session=session, settings=settings_of(request),
+                               filing_id=int(request.match_info["filing_id"]), decider_telegram_id=request[STAFF_ID],
+                               **arguments)
+        except NoticeOutOfReach:
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         except FilingRefused as exc:
             return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
-    assert filing.decided_at is not None
-    return web.json_response({"id": filing.id, "outcome": outcome.value, "decided_at": filing.decided_at.isoformat()})
+    return web.json_response(render(filing))
 
 
 def _review(filing: NoticeFiling) -> dict[str, Any]:
     """Vista (CP Art. 40 §1) and diligência (Art. 42) of a filing."""
     return {
+        "id": filing.id,
         "vista_first_on": filing.vista_first_on.isoformat() if filing.vista_first_on else None,
         "vista_second_on": filing.vista_second_on.isoformat() if filing.vista_second_on else None,
         "diligencia_at": filing.diligencia_at.isoformat() if filing.diligencia_at else None,
@@ -326,56 +311,42 @@ def _review(filing: NoticeFiling) -> dict[str, Any]:
     }
 
 
+def _decided(filing: NoticeFiling) -> dict[str, Any]:
+    assert filing.decided_at is not None and filing.outcome is not None
+    return {"id": filing.id, "outcome": filing.outcome.value, "decided_at": filing.decided_at.isoformat()}
+
+
+@routes.post("/api/notices/filings/{filing_id:\\d+}/decision")
+@staff_endpoint(*JUDGES)
+async def decision(request: web.Request) -> web.Response:
+    """Decide a filing (CP Art. 40–41, 45): the decision is delivered to the person with its ciência."""
+    body = await json_object(request, not_json="The body is not JSON.")
+    outcome = _parse(body, "outcome", FilingOutcome)
+    if outcome is None:
+        return error(422, "bad_value", 'Send "outcome" (granted or denied) and "text".')
+    return await _filing_act(request, decide_filing, _decided, outcome=outcome, text=str(body.get("text") or ""))
+
+
 @routes.post("/api/notices/filings/{filing_id:\\d+}/vista")
-@staff_endpoint(Role.CLERK)
+@staff_endpoint(*JUDGES)
 async def vista(request: web.Request) -> web.Response:
     """Give vista of a reclamação to the next side for 3 days (CP Art. 40 §1)."""
-    async with sessions_of(request)() as session:
-        pending = await session.get(NoticeFiling, int(request.match_info["filing_id"]))
-        if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
-            return error(403, "forbidden", OTHER_MUNICIPALITY)
-        try:
-            filing = await open_vista(session=session, settings=settings_of(request),
-                                      filing_id=int(request.match_info["filing_id"]),
-                                      decider_telegram_id=request[STAFF_ID])
-        except FilingRefused as exc:
-            return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
-    return web.json_response({"id": filing.id, **_review(filing)})
+    return await _filing_act(request, open_vista, _review)
 
 
 @routes.post("/api/notices/filings/{filing_id:\\d+}/diligencia")
-@staff_endpoint(Role.CLERK)
+@staff_endpoint(*JUDGES)
 async def diligencia(request: web.Request) -> web.Response:
     """Convert the judgment of a reclamação into a diligência (CP Art. 42): ``{"text"}`` says what for."""
     body = await json_object(request, not_json="The body is not JSON.")
-    async with sessions_of(request)() as session:
-        pending = await session.get(NoticeFiling, int(request.match_info["filing_id"]))
-        if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
-            return error(403, "forbidden", OTHER_MUNICIPALITY)
-        try:
-            filing = await order_diligencia(session=session, settings=settings_of(request),
-                                            filing_id=int(request.match_info["filing_id"]),
-                                            text=str(body.get("text") or ""), decider_telegram_id=request[STAFF_ID])
-        except FilingRefused as exc:
-            return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
-    return web.json_response({"id": filing.id, **_review(filing)})
+    return await _filing_act(request, order_diligencia, _review, text=str(body.get("text") or ""))
 
 
 @routes.post("/api/notices/filings/{filing_id:\\d+}/diligencia/done")
-@staff_endpoint(Role.CLERK)
+@staff_endpoint(*JUDGES)
 async def diligencia_done(request: web.Request) -> web.Response:
     """The diligência was concluded: the 10 days of CP Art. 40 run again from today."""
-    async with sessions_of(request)() as session:
-        pending = await session.get(NoticeFiling, int(request.match_info["filing_id"]))
-        if await _outside(request, session, pending.notice_id if pending else None, (Role.CLERK,)):
-            return error(403, "forbidden", OTHER_MUNICIPALITY)
-        try:
-            filing = await conclude_diligencia(session=session, settings=settings_of(request),
-                                               filing_id=int(request.match_info["filing_id"]),
-                                               decider_telegram_id=request[STAFF_ID])
-        except FilingRefused as exc:
-            return error(409, "refused", exc.render(translator(API_LOCALE)), citation=exc.citation)
-    return web.json_response({"id": filing.id, **_review(filing)})
+    return await _filing_act(request, conclude_diligencia, _review)
 
 
 @routes.get("/api/notices/chains")
@@ -400,11 +371,13 @@ async def show(request: web.Request) -> web.Response:
     settings = settings_of(request)
     today = civil_date(utcnow(), settings)
     async with sessions_of(request)() as session:
-        notice = await notice_by_number(session=session, number=_notice_number(request))
+        try:
+            notice = await access_notice(session=session, number=_notice_number(request),
+                                         telegram_user_id=request[STAFF_ID])
+        except NoticeOutOfReach:
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
         if notice is None:
             return error(404, "not_found", "No notice has that number.")
-        if await _outside(request, session, notice.id, ISSUERS):
-            return error(403, "forbidden", OTHER_MUNICIPALITY)
         view = await notice_view(session=session, settings=settings, notice=notice, today=today)
         earlier = await session.get(Notice, notice.recidivism_of) if notice.recidivism_of is not None else None
     return web.json_response(_view(view, today, earlier.number if earlier is not None else None))
@@ -415,11 +388,12 @@ async def show(request: web.Request) -> web.Response:
 async def pdf(request: web.Request) -> web.Response:
     """The notice's PDF, as issued."""
     async with sessions_of(request)() as session:
-        notice = await notice_by_number(session=session, number=_notice_number(request))
-        outside = notice is not None and await _outside(request, session, notice.id, ISSUERS)
+        try:
+            notice = await access_notice(session=session, number=_notice_number(request),
+                                         telegram_user_id=request[STAFF_ID])
+        except NoticeOutOfReach:
+            return error(403, "forbidden", OTHER_MUNICIPALITY)
     if notice is None:
         return error(404, "not_found", "No notice has that number.")
-    if outside:
-        return error(403, "forbidden", OTHER_MUNICIPALITY)
     return web.Response(body=notice.pdf, content_type="application/pdf",
                         headers={"Content-Disposition": f'inline; filename="{notice.number}.pdf"'})

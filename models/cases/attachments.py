@@ -101,6 +101,29 @@ def _check_length(content: bytes, mime: str, limits: CaseLimits) -> None:
         )
 
 
+def checked_file(content: bytes, limits: CaseLimits) -> tuple[str, bytes]:
+    """The MIME type of a received file and its content without metadata, once it passed every content check.
+
+    The one check of every file a citizen sends, for a case or for a defence, reclamação or appeal: the type by
+    its first bytes (JPEG, PNG, PDF, an Ogg voice note or audio, an MP4 video), the whole file parsed as that type,
+    and a recording's length within its limit.
+
+    Raises:
+        AttachmentRefused: not an accepted type, damaged, or a recording too long or unreadable.
+    """
+    mime = sniff_type(content)
+    if mime is None:
+        raise AttachmentRefused(
+            N_(
+                "I can only accept photos (JPEG or PNG) and PDF documents, so this file was not kept. "
+                "Everything else you entered is safe."
+            )
+        )
+    cleaned = cleaned_or_refused(content, mime)
+    _check_length(cleaned, mime, limits)
+    return mime, cleaned
+
+
 def neutral_name(mime: str) -> str:
     """The stored name of every file: ``anexo.<ext>``.
 
@@ -142,16 +165,7 @@ async def store_attachment(
             same file sent twice.
     """
     check_before_download(declared_size=len(content), count=len(already), limits=limits)
-    mime = sniff_type(content)
-    if mime is None:
-        raise AttachmentRefused(
-            N_(
-                "I can only accept photos (JPEG or PNG) and PDF documents, so this file was not kept. "
-                "Everything else you entered is safe."
-            )
-        )
-    content = cleaned_or_refused(content, mime)
-    _check_length(content, mime, limits)
+    mime, content = checked_file(content, limits)
     digest = hashlib.sha256(content).hexdigest()
     if already:
         twins = await session.exec(

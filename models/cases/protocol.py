@@ -45,7 +45,12 @@ async def next_protocol(*, session: AsyncSession, kind: CaseKind, year: int) -> 
     Returns:
         The formatted protocol, e.g. ``OUV-2026-000045``.
     """
-    prefix = PROTOCOL_PREFIX[kind]
+    number = await next_in_sequence(session=session, prefix=PROTOCOL_PREFIX[kind], year=year)
+    return format_protocol(kind, year, number)
+
+
+async def next_in_sequence(*, session: AsyncSession, prefix: str, year: int) -> int:
+    """Take the next number of a prefix's yearly sequence (``REP``, ``DEF``…); the caller commits with its row."""
     dialect = session.bind.dialect.name if session.bind is not None else "sqlite"
     insert = pg_insert if dialect == "postgresql" else sqlite_insert
     create = insert(ProtocolCounter).values(prefix=prefix, year=year, value=0)
@@ -56,5 +61,4 @@ async def next_protocol(*, session: AsyncSession, kind: CaseKind, year: int) -> 
         .values(value=col(ProtocolCounter.value) + 1)
         .returning(col(ProtocolCounter.value))
     )
-    number = (await session.exec(bump)).scalar_one()
-    return format_protocol(kind, year, int(number))
+    return int((await session.exec(bump)).scalar_one())

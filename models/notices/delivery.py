@@ -36,6 +36,7 @@ from core.settings import Settings
 from models.audit import record
 from models.calendar import BusinessCalendar
 from models.columns import utcnow
+from models.notices.access import ISSUERS, check_notice_reach
 from models.notices.chain import append_event
 from models.notices.optin import current_optin, end_optin, person_by_cpf, record_acceptance
 from models.notices.tables import (
@@ -522,12 +523,15 @@ async def cpf_claimant(*, session: AsyncSession, notice: Notice) -> Person | Non
     return person if person is not None and person.erased_at is None else None
 
 
-async def _staff_delivery(*, session: AsyncSession, delivery_id: int) -> tuple[NoticeDelivery, Notice]:
+async def _staff_delivery(*, session: AsyncSession, delivery_id: int,
+                          staff_telegram_id: int | None) -> tuple[NoticeDelivery, Notice]:
     delivery = await session.get(NoticeDelivery, delivery_id)
     if delivery is None:
         raise DeliveryError(N_("No such delivery."))
     notice = await session.get(Notice, delivery.notice_id)
     assert notice is not None
+    if staff_telegram_id is not None:  # CF Art. 30 I: another municipality's delivery is out of reach
+        await check_notice_reach(session=session, notice=notice, telegram_user_id=staff_telegram_id, roles=ISSUERS)
     if delivery.state is DeliveryState.DONE:
         raise DeliveryError(N_("This document already has its ciência."))
     return delivery, notice
@@ -549,16 +553,21 @@ async def record_staff_delivery(
     on: dt.date,
     actor: str,
     now: dt.datetime | None = None,
+    staff_telegram_id: int | None = None,
 ) -> CienciaResult:
     """Staff record a delivery in person (CP Art. 36 I: dated receipt) or by post (Art. 36 II: the AR date); commits.
 
+    ``staff_telegram_id``: who records it, checked to reach the notice's municipality (None: a caller that checked).
+
     Raises:
         DeliveryError: unknown delivery, already acknowledged, a date in the future or before the issue.
+        NoticeOutOfReach: the notice is another municipality's (:mod:`models.notices.access`).
     """
     if how not in (CienciaKind.PERSONAL, CienciaKind.POSTAL):
         raise DeliveryError(N_("Only a delivery in person or by post is recorded this way."))
     moment = now or utcnow()
-    delivery, notice = await _staff_delivery(session=session, delivery_id=delivery_id)
+    delivery, notice = await _staff_delivery(session=session, delivery_id=delivery_id,
+                                             staff_telegram_id=staff_telegram_id)
     _check_day(on, notice=notice, settings=settings, now=moment)
     await _set_ciencia(session=session, notice=notice, delivery=delivery, kind=how, at=None, on=on, actor=actor,
                        event_at=moment)
@@ -576,15 +585,21 @@ async def record_edital(
     published_on: dt.date,
     actor: str,
     now: dt.datetime | None = None,
+    staff_telegram_id: int | None = None,
 ) -> CienciaResult:
     """Staff record the publication of an edital (CP Art. 36 III; Lei 1.533/2020 Art. 22 §1); commits.
 
     The ciência is the day :func:`models.notices.windows.edital_ciencia` gives (the end of the edital's
     30 days, or its publication, per ``BALCAO_CP_EDITAL_START``); until then the delivery shows as a running
-    edital on the staff list.
+    edital on the staff list. ``staff_telegram_id``: as in :func:`record_staff_delivery`.
+
+    Raises:
+        DeliveryError: unknown delivery, already acknowledged, a date in the future or before the issue.
+        NoticeOutOfReach: the notice is another municipality's (:mod:`models.notices.access`).
     """
     moment = now or utcnow()
-    delivery, notice = await _staff_delivery(session=session, delivery_id=delivery_id)
+    delivery, notice = await _staff_delivery(session=session, delivery_id=delivery_id,
+                                             staff_telegram_id=staff_telegram_id)
     _check_day(published_on, notice=notice, settings=settings, now=moment)
     calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
     on = edital_ciencia(notice=notice, published_on=published_on, settings=settings, calendar=calendar)

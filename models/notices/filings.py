@@ -35,9 +35,11 @@ from core.settings import Settings
 from models.audit import record
 from models.authorities import NotCompetent
 from models.calendar import BusinessCalendar
-from models.cases.attachments import AttachmentRefused, check_before_download, cleaned_or_refused, sniff_type
+from models.cases.attachments import AttachmentRefused, check_before_download, checked_file, neutral_name
 from models.cases.limits import CaseLimits
+from models.cases.protocol import next_in_sequence
 from models.columns import utcnow
+from models.notices.access import STAFF_ROLES, check_notice_reach
 from models.notices.authority import access_decision, check_motivation
 from models.notices.chain import append_event
 from models.notices.decision_pdf import render_decision_pdf
@@ -66,6 +68,8 @@ from models.notices.windows import (
 from models.rulebooks.catalogue import CP, LAW_TITLES
 
 MAX_TEXT = 4000
+FILING_PROTOCOL_PREFIX = {FilingKind.DEFESA: "DEF", FilingKind.RECLAMACAO: "RCL", FilingKind.RECURSO: "RCS"}
+"""A filing's protocol number, as a case's (``RCL-2026-000001``): numbered per kind and civil year."""
 LAPSED = "lapsed:art42"
 """``decided_by`` of a reclamação the first instance did not decide in time, appealed under CP Art. 42."""
 
@@ -199,25 +203,20 @@ async def check_can_file(
 
 async def store_filing_attachment(
     *, session: AsyncSession, settings: Settings, person_id: int, content: bytes, file_name: str | None,
-    already: list[int],
+    already: list[int], caption: str | None = None,
 ) -> NoticeAttachment:
-    """Check and keep a file sent for a filing (JPEG, PNG or PDF, within the deployment's limits); commits.
+    """Check and keep a file sent for a filing (CP Art. 38, 44: documents may be attached); commits.
 
-    The limits and the type check are those of the citizens' cases (``BALCAO_CASE_ATTACHMENTS_MAX``,
-    ``BALCAO_CASE_ATTACHMENT_MAX_MB``), so a person meets the same rules everywhere.
+    The checks, types and limits are those of the citizens' cases (:func:`models.cases.attachments.checked_file`:
+    photos, PDF, Ogg voice notes and audio, short MP4 videos), so a person meets the same rules everywhere; the
+    caption typed under the file is kept with it.
 
     Raises:
-        AttachmentRefused: too many, too big, not JPEG/PNG/PDF, or the same file twice.
+        AttachmentRefused: too many, too big, not an accepted type, a recording too long, or the same file twice.
     """
-    check_before_download(declared_size=len(content), count=len(already), limits=CaseLimits.from_settings(settings))
-    mime = sniff_type(content)
-    if mime is None:
-        raise AttachmentRefused(N_("I can only accept photos (JPEG or PNG) and PDF documents, so this file was "
-                                   "not kept. Everything else you entered is safe."))
-    if mime not in ("image/jpeg", "image/png", "application/pdf"):
-        raise AttachmentRefused(N_("I can only accept photos (JPEG or PNG) and PDF documents, so this file was "
-                                   "not kept. Everything else you entered is safe."))
-    content = cleaned_or_refused(content, mime)  # parsed as its type, every metadata block removed
+    limits = CaseLimits.from_settings(settings)
+    check_before_download(declared_size=len(content), count=len(already), limits=limits)
+    mime, content = checked_file(content, limits)  # parsed as its type, every metadata block removed
     digest = hashlib.sha256(content).hexdigest()
     if already:
         twin = (await session.exec(
@@ -225,10 +224,11 @@ async def store_filing_attachment(
         )).first()
         if twin is not None:
             raise AttachmentRefused(N_("You already sent this file; it is kept only once."))
-    extension = {"image/jpeg": "jpg", "image/png": "png", "application/pdf": "pdf"}[mime]
+    extension = neutral_name(mime).rsplit(".", 1)[1]
     stem = re.sub(r"[^\w.\-]+", "_", (file_name or "").rsplit(".", 1)[0])[:100].strip("._") or "arquivo"
     attachment = NoticeAttachment(person_id=person_id, file_name=f"{stem}.{extension}", mime_type=mime,
-                                  size=len(content), sha256=digest, content=content)
+                                  size=len(content), sha256=digest, content=content,
+                                  caption=caption[:1024] if caption else None)
     session.add(attachment)
     await session.commit()
     await session.refresh(attachment)
@@ -276,8 +276,10 @@ async def file_filing(
                                            today=civil_date(moment, settings))
     if kind is FilingKind.RECURSO and notice.stage is NoticeStage.UNDER_REVIEW:
         await _lapse_first_instance(session=session, notice_id=notice_id, person_id=person_id, now=moment)
+    prefix, year = FILING_PROTOCOL_PREFIX[kind], civil_date(moment, settings).year
+    number = await next_in_sequence(session=session, prefix=prefix, year=year)  # rolled back with a failed filing
     filing = NoticeFiling(notice_id=notice_id, kind=kind, text=text.strip()[:MAX_TEXT], person_id=person_id,
-                          filed_by=f"person:{person_id}", filed_at=moment)
+                          filed_by=f"person:{person_id}", filed_at=moment, protocol=f"{prefix}-{year:04d}-{number:06d}")
     session.add(filing)
     notice.stage = NoticeStage.APPEALED if kind is FilingKind.RECURSO else NoticeStage.UNDER_REVIEW
     session.add(notice)
@@ -331,6 +333,7 @@ async def decide_filing(
 
     Raises:
         FilingRefused: no such pending filing, the decider not competent or impeded, or no real reasons given.
+        NoticeOutOfReach: the notice is another municipality's (:mod:`models.notices.access`).
     """
     moment = now or utcnow()
     actor = f"staff:{decider_telegram_id}"
@@ -339,6 +342,8 @@ async def decide_filing(
         raise FilingRefused(N_("There is no pending filing {id}."), params={"id": filing_id})
     notice = await session.get(Notice, filing.notice_id)
     assert notice is not None and notice.id is not None
+    # CF Art. 30 I: another municipality's notice is out of reach (NoticeOutOfReach), before any competence
+    await check_notice_reach(session=session, notice=notice, telegram_user_id=decider_telegram_id, roles=STAFF_ROLES)
     try:
         author = await access_decision(session=session, settings=settings, filing=filing, notice=notice,
                                        telegram_user_id=decider_telegram_id)

@@ -26,6 +26,7 @@ from models.authorities import NotCompetent
 from models.calendar import BusinessCalendar
 from models.columns import utcnow
 from models.deadlines import Window
+from models.notices.access import STAFF_ROLES, check_notice_reach
 from models.notices.authority import access_decision
 from models.notices.chain import append_event
 from models.notices.delivery import civil_date
@@ -55,6 +56,8 @@ async def _reclamacao(session: AsyncSession, settings: Settings, filing_id: int,
         raise FilingRefused(N_("There is no pending complaint (reclamação) {id}."), params={"id": filing_id})
     notice = await session.get(Notice, filing.notice_id)
     assert notice is not None and notice.rulebook == CP
+    # CF Art. 30 I: another municipality's notice is out of reach (NoticeOutOfReach), before any competence
+    await check_notice_reach(session=session, notice=notice, telegram_user_id=telegram_user_id, roles=STAFF_ROLES)
     try:
         await access_decision(session=session, settings=settings, filing=filing, notice=notice,
                               telegram_user_id=telegram_user_id)
@@ -85,6 +88,7 @@ async def open_vista(*, session: AsyncSession, settings: Settings, filing_id: in
     Raises:
         FilingRefused: no such pending reclamação; a diligência pending; both sides already had vista; the
             other side's vista still running; or (the first vista) the Art. 40 period is over.
+        NoticeOutOfReach: the notice is another municipality's (:mod:`models.notices.access`).
     """
     moment = now or utcnow()
     actor = f"staff:{decider_telegram_id}"
@@ -124,6 +128,7 @@ async def order_diligencia(*, session: AsyncSession, settings: Settings, filing_
 
     Raises:
         FilingRefused: no such pending reclamação, no text, or a diligência already pending.
+        NoticeOutOfReach: the notice is another municipality's (:mod:`models.notices.access`).
     """
     moment = now or utcnow()
     actor = f"staff:{decider_telegram_id}"
@@ -149,6 +154,7 @@ async def conclude_diligencia(*, session: AsyncSession, settings: Settings, fili
 
     Raises:
         FilingRefused: no such pending reclamação, or no diligência pending on it.
+        NoticeOutOfReach: the notice is another municipality's (:mod:`models.notices.access`).
     """
     moment = now or utcnow()
     actor = f"staff:{decider_telegram_id}"

@@ -251,6 +251,9 @@ class NoticeFiling(SQLModel, table=True):
     diligencia_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime))
     diligencia_text: str | None = Field(default=None, sa_column=Column(Text))
     diligencia_done_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime))
+    # L9784 Art. 6 par. único; L13460 Art. 12: a filing gets a receipt and a number, as a case does
+    # (``DEF-2026-000001``, ``RCL-…``, ``RCS-…``); None on filings made before numbers were given.
+    protocol: str | None = Field(default=None, sa_column=Column(String(16), unique=True))
 
 
 class NoticeAttachment(SQLModel, table=True):
@@ -268,6 +271,8 @@ class NoticeAttachment(SQLModel, table=True):
     sha256: str = Field(sa_column=Column(String(64), nullable=False))
     content: bytes = Field(sa_column=Column(LargeBinary, nullable=False), repr=False)
     created_at: dt.datetime = Field(default_factory=utcnow, sa_column=Column(UTCDateTime, nullable=False))
+    caption: str | None = Field(default=None, sa_column=Column(Text))
+    """The text typed under the file (a photo's or a video's caption), as for a case's files."""
 
 
 class NoticeOptIn(SQLModel, table=True):

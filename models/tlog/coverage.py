@@ -95,12 +95,13 @@ COVERED: dict[str, Covered] = {
             "filed_by": "value", "filed_at": "moment", "decided_at": "moment", "decided_by": "value",
             "outcome": "value", "decision_text": "text_digest", "vista_first_on": "day",
             "vista_second_on": "day", "diligencia_text": "text_digest", "diligencia_at": "moment",
-            "diligencia_done_at": "moment", "decider": "json",
+            "diligencia_done_at": "moment", "decider": "json", "protocol": "value",
             "decision_pdf": "bytes_digest", "decision_pdf_sha256": "value",  # the signed decision (issue 18)
         }),
         Covered("notice_attachment", {
             "person_id": "value", "filing_id": "value", "file_name": "text_digest", "mime_type": "value",
             "size": "value", "sha256": "value", "content": "bytes_digest", "created_at": "moment",
+            **_text("caption"),
         }),
         Covered("notice_optin", {
             "person_id": "value", "terms_version": "value", "cpf": "text_digest", "accepted_at": "moment",

@@ -226,6 +226,16 @@
       box.appendChild(link);
       box.appendChild(document.createElement("br"));
     }
+    if (message.recording) {
+      const player = document.createElement(message.recording.kind === "video" ? "video" : "audio");
+      player.controls = true;
+      player.src = message.recording.url;
+      player.className = "recording";
+      player.dataset.testid = `message-${message.recording.kind}`;
+      player.setAttribute("aria-label", message.recording.kind === "video" ? "Vídeo" : "Mensagem de voz");
+      box.appendChild(player);
+      box.appendChild(document.createElement("br"));
+    }
     if (message.contact) {
       const contact = document.createElement("span");
       contact.dataset.testid = "message-contact";
@@ -403,6 +413,8 @@
     $("share-location").addEventListener("click", shareLocation);
     $("photo-input").addEventListener("change", (event) => upload(event.target, "photo"));
     $("document-input").addEventListener("change", (event) => upload(event.target, "document"));
+    $("voice-input").addEventListener("change", (event) => upload(event.target, "voice"));
+    $("video-input").addEventListener("change", (event) => upload(event.target, "video"));
     $("chat-log").addEventListener("scroll", () => {
       const log = $("chat-log");
       state.pinned = log.scrollHeight - log.scrollTop - log.clientHeight < 40;

@@ -68,13 +68,14 @@ async def begin(
         form: the form.
         update: the update that starts it.
         context: the chat context.
-        prefill: answers known already (issue from a case, decide from a filing), merged over ``form.start``.
+        prefill: answers known already (issue from a case, decide from a filing), merged over what ``form.start`` returns
+            (which may read them: the notice a defence is about).
         pending: with ``prefill``, the steps still to answer, asked in order, then the review (empty: the review
             at once). None: the flow from its first step.
     """
     if form.before_start is not None and not await form.before_start(update, context):
         return
-    turn = Turn(update, context, {})
+    turn = Turn(update, context, dict(prefill or {}))
     try:
         data = form.start(turn)
     except InvalidInput as refused:
@@ -275,7 +276,7 @@ async def _take_file(form: Form, turn: Turn, step: Step) -> None:
                 "You can send at most {n} files per case: the other photos of this album were not kept. "
                 "Everything else is safe.", limit).format(n=limit))
         return
-    stored = await receive_file(turn.update, turn.context, files)
+    stored = await receive_file(turn.update, turn.context, files, keep=form.keep_file)
     if stored is None:
         return
     turn.data["files"] = [*files, stored]

@@ -17,6 +17,7 @@ from telegram import Update
 from core.i18n import N_, Translator
 from core.settings import Settings
 from handlers.chat.context import BalcaoContext, city_today
+from handlers.chat.intake import Keeper
 from handlers.chat.replies import Markup
 from models.invalid_input import InvalidInput
 from models.people import Role
@@ -179,6 +180,7 @@ class Form:
             parser's values are stored and the review shown again.
         entries: buttons that start the form from another screen (``<prefix>:case:<id>``): each calls
             ``begin(form, …, prefill=, pending=)`` with what it found.
+        keep_file: where its files are kept, when not as a case's attachments (a defence's files).
     """
 
     name: str
@@ -206,6 +208,8 @@ class Form:
     back: Callable[[Turn], Awaitable[None]] | None = None
     review_buttons: Mapping[str, ButtonParser] = field(default_factory=dict)
     entries: Mapping[str, Entry] = field(default_factory=dict)
+    keep_file: Keeper | None = None
+    """Where the files of its ``files`` steps are kept (None: a case's attachments, claimed by the filing)."""
 
     def step(self, name: str) -> Step | None:
         """The step called ``name``, if the form has one."""

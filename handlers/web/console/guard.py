@@ -25,6 +25,7 @@ from handlers.web.keys import SETTINGS
 from models.columns import utcnow
 from models.console.scope import admin_of_every_municipality, console_scope, may_work_in, roles_for_page, widest
 from models.console.signin import CONSOLE_ROLES, csrf_ok, csrf_token, session_owner
+from models.notices.access import NoticeOutOfReach
 from models.people import PermissionDenied, Person, Role, StaffMember
 
 logger = logging.getLogger("balcao.console")
@@ -144,7 +145,10 @@ def console_page(*roles: Role) -> Callable[[Handler], Handler]:
             request[STAFF] = dataclasses.replace(
                 staff, shown=shown, roles=kept, role=widest(kept),
                 municipalities=tuple(name for slug, name in staff.places if slug in shown))
-            return await handler(request)
+            try:
+                return await handler(request)
+            except NoticeOutOfReach:  # a notice the domain's access_* refused (CF Art. 30 I): nothing changed
+                return elsewhere(request)
 
         wrapper.__name__ = handler.__name__
         wrapper.__doc__ = handler.__doc__

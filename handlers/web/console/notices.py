@@ -30,6 +30,7 @@ from models.columns import utcnow
 from models.console.notice_list import list_notices, notice_ciencias, origin_protocols
 from models.invalid_input import InvalidInput
 from models.notices.decision_documents import decision_documents
+from models.notices.access import access_delivery, access_notice, check_notice_reach
 from models.notices.delivery import DeliveryError, StaffListItem, record_edital, record_staff_delivery, staff_list
 from models.notices.documents import offender_document
 from models.notices.issuing import CaseReference, NoticeInput, NoticeRefused, input_from_case, issue_notice
@@ -45,8 +46,7 @@ from models.notices.refusals import ARTICLES as REFUSAL_ARTICLES
 from models.notices.refusals import FOR_TYPE as REFUSALS_FOR
 from models.notices.refusals import LABELS as REFUSAL_LABELS
 from models.notices.refusals import Refusal, record_refusal
-from models.notices.status import notice_by_number
-from models.notices.tables import CienciaKind, Notice, NoticeDelivery, NoticeType
+from models.notices.tables import CienciaKind, Notice, NoticeType
 from models.payments.recording import payments_of
 from models.rulebooks.catalogue import LAW_TITLES
 from models.rulebooks.procedure import delivery_means
@@ -126,9 +126,8 @@ async def new_notice(request: web.Request) -> web.Response:
     number = request.query.get("preliminar", "")[:30]
     if number:  # CP Art. 28-29: the auto that follows a preliminar (refused, or its deadline run out)
         async with db(request)() as session:
-            preliminar = await notice_by_number(session=session, number=number)
-        if await _notice_elsewhere(request, preliminar):
-            return elsewhere(request)
+            preliminar = await access_notice(session=session, number=number, telegram_user_id=staff.telegram_user_id,
+                                             shown=staff.shown)
         if preliminar is not None and preliminar.type is NoticeType.PRELIMINAR:
             values |= {"type": NoticeType.AUTO.value, "rulebook": preliminar.rulebook,
                        "infraction_code": preliminar.infraction_code, "preliminar_number": preliminar.number,
@@ -185,11 +184,6 @@ async def _case_by_protocol(request: web.Request, raw: str) -> int | None:
 async def _case(request: web.Request, case_id: int) -> Case | None:
     async with db(request)() as session:
         return await session.get(Case, case_id)
-
-
-async def _notice_elsewhere(request: web.Request, notice: Notice | None) -> bool:
-    """Whether the notice exists and is another municipality's (or one the console does not show now)."""
-    return notice is not None and not await works_in(request, notice.municipality, ISSUERS)
 
 
 def _parse(values: dict[str, str], errors: dict[str, list[str]], name: str, parse: Any, tr: Any) -> Any:
@@ -250,9 +244,8 @@ async def issue(request: web.Request) -> web.StreamResponse:
     async with db(request)() as session:
         preliminar_id = None
         if values["preliminar_number"].strip():
-            preliminar = await notice_by_number(session=session, number=values["preliminar_number"])
-            if await _notice_elsewhere(request, preliminar):
-                return elsewhere(request)
+            preliminar = await access_notice(session=session, number=values["preliminar_number"],
+                                             telegram_user_id=staff.telegram_user_id, shown=staff.shown)
             if preliminar is None:
                 errors.setdefault("preliminar_number", []).append(tr._("No notice has that number."))
             else:
@@ -290,10 +283,10 @@ async def issue(request: web.Request) -> web.StreamResponse:
 @console_page(*ISSUERS)
 async def pdf(request: web.Request) -> web.Response:
     """The notice's PDF, as issued."""
+    staff = staff_of(request)
     async with db(request)() as session:
-        notice = await notice_by_number(session=session, number=request.match_info["number"][:30])
-    if await _notice_elsewhere(request, notice):
-        return elsewhere(request)
+        notice = await access_notice(session=session, number=request.match_info["number"][:30],
+                                     telegram_user_id=staff.telegram_user_id, shown=staff.shown)
     if notice is None:
         tr = staff_of(request).tr
         return message_page(request, status=404, title=tr._("Not found"), text=tr._("No notice has that number."))
@@ -338,10 +331,8 @@ async def record_delivery(request: web.Request) -> web.StreamResponse:
         return await _deliveries_refused(request, tr._("Choose how it was delivered and the date."))
     delivery_id = int(request.match_info["delivery_id"])
     async with db(request)() as session:
-        delivery = await session.get(NoticeDelivery, delivery_id)
-        notice = await session.get(Notice, delivery.notice_id) if delivery is not None else None
-    if await _notice_elsewhere(request, notice):
-        return elsewhere(request)
+        await access_delivery(session=session, delivery_id=delivery_id, telegram_user_id=staff.telegram_user_id,
+                              shown=staff.shown)
     async with db(request)() as session:
         try:
             if refusal is not None:  # CP Art. 25, 26 sole paragraphs, 34 §3; a refused preliminar: the auto (Art. 29)
@@ -394,8 +385,9 @@ async def record_platform(request: web.Request) -> web.StreamResponse:
     async with db(request)() as session:
         delivery = await session.get(NoticePlatformDelivery, delivery_id)
         notice = await session.get(Notice, delivery.notice_id) if delivery is not None else None
-    if await _notice_elsewhere(request, notice):
-        return elsewhere(request)
+        if notice is not None:
+            await check_notice_reach(session=session, notice=notice, telegram_user_id=staff.telegram_user_id,
+                                     roles=frozenset(ISSUERS), shown=staff.shown)
     async with db(request)() as session:
         try:
             await record_platform_delivery(session=session, settings=request.config_dict[SETTINGS],

@@ -129,6 +129,30 @@ async def test_contact_location_and_uploads(
         assert response.headers["Content-Type"] == "image/png" and (photo["width"], photo["height"]) == (7, 3)
 
 
+async def test_the_web_chat_sends_a_voice_note_and_a_video_as_telegram_does(
+    emu: BotApiEmulator, http: aiohttp.ClientSession
+) -> None:
+    """Issue 19 §2: the demo shows that a recording is evidence, so the page sends voice notes and videos."""
+    from tests.auxil.case_files import mp4, ogg
+
+    form = aiohttp.FormData({"user_id": str(MARIA), "kind": "voice"})
+    form.add_field("file", ogg(12), filename="gravacao.ogg", content_type="audio/ogg")
+    async with http.post("/sandbox/upload", data=form) as response:
+        assert response.status == 200
+    form = aiohttp.FormData({"user_id": str(MARIA), "kind": "video", "caption": "o caminhão"})
+    form.add_field("file", mp4(30), filename="rua.mp4", content_type="video/mp4")
+    async with http.post("/sandbox/upload", data=form) as response:
+        assert response.status == 200
+    sent = [m for m in (await chat(http, MARIA))["messages"] if m["from"] == "user"]
+    assert [(m["recording"]["kind"], m["recording"]["duration"], m["text"]) for m in sent[-2:]] == [
+        ("voice", 12, ""), ("video", 30, "o caminhão")]
+    async with http.get(sent[-2]["recording"]["url"]) as response:
+        assert await response.read() == ogg(12)
+    static = REPO / "bot" / "sandbox" / "static"
+    assert 'data-testid="voice-input"' in (static / "index.html").read_text()
+    assert 'upload(event.target, "voice")' in (static / "webchat.js").read_text()
+
+
 async def test_bad_requests_get_clear_answers(http: aiohttp.ClientSession) -> None:
     async with http.post("/sandbox/send", json={"user_id": 1, "text": "oi"}) as response:
         assert response.status == 404 and (await response.json())["error"] == "pessoa desconhecida"

@@ -78,3 +78,40 @@ async def test_a_person_chats_with_the_bot_in_the_browser(
     assert emu.callback_query(query_id).answered
     file_id = seen["document_href"].rsplit("/", 1)[-1]
     assert emu.file(file_id).data == b"Solicito vistoria.\n"
+
+
+def _record_in_the_page(root_url: str, voice: Path, video: Path) -> dict[str, str]:
+    """Send a voice note and a video from the page's tools; what the page then shows of them."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    with chromium() as driver:
+        wait = WebDriverWait(driver, WAIT_SECONDS)
+        driver.get(f"{root_url}/?persona={MARIA}")
+        select = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, '[data-testid="persona-select"]')))
+        wait.until(lambda d: select.get_attribute("value") == str(MARIA))
+        driver.find_element(By.CSS_SELECTOR, '[data-testid="voice-input"]').send_keys(str(voice))
+        audio = wait.until(ec.presence_of_element_located(
+            (By.CSS_SELECTOR, '[data-from="user"] [data-testid="message-voice"]')))
+        driver.find_element(By.CSS_SELECTOR, '[data-testid="video-input"]').send_keys(str(video))
+        player = wait.until(ec.presence_of_element_located(
+            (By.CSS_SELECTOR, '[data-from="user"] [data-testid="message-video"]')))
+        return {"audio": audio.get_attribute("src") or "", "video": player.get_attribute("src") or ""}
+
+
+@pytest.mark.browser
+async def test_the_demo_page_sends_a_voice_note_and_a_video(emu: BotApiEmulator, tmp_path: Path) -> None:
+    """Issue 19 §2: the demo shows recordings taken as evidence, so a person can record from the page."""
+    from tests.auxil.case_files import mp4, ogg
+
+    require_browser()
+    voice, video = tmp_path / "gravacao.ogg", tmp_path / "rua.mp4"
+    voice.write_bytes(ogg(12))
+    video.write_bytes(mp4(30))
+    shown = await asyncio.to_thread(_record_in_the_page, emu.root_url, voice, video)
+    sent = [m.raw for m in emu.transcript(MARIA) if not m.from_bot]
+    assert [("voice" in raw, "video" in raw) for raw in sent] == [(True, False), (False, True)]
+    assert sent[0]["voice"]["duration"] == 12 and sent[1]["video"]["duration"] == 30
+    assert emu.file(shown["audio"].rsplit("/", 1)[-1]).data == ogg(12)
+    assert emu.file(shown["video"].rsplit("/", 1)[-1]).data == mp4(30)

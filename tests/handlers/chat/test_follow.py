@@ -53,7 +53,7 @@ async def test_following_cases(emulator: Any, bot_app: Any, settings: Settings, 
     assert "Timeline" in linked.text
     answer = await joao.press(detail, f"acomp:compl:{mine.id}", "Type your answer")
     confirm = await joao.send("Rua das Acácias, 45.", "Send it?")
-    await joao.press(confirm, "acomp:send", "The period to complete this case ended")  # 30 days > 20
+    await joao.press(confirm, "cpl:send", "The period to complete this case ended")  # 30 days > 20
     assert answer
 
 

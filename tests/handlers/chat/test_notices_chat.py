@@ -24,12 +24,12 @@ async def test_from_the_menu_opt_in_then_out(emulator: Any, bot_app: Any, sessio
     listing = await talk.press_and_edit(menu, "cmd:notificacoes", "Suas notificações")
     assert "Não há notificações para você" in listing.text and "pelo Correio" in listing.text
     terms = await talk.press_and_edit(listing, "ntc:optin", "Receber notificações aqui")
-    cpf = await talk.press_and_edit(terms, "ntc:optin:yes", "CPF")
+    cpf = await talk.press(terms, "ntc:optin:yes", "CPF")
     wrong = await talk.send("123.456.789-00", "CPF não é válido")
     assert wrong.message_id > cpf.message_id
-    confirm = await talk.press_and_edit(cpf, "ntc:optin:skip", "Confirme")
+    confirm = await talk.press(cpf, "opt:skip:cpf", "Confirme")
     assert "CPF" not in confirm.text
-    await talk.press_and_edit(confirm, "ntc:optin:confirm", "Pronto!")
+    await talk.press(confirm, "opt:send", "Pronto!")
     async with sessions() as session:
         person_id = (await session.exec(select(Person.id))).one()
         assert (await optin_status(session=session, person_id=person_id)).current_terms
@@ -101,9 +101,8 @@ async def test_cp_art_42_the_bot_offers_the_appeal_when_the_complaint_was_not_de
     prompt = await talk.press(screen, f"ntc:file:{issued.notice.id}", "Escreva seu recurso")
     assert "não há prazo enquanto a reclamação não for decidida" in prompt.text
     await talk.send("Recorro: a reclamação não foi decidida no prazo.", "mande fotos")
-    await talk.press_and_edit(emulator.last_message(user.id), "ntc:freview", "Confira antes de enviar")
-    hint = await talk.send("sim", "Nada é enviado até você apertar ✅ Enviar")  # typed, not pressed: nothing lost
-    await talk.press_and_edit(hint, "ntc:fsend", "Registramos seu recurso")
+    await talk.press(emulator.last_message(user.id), "fil:files:done", "Confira antes de enviar")
+    await talk.send("sim", "Registramos seu recurso")  # issue 20 §3: a typed "sim" sends it, as in the ouvidoria
     async with sessions() as session:
         notice = await session.get(type(issued.notice), issued.notice.id)
         assert notice is not None
@@ -130,12 +129,13 @@ async def test_opting_in_later_brings_the_notice_waiting_for_the_post(
         issued = await issue(session, settings, cp_auto(offender_document=None, person_id=joao.id),
                              now=dt.datetime.now(dt.UTC) - dt.timedelta(days=1))
     terms = await talk.send("/start optin", "Receber notificações aqui")
-    await talk.press_and_edit(terms, "ntc:optin:yes", "CPF")
-    summary = await talk.press_and_edit(emulator.last_message(user.id), "ntc:optin:skip", "Confirme")
-    done = await talk.press_and_edit(summary, "ntc:optin:confirm", "Pronto!")
+    await talk.press(terms, "ntc:optin:yes", "CPF")
+    await talk.press(emulator.last_message(user.id), "opt:skip:cpf", "Confirme")
+    done = await talk.send("sim", "Pronto!")  # a typed "sim" at the review, as in every form
     assert "1 documento que esperava por você está vindo para cá" in done.text
     await deliver(settings, sessions, emulator)
-    delivered = await emulator.wait_for_message(user.id, lambda m: "Tomo ciência" in (m.text or ""), after=0)
+    delivered = await emulator.wait_for_message(user.id, lambda m: "Tomo ciência" in (m.text or ""),
+                                                after=done.message_id)  # the terms above it name the button too
     assert issued.notice.number in delivered.text
     assert emulator.unanswered_callbacks() == []
 

@@ -37,11 +37,11 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
     # Opt-in from the deep link: terms → CPF → summary → confirmation
     terms = await maria.send("/start optin", "Receber notificações aqui")
     assert "Tomo ciência" in terms.text and "30 dias" in terms.text and "Termos versão" in terms.text
-    asked = await maria.press_and_edit(terms, "ntc:optin:yes", "CPF")
+    asked = await maria.press(terms, "ntc:optin:yes", "CPF")
     summary = await maria.send("529.982.247-25", "Confirme")
     assert "***.982.247-**" in summary.text
     assert asked.message_id != summary.message_id
-    await maria.press_and_edit(summary, "ntc:optin:confirm", "Pronto!")
+    accepted = await maria.press(summary, "opt:send", "Pronto!")
 
     # Staff issue an auto addressed by CPF. The CPF Maria typed is only her word: /entregas suggests her, and
     # Clara addresses the notice to her; it goes to Maria in the bot, with the PDF
@@ -58,7 +58,8 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
                                          f"Vincular {issued.notice.number} a Maria")
     await clara.press(confirm, "lnk:send", "Pronto: a notificação foi enviada")
     await deliver(settings, sessions, emulator)
-    delivered = await emulator.wait_for_message(maria_user.id, lambda m: "Tomo ciência" in (m.text or ""), after=0)
+    delivered = await emulator.wait_for_message(maria_user.id, lambda m: "Tomo ciência" in (m.text or ""),
+                                                after=accepted.message_id)  # the terms above name the button too
     assert "AI-2026-000001" in delivered.text and "R$\xa0378,00" in delivered.text
     document = await emulator.wait_for_message(maria_user.id, lambda m: m.document is not None, after=0)
     pdf = emulator.file(document.document["file_id"]).data
@@ -73,9 +74,9 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
     assert "Prazo:" in prompt.text
     files = await maria.send("O terreno foi limpo no dia seguinte à fiscalização.", "mande fotos")
     received = await maria.photo(png(), "Arquivo recebido")
-    review = await maria.press_and_edit(received, "ntc:freview", "Confira antes de enviar")
+    review = await maria.press(received, "fil:files:done", "Confira antes de enviar")
     assert "1 arquivo anexado" in review.text and files.message_id < review.message_id
-    sent = await maria.press_and_edit(review, "ntc:fsend", "Enviado!")
+    sent = await maria.press(review, "fil:send", "Enviado!")
     assert "a multa fica suspensa" in sent.text and "Art. 39" in sent.text
 
     # Clara decides in the bot: improcedente, with the reasons (CP Art. 40–41)
@@ -102,9 +103,8 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
     # The appeal (CP Art. 43–44)
     await maria.press(ack_decision, f"ntc:file:{notice_id}", "Escreva seu recurso")
     await maria.send("Recorro ao Prefeito: a fiscalização foi feita no terreno vizinho.", "mande fotos")
-    review = await maria.press_and_edit(emulator.last_message(maria_user.id), "ntc:freview",
-                                        "Confira antes de enviar")
-    await maria.press_and_edit(review, "ntc:fsend", "Registramos seu recurso")
+    review = await maria.press(emulator.last_message(maria_user.id), "fil:files:done", "Confira antes de enviar")
+    await maria.press(review, "fil:send", "Registramos seu recurso")
 
     async with sessions() as session:
         notice = await session.get(Notice, notice_id)

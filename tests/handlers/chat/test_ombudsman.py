@@ -86,7 +86,7 @@ async def test_an_ombudsman_case_from_filing_to_rating(
         assert answer
         await joao.photo(png(), "File received (1 of 5)")
         confirm = await joao.send("Rua das Acácias, 45.", "Send it?")
-        await joao.press(confirm, "acomp:send", "Your answer was added")
+        await joao.press(confirm, "cpl:send", "Your answer was added")
 
         await deliver(settings, sessions, emulator)
         await emulator.wait_for_message(OTAVIO, lambda m: "sent the information asked for" in (m.text or ""), after=0)

@@ -78,10 +78,46 @@ async def test_with_two_cases_waiting_the_text_is_kept_and_the_author_chooses(
     await _ask(clara, first, "Qual é o número da casa?")
     await _ask(clara, second, "Há quanto tempo o entulho está lá?")
     which = await joao.send("Há duas semanas.", "Para qual caso é esta resposta?")
-    assert {f"acomp:for:{first.id}", f"acomp:for:{second.id}"} <= set(joao.buttons(which))
-    await joao.press(which, f"acomp:for:{second.id}", "Obrigado! Sua resposta foi juntada")
+    assert {f"cpl:for:{first.id}", f"cpl:for:{second.id}"} <= set(joao.buttons(which))
+    review = await joao.press(which, f"cpl:for:{second.id}", "Enviar?")
+    assert second.protocol in review.text and "Há duas semanas." in review.text
+    await joao.send("sim", "Obrigado! Sua resposta foi juntada")  # typed "sim" at the review, as in every form
     async with sessions() as session:
         answers = {c.id: c.complement_answer for c in (await session.exec(select(Case))).all()}
     assert answers == {first.id: None, second.id: "Há duas semanas."}
-    await joao.press(which, f"acomp:for:{second.id}", "não está mais em andamento")  # a second press: no double
+    await joao.press(which, f"cpl:for:{second.id}", "não está mais em andamento")  # a second press: no double
     assert emulator.unanswered_callbacks() == []
+
+
+async def test_the_answer_takes_audio_files_voice_notes_and_videos_with_their_captions(
+    emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    """Issue 19 §2: one file intake, so the complement takes what the representação takes (an audio file too)."""
+    from models.cases.tables import CaseAttachment
+    from tests.auxil.case_files import mp4, ogg
+
+    (case,) = await _setup(sessions, settings, 1)
+    joao = Talk(emulator, emulator.add_user(JOAO, "João", language_code="pt-br"))
+    clara = Talk(emulator, emulator.add_user(CLARA, "Clara", language_code="pt-br"))
+    await _ask(clara, case, "Qual é o número da casa em frente ao entulho?")
+    await deliver(settings, sessions, emulator)
+    asked = await emulator.wait_for_message(JOAO, lambda m: "Qual é o número da casa" in (m.text or ""), after=0)
+    await joao.press(asked, f"acomp:compl:{case.id}", "Escreva sua resposta")
+    mark = joao._mark()
+    emulator.send_audio(joao.user, ogg(10), duration=10, caption="o vizinho explica")
+    await joao._expect(mark, "Arquivo recebido (1 de 5)")
+    mark = joao._mark()
+    emulator.send_voice(joao.user, ogg(5), duration=5)
+    await joao._expect(mark, "Arquivo recebido (2 de 5)")
+    mark = joao._mark()
+    emulator.send_video(joao.user, mp4(20), duration=20, caption="a casa 45")
+    await joao._expect(mark, "Arquivo recebido (3 de 5)")
+    await joao.send("Fica em frente ao número 45.", "Enviar?")
+    await joao.send("sim", "Obrigado! Sua resposta foi juntada")
+    async with sessions() as session:
+        files = (await session.exec(select(CaseAttachment).where(CaseAttachment.case_id == case.id)
+                                    .order_by(CaseAttachment.id))).all()  # type: ignore[arg-type]
+        stored = await session.get(Case, case.id)
+    assert [(f.mime_type, f.caption) for f in files] == [
+        ("audio/ogg", "o vizinho explica"), ("audio/ogg", None), ("video/mp4", "a casa 45")]
+    assert stored is not None and stored.complement_answer == "Fica em frente ao número 45."
