@@ -68,8 +68,8 @@ async def begin(
         form: the form.
         update: the update that starts it.
         context: the chat context.
-        prefill: answers known already (issue from a case, decide from a filing), merged over what ``form.start`` returns
-            (which may read them: the notice a defence is about).
+        prefill: answers known already (issue from a case, decide from a filing, the notice a defence is about),
+            merged over what ``form.start`` returns (which may read them).
         pending: with ``prefill``, the steps still to answer, asked in order, then the review (empty: the review
             at once). None: the flow from its first step.
     """

@@ -29,8 +29,8 @@ from models.cases.timeline import CaseNotFound, get_case
 from models.columns import utcnow
 from models.console.notice_list import list_notices, notice_ciencias, origin_protocols
 from models.invalid_input import InvalidInput
-from models.notices.decision_documents import decision_documents
 from models.notices.access import access_delivery, access_notice, check_notice_reach
+from models.notices.decision_documents import decision_documents
 from models.notices.delivery import DeliveryError, StaffListItem, record_edital, record_staff_delivery, staff_list
 from models.notices.documents import offender_document
 from models.notices.issuing import CaseReference, NoticeInput, NoticeRefused, input_from_case, issue_notice
