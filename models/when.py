@@ -66,7 +66,13 @@ def plain(text: str) -> str:
 
 
 def municipal_today(tz: ZoneInfo, *, now: dt.datetime) -> dt.date:
-    """The civil date of a municipality at ``now`` (aware): the one "today" every deadline and form counts from."""
+    """The civil date of a municipality at ``now`` (aware): the one "today" every deadline and form counts from.
+
+    Raises:
+        ValueError: ``now`` is naive (it would be read in the server's zone).
+    """
+    if now.tzinfo is None:
+        raise ValueError("naive datetime")
     return now.astimezone(tz).date()
 
 

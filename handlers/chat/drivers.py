@@ -36,7 +36,6 @@ from models.drivers.linking import (
     redeem_link_code,
     unlink,
 )
-from models.drivers.periods import civil_today
 from models.drivers.registry import DriverSituation, situation_for_person
 from models.drivers.status import (
     ARTICLES,
@@ -54,6 +53,7 @@ from models.drivers.status import (
 )
 from models.drivers.tables import InspectionResult
 from models.rulebooks.catalogue import L1533
+from models.when import municipal_today
 
 FORM = "driver_link"
 STATUS = "drivers:status"
@@ -214,7 +214,7 @@ def steps_text(tr: Translator, situation: DriverSituation, office: str) -> str:
 
 
 async def _situation(context: BalcaoContext) -> DriverSituation | None:
-    today = civil_today(utcnow(), context.settings.tz)
+    today = municipal_today(context.settings.tz, now=utcnow())
     async with context.sessions() as session:
         return await situation_for_person(
             session=session, person_id=context.person.id, on=today, settings=context.settings

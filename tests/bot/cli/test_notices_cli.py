@@ -73,7 +73,7 @@ def test_each_refused_flag_is_named_with_the_reason_in_portuguese(
 ) -> None:
     for extra, refusal in (
         (["--hora", "25:00"], '--hora "25:00": escreva HH:MM, por exemplo 09:30'),
-        (["--data-infracao", "ontem"], '--data-infracao "ontem": escreva AAAA-MM-DD ou DD/MM/AAAA'),
+        (["--data-infracao", "31/02"], '--data-infracao "31/02": escreva AAAA-MM-DD ou DD/MM/AAAA'),
         (["--unidades", "dez"], '--unidades "dez": não é um número'),
         (["--quantidade", "1,2,3"], '--quantidade "1,2,3": não é um número'),
         (["--preliminar", "NP-2026-000099"], '--preliminar "NP-2026-000099": não existe notificação com este número'),
