@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from pathlib import Path
 
 import pytest
+import time_machine
 
 from bot.cli import main
 from core.settings import get_settings
@@ -193,3 +195,14 @@ def test_the_cli_asks_to_confirm_a_lei_1533_auto_past_its_90_days(
     assert main(late) == 2
     assert "Art. 22, §1º" in capsys.readouterr().err
     assert main([*late, "--confirmar-prazo"]) == 0
+
+
+def test_the_day_and_hour_are_typed_as_in_the_chat(database: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """models/when.py: "9.30" and "ontem" are read here as in /emitir (they were refused: HH:MM, DD/MM/YYYY only)."""
+    typed = list(AUTO)
+    typed[typed.index("--hora") + 1], typed[typed.index("--data") + 1] = "9.30", "ontem"
+    with time_machine.travel(dt.datetime(2026, 3, 3, 15, tzinfo=dt.UTC), tick=True):
+        assert main(typed) == 0, capsys.readouterr().err
+    with sqlite3.connect(database) as connection:
+        (stored,) = connection.execute("SELECT drawn_up_at FROM notice").fetchone()
+    assert dt.datetime.fromisoformat(stored).replace(tzinfo=dt.UTC) == dt.datetime(2026, 3, 2, 13, 30, tzinfo=dt.UTC)
