@@ -148,6 +148,9 @@ class ImportReport:
     applied: bool = False
 
 
+_NUMERIC_DAY = re.compile(r"\d{1,4}[/.\-]\d{1,2}(?:[/.\-]\d{2,4})?")
+
+
 def parse_date(value: str, *, today: dt.date, towards: Towards = "past") -> dt.date:
     """A date of the registry file, read by :func:`models.when.parse_day` (``DD/MM/YYYY``, ``YYYY-MM-DD``…).
 
@@ -158,6 +161,8 @@ def parse_date(value: str, *, today: dt.date, towards: Towards = "past") -> dt.d
     try:
         return parse_day(text, today=today, towards=towards)
     except InvalidInput:
+        if _NUMERIC_DAY.fullmatch(text):  # written as a date, but no such day (31/02)
+            raise InvalidInput(N_('"{text}" is not a day of the calendar'), text=text) from None
         raise InvalidInput(N_('"{text}" is not a date: write YYYY-MM-DD or DD/MM/YYYY'), text=text) from None
 
 
