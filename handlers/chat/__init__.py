@@ -24,6 +24,7 @@ from handlers.chat import (
     ombudsman,  # /ouvidoria
     reminders,  # /lembretes
     representation,  # /representacao
+    sentences,  # a sentence typed at the menu: the form it means
     staff_notices,  # /emitir, /entregas, /defesas
     staff_queue,  # /pendencias
     start,  # /start, menu, /ajuda, /idioma, /cancelar, /privacidade
@@ -37,7 +38,7 @@ from handlers.chat.private import only_private_chats
 
 AREAS: tuple[ModuleType, ...] = (
     start, representation, ombudsman, follow, my_data, staff_queue, broadcasts, reminders, drivers, notices,
-    staff_notices, console_link, city,
+    staff_notices, console_link, city, sentences,
 )
 
 

@@ -1,6 +1,12 @@
-"""What the case conversations (representação, ombudsman) share: the daily limit and the filing's confirmation."""
+"""What the case conversations (representação, ombudsman) share.
+
+The daily limit, the filing's confirmation, and the answers told before the form began (a sentence typed at the
+menu, ``handlers.chat.sentences``).
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from telegram import InputFile, Update
 
@@ -12,6 +18,15 @@ from models.cases.limits import check_daily_limit
 from models.cases.receipt_pdf import signed_receipt
 from models.columns import utcnow
 from models.invalid_input import InvalidInput
+
+TOLD = "told"
+"""The draft key listing the steps answered before the form began; they come first in the flow, asked no more."""
+
+
+def told_first(flow: tuple[str, ...], data: dict[str, Any]) -> tuple[str, ...]:
+    """The form's steps with those already told first (so the flow stays the same for the whole form)."""
+    told = tuple(name for name in data.get(TOLD, ()) if name in flow)
+    return told + tuple(name for name in flow if name not in told)
 
 
 async def within_daily_limit(update: Update, context: BalcaoContext) -> bool:

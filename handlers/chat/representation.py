@@ -18,10 +18,10 @@ from typing import Any
 from telegram import KeyboardButton, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update
 
 from core.i18n import DEFAULT_LOCALE, N_, translator
-from handlers.chat.case_forms import confirm_filing, within_daily_limit
+from handlers.chat.case_forms import TOLD, confirm_filing, told_first, within_daily_limit
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine import Answer, Filed, Forged, Form, Question, Step, Turn, register_form, start
+from handlers.chat.engine import Answer, Filed, Forged, Form, Question, Step, Turn, begin, register_form, start
 from handlers.chat.intake import recordings_line
 from handlers.chat.replies import esc
 from handlers.chat.representation_review import LEARNED, filing_form, summary
@@ -194,7 +194,7 @@ def _ask_relation(turn: Turn) -> Question:
                      [(tr._("Yes, I still am"), "rep:rel:current")]])
 
 
-def _kinds(context: BalcaoContext) -> list[str]:
+def kinds_offered(context: BalcaoContext) -> list[str]:
     """The reports the person may file: under their city's laws, or every city's while none is chosen.
 
     Each report goes to the municipality whose law it rests on (CF Art. 30 I).
@@ -207,7 +207,7 @@ def _kinds(context: BalcaoContext) -> list[str]:
 
 
 def _kind(arg: str, turn: Turn) -> dict[str, Any]:
-    if arg not in _kinds(turn.context):
+    if arg not in kinds_offered(turn.context):
         raise Forged(arg)
     return {"kind": arg}
 
@@ -265,15 +265,14 @@ STEPS = (
 )
 
 
-
 def _flow(data: dict[str, Any]) -> tuple[str, ...]:
     if "kind" not in data:
         return ("kind",)
-    return APP_FLOW if data["kind"] == "app" else CP_FLOW
+    return told_first(APP_FLOW if data["kind"] == "app" else CP_FLOW, data)
 
 
 def _start(turn: Turn) -> dict[str, Any]:
-    kinds = _kinds(turn.context)
+    kinds = kinds_offered(turn.context)
     if not kinds:
         raise InvalidInput(N_("Reports are not available in this city."))
     return {} if len(kinds) == 2 else {"kind": kinds[0]}
@@ -340,3 +339,22 @@ register = register_form(FORM)
 async def start_representation(update: Update, context: BalcaoContext) -> None:
     """``/representacao``: resume the report in progress, or start one (within the daily limit)."""
     await start(FORM, update, context)
+
+
+async def start_from_sentence(update: Update, context: BalcaoContext, sentence: str, kind: str) -> None:
+    """/representacao begun from a sentence typed at the menu: the sentence is the description of what happened.
+
+    It is the form's first answer (CP Art. 31: the facts in the author's words), asked no more and changeable at
+    the review; a sentence too short to describe anything starts the form of that kind without it.
+    """
+    if kind not in kinds_offered(context):
+        await start(FORM, update, context)
+        return
+    try:
+        facts = fields.facts(sentence)
+    except InvalidInput:
+        await begin(FORM, update, context, answers={"kind": kind})
+        return
+    answers = {"kind": kind, "facts": facts, TOLD: ["facts"]}
+    await begin(FORM, update, context, answers=answers, at=_flow(answers)[1], note=context.tr._(
+        "I kept what you wrote as the description of what happened. You can change it before sending."))

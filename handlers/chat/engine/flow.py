@@ -51,8 +51,18 @@ async def start(form: Form, update: Update, context: BalcaoContext) -> None:
         await begin(form, update, context)
 
 
-async def begin(form: Form, update: Update, context: BalcaoContext) -> None:
-    """Start the form afresh (within its precondition, e.g. the daily limit) and ask the first question."""
+async def begin(form: Form, update: Update, context: BalcaoContext, *, answers: Values | None = None,
+                at: str | None = None, note: str | None = None) -> None:
+    """Start the form afresh (within its precondition, e.g. the daily limit) and ask the first question.
+
+    Args:
+        form: the form.
+        update: the update that starts it.
+        context: the chat's context.
+        answers: answers already given before the form began (a sentence typed at the menu), over ``form.start``'s.
+        at: the step to ask first (default: the first of the flow).
+        note: a translated line said with the form's intro (what was kept of ``answers``).
+    """
     if form.before_start is not None and not await form.before_start(update, context):
         return
     turn = Turn(update, context, {})
@@ -61,10 +71,10 @@ async def begin(form: Form, update: Update, context: BalcaoContext) -> None:
     except InvalidInput as refused:
         await respond(update, context, refused.render(context.tr), markup=keyboard([menu_row(context)]))
         return
-    turn.data = {**data, KEY: secrets.token_hex(8)}
-    first = form.flow(turn.data)[0]
+    turn.data = {**data, **(answers or {}), KEY: secrets.token_hex(8)}
+    first = at or form.flow(turn.data)[0]
     await save_turn(form, turn, first, asked=False)
-    await respond(update, context, context.tr._(form.intro))
+    await respond(update, context, context.tr._(form.intro) + (f"\n\n{note}" if note else ""))
     await ask(form, turn, first)
     await question_asked(context, first)
 
