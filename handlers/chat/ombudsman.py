@@ -10,7 +10,15 @@ from __future__ import annotations
 from telegram import Update
 
 from core.i18n import N_
-from handlers.chat.case_forms import TOLD, confirm_filing, told_first, within_daily_limit
+from handlers.chat.case_forms import (
+    TOLD,
+    confirm_filing,
+    known_author,
+    known_values,
+    reuse_rows,
+    told_first,
+    within_daily_limit,
+)
 from handlers.chat.city import ask_city, needs_choice
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
@@ -78,8 +86,11 @@ STEPS = (
          label=N_("Who sees your name")),
     # Lei 13.460/2017 Art. 10: the manifestação identifies its author.
     Step("name", lambda t: Question(t.tr._("What is your full name?")
-                                    + small(t.tr._("The law asks for it (Lei 13.460/2017, Art. 10)."))),
-         text=lambda text, _t: {"name": fields.person_name(text)}, label=N_("Name")),
+                                    + small(t.tr._("The law asks for it (Lei 13.460/2017, Art. 10).")),
+                                    reuse_rows(t, "ouv", with_address=False)),
+         text=lambda text, _t: {"name": fields.person_name(text)},
+         buttons={"reuse": lambda arg, t: {"name": fields.person_name(known_values(arg, t)["name"])}},
+         label=N_("Name")),
 )
 
 
@@ -132,6 +143,7 @@ FORM = Form(
     flow=lambda data: told_first(tuple(step.name for step in STEPS), data),
     start=lambda _turn: {},
     before_start=lambda update, context: _city_then_limit(update, context),
+    prepare=known_author,
     intro=N_("The Ombudsman answers within 30 days. You can stop at any time with /cancelar."),
     resume=N_("You have a message to the Ombudsman in progress. Continue where you stopped, or start again?"),
     gone=N_("This message is no longer in progress. Start a new one with /ouvidoria."),

@@ -18,10 +18,19 @@ from typing import Any
 from telegram import KeyboardButton, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update
 
 from core.i18n import DEFAULT_LOCALE, N_, translator
-from handlers.chat.case_forms import TOLD, confirm_filing, told_first, within_daily_limit
+from handlers.chat.case_forms import (
+    TOLD,
+    confirm_filing,
+    known_author,
+    known_values,
+    reuse_rows,
+    told_first,
+    within_daily_limit,
+)
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine import Answer, Filed, Forged, Form, Question, Step, Turn, begin, register_form, start
+from handlers.chat.engine.flow import EDITING
 from handlers.chat.intake import recordings_line
 from handlers.chat.replies import esc
 from handlers.chat.representation_review import LEARNED, filing_form, summary
@@ -127,9 +136,34 @@ def _vehicle_confirmed(arg: str, _turn: Turn) -> Answer:
 
 def _ask_name(turn: Turn) -> Question:
     tr = turn.tr
+    cp = turn.data.get("kind") != "app"
     return Question(tr._("What is your full name?") + small(
         tr._("The law asks for it (Código de Posturas, Art. 31). It is never shown to the person you report.")
-        if turn.data.get("kind") != "app" else tr._("It is never shown to the driver.")))
+        if cp else tr._("It is never shown to the driver.")), reuse_rows(turn, "rep", with_address=cp))
+
+
+def _reuse(arg: str, turn: Turn) -> Answer:
+    """One tap for the name, profession and address of the last case (CP Art. 31), checked as if typed."""
+    known = known_values(arg, turn)
+    values: dict[str, Any] = {"name": fields.person_name(known["name"])}
+    if turn.data.get("kind") == "app":  # the driver report asks the name only
+        return Answer(values)
+    missing = None
+    for key, parse in (("profession", fields.profession), ("address", fields.address)):
+        if known.get(key) and missing is None:
+            values[key] = parse(known[key])
+        elif missing is None:
+            missing = key
+    shown = ", ".join(str(value) for value in values.values())
+    note = turn.tr._("Noted: {details}.").format(details=esc(shown))
+    if turn.data.get(EDITING):
+        return Answer(values, note=note)
+    return Answer(values, goto=missing or _following_step(turn, "address"), note=note)
+
+
+def _following_step(turn: Turn, name: str) -> str:
+    flow = _flow(turn.data)
+    return flow[flow.index(name) + 1]
 
 
 PUBLISHED_PLACE = {  # BALCAO_OPEN311_PLACE: what the city's open data (Open311) publish of the place
@@ -216,7 +250,8 @@ STEPS = (
     Step("kind", _q(N_("What would you like to report?"), rows=(
         ((N_("A breach of the city rules (Código de Posturas)"), "rep:kind:cp"),),
         ((N_("A ride-hailing driver"), "rep:kind:app"),))), buttons={"kind": _kind}),
-    Step("name", _ask_name, text=lambda text, _t: {"name": fields.person_name(text)}, label=N_("Name")),
+    Step("name", _ask_name, text=lambda text, _t: {"name": fields.person_name(text)}, buttons={"reuse": _reuse},
+         label=N_("Name")),
     Step("profession", _q(N_("What is your profession or occupation?"), article=ART_31),
          text=lambda text, _t: {"profession": fields.profession(text)}, label=N_("Profession")),
     Step("address", _q(N_("What is your address (street, number, neighbourhood)?"), article=ART_31),
@@ -316,6 +351,7 @@ FORM = Form(
     flow=_flow,
     start=_start,
     before_start=within_daily_limit,
+    prepare=known_author,
     intro=N_("Let's go. You can stop at any time with /cancelar."),
     resume=N_("You have a report in progress. Continue where you stopped, or start again?"),
     gone=N_("This report is no longer in progress. Start a new one with /representacao."),

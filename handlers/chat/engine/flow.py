@@ -71,7 +71,8 @@ async def begin(form: Form, update: Update, context: BalcaoContext, *, answers: 
     except InvalidInput as refused:
         await respond(update, context, refused.render(context.tr), markup=keyboard([menu_row(context)]))
         return
-    turn.data = {**data, **(answers or {}), KEY: secrets.token_hex(8)}
+    prepared = await form.prepare(turn) if form.prepare is not None else {}
+    turn.data = {**data, **prepared, **(answers or {}), KEY: secrets.token_hex(8)}
     first = at or form.flow(turn.data)[0]
     await save_turn(form, turn, first, asked=False)
     await respond(update, context, context.tr._(form.intro) + (f"\n\n{note}" if note else ""))

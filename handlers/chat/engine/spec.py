@@ -147,6 +147,8 @@ class Form:
         submit: files the form (the domain call); raises InvalidInput with the reason it was refused.
         refusal_fields: the steps a refusal names, offered as buttons to change them.
         before_start: a check before a new form starts (the daily limit); False stops (and has said why).
+        prepare: first answers read from the database when the form begins, over ``start``'s (what the person
+            told in their last case, offered back as a one-tap answer).
     """
 
     name: str
@@ -165,6 +167,7 @@ class Form:
     refusal_fields: Callable[[InvalidInput], tuple[str, ...]] = lambda _refused: ()
     review_note: str | None = None
     before_start: Callable[[Update, BalcaoContext], Awaitable[bool]] | None = None
+    prepare: Callable[[Turn], Awaitable[Values]] | None = None
 
     def step(self, name: str) -> Step | None:
         """The step called ``name``, if the form has one."""
