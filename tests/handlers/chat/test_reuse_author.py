@@ -19,11 +19,11 @@ from tests.auxil.bot_harness import running_bot
 from tests.auxil.case_chat import Talk
 from tests.auxil.case_people import ombudsman, representation
 
-JOAO, MARIA, ROSA = 890001, 890002, 890003
+JOAO, MARIA = 890001, 890002
 
 
 async def _person_with_a_case(sessions: SessionFactory, settings: Settings, telegram_id: int, *,
-                              ombudsman_case: bool = False, erased: bool = False) -> int:
+                              ombudsman_case: bool = False) -> int:
     async with sessions() as session:
         await sync_municipalities(session=session, served=settings.municipalities)
         person = await ensure_person(session=session, telegram_user_id=telegram_id, chat_id=telegram_id,
@@ -35,12 +35,6 @@ async def _person_with_a_case(sessions: SessionFactory, settings: Settings, tele
         else:
             await file_representation(session=session, person_id=person.id, form=representation(), now=filed_at,
                                       settings=settings)
-        if erased:  # LGPD Art. 18 VI: what was erased is not offered again
-            stored = await session.get(Person, person.id)
-            assert stored is not None
-            stored.erased_at = utcnow() - dt.timedelta(days=1)
-            session.add(stored)
-            await session.commit()
         return person.id
 
 
@@ -85,16 +79,3 @@ async def test_the_ombudsman_form_offers_the_last_cases_name(
         review = await maria.press(name, "ouv:reuse:last", "Please check your message")
     assert "Name: João Batista Pereira" in review.text
 
-
-async def test_nothing_is_offered_after_the_person_erased_their_data(
-    emulator: Any, bot_app: Any, sessions: SessionFactory, settings: Settings
-) -> None:
-    await _person_with_a_case(sessions, settings, ROSA, erased=True)
-    rosa = Talk(emulator, emulator.add_user(ROSA, "Rosa", language_code="en"))
-    kind = await rosa.send("/representacao", "What would you like to report?")
-    name = await rosa.press(kind, "rep:kind:cp", "What is your full name?")
-    assert "rep:reuse:last" not in rosa.buttons(name)
-    async with sessions() as session:
-        person = (await session.exec(select(Person).where(Person.telegram_user_id == ROSA))).one()
-        draft = await get_draft(session=session, person_id=person.id)
-    assert draft is not None and "known" not in draft.data
