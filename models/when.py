@@ -10,8 +10,9 @@ imports, so the same text is accepted (or refused with the same words) everywher
   ISO 8601 with or without an offset.
 
 A day written without a year, or by its weekday, is read towards where the field looks: the past for the day a
-fact happened, the future for a send date (LEGAL-CHOICES 63). A hand-written grammar rather than ``dateparser``:
-that library reads "1/12" as January in English and "9.30" as a date, and takes ~0.3 s to load its languages.
+fact happened, the future for a send date (LEGAL-CHOICES 63). A small hand-written grammar rather than a new
+dependency such as ``dateparser``: the inputs are few and fixed, and the ambiguous readings (a day without a
+year, a weekday) are a legal choice made explicitly, not a library's default.
 
 A leaf of the models (it imports only :mod:`core.i18n` and :mod:`models.invalid_input`), so every layer uses it.
 """
