@@ -182,5 +182,5 @@ async def start_from_sentence(update: Update, context: BalcaoContext, sentence: 
         return
     told = ["text", "type"] if kind is not None else ["text"]
     answers = {"text": text, TOLD: told} | ({"type": kind.value} if kind is not None else {})
-    await begin(FORM, update, context, answers=answers, at=FORM.flow(answers)[len(told)], note=context.tr._(
+    await begin(FORM, update, context, prefill=answers, at=FORM.flow(answers)[len(told)], note=context.tr._(
         "I kept what you wrote as your message. You can change it before sending."))

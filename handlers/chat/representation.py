@@ -389,8 +389,8 @@ async def start_from_sentence(update: Update, context: BalcaoContext, sentence: 
     try:
         facts = fields.facts(sentence)
     except InvalidInput:
-        await begin(FORM, update, context, answers={"kind": kind})
+        await begin(FORM, update, context, prefill={"kind": kind})
         return
     answers = {"kind": kind, "facts": facts, TOLD: ["facts"]}
-    await begin(FORM, update, context, answers=answers, at=_flow(answers)[1], note=context.tr._(
+    await begin(FORM, update, context, prefill=answers, at=_flow(answers)[1], note=context.tr._(
         "I kept what you wrote as the description of what happened. You can change it before sending."))

@@ -51,7 +51,7 @@ async def start(form: Form, update: Update, context: BalcaoContext) -> None:
         await begin(form, update, context)
 
 
-async def begin(form: Form, update: Update, context: BalcaoContext, *, answers: Values | None = None,
+async def begin(form: Form, update: Update, context: BalcaoContext, *, prefill: Values | None = None,
                 at: str | None = None, note: str | None = None) -> None:
     """Start the form afresh (within its precondition, e.g. the daily limit) and ask the first question.
 
@@ -59,9 +59,9 @@ async def begin(form: Form, update: Update, context: BalcaoContext, *, answers: 
         form: the form.
         update: the update that starts it.
         context: the chat's context.
-        answers: answers already given before the form began (a sentence typed at the menu), over ``form.start``'s.
+        prefill: answers known already (a sentence typed at the menu), merged over ``form.start``'s.
         at: the step to ask first (default: the first of the flow).
-        note: a translated line said with the form's intro (what was kept of ``answers``).
+        note: a translated line said with the form's intro (what was kept of ``prefill``).
     """
     if form.before_start is not None and not await form.before_start(update, context):
         return
@@ -72,7 +72,7 @@ async def begin(form: Form, update: Update, context: BalcaoContext, *, answers: 
         await respond(update, context, refused.render(context.tr), markup=keyboard([menu_row(context)]))
         return
     prepared = await form.prepare(turn) if form.prepare is not None else {}
-    turn.data = {**data, **prepared, **(answers or {}), KEY: secrets.token_hex(8)}
+    turn.data = {**data, **prepared, **(prefill or {}), KEY: secrets.token_hex(8)}
     first = at or form.flow(turn.data)[0]
     await save_turn(form, turn, first, asked=False)
     await respond(update, context, context.tr._(form.intro) + (f"\n\n{note}" if note else ""))
