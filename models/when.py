@@ -10,7 +10,7 @@ imports, so the same text is accepted (or refused with the same words) everywher
   ISO 8601 with or without an offset.
 
 A day written without a year, or by its weekday, is read towards where the field looks: the past for the day a
-fact happened, the future for a send date (LEGAL-CHOICES 63). A small hand-written grammar rather than a new
+fact happened, the future for a send date (LEGAL-CHOICES 68). A small hand-written grammar rather than a new
 dependency such as ``dateparser``: the inputs are few and fixed, and the ambiguous readings (a day without a
 year, a weekday) are a legal choice made explicitly, not a library's default.
 
