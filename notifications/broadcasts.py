@@ -15,10 +15,8 @@ Choices (documented in the README):
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import html
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,9 +26,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_, Translator, translator
 from core.settings import Settings
+from models import when
 from models.audit import record
 from models.broadcasts import Broadcast, BroadcastStatus, cancel_broadcast, status_counts
 from models.drivers.tables import Driver
+from models.invalid_input import InvalidInput
 from models.outbox import NewMessage, OutboxStatus, enqueue, enqueue_many
 from models.people import Person
 from models.reminders import ReminderMute
@@ -628,48 +628,16 @@ async def follow_progress(
 
 # --- dates and times as staff type them ------------------------------------------------------------
 
-_DAY_MONTH = re.compile(
-    r"^\s*(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?\s*(?:,|às|as|at|a las|-)?\s*(\d{1,2})(?:[:h](\d{2}))?\s*h?\s*$",
-    re.IGNORECASE,
-)
-
 
 def parse_when(text: str, *, now: dt.datetime, settings: Settings) -> dt.datetime | None:
-    """A date and time as staff type it, in the deployment's time zone.
+    """A send moment as staff type it (``amanhã 8h``, ``25/12 às 8h``, ``sábado 14h30``, ISO).
 
-    Understands ``25/12 08:00``, ``25/12/2027 às 8h``, ``4/1 14h30`` (no year: the next such day),
-    and ISO ``2027-12-25T08:00`` (with or without an offset).
+    Read by :func:`models.when.parse_moment`, towards the future, in the municipality's time zone.
 
     Returns:
         The moment (aware, UTC), or None when the text is not a date and time.
     """
-    text = text.strip()
-    match = _DAY_MONTH.match(text)
-    if match:
-        day, month, year_text, hour, minute = match.groups()
-        local_now = now.astimezone(settings.tz)
-        year = int(year_text) if year_text else local_now.year
-        if year < 100:
-            year += 2000
-        try:
-            moment = dt.datetime(year, int(month), int(day), int(hour), int(minute or 0), tzinfo=settings.tz)
-        except ValueError:
-            return None
-        if not year_text and moment < local_now - dt.timedelta(days=1):
-            # no year and the day has passed: next year's; a 29/02 with none next year stays (already passed)
-            with contextlib.suppress(ValueError):
-                moment = moment.replace(year=year + 1)
-        try:
-            return moment.astimezone(dt.UTC)
-        except OverflowError:
-            return None
     try:
-        moment = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=settings.tz)
-    try:
-        return moment.astimezone(dt.UTC)
-    except OverflowError:  # 9999-12-31T23:59 in a zone behind UTC is past datetime.max
+        return when.parse_moment(text, now=now, tz=settings.tz, towards="future")
+    except InvalidInput:
         return None

@@ -15,11 +15,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
 from core.settings import get_settings
-from models.drivers.periods import civil_today
 from models.drivers.registry import linked_statuses
 from models.drivers.status import AuthorizationStatus, StatusKind
 from models.drivers.tables import Driver
 from models.people import Person
+from models.when import municipal_today
 from notifications.audiences import AudienceParams, audience
 from notifications.driver_reminders import INSPECTION_DAYS
 
@@ -28,7 +28,7 @@ ENDED = frozenset({StatusKind.REVOKED, StatusKind.CASSADA})
 
 async def _statuses(session: AsyncSession, now: dt.datetime) -> list[tuple[int, AuthorizationStatus]]:
     settings = get_settings()
-    return await linked_statuses(session=session, on=civil_today(now, settings.tz), settings=settings)
+    return await linked_statuses(session=session, on=municipal_today(settings.tz, now=now), settings=settings)
 
 
 @audience("drivers", label=N_("All linked drivers"))

@@ -51,7 +51,6 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from core.i18n import N_, Translator
 from core.settings import Settings
 from models.columns import UTCDateTime
-from models.drivers.periods import civil_today
 from models.drivers.registry import linked_driver
 from models.drivers.status import (
     ARTICLES,
@@ -72,6 +71,7 @@ from models.drivers.tables import Authorization, Driver, Inspection, InspectionR
 from models.outbox import OutboxMessage, OutboxStatus
 from models.people import Person
 from models.rulebooks.catalogue import L1533 as L1533_RULEBOOK
+from models.when import municipal_today
 from notifications.rendering import Rendered, renderer
 from notifications.scans import scan
 from notifications.topics import reminder_topic
@@ -465,7 +465,7 @@ async def driver_reminders(*, session: AsyncSession, now: dt.datetime, settings:
     registry = settings.municipalities.with_rulebook(L1533_RULEBOOK)
     # Drivers are registrations under Lei 1.533/2020, Sapezal's law: its calendar and office (CF Art. 30 I).
     settings = settings.for_municipality(registry.slug if registry is not None else None)
-    today = civil_today(now, settings.tz)
+    today = municipal_today(settings.tz, now=now)
     morning = dt.datetime.combine(today, REMINDER_TIME, tzinfo=settings.tz)
     context = _Context(session, settings, now, today, await _covered_from(session, today), max(now, morning))
     added = 0

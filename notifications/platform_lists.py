@@ -15,11 +15,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import Translator
 from core.settings import Settings
-from models.drivers.periods import civil_today, office_calendar
+from models.drivers.periods import office_calendar
 from models.drivers.platforms import ARTICLE, list_statuses
 from models.outbox import enqueue
 from models.people import Person, Role, StaffMember
 from models.rulebooks.catalogue import L1533
+from models.when import municipal_today
 from notifications.notice_scans import polite_moment
 from notifications.rendering import Rendered, renderer
 from notifications.scans import scan
@@ -40,7 +41,7 @@ async def _platform_staff(session: AsyncSession) -> list[int]:
 @scan("platform-lists")
 async def platform_lists(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
     """Warn clerks and admins of each platform whose Art. 5 IX list is overdue."""
-    today = civil_today(now, settings.tz)
+    today = municipal_today(settings.tz, now=now)
     calendar = office_calendar(settings.for_rulebook(L1533))  # Lei 1.533/2020 is Sapezal's: its office calendar
     late = [s for s in await list_statuses(session=session, today=today, calendar=calendar) if s.late]
     if not late:

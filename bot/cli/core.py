@@ -21,6 +21,7 @@ from models.console.roles import NoSuchRole, end_role
 from models.invalid_input import InvalidInput
 from models.municipalities import sync_municipalities
 from models.people import ROLE_LABELS, Role, add_staff
+from models.when import municipal_today
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr: Translator) -> None:
@@ -92,7 +93,8 @@ async def _staff_add(args: argparse.Namespace) -> int:
         raise unknown_municipality(cli_translator(settings), option="--municipality", value=args.municipality,
                                    served=settings.municipalities)
     tr = cli_translator(settings)
-    designated_on = parse_day(args.designation_date, tr, option="--designation-date")
+    designated_on = parse_day(args.designation_date, tr, today=municipal_today(settings.tz, now=utcnow()),
+                              option="--designation-date")
     places = ([settings.municipalities[args.municipality]] if args.municipality
               else list(settings.municipalities.values()))  # a deployment-wide member: the office of each one
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:

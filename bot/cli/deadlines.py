@@ -8,18 +8,18 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import re
+from zoneinfo import ZoneInfo
 
 from bot.cli.errors import CommandError, unknown_municipality
 from bot.cli.output import cli_translator
 from core.i18n import Translator
 from core.settings import get_settings
+from models import when
 from models.calendar import BusinessCalendar
+from models.columns import utcnow
 from models.deadlines import compute_deadline, explain
+from models.invalid_input import InvalidInput
 from models.rulebooks import RULES, DeadlineChoices, Unit, UnknownRule, get_rule
-
-_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2}))?$")
-_BR = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})(?:[T ](\d{1,2}):(\d{2}))?$")
 
 
 def _rule_list() -> str:
@@ -61,26 +61,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
     parser.set_defaults(handler=_prazo)
 
 
-def parse_start(text: str, tz: dt.tzinfo, tr: Translator) -> dt.date:
-    """A date (``2027-01-04``, ``04/01/2027``) or, with ``HH:MM``, an aware date-time in ``tz``.
+def parse_start(text: str, tz: ZoneInfo, tr: Translator, *, now: dt.datetime) -> dt.date:
+    """A day (``2027-01-04``, ``04/01/2027``, ``ontem``) or, with an hour, an aware date-time in ``tz``.
+
+    Both read by :mod:`models.when`, as everywhere else (``04/01/2027 14h30``, ``ontem 9.30``).
 
     Raises:
         CommandError: not a valid date (said in ``tr``'s language).
     """
-    value = text.strip()
-    iso, br = _ISO.match(value), _BR.match(value)
+    today = when.municipal_today(tz, now=now)
     try:
-        if iso:
-            year, month, day, hour, minute = iso.groups()
-        elif br:
-            day, month, year, hour, minute = br.groups()
-        else:
-            raise ValueError(value)
-        date = dt.date(int(year), int(month), int(day))
-        if hour is None:
-            return date
-        return dt.datetime(date.year, date.month, date.day, int(hour), int(minute), tzinfo=tz)
-    except ValueError:
+        return when.parse_day(text, today=today, towards="past")
+    except InvalidInput:
+        pass
+    try:
+        return when.parse_moment(text, now=now, tz=tz, towards="past").astimezone(tz)
+    except InvalidInput:
         raise CommandError(tr._('--inicio "{value}": write YYYY-MM-DD or DD/MM/YYYY (with HH:MM for a deadline in '
                                 'hours)').format(value=text)) from None
 
@@ -102,7 +98,7 @@ async def _prazo(args: argparse.Namespace) -> int:
         raise unknown_municipality(tr, option="--municipio", value=args.municipio, served=served)
     owner = served.with_rulebook(rule.rulebook)
     settings = settings.for_municipality(args.municipio or (owner.slug if owner is not None else None))
-    start = parse_start(args.inicio, settings.tz, tr)
+    start = parse_start(args.inicio, settings.tz, tr, now=utcnow())
     if rule.readings[0].unit is Unit.HOURS and not isinstance(start, dt.datetime):
         raise CommandError(tr._("{rule} is counted in hours: give --inicio with a time, e.g. 2027-01-04T14:30").format(
             rule=rule.id))

@@ -25,8 +25,8 @@ from models.columns import utcnow
 from models.drivers.identifiers import InvalidIdentifier
 from models.drivers.importing import import_drivers
 from models.drivers.linking import DriverNotFound, IssuedCode, create_link_code
-from models.drivers.periods import civil_today
 from models.municipalities import sync_municipalities
+from models.when import municipal_today
 
 logger = logging.getLogger("balcao.cli.drivers")
 
@@ -83,7 +83,7 @@ async def _import_drivers(args: argparse.Namespace) -> int:
             text=text,
             actor="cli",
             settings=settings,
-            today=civil_today(utcnow(), settings.tz),
+            today=municipal_today(settings.tz, now=utcnow()),
             dry_run=args.dry_run,
         )
     for problem in report.errors:

@@ -14,7 +14,6 @@ import argparse
 import asyncio
 import datetime as dt
 import json
-import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
@@ -27,6 +26,8 @@ from core import migrate
 from core.db import database
 from core.i18n import N_, Translator
 from core.settings import get_settings
+from models import when
+from models.columns import utcnow
 from models.invalid_input import InvalidInput
 from models.municipalities import sync_municipalities
 from models.notices.documents import offender_document
@@ -39,9 +40,6 @@ from models.tlog.heads import HeadFormatError, TreeHead, load_public_key, signin
 from models.tlog.proofs import run
 from models.tlog.verification import Problem, verify_log
 from notifications.log_heads import WitnessError, fetch_witnessed_head
-
-_DATE = re.compile(r"^(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})/(\d{4}))$")
-_TIME = re.compile(r"^(\d{1,2})[:h](\d{2})$")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr: Translator) -> None:
@@ -118,40 +116,32 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
     verify.set_defaults(handler=_verify)
 
 
-def parse_day(text: str | None, tr: Translator, *, option: str = "--data") -> dt.date | None:
-    """``2026-03-02`` or ``02/03/2026``, given to ``option``.
+def parse_day(text: str | None, tr: Translator, *, today: dt.date, option: str = "--data") -> dt.date | None:
+    """A day given to ``option``, as :func:`models.when.parse_day` reads it (``02/03/2026``, ``2026-03-02``, ``ontem``).
 
     Raises:
         CommandError: not a date (said in ``tr``'s language).
     """
     if text is None:
         return None
-    match = _DATE.match(text.strip())
     try:
-        if match is None:
-            raise ValueError(text)
-        year, month, day = (match.group(1), match.group(2), match.group(3)) if match.group(1) else (
-            match.group(6), match.group(5), match.group(4))
-        return dt.date(int(year), int(month), int(day))
-    except ValueError:
+        return when.parse_day(text, today=today, towards="past")
+    except InvalidInput:
         raise CommandError(tr._('{option} "{value}": write YYYY-MM-DD or DD/MM/YYYY').format(
             option=option, value=text)) from None
 
 
 def parse_time(text: str | None, tr: Translator) -> dt.time | None:
-    """``09:30`` or ``9h30``.
+    """An hour as :func:`models.when.parse_time` reads it (``09:30``, ``9h30``, ``9.30``, ``9h``).
 
     Raises:
         CommandError: not an hour (said in ``tr``'s language).
     """
     if text is None:
         return None
-    match = _TIME.match(text.strip())
     try:
-        if match is None:
-            raise ValueError(text)
-        return dt.time(int(match.group(1)), int(match.group(2)))
-    except ValueError:
+        return when.parse_time(text)
+    except InvalidInput:
         raise CommandError(tr._('--hora "{value}": write HH:MM, e.g. 09:30').format(value=text)) from None
 
 
@@ -178,7 +168,9 @@ async def _issue(args: argparse.Namespace) -> int:
         except InvalidOperation:
             raise CommandError(tr._('{option} "{value}": not a number').format(
                 option="--quantidade", value=args.quantidade)) from None
-    infraction_on = parse_day(args.data_infracao, tr, option="--data-infracao") if args.data_infracao else None
+    today = when.municipal_today(settings.tz, now=utcnow())
+    infraction_on = (parse_day(args.data_infracao, tr, today=today, option="--data-infracao")
+                     if args.data_infracao else None)
     await migrate.check_schema(settings.database_url)
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         await sync_municipalities(session=session, served=settings.municipalities)
@@ -192,8 +184,8 @@ async def _issue(args: argparse.Namespace) -> int:
         data = NoticeInput(
             type=NoticeType(args.tipo), rulebook=args.rulebook, infraction_code=args.infracao,
             offender_name=args.nome, offender_document=document, offender_address=args.endereco, place=args.local,
-            drawn_up_on=parse_day(args.data, tr), drawn_up_time=parse_time(args.hora, tr), facts=args.fatos,
-            witnesses=args.testemunhas, inspection_term=args.termo,
+            drawn_up_on=parse_day(args.data, tr, today=today), drawn_up_time=parse_time(args.hora, tr),
+            facts=args.fatos, witnesses=args.testemunhas, inspection_term=args.termo,
             person_id=args.person_id, person_telegram_id=args.person_telegram_id, case_id=args.case_id,
             preliminar_id=preliminar_id, units=units, infraction_on=infraction_on, quantity=quantity,
             infringed_provision=args.dispositivo, platform_name=args.plataforma,

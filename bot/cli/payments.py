@@ -26,6 +26,7 @@ from models.payments.recording import (
     parse_day,
     record_payment,
 )
+from models.when import municipal_today
 
 ACTOR = "cli"
 
@@ -61,8 +62,8 @@ async def _record(args: argparse.Namespace) -> int:
         try:
             recorded = await record_payment(
                 session=session, settings=settings, number=args.number, amount=parse_amount(args.valor),
-                paid_on=parse_day(args.data), reference=args.id_transacao, actor=ACTOR, staff_telegram_id=None,
-                now=utcnow())
+                paid_on=parse_day(args.data, today=municipal_today(settings.tz, now=utcnow())),
+                reference=args.id_transacao, actor=ACTOR, staff_telegram_id=None, now=utcnow())
         except PaymentRefused as refused:
             raise CommandError(refused.render(tr)) from None
     if recorded.created:

@@ -25,9 +25,9 @@ from core.municipalities import ACT_KINDS
 from core.settings import Settings
 from models.authorities import authorities_of, grant_authority
 from models.columns import utcnow
-from models.drivers.periods import civil_today
 from models.municipalities import sync_municipalities
 from models.people import Role, add_staff
+from models.when import municipal_today
 
 logger = logging.getLogger("balcao.demo")
 DEMO_DATABASE_URL = "sqlite+aiosqlite:///./balcao-demo.db"
@@ -68,7 +68,7 @@ async def seed(settings: Settings) -> list[str]:
                     await grant_authority(session=session, member=member, act=act, municipality=place, actor="demo",
                                           designation_kind="Portaria", designation_number="1/2026 (ilustrativa)",
                                           designation_on=dt.date(2026, 1, 2))
-        return await seed_drivers(session=session, settings=settings, today=civil_today(utcnow(), settings.tz))
+        return await seed_drivers(session=session, settings=settings, today=municipal_today(settings.tz, now=utcnow()))
 
 
 async def run_demo(

@@ -56,7 +56,7 @@ def demo_csv(today: dt.date) -> str:
     for row in reader:
         for column in DATE_COLUMNS:
             if row[column]:
-                row[column] = (parse_date(row[column]) + shift).isoformat()
+                row[column] = (parse_date(row[column], today=REFERENCE_DAY) + shift).isoformat()
         row["ano_modelo"] = str(int(row["ano_modelo"]) + years)
         writer.writerow(row)
     return output.getvalue()

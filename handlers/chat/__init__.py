@@ -32,6 +32,7 @@ from handlers.chat import (
     ombudsman,  # /ouvidoria
     reminders,  # /lembretes
     representation,  # /representacao
+    sentences,  # a sentence typed at the menu: the form it means
     staff_notices,  # the nstf: buttons of messages sent before /emitir, /entregas and /defesas were split
     staff_queue,  # /pendencias
     start,  # /start, menu, /ajuda, /idioma, /cancelar, /privacidade
@@ -46,7 +47,7 @@ from handlers.chat.private import only_private_chats
 AREAS: tuple[ModuleType, ...] = (
     start, representation, ombudsman, follow, my_data, staff_queue, broadcasts, reminders, drivers, notices,
     notice_issue, notice_deliveries, notice_delivery_date, notice_link, notice_filings, notice_decision,
-    notice_diligencia, staff_notices, delivery_refusals,
+    notice_diligencia, staff_notices, delivery_refusals, sentences,
     console_link, city,
 )
 

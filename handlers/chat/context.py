@@ -11,6 +11,7 @@ from core.i18n import Translator
 from core.settings import Settings
 from models.columns import utcnow
 from models.people import DEFAULT_BOT_KEY, PersonView
+from models.when import municipal_today
 
 SESSIONS_KEY = "sessions"
 SETTINGS_KEY = "settings"
@@ -69,4 +70,4 @@ class BalcaoContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any]
 
 def city_today(context: BalcaoContext) -> dt.date:
     """Today's date in the deployment's time zone (America/Cuiaba), as people there say it."""
-    return utcnow().astimezone(context.settings.tz).date()
+    return municipal_today(context.settings.tz, now=utcnow())

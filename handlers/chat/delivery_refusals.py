@@ -25,8 +25,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler
 
-from handlers.chat.context import BalcaoContext
-from handlers.chat.notices import today_of
+from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.replies import esc, keyboard, menu_row, reply
 from models.notices.delivery import DeliveryError
 from models.notices.refusals import ARTICLES, FOR_TYPE, LABELS, Refusal, record_refusal
@@ -95,7 +94,7 @@ async def show_refusals(update: Update, context: BalcaoContext, delivery_id: int
 async def ask_day(update: Update, context: BalcaoContext, delivery_id: int, refusal: Refusal) -> None:
     """On which day: today or yesterday, each a button that records at once."""
     tr = context.tr
-    today = today_of(context)
+    today = city_today(context)
     days = [(tr._("Today ({date})"), today), (tr._("Yesterday ({date})"), today - dt.timedelta(days=1))]
     rows = [[(label.format(date=tr.short_date(day)), f"{PREFIX}:c:{delivery_id}:{refusal.value}:{day.isoformat()}")]
             for label, day in days]

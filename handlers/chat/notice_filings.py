@@ -16,8 +16,7 @@ from telegram.ext import Application, CallbackQueryHandler
 
 from core.i18n import N_
 from handlers.chat.commands import chat_command
-from handlers.chat.context import BalcaoContext
-from handlers.chat.notices import today_of
+from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.replies import esc, keyboard, menu_row, reply
 from handlers.chat.staff_review import diligencia_done, review_lines, vista
 from handlers.chat.staff_scope import DECIDERS, LIST_LIMIT, has_role, outside, reach, refuse_other_municipality
@@ -68,7 +67,7 @@ async def show_filing(update: Update, context: BalcaoContext, filing_id: int) ->
             filing = notice = None  # another municipality's: as if it were not there
         files = await attachments_of(session=session, filing_id=filing_id) if filing is not None else []
         view = None if notice is None else await notice_view(session=session, settings=context.settings,
-                                                             notice=notice, today=today_of(context))
+                                                             notice=notice, today=city_today(context))
     if filing is None or notice is None or view is None or filing.decided_at is not None:
         await reply(update, context, tr._("This filing was already decided."), markup=keyboard([menu_row(context)]),
                     edit=True)
@@ -81,7 +80,7 @@ async def show_filing(update: Update, context: BalcaoContext, filing_id: int) ->
         tr._("Fine: {amount}").format(amount=money(tr, notice.fine_cents)),
     ]
     rows: list[list[tuple[str, str]]] = []
-    review, review_rows = review_lines(tr, filing, view, context.settings, today_of(context))  # CP Art. 40 §1, 42
+    review, review_rows = review_lines(tr, filing, view, context.settings, city_today(context))  # CP Art. 40 §1, 42
     lines += review
     rows += review_rows
     if files:

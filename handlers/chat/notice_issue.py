@@ -13,7 +13,6 @@ The role is checked on every update (``Form.roles``). Buttons: ``emit:…``; the
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from telegram import InputFile, Update
@@ -42,6 +41,7 @@ from models.notices.issuing import (
 )
 from models.notices.tables import NoticeType
 from models.rulebooks.catalogue import L1533, LAW_TITLES, CatalogueError, get_infraction
+from models.when import parse_time
 
 ISSUE_FORM = "notice_issue"
 STEPS = ("rulebook", "type", "infraction", "provision", "quantity", "units", "name", "document", "address", "platform",
@@ -82,7 +82,6 @@ STEP_ELEMENTS = {"name": "offender_name", "place": "place", "witnesses": "witnes
                  "provision": "infringed_provision", "platform": "platform_name"}
 REFERENCED = {"name": "accused", "place": "place", "facts": "facts"}
 """The steps where the citizen's report is shown, and which part of it."""
-_TIME = re.compile(r"^(\d{1,2})(?:[:h.](\d{2}))?$")
 
 
 # --- questions --------------------------------------------------------------------------------------------------
@@ -172,10 +171,8 @@ def _day(step: str) -> Any:
 
 
 def _time(text: str, _turn: Turn) -> dict[str, Any]:
-    match = _TIME.match(text.strip().lower())
-    if match is None or int(match.group(1)) > 23 or int(match.group(2) or 0) > 59:
-        raise InvalidInput(N_("Type the hour like 9:30."))
-    return {"time": f"{int(match.group(1)):02d}:{int(match.group(2) or 0):02d}", "late_confirmed": None}
+    """The hour of the lavratura, read as every entry point reads an hour (``models.when``: 9h, 9.30, 9:30)."""
+    return {"time": parse_time(text).strftime("%H:%M"), "late_confirmed": None}
 
 
 def _person(text: str, _turn: Turn) -> dict[str, Any]:

@@ -19,13 +19,12 @@ from core.i18n import N_, Translator
 from handlers.chat import notice_filing, notice_optin
 from handlers.chat.buttons import button_id, unknown_button
 from handlers.chat.commands import chat_command
-from handlers.chat.context import BalcaoContext
+from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.replies import answer_query, esc, keyboard, menu_row, reply
 from models.columns import utcnow
 from models.deadlines import Window, WindowRole
 from models.notices.delivery import (
     DeliveryError,
-    civil_date,
     record_explicit_ciencia,
 )
 from models.notices.filings import (
@@ -64,11 +63,6 @@ CIENCIA_HOW = {
     CienciaKind.EDITAL: N_("by public notice (edital)"),
 }
 
-
-
-def today_of(context: BalcaoContext) -> dt.date:
-    """Today's civil date in the deployment's time zone."""
-    return civil_date(utcnow(), context.settings)
 
 
 def _law(notice: Notice) -> str:
@@ -203,7 +197,7 @@ async def notices_command(update: Update, context: BalcaoContext) -> None:
 async def show_list(update: Update, context: BalcaoContext, *, edit: bool = False) -> None:
     """Each notice with its status and the days left of its current deadline; the opt-in state."""
     tr = context.tr
-    today = today_of(context)
+    today = city_today(context)
     async with context.sessions() as session:
         status = await optin_status(session=session, person_id=context.person.id)
         notices = await notices_of_person(session=session, person_id=context.person.id)
@@ -240,7 +234,7 @@ async def _load_view(context: BalcaoContext, notice_id: int) -> NoticeView | Non
         notice = await notice_of_person(session=session, notice_id=notice_id, person_id=context.person.id)
         if notice is None:
             return None
-        return await notice_view(session=session, settings=context.settings, notice=notice, today=today_of(context))
+        return await notice_view(session=session, settings=context.settings, notice=notice, today=city_today(context))
 
 
 async def show_notice(update: Update, context: BalcaoContext, notice_id: int, *, edit: bool = True) -> None:
@@ -250,7 +244,7 @@ async def show_notice(update: Update, context: BalcaoContext, notice_id: int, *,
         await reply(update, context, context.tr._("This notice is not addressed to you."),
                     markup=keyboard([menu_row(context)]), edit=edit)
         return
-    await reply(update, context, notice_text(view, context.tr, today_of(context)) + _illustrative(view, context),
+    await reply(update, context, notice_text(view, context.tr, city_today(context)) + _illustrative(view, context),
                 markup=keyboard(notice_buttons(view, context)), edit=edit)
 
 
@@ -311,7 +305,7 @@ async def on_ciencia(update: Update, context: BalcaoContext) -> None:
     if view is None:
         await reply(update, context, text)
         return
-    shown = notice_text(view, tr, today_of(context)) + _illustrative(view, context)
+    shown = notice_text(view, tr, city_today(context)) + _illustrative(view, context)
     await reply(update, context, text + "\n\n" + shown, markup=keyboard(notice_buttons(view, context)))
 
 

@@ -10,11 +10,19 @@ from __future__ import annotations
 from telegram import Update
 
 from core.i18n import N_
-from handlers.chat.case_forms import confirm_filing, within_daily_limit
+from handlers.chat.case_forms import (
+    TOLD,
+    confirm_filing,
+    known_author,
+    known_values,
+    reuse_rows,
+    told_first,
+    within_daily_limit,
+)
 from handlers.chat.city import ask_city, needs_choice
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine import Filed, Form, Question, Step, Turn, register_form, start
+from handlers.chat.engine import Filed, Form, Question, Step, Turn, begin, register_form, start
 from handlers.chat.intake import recordings_line
 from handlers.chat.replies import esc
 from models.cases import fields
@@ -23,6 +31,7 @@ from models.cases.labels import OMBUDSMAN_TYPE_HELP, OMBUDSMAN_TYPE_LABELS
 from models.cases.limits import CaseLimits
 from models.cases.tables import OmbudsmanType
 from models.columns import utcnow
+from models.invalid_input import InvalidInput
 from notifications.telegram_text import small
 
 IDENTITY = {"restricted": True, "open": False}
@@ -61,11 +70,15 @@ def _ask_identity(turn: Turn) -> Question:
                            [(tr._("Identified"), "ouv:id:open")]])
 
 
+def _message(text: str) -> str:
+    return fields.clean_text(text, min_length=10, max_length=3500)
+
+
 STEPS = (
     Step("type", _ask_type, buttons={"type": lambda arg, _t: {"type": OmbudsmanType(arg).value}}, label=N_("Type")),
     Step("text", lambda t: Question(t.tr._("Write your message: what happened, where and when, and what you "
                                            "expect from the city hall.")),
-         text=lambda text, _t: {"text": fields.clean_text(text, min_length=10, max_length=3500)},
+         text=lambda text, _t: {"text": _message(text)},
          label=N_("Your message")),
     Step("files", _ask_files, files=True, label=N_("Files")),
     # Lei 13.460/2017 Art. 10 §7: the author's identity is protected on request.
@@ -73,8 +86,11 @@ STEPS = (
          label=N_("Who sees your name")),
     # Lei 13.460/2017 Art. 10: the manifestação identifies its author.
     Step("name", lambda t: Question(t.tr._("What is your full name?")
-                                    + small(t.tr._("The law asks for it (Lei 13.460/2017, Art. 10)."))),
-         text=lambda text, _t: {"name": fields.person_name(text)}, label=N_("Name")),
+                                    + small(t.tr._("The law asks for it (Lei 13.460/2017, Art. 10).")),
+                                    reuse_rows(t, "ouv", with_address=False)),
+         text=lambda text, _t: {"name": fields.person_name(text)},
+         buttons={"reuse": lambda arg, t: {"name": fields.person_name(known_values(arg, t)["name"])}},
+         label=N_("Name")),
 )
 
 
@@ -124,9 +140,10 @@ FORM = Form(
     prefix="ouv",
     title=N_("your message to the Ombudsman"),
     steps=STEPS,
-    flow=lambda _data: tuple(step.name for step in STEPS),
+    flow=lambda data: told_first(tuple(step.name for step in STEPS), data),
     start=lambda _turn: {},
     before_start=lambda update, context: _city_then_limit(update, context),
+    prepare=known_author,
     intro=N_("The Ombudsman answers within 30 days. You can stop at any time with /cancelar."),
     resume=N_("You have a message to the Ombudsman in progress. Continue where you stopped, or start again?"),
     gone=N_("This message is no longer in progress. Start a new one with /ouvidoria."),
@@ -148,3 +165,22 @@ register = register_form(FORM)
 async def start_ombudsman(update: Update, context: BalcaoContext) -> None:
     """``/ouvidoria``: resume the message in progress, or start one (within the daily limit)."""
     await start(FORM, update, context)
+
+
+async def start_from_sentence(update: Update, context: BalcaoContext, sentence: str,
+                              kind: OmbudsmanType | None) -> None:
+    """/ouvidoria begun from a sentence typed at the menu: the sentence is the message, and its verb the kind.
+
+    "quero reclamar do posto de saúde" is a reclamação (Lei 13.460/2017 Art. 2 V) whose message is that sentence:
+    both are its first answers, asked no more and changeable at the review. A sentence too short to be a message
+    starts the form as /ouvidoria does.
+    """
+    try:
+        text = _message(sentence)
+    except InvalidInput:
+        await start(FORM, update, context)
+        return
+    told = ["text", "type"] if kind is not None else ["text"]
+    answers = {"text": text, TOLD: told} | ({"type": kind.value} if kind is not None else {})
+    await begin(FORM, update, context, prefill=answers, at=FORM.flow(answers)[len(told)], note=context.tr._(
+        "I kept what you wrote as your message. You can change it before sending."))

@@ -18,10 +18,19 @@ from typing import Any
 from telegram import KeyboardButton, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update
 
 from core.i18n import DEFAULT_LOCALE, N_, translator
-from handlers.chat.case_forms import confirm_filing, within_daily_limit
+from handlers.chat.case_forms import (
+    TOLD,
+    confirm_filing,
+    known_author,
+    known_values,
+    reuse_rows,
+    told_first,
+    within_daily_limit,
+)
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine import Answer, Filed, Forged, Form, Question, Step, Turn, register_form, start
+from handlers.chat.engine import Answer, Filed, Forged, Form, Question, Step, Turn, begin, register_form, start
+from handlers.chat.engine.flow import EDITING
 from handlers.chat.intake import recordings_line
 from handlers.chat.replies import esc
 from handlers.chat.representation_review import LEARNED, filing_form, summary
@@ -126,9 +135,34 @@ def _vehicle_confirmed(arg: str, _turn: Turn) -> Answer:
 
 def _ask_name(turn: Turn) -> Question:
     tr = turn.tr
+    cp = turn.data.get("kind") != "app"
     return Question(tr._("What is your full name?") + small(
         tr._("The law asks for it (Código de Posturas, Art. 31). It is never shown to the person you report.")
-        if turn.data.get("kind") != "app" else tr._("It is never shown to the driver.")))
+        if cp else tr._("It is never shown to the driver.")), reuse_rows(turn, "rep", with_address=cp))
+
+
+def _reuse(arg: str, turn: Turn) -> Answer:
+    """One tap for the name, profession and address of the last case (CP Art. 31), checked as if typed."""
+    known = known_values(arg, turn)
+    values: dict[str, Any] = {"name": fields.person_name(known["name"])}
+    if turn.data.get("kind") == "app":  # the driver report asks the name only
+        return Answer(values)
+    missing = None
+    for key, parse in (("profession", fields.profession), ("address", fields.address)):
+        if known.get(key) and missing is None:
+            values[key] = parse(known[key])
+        elif missing is None:
+            missing = key
+    shown = ", ".join(str(value) for value in values.values())
+    note = turn.tr._("Noted: {details}.").format(details=esc(shown))
+    if turn.data.get(EDITING):
+        return Answer(values, note=note)
+    return Answer(values, goto=missing or _following_step(turn, "address"), note=note)
+
+
+def _following_step(turn: Turn, name: str) -> str:
+    flow = _flow(turn.data)
+    return flow[flow.index(name) + 1]
 
 
 PUBLISHED_PLACE = {  # BALCAO_OPEN311_PLACE: what the city's open data (Open311) publish of the place
@@ -193,7 +227,7 @@ def _ask_relation(turn: Turn) -> Question:
                      [(tr._("Yes, I still am"), "rep:rel:current")]])
 
 
-def _kinds(context: BalcaoContext) -> list[str]:
+def kinds_offered(context: BalcaoContext) -> list[str]:
     """The reports the person may file: under their city's laws, or every city's while none is chosen.
 
     Each report goes to the municipality whose law it rests on (CF Art. 30 I).
@@ -206,7 +240,7 @@ def _kinds(context: BalcaoContext) -> list[str]:
 
 
 def _kind(arg: str, turn: Turn) -> dict[str, Any]:
-    if arg not in _kinds(turn.context):
+    if arg not in kinds_offered(turn.context):
         raise Forged(arg)
     return {"kind": arg}
 
@@ -215,7 +249,8 @@ STEPS = (
     Step("kind", _q(N_("What would you like to report?"), rows=(
         ((N_("A breach of the city rules (Código de Posturas)"), "rep:kind:cp"),),
         ((N_("A ride-hailing driver"), "rep:kind:app"),))), buttons={"kind": _kind}),
-    Step("name", _ask_name, text=lambda text, _t: {"name": fields.person_name(text)}, label=N_("Name")),
+    Step("name", _ask_name, text=lambda text, _t: {"name": fields.person_name(text)}, buttons={"reuse": _reuse},
+         label=N_("Name")),
     Step("profession", _q(N_("What is your profession or occupation?"), article=ART_31),
          text=lambda text, _t: {"profession": fields.profession(text)}, label=N_("Profession")),
     Step("address", _q(N_("What is your address (street, number, neighbourhood)?"), article=ART_31),
@@ -264,15 +299,14 @@ STEPS = (
 )
 
 
-
 def _flow(data: dict[str, Any]) -> tuple[str, ...]:
     if "kind" not in data:
         return ("kind",)
-    return APP_FLOW if data["kind"] == "app" else CP_FLOW
+    return told_first(APP_FLOW if data["kind"] == "app" else CP_FLOW, data)
 
 
 def _start(turn: Turn) -> dict[str, Any]:
-    kinds = _kinds(turn.context)
+    kinds = kinds_offered(turn.context)
     if not kinds:
         raise InvalidInput(N_("Reports are not available in this city."))
     return {} if len(kinds) == 2 else {"kind": kinds[0]}
@@ -313,6 +347,7 @@ FORM = Form(
     flow=_flow,
     start=_start,
     before_start=within_daily_limit,
+    prepare=known_author,
     intro=N_("Let's go. You can stop at any time with /cancelar."),
     resume=N_("You have a report in progress. Continue where you stopped, or start again?"),
     gone=N_("This report is no longer in progress. Start a new one with /representacao."),
@@ -336,3 +371,22 @@ register = register_form(FORM)
 async def start_representation(update: Update, context: BalcaoContext) -> None:
     """``/representacao``: resume the report in progress, or start one (within the daily limit)."""
     await start(FORM, update, context)
+
+
+async def start_from_sentence(update: Update, context: BalcaoContext, sentence: str, kind: str) -> None:
+    """/representacao begun from a sentence typed at the menu: the sentence is the description of what happened.
+
+    It is the form's first answer (CP Art. 31: the facts in the author's words), asked no more and changeable at
+    the review; a sentence too short to describe anything starts the form of that kind without it.
+    """
+    if kind not in kinds_offered(context):
+        await start(FORM, update, context)
+        return
+    try:
+        facts = fields.facts(sentence)
+    except InvalidInput:
+        await begin(FORM, update, context, prefill={"kind": kind})
+        return
+    answers = {"kind": kind, "facts": facts, TOLD: ["facts"]}
+    await begin(FORM, update, context, prefill=answers, at=_flow(answers)[1], note=context.tr._(
+        "I kept what you wrote as the description of what happened. You can change it before sending."))

@@ -19,6 +19,7 @@ from handlers.chat.forms import FORMS, active_draft, edited_message
 from handlers.chat.greetings import is_greeting
 from handlers.chat.menus import publish_person_menu, publish_staff_menu
 from handlers.chat.replies import MENU_DATA, answer_query, esc, keyboard, menu_row, reply
+from handlers.chat.sentences import offer_form
 from models.cases.protocol import normalize_protocol
 from models.drafts import discard_draft
 from models.people import acknowledge_privacy, set_locale
@@ -209,6 +210,8 @@ async def free_input(update: Update, context: BalcaoContext) -> None:
         await greet(update, context)
         return
     if await typed_answer(update, context):  # the answer to staff's request for more information
+        return
+    if typed and await offer_form(update, context, typed):  # "quero denunciar queimada de lixo": that form
         return
     await reply(
         update,

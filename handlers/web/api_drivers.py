@@ -31,7 +31,6 @@ from models.columns import utcnow
 from models.drivers.identifiers import InvalidIdentifier
 from models.drivers.importing import import_drivers
 from models.drivers.linking import DriverNotFound, create_link_code
-from models.drivers.periods import civil_today
 from models.drivers.registry import (
     SUSPENSION_RULES,
     DriverSituation,
@@ -46,6 +45,7 @@ from models.drivers.tables import Driver, InspectionResult
 from models.invalid_input import InvalidInput
 from models.people import Role, staff_municipalities
 from models.rulebooks.catalogue import L1533
+from models.when import Towards, municipal_today
 
 routes = web.RouteTableDef()
 ENGLISH = translator("en")
@@ -99,14 +99,15 @@ def situation_json(situation: DriverSituation) -> dict[str, Any]:
     }
 
 
-def _date_field(body: dict[str, Any], name: str, *, required: bool = True) -> dt.date | None:
+def _date_field(request: web.Request, body: dict[str, Any], name: str, *, required: bool = True,
+                towards: Towards = "past") -> dt.date | None:
     value = body.get(name)
     if value is None and not required:
         return None
     if value is None:
         raise error_exception(web.HTTPUnprocessableEntity, "bad_date", f"{name}: required (YYYY-MM-DD or DD/MM/YYYY)")
     try:
-        return parse_date(str(value))
+        return parse_date(str(value), today=municipal_today(settings_of(request).tz, now=utcnow()), towards=towards)
     except InvalidInput as exc:
         raise error_exception(web.HTTPUnprocessableEntity, "bad_date", f"{name}: {exc.render(ENGLISH)}") from None
 
@@ -117,7 +118,8 @@ async def _situation_response(request: web.Request, number: str, status: int = 2
         authorization = await authorization_by_number(session=session, number=number)
         driver = await session.get(Driver, authorization.driver_id) if authorization else None
         situation = (
-            await situation_of(session=session, driver=driver, on=civil_today(utcnow(), settings.tz), settings=settings)
+            await situation_of(session=session, driver=driver, on=municipal_today(settings.tz, now=utcnow()),
+                               settings=settings)
             if driver is not None
             else None
         )
@@ -158,7 +160,7 @@ async def import_registry(request: web.Request) -> web.Response:
             text=text,
             actor=f"staff:{request[STAFF_ID]}",
             settings=settings,
-            today=civil_today(utcnow(), settings.tz),
+            today=municipal_today(settings.tz, now=utcnow()),
             dry_run=request.query.get("dry_run") in ("1", "true", "yes"),
         )
     if report.errors:
@@ -229,14 +231,14 @@ async def new_inspection(request: web.Request) -> web.Response:
         return refused
     number = request.match_info["number"]
     body = await json_object(request, code="bad_body")
-    day = _date_field(body, "date")
+    day = _date_field(request, body, "date")
     assert day is not None
     try:
         result = InspectionResult(str(body.get("result", "")))
     except ValueError:
         return error(422, "bad_result", 'result must be "approved" or "failed".')
     settings = settings_of(request)
-    if day > civil_today(utcnow(), settings.tz):
+    if day > municipal_today(settings.tz, now=utcnow()):
         return error(422, "bad_date", "date: an inspection cannot be in the future.")
     async with sessions_of(request)() as session:
         authorization = await authorization_by_number(session=session, number=number)
@@ -266,8 +268,8 @@ async def new_sanction(request: web.Request) -> web.Response:
         sanction = Sanction(str(body.get("sanction", "")))
     except ValueError:
         return error(422, "bad_sanction", 'sanction must be "suspension", "revocation" or "cassacao".')
-    since = _date_field(body, "since")
-    until = _date_field(body, "until", required=False)
+    since = _date_field(request, body, "since")
+    until = _date_field(request, body, "until", required=False, towards="future")
     rule = str(body.get("rule", "l1533-24-suspensao"))
     if rule not in SUSPENSION_RULES:
         return error(422, "bad_rule", "rule must be one of " + ", ".join(sorted(SUSPENSION_RULES)) + ".")

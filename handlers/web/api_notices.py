@@ -41,6 +41,7 @@ from handlers import log_context
 from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
+from models import when
 from models.columns import utcnow
 from models.deadlines import Window
 from models.invalid_input import InvalidInput
@@ -153,6 +154,7 @@ async def issue(request: web.Request) -> web.Response:
         except InvalidInput as exc:
             return error(422, "bad_document", exc.render(tr))
     notice_type = _parse(body, "type", NoticeType)
+    today = when.municipal_today(settings.tz, now=utcnow())
     async with sessions_of(request)() as session:
         preliminar_id = None
         if body.get("preliminar_number"):
@@ -164,13 +166,13 @@ async def issue(request: web.Request) -> web.Response:
             type=notice_type, rulebook=_text(body, "rulebook"), infraction_code=_text(body, "infraction_code"),
             offender_name=_text(body, "offender_name"), offender_document=document,
             offender_address=_text(body, "offender_address"), place=_text(body, "place"),
-            drawn_up_on=_parse(body, "date", dt.date.fromisoformat),
-            drawn_up_time=_parse(body, "time", dt.time.fromisoformat),
+            drawn_up_on=_parse(body, "date", lambda raw: when.parse_day(raw, today=today)),
+            drawn_up_time=_parse(body, "time", when.parse_time),
             facts=_text(body, "facts"), witnesses=_text(body, "witnesses"),
             inspection_term=_text(body, "inspection_term"), person_id=_int(body, "person_id"),
             person_telegram_id=_int(body, "person_telegram_id"), case_id=_int(body, "case_id"),
             preliminar_id=preliminar_id, units=_parse(body, "units", Decimal),
-            infraction_on=_parse(body, "infraction_date", dt.date.fromisoformat),
+            infraction_on=_parse(body, "infraction_date", lambda raw: when.parse_day(raw, today=today)),
             quantity=_parse(body, "quantity", Decimal),
             # CP Art. 34 III: required on the "Outros" rows; L1533 Art. 22: the platform notified too
             infringed_provision=_text(body, "infringed_provision"), platform_name=_text(body, "platform_name"),
@@ -221,7 +223,7 @@ async def record_delivery(request: web.Request) -> web.Response:
     """Record a delivery: ``{"how": "personal"|"postal"|"edital", "date": "YYYY-MM-DD"}`` (AR or publication date)."""
     settings = settings_of(request)
     body = await json_object(request, not_json="The body is not JSON.")
-    day = _parse(body, "date", dt.date.fromisoformat)
+    day = _parse(body, "date", lambda raw: when.parse_day(raw, today=when.municipal_today(settings.tz, now=utcnow())))
     how = body.get("how")
     if day is None or how not in ("personal", "postal", "edital"):
         return error(422, "bad_value", 'Send "how" (personal, postal or edital) and "date" (YYYY-MM-DD).')

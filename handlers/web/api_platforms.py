@@ -17,11 +17,11 @@ from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.columns import utcnow
-from models.drivers.periods import civil_today, office_calendar
+from models.drivers.periods import office_calendar
 from models.drivers.platforms import ARTICLE, ListStatus, PlatformRefused, add_platform, list_statuses, record_list
-from models.drivers.registry_csv import parse_date
 from models.people import Role
 from models.rulebooks.catalogue import L1533
+from models.when import municipal_today, parse_day
 
 routes = web.RouteTableDef()
 
@@ -34,12 +34,12 @@ def _status(status: ListStatus) -> dict[str, Any]:
             "article": f"Lei 1.533/2020, {ARTICLE}"}
 
 
-def _day(body: dict[str, Any], key: str, default: dt.date) -> dt.date:
+def _day(body: dict[str, Any], key: str, today: dt.date) -> dt.date:
     raw = body.get(key)
     if raw in (None, ""):
-        return default
+        return today
     try:
-        return parse_date(str(raw))
+        return parse_day(str(raw), today=today)
     except ValueError:
         raise error_exception(web.HTTPUnprocessableEntity, "bad_value", f"{key} is not a date.") from None
 
@@ -50,7 +50,7 @@ async def platforms(request: web.Request) -> web.Response:
     """Every platform and its Art. 5 IX list, most late first."""
     settings = settings_of(request)
     async with sessions_of(request)() as session:
-        found = await list_statuses(session=session, today=civil_today(utcnow(), settings.tz),
+        found = await list_statuses(session=session, today=municipal_today(settings.tz, now=utcnow()),
                                     calendar=office_calendar(settings.for_rulebook(L1533)))
     return web.json_response({"platforms": [_status(status) for status in found]})
 
@@ -61,7 +61,7 @@ async def create(request: web.Request) -> web.Response:
     """Register an accredited platform; its first list is due 30 days after the accreditation."""
     settings = settings_of(request)
     body = await json_object(request, not_json="The body is not JSON.")
-    today = civil_today(utcnow(), settings.tz)
+    today = municipal_today(settings.tz, now=utcnow())
     accredited_on = _day(body, "accredited_on", today)
     async with sessions_of(request)() as session:
         try:
@@ -78,7 +78,7 @@ async def received(request: web.Request) -> web.Response:
     """A platform's list arrived (today unless ``received_on`` says otherwise)."""
     settings = settings_of(request)
     body = await json_object(request, not_json="The body is not JSON.")
-    today = civil_today(utcnow(), settings.tz)
+    today = municipal_today(settings.tz, now=utcnow())
     async with sessions_of(request)() as session:
         try:
             receipt = await record_list(session=session, platform_id=int(request.match_info["platform_id"]),

@@ -6,12 +6,12 @@ parameters) that the chat translates, so the answer to bad input is clear and in
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 import re
 import unicodedata
 
 from core.i18n import N_
+from models import when
 from models.drivers.identifiers import InvalidIdentifier, parse_cpf
 from models.invalid_input import InvalidInput
 
@@ -120,52 +120,12 @@ def cpf(text: str) -> str:
         ) from None
 
 
-_TODAY = {"hoje", "today", "hoy"}
-_YESTERDAY = {"ontem", "yesterday", "ayer"}
-_BEFORE_YESTERDAY = {"anteontem", "antes de ontem", "anteayer"}
-
-
 def _plain(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.strip().lower())
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
-def past_day(text: str, *, today: dt.date) -> dt.date:
-    """A day in the past as people type it: ``hoje``, ``ontem``, ``4/1``, ``04/01/2026``, ``2026-01-04``.
-
-    A day and month without a year is the latest such day not after today.
-
-    Raises:
-        InvalidInput: not a date, or a date in the future.
-    """
-    plain = _plain(text)
-    if plain in _TODAY:
-        return today
-    if plain in _YESTERDAY:
-        return today - dt.timedelta(days=1)
-    if plain in _BEFORE_YESTERDAY:
-        return today - dt.timedelta(days=2)
-    day: dt.date | None = None
-    iso = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", plain)
-    local = re.fullmatch(r"(\d{1,2})[/.\-](\d{1,2})(?:[/.\-](\d{2}|\d{4}))?", plain)
-    try:
-        if iso:
-            day = dt.date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3)))
-        elif local:
-            year_text = local.group(3)
-            year = today.year if year_text is None else int(year_text) + (2000 if len(year_text) == 2 else 0)
-            day = dt.date(year, int(local.group(2)), int(local.group(1)))
-            if year_text is None and day > today:
-                day = day.replace(year=today.year - 1)
-    except ValueError:
-        day = None
-    if day is None:
-        raise InvalidInput(N_("I could not read that date. Type it like 4/1 or 04/01/2026, or press a button."))
-    if day > today:
-        raise InvalidInput(N_("That date is in the future. Please type the day it happened."))
-    if day.year < 1900:
-        raise InvalidInput(N_("I could not read that date. Type it like 4/1 or 04/01/2026, or press a button."))
-    return day
+past_day = when.past_day  # the one grammar of days (models/when.py), kept under the name the forms know
 
 
 def yes_or_no(text: str) -> bool | None:

@@ -1,4 +1,4 @@
-"""Civil periods of the driver rules: the civil today and the office calendar.
+"""Civil periods of the driver rules: the office calendar (the civil today is :func:`models.when.municipal_today`).
 
 Periods of months are counted by :func:`models.deadlines.add_months` (Código Civil Art. 132 §3; Lei 810/1949
 Art. 3; ``BALCAO_MONTH_END_RULE``): 12 months from 29 February 2024 end on 1 March 2025.
@@ -14,13 +14,6 @@ from functools import lru_cache
 from core.municipalities import ShortDay
 from core.settings import Settings
 from models.calendar import BusinessCalendar
-
-
-def civil_today(now: dt.datetime, tz: dt.tzinfo) -> dt.date:
-    """The civil date of an aware moment in the deployment's time zone (America/Cuiaba by default)."""
-    if now.tzinfo is None:
-        raise ValueError("naive datetime")
-    return now.astimezone(tz).date()
 
 
 @lru_cache(maxsize=8)

@@ -51,6 +51,7 @@ from models.drivers.identifiers import (
 from models.drivers.status import validity_end, vehicle_last_day
 from models.drivers.tables import InspectionResult
 from models.invalid_input import InvalidInput
+from models.when import Towards, parse_day
 
 COLUMNS: tuple[str, ...] = (
     "cpf",
@@ -82,8 +83,6 @@ RESULTS: dict[str, InspectionResult] = {
     "failed": InspectionResult.FAILED,
     "inapto": InspectionResult.FAILED,
 }
-_ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
-_BR_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,23 +149,22 @@ class ImportReport:
     applied: bool = False
 
 
-def parse_date(value: str) -> dt.date:
-    """A date written ``YYYY-MM-DD`` or ``DD/MM/YYYY``.
+_NUMERIC_DAY = re.compile(r"\d{1,4}[/.\-]\d{1,2}(?:[/.\-]\d{2,4})?")
+
+
+def parse_date(value: str, *, today: dt.date, towards: Towards = "past") -> dt.date:
+    """A date of the registry file, read by :func:`models.when.parse_day` (``DD/MM/YYYY``, ``YYYY-MM-DD``…).
 
     Raises:
-        InvalidInput: any other form, or a day that does not exist (a ``ValueError``; ``render(tr)`` says why).
+        InvalidInput: not a day of the calendar (a ``ValueError``; ``render(tr)`` says why).
     """
     text = value.strip()
-    if match := _ISO_DATE.match(text):
-        year, month, day = (int(part) for part in match.groups())
-    elif match := _BR_DATE.match(text):
-        day, month, year = (int(part) for part in match.groups())
-    else:
-        raise InvalidInput(N_('"{text}" is not a date: write YYYY-MM-DD or DD/MM/YYYY'), text=text)
     try:
-        return dt.date(year, month, day)
-    except ValueError:
-        raise InvalidInput(N_('"{text}" is not a day of the calendar'), text=text) from None
+        return parse_day(text, today=today, towards=towards)
+    except InvalidInput:
+        if _NUMERIC_DAY.fullmatch(text):  # written as a date, but no such day (31/02)
+            raise InvalidInput(N_('"{text}" is not a day of the calendar'), text=text) from None
+        raise InvalidInput(N_('"{text}" is not a date: write YYYY-MM-DD or DD/MM/YYYY'), text=text) from None
 
 
 def _plain(value: str) -> str:
@@ -258,7 +256,8 @@ class _RowReader:
         if not value:
             return None
         try:
-            day = parse_date(value)
+            day = parse_date(value, today=self.today,
+                             towards="future" if column == "autorizacao_validade" else "past")
         except InvalidInput as exc:
             self._row_error(N_("{column}: {reason}"), column=column, reason=exc)
             return None

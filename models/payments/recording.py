@@ -26,6 +26,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
 from core.settings import Settings
+from models import when
 from models.audit import record
 from models.invalid_input import InvalidInput
 from models.notices.chain import append_event
@@ -192,19 +193,16 @@ def parse_amount(text: str) -> Decimal:
         raise PaymentRefused(N_("{value} is not an amount (write 378,00)."), value=text.strip()[:20]) from exc
 
 
-def parse_day(text: str) -> dt.date:
-    """``2026-03-10`` or ``10/03/2026``.
+def parse_day(text: str, *, today: dt.date) -> dt.date:
+    """A payment day as :func:`models.when.parse_day` reads it (``10/03/2026``, ``2026-03-10``, ``ontem``…).
 
     Raises:
         PaymentRefused: not a date.
     """
     value = text.strip()
     try:
-        if re.fullmatch(r"\d{2}/\d{2}/\d{4}", value):
-            day, month, year = value.split("/")
-            return dt.date(int(year), int(month), int(day))
-        return dt.date.fromisoformat(value)
-    except ValueError as exc:
+        return when.parse_day(value, today=today, towards="past")
+    except InvalidInput as exc:
         raise PaymentRefused(N_("{value} is not a date (write 2026-03-10 or 10/03/2026)."), value=value[:20]) from exc
 
 
@@ -227,6 +225,7 @@ async def import_payments(*, session: AsyncSession, settings: Settings, content:
         raise PaymentFileRefused([(1, PaymentRefused(N_("Missing columns: {columns}."), columns=", ".join(missing)))])
     problems: list[tuple[int, InvalidInput]] = []
     recorded = already = 0
+    today = when.municipal_today(settings.tz, now=now)
     for line, raw in enumerate(reader, start=2):
         if line > MAX_ROWS + 1:
             problems.append((line, PaymentRefused(N_("More than {n} rows: split the file."), n=MAX_ROWS)))
@@ -235,7 +234,7 @@ async def import_payments(*, session: AsyncSession, settings: Settings, content:
         try:
             result = await _record(
                 session=session, settings=settings, reference_of_notice=row.get("txid") or row.get("notificacao", ""),
-                amount=parse_amount(row["valor"]), paid_on=parse_day(row["data_pagamento"]),
+                amount=parse_amount(row["valor"]), paid_on=parse_day(row["data_pagamento"], today=today),
                 reference=row["id_transacao"], source=PaymentSource.BANK_FILE, actor=actor,
                 staff_telegram_id=staff_telegram_id, now=now)
         except PaymentRefused as refused:

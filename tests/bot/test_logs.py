@@ -28,8 +28,8 @@ from core.settings import Settings
 from models.cases.tables import Case
 from models.columns import utcnow
 from models.drivers.linking import create_link_code
-from models.drivers.periods import civil_today
 from models.people import Person, Role, add_staff
+from models.when import municipal_today
 from tests.auxil.bot_harness import running_bot
 from tests.auxil.case_chat import Talk
 from tests.auxil.case_files import png
@@ -72,7 +72,7 @@ async def _journey(emulator: Any, settings: Settings, sessions: SessionFactory) 
         session.add(Person(telegram_user_id=CLARA, chat_id=CLARA, first_name="Clara", locale="en"))
         await session.commit()
         await add_staff(session=session, telegram_user_id=CLARA, role=Role.CLERK, name="Clara", actor="test")
-        today = civil_today(utcnow(), settings.tz)
+        today = municipal_today(settings.tz, now=utcnow())
         start = (today - dt.timedelta(days=40)).isoformat()
         await seed_registry(session, settings, [driver_row(autorizacao_emissao=start, vistoria_data=start)],
                             today=today)

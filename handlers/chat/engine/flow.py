@@ -60,7 +60,7 @@ async def start(form: Form, update: Update, context: BalcaoContext) -> None:
 
 async def begin(
     form: Form, update: Update, context: BalcaoContext, *, prefill: Values | None = None,
-    pending: tuple[str, ...] | None = None,
+    pending: tuple[str, ...] | None = None, at: str | None = None, note: str | None = None,
 ) -> None:
     """Start the form afresh (within its precondition, e.g. the daily limit) and ask the first question.
 
@@ -72,6 +72,9 @@ async def begin(
             merged over what ``form.start`` returns (which may read them).
         pending: with ``prefill``, the steps still to answer, asked in order, then the review (empty: the review
             at once). None: the flow from its first step.
+        at: the step to ask first, the flow going on from it (a sentence typed at the menu answered the one
+            before; default: the first of the flow).
+        note: a translated line said with the form's intro (what was kept of ``prefill``).
     """
     if form.before_start is not None and not await form.before_start(update, context):
         return
@@ -81,15 +84,16 @@ async def begin(
     except InvalidInput as refused:
         await respond(update, context, refused.render(context.tr), markup=keyboard([menu_row(context)]))
         return
-    turn.data = {**data, **(prefill or {}), KEY: secrets.token_hex(8)}
+    prepared = await form.prepare(turn) if form.prepare is not None else {}
+    turn.data = {**data, **prepared, **(prefill or {}), KEY: secrets.token_hex(8)}
     if pending is None:
-        first = form.flow(turn.data)[0]
+        first = at or form.flow(turn.data)[0]
     else:
         first = pending[0] if pending else REVIEW
         turn.data[PENDING] = list(pending[1:])
     await save_turn(form, turn, first, asked=False)
     if pending is None:
-        await respond(update, context, context.tr._(form.intro))
+        await respond(update, context, context.tr._(form.intro) + (f"\n\n{note}" if note else ""))
     await ask(form, turn, first)
     await question_asked(context, first)
 

@@ -181,6 +181,8 @@ class Form:
         entries: buttons that start the form from another screen (``<prefix>:case:<id>``): each calls
             ``begin(form, …, prefill=, pending=)`` with what it found.
         keep_file: where its files are kept, when not as a case's attachments (a defence's files).
+        prepare: first answers read from the database when the form begins, over ``start``'s (what the person
+            told in their last case, offered back as a one-tap answer).
     """
 
     name: str
@@ -210,6 +212,7 @@ class Form:
     entries: Mapping[str, Entry] = field(default_factory=dict)
     keep_file: Keeper | None = None
     """Where the files of its ``files`` steps are kept (None: a case's attachments, claimed by the filing)."""
+    prepare: Callable[[Turn], Awaitable[Values]] | None = None
 
     def step(self, name: str) -> Step | None:
         """The step called ``name``, if the form has one."""

@@ -11,7 +11,7 @@ import datetime as dt
 from aiohttp import web
 
 from handlers.web.console.audit_words import ENTITIES, in_words
-from handlers.web.console.forms import db
+from handlers.web.console.forms import db, typed_day
 from handlers.web.console.guard import console_page, deployment_wide
 from handlers.web.console.rendering import render
 from handlers.web.console.staff import staff_of
@@ -21,9 +21,9 @@ from models.people import Role
 routes = web.RouteTableDef()
 
 
-def _day(raw: str) -> dt.date | None:
+def _day(request: web.Request, raw: str) -> dt.date | None:
     try:
-        return dt.date.fromisoformat(raw) if raw else None
+        return typed_day(request, raw) if raw else None
     except ValueError:
         return None
 
@@ -40,7 +40,8 @@ async def audit_log(request: web.Request) -> web.Response:
     page = query.get("pagina", "1")
     filters = AuditFilters(
         actor=query.get("ator", "")[:64].strip(), entity=query.get("entidade", "")[:64].strip(),
-        entity_id=query.get("id", "")[:64].strip(), since=_day(query.get("de", "")), until=_day(query.get("ate", "")),
+        entity_id=query.get("id", "")[:64].strip(),
+        since=_day(request, query.get("de", "")), until=_day(request, query.get("ate", "")),
         page=int(page) if page.isdecimal() and len(page) < 6 else 1,
     )
     async with db(request)() as session:

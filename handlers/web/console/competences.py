@@ -9,12 +9,10 @@ office and role coming from the municipalities file (issue 18 §1). Both are aud
 
 from __future__ import annotations
 
-import datetime as dt
-
 from aiohttp import web
 
 from core.municipalities import ACT_KINDS
-from handlers.web.console.forms import db, form_text
+from handlers.web.console.forms import db, form_text, typed_day
 from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.rendering import render
 from handlers.web.console.staff import staff_of
@@ -72,7 +70,7 @@ async def add_member(request: web.Request) -> web.StreamResponse:
     designated_on = None
     if values["designation_date"]:
         try:
-            designated_on = dt.date.fromisoformat(values["designation_date"])
+            designated_on = typed_day(request, values["designation_date"])
         except ValueError:
             return await _page(request, values=values, status=422,
                                error=tr._("The date of the designation act: write YYYY-MM-DD."))

@@ -14,7 +14,7 @@ import hashlib
 
 from aiohttp import web
 
-from handlers.web.console.forms import city_today, db, form_text
+from handlers.web.console.forms import city_today, db, form_text, typed_day
 from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.labels import STEP_NAMES
 from handlers.web.console.rendering import message_page, render
@@ -33,12 +33,12 @@ from models.drivers.registry import (
     record_inspection,
     situation_of,
 )
-from models.drivers.registry_csv import parse_date
 from models.drivers.status import STATUS_LABELS as KIND_LABELS
 from models.drivers.tables import Driver, InspectionResult
 from models.people import Role
 from models.rulebooks.catalogue import L1533
 from models.rulebooks.deadline_rules import get_rule
+from models.when import Towards
 
 routes = web.RouteTableDef()
 MAX_CSV = 20 * 1024 * 1024
@@ -132,9 +132,9 @@ async def driver_page(request: web.Request) -> web.Response:
     return await _driver_page(request)
 
 
-def _day(raw: str) -> dt.date | None:
+def _day(request: web.Request, raw: str, *, towards: Towards = "past") -> dt.date | None:
     try:
-        return parse_date(raw) if raw else None
+        return typed_day(request, raw, towards=towards) if raw else None
     except ValueError:
         return None
 
@@ -146,7 +146,7 @@ async def inspection(request: web.Request) -> web.Response:
     if await _elsewhere(request, (Role.INSPECTOR,)):
         return elsewhere(request)
     tr = staff_of(request).tr
-    day = _day(await form_text(request, "date", 20))
+    day = _day(request, await form_text(request, "date", 20))
     raw = await form_text(request, "result", 20)
     result = next((r for r in InspectionResult if r.value == raw), None)
     if day is None or result is None or day > city_today(request):
@@ -171,7 +171,7 @@ async def sanction(request: web.Request) -> web.Response:
     tr = staff_of(request).tr
     raw = await form_text(request, "sanction", 20)
     chosen = next((s for s in Sanction if s.value == raw), None)
-    since = _day(await form_text(request, "since", 20))
+    since = _day(request, await form_text(request, "since", 20))
     rule = await form_text(request, "rule", 40) or "l1533-24-suspensao"
     if chosen is None or since is None or rule not in SUSPENSION_RULES:
         return await _driver_page(request, status=422, error=tr._("Choose the sanction and the day it starts."))
@@ -181,7 +181,8 @@ async def sanction(request: web.Request) -> web.Response:
             return await _driver_page(request)
         try:
             await apply_sanction(session=session, authorization=authorization, sanction=chosen, since=since,
-                                 until=_day(await form_text(request, "until", 20)), suspension_rule=rule,
+                                 until=_day(request, await form_text(request, "until", 20), towards="future"),
+                                 suspension_rule=rule,
                                  actor=staff_of(request).actor, settings=request.config_dict[SETTINGS])
         except ValueError:
             return await _driver_page(request, status=422, error=tr._(

@@ -9,14 +9,13 @@ hand-over (:func:`models.notices.issuing.input_from_case`), never with the autho
 
 from __future__ import annotations
 
-import datetime as dt
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from aiohttp import web
 
 from core.i18n import N_
-from handlers.web.console.forms import city_today, db, form_text
+from handlers.web.console.forms import city_today, db, form_text, typed_day
 from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.infractions import ISSUERS, choice, code_label, found, issuing_rulebooks, named, no_match
 from handlers.web.console.labels import CIENCIA_NAMES
@@ -50,6 +49,7 @@ from models.notices.tables import CienciaKind, Notice, NoticeType
 from models.payments.recording import payments_of
 from models.rulebooks.catalogue import LAW_TITLES
 from models.rulebooks.procedure import delivery_means
+from models.when import parse_time
 
 routes = web.RouteTableDef()
 FIELDS = ("type", "rulebook", "infraction_code", "infraction_search", "case_protocol", "offender_name",
@@ -226,8 +226,8 @@ async def issue(request: web.Request) -> web.StreamResponse:
         except InvalidInput as refused:
             errors["offender_document"] = [refused.render(tr)]
     notice_type = _parse(values, errors, "type", NoticeType, tr)
-    drawn_on = _parse(values, errors, "drawn_up_on", dt.date.fromisoformat, tr)
-    drawn_at = _parse(values, errors, "drawn_up_time", dt.time.fromisoformat, tr)
+    drawn_on = _parse(values, errors, "drawn_up_on", lambda raw: typed_day(request, raw), tr)
+    drawn_at = _parse(values, errors, "drawn_up_time", parse_time, tr)
     units = _parse(values, errors, "units", Decimal, tr)
     case_id = _parse(values, errors, "case_id", _whole, tr)
     if values["case_protocol"].strip():  # CP Art. 32: the case that led to it, named by its protocol
@@ -323,7 +323,7 @@ async def record_delivery(request: web.Request) -> web.StreamResponse:
     settings = request.config_dict[SETTINGS]
     how = await form_text(request, "how", 20)
     try:
-        day = dt.date.fromisoformat(await form_text(request, "date", 20))
+        day = typed_day(request, await form_text(request, "date", 20))
     except ValueError:
         day = None
     refusal = how.removeprefix("refusal:") if how.startswith("refusal:") else None
@@ -376,7 +376,7 @@ async def record_platform(request: web.Request) -> web.StreamResponse:
     tr = staff.tr
     means = await form_text(request, "means", 20)
     try:
-        day = dt.date.fromisoformat(await form_text(request, "date", 20))
+        day = typed_day(request, await form_text(request, "date", 20))
     except ValueError:
         day = None
     if day is None or means not in {item.value for item in PlatformMeans}:

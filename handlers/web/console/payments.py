@@ -61,7 +61,7 @@ async def record(request: web.Request) -> web.StreamResponse:
         async with db(request)() as session:
             recorded = await record_payment(
                 session=session, settings=request.config_dict[SETTINGS], number=values["number"],
-                amount=parse_amount(values["amount"]), paid_on=parse_day(values["paid_on"]),
+                amount=parse_amount(values["amount"]), paid_on=parse_day(values["paid_on"], today=city_today(request)),
                 reference=values["reference"], actor=staff.actor, staff_telegram_id=staff.telegram_user_id,
                 now=utcnow())
     except PaymentRefused as refused:

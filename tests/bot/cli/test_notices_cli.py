@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from pathlib import Path
 
 import pytest
+import time_machine
 
 from bot.cli import main
 from core.settings import get_settings
@@ -73,7 +75,7 @@ def test_each_refused_flag_is_named_with_the_reason_in_portuguese(
 ) -> None:
     for extra, refusal in (
         (["--hora", "25:00"], '--hora "25:00": escreva HH:MM, por exemplo 09:30'),
-        (["--data-infracao", "ontem"], '--data-infracao "ontem": escreva AAAA-MM-DD ou DD/MM/AAAA'),
+        (["--data-infracao", "31/02"], '--data-infracao "31/02": escreva AAAA-MM-DD ou DD/MM/AAAA'),
         (["--unidades", "dez"], '--unidades "dez": não é um número'),
         (["--quantidade", "1,2,3"], '--quantidade "1,2,3": não é um número'),
         (["--preliminar", "NP-2026-000099"], '--preliminar "NP-2026-000099": não existe notificação com este número'),
@@ -193,3 +195,14 @@ def test_the_cli_asks_to_confirm_a_lei_1533_auto_past_its_90_days(
     assert main(late) == 2
     assert "Art. 22, §1º" in capsys.readouterr().err
     assert main([*late, "--confirmar-prazo"]) == 0
+
+
+def test_the_day_and_hour_are_typed_as_in_the_chat(database: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """models/when.py: "9.30" and "ontem" are read here as in /emitir (they were refused: HH:MM, DD/MM/YYYY only)."""
+    typed = list(AUTO)
+    typed[typed.index("--hora") + 1], typed[typed.index("--data") + 1] = "9.30", "ontem"
+    with time_machine.travel(dt.datetime(2026, 3, 3, 15, tzinfo=dt.UTC), tick=True):
+        assert main(typed) == 0, capsys.readouterr().err
+    with sqlite3.connect(database) as connection:
+        (stored,) = connection.execute("SELECT drawn_up_at FROM notice").fetchone()
+    assert dt.datetime.fromisoformat(stored).replace(tzinfo=dt.UTC) == dt.datetime(2026, 3, 2, 13, 30, tzinfo=dt.UTC)

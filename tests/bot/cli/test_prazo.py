@@ -1,10 +1,12 @@
 """``python -m bot prazo RULE --inicio DATE``: the clerk's deadline calculator, in Portuguese."""
 
+import datetime as dt
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import time_machine
 
 from bot.cli import main
 from core.settings import get_settings
@@ -203,3 +205,13 @@ def test_the_refusals_speak_the_cli_locale_english_too(
         '--inicio "31/02/2027": write YYYY-MM-DD or DD/MM/YYYY (with HH:MM for a deadline in hours)\n')
     assert main(["prazo", "cp-278-defesa", "--inicio", "24/11/2026", "--municipio", "cuiaba"]) == 2
     assert capsys.readouterr().err == '--municipio "cuiaba": this deployment serves sapezal, nova-xavantina\n'
+
+
+@pytest.mark.parametrize("typed", ["sexta", "18/12", "anteontem", "18.12.2026"])
+def test_the_start_is_typed_as_in_the_chat(typed: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """models/when.py: the same words the chat reads, counted from the municipality's today (Sunday 20/12/2026)."""
+    with time_machine.travel(dt.datetime(2026, 12, 20, 15, tzinfo=dt.UTC), tick=False):
+        assert main(["prazo", "cp-43-recurso", "--inicio", typed]) == 0
+    out = capsys.readouterr().out
+    assert "Início: sexta-feira, 18 de dezembro de 2026 (esse dia não conta)" in out
+    assert out.rstrip().endswith("Prazo final: terça-feira, 5 de janeiro de 2027")

@@ -13,9 +13,9 @@ from core.settings import Settings
 from models.columns import utcnow
 from models.deadlines import add_months
 from models.drivers.linking import IssuedCode, create_link_code
-from models.drivers.periods import civil_today
 from models.drivers.tables import Driver
 from models.outbox import OutboxMessage, OutboxStatus
+from models.when import municipal_today
 from notifications.dispatcher import Dispatcher, build_bot
 from notifications.driver_reminders import SCAN_NAME
 from notifications.scans import run_scan
@@ -29,7 +29,7 @@ PHONE = "+5565999110001"
 
 
 async def registered(sessions: SessionFactory, settings: Settings, **row: str) -> None:
-    today = civil_today(utcnow(), settings.tz)
+    today = municipal_today(settings.tz, now=utcnow())
     values = {"autorizacao_emissao": (today - dt.timedelta(days=40)).isoformat(),
               "vistoria_data": (today - dt.timedelta(days=40)).isoformat(), **row}
     async with sessions() as session:
@@ -145,7 +145,7 @@ async def test_situacao_speaks_the_drivers_language(
 async def test_a_renewal_reminder_arrives_and_leads_to_situacao(
     emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
 ) -> None:
-    today = civil_today(utcnow(), settings.tz)
+    today = municipal_today(settings.tz, now=utcnow())
     paid = add_months(today + dt.timedelta(days=30), -12)  # valid until today + 30: the 30-day reminder
     await registered(sessions, settings, autorizacao_emissao=paid.isoformat(), vistoria_data=paid.isoformat())
     async with sessions() as session:

@@ -10,7 +10,7 @@ import pytest
 
 from core.i18n import translator
 from core.settings import Settings
-from handlers.chat.drivers import steps_text, summary_text
+from handlers.chat.driver_texts import steps_text, summary_text
 from models.drivers.registry import DriverSituation
 from models.drivers.status import authorization_status, validity_end
 from models.drivers.tables import Authorization, Inspection, InspectionResult, Vehicle

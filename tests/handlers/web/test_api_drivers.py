@@ -16,9 +16,9 @@ from core.settings import Settings
 from models.audit import AuditEvent
 from models.columns import utcnow
 from models.deadlines import add_months
-from models.drivers.periods import civil_today
 from models.drivers.tables import Driver
 from models.people import Role, add_staff
+from models.when import municipal_today
 from tests.auxil.drivers import MARIA_CPF, csv_text, driver_row
 
 TOKEN = "api-token-for-drivers"
@@ -39,7 +39,7 @@ def _as(staff_id: int) -> dict[str, str]:
 
 
 def recent_row(settings: Settings, **overrides: str) -> dict[str, str]:
-    today = civil_today(utcnow(), settings.tz)
+    today = municipal_today(settings.tz, now=utcnow())
     paid = add_months(today, -2).isoformat()
     return driver_row(autorizacao_emissao=paid, vistoria_data=paid, **overrides)
 
@@ -86,7 +86,7 @@ async def test_link_codes_status_inspections_and_sanctions(client: TestClient, s
     assert MARIA_CPF not in str(status)
     assert (await client.get("/api/drivers/authorizations/9999", headers=_as(IVO))).status == 404
 
-    today = civil_today(utcnow(), settings.tz)
+    today = municipal_today(settings.tz, now=utcnow())
     failed = await client.post("/api/drivers/authorizations/2026/001/inspections",
                                json={"date": today.isoformat(), "result": "failed"}, headers=_as(IVO))
     assert failed.status == 201

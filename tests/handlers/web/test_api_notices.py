@@ -75,7 +75,7 @@ async def test_a_missing_element_is_refused_with_its_article(client: TestClient)
     assert list(citations) == ["drawn_up_time"] and citations["drawn_up_time"].endswith("Art. 25, II")
 
 
-@pytest.mark.parametrize(("body", "error"), [({**BODY, "date": "02/03/2026"}, "bad_value"),
+@pytest.mark.parametrize(("body", "error"), [({**BODY, "date": "31/02/2026"}, "bad_value"),  # 02/03/2026 is read
                                               ({**BODY, "offender_document": "123"}, "bad_document")])
 async def test_bad_values_are_refused(client: TestClient, body: dict[str, Any], error: str) -> None:
     response = await client.post("/api/notices", json=body, headers=_headers(INES))

@@ -87,3 +87,20 @@ async def test_art_5_ix_lists_every_30_days_late_platforms_are_warned_once(
     assert (listed["platforms"][0]["due_on"], listed["platforms"][0]["late"]) == ("2027-03-08", False)
     assert await run_scan("platform-lists", session=session, now=at(dt.date(2027, 3, 8)), settings=settings) == 0
     assert await run_scan("platform-lists", session=session, now=at(dt.date(2027, 3, 9)), settings=settings) == 1
+
+
+async def test_the_days_are_typed_as_in_the_chat(client: TestClient) -> None:
+    """models/when.py: a weekday, "ontem" and a day without a year (they were refused: YYYY-MM-DD or DD/MM/YYYY)."""
+    with time_machine.travel(at(dt.date(2027, 2, 5)), tick=False):  # a Friday
+        created = await client.post("/api/platforms", json={"name": "Roda Já", "accredited_on": "segunda"},
+                                    headers=_as(CLARA))
+        assert created.status == 201, await created.text()
+        platform_id = (await created.json())["id"]
+        got = await client.post(f"/api/platforms/{platform_id}/lists", json={"received_on": "ontem"},
+                                headers=_as(CLARA))
+        assert (got.status, (await got.json())["received_on"]) == (201, "2027-02-04")
+        listed = await (await client.get("/api/platforms", headers=_as(CLARA))).json()
+        bad = await client.post(f"/api/platforms/{platform_id}/lists", json={"received_on": "31/02"},
+                                headers=_as(CLARA))
+    assert listed["platforms"][0]["accredited_on"] == "2027-02-01"
+    assert bad.status == 422

@@ -232,3 +232,12 @@ async def test_lei_1533_art_12_vii_a_gravissima_in_the_12_months_before_is_refus
     old = driver_row(**{GRAVISSIMA: "09/03/2025"})  # 12 months and a day before: allowed
     assert (await run(session, settings, with_column([old]))).applied
     assert not (await run(session, settings, csv_text([driver_row()]))).warnings  # a file without the column
+
+
+async def test_the_registry_reads_dates_as_every_entry_point_does(session: AsyncSession, settings: Settings) -> None:
+    """models/when.py: a dotted date, a two-digit year and a day without a year (the latest not after the import)."""
+    text = csv_text([driver_row(autorizacao_emissao="10.03.2026", cnh_emissao="1/6/15", vistoria_data="10/3")])
+    report = await run(session, settings, text)
+    assert report.applied, [problem.render(EN) for problem in report.errors]
+    assert (await session.exec(select(Inspection.inspected_on))).one() == dt.date(2026, 3, 10)
+    assert (await session.exec(select(Driver.cnh_issued_on))).one() == dt.date(2015, 6, 1)

@@ -94,3 +94,21 @@ async def test_broadcasts_are_for_clerks(client: TestClient, sessions: SessionFa
     assert refused.status == 403
     async with sessions() as session:
         assert (await session.exec(select(Broadcast))).all() == []
+
+
+async def test_amanha_8h_is_understood(client: TestClient, sessions: SessionFactory, settings: Settings) -> None:
+    """Issue 20 §2: the send moment typed as in the chat (models/when.py); it was refused ("25/12 08:00" only)."""
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    text = "Mutirão da vistoria amanhã na garagem municipal."
+    shown = await client.post("/painel/avisos/previa",
+                              data={"csrf": csrf, "audience": "drivers", "text": text, "at": "amanhã às 8h"})
+    page = await shown.text()
+    assert shown.status == 200, page
+    key = re.search(r'name="key" value="([0-9a-f]+)"', page)
+    assert key is not None
+    form = {"csrf": csrf, "key": key.group(1), "audience": "drivers", "text": text, "at": "amanhã às 8h"}
+    sent = await client.post("/painel/avisos", data=form, allow_redirects=False)
+    assert sent.status == 303
+    async with sessions() as session:
+        broadcast = (await session.exec(select(Broadcast))).one()
+    assert broadcast.send_at == dt.datetime(2026, 3, 3, 12, 0, tzinfo=dt.UTC)  # Tuesday 08:00 in Cuiabá

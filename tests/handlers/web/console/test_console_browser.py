@@ -24,10 +24,10 @@ from core.settings import Settings
 from models.cases.tables import Case, CaseStatus
 from models.columns import utcnow
 from models.drivers.importing import import_drivers
-from models.drivers.periods import civil_today
 from models.drivers.tables import Driver
 from models.open311.keys import client_for_key
 from models.people import Person, Role, add_staff
+from models.when import municipal_today
 from tests.auxil.browser import axe_violations, chromium, overflows_horizontally, require_axe, require_browser
 from tests.auxil.case_chat import Talk, deliver
 from tests.auxil.case_files import png
@@ -186,8 +186,8 @@ async def test_a_clerk_works_a_citizens_case_from_the_bots_link(
     assert found is not None
 
     async with sessions() as session:  # one linked driver (João) for the broadcast
-        await import_drivers(session=session, text=demo_csv(civil_today(utcnow(), settings.tz)), actor="test",
-                             settings=settings, today=civil_today(utcnow(), settings.tz))
+        await import_drivers(session=session, text=demo_csv(municipal_today(settings.tz, now=utcnow())), actor="test",
+                             settings=settings, today=municipal_today(settings.tz, now=utcnow()))
         carlos = (await session.exec(select(Driver).order_by(Driver.id))).first()  # type: ignore[arg-type]
         joao_person = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
         assert carlos is not None

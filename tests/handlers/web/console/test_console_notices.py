@@ -53,7 +53,7 @@ async def test_each_missing_element_is_refused_next_to_its_field_with_its_articl
 ) -> None:
     csrf = await sign_in(client, sessions, settings, CLARA)
     refused = await client.post("/painel/notificacoes/nova", data={
-        "csrf": csrf, "type": "auto", "rulebook": "nx-posturas", "offender_document": "123", "drawn_up_on": "ontem"})
+        "csrf": csrf, "type": "auto", "rulebook": "nx-posturas", "offender_document": "123", "drawn_up_on": "31/02"})
     page = await refused.text()
     assert refused.status == 422
     assert re.search(r'<p class="errors" id="e-offender_document-1">[^<]+</p>', page)

@@ -70,3 +70,16 @@ async def test_the_bank_file_is_imported_from_the_console_and_an_inspector_may_n
     response = await client.post("/painel/pagamentos/importar", data=data)
     assert response.status == 200 and "1 pagamentos registrados, 0 já conhecidos" in await response.text()
     assert len((await session.exec(select(NoticePayment))).all()) == 1
+
+
+async def test_the_payment_day_is_typed_as_in_the_chat(
+    client: TestClient, sessions: SessionFactory, settings: Settings, session: AsyncSession
+) -> None:
+    """models/when.py: "ontem" is the day before the municipality's today (it was refused: YYYY-MM-DD only)."""
+    issued = await issue(session, settings, cp_auto(), now=NOW)
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    form = {"csrf": csrf, "number": issued.notice.number, "amount": "378,00", "paid_on": "ontem", "reference": "E2E-78"}
+    done = await client.post("/painel/pagamentos", data=form)
+    assert done.status == 200, await done.text()
+    paid_on = (await session.exec(select(NoticePayment.paid_on))).one()
+    assert paid_on == TODAY.astimezone(settings.tz).date() - dt.timedelta(days=1)
