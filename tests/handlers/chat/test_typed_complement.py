@@ -85,7 +85,7 @@ async def test_with_two_cases_waiting_the_text_is_kept_and_the_author_chooses(
     async with sessions() as session:
         answers = {c.id: c.complement_answer for c in (await session.exec(select(Case))).all()}
     assert answers == {first.id: None, second.id: "Há duas semanas."}
-    await joao.press(which, f"cpl:for:{second.id}", "já foi juntada ao")  # a second press: no double, says so (#19 §4.2)
+    await joao.press(which, f"cpl:for:{second.id}", "já foi juntada ao")  # a second press: no double, says so
     assert emulator.unanswered_callbacks() == []
 
 
