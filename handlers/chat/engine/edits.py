@@ -12,7 +12,7 @@ import copy
 from telegram import Update
 
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine.flow import ANSWERS, ask, label, parsed, save_turn
+from handlers.chat.engine.flow import ANSWERS, allowed, ask, label, parsed, save_turn
 from handlers.chat.engine.spec import Form, Turn, Values
 from handlers.chat.replies import esc, respond
 from models.invalid_input import InvalidInput
@@ -27,6 +27,8 @@ async def on_edit(form: Form, update: Update, context: BalcaoContext, step_name:
     assert message is not None
     tr = context.tr
     turn = Turn(update, context, data, base=copy.deepcopy(data))
+    if not await allowed(form, turn):
+        return
     answered_step = data.get(ANSWERS, {}).get(str(message.message_id))
     step = form.step(answered_step) if answered_step else None
     if step is None or step.text is None or message.text is None or answered_step not in form.flow(data):

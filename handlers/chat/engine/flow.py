@@ -19,12 +19,26 @@ from telegram import Update
 from core.i18n import N_
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine.spec import Answer, Forged, Form, Question, Step, Turn, Values
-from handlers.chat.forms import cancel_form, cancel_row, current_draft, offer_to_resume, question_asked, save
+from handlers.chat.forms import (
+    busy_elsewhere,
+    cancel_form,
+    cancel_row,
+    current_draft,
+    offer_to_resume,
+    question_asked,
+    save,
+)
 from handlers.chat.intake import files_received, is_file, receive_file
 from handlers.chat.replies import esc, keyboard, menu_row, respond
 from models.cases.fields import yes_or_no
 from models.cases.limits import CaseLimits
-from models.drafts import claim_submission, find_submission, finish_submission, release_submission
+from models.drafts import (
+    claim_submission,
+    discard_draft,
+    find_submission,
+    finish_submission,
+    release_submission,
+)
 from models.invalid_input import InvalidInput
 
 logger = logging.getLogger("balcao.forms")
@@ -44,29 +58,51 @@ UNIVERSAL = frozenset({"cancel", "restart", "resume", "send", "edit", "files"})
 # --- starting and asking ----------------------------------------------------------------------------------------
 
 
-async def start(form: Form, update: Update, context: BalcaoContext) -> None:
-    """The form's command: offer to resume the draft in progress, or begin a new one."""
+async def start(form: Form, update: Update, context: BalcaoContext, *, values: Values | None = None) -> None:
+    """The form's command: offer to resume the draft in progress, or begin a new one.
+
+    With ``values`` the form starts prefilled (a staff action from a case's screen): it replaces a draft of the
+    same form in progress (another action was chosen), never another form's.
+    """
+    if values is not None:
+        if not await busy_elsewhere(update, context, form.name):
+            await begin(form, update, context, values=values)
+        return
     if not await offer_to_resume(update, context, form=form.name, prefix=form.prefix,
                                  question=context.tr._(form.resume)):
         await begin(form, update, context)
 
 
-async def begin(form: Form, update: Update, context: BalcaoContext) -> None:
-    """Start the form afresh (within its precondition, e.g. the daily limit) and ask the first question."""
+async def begin(form: Form, update: Update, context: BalcaoContext, *, values: Values | None = None) -> None:
+    """Start the form afresh (within its precondition, e.g. the daily limit) and ask the first question.
+
+    ``values`` are first answers given by the screen the form is started from (the case an action is about).
+    """
     if form.before_start is not None and not await form.before_start(update, context):
         return
     turn = Turn(update, context, {})
     try:
-        data = form.start(turn)
+        data = {**form.start(turn), **(values or {})}
     except InvalidInput as refused:
         await respond(update, context, refused.render(context.tr), markup=keyboard([menu_row(context)]))
         return
     turn.data = {**data, KEY: secrets.token_hex(8)}
+    if not await allowed(form, turn):
+        return
     first = form.flow(turn.data)[0]
     await save_turn(form, turn, first, asked=False)
     await respond(update, context, context.tr._(form.intro))
     await ask(form, turn, first)
     await question_asked(context, first)
+
+
+async def allowed(form: Form, turn: Turn) -> bool:
+    """The form's check of this update (its role check): when it refuses, it has said why and the draft is closed."""
+    if form.check is None or await form.check(turn):
+        return True
+    async with turn.context.sessions() as session:
+        await discard_draft(session=session, person_id=turn.context.person.id)
+    return False
 
 
 async def save_turn(form: Form, turn: Turn, step: str, *, asked: bool = True) -> None:
@@ -96,7 +132,7 @@ async def show_review(form: Form, turn: Turn) -> None:
     if form.review_note is not None:
         text += "\n\n" + tr._(form.review_note)
     await respond(turn.update, turn.context, text, markup=keyboard([
-        [(tr._("✅ Send"), f"{form.prefix}:send")],
+        [(tr._(form.send_label), f"{form.prefix}:send")],
         [(tr._("✏️ Change something"), f"{form.prefix}:edit")],
         cancel_row(turn.context, f"{form.prefix}:cancel"),
     ]))
@@ -194,6 +230,8 @@ async def on_input(
     if message.text == tr._("✖ Cancel"):
         await cancel_form(update, context)
         return
+    if not await allowed(form, turn):
+        return
     taken = str(message.message_id) in turn.data.get(ANSWERS, {})  # handled before, and Telegram sent it again
     if not was_asked or taken:
         logger.info("form=%s step=%s: asked again (its question may not have been delivered)", form.name, step_name)
@@ -280,7 +318,10 @@ async def on_button(form: Form, update: Update, context: BalcaoContext) -> None:
     assert query is not None and query.data is not None
     _, action, arg = [*query.data.split(":", 2), "", ""][:3]
     if action == "cancel":
+        left = await current_draft(context, form.name)
         await cancel_form(update, context)
+        if left is not None and form.back is not None:
+            await form.back(Turn(update, context, copy.deepcopy(left.data)))
         return
     if action == "restart":
         await begin(form, update, context)
@@ -290,6 +331,8 @@ async def on_button(form: Form, update: Update, context: BalcaoContext) -> None:
         await _gone(form, update, context, action)
         return
     turn = await keyed(form, update, context, draft.step, copy.deepcopy(draft.data))
+    if not await allowed(form, turn):
+        return
     step = form.step(draft.step)
     try:
         await _button(form, turn, draft.step, step, action, arg)

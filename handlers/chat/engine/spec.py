@@ -14,7 +14,7 @@ from typing import Any
 
 from telegram import Update
 
-from core.i18n import Translator
+from core.i18n import N_, Translator
 from core.settings import Settings
 from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.replies import Markup
@@ -147,6 +147,10 @@ class Form:
         submit: files the form (the domain call); raises InvalidInput with the reason it was refused.
         refusal_fields: the steps a refusal names, offered as buttons to change them.
         before_start: a check before a new form starts (the daily limit); False stops (and has said why).
+        check: checked on every update of the form, its start included (a staff role, a case still open); False
+            stops, has said why, and the draft is closed (Cancel is never checked).
+        back: after Cancel, show the screen the form was started from (None: the menu).
+        send_label: msgid of the review's Send button.
     """
 
     name: str
@@ -165,6 +169,9 @@ class Form:
     refusal_fields: Callable[[InvalidInput], tuple[str, ...]] = lambda _refused: ()
     review_note: str | None = None
     before_start: Callable[[Update, BalcaoContext], Awaitable[bool]] | None = None
+    check: Callable[[Turn], Awaitable[bool]] | None = None
+    back: Callable[[Turn], Awaitable[None]] | None = None
+    send_label: str = N_("✅ Send")
 
     def step(self, name: str) -> Step | None:
         """The step called ``name``, if the form has one."""
