@@ -27,6 +27,7 @@ from handlers.chat import (
     representation,  # /representacao
     staff_notices,  # /emitir, /entregas, /defesas
     staff_queue,  # /pendencias
+    staff_review,  # the diligência's form (CP Art. 42), started from /defesas
     start,  # /start, menu, /ajuda, /idioma, /cancelar, /privacidade
 )
 from handlers.chat.buttons import unknown_button
@@ -38,7 +39,7 @@ from handlers.chat.private import only_private_chats
 
 AREAS: tuple[ModuleType, ...] = (
     start, representation, ombudsman, follow, my_data, staff_queue, broadcasts, reminders, drivers, notices,
-    staff_notices, delivery_refusals, console_link, city,
+    staff_notices, staff_review, delivery_refusals, console_link, city,
 )
 
 

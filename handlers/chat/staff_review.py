@@ -1,8 +1,10 @@
 """/defesas, a reclamação before its decision: vista to each side in turn (CP Art. 40 §1) and diligência (Art. 42).
 
 Thin: each action calls :mod:`models.notices.review` and shows the filing again. The buttons are ``nstf:vis``,
-``nstf:dil`` (asks what the diligência is for, one message) and ``nstf:dild`` (concluded), routed by
-``handlers.chat.staff_notices``, which checks the clerk's role first.
+``nstf:dil`` and ``nstf:dild`` (concluded), routed by ``handlers.chat.staff_notices``, which checks the clerk's
+role first. ``nstf:dil`` starts the diligência's form on the engine (buttons ``dil:``): what it is for, in one
+message, then a confirmation; the clerk's role is checked again on every update, the order is filed once, and
+the clerk is offered the way back to the filing.
 """
 
 from __future__ import annotations
@@ -15,10 +17,9 @@ from telegram import Update
 from core.i18n import N_, Translator
 from core.settings import Settings
 from handlers.chat.context import BalcaoContext
-from handlers.chat.forms import cancel_row, form_input, save
-from handlers.chat.replies import esc, keyboard, reply
+from handlers.chat.engine import Filed, Form, Question, Step, Turn, register_form, start
+from handlers.chat.replies import esc, keyboard, reply, respond
 from models.cases.fields import clean_text
-from models.drafts import Draft, discard_draft
 from models.invalid_input import InvalidInput
 from models.notices.filings import FilingRefused
 from models.notices.review import conclude_diligencia, next_vista_side, open_vista, order_diligencia
@@ -78,44 +79,98 @@ async def vista(update: Update, context: BalcaoContext, filing_id: int, show: Sh
     await show(update, context, filing_id)
 
 
-async def ask_diligencia(update: Update, context: BalcaoContext, filing_id: int) -> None:
-    """What the diligência is for, in one message."""
-    await save(context, DILIGENCIA_FORM, "text", {"filing_id": filing_id})
-    await reply(update, context, context.tr._("Write in one message what the diligência is for.")
-                + small("Código de Posturas, Art. 42"), markup=keyboard([cancel_row(context, "nstf:cancel")]),
-                edit=True)
+class _Refused(InvalidInput):
+    """A refusal of the notices' domain (:class:`FilingRefused`, with its article) as the engine shows refusals."""
+
+    def __init__(self, refused: FilingRefused) -> None:
+        super().__init__(refused.message)
+        self.refused = refused
+
+    def render(self, tr: Translator) -> str:
+        """The domain's reason in the reader's language."""
+        return esc(self.refused.render(tr))
 
 
-@form_input(DILIGENCIA_FORM, title=N_("the diligência being ordered"))
-async def on_diligencia_input(update: Update, context: BalcaoContext, draft: Draft) -> None:
-    """Order the diligência with the text sent (clerks, checked again now)."""
+def _back_rows(turn: Turn) -> list[list[tuple[str, str]]]:
+    tr, filing_id = turn.tr, turn.data.get("filing_id")
+    rows = [[(tr._("◀ Defences to decide"), "nstf:filings")]]
+    if isinstance(filing_id, int):
+        rows.insert(0, [(tr._("Back to the filing"), f"nstf:fil:{filing_id}")])
+    return rows
+
+
+async def _check(turn: Turn) -> bool:
+    """Clerks only, in the notice's municipality (CF Art. 30 I: each city hall, its own staff): on every update."""
+    context, filing_id = turn.context, turn.data.get("filing_id")
     try:
         async with context.sessions() as session:
-            filing = await session.get(NoticeFiling, int(draft.data["filing_id"]))
+            filing = await session.get(NoticeFiling, filing_id) if isinstance(filing_id, int) else None
             notice = await session.get(Notice, filing.notice_id) if filing is not None else None
-            # The role is held in the notice's municipality (CF Art. 30 I: each city hall, its own staff).
+            if notice is None:
+                await respond(turn.update, context, turn.tr._(DILIGENCIA.gone), markup=keyboard(_back_rows(turn)))
+                return False
             await require_role(session=session, telegram_user_id=context.person.telegram_user_id,
-                               allowed=frozenset({Role.CLERK}),
-                               municipality=notice.municipality if notice else context.person.municipality)
+                               allowed=frozenset({Role.CLERK}), municipality=notice.municipality)
     except PermissionDenied:
-        await reply(update, context, context.tr._("Only staff with the right role can do this."))
-        return
-    message = update.effective_message
-    try:
-        text = clean_text((message.text or "") if message else "", min_length=5, max_length=4000)
-    except InvalidInput as bad:
-        await reply(update, context, bad.render(context.tr))
-        return
+        await respond(turn.update, context, turn.tr._("Only staff with the right role can do this."))
+        return False
+    return True
+
+
+def _ask_text(turn: Turn) -> Question:
+    # CP Art. 42: the reclamação converted into a diligência
+    return Question(turn.tr._("Write in one message what the diligência is for.")
+                    + small("Código de Posturas, Art. 42"))
+
+
+async def _submit(turn: Turn) -> Filed:
+    """Order the diligência (CP Art. 42): the complaint waits for it."""
+    context, filing_id = turn.context, int(turn.data["filing_id"])
     try:
         async with context.sessions() as session:
-            await order_diligencia(session=session, settings=context.settings, filing_id=int(draft.data["filing_id"]),
-                                   text=text, decider_telegram_id=context.person.telegram_user_id)
-            await discard_draft(session=session, person_id=context.person.id)
+            await order_diligencia(session=session, settings=context.settings, filing_id=filing_id,
+                                   text=turn.data["text"], decider_telegram_id=context.person.telegram_user_id)
     except FilingRefused as refused:
-        await reply(update, context, esc(refused.render(context.tr)))
-        return
-    await reply(update, context, context.tr._("Diligência ordered. The complaint waits for it."),
-                markup=keyboard([[(context.tr._("◀ Defences to decide"), "nstf:filings")]]))
+        raise _Refused(refused) from refused
+
+    async def announce() -> None:
+        await respond(turn.update, context, turn.tr._("Diligência ordered. The complaint waits for it."),
+                      markup=keyboard(_back_rows(turn)))
+
+    return Filed(str(filing_id), announce)
+
+
+async def _back(turn: Turn) -> None:
+    await respond(turn.update, turn.context, turn.tr._("Nothing was recorded."), markup=keyboard(_back_rows(turn)))
+
+
+DILIGENCIA = Form(
+    name=DILIGENCIA_FORM,
+    prefix="dil",
+    title=N_("the diligência being ordered"),
+    steps=(Step("text", _ask_text, label=N_("What it is for"),
+                text=lambda text, _t: {"text": clean_text(text, min_length=5, max_length=4000)}),),
+    flow=lambda _data: ("text",),
+    start=lambda _turn: {},
+    intro=N_("You can stop at any time with ✖ Cancel: nothing is changed until you confirm."),
+    resume=N_("You have an action on a case in progress. Continue where you stopped, or start again?"),
+    gone=N_("This diligência is no longer being ordered. Open the filing again in /defesas."),
+    already_sent=N_("This diligência was already ordered: nothing was done twice."),
+    review_intro=N_("Please check before confirming:"),
+    review_note=N_("Confirm?"),
+    summary=lambda turn: f"<b>{esc(turn.tr._('Diligência to order:'))}</b>\n\n{esc(turn.data.get('text', ''))}",
+    submit=_submit,
+    refusal_fields=lambda refused: () if isinstance(refused, _Refused) else ("text",),
+    check=_check,
+    back=_back,
+    send_label=N_("✅ Confirm"),
+)
+register = register_form(DILIGENCIA)
+
+
+async def ask_diligencia(update: Update, context: BalcaoContext, filing_id: int) -> None:
+    """What the diligência is for, in one message, then a confirmation (the form, prefilled with the filing)."""
+    await start(DILIGENCIA, update, context, values={"filing_id": filing_id})
 
 
 async def diligencia_done(update: Update, context: BalcaoContext, filing_id: int, show: ShowFiling) -> None:

@@ -212,8 +212,9 @@ async def test_staff_give_vista_and_order_a_diligencia_in_defesas_cp_art_40_par_
     assert "Dar vista: pessoa autuada (3 dias)" in [b["text"] for b in detail.inline_buttons]
     after_vista = await clara.press_and_edit(detail, f"nstf:vis:{filing.id}", "Vista para alegações finais até")
     assert not [b for b in after_vista.inline_buttons if b["callback_data"].startswith("nstf:vis:")]  # in turn
-    asked = await clara.press_and_edit(after_vista, f"nstf:dil:{filing.id}", "para que é a diligência")
-    ordered = await clara.send("Vistoria no terreno com o proprietário.", "Diligência registrada")
+    asked = await clara.press(after_vista, f"nstf:dil:{filing.id}", "para que é a diligência")
+    confirm = await clara.send("Vistoria no terreno com o proprietário.", "Confirma?")
+    ordered = await clara.press(confirm, "dil:send", "Diligência registrada")
     assert asked.message_id < ordered.message_id
     again = await clara.send("/defesas", "Defesas e recursos a decidir")
     shown = await clara.press_and_edit(again, f"nstf:fil:{filing.id}", "Convertido em diligência")
