@@ -124,3 +124,26 @@ async def test_done_or_cancelled_the_clerk_is_back_on_the_queue_page_the_case_ca
     confirm = await clara.send("Fiscal foi ao local e não havia entulho.", "Confirm?")
     await clara.press(confirm, "pact:send", "here 11 to 12.")  # one case fewer, still page 2
     assert await _status(sessions, case_id) is CaseStatus.ARCHIVED
+
+
+async def test_the_text_is_changed_from_the_confirmation_and_the_rest_of_the_action_is_kept(
+    emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    """Before: the only way to fix a typo in a reason was to cancel and type everything again."""
+    (case,) = await _setup(sessions, settings)
+    clara = Talk(emulator, emulator.add_user(CLARA, "Clara", language_code="en"))
+    queue = await clara.send("/pendencias", "Pending cases")
+    opened = await clara.press(queue, f"pend:case:{case.id}", case.protocol)
+    await clara.press(opened, f"pend:archive:{case.id}", "reason for archiving")
+    confirm = await clara.send("Fiscal foi ao loca e não havia entulho.", "Confirm?")
+    assert "Archive with this reason" in confirm.text
+    which = await clara.press(confirm, "pact:edit", "What do you want to change?")
+    prompt = await clara.press(which, "pact:edit:text", "reason for archiving")  # the same action, the same case
+    fixed = await clara.send("Fiscal foi ao local e não havia entulho.", "Confirm?")
+    assert prompt.message_id < fixed.message_id and "ao local e" in fixed.text and "Archive with" in fixed.text
+    await clara.press(fixed, "pact:send", "Archived. The author was told the reason.")
+    async with sessions() as session:
+        stored = await session.get(Case, case.id)
+        assert stored is not None
+        await session.refresh(stored)
+    assert stored.status is CaseStatus.ARCHIVED and stored.outcome_reason == "Fiscal foi ao local e não havia entulho."
