@@ -56,7 +56,8 @@ def register_form(form: Form) -> Callable[[Application[Any, Any, Any, Any, Any, 
     async def pressed(update: Update, context: BalcaoContext) -> None:
         parts = (update.callback_query.data or "").split(":") if update.callback_query is not None else []
         opens = len(parts) > 1 and parts[1] in form.entries  # an entry starts afresh: no idle draft to close
-        if await checked(form, update, context, None if opens else await current_draft(context, form.name)):
+        draft = None if opens else await current_draft(context, form.name)
+        if await checked(form, update, context, draft, cancelling=len(parts) > 1 and parts[1] == "cancel"):
             await on_button(form, update, context)
 
     if form.name in FORMS:

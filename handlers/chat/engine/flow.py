@@ -19,7 +19,7 @@ from telegram import Update
 from core.i18n import N_
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine.back import goes_back, previous_step
-from handlers.chat.engine.guard import allowed, close_idle, idle
+from handlers.chat.engine.guard import allowed, close_idle, idle, passes
 from handlers.chat.engine.review import REVIEW, ask_what_to_change, editable, show_review
 from handlers.chat.engine.spec import Answer, Forged, Form, Question, Step, Turn, Values
 from handlers.chat.engine.submission import KEY, gone, submit
@@ -86,6 +86,8 @@ async def begin(
         return
     prepared = await form.prepare(turn) if form.prepare is not None else {}
     turn.data = {**data, **prepared, **(prefill or {}), KEY: secrets.token_hex(8)}
+    if not await passes(form, turn):  # Form.check: refused before anything is saved (another form's draft stays)
+        return
     if pending is None:
         first = at or form.flow(turn.data)[0]
     else:

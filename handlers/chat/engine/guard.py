@@ -2,6 +2,8 @@
 
 ``Form.roles``: the role is checked again on every button, message and edit, not only at the start (a role
 withdrawn mid-form stops it at once), so no handler catches ``PermissionDenied`` itself.
+``Form.check``: the domain's own check of the answers on every update but Cancel (the case is still open and
+the member may still act on it); a refusal has said why, and the draft is closed.
 ``Form.timeout``: a draft idle longer than that is closed at its next update, with ``Form.timed_out`` saying so
 and what was kept (nothing half-written is filed later by surprise).
 """
@@ -14,7 +16,7 @@ from telegram import Update
 
 from core.settings import Settings
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine.spec import Form
+from handlers.chat.engine.spec import Form, Turn
 from handlers.chat.replies import keyboard, menu_row, respond
 from models.cases.attachments import discard_unfiled
 from models.columns import utcnow
@@ -59,11 +61,30 @@ async def close_idle(form: Form, update: Update, context: BalcaoContext) -> None
                   markup=keyboard([menu_row(context)]))
 
 
-async def checked(form: Form, update: Update, context: BalcaoContext, draft: Draft | None) -> bool:
-    """Both checks for an update of the form; False: it was answered here and stops."""
+async def passes(form: Form, turn: Turn) -> bool:
+    """The form's domain check (``Form.check``) of ``turn``'s answers; refused, it has said why."""
+    return form.check is None or await form.check(turn)
+
+
+async def checked(
+    form: Form, update: Update, context: BalcaoContext, draft: Draft | None, *, cancelling: bool = False,
+) -> bool:
+    """The checks for an update of the form; False: it was answered here and stops (a refused draft is closed)."""
     if not await allowed(form, update, context):
+        if draft is not None:  # the role was withdrawn mid-form: nothing half-done waits for a role to come back
+            await _close(context)
         return False
     if draft is not None and idle(form, draft, context.settings):
         await close_idle(form, update, context)
         return False
+    if draft is not None and not cancelling and not await passes(form, Turn(update, context, dict(draft.data))):
+        await _close(context)
+        return False
     return True
+
+
+async def _close(context: BalcaoContext) -> None:
+    async with context.sessions() as session:
+        await discard_draft(session=session, person_id=context.person.id)
+        await discard_unfiled(session=session, person_id=context.person.id)
+        await session.commit()

@@ -181,6 +181,9 @@ class Form:
         entries: buttons that start the form from another screen (``<prefix>:case:<id>``): each calls
             ``begin(form, …, prefill=, pending=)`` with what it found.
         keep_file: where its files are kept, when not as a case's attachments (a defence's files).
+        check: the domain's check of the form's answers on every update but Cancel, the start included (a staff
+            action: the member may still act on this case, still open); False: it has said why, and the draft is
+            closed (at the start, nothing is saved).
         prepare: first answers read from the database when the form begins, over ``start``'s (what the person
             told in their last case, offered back as a one-tap answer).
     """
@@ -212,6 +215,7 @@ class Form:
     entries: Mapping[str, Entry] = field(default_factory=dict)
     keep_file: Keeper | None = None
     """Where the files of its ``files`` steps are kept (None: a case's attachments, claimed by the filing)."""
+    check: Callable[[Turn], Awaitable[bool]] | None = None
     prepare: Callable[[Turn], Awaitable[Values]] | None = None
 
     def step(self, name: str) -> Step | None:

@@ -98,8 +98,8 @@ async def test_notify_the_offender_leads_to_emitir_prefilled_from_the_case_cp_ar
     queue = await clara.send("/pendencias", case.protocol)
     opened = await clara.press(queue, f"pend:case:{case.id}", case.protocol)
     note = await clara.press(opened, f"pend:notify:{case.id}", "Pular")
-    confirm = await clara.press(note, "pend:skip", "Confirma?")
-    done = await clara.press(confirm, "pend:ok", "notificação preliminar")
+    confirm = await clara.press(note, "pact:skip", "Confirma?")
+    done = await clara.press(confirm, "pact:send", "notificação preliminar")
     assert f"emit:case:{case.id}" in clara.buttons(done)
     # The citizen's account is a reference under each question; the inspector writes the act's (issue 18 §6).
     name = await clara.press(done, f"emit:case:{case.id}", "Nome do infrator")

@@ -77,7 +77,7 @@ async def test_an_ombudsman_case_from_filing_to_rating(
         assert prompt
         await otavio.send("?", "at least 10 characters")
         confirm = await otavio.send("Qual é o endereço do posto de saúde?", "Confirm?")
-        await otavio.press(confirm, "pend:ok", "Sent to the author")
+        await otavio.press(confirm, "pact:send", "Sent to the author")
 
         await deliver(settings, sessions, emulator)
         asked = await emulator.wait_for_message(JOAO, lambda m: "needs more information" in (m.text or ""), after=0)
@@ -94,13 +94,14 @@ async def test_an_ombudsman_case_from_filing_to_rating(
         opened = await otavio.press(queue, f"pend:case:{case.id}", case.protocol)
         await otavio.press(opened, f"pend:extend:{case.id}", "reason for extending")
         confirm = await otavio.send("Aguardando resposta da Secretaria de Saúde.", "Confirm?")
-        await otavio.press(confirm, "pend:ok", "Deadline extended to")
-        opened = await otavio.send("/pendencias", "Pending cases")
+        done = await otavio.press(confirm, "pact:send", "Deadline extended to")
+        opened = await emulator.wait_for_message(OTAVIO, lambda m: "Pending cases" in (m.text or ""),
+                                                 after=done.message_id)  # back on the queue
         opened = await otavio.press(opened, f"pend:case:{case.id}", case.protocol)
         assert f"pend:extend:{case.id}" not in otavio.buttons(opened)  # only once (Art. 16)
         await otavio.press(opened, f"pend:answer:{case.id}", "Type the answer to the author")
         confirm = await otavio.send("O médico foi contratado e começa na segunda-feira.", "Confirm?")
-        await otavio.press(confirm, "pend:ok", "Answer sent to the author")
+        await otavio.press(confirm, "pact:send", "Answer sent to the author")
 
         await deliver(settings, sessions, emulator)
         answered = await emulator.wait_for_message(JOAO, lambda m: "The Ouvidoria answered" in (m.text or ""), after=0)

@@ -60,8 +60,8 @@ async def test_a_notice_from_a_representacao_carries_none_of_the_citizens_words(
     queue = await clara.send("/pendencias", case.protocol)
     opened = await clara.press(queue, f"pend:case:{case.id}", case.protocol)
     note = await clara.press(opened, f"pend:notify:{case.id}", "Pular")
-    confirm = await clara.press(note, "pend:skip", "Confirma?")
-    done = await clara.press(confirm, "pend:ok", "notificação preliminar")
+    confirm = await clara.press(note, "pact:skip", "Confirma?")
+    done = await clara.press(confirm, "pact:send", "notificação preliminar")
     # The inspector sees the citizen's words under each question, as a reference only, and writes the act's own.
     name = await clara.press(done, f"emit:case:{case.id}", "Nome do infrator")
     assert "não sei o nome, é o dono do terreno" in name.text and "não copiado" in name.text

@@ -54,17 +54,19 @@ async def test_a_clerk_decides_representations_and_the_author_is_told(
     await clara.press(opened, f"pend:take:{first.id}", "The case is yours now")
     opened = await emulator.wait_for_message(CLARA, lambda m: "Assigned to: Clara" in (m.text or ""), after=0)
     note = await clara.press(opened, f"pend:auto:{first.id}", "Type a note for the author, or press Skip")
-    confirm = await clara.press(note, "pend:skip", "Confirm?")
-    done = await clara.press(confirm, "pend:ok", "Decided")
+    confirm = await clara.press(note, "pact:skip", "Confirm?")
+    done = await clara.press(confirm, "pact:send", "Decided")
     assert "auto de infração" in done.text and first.protocol in done.text
     assert "João" not in done.text
 
-    queue = await clara.send("/pendencias", "Pending cases")
+    # back on the queue page the case was opened from, without typing /pendencias again
+    queue = await emulator.wait_for_message(CLARA, lambda m: "Pending cases" in (m.text or ""),
+                                            after=done.message_id)
     opened = await clara.press(queue, f"pend:case:{second.id}", second.protocol)
     await clara.press(opened, f"pend:archive:{second.id}", "reason for archiving")
     await clara.send("no", "at least 5 characters")
     confirm = await clara.send("Fiscal foi ao local e não havia entulho.", "Confirm?")
-    await clara.press(confirm, "pend:ok", "Archived. The author was told the reason.")
+    await clara.press(confirm, "pact:send", "Archived. The author was told the reason.")
     await clara.send("/pendencias", "Nothing pending in your queue")
     await clara.press(opened, f"pend:notify:{second.id}", "already closed")  # checked on the press, not at the end
     await clara.send("Nota tardia.", "I did not understand")  # so no form was opened for a text

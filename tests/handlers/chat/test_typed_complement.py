@@ -39,7 +39,10 @@ async def _ask(clara: Talk, case: Case, question: str) -> None:
     prompt = await clara.press(opened, f"pend:ask:{case.id}", "20 dias")
     confirm = await clara.send(question, "Confirma?")
     assert prompt.message_id < confirm.message_id
-    await clara.press(confirm, "pend:ok", "Enviado ao autor")
+    done = await clara.press(confirm, "pact:send", "Enviado ao autor")
+    await clara.emulator.wait_for_message(  # back on the queue page the case was opened from
+        clara.user.id, lambda m: any(b.get("callback_data", "").startswith("pend:case:") for b in m.inline_buttons),
+        after=done.message_id)
 
 
 async def test_the_typed_answer_is_recorded_and_staff_see_it_in_the_case(
