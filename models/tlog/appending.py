@@ -150,14 +150,15 @@ def _insert_entries(connection: Connection, entries: list[dict[str, Any]]) -> No
 
 
 def append_rows(connection: Connection, keys: list[RowKey], specs: dict[str, Covered] = COVERED,
-                new: frozenset[RowKey] = frozenset()) -> int:
+                new: frozenset[RowKey] = frozenset(), *, migrating: bool = False) -> int:
     """Integrate a leaf for each row whose current values differ from its latest leaf; returns how many.
 
     Runs inside the caller's transaction (it commits them together). Rows that are gone get a removal leaf,
     unless their latest leaf already says so; a row never logged and never stored gets none. Rows in ``new``
     were inserted by this transaction: they have no earlier leaf to compare with (a reused id's earlier leaf is
     its removal, which differs). No head is signed here (:mod:`models.tlog.signing` does, on a schedule), unless
-    this process signs in every commit (``BALCAO_TLOG_HEAD_INTERVAL=0``).
+    this process signs in every commit (``BALCAO_TLOG_HEAD_INTERVAL=0``). ``migrating``: a migration chained
+    before 0017 runs it, whose ``tlog_entry`` has no ``integrated_at`` yet (:func:`backfill` signs at its end).
     """
     current = _current_leaves(connection, keys, specs)
     latest = _latest_leaves(connection, [key for key in keys if key not in new])
@@ -171,11 +172,12 @@ def append_rows(connection: Connection, keys: list[RowKey], specs: dict[str, Cov
         latest[key] = data
     if not entries:
         return 0
-    integrated_at = int(utcnow().timestamp() * 1000)
-    for entry in entries:
-        entry["integrated_at"] = integrated_at
+    if not migrating:
+        integrated_at = int(utcnow().timestamp() * 1000)
+        for entry in entries:
+            entry["integrated_at"] = integrated_at
     _insert_entries(connection, entries)
-    if signs_in_commit():
+    if signs_in_commit() and not migrating:
         sign_pending_head(connection)
     return len(entries)
 
@@ -189,6 +191,7 @@ def backfill(connection: Connection) -> int:
     until then, and so are covered tables it does not have yet.
     """
     inspector = inspect(connection)
+    scheduled = inspector.has_table("tlog_head")  # migration 0017 (heads on a schedule) has run
     present = {name: {column["name"] for column in inspector.get_columns(name)}
                for name in COVERED if inspector.has_table(name)}
     specs = {name: Covered(name, {c: k for c, k in spec.columns.items() if c in present[name]})
@@ -198,6 +201,7 @@ def backfill(connection: Connection) -> int:
         clause = spec.clause()
         ids = [int(row_id) for row_id in connection.execute(select(clause.c.id).order_by(clause.c.id)).scalars()]
         for start in range(0, len(ids), CHUNK):
-            total += append_rows(connection, [(name, row_id) for row_id in ids[start:start + CHUNK]], specs)
-    sign_pending_head(connection)  # a migration's entries are in a signed head when it ends
+            total += append_rows(connection, [(name, row_id) for row_id in ids[start:start + CHUNK]], specs,
+                                 migrating=not scheduled)
+    sign_pending_head(connection, keep=scheduled)  # a migration's entries are in a signed head when it ends
     return total

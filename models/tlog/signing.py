@@ -67,11 +67,12 @@ def frontier_of(state: Any) -> Frontier:
     return Frontier(size=int(state.size), edge=edge)
 
 
-def sign_pending_head(connection: Connection) -> TreeHead | None:
+def sign_pending_head(connection: Connection, *, keep: bool = True) -> TreeHead | None:
     """Integrate the waiting entries into the tree and sign its new head; None when nothing waits.
 
     Runs in the caller's transaction (commit it promptly: it holds the log-sequence lock). Without an installed
-    key the head is stored unsigned, as before (``notice verify`` says so).
+    key the head is stored unsigned, as before (``notice verify`` says so). ``keep``: the head is also kept in
+    ``tlog_head`` (False only for a migration chained before 0017, which creates it).
     """
     state = lock_state(connection)
     frontier = frontier_of(state)
@@ -88,10 +89,10 @@ def sign_pending_head(connection: Connection) -> TreeHead | None:
             connection.execute(insert(LogNode.__table__), nodes)  # type: ignore[attr-defined]
     if frontier.size == start:
         return None
-    return _write_head(connection, frontier)
+    return _write_head(connection, frontier, keep=keep)
 
 
-def _write_head(connection: Connection, frontier: Frontier) -> TreeHead:
+def _write_head(connection: Connection, frontier: Frontier, *, keep: bool) -> TreeHead:
     root = frontier.root()
     timestamp = int(utcnow().timestamp() * 1000)
     key = signing_key()
@@ -102,8 +103,9 @@ def _write_head(connection: Connection, frontier: Frontier) -> TreeHead:
         size=frontier.size, root=root, timestamp=timestamp, key_id=head.key_id, signature=head.signature,
         edge=json.dumps([[level, digest.hex()] for level, digest in frontier.edge]),
     ))
-    connection.execute(insert(_H).values(size=head.tree_size, root=root, timestamp=timestamp, key_id=head.key_id,
-                                         signature=head.signature, witnessed=False))
+    if keep:
+        connection.execute(insert(_H).values(size=head.tree_size, root=root, timestamp=timestamp, key_id=head.key_id,
+                                             signature=head.signature, witnessed=False))
     return head
 
 
