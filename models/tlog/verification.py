@@ -115,7 +115,11 @@ class _Walk:
         self.sizes = sizes
 
 
-def _walk(connection: Connection, report: LogReport, sizes: set[int]) -> _Walk:
+def _walk(connection: Connection, report: LogReport, sizes: set[int], signed: int) -> _Walk:
+    """Read the log once, checking the stored subtrees of the first ``signed`` entries.
+
+    The subtrees that waiting entries complete are stored by the head job, with the head that includes them.
+    """
     walk = _Walk(sizes)
     for rows in _batches(connection):
         completed: list[tuple[int, int, bytes]] = []
@@ -135,7 +139,9 @@ def _walk(connection: Connection, report: LogReport, sizes: set[int]) -> _Walk:
                 walk.latest[(table, row_id)] = (index, digest, values is not None, leaf_version(data))
             except ValueError:
                 report.problems.append(Problem(where, N_("the entry's data is not a leaf of this log")))
-            completed += walk.frontier.append(digest)
+            finished = walk.frontier.append(digest)
+            if walk.frontier.size <= signed:
+                completed += finished
             if walk.frontier.size in sizes:
                 walk.roots[walk.frontier.size] = walk.frontier.root()
         report.entries += len(rows)
@@ -382,7 +388,7 @@ def verify_log(connection: Connection, *, key: Ed25519PublicKey | None, external
     if witness is not None:
         heads.append((f"witness (size {witness.tree_size})", witness))
     sizes = {current.tree_size} | {head.tree_size for _, head in heads} | {head.tree_size for head in kept}
-    walk = _walk(connection, report, sizes)
+    walk = _walk(connection, report, sizes, current.tree_size)
     where = f"tree head (size {current.tree_size})"
     if walk.frontier.size < current.tree_size or walk.roots.get(current.tree_size) != current.root_hash:
         report.problems.append(Problem(where, N_("the current tree head does not match the log's entries (entries "
