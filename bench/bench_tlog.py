@@ -2,9 +2,11 @@
 
 Builds a temporary database with N audit rows already in the log (``models.tlog.appending.backfill``), then times:
 
-- ``commit with one audit row``: a session commits one audit row (the commit hook appends its leaf, stores the
-  completed subtrees and signs the new head), against a baseline of the same commit with the log's hook
-  switched off (the cost the log adds);
+- ``commit with one audit row``: a session commits one audit row (the commit hook reads the row back and
+  integrates its entry; heads are signed by the head job, on a schedule, as in ``run``), against a baseline of
+  the same commit with the log's hook switched off (the cost the log adds);
+- ``head job``: one run of :func:`models.tlog.signing.sign_pending_head` over the entries those commits left
+  waiting (hashing them into the tree, storing their subtrees, signing one head), per entry and per head;
 - ``inclusion proof``: reading the proof of a leaf from the stored subtrees, against recomputing the root from
   every stored leaf hash (what a log that keeps no subtrees would do for each proof).
 
@@ -39,8 +41,10 @@ async def main(n: int, repeat: int) -> None:
     from models.tlog import appending, merkle
     from models.tlog.heads import use_signing_key
     from models.tlog.proofs import inclusion_proof
+    from models.tlog.signing import sign_pending_head, use_head_interval
 
     use_signing_key(Ed25519PrivateKey.generate())
+    use_head_interval(5)  # run's default: the head job signs (BALCAO_TLOG_HEAD_INTERVAL)
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}"
         engine = create_engine(url)
@@ -71,6 +75,14 @@ async def main(n: int, repeat: int) -> None:
         logged_best, plain_best = min(logged), min(plain)
         print(f"commit with one audit row ({n:,} entries): {logged_best * 1000:.2f} ms with the log, "
               f"{plain_best * 1000:.2f} ms without; ratio {logged_best / plain_best:.2f}")
+
+        async with engine.begin() as connection:
+            waiting = int((await connection.execute(text("SELECT count(*) FROM tlog_entry"))).scalar_one()) - n
+            start = time.perf_counter()
+            await connection.run_sync(sign_pending_head)
+            job = time.perf_counter() - start
+        print(f"head job over {waiting:,} waiting entries: {job * 1000:.1f} ms for one signed head "
+              f"({job / max(1, waiting) * 1000:.3f} ms per entry)")
 
         async with engine.connect() as connection:
             size = int((await connection.execute(text("SELECT size FROM tlog_state"))).scalar_one())
