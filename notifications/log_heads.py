@@ -169,8 +169,9 @@ async def sign_log_heads(*, sessions: SessionFactory, settings: Settings) -> Hea
                 await session.commit()
                 newest = dataclasses.replace(newest, tsa_token=token)
         witnessed = False
-        if settings.log_witness_url and await run(session, claim_for_witness, newest.tree_size):
-            await session.commit()
+        claimed = bool(settings.log_witness_url) and await run(session, claim_for_witness, newest.tree_size)
+        await session.commit()
+        if claimed and settings.log_witness_url:
             witnessed = await post_to_witness(settings.log_witness_url, newest)
             if not witnessed:
                 await run(session, release_for_witness, newest.tree_size)

@@ -30,9 +30,9 @@ from models.tlog.heads import (
     use_signing_key,
 )
 from models.tlog.notices import signed_current_head
-from models.tlog.signing import use_head_interval
 from models.tlog.proofs import run
 from models.tlog.signer import MAX_REQUEST, RemoteSigner, SignerError, SignerState
+from models.tlog.signing import use_head_interval
 
 
 def install_log_key(settings: Settings, *, heads_on_schedule: bool = False) -> None:
