@@ -260,3 +260,25 @@ async def test_verificar_says_the_proof_comes_with_the_next_head_then_serves_it(
     assert merkle.verify_inclusion(leaf=merkle.leaf_hash(proof["leaf_data"].encode()), index=proof["leaf_index"],
                                    size=proof["tree_size"], root=head.root_hash,
                                    path=[base64.b64decode(p) for p in proof["inclusion_path"]])
+
+
+async def test_runs_head_loop_signs_when_the_scheduler_triggers_it(
+    session: AsyncSession, sessions: SessionFactory, settings: Settings, scheduled: CountingKey,
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from notifications import service
+
+    await _audit(session, 3)
+    heads_due, stop = asyncio.Event(), asyncio.Event()
+    real = service.sign_log_heads
+
+    async def then_stop(**arguments: Any) -> Any:
+        done = await real(**arguments)
+        stop.set()  # one run is enough here: ``run`` goes on until it stops
+        return done
+
+    monkeypatch.setattr(service, "sign_log_heads", then_stop)
+    heads_due.set()  # what the scheduler's "balcao-log-heads" job does every BALCAO_TLOG_HEAD_INTERVAL seconds
+    await asyncio.wait_for(service._head_loop(sessions=sessions, settings=settings, heads_due=heads_due, stop=stop),
+                           timeout=30)
+    assert scheduled.signed == [3] and not heads_due.is_set()
