@@ -11,7 +11,8 @@ Builds a temporary database with N audit rows already in the log (``models.tlog.
   every stored leaf hash (what a log that keeps no subtrees would do for each proof).
 
 Each line prints milliseconds per operation and its ratio to its baseline, measured in the same run; the commit
-also as the ratio of the medians of commits made one of each in turn (steadier on a loaded machine).
+also as the ratio of the medians of commits made one of each in turn, and of the CPU time the process spent in
+them (both steadier on a loaded machine, where the wall clock mostly measures waiting for a core).
 
     python bench/bench_tlog.py              # 200,000 entries
     python bench/bench_tlog.py --n 20000    # smaller
@@ -59,15 +60,20 @@ async def main(n: int, repeat: int) -> None:
             await connection.run_sync(appending.backfill)
         sessions = session_factory(engine)
 
+        cpu: dict[bool, float] = {True: 0.0, False: 0.0}  # CPU seconds of this process (both threads), by log on
+
         async def commits(count: int = repeat) -> float:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             for i in range(count):
                 async with sessions() as session:
                     await record(session=session, actor="cli", action="bench", entity="x", entity_id=str(i))
                     await session.commit()
+            logging_on = event.contains(Session, "before_commit", appending._append_before_commit)
+            cpu[logging_on] += time.process_time() - start_cpu
             return (time.perf_counter() - start) / count
 
         await commits()  # warm up
+        cpu[True] = 0.0
         logged, plain = [], []
         for _ in range(3):  # interleaved, best of three each
             logged.append(await commits())
@@ -88,6 +94,8 @@ async def main(n: int, repeat: int) -> None:
         median_plain = statistics.median(p[1] for p in pairs)
         print(f"  the same, {len(pairs)} commits of each in turn: median {median_log * 1000:.2f} ms with the log, "
               f"{median_plain * 1000:.2f} ms without; ratio of medians {median_log / median_plain:.2f}")
+        print(f"  CPU time of all those commits (what they cost, whatever the machine's load): ratio "
+              f"{cpu[True] / cpu[False]:.2f}")
 
         async with engine.begin() as connection:
             waiting = int((await connection.execute(text("SELECT count(*) FROM tlog_entry"))).scalar_one()) - n

@@ -18,14 +18,15 @@ signature. Those are the head job's (:mod:`models.tlog.signing`), on a schedule,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Connection, event, func, insert, inspect, select
+from sqlalchemy import Connection, Select, bindparam, event, func, insert, inspect, select
 from sqlalchemy.orm import ORMExecuteState, Session, SessionTransaction
 
 from models.columns import utcnow
-from models.tlog.coverage import COVERED, Covered, leaf_data, row_values
+from models.tlog.coverage import COVERED, Covered, Kind, leaf_data, row_values
 from models.tlog.merkle import leaf_hash
 from models.tlog.signing import lock_state, sign_pending_head, signs_in_commit
 from models.tlog.tables import LogEntry
@@ -36,6 +37,8 @@ CHUNK = 500  # ids per IN (...), well under SQLite's and asyncpg's bound-paramet
 RowKey = tuple[str, int]
 
 _E = LogEntry.__table__.c  # type: ignore[attr-defined]
+_INSERT_AFTER_LAST = insert(LogEntry.__table__).values(  # type: ignore[attr-defined]
+    idx=select(func.coalesce(func.max(_E.idx), -1) + 1).scalar_subquery())
 
 
 def _covered_key(obj: object) -> RowKey | None:
@@ -97,6 +100,13 @@ def _forget_after_rollback(session: Session, previous: SessionTransaction) -> No
     session.info.pop(INSERTED, None)
 
 
+@functools.lru_cache(maxsize=256)
+def _readback(name: str, columns: tuple[tuple[str, Kind], ...]) -> Select[Any]:
+    """The SELECT that reads covered rows back, built once per table (each commit only binds its ids)."""
+    clause = Covered(name, dict(columns)).clause()
+    return select(clause).where(clause.c.id.in_(bindparam("ids", expanding=True)))
+
+
 def _current_leaves(connection: Connection, keys: Iterable[RowKey], specs: dict[str, Covered]) -> dict[RowKey, bytes]:
     wanted: dict[str, list[int]] = {}
     for name, row_id in keys:
@@ -104,12 +114,11 @@ def _current_leaves(connection: Connection, keys: Iterable[RowKey], specs: dict[
     leaves: dict[RowKey, bytes] = {}
     for name, ids in wanted.items():
         spec = specs[name]
-        clause = spec.clause()
+        statement = _readback(spec.name, tuple(spec.columns.items()))
         found = {}
         for start in range(0, len(ids), CHUNK):
             chunk = ids[start:start + CHUNK]
-            found.update({row.id: row for row in connection.execute(
-                select(clause).where(clause.c.id.in_(chunk))).mappings()})
+            found.update({row.id: row for row in connection.execute(statement, {"ids": chunk}).mappings()})
         for row_id in ids:
             row = found.get(row_id)
             leaves[(name, row_id)] = leaf_data(name, row_id, None if row is None else row_values(spec, row))
@@ -138,8 +147,7 @@ def _insert_entries(connection: Connection, entries: list[dict[str, Any]]) -> No
     so that a concurrent appender (or the head job) waits its turn.
     """
     if connection.dialect.name != "postgresql":
-        after_last = select(func.coalesce(func.max(_E.idx), -1) + 1).scalar_subquery()
-        connection.execute(insert(LogEntry.__table__).values(idx=after_last), entries)  # type: ignore[attr-defined]
+        connection.execute(_INSERT_AFTER_LAST, entries)
         return
     lock_state(connection)
     last = connection.execute(select(func.max(_E.idx))).scalar()
