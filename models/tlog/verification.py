@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -34,6 +33,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from core.i18n import N_
 from models.columns import utcnow
 from models.tlog import merkle
+from models.tlog.anchors import check_anchors, check_kept, check_waiting
 from models.tlog.coverage import (
     COVERED,
     TYPES,
@@ -46,40 +46,15 @@ from models.tlog.coverage import (
 )
 from models.tlog.heads import TreeHead, signature_is_valid
 from models.tlog.proofs import MissingSubtree, consistency_proof, current_head, published_heads
-from models.tlog.signing import signed_heads, waiting
+from models.tlog.report import LogReport, Problem
+from models.tlog.signing import signed_heads
 from models.tlog.tables import LogEntry, LogNode
 from models.tlog.timestamps import TimestampError, check_token
 
 BATCH = 1000
 DEFAULT_MERGE_DELAY = dt.timedelta(seconds=60)  # BALCAO_TLOG_MAX_MERGE_DELAY's default
-TSA_ACCURACY_MS = 5 * 60 * 1000  # a TSA's clock and this server's may differ by this much (and genTime is in s)
 _E = LogEntry.__table__.c  # type: ignore[attr-defined]
 _N = LogNode.__table__.c  # type: ignore[attr-defined]
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing that does not verify: ``where`` (not translated) and a msgid with its parameters."""
-
-    where: str
-    problem: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class LogReport:
-    """What :func:`verify_log` found."""
-
-    entries: int = 0
-    rows: int = 0
-    heads: int = 0  # written out, kept elsewhere, the witness's
-    kept: int = 0  # signed by the head job (tlog_head)
-    problems: list[Problem] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        """Whether everything verified."""
-        return not self.problems
 
 
 def _batches(connection: Connection) -> Iterator[Sequence[Any]]:
@@ -278,74 +253,6 @@ def _check_rows(connection: Connection, walk: _Walk, report: LogReport) -> None:
                 {"index": index}))
 
 
-def _check_kept(kept: list[TreeHead], current: TreeHead, report: LogReport) -> None:
-    """The current head must be the newest the job signed and kept (``tlog_head``)."""
-    if not current.tree_size and not kept:
-        return
-    newest = kept[-1] if kept else None
-    if newest is None or (newest.tree_size, newest.root_hash, newest.timestamp, newest.signature) != (
-            current.tree_size, current.root_hash, current.timestamp, current.signature):
-        report.problems.append(Problem(
-            f"tree head (size {current.tree_size})",
-            N_("the current tree head is not the newest signed head kept (size {size}): the head was changed or "
-               "rolled back"), {"size": newest.tree_size if newest else 0}))
-
-
-def _check_waiting(connection: Connection, current: TreeHead, now: dt.datetime, max_merge_delay: dt.timedelta,
-                   report: LogReport) -> None:
-    """Entries past the current head: integrated, waiting for the next head, for less than the merge delay."""
-    pending = waiting(connection, current.tree_size)
-    if pending is None:
-        return
-    waited_ms = None if pending.since is None else int(now.timestamp() * 1000) - pending.since
-    if waited_ms is None or waited_ms > max_merge_delay.total_seconds() * 1000:
-        report.problems.append(Problem(
-            f"tlog_entry {pending.first_index}",
-            N_("{count} entries wait for a signed head for longer than the maximum merge delay of {limit} s (the "
-               "head job does not run, or the signed heads were rolled back)"),
-            {"count": pending.entries, "limit": int(max_merge_delay.total_seconds())}))
-
-
-def _check_anchors(kept: list[TreeHead], current: TreeHead, witness: TreeHead | None, require_timestamp: bool,
-                   fresh_after: int, report: LogReport) -> None:
-    """The newest head against what is kept outside the server: the witness's newest head and the TSA's token.
-
-    ``fresh_after``: a newest head signed after this moment (ms) may still lack its token (the job retries).
-    """
-    if witness is not None and witness.tree_size > current.tree_size:
-        report.problems.append(Problem(
-            f"witness (size {witness.tree_size})",
-            N_("the witness holds a newer head ({size} entries) than this log ({current}): the log was rolled back "
-               "(restored from an earlier backup) or truncated"),
-            {"size": witness.tree_size, "current": current.tree_size}))
-    if witness is not None and kept and witness.timestamp > kept[-1].timestamp:
-        report.problems.append(Problem(
-            f"witness (size {witness.tree_size})",
-            N_("the witness holds a head signed after this log's newest signed head: the signed heads were rolled "
-               "back")))
-    if not require_timestamp or not kept:
-        return
-    newest = kept[-1]
-    if newest.tsa_token is None and newest.timestamp > fresh_after:  # young: the job asks the TSA again
-        stamped = [head for head in kept if head.tsa_token is not None]
-        if not stamped:
-            return
-        newest = stamped[-1]
-    where = f"signed head (size {newest.tree_size})"
-    if newest.tsa_token is None:
-        report.problems.append(Problem(where, N_("the newest signed head has no RFC 3161 timestamp although "
-                                                 "BALCAO_TSA_URL is set (the timestamp authority did not answer "
-                                                 "for longer than the merge delay)")))
-        return
-    try:
-        stamp = check_token(newest.tsa_token, newest.signed_bytes())
-    except TimestampError:
-        return  # named by the head's own check
-    if stamp.gen_time.timestamp() * 1000 + TSA_ACCURACY_MS < newest.timestamp:
-        report.problems.append(Problem(where, N_("the head claims a moment after its RFC 3161 timestamp (it was "
-                                                 "signed again with another date)")))
-
-
 def verify_log(connection: Connection, *, key: Ed25519PublicKey | None, external: TreeHead | None = None,
                witness: TreeHead | None = None, require_timestamp: bool = False, now: dt.datetime | None = None,
                max_merge_delay: dt.timedelta = DEFAULT_MERGE_DELAY) -> LogReport:
@@ -393,8 +300,8 @@ def verify_log(connection: Connection, *, key: Ed25519PublicKey | None, external
     if walk.frontier.size < current.tree_size or walk.roots.get(current.tree_size) != current.root_hash:
         report.problems.append(Problem(where, N_("the current tree head does not match the log's entries (entries "
                                                  "were changed, added or removed)")))
-    _check_waiting(connection, current, now, max_merge_delay, report)
-    _check_kept(kept, current, report)
+    check_waiting(connection, current, now, max_merge_delay, report)
+    check_kept(kept, current, report)
     if key is None:
         report.problems.append(Problem(where, N_("no log key is configured (BALCAO_LOG_SIGNING_KEY_FILE): "
                                                  "signatures cannot be checked")))
@@ -411,7 +318,7 @@ def verify_log(connection: Connection, *, key: Ed25519PublicKey | None, external
             _check_head(connection, head, f"signed head (size {head.tree_size})", walk, current, key, report,
                         prove=False)
     fresh_after = int((now - max_merge_delay).timestamp() * 1000)
-    _check_anchors(kept, current, witness, require_timestamp, fresh_after, report)
+    check_anchors(kept, current, witness, require_timestamp, fresh_after, report)
     if current_version() == 1 and any(latest[3] >= 2 for latest in walk.latest.values()):
         report.problems.append(Problem(where, N_("no leaf key is installed (the log key of "
                                                  "BALCAO_LOG_SIGNING_KEY_FILE): the rows cannot be compared")))
