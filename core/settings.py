@@ -329,16 +329,29 @@ class Settings(BaseSettings):
         "user who alone reads the key file): the application then holds no key. Takes the place of "
         "BALCAO_LOG_SIGNING_KEY_FILE for the application.",
     )
+    tlog_head_interval: float = Field(
+        default=5.0, ge=0, le=3600,
+        description="Seconds between two runs of the transparency log's head job in `run`: it signs a head over the "
+        "entries commits integrated since, timestamps it (BALCAO_TSA_URL) and posts it to the witness. 0: every "
+        "commit signs its own head (no merge delay, a slower commit). One-off commands always sign in the commit.",
+    )
+    tlog_max_merge_delay: float = Field(
+        default=60.0, gt=0, le=86_400,
+        description="The longest, in seconds, an entry of the transparency log may wait for a signed head (the "
+        "maximum merge delay, at least BALCAO_TLOG_HEAD_INTERVAL): /verificar promises the proof within it, and "
+        "notice verify reports entries that waited longer (docs/LEGAL-CHOICES.md item 70).",
+    )
     tsa_url: str | None = Field(
         default=None,
-        description="RFC 3161 timestamp authority that timestamps the tree head written out each day and every "
-        "PDF signature (optional; when set, notice verify requires the newest written-out head to carry its token).",
+        description="RFC 3161 timestamp authority that timestamps every signed head of the transparency log and "
+        "every PDF signature (optional; when set, notice verify requires the newest signed head older than the "
+        "merge delay to carry its token).",
     )
     log_witness_url: str | None = Field(
         default=None,
         description="A witness outside this server (a second deployment, or any URL that stores what is POSTed and "
-        "answers GET with the newest): each head written out is POSTed there as JSON, and notice verify checks the "
-        "log against the newest head it holds (a rollback or a re-signed history shows). Optional.",
+        "answers GET with the newest): each signed head is POSTed there as JSON by the head job, and notice verify "
+        "checks the log against the newest head it holds (a rollback or a re-signed history shows). Optional.",
     )
     signing_pkcs12_file: Path | None = Field(
         default=None, description="Single municipality: PKCS#12 file of the certificate that signs its PDFs "
@@ -444,6 +457,13 @@ class Settings(BaseSettings):
                 "BALCAO_WEBHOOK_URL is set but BALCAO_WEBHOOK_SECRET is not: "
                 "set a random secret (1-256 characters A-Z, a-z, 0-9, _ and -)"
             )
+        return self
+
+    @model_validator(mode="after")
+    def _merge_delay_covers_the_interval(self) -> Settings:
+        if self.tlog_max_merge_delay < self.tlog_head_interval:
+            raise ValueError("BALCAO_TLOG_MAX_MERGE_DELAY is shorter than BALCAO_TLOG_HEAD_INTERVAL: an entry would "
+                             "wait for a head longer than the log promises")
         return self
 
     _municipalities: Municipalities | None = PrivateAttr(default=None)

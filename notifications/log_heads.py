@@ -1,4 +1,12 @@
-"""The daily written-out tree head of the transparency log (scan ``log-head``), with an optional RFC 3161 stamp.
+"""The transparency log's heads: the head job (signed, timestamped, witnessed) and the daily written-out head.
+
+The head job (:func:`sign_log_heads`) runs in ``run`` every ``BALCAO_TLOG_HEAD_INTERVAL`` seconds
+(:mod:`notifications.service`). Each run, one transaction signs the head over the entries commits integrated since
+the last one (:func:`models.tlog.signing.sign_pending_head`; nothing waits: nothing signed). Then, holding no
+transaction, it asks the TSA (``BALCAO_TSA_URL``) for an RFC 3161 token of the newest signed head if it has none
+and keeps it with the head; a TSA that is down blocks nothing: the head stays signed and the next run asks again.
+Then it claims the newest head for the witness (``BALCAO_LOG_WITNESS_URL``; an UPDATE only one process wins) and
+POSTs it, with its token; a witness that does not take it gets it (or a newer head) on the next run.
 
 Once per civil day the scan copies the current signed head into ``tlog_published`` (served at
 ``/verificar/sth/historico.json``), after a timestamp authority (``BALCAO_TSA_URL``) has stamped it when one is
@@ -7,11 +15,11 @@ head, and a process that was down publishes when it comes back. A head whose sig
 process's key is never published: that would lend the key to a head someone else wrote (``notice verify``
 says what is wrong).
 
-The head written out, with its token, is then POSTed as JSON to the witness (``BALCAO_LOG_WITNESS_URL``) when
-one is configured: a store outside this server that answers GET with the newest head it holds. Restoring the
-database (rows, log and head) from an earlier backup, or rewriting the history and signing it again with the
+The witness is a store outside this server that answers GET with the newest head it holds. Restoring the
+database (rows, log and heads) from an earlier backup, or rewriting the history and signing it again with the
 key on this server, cannot change what the witness keeps: ``notice verify`` compares the log with it (issue 23,
-item 2). A witness that cannot be reached is logged and tried again with the next day's head.
+item 2). The daily head is not posted to it (the job posted it, or a newer one, already: the witness's newest
+head never goes back), and it reuses the token the job kept with it.
 """
 
 from __future__ import annotations
@@ -23,15 +31,23 @@ import logging
 import secrets
 
 import aiohttp
-from sqlalchemy import Connection
+from sqlalchemy import Connection, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.db import SessionFactory
 from core.settings import Settings
 from models.tlog.heads import HeadFormatError, TreeHead, signature_is_valid, signing_key
 from models.tlog.proofs import current_head, run
-from models.tlog.tables import PublishedHead
+from models.tlog.signing import (
+    claim_for_witness,
+    newest_signed_head,
+    release_for_witness,
+    sign_pending_head,
+    store_token,
+)
+from models.tlog.tables import PublishedHead, SignedHead
 from models.tlog.timestamps import CONTENT_TYPE, TimestampError, request, token_of_response
 from notifications.scans import scan
 
@@ -118,10 +134,46 @@ async def publish_log_head(*, session: AsyncSession, now: dt.datetime, settings:
     if key is None or not signature_is_valid(head, key.public_key()):
         logger.error("the log's tree head is not signed by this process's key: not published (run notice verify)")
         return 0
+    kept = SignedHead.__table__.c  # type: ignore[attr-defined]
+    token = await run(session, lambda connection: connection.execute(
+        select(kept.tsa_token).where(kept.size == head.tree_size)).scalar())
     await session.commit()  # hold no transaction while the TSA answers
-    token = await fetch_timestamp(settings.tsa_url, head.signed_bytes()) if settings.tsa_url else None
-    written = await run(session, _publish, day, head, token, now)
-    if written and settings.log_witness_url:
+    if token is None and settings.tsa_url:
+        token = await fetch_timestamp(settings.tsa_url, head.signed_bytes())
+    return await run(session, _publish, day, head, None if token is None else bytes(token), now)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HeadRun:
+    """What one run of the head job did."""
+
+    signed: TreeHead | None  # the head it signed (None: nothing waited)
+    stamped: bool  # it kept a new RFC 3161 token with the newest head
+    witnessed: bool  # the witness took the newest head from this run
+
+
+async def sign_log_heads(*, sessions: SessionFactory, settings: Settings) -> HeadRun:
+    """One run of the head job: sign what waits, timestamp the newest head, post it to the witness."""
+    async with sessions() as session:
+        signed = await run(session, sign_pending_head)
+        await session.commit()  # the lock is held only for the signature
+        newest = await run(session, newest_signed_head)
+        await session.commit()  # and no transaction while the TSA and the witness answer
+        if newest is None or newest.signature is None:
+            return HeadRun(signed=signed, stamped=False, witnessed=False)
+        stamped = False
+        if settings.tsa_url and newest.tsa_token is None:
+            token = await fetch_timestamp(settings.tsa_url, newest.signed_bytes())  # None: asked again next run
+            if token is not None:
+                stamped = await run(session, store_token, newest.tree_size, token)
+                await session.commit()
+                newest = dataclasses.replace(newest, tsa_token=token)
+        witnessed = False
+        claimed = bool(settings.log_witness_url) and await run(session, claim_for_witness, newest.tree_size)
         await session.commit()
-        await post_to_witness(settings.log_witness_url, dataclasses.replace(head, tsa_token=token))
-    return written
+        if claimed and settings.log_witness_url:
+            witnessed = await post_to_witness(settings.log_witness_url, newest)
+            if not witnessed:
+                await run(session, release_for_witness, newest.tree_size)
+                await session.commit()
+    return HeadRun(signed=signed, stamped=stamped, witnessed=witnessed)

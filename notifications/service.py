@@ -1,7 +1,8 @@
 """The notification engine inside ``python -m bot run``: scheduled scans and a dispatcher that is always on.
 
 APScheduler (``AsyncIOScheduler`` in the deployment's time zone, America/Cuiaba by default) only *triggers*:
-the scans once at start and every ``BALCAO_SCAN_INTERVAL_MINUTES``, and the dispatcher every few seconds.
+the scans once at start and every ``BALCAO_SCAN_INTERVAL_MINUTES``, the dispatcher every few seconds, and the
+transparency log's head job every ``BALCAO_TLOG_HEAD_INTERVAL`` seconds (:mod:`notifications.log_heads`).
 What is due is computed from database rows, so a process that was down at a trigger time catches up at
 start, and nothing lives only in the scheduler's memory. Enqueueing code in this process can call
 :func:`wake_dispatcher` to have the dispatcher look at once.
@@ -23,6 +24,7 @@ from core.db import SessionFactory
 from core.settings import Settings
 from models.columns import utcnow
 from notifications.dispatcher import Dispatcher, DispatchStopped, sending_bot, settle_memory
+from notifications.log_heads import sign_log_heads
 from notifications.outbox_claims import BotScope
 from notifications.plugins import load_all
 from notifications.scans import SCANS, run_scan
@@ -90,7 +92,7 @@ async def run_scans(
 
 
 def build_scheduler(
-    settings: Settings, *, scans_due: asyncio.Event, dispatch_due: asyncio.Event
+    settings: Settings, *, scans_due: asyncio.Event, dispatch_due: asyncio.Event, heads_due: asyncio.Event | None = None
 ) -> AsyncIOScheduler:
     """The scheduler of ``run``: it only sets events (nothing it holds needs to survive a restart).
 
@@ -98,6 +100,8 @@ def build_scheduler(
         settings: for the time zone and the scan interval.
         scans_due: set at start and every ``scan_interval_minutes``.
         dispatch_due: set every :data:`DISPATCH_TRIGGER_SECONDS`.
+        heads_due: set every ``tlog_head_interval`` seconds (when it is 0, commits sign their own heads and the job
+            only timestamps and witnesses them, every :data:`DISPATCH_TRIGGER_SECONDS`).
     """
     scheduler = AsyncIOScheduler(timezone=settings.tz)
 
@@ -120,24 +124,50 @@ def build_scheduler(
     scheduler.add_job(
         trigger_dispatch, "interval", seconds=DISPATCH_TRIGGER_SECONDS, id="balcao-dispatch", coalesce=True
     )
+    if heads_due is not None:
+
+        async def trigger_heads() -> None:
+            heads_due.set()
+
+        scheduler.add_job(trigger_heads, "interval", seconds=settings.tlog_head_interval or DISPATCH_TRIGGER_SECONDS,
+                          next_run_time=dt.datetime.now(settings.tz), id="balcao-log-heads", coalesce=True,
+                          max_instances=1, misfire_grace_time=None)
     return scheduler
+
+
+async def _wait_for(due: asyncio.Event, stop: asyncio.Event) -> bool:
+    """Wait until ``due`` or ``stop`` is set; True when ``due`` was (and it is cleared)."""
+    stopper = asyncio.ensure_future(stop.wait())
+    waiting = asyncio.ensure_future(due.wait())
+    try:
+        await asyncio.wait([stopper, waiting], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopper.cancel()
+        waiting.cancel()
+    if stop.is_set():
+        return False
+    due.clear()
+    return True
+
+
+async def _head_loop(*, sessions: SessionFactory, settings: Settings, heads_due: asyncio.Event,
+                     stop: asyncio.Event) -> None:
+    while await _wait_for(heads_due, stop):
+        try:
+            with metrics.SCAN_SECONDS.labels(scan="log-heads").time():
+                await sign_log_heads(sessions=sessions, settings=settings)
+        except Exception:  # a database hiccup: the entries wait, and the next run signs them
+            logger.exception("the log's head job failed; the next run signs what waits")
+            metrics.SCANS.labels(scan="log-heads", outcome="error").inc()
+        else:
+            metrics.SCANS.labels(scan="log-heads", outcome="ok").inc()
 
 
 async def _scan_loop(
     *, sessions: SessionFactory, settings: Settings, scans_due: asyncio.Event, dispatch_due: asyncio.Event,
     stop: asyncio.Event,
 ) -> None:
-    while not stop.is_set():
-        stopper = asyncio.ensure_future(stop.wait())
-        due = asyncio.ensure_future(scans_due.wait())
-        try:
-            await asyncio.wait([stopper, due], return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            stopper.cancel()
-            due.cancel()
-        if stop.is_set():
-            return
-        scans_due.clear()
+    while await _wait_for(scans_due, stop):
         outcomes = await run_scans(sessions=sessions, settings=settings)
         if any(outcome.enqueued for outcome in outcomes):
             dispatch_due.set()
@@ -178,14 +208,15 @@ async def notification_service(
         stop: set when ``run`` stops; the service then finishes the calls in flight and returns.
     """
     load_all()
-    scans_due, dispatch_due = asyncio.Event(), asyncio.Event()
-    scheduler = build_scheduler(settings, scans_due=scans_due, dispatch_due=dispatch_due)
+    scans_due, dispatch_due, heads_due = asyncio.Event(), asyncio.Event(), asyncio.Event()
+    scheduler = build_scheduler(settings, scans_due=scans_due, dispatch_due=dispatch_due, heads_due=heads_due)
     _WAKERS.add(dispatch_due.set)
     scheduler.start()
     _SCHEDULERS.add(scheduler)
     scans = asyncio.create_task(
         _scan_loop(sessions=sessions, settings=settings, scans_due=scans_due, dispatch_due=dispatch_due, stop=stop)
     )
+    heads = asyncio.create_task(_head_loop(sessions=sessions, settings=settings, heads_due=heads_due, stop=stop))
     try:
         await asyncio.gather(  # with no senders (BALCAO_RUN_DISPATCHER=false) the scans still run until stop
             stop.wait(),
@@ -197,5 +228,8 @@ async def notification_service(
         scheduler.shutdown(wait=False)
         if not stop.is_set():
             scans.cancel()
+            heads.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await scans
+        with contextlib.suppress(asyncio.CancelledError):
+            await heads

@@ -19,6 +19,7 @@ import models  # noqa: F401  (registers every table)
 from core.db import SessionFactory, create_engine, session_factory
 from core.settings import Settings, get_settings, load_settings
 from models.tlog.heads import use_signing_key
+from models.tlog.signing import use_head_interval
 from tests.auxil import network_guard
 from tests.auxil.municipalities import seed_municipality_rows, write_municipalities
 from tests.auxil.postgres import ThrowawayCluster
@@ -45,9 +46,13 @@ def log_key() -> Any:
 
 @pytest.fixture(autouse=True)
 def _sign_log_heads(log_key: Any) -> Iterator[None]:
+    """Every commit signs its head (BALCAO_TLOG_HEAD_INTERVAL=0, as one-off commands do); the tests of the head job
+    (tests/models/tlog/test_scheduled_heads.py) install a schedule."""
     use_signing_key(log_key)
+    use_head_interval(0)
     yield
     use_signing_key(None)
+    use_head_interval(0)
 
 
 @pytest.fixture(autouse=True)

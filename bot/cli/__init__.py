@@ -82,7 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         check_catalogs()  # every command speaks to staff in BALCAO_CLI_LOCALE, and run/demo to people in theirs
         if not getattr(args, "no_log_key", False):
-            log.install_log_key(get_settings())  # every append of this process signs the log's new head
+            # run signs the log's heads in its head job; a one-off command's commits sign their own
+            log.install_log_key(get_settings(), heads_on_schedule=getattr(args, "heads_on_schedule", False))
         return asyncio.run(handler(args))
     except (SettingsError, CommandError, SchemaOutOfDate, CatalogsMissing) as exc:
         print(exc, file=sys.stderr)

@@ -32,14 +32,19 @@ from models.tlog.heads import (
 from models.tlog.notices import signed_current_head
 from models.tlog.proofs import run
 from models.tlog.signer import MAX_REQUEST, RemoteSigner, SignerError, SignerState
+from models.tlog.signing import use_head_interval
 
 
-def install_log_key(settings: Settings) -> None:
+def install_log_key(settings: Settings, *, heads_on_schedule: bool = False) -> None:
     """Install the signer of ``BALCAO_LOG_SIGNER_SOCKET``, or else the key of ``BALCAO_LOG_SIGNING_KEY_FILE``.
+
+    ``run`` (``heads_on_schedule``) signs heads in its head job every ``BALCAO_TLOG_HEAD_INTERVAL`` seconds; a
+    one-off command runs no head job, so each of its commits signs its own head.
 
     Raises:
         CommandError: the signer cannot be reached, or the file cannot be read.
     """
+    use_head_interval(settings.tlog_head_interval if heads_on_schedule else 0)
     if settings.log_signer_socket is not None:
         try:
             use_signing_key(RemoteSigner(settings.log_signer_socket))

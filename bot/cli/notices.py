@@ -252,7 +252,8 @@ async def _verify(args: argparse.Namespace) -> int:
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         await sync_municipalities(session=session, served=settings.municipalities)
         report = await run(session, lambda connection: verify_log(
-            connection, key=key, external=external, witness=witness, require_timestamp=bool(settings.tsa_url)))
+            connection, key=key, external=external, witness=witness, require_timestamp=bool(settings.tsa_url),
+            max_merge_delay=dt.timedelta(seconds=settings.tlog_max_merge_delay)))
     if unreachable is not None:
         report.problems.append(unreachable)
     for problem in report.problems:

@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], tr
     run.add_argument("--bots", type=bot_keys_argument, metavar=tr.pgettext("metavar", "KEY[,KEY…]"),
                      help=tr._("serve only these bots (default: every bot of the deployment; 'default' is the main "
                                "one)"))
-    run.set_defaults(handler=_run)
+    run.set_defaults(handler=_run, heads_on_schedule=True)
 
 
 async def _run(args: argparse.Namespace) -> int:

@@ -356,9 +356,10 @@ async def diligencia_done(request: web.Request) -> web.Response:
 async def chains(request: web.Request) -> web.Response:
     """Verify the transparency log, its heads and every row it covers (what ``notice verify`` does)."""
     key = signing_key()
+    merge_delay = dt.timedelta(seconds=settings_of(request).tlog_max_merge_delay)
     async with sessions_of(request)() as session:
         report = await run(session, lambda connection: verify_log(
-            connection, key=None if key is None else key.public_key()))
+            connection, key=None if key is None else key.public_key(), max_merge_delay=merge_delay))
     tr = translator(API_LOCALE)
     return web.json_response({
         "ok": report.ok, "entries": report.entries, "rows": report.rows, "heads": report.heads,

@@ -3,7 +3,7 @@
 =============================================  ==============================================================
 route                                          what
 =============================================  ==============================================================
-``GET /verificar/sth.json``                    the current signed tree head
+``GET /verificar/sth.json``                    the current signed tree head (with its RFC 3161 token once had)
 ``GET /verificar/sth/historico.json``          the heads written out each day (oldest first), with timestamps
 ``GET /verificar/consistencia.json?de=M&ate=N``  RFC 9162 consistency proof between tree sizes M and N
 ``GET /verificar/chave.pem``                   the log's Ed25519 public key
@@ -13,7 +13,9 @@ route                                          what
 Hashes and signatures are base64. A proof by code shows the notice's leaf: dates, the stage, the law, and for
 every personal field (name, CPF, address, facts, the person's, case's and inspector's ids) an HMAC under a server
 secret (leaf version 2, issue 23), so a low-entropy value such as a CPF cannot be found by trying them all; only
-the holder of the code can ask for it.
+the holder of the code can ask for it. Until the next signed head includes the notice's latest entry (at most
+``BALCAO_TLOG_MAX_MERGE_DELAY`` seconds after its commit), ``prova.json`` answers 503 with ``Retry-After`` and
+``{"status": "pending", "leaf_index": …, "available_within_seconds": …}``.
 """
 
 from __future__ import annotations
@@ -23,11 +25,11 @@ import base64
 from aiohttp import web
 
 from handlers.web.json_api import error
-from handlers.web.keys import sessions_of
+from handlers.web.keys import sessions_of, settings_of
 from models.notices.codes import normalize_code
 from models.notices.verification import notice_id_of_code
 from models.tlog.heads import public_pem, signing_key
-from models.tlog.notices import notice_proof, signed_current_head
+from models.tlog.notices import PendingEntry, notice_proof, signed_current_head
 from models.tlog.proofs import consistency_proof, current_head, published_heads, run
 
 routes = web.RouteTableDef()
@@ -89,4 +91,8 @@ async def notice_inclusion(request: web.Request) -> web.Response:
         proof = None if notice_id is None else await run(session, notice_proof, notice_id)
     if proof is None:
         return error(404, "not_found", "no notice has this code")
+    if isinstance(proof, PendingEntry):  # integrated; the next signed head (within the merge delay) includes it
+        within = round(settings_of(request).tlog_max_merge_delay)
+        return web.json_response(proof.to_json(within_seconds=within), status=503,
+                                 headers={**HEADERS, "Retry-After": str(within)})
     return web.json_response(proof.to_json(), headers=HEADERS)

@@ -30,7 +30,7 @@ from models.notices.verification import PublicDecision, PublicNotice, verify_cod
 from models.payments.recording import payment_of
 from models.payments.tables import NoticePayment
 from models.signatures.validation import SignatureReport
-from models.tlog.notices import NoticeProof, notice_proof
+from models.tlog.notices import NoticeProof, PendingEntry, notice_proof
 from models.tlog.proofs import run
 
 routes = web.RouteTableDef()
@@ -76,11 +76,17 @@ def _status(notice: PublicNotice, tr: Translator) -> str:
     return tr._(STAGE_LABELS[notice.stage])
 
 
-def _log_entry(proof: NoticeProof | None, code: str, tr: Translator) -> str:
+def _log_entry(proof: NoticeProof | PendingEntry | None, code: str, tr: Translator, *, within_seconds: int) -> str:
     if proof is None:
         missing = _esc(tr._("This notice has no entry in the public log. Ask the city hall why."))
         return f'<p class="bad">{missing}</p>'
     heading = _esc(tr._("Public log"))
+    if isinstance(proof, PendingEntry):  # integrated, not yet in a signed head (heads are signed on a schedule)
+        lead = _esc(tr._("Entry no. {index} of the city hall's public log records this notice as it is now. The "
+                         "proof of inclusion is available after the next signed head, within {seconds} seconds: "
+                         "reload the page then.").format(index=proof.index, seconds=within_seconds))
+        return f'<h2>{heading}</h2><p id="pendente">{lead}</p>'
+
     lead = _esc(tr._("Entry no. {index} of the city hall's public log of {size} entries records this notice as it "
                      "is now.").format(index=proof.index, size=proof.head.tree_size))
     link = _esc(tr._("Download the proof of inclusion"))
@@ -224,8 +230,9 @@ async def verification_result(request: web.Request) -> web.Response:
         body = f'<h1 class="bad">✘ {heading}</h1><p>{hint}</p>{_form(tr, typed)}'
         return _page(tr, settings.municipality_name, body, status=404)
     assert signature is not None
-    body = (_valid(found, format_code(typed), tr) + _payment(paid, tr) + _log_entry(proof, format_code(typed), tr)
-            + _signature(signature, tr) + _decision_signatures(decided, tr) + _form(tr))
+    entry = _log_entry(proof, format_code(typed), tr, within_seconds=round(settings.tlog_max_merge_delay))
+    body = (_valid(found, format_code(typed), tr) + _payment(paid, tr) + entry + _signature(signature, tr)
+            + _decision_signatures(decided, tr) + _form(tr))
     # The Prefeitura that issued it (CF Art. 30 I), as the act records it: it outlives the municipalities file.
     city = found.authority.removeprefix("Prefeitura Municipal de ") if found.authority else (
         settings.for_municipality(found.municipality if found.municipality in settings.municipalities else None)

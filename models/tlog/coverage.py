@@ -230,6 +230,7 @@ UNCOVERED_TABLES: dict[str, str] = {
     "tlog_entry": "the log itself",
     "tlog_node": "the log's stored subtrees (recomputed and checked by verify)",
     "tlog_state": "the log's current head (checked by verify against the entries and the signature)",
+    "tlog_head": "every head the head job signed, with its RFC 3161 token (checked by verify: signature, root, token)",
     "tlog_published": "the heads written out (checked by verify against the log, the TSA and the witness)",
 }
 """Tables deliberately outside the log, with the reason (the README's security section lists them too)."""

@@ -3,13 +3,18 @@
 What is checked, in one pass over the log and one over each covered table:
 
 1. each entry: indices contiguous from 0, the stored leaf hash is ``SHA-256(0x00 || data)``, the data a leaf;
-2. the tree: the root recomputed from the entries equals the current head's, whose Ed25519 signature must be
-   valid under the log's key; every stored perfect subtree (what proofs are built from) equals the recomputed
-   one;
-3. the past: every head written out (``tlog_published``) and a head kept elsewhere (``--head FILE``) is signed
+2. the tree: the root recomputed from the entries equals the current head's at its size, whose Ed25519
+   signature must be valid under the log's key; every stored perfect subtree (what proofs are built from) equals
+   the recomputed one. Entries past the current head were integrated by their commit and wait for the next head
+   (:mod:`models.tlog.signing`): that is no problem while the oldest has waited less than the maximum merge delay,
+   and is one once it has waited longer (the head job does not run, or the heads were rolled back);
+3. the heads kept (``tlog_head``, every head the job signed): the current head is the newest of them, each is
+   signed by the key and its root equals the root recomputed at its size; the newest carries a valid RFC 3161
+   token when a TSA is configured (unless it is younger than the merge delay: the job retries the TSA);
+4. the past: every head written out (``tlog_published``) and a head kept elsewhere (``--head FILE``) is signed
    by the key, its root equals the root recomputed at its size, and a consistency proof built from the stored
    subtrees proves it a prefix of the current tree; an RFC 3161 token, if any, timestamps that head;
-4. both directions: every covered row has an entry and its current values equal its latest entry; every row
+5. both directions: every covered row has an entry and its current values equal its latest entry; every row
    whose latest entry says it exists does exist.
 
 Each problem names where it is (a notice number, a table and id, a log index) and what broke.
@@ -17,8 +22,8 @@ Each problem names where it is (a notice number, a table and id, a log index) an
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -26,7 +31,9 @@ from sqlalchemy import Connection, Dialect, column, select, table, tuple_
 from sqlalchemy.exc import SQLAlchemyError
 
 from core.i18n import N_
+from models.columns import utcnow
 from models.tlog import merkle
+from models.tlog.anchors import check_anchors, check_kept, check_waiting
 from models.tlog.coverage import (
     COVERED,
     TYPES,
@@ -39,37 +46,15 @@ from models.tlog.coverage import (
 )
 from models.tlog.heads import TreeHead, signature_is_valid
 from models.tlog.proofs import MissingSubtree, consistency_proof, current_head, published_heads
+from models.tlog.report import LogReport, Problem
+from models.tlog.signing import signed_heads
 from models.tlog.tables import LogEntry, LogNode
 from models.tlog.timestamps import TimestampError, check_token
 
 BATCH = 1000
-TSA_ACCURACY_MS = 5 * 60 * 1000  # a TSA's clock and this server's may differ by this much (and genTime is in s)
+DEFAULT_MERGE_DELAY = dt.timedelta(seconds=60)  # BALCAO_TLOG_MAX_MERGE_DELAY's default
 _E = LogEntry.__table__.c  # type: ignore[attr-defined]
 _N = LogNode.__table__.c  # type: ignore[attr-defined]
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing that does not verify: ``where`` (not translated) and a msgid with its parameters."""
-
-    where: str
-    problem: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class LogReport:
-    """What :func:`verify_log` found."""
-
-    entries: int = 0
-    rows: int = 0
-    heads: int = 0
-    problems: list[Problem] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        """Whether everything verified."""
-        return not self.problems
 
 
 def _batches(connection: Connection) -> Iterator[Sequence[Any]]:
@@ -105,7 +90,11 @@ class _Walk:
         self.sizes = sizes
 
 
-def _walk(connection: Connection, report: LogReport, sizes: set[int]) -> _Walk:
+def _walk(connection: Connection, report: LogReport, sizes: set[int], signed: int) -> _Walk:
+    """Read the log once, checking the stored subtrees of the first ``signed`` entries.
+
+    The subtrees that waiting entries complete are stored by the head job, with the head that includes them.
+    """
     walk = _Walk(sizes)
     for rows in _batches(connection):
         completed: list[tuple[int, int, bytes]] = []
@@ -125,7 +114,9 @@ def _walk(connection: Connection, report: LogReport, sizes: set[int]) -> _Walk:
                 walk.latest[(table, row_id)] = (index, digest, values is not None, leaf_version(data))
             except ValueError:
                 report.problems.append(Problem(where, N_("the entry's data is not a leaf of this log")))
-            completed += walk.frontier.append(digest)
+            finished = walk.frontier.append(digest)
+            if walk.frontier.size <= signed:
+                completed += finished
             if walk.frontier.size in sizes:
                 walk.roots[walk.frontier.size] = walk.frontier.root()
         report.entries += len(rows)
@@ -134,8 +125,11 @@ def _walk(connection: Connection, report: LogReport, sizes: set[int]) -> _Walk:
 
 
 def _check_head(connection: Connection, head: TreeHead, where: str, walk: _Walk, current: TreeHead,
-                key: Ed25519PublicKey, report: LogReport) -> None:
-    report.heads += 1
+                key: Ed25519PublicKey, report: LogReport, *, prove: bool = True) -> None:
+    if prove:
+        report.heads += 1
+    else:
+        report.kept += 1
     if not signature_is_valid(head, key):
         report.problems.append(Problem(where, N_("the tree head's signature is not valid for this log's key")))
     if head.tree_size > current.tree_size:
@@ -147,11 +141,13 @@ def _check_head(connection: Connection, head: TreeHead, where: str, walk: _Walk,
         report.problems.append(Problem(where, N_("the log's first {size} entries no longer hash to this head's "
                                                  "root (the past was rewritten)"), {"size": head.tree_size}))
     try:
-        path = consistency_proof(connection, head.tree_size, current.tree_size)
+        path = consistency_proof(connection, head.tree_size, current.tree_size) if prove else None
     except MissingSubtree:
         path = []
-    if not merkle.verify_consistency(first=head.tree_size, second=current.tree_size, first_root=head.root_hash,
-                                     second_root=current.root_hash, path=path):
+    # a head the job signed (prove=False): its root at its size is checked above, and the subtrees once, by the walk
+    if path is not None and not merkle.verify_consistency(
+            first=head.tree_size, second=current.tree_size, first_root=head.root_hash,
+            second_root=current.root_hash, path=path):
         report.problems.append(Problem(where, N_("the consistency proof from this head to the current one does "
                                                  "not verify")))
     if head.tsa_token is not None:
@@ -257,39 +253,9 @@ def _check_rows(connection: Connection, walk: _Walk, report: LogReport) -> None:
                 {"index": index}))
 
 
-def _check_anchors(published: list[TreeHead], current: TreeHead, witness: TreeHead | None,
-                   require_timestamp: bool, report: LogReport) -> None:
-    """The newest head against what is kept outside the server: the witness's newest head and the TSA's token."""
-    if witness is not None and witness.tree_size > current.tree_size:
-        report.problems.append(Problem(
-            f"witness (size {witness.tree_size})",
-            N_("the witness holds a newer head ({size} entries) than this log ({current}): the log was rolled back "
-               "(restored from an earlier backup) or truncated"),
-            {"size": witness.tree_size, "current": current.tree_size}))
-    if witness is not None and published and witness.timestamp > published[-1].timestamp:
-        report.problems.append(Problem(
-            f"witness (size {witness.tree_size})",
-            N_("the witness holds a head written after this log's newest written-out head: the written-out heads "
-               "were rolled back")))
-    if not require_timestamp or not published:
-        return
-    newest = published[-1]
-    where = f"published head {len(published)} (size {newest.tree_size})"
-    if newest.tsa_token is None:
-        report.problems.append(Problem(where, N_("the newest written-out head has no RFC 3161 timestamp although "
-                                                 "BALCAO_TSA_URL is set")))
-        return
-    try:
-        stamp = check_token(newest.tsa_token, newest.signed_bytes())
-    except TimestampError:
-        return  # named by the head's own check
-    if stamp.gen_time.timestamp() * 1000 + TSA_ACCURACY_MS < newest.timestamp:
-        report.problems.append(Problem(where, N_("the head claims a moment after its RFC 3161 timestamp (it was "
-                                                 "signed again with another date)")))
-
-
 def verify_log(connection: Connection, *, key: Ed25519PublicKey | None, external: TreeHead | None = None,
-               witness: TreeHead | None = None, require_timestamp: bool = False) -> LogReport:
+               witness: TreeHead | None = None, require_timestamp: bool = False, now: dt.datetime | None = None,
+               max_merge_delay: dt.timedelta = DEFAULT_MERGE_DELAY) -> LogReport:
     """Verify the whole log, its heads and every covered row (read only).
 
     Args:
@@ -298,8 +264,12 @@ def verify_log(connection: Connection, *, key: Ed25519PublicKey | None, external
         external: a head kept elsewhere (``--head FILE``), checked like the published ones.
         witness: the newest head the witness holds (``BALCAO_LOG_WITNESS_URL``), checked the same way, and that
             the log is not older than it.
-        require_timestamp: the newest written-out head must carry a valid RFC 3161 token (a TSA is configured).
+        require_timestamp: the newest signed head must carry a valid RFC 3161 token (a TSA is configured), unless
+            it is younger than ``max_merge_delay`` (then the newest one that has a token is checked).
+        now: the moment of the check (now when None).
+        max_merge_delay: the longest an entry may wait for a signed head (``BALCAO_TLOG_MAX_MERGE_DELAY``).
     """
+    now = now or utcnow()
     report = LogReport()
     try:
         current = current_head(connection)
@@ -313,16 +283,25 @@ def verify_log(connection: Connection, *, key: Ed25519PublicKey | None, external
         report.problems.append(Problem("tlog_published", N_("the published heads cannot be read ({reason})"),
                                        {"reason": exc.__class__.__name__}))
         published = []
+    try:
+        kept = signed_heads(connection)
+    except (SQLAlchemyError, ValueError, TypeError) as exc:
+        report.problems.append(Problem("tlog_head", N_("the signed heads cannot be read ({reason})"),
+                                       {"reason": exc.__class__.__name__}))
+        kept = []
     heads = [(f"published head {i + 1} (size {h.tree_size})", h) for i, h in enumerate(published)]
     if external is not None:
         heads.append((f"--head (size {external.tree_size})", external))
     if witness is not None:
         heads.append((f"witness (size {witness.tree_size})", witness))
-    walk = _walk(connection, report, {current.tree_size} | {head.tree_size for _, head in heads})
+    sizes = {current.tree_size} | {head.tree_size for _, head in heads} | {head.tree_size for head in kept}
+    walk = _walk(connection, report, sizes, current.tree_size)
     where = f"tree head (size {current.tree_size})"
-    if walk.frontier.size != current.tree_size or walk.roots.get(current.tree_size) != current.root_hash:
+    if walk.frontier.size < current.tree_size or walk.roots.get(current.tree_size) != current.root_hash:
         report.problems.append(Problem(where, N_("the current tree head does not match the log's entries (entries "
                                                  "were changed, added or removed)")))
+    check_waiting(connection, current, now, max_merge_delay, report)
+    check_kept(kept, current, report)
     if key is None:
         report.problems.append(Problem(where, N_("no log key is configured (BALCAO_LOG_SIGNING_KEY_FILE): "
                                                  "signatures cannot be checked")))
@@ -335,7 +314,11 @@ def verify_log(connection: Connection, *, key: Ed25519PublicKey | None, external
     if key is not None:
         for label, head in heads:
             _check_head(connection, head, label, walk, current, key, report)
-    _check_anchors(published, current, witness, require_timestamp, report)
+        for head in kept:
+            _check_head(connection, head, f"signed head (size {head.tree_size})", walk, current, key, report,
+                        prove=False)
+    fresh_after = int((now - max_merge_delay).timestamp() * 1000)
+    check_anchors(kept, current, witness, require_timestamp, fresh_after, report)
     if current_version() == 1 and any(latest[3] >= 2 for latest in walk.latest.values()):
         report.problems.append(Problem(where, N_("no leaf key is installed (the log key of "
                                                  "BALCAO_LOG_SIGNING_KEY_FILE): the rows cannot be compared")))

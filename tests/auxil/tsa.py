@@ -62,9 +62,9 @@ def timestamp_response(request_der: bytes, *, key: ec.EllipticCurvePrivateKey, s
 
 
 @asynccontextmanager
-async def local_tsa(*, forge: bool = False, now: bool = False) -> AsyncIterator[tuple[str, list[bytes]]]:
+async def local_tsa(*, forge: bool = False, now: bool = False, port: int = 0) -> AsyncIterator[tuple[str, list[bytes]]]:
     """A running TSA: yields its URL and the requests it received (its tokens say GEN_TIME, or ``now`` the
-    moment of the request)."""
+    moment of the request); ``port`` starts it again where an earlier one ran."""
     key = ec.generate_private_key(ec.SECP256R1())
     received: list[bytes] = []
 
@@ -80,7 +80,7 @@ async def local_tsa(*, forge: bool = False, now: bool = False) -> AsyncIterator[
     app.router.add_post("/tsa", stamp)
     runner = web.AppRunner(app)
     await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
+    site = web.TCPSite(runner, "127.0.0.1", port, reuse_address=True)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     try:
