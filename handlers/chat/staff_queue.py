@@ -42,6 +42,7 @@ from models.cases.handling import (
     staff_queue_size,
 )
 from models.cases.labels import OMBUDSMAN_TYPE_LABELS, STATUS_LABELS
+from models.cases.ombudsman_reach import unread_for_admin, unread_restricted_text
 from models.cases.tables import CaseAttachment, CaseKind, CaseStatus, Outcome
 from models.cases.timeline import CaseNotFound
 from models.cases.views import CaseView
@@ -103,15 +104,19 @@ async def show_queue(update: Update, context: BalcaoContext, *, edit: bool = Fal
             page = min(max(0, page), max(0, (total - 1) // PAGE))
             items = await staff_queue(session=session, telegram_user_id=context.person.telegram_user_id,
                                       today=city_today(context), limit=PAGE, offset=page * PAGE)
+            unread = await unread_for_admin(session=session, telegram_user_id=context.person.telegram_user_id,
+                                            deployment=list(context.deployment_settings.municipalities))
     except PermissionDenied:
         await _refuse_not_staff(update, context)
         return
+    waiting = [esc(unread_restricted_text(tr, count=count, city=context.settings.municipalities[slug].name))
+               for slug, count in unread.items()]  # L13460 Art. 10 §7: how many, never what
     if not items:
-        await respond(update, context, tr._("Nothing pending in your queue."), markup=keyboard([menu_row(context)]),
-                    edit=edit)
+        await respond(update, context, "\n\n".join([*waiting, tr._("Nothing pending in your queue.")]),
+                      markup=keyboard([menu_row(context)]), edit=edit)
         return
     first, last = page * PAGE + 1, page * PAGE + len(items)
-    lines = [tr._("<b>Pending cases</b> (nearest deadline first)"),
+    lines = [*waiting, tr._("<b>Pending cases</b> (nearest deadline first)"),
              tr.ngettext("{count} case in your queue; here {first} to {last}.",
                          "{count} cases in your queue; here {first} to {last}.", total).format(
                  count=tr.number(total), first=tr.number(first), last=tr.number(last)), ""]
