@@ -19,6 +19,7 @@ from handlers.chat import (
     console_link,  # /painel
     drivers,  # /situacao, /vincular, /desvincular (Lei 1.533/2020)
     follow,  # /acompanhar
+    human_contact,  # "Falar com uma pessoa" (/ajuda, "Não entendi")
     my_data,  # /meusdados
     notices,  # /notificacoes
     ombudsman,  # /ouvidoria
@@ -37,7 +38,7 @@ from handlers.chat.private import only_private_chats
 
 AREAS: tuple[ModuleType, ...] = (
     start, representation, ombudsman, follow, my_data, staff_queue, broadcasts, reminders, drivers, notices,
-    staff_notices, console_link, city,
+    staff_notices, console_link, city, human_contact,
 )
 
 
