@@ -15,6 +15,9 @@ from models.authorities import ActAuthor
 from models.cases.labels import KIND_LABELS, SATISFACTION_LABELS, STATUS_LABELS
 from models.cases.tables import CaseKind, CaseStatus, Satisfaction
 from models.cases.timeline import CITIZEN_UPDATE, STAFF_NOTICE
+from models.columns import utcnow
+from models.days_left import days_left_words
+from models.drivers.periods import civil_today
 from notifications.rendering import Rendered, renderer
 from notifications.telegram_text import small
 
@@ -29,10 +32,8 @@ def _date(payload: dict[str, Any], key: str) -> dt.date | None:
 
 
 def _days_left(tr: Translator, day: dt.date) -> str:
-    left = (day - dt.datetime.now(tr.tz).date()).days
-    if left < 0:
-        return tr._("the period is over")
-    return tr.ngettext("{n} day left", "{n} days left", left).format(n=left)
+    """The one wording (:mod:`models.days_left`), today being the reader's civil day at rendering time."""
+    return days_left_words(tr, day, today=civil_today(utcnow(), tr.tz))
 
 
 

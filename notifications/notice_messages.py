@@ -20,6 +20,9 @@ from typing import Any
 from core.i18n import N_, Translator
 from core.municipalities import Office
 from models.authorities import ActAuthor
+from models.columns import utcnow
+from models.days_left import days_left_words
+from models.drivers.periods import civil_today
 from models.notices.act_elements import goes_on_line, where_to_act_lines
 from models.notices.pdf import money_of
 from models.notices.tables import FilingKind, FilingOutcome, NoticeType
@@ -183,11 +186,8 @@ def render_reminder(payload: dict[str, Any], tr: Translator) -> Rendered:
     """Days left before a window closes."""
     rule = get_rule(payload["rule"])
     final = dt.date.fromisoformat(payload["final_date"])
-    left = (final - dt.datetime.now(tr.tz).date()).days
-    if left <= 0:
-        lead = tr._("⏰ Last day today")
-    else:
-        lead = "⏰ " + tr.ngettext("{n} day left", "{n} days left", left).format(n=left)
+    words = days_left_words(tr, final, today=civil_today(utcnow(), tr.tz))  # the one wording (issue 19 §2)
+    lead = "⏰ " + words[:1].upper() + words[1:]
     text = tr._("{lead}: {what}, notice {number}, until {date}.").format(
         lead=lead, what=_esc(tr._(rule.description)), number=f"<b>{_esc(payload['number'])}</b>",
         date=tr.date(final))
@@ -213,9 +213,7 @@ def render_limit_warning(payload: dict[str, Any], tr: Translator) -> Rendered:
 def render_decision_warning(payload: dict[str, Any], tr: Translator) -> Rendered:
     """To staff: decide this reclamação by its last day (CP Art. 40; §2 after vista), or Art. 42 opens the appeal."""
     final = dt.date.fromisoformat(payload["final_date"])
-    left = (final - dt.datetime.now(tr.tz).date()).days
-    when = (tr._("the deadline has passed") if left < 0 else tr._("today is the last day") if left == 0
-            else tr.ngettext("{n} day left", "{n} days left", left).format(n=left))
+    when = days_left_words(tr, final, today=civil_today(utcnow(), tr.tz))
     text = tr._("⚠️ The complaint on notice {number} must be decided by {date} ({when}).").format(
         number=f"<b>{_esc(payload['number'])}</b>", date=tr.date(final), when=when)
     rule = get_rule(str(payload["rule"]))

@@ -21,10 +21,10 @@ from core.i18n import N_, Translator
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import deep_link
-from handlers.chat.follow import days_left_text
 from handlers.chat.forms import form_input
 from handlers.chat.replies import esc, keyboard, menu_row, reply
 from models.columns import utcnow
+from models.days_left import days_words as days_left_text  # the one wording (issue 19 §2)
 from models.drafts import Draft, discard_draft, save_draft
 from models.drivers.identifiers import InvalidIdentifier, parse_phone
 from models.drivers.linking import (

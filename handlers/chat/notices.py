@@ -26,6 +26,7 @@ from models.cases.attachments import AttachmentRefused, check_before_download
 from models.cases.fields import cpf
 from models.cases.limits import CaseLimits
 from models.columns import utcnow
+from models.days_left import days_left_words
 from models.deadlines import Window, WindowRole
 from models.drafts import Draft, discard_draft
 from models.drivers.identifiers import mask_cpf
@@ -59,6 +60,7 @@ from models.notices.tables import (
 )
 from models.notices.windows import NO_DEPOSIT
 from models.rulebooks.catalogue import CP, LAW_TITLES
+from models.rulebooks.deadline_rules import unit_phrase
 from notifications.notice_messages import FILING_LABELS, TYPE_LABELS, ciencia_data, money
 from notifications.telegram_text import small
 
@@ -88,15 +90,6 @@ def today_of(context: BalcaoContext) -> dt.date:
 
 def _law(notice: Notice) -> str:
     return LAW_TITLES.get(notice.rulebook, notice.rulebook)
-
-
-def _days_left(tr: Translator, final: dt.date, today: dt.date) -> str:
-    left = (final - today).days
-    if left < 0:
-        return tr._("ended")
-    if left == 0:
-        return tr._("last day today")
-    return tr.ngettext("{n} day left", "{n} days left", left).format(n=left)
 
 
 def stage_label(view: NoticeView, tr: Translator) -> str:
@@ -134,7 +127,7 @@ def citizen_windows(windows: tuple[Window, ...]) -> list[Window]:
 def _window_line(window: Window, tr: Translator, today: dt.date, notice: Notice) -> str:
     what = tr._(window.rule.description)
     line = tr._("• {what}: until {date} — {left}").format(
-        what=esc(what), date=tr.date(window.final_date), left=_days_left(tr, window.final_date, today))
+        what=esc(what), date=tr.date(window.final_date), left=days_left_words(tr, window.final_date, today=today))
     return line + small(f"{_law(notice)}, {window.rule.article}")
 
 
@@ -179,6 +172,12 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
         lines.append("")
         lines.append(tr._("<b>Deadlines</b>"))
         lines += [_window_line(window, tr, today, notice) for window in windows]
+    elif view.after_ciencia:  # issue 20 §3: before the ciência, what opens after it (the dates come with it)
+        lines += ["", tr._("<b>After the ciência</b> (when you confirm you received it, or count as notified):")]
+        lines += [tr._("• {what}: {length}").format(
+            what=esc(tr._(window.rule.description)),
+            length=unit_phrase(tr, window.result.reading.unit, window.result.length))
+            + small(f"{_law(notice)}, {window.rule.article}") for window in citizen_windows(view.after_ciencia)]
     if view.art42_from is not None:
         lines.append(tr._("The decision on your complaint was due by {date}. You may appeal now, as if your "
                           "complaint had been rejected.").format(
@@ -235,7 +234,7 @@ async def show_list(update: Update, context: BalcaoContext, *, edit: bool = Fals
             line += " · " + tr._("fine paid")
         if governing is not None and view.can_file is not None:
             line += "\n  " + tr._("until {date} ({left})").format(
-                date=tr.short_date(governing.final_date), left=_days_left(tr, governing.final_date, today))
+                date=tr.short_date(governing.final_date), left=days_left_words(tr, governing.final_date, today=today))
         lines.append(line)
         rows.append([(view.notice.number, f"ntc:show:{view.notice.id}")])
     lines.append("")

@@ -22,7 +22,7 @@ from handlers import log_context
 from handlers.chat.buttons import button_id, unknown_button
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext, city_today
-from handlers.chat.follow import days_left_text, render_case
+from handlers.chat.follow import render_case
 from handlers.chat.forms import busy_elsewhere, cancel_row, current_draft, form_input, save
 from handlers.chat.replies import acknowledge, esc, keyboard, menu_row, respond
 from handlers.chat.staff_notices import ISSUERS
@@ -47,6 +47,7 @@ from models.cases.tables import CaseAttachment, CaseKind, CaseStatus, Outcome
 from models.cases.timeline import CaseNotFound
 from models.cases.views import CaseView
 from models.columns import utcnow
+from models.days_left import days_words
 from models.drafts import Draft, discard_draft
 from models.invalid_input import InvalidInput
 from models.people import PermissionDenied, Role
@@ -139,7 +140,7 @@ async def show_queue(update: Update, context: BalcaoContext, *, edit: bool = Fal
             flags.append(tr._("waiting for the author"))
         lines.append(
             f"• <b>{esc(item.protocol)}</b> · {esc(label)} · {esc(tr.short_date(item.due_on))} "
-            f"({esc(days_left_text(tr, item.days_left))})" + (f" · {esc(', '.join(flags))}" if flags else "")
+            f"({esc(days_words(tr, item.days_left))})" + (f" · {esc(', '.join(flags))}" if flags else "")
         )
         rows.append([(item.protocol, f"pend:case:{item.id}")])
     turn = []

@@ -30,6 +30,7 @@ from models.notices.windows import (
     decision_windows,
     first_instance_windows,
     governing,
+    opened_by_ciencia,
     vista_windows,
 )
 from models.payments.recording import payment_of
@@ -69,6 +70,7 @@ class NoticeView:
     refusal: FilingRefused | None
     art42_from: dt.date | None = None
     paid: NoticePayment | None = None  # the fine's payment (CP Art. 34 IV): no payment window is left
+    after_ciencia: tuple[Window, ...] = ()  # before the ciência: what it will open (lengths; issue 20 §3)
 
     @property
     def pending_filing(self) -> NoticeFiling | None:
@@ -146,6 +148,8 @@ async def notice_view(*, session: AsyncSession, settings: Settings, notice: Noti
         refusal=refusal,
         art42_from=art42_from,
         paid=paid,
+        after_ciencia=opened_by_ciencia(notice=notice, settings=settings, calendar=calendar, on=today)
+        if notice.stage is NoticeStage.AWAITING_CIENCIA else (),
     )
 
 

@@ -86,15 +86,31 @@ def edital_ciencia(*, notice: Notice, published_on: dt.date, settings: Settings,
     return published_on
 
 
+def _served_as(notice: Notice) -> NoticeType:
+    """What a notice is served as, delivered in person, by post or in the bot (an edital is apart)."""
+    if notice.rulebook == L1533:
+        return NoticeType.NOTIFICACAO_PENALIDADE
+    return NoticeType.NOTIFICACAO_PRELIMINAR if notice.type is Kind.PRELIMINAR else NoticeType.AUTO_DE_INFRACAO
+
+
 def _served(notice: Notice, delivery: NoticeDelivery) -> tuple[NoticeType, dt.date]:
     assert delivery.ciencia_on is not None
-    if notice.rulebook == L1533:
-        return NoticeType.NOTIFICACAO_PENALIDADE, delivery.ciencia_on
-    if notice.type is Kind.PRELIMINAR:
-        return NoticeType.NOTIFICACAO_PRELIMINAR, delivery.ciencia_on
-    if delivery.ciencia_kind is CienciaKind.EDITAL and delivery.edital_published_on is not None:
+    if (notice.rulebook != L1533 and notice.type is not Kind.PRELIMINAR
+            and delivery.ciencia_kind is CienciaKind.EDITAL and delivery.edital_published_on is not None):
         return NoticeType.EDITAL, delivery.edital_published_on
-    return NoticeType.AUTO_DE_INFRACAO, delivery.ciencia_on
+    return _served_as(notice), delivery.ciencia_on
+
+
+def opened_by_ciencia(
+    *, notice: Notice, settings: Settings, calendar: BusinessCalendar, on: dt.date
+) -> tuple[Window, ...]:
+    """The defence windows the notice's ciência will open, counted as if it were on ``on`` (issue 20 §3).
+
+    Shown before the ciência by their lengths only ("depois da ciência: 10 dias úteis para a defesa"): the dates
+    exist once the ciência does (L9784 Art. 26 §1 V: the intimação says what the person may do, and by when).
+    """
+    return applicable_windows(notice_type=_served_as(notice), rulebook=notice.rulebook, start=on, calendar=calendar,
+                              choices=choices_for(notice, settings))
 
 
 def first_instance_windows(

@@ -17,7 +17,7 @@ from models.notices.delivery import record_explicit_ciencia
 from models.notices.status import notice_view
 from models.notices.tables import NoticeDelivery
 from tests.auxil.case_chat import Talk
-from tests.auxil.notices import cp_auto, cp_preliminar, issue, opted_in, person
+from tests.auxil.notices import cp_auto, cp_preliminar, issue, l1533_auto, opted_in, person
 
 
 async def test_the_citizen_sees_one_window_per_right_and_no_other_reading(
@@ -68,3 +68,24 @@ async def test_cancelling_an_appeal_names_it_an_appeal(
     await talk.press(screen, f"ntc:file:{issued.notice.id}", "Escreva seu recurso")
     cancelled = await talk.send("/cancelar", "Cancelado")
     assert "descartei seu recurso e nada foi enviado" in cancelled.text, cancelled.text
+
+
+async def test_before_the_ciencia_the_screen_says_what_opens_after_it(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """Issue 20 §3: before ciência, "Ver prazos e opções" said nothing of the deadlines; now it names each right
+    the ciência opens, by its length (its dates come with the ciência)."""
+    user = emulator.add_user(820403, "Maria", language_code="pt-br")
+    talk = Talk(emulator, user)
+    await talk.send("/start", "O que você quer fazer?")
+    now = dt.datetime.now(dt.UTC) - dt.timedelta(days=1)
+    async with sessions() as session:
+        maria = await person(session, user.id, "Maria")
+        await opted_in(session, maria.id, now=now)
+        issued = await issue(session, settings, l1533_auto(offender_document=None, person_id=maria.id), now=now)
+    listing = await talk.send("/notificacoes", "Suas notificações")
+    screen = await talk.press_and_edit(listing, f"ntc:show:{issued.notice.id}", "Depois da ciência")
+    assert "Prazos</b>" not in screen.text  # no date before the ciência
+    after = [line for line in screen.text.splitlines() if line.startswith("• ")]
+    assert after and all("dias" in line for line in after), screen.text
+    assert "Lei nº 1.533/2020 (Sapezal), Art. 22" in screen.text
