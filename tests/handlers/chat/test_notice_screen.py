@@ -42,6 +42,8 @@ async def test_the_citizen_sees_one_window_per_right_and_no_other_reading(
     deadlines = [line for line in screen.text.splitlines() if line.startswith("• ")]
     assert len(deadlines) == 1, screen.text
     assert "Outra leitura" not in screen.text and readings[0].rule.article not in screen.text
+    # issue 20 §3: the preliminar does not send its reader to "o prazo escrito na notificação preliminar"
+    assert "na notificação preliminar" not in screen.text and "no prazo escrito nesta notificação" in screen.text
 
 
 async def test_cancelling_an_appeal_names_it_an_appeal(
@@ -89,3 +91,5 @@ async def test_before_the_ciencia_the_screen_says_what_opens_after_it(
     after = [line for line in screen.text.splitlines() if line.startswith("• ")]
     assert after and all("dias" in line for line in after), screen.text
     assert "Lei nº 1.533/2020 (Sapezal), Art. 22" in screen.text
+    # an "Auto de infração" names its windows after its own kind, not "a notificação"
+    assert "no prazo fixado neste auto de infração" in screen.text and "fixado na notificação" not in screen.text
