@@ -79,7 +79,8 @@ def render_case_update(payload: dict[str, Any], tr: Translator) -> Rendered:
             text += tr._("Please answer by {date} ({left}). Without an answer, the case may be archived.").format(
                 date=tr.date(due), left=_days_left(tr, due)
             )
-        text += small(tr._("Decreto 9.492/2018, Art. 18"))
+        # issue 20 §3: a municipal screen cites no federal decree to the citizen (the 20 days: LEGAL-CHOICES #66)
+        text += small(tr._("Lei nº 9.784/1999, Art. 39 and 40"))
         return Rendered(text=text, buttons=[[(tr._("Answer now"), f"acomp:compl:{case_id}")], see])
     if event == "extended":
         due = _date(payload, "due_on")
