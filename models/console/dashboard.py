@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import and_, func, true
+from sqlalchemy import ColumnElement, and_, func, true
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -62,7 +62,7 @@ async def dashboard(*, session: AsyncSession, today: dt.date, now: dt.datetime, 
             role's queue per municipality; a restricted complaint only for the Ombudsman, L13460 Art. 10 §7), as
             their lists show them (issue 20 §1). ``None``: every case.
     """
-    places = true() if municipalities is None else col(Case.municipality).in_(municipalities)
+    places: ColumnElement[bool] = true() if municipalities is None else col(Case.municipality).in_(municipalities)
     if reader is not None:
         places = and_(places, cases_visible_to(await staff_roles(session=session, telegram_user_id=reader)))
     still_open = and_(places, col(Case.status).not_in([s.value for s in FINAL_STATUSES]))
