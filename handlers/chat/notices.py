@@ -128,7 +128,14 @@ def _window_line(window: Window, tr: Translator, today: dt.date, notice: Notice)
     what = tr._(window.rule.description)
     line = tr._("• {what}: until {date} — {left}").format(
         what=esc(what), date=tr.date(window.final_date), left=days_left_words(tr, window.final_date, today=today))
-    return line + small(f"{_law(notice)}, {window.rule.article}")
+    # issue 20 §3: the PDF's "30 dias corridos" and "faltam 34 dias" agree once the count's start is said
+    result = window.result
+    why = tr._("{length} counted from {start}").format(
+        length=unit_phrase(tr, result.reading.unit, result.length), start=tr.short_date(result.start))
+    if result.moved:
+        why += "; " + tr._("the last day fell on a day without office hours, so it moved to the next business "
+                           "day")
+    return line + f"\n  <i>{esc(why)}</i>" + small(f"{_law(notice)}, {window.rule.article}")
 
 
 def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:

@@ -93,3 +93,29 @@ async def test_before_the_ciencia_the_screen_says_what_opens_after_it(
     assert "Lei nº 1.533/2020 (Sapezal), Art. 22" in screen.text
     # an "Auto de infração" names its windows after its own kind, not "a notificação"
     assert "no prazo fixado neste auto de infração" in screen.text and "fixado na notificação" not in screen.text
+
+
+async def test_each_deadline_says_what_it_counts_from_so_the_pdf_and_the_chat_agree(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """Issue 20 §3: the PDF said "30 dias corridos" and the chat "faltam 34 dias": the count runs from the
+    ciência, not the issue, and the chat now says so beside the date."""
+    user = emulator.add_user(820404, "Maria", language_code="pt-br")
+    talk = Talk(emulator, user)
+    await talk.send("/start", "O que você quer fazer?")
+    issued_at = dt.datetime.now(dt.UTC) - dt.timedelta(days=5)
+    async with sessions() as session:
+        maria = await person(session, user.id, "Maria")
+        await opted_in(session, maria.id, now=issued_at)
+        issued = await issue(session, settings, l1533_auto(offender_document=None, person_id=maria.id),
+                             now=issued_at)
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+        ciencia = dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)
+        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+                                      person_id=maria.id, now=ciencia)
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+    listing = await talk.send("/notificacoes", "Suas notificações")
+    screen = await talk.press_and_edit(listing, f"ntc:show:{issued.notice.id}", "Prazos")
+    assert delivery.ciencia_on is not None
+    start = delivery.ciencia_on.strftime("%d/%m/%Y")
+    assert f"30 dias corridos contados a partir de {start}" in screen.text, screen.text
