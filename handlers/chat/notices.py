@@ -185,6 +185,11 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
             what=esc(tr._(window.rule.description)),
             length=unit_phrase(tr, window.result.reading.unit, window.result.length))
             + small(f"{_law(notice)}, {window.rule.article}") for window in citizen_windows(view.after_ciencia)]
+    if view.payment_later is not None:  # issue 20 §3: the payment stays visible after a defence decision
+        later = view.payment_later
+        lines.append(tr._("• {what}: {length}, counted from the ciência of the final decision").format(
+            what=esc(tr._(later.rule.description)), length=unit_phrase(tr, later.unit, later.length))
+            + small(f"{_law(notice)}, {later.rule.article}"))
     if view.art42_from is not None:
         lines.append(tr._("The decision on your complaint was due by {date}. You may appeal now, as if your "
                           "complaint had been rejected.").format(

@@ -43,7 +43,7 @@ from models.deadlines import (
 from models.notices.tables import CienciaKind, FilingKind, Notice, NoticeDelivery, NoticeFiling
 from models.notices.tables import NoticeType as Kind
 from models.rulebooks.catalogue import CP, L1533
-from models.rulebooks.deadline_rules import DeadlineChoices, get_rule
+from models.rulebooks.deadline_rules import DeadlineChoices, DeadlineRule, Unit, get_rule
 
 NO_DEPOSIT = N_("No deposit is needed to appeal: the deposit of half the fine of Art. 46 is not required "
                 "(STF Súmula Vinculante 21).")
@@ -136,6 +136,26 @@ def decision_windows(
     kind = NoticeType.DECISAO_DEFINITIVA if final else NoticeType.DECISAO
     return applicable_windows(notice_type=kind, rulebook=notice.rulebook, start=delivery.ciencia_on,
                               calendar=calendar, choices=choices_for(notice, settings))
+
+
+@dataclass(frozen=True, slots=True)
+class LaterTerm:
+    """A deadline whose start has not come yet, by its length (its date comes with that start)."""
+
+    rule: DeadlineRule
+    length: int
+    unit: Unit
+
+
+def payment_after_final(*, notice: Notice, settings: Settings) -> LaterTerm:
+    """The payment that follows the final decision (CP Art. 47 I; L1533 Art. 13 XXIII).
+
+    Shown while the process goes on, so that a decided defence does not hide that the fine will be due (issue 20 §3).
+    """
+    rule = get_rule("cp-47-1-pagamento" if notice.rulebook == CP else "l1533-13xxiii-pagamento-final")
+    choices = choices_for(notice, settings)
+    reading = choices.selected(rule)
+    return LaterTerm(rule=rule, length=choices.length(reading), unit=reading.unit)
 
 
 def _windows_of(rule_id: str, *, start: dt.date, choices: DeadlineChoices,

@@ -119,3 +119,34 @@ async def test_each_deadline_says_what_it_counts_from_so_the_pdf_and_the_chat_ag
     assert delivery.ciencia_on is not None
     start = delivery.ciencia_on.strftime("%d/%m/%Y")
     assert f"30 dias corridos contados a partir de {start}" in screen.text, screen.text
+
+
+async def test_the_payment_stays_visible_after_a_defence_decision(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """Issue 20 §3: after the first-instance decision the screen showed only the appeal; the fine's payment (CP
+    Art. 47 I, after the final decision) vanished. It stays, by its length, until the final decision dates it."""
+    from models.notices.filings import decide_filing, file_filing
+    from models.notices.tables import FilingOutcome
+    from tests.auxil.notices import CHEFE
+
+    user = emulator.add_user(820405, "Maria", language_code="pt-br")
+    talk = Talk(emulator, user)
+    await talk.send("/start", "O que você quer fazer?")
+    past = dt.datetime.now(dt.UTC) - dt.timedelta(days=6)
+    async with sessions() as session:
+        maria = await person(session, user.id, "Maria")
+        await opted_in(session, maria.id, now=past)
+        issued = await issue(session, settings, cp_auto(offender_document=None, person_id=maria.id), now=past)
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+                                      person_id=maria.id, now=past)
+        filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+                                   person_id=maria.id, text="O terreno foi limpo.", now=past + dt.timedelta(days=1))
+        await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+                            text="Improcedente: as fotos da fiscalização mostram o mato alto no dia.",
+                            decider_telegram_id=CHEFE, now=past + dt.timedelta(days=2))
+    listing = await talk.send("/notificacoes", "Suas notificações")
+    screen = await talk.press_and_edit(listing, f"ntc:show:{issued.notice.id}", "Decisão")
+    assert "Pagamento da multa depois da decisão definitiva: 10 dias úteis" in screen.text, screen.text
+    assert "contados da ciência da decisão definitiva" in screen.text and "Art. 47, I" in screen.text
