@@ -26,6 +26,7 @@ from core.database_wait import wait_for_database
 from core.db import create_engine, session_factory
 from core.settings import Settings
 from handlers.web.keys import EXPECTS_SCHEDULER
+from models.cases.ombudsman_reach import without_ombudsman
 from notifications.service import Sender, notification_service
 
 logger = logging.getLogger("balcao.run")
@@ -71,6 +72,7 @@ async def serve(
     stop = signals.enter_context(stop_on_signals(stop))
     engine = create_engine(settings.database_url)
     sessions = session_factory(engine)
+    await warn_without_ombudsman(settings, sessions)
     applications = [
         build_application(bot.settings(settings), sessions, with_updater=not webhook, bot_key=bot.key)
         for bot in served
@@ -119,6 +121,23 @@ async def serve(
         await engine.dispose()
         signals.close()
         logger.info("stopped")
+
+
+async def warn_without_ombudsman(settings: Settings, sessions: Any) -> list[str]:
+    """Warn, at start, of each municipality where nobody may read a restricted complaint (issue 20 §1).
+
+    L13460 Art. 10 §7: such a complaint is the Ombudsman's alone; without one it exists for nobody.
+
+    Returns:
+        The slugs of the municipalities without an active Ombudsman.
+    """
+    async with sessions() as session:
+        orphaned = await without_ombudsman(session=session, municipalities=list(settings.municipalities))
+    for slug in orphaned:
+        logger.warning("municipality %s has no Ombudsman: nobody may open its complaints with restricted identity "
+                       "(Lei 13.460/2017 Art. 10 §7); name one: python -m bot staff add ID --role ombudsman "
+                       "--municipality %s", slug, slug)
+    return orphaned
 
 
 def _secret(settings: Settings, bot_key: str, *, per_bot: bool) -> str:

@@ -73,6 +73,32 @@ class Ouvidoria(_Strict):
     email: str = Field(default="", max_length=120, pattern=r"^$|^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
+class Contact(_Strict):
+    """Whom a person reaches at the city hall (issue 20 §3): ``/ajuda`` and every "Não entendi" give it.
+
+    The address and hours are those of an office of the file (``office``, by name; the first when empty).
+    """
+
+    phone: str = Field(default="", max_length=40, description="The city hall's telephone as people dial it.")
+    whatsapp: str = Field(default="", pattern=r"^$|^\+55\d{10,11}$",
+                          description="A WhatsApp number (+55 DDD number), if the city hall answers there.")
+    office: str = Field(default="", max_length=160, description="The office (by name) whose address and hours "
+                        "are given; the first office when empty.")
+
+
+class Area(_Strict):
+    """Where the municipality is: a centre and a radius that holds its territory (issue 20 §3).
+
+    A place given by its coordinates outside it is refused, naming the municipality (CF Art. 30 I: each city hall
+    acts on its own territory). A circle, not the IBGE boundary: generous on purpose, it stops a place 700 km away,
+    not one at the border.
+    """
+
+    latitude: float = Field(ge=-90, le=90)
+    longitude: float = Field(ge=-180, le=180)
+    radius_km: float = Field(gt=0, le=1000)
+
+
 class Encarregado(_Strict):
     """The person in charge of personal data (LGPD Art. 23 III, 41): named, with a contact, published (Art. 41 §1)."""
 
@@ -262,6 +288,9 @@ class MunicipalityConfig(_Strict):
         "the setor competente of CP Art. 24 and the 'where' of L9784 Art. 26 §1 III; the first office when empty.",
     )
     ouvidoria: Ouvidoria = Ouvidoria()
+    contact: Contact = Contact()
+    area: Area | None = Field(default=None, description="Centre and radius of the territory; unset: any place "
+                              "on Earth is taken.")
     encarregado: Encarregado = Encarregado()
     holidays: dict[int, tuple[dt.date, ...]] = Field(
         default_factory=dict, description="Municipal holidays per year (added to the national and state ones)."
@@ -325,6 +354,11 @@ class MunicipalityConfig(_Strict):
     def office_for_notices(self) -> Office | None:
         """Where people notified appear and file (CP Art. 24 setor competente; L9784 Art. 26 §1 III)."""
         named = [office for office in self.offices if office.name == self.notice_office]
+        return named[0] if named else (self.offices[0] if self.offices else None)
+
+    def contact_office(self) -> Office | None:
+        """The office whose address and hours people are given to reach someone (:class:`Contact`)."""
+        named = [office for office in self.offices if office.name == self.contact.office]
         return named[0] if named else (self.offices[0] if self.offices else None)
 
     @property

@@ -178,6 +178,12 @@ class Settings(BaseSettings):
         "next day (Código Civil Art. 132 §3) or on the month's last day.",
     )
 
+    optin_cpf_delivery: Literal["chat", "staff"] = Field(
+        default="chat",
+        description="A notice issued to a CPF that one person registered at the electronic opt-in: sent to that "
+        "person's chat at once (chat), or only suggested to staff on the delivery list (staff) — "
+        "docs/LEGAL-CHOICES.md #71.",
+    )
     tacit_ciencia_days: int = Field(
         default=30,
         ge=1,

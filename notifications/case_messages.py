@@ -15,6 +15,9 @@ from models.authorities import ActAuthor
 from models.cases.labels import KIND_LABELS, SATISFACTION_LABELS, STATUS_LABELS
 from models.cases.tables import CaseKind, CaseStatus, Satisfaction
 from models.cases.timeline import CITIZEN_UPDATE, STAFF_NOTICE
+from models.columns import utcnow
+from models.days_left import days_left_words
+from models.when import municipal_today
 from notifications.rendering import Rendered, renderer
 from notifications.telegram_text import small
 
@@ -29,10 +32,8 @@ def _date(payload: dict[str, Any], key: str) -> dt.date | None:
 
 
 def _days_left(tr: Translator, day: dt.date) -> str:
-    left = (day - dt.datetime.now(tr.tz).date()).days
-    if left < 0:
-        return tr._("the period is over")
-    return tr.ngettext("{n} day left", "{n} days left", left).format(n=left)
+    """The one wording (:mod:`models.days_left`), today being the reader's civil day at rendering time."""
+    return days_left_words(tr, day, today=municipal_today(tr.tz, now=utcnow()))
 
 
 
@@ -78,7 +79,8 @@ def render_case_update(payload: dict[str, Any], tr: Translator) -> Rendered:
             text += tr._("Please answer by {date} ({left}). Without an answer, the case may be archived.").format(
                 date=tr.date(due), left=_days_left(tr, due)
             )
-        text += small(tr._("Decreto 9.492/2018, Art. 18"))
+        # issue 20 §3: a municipal screen cites no federal decree to the citizen (the 20 days: LEGAL-CHOICES #74)
+        text += small(tr._("Lei nº 9.784/1999, Art. 39 and 40"))
         return Rendered(text=text, buttons=[[(tr._("Answer now"), f"acomp:compl:{case_id}")], see])
     if event == "extended":
         due = _date(payload, "due_on")

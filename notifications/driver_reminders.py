@@ -51,6 +51,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from core.i18n import N_, Translator
 from core.settings import Settings
 from models.columns import UTCDateTime
+from models.days_left import days_words
 from models.drivers.registry import linked_driver
 from models.drivers.status import (
     ARTICLES,
@@ -492,10 +493,6 @@ def _today(tr: Translator) -> dt.date:
     return dt.datetime.now(tr.tz).date()
 
 
-def _days_left(tr: Translator, days: int) -> str:
-    return tr.ngettext("{n} day left", "{n} days left", days).format(n=days)
-
-
 def _status_button(tr: Translator) -> list[list[tuple[str, str]]]:
     return [[(tr._("See my situation"), STATUS_BUTTON)]]
 
@@ -509,7 +506,7 @@ def render_renewal(payload: dict[str, Any], tr: Translator) -> Rendered:
     number, office = payload["number"], payload["office"]
     if days > 0:
         text = tr._("Your authorization nº {number} is valid until {date}: {left}.").format(
-            number=number, date=tr.date(valid_until), left=_days_left(tr, days)
+            number=number, date=tr.date(valid_until), left=days_words(tr, days)
         )
         text += "\n" + tr._("Renew it in time: pay the fees and go to the {office}.").format(office=office)
         if renew_by != valid_until:
@@ -532,7 +529,7 @@ def render_inspection(payload: dict[str, Any], tr: Translator) -> Rendered:
     inspect_by = dt.date.fromisoformat(payload.get("inspect_by") or payload["due"])
     if days > 0:
         text = tr._("The yearly inspection of your vehicle {plate} is due by {date}: {left}. "
-                    "Book it at the {office}.").format(left=_days_left(tr, days), **values)
+                    "Book it at the {office}.").format(left=days_words(tr, days), **values)
         if inspect_by != due:  # the same last open day /situacao gives (models.drivers.status)
             text += "\n" + tr._("The office is closed on the last day: go by {date}.").format(date=tr.date(inspect_by))
     elif days == 0:
@@ -559,7 +556,7 @@ def render_obligation(payload: dict[str, Any], tr: Translator) -> Rendered:
                     "a new inspection at the {office}.").format(**values)
         return Rendered(text + f"\n<i>{LAW}, {ARTICLES[RULE_FIX_INSPECTION]}; {BARRED_AFTER_FAILED_INSPECTION}</i>",
                         _status_button(tr))
-    when = tr._("today is the last day") if days == 0 else _days_left(tr, days)
+    when = days_words(tr, days)
     if present:
         text = tr._("Present your vehicle {plate} for inspection at the {office} by {date} ({when}).")
         rule = RULE_PRESENT_VEHICLE

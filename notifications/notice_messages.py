@@ -20,6 +20,8 @@ from typing import Any
 from core.i18n import N_, Translator
 from core.municipalities import Office
 from models.authorities import ActAuthor
+from models.columns import utcnow
+from models.days_left import days_left_words
 from models.notices.act_elements import goes_on_line, where_to_act_lines
 from models.notices.pdf import money_of
 from models.notices.tables import FilingKind, FilingOutcome, NoticeType
@@ -27,6 +29,7 @@ from models.notices.windows import NO_DEPOSIT
 from models.outbox import enqueue
 from models.rulebooks.catalogue import LAW_TITLES
 from models.rulebooks.deadline_rules import Unit, get_rule, unit_phrase
+from models.when import municipal_today
 from notifications.payment_messages import payment_lines
 from notifications.rendering import Rendered, renderer
 from notifications.telegram_text import small
@@ -185,11 +188,8 @@ def render_reminder(payload: dict[str, Any], tr: Translator) -> Rendered:
     """Days left before a window closes."""
     rule = get_rule(payload["rule"])
     final = dt.date.fromisoformat(payload["final_date"])
-    left = (final - dt.datetime.now(tr.tz).date()).days
-    if left <= 0:
-        lead = tr._("⏰ Last day today")
-    else:
-        lead = "⏰ " + tr.ngettext("{n} day left", "{n} days left", left).format(n=left)
+    words = days_left_words(tr, final, today=municipal_today(tr.tz, now=utcnow()))  # the one wording (issue 19 §2)
+    lead = "⏰ " + words[:1].upper() + words[1:]
     text = tr._("{lead}: {what}, notice {number}, until {date}.").format(
         lead=lead, what=_esc(tr._(rule.description)), number=f"<b>{_esc(payload['number'])}</b>",
         date=tr.date(final))
@@ -218,9 +218,7 @@ def render_decision_warning(payload: dict[str, Any], tr: Translator) -> Rendered
     After a reclamação's last day the person may appeal (Art. 42).
     """
     final = dt.date.fromisoformat(payload["final_date"])
-    left = (final - dt.datetime.now(tr.tz).date()).days
-    when = (tr._("the deadline has passed") if left < 0 else tr._("today is the last day") if left == 0
-            else tr.ngettext("{n} day left", "{n} days left", left).format(n=left))
+    when = days_left_words(tr, final, today=municipal_today(tr.tz, now=utcnow()))
     rule = get_rule(str(payload["rule"]))
     values = {"number": f"<b>{_esc(payload['number'])}</b>", "date": tr.date(final), "when": when}
     if payload.get("filing_kind") == FilingKind.RECURSO.value:  # CP Art. 45: the second instance decides

@@ -9,9 +9,11 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import SecretStr
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.running import serve
 from bot.sandbox.demo_data import seed_drivers
@@ -21,12 +23,12 @@ from bot.sandbox.state import DEFAULT_PERSONAS, Persona
 from core import migrate
 from core.db import database
 from core.i18n import translator
-from core.municipalities import ACT_KINDS
+from core.municipalities import ACT_KINDS, ActKind
 from core.settings import Settings
 from models.authorities import authorities_of, grant_authority
 from models.columns import utcnow
 from models.municipalities import sync_municipalities
-from models.people import Role, add_staff
+from models.people import Role, StaffMember, add_staff
 from models.when import municipal_today
 
 logger = logging.getLogger("balcao.demo")
@@ -40,9 +42,18 @@ DEMO_CA_DIRECTORY = Path("balcao-demo-ca")
 STAFF_PERSONA: Persona = DEFAULT_PERSONAS[2]
 """Ana, the city hall employee of the web chat, is an admin in the demo (she sees every staff journey)."""
 
+ROLE_PERSONAS: tuple[tuple[Persona, Role, tuple[ActKind, ...]], ...] = (
+    (DEFAULT_PERSONAS[3], Role.CLERK, ("primeira_instancia",)),
+    (DEFAULT_PERSONAS[4], Role.INSPECTOR, ("autuar",)),
+    (DEFAULT_PERSONAS[5], Role.OMBUDSMAN, ("ouvidoria",)),
+)
+"""One persona for each other staff role, with the acts it is designated for in both municipalities (issue 20
+§1): Clara the clerk (representações; first instance, CP Art. 40), Inês the inspector (ride-hailing; draws up
+notices, CP Art. 12), Otávio the Ombudsman (every ouvidoria complaint, the restricted ones too: L13460 Art. 10 §7)."""
+
 
 async def seed(settings: Settings) -> list[str]:
-    """Load the demo data: Ana as admin and the demo drivers (idempotent on the same day).
+    """Load the demo data: Ana as admin, a persona for each other staff role, the demo drivers (idempotent).
 
     Ana holds every competence in both municipalities (illustrative designations), so the demo walks through
     issuing and deciding; the law still refuses her judging her own auto or her own first-instance decision.
@@ -60,15 +71,25 @@ async def seed(settings: Settings) -> list[str]:
             actor="demo",
             registration="0001",
         )
-        held = {(row.act, row.municipality) for row in await authorities_of(session=session,
-                                                                             staff_member_id=member.id or 0)}
-        for place in settings.municipalities.values():
-            for act in ACT_KINDS:
-                if (act, place.slug) not in held:
-                    await grant_authority(session=session, member=member, act=act, municipality=place, actor="demo",
-                                          designation_kind="Portaria", designation_number="1/2026 (ilustrativa)",
-                                          designation_on=dt.date(2026, 1, 2))
+        await _designate(session, settings, member, ACT_KINDS)
+        for persona, role, acts in ROLE_PERSONAS:
+            staff = await add_staff(session=session, telegram_user_id=persona.user_id, role=role, actor="demo",
+                                    name=f"{persona.first_name} {persona.last_name or ''}".strip(),
+                                    registration=f"000{persona.user_id % 10}")
+            await _designate(session, settings, staff, acts)
         return await seed_drivers(session=session, settings=settings, today=municipal_today(settings.tz, now=utcnow()))
+
+
+async def _designate(session: AsyncSession, settings: Settings, member: StaffMember, acts: Iterable[ActKind]) -> None:
+    """Designate the member, in every municipality, for the acts not yet held (illustrative designations)."""
+    held = {(row.act, row.municipality) for row in await authorities_of(session=session,
+                                                                         staff_member_id=member.id or 0)}
+    for place in settings.municipalities.values():
+        for act in acts:
+            if (act, place.slug) not in held:
+                await grant_authority(session=session, member=member, act=act, municipality=place, actor="demo",
+                                      designation_kind="Portaria", designation_number="1/2026 (ilustrativa)",
+                                      designation_on=dt.date(2026, 1, 2))
 
 
 async def run_demo(

@@ -173,6 +173,27 @@ DEFAULT_PERSONAS: tuple[Persona, ...] = (
         role_label="Servidora da prefeitura",
         username="ana_prefeitura",
     ),
+    Persona(
+        user_id=700000004,
+        first_name="Clara",
+        last_name="Rocha",
+        phone="+5565999110004",
+        role_label="Atendente da prefeitura",
+    ),
+    Persona(
+        user_id=700000005,
+        first_name="Inês",
+        last_name="Campos",
+        phone="+5565999110005",
+        role_label="Fiscal de posturas e de transporte",
+    ),
+    Persona(
+        user_id=700000006,
+        first_name="Otávio",
+        last_name="Reis",
+        phone="+5565999110006",
+        role_label="Ouvidor",
+    ),
 )
 
 UserRef = User | Persona | int

@@ -20,6 +20,7 @@ from handlers.chat import (
     delivery_refusals,  # /entregas: refusals at a delivery in person (CP Art. 25, 26, 34 §3)
     drivers,  # /situacao, /vincular, /desvincular (Lei 1.533/2020)
     follow,  # /acompanhar
+    human_contact,  # "Falar com uma pessoa" (/ajuda, "Não entendi")
     my_data,  # /meusdados
     notice_decision,  # /defesas → the decision
     notice_deliveries,  # /entregas
@@ -47,7 +48,7 @@ from handlers.chat.private import only_private_chats
 AREAS: tuple[ModuleType, ...] = (
     start, representation, ombudsman, follow, my_data, staff_queue, broadcasts, reminders, drivers, notices,
     notice_issue, notice_deliveries, notice_delivery_date, notice_link, notice_filings, notice_decision,
-    notice_diligencia, staff_notices, delivery_refusals, sentences,
+    notice_diligencia, staff_notices, delivery_refusals, sentences, human_contact,
     console_link, city,
 )
 

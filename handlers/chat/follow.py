@@ -36,19 +36,11 @@ from models.cases.tables import CaseStatus, EventKind, Satisfaction
 from models.cases.timeline import CaseNotFound
 from models.cases.views import CaseView
 from models.columns import utcnow
+from models.days_left import days_left_words
 from models.invalid_input import InvalidInput
 
 FORM = "complemento"
 LIST_LIMIT = 10
-
-
-def days_left_text(tr: Translator, days: int) -> str:
-    """Days left in words: "3 days left", "last day", "2 days late"."""
-    if days > 0:
-        return tr.ngettext("{n} day left", "{n} days left", days).format(n=days)
-    if days == 0:
-        return tr._("last day")
-    return tr.ngettext("{n} day late", "{n} days late", -days).format(n=-days)
 
 
 def kind_label(tr: Translator, view: CaseView) -> str:
@@ -74,7 +66,7 @@ def render_case(view: CaseView, tr: Translator, *, today: dt.date, staff: bool =
         due = view.complement_due_on if view.status is CaseStatus.AWAITING_COMPLEMENT else view.due_on
         if due is not None:
             label = tr._("Answer from you by") if view.status is CaseStatus.AWAITING_COMPLEMENT else tr._("Due by")
-            lines.append(f"<b>{esc(label)}:</b> {esc(tr.date(due))} ({esc(days_left_text(tr, (due - today).days))})")
+            lines.append(f"<b>{esc(label)}:</b> {esc(tr.date(due))} ({esc(days_left_words(tr, due, today=today))})")
     if staff:
         lines.append(f"<b>{esc(tr._('Author'))}:</b> " + (
             esc(tr._("Author {code} (identity restricted)").format(code=view.author.label)) if view.author.restricted
@@ -135,7 +127,7 @@ async def show_list(update: Update, context: BalcaoContext, *, edit: bool = Fals
         status = tr._(STATUS_LABELS[line.status])
         detail = f"{esc(line.protocol)} — {esc(status)}"
         if line.is_open:
-            detail += f" ({esc(days_left_text(tr, (line.next_date - today).days))})"
+            detail += f" ({esc(days_left_words(tr, line.next_date, today=today))})"
         text_lines.append("• " + detail)
         rows.append([(line.protocol, f"acomp:case:{line.id}")])
     text_lines += ["", tr._("Press a case to see its timeline.")]

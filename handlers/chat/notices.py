@@ -22,6 +22,7 @@ from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.replies import answer_query, esc, keyboard, menu_row, reply
 from models.columns import utcnow
+from models.days_left import days_left_words
 from models.deadlines import Window, WindowRole
 from models.notices.delivery import (
     DeliveryError,
@@ -45,6 +46,7 @@ from models.notices.tables import (
 )
 from models.notices.windows import NO_DEPOSIT
 from models.rulebooks.catalogue import CP, LAW_TITLES
+from models.rulebooks.deadline_rules import unit_phrase
 from notifications.notice_messages import FILING_LABELS, TYPE_LABELS, ciencia_data, money
 from notifications.telegram_text import small
 
@@ -67,15 +69,6 @@ CIENCIA_HOW = {
 
 def _law(notice: Notice) -> str:
     return LAW_TITLES.get(notice.rulebook, notice.rulebook)
-
-
-def _days_left(tr: Translator, final: dt.date, today: dt.date) -> str:
-    left = (final - today).days
-    if left < 0:
-        return tr._("ended")
-    if left == 0:
-        return tr._("last day today")
-    return tr.ngettext("{n} day left", "{n} days left", left).format(n=left)
 
 
 def stage_label(view: NoticeView, tr: Translator) -> str:
@@ -113,8 +106,15 @@ def citizen_windows(windows: tuple[Window, ...]) -> list[Window]:
 def _window_line(window: Window, tr: Translator, today: dt.date, notice: Notice) -> str:
     what = tr._(window.rule.description)
     line = tr._("• {what}: until {date} — {left}").format(
-        what=esc(what), date=tr.date(window.final_date), left=_days_left(tr, window.final_date, today))
-    return line + small(f"{_law(notice)}, {window.rule.article}")
+        what=esc(what), date=tr.date(window.final_date), left=days_left_words(tr, window.final_date, today=today))
+    # issue 20 §3: the PDF's "30 dias corridos" and "faltam 34 dias" agree once the count's start is said
+    result = window.result
+    why = tr._("{length} counted from {start}").format(
+        length=unit_phrase(tr, result.reading.unit, result.length), start=tr.short_date(result.start))
+    if result.moved:
+        why += "; " + tr._("the last day fell on a day without office hours, so it moved to the next business "
+                           "day")
+    return line + f"\n  <i>{esc(why)}</i>" + small(f"{_law(notice)}, {window.rule.article}")
 
 
 def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
@@ -158,6 +158,17 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
         lines.append("")
         lines.append(tr._("<b>Deadlines</b>"))
         lines += [_window_line(window, tr, today, notice) for window in windows]
+    elif view.after_ciencia:  # issue 20 §3: before the ciência, what opens after it (the dates come with it)
+        lines += ["", tr._("<b>After the ciência</b> (when you confirm you received it, or count as notified):")]
+        lines += [tr._("• {what}: {length}").format(
+            what=esc(tr._(window.rule.description)),
+            length=unit_phrase(tr, window.result.reading.unit, window.result.length))
+            + small(f"{_law(notice)}, {window.rule.article}") for window in citizen_windows(view.after_ciencia)]
+    if view.payment_later is not None:  # issue 20 §3: the payment stays visible after a defence decision
+        later = view.payment_later
+        lines.append(tr._("• {what}: {length}, counted from the ciência of the final decision").format(
+            what=esc(tr._(later.rule.description)), length=unit_phrase(tr, later.unit, later.length))
+            + small(f"{_law(notice)}, {later.rule.article}"))
     if view.art42_from is not None:
         lines.append(tr._("The decision on your complaint was due by {date}. You may appeal now, as if your "
                           "complaint had been rejected.").format(
@@ -214,7 +225,7 @@ async def show_list(update: Update, context: BalcaoContext, *, edit: bool = Fals
             line += " · " + tr._("fine paid")
         if governing is not None and view.can_file is not None:
             line += "\n  " + tr._("until {date} ({left})").format(
-                date=tr.short_date(governing.final_date), left=_days_left(tr, governing.final_date, today))
+                date=tr.short_date(governing.final_date), left=days_left_words(tr, governing.final_date, today=today))
         lines.append(line)
         rows.append([(view.notice.number, f"ntc:show:{view.notice.id}")])
     lines.append("")

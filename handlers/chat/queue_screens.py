@@ -13,14 +13,16 @@ from telegram import InputFile, Update
 from core.i18n import N_
 from handlers import log_context
 from handlers.chat.context import BalcaoContext, city_today
-from handlers.chat.follow import days_left_text, render_case
+from handlers.chat.follow import render_case
 from handlers.chat.replies import acknowledge, esc, keyboard, menu_row, respond
 from models.cases.access import CaseNotReadable
 from models.cases.handling import staff_case, staff_queue, staff_queue_size
 from models.cases.labels import OMBUDSMAN_TYPE_LABELS
+from models.cases.ombudsman_reach import unread_for_admin, unread_restricted_text
 from models.cases.tables import CaseAttachment, CaseKind, CaseStatus, Outcome
 from models.cases.timeline import CaseNotFound
 from models.cases.views import CaseView
+from models.days_left import days_words
 from models.people import PermissionDenied, Role
 
 PHOTO_TYPES = frozenset({"image/jpeg", "image/png"})
@@ -60,15 +62,19 @@ async def show_queue(update: Update, context: BalcaoContext, *, edit: bool = Fal
             page = min(max(0, page), max(0, (total - 1) // PAGE))
             items = await staff_queue(session=session, telegram_user_id=context.person.telegram_user_id,
                                       today=city_today(context), limit=PAGE, offset=page * PAGE)
+            unread = await unread_for_admin(session=session, telegram_user_id=context.person.telegram_user_id,
+                                            deployment=list(context.deployment_settings.municipalities))
     except PermissionDenied:
         await refuse_not_staff(update, context)
         return
+    waiting = [esc(unread_restricted_text(tr, count=count, city=context.settings.municipalities[slug].name))
+               for slug, count in unread.items()]  # L13460 Art. 10 §7: how many, never what
     if not items:
-        await respond(update, context, tr._("Nothing pending in your queue."), markup=keyboard([menu_row(context)]),
-                      edit=edit)
+        await respond(update, context, "\n\n".join([*waiting, tr._("Nothing pending in your queue.")]),
+                      markup=keyboard([menu_row(context)]), edit=edit)
         return
     first, last = page * PAGE + 1, page * PAGE + len(items)
-    lines = [tr._("<b>Pending cases</b> (nearest deadline first)"),
+    lines = [*waiting, tr._("<b>Pending cases</b> (nearest deadline first)"),
              tr.ngettext("{count} case in your queue; here {first} to {last}.",
                          "{count} cases in your queue; here {first} to {last}.", total).format(
                  count=tr.number(total), first=tr.number(first), last=tr.number(last)), ""]
@@ -91,7 +97,7 @@ async def show_queue(update: Update, context: BalcaoContext, *, edit: bool = Fal
             flags.append(tr._("waiting for the author"))
         lines.append(
             f"• <b>{esc(item.protocol)}</b> · {esc(label)} · {esc(tr.short_date(item.due_on))} "
-            f"({esc(days_left_text(tr, item.days_left))})" + (f" · {esc(', '.join(flags))}" if flags else "")
+            f"({esc(days_words(tr, item.days_left))})" + (f" · {esc(', '.join(flags))}" if flags else "")
         )
         # the first page keeps the short form (notifications link to pend:case:<id>)
         rows.append([(item.protocol, f"pend:case:{item.id}" + (f":{page + 1}" if page else ""))])

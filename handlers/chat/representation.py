@@ -46,6 +46,7 @@ from models.cases.filing import (
 from models.cases.limits import CaseLimits
 from models.cases.ride_hailing import find_reported_vehicle
 from models.cases.tables import Relation
+from models.cases.territory import check_within
 from models.columns import utcnow
 from models.invalid_input import InvalidInput
 from models.rulebooks.catalogue import CP, L1533, get_infraction
@@ -185,6 +186,9 @@ def _ask_where(turn: Turn) -> Question:
 
 
 def _location(lat: float, lon: float, turn: Turn) -> Answer:
+    book = L1533 if turn.data.get("kind") == "app" else CP  # the case goes where its law is in force
+    city = turn.context.deployment_settings.municipalities.with_rulebook(book) or turn.settings.municipality
+    check_within(city, lat, lon)  # CF Art. 30 I: refused at this step, named, nothing else lost
     return Answer({"place_text": None, "lat": lat, "lon": lon}, note=turn.tr._("📍 Location received."),
                   note_markup=ReplyKeyboardRemove())
 

@@ -15,6 +15,7 @@ from telegram.ext import Application, CallbackQueryHandler
 from core.i18n import N_
 from handlers.chat import ombudsman, representation
 from handlers.chat.context import BalcaoContext
+from handlers.chat.human_contact import menu_and_human_row
 from handlers.chat.replies import answer_query, esc, keyboard, menu_row, reply
 from models.cases.sentence_forms import Guess, guess_form
 from models.cases.tables import OmbudsmanType
@@ -76,8 +77,9 @@ async def on_accept(update: Update, context: BalcaoContext) -> None:
     sentence = _quoted(update)
     await answer_query(update, context)
     if sentence is None or form not in ("rep", "ouv"):
-        await reply(update, context, context.tr._("I did not understand. Choose an option below, or send /ajuda."),
-                    markup=keyboard([menu_row(context)]))
+        await reply(update, context,
+                    context.tr._("I did not understand. Choose an option below, or talk to a person at the city hall."),
+                    markup=keyboard([menu_and_human_row(context)]))
         return
     if form == "rep":
         await representation.start_from_sentence(update, context, sentence, arg)

@@ -17,6 +17,7 @@ from handlers.chat.deep_links import find_deep_link
 from handlers.chat.follow import show_case
 from handlers.chat.forms import FORMS, active_draft, edited_message
 from handlers.chat.greetings import is_greeting
+from handlers.chat.human_contact import menu_and_human_row, person_contact_lines
 from handlers.chat.menus import publish_person_menu, publish_staff_menu
 from handlers.chat.replies import MENU_DATA, answer_query, esc, keyboard, menu_row, reply
 from handlers.chat.sentences import offer_form
@@ -86,12 +87,12 @@ async def greet(update: Update, context: BalcaoContext) -> None:
 
 @chat_command("ajuda", aliases=("help",), description=N_("How to use Balcão"), menu_label=N_("Help"), order=90)
 async def help_command(update: Update, context: BalcaoContext) -> None:
-    """``/ajuda``: what each command does."""
+    """``/ajuda``: short — how to move around, then whom to reach at the city hall (issue 20 §3)."""
     tr = context.tr
-    commands = public_commands() + (staff_commands() if context.person.is_staff else [])
-    lines = [tr._("<b>How to use Balcão</b>"), tr._("Press the buttons, or send one of these commands:"), ""]
-    lines += [f"/{c.name} — {esc(tr._(c.description))}" for c in commands]
-    lines += ["", tr._("/cancelar stops what you are doing at any time.")]
+    lines = [tr._("<b>How to use Balcão</b>"),
+             tr._("Press the buttons of the menu. The / button beside the text box lists every command."),
+             tr._("/cancelar stops what you are doing at any time."), "",
+             *person_contact_lines(context)]
     await reply(update, context, "\n".join(lines), markup=keyboard([menu_row(context)]))
 
 
@@ -216,8 +217,8 @@ async def free_input(update: Update, context: BalcaoContext) -> None:
     await reply(
         update,
         context,
-        context.tr._("I did not understand. Choose an option below, or send /ajuda."),
-        markup=keyboard([menu_row(context)]),
+        context.tr._("I did not understand. Choose an option below, or talk to a person at the city hall."),
+        markup=keyboard([menu_and_human_row(context)]),
     )
 
 
@@ -227,7 +228,7 @@ async def unknown_command(update: Update, context: BalcaoContext) -> None:
         update,
         context,
         context.tr._("I do not know that command. Choose an option below, or send /ajuda."),
-        markup=keyboard([menu_row(context)]),
+        markup=keyboard([menu_and_human_row(context)]),
     )
 
 

@@ -29,6 +29,7 @@ from models.cases.tables import (
     OmbudsmanType,
     Relation,
 )
+from models.cases.territory import check_within
 from models.cases.timeline import AUTHOR_ACTOR, notify_staff, record_event
 from models.invalid_input import InvalidInput
 from models.open311.tables import Open311Submission
@@ -334,6 +335,7 @@ async def file_representation(
     if CP not in settings.rulebooks:
         raise InvalidInput(N_("Representations under the Código de Posturas are not available in this city."))
     check_representation(form, evidence_later=origin is not None)
+    check_within(settings.municipality, form.place.latitude, form.place.longitude)  # CF Art. 30 I; CP Art. 1
     case = _new_case(
         CaseKind.REPRESENTATION,
         now=now,
@@ -380,6 +382,7 @@ async def file_ride_hailing_report(
     reason = RIDE_HAILING_BY_KEY.get(form.reason)
     if reason is None:
         raise InvalidInput(N_("Please choose what the driver did."))
+    check_within(settings.municipality, form.place.latitude, form.place.longitude)  # CF Art. 30 I; L1533 Art. 1
     registered = form.driver_id is not None
     case = _new_case(
         CaseKind.RIDE_HAILING,

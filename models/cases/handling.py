@@ -137,7 +137,8 @@ class Decision:
 
 
 async def staff_actor(
-    *, session: AsyncSession, telegram_user_id: int, allowed: frozenset[Role], municipality: str | None
+    *, session: AsyncSession, telegram_user_id: int, allowed: frozenset[Role], municipality: str | None,
+    prefer: Role | None = None,
 ) -> StaffActor:
     """Check the caller's role in a municipality now and return who they are.
 
@@ -146,12 +147,20 @@ async def staff_actor(
         telegram_user_id: the caller.
         allowed: roles that may act (admins always may).
         municipality: the case's municipality (a role is held in one; CF Art. 30), or :data:`ANY_MUNICIPALITY`.
+        prefer: a role the caller holds in that very municipality that counts there over a deployment-wide one
+            (the Ombudsman's, for a restricted complaint).
 
     Raises:
         PermissionDenied: not active staff there with an allowed role.
     """
     role = await require_role(session=session, telegram_user_id=telegram_user_id, allowed=allowed,
                               municipality=municipality)
+    if prefer is not None and role is not prefer:
+        # Lei 13.460/2017 Art. 10 §7: an admin everywhere who is also this city's Ombudsman reads its restricted
+        # complaints as its Ombudsman — the queue lists them by that role (cases_visible_to), so it opens them too.
+        held = await staff_roles(session=session, telegram_user_id=telegram_user_id)
+        if held.get(municipality) is prefer:
+            role = prefer
     members = (
         await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == telegram_user_id,
                                                      StaffMember.active == True)  # noqa: E712
@@ -163,12 +172,13 @@ async def staff_actor(
 
 
 async def _acting(*, session: AsyncSession, telegram_user_id: int, case: Case) -> StaffActor:
-    if restricted_to_ombudsman(case):  # before the role check, so a clerk learns nothing from a 403
+    prefer = Role.OMBUDSMAN if restricted_to_ombudsman(case) else None
+    if prefer is not None:  # before the role check, so a clerk learns nothing from a 403
         _may_open(case, await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF,
-                                          municipality=case.municipality))
+                                          municipality=case.municipality, prefer=prefer))
     return await staff_actor(
         session=session, telegram_user_id=telegram_user_id, allowed=frozenset({HANDLING_ROLE[case.kind]}),
-        municipality=case.municipality,
+        municipality=case.municipality, prefer=prefer,
     )
 
 
@@ -256,7 +266,8 @@ async def staff_case(
     """
     case = await get_case(session=session, case_id=case_id, protocol=protocol)
     actor = await staff_actor(session=session, telegram_user_id=telegram_user_id, allowed=ALL_STAFF,
-                              municipality=case.municipality)
+                              municipality=case.municipality,
+                              prefer=Role.OMBUDSMAN if restricted_to_ombudsman(case) else None)
     _may_open(case, actor, identity_proven=identity_proven)
     return await case_view_for(session=session, case=case, viewer_role=actor.role)
 

@@ -14,15 +14,15 @@ from collections import Counter
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import and_, func, true
+from sqlalchemy import ColumnElement, and_, func, true
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from models.cases.handling import queue_deadline
+from models.cases.handling import cases_visible_to, queue_deadline
 from models.cases.tables import FINAL_STATUSES, Case, CaseStatus
 from models.notices.tables import DeliveryState, Notice, NoticeDelivery
 from models.outbox import OutboxMessage, OutboxStatus
-from models.people import Role
+from models.people import Role, staff_roles
 
 OUTBOX_DAYS = 14
 OUTBOX_SHOWN = (OutboxStatus.SENT, OutboxStatus.UNREACHABLE, OutboxStatus.FAILED)
@@ -48,7 +48,7 @@ class Dashboard:
 
 
 async def dashboard(*, session: AsyncSession, today: dt.date, now: dt.datetime, tz: ZoneInfo,
-                    municipalities: tuple[str, ...] | None = None) -> Dashboard:
+                    municipalities: tuple[str, ...] | None = None, reader: int | None = None) -> Dashboard:
     """Read the dashboard's figures (a handful of grouped queries; no row is loaded for the open counts).
 
     Args:
@@ -58,8 +58,13 @@ async def dashboard(*, session: AsyncSession, today: dt.date, now: dt.datetime, 
         tz: the deployment's time zone.
         municipalities: only these municipalities' cases and notices (the outbox is the deployment's, one queue for
             every municipality); ``None``: every one.
+        reader: the staff member's Telegram id: the case figures count only the cases they may open (their
+            role's queue per municipality; a restricted complaint only for the Ombudsman, L13460 Art. 10 §7), as
+            their lists show them (issue 20 §1). ``None``: every case.
     """
-    places = true() if municipalities is None else col(Case.municipality).in_(municipalities)
+    places: ColumnElement[bool] = true() if municipalities is None else col(Case.municipality).in_(municipalities)
+    if reader is not None:
+        places = and_(places, cases_visible_to(await staff_roles(session=session, telegram_user_id=reader)))
     still_open = and_(places, col(Case.status).not_in([s.value for s in FINAL_STATUSES]))
     grouped = (await session.exec(
         select(Case.handling_role, Case.status, func.count()).where(still_open)

@@ -66,6 +66,7 @@ from models.notices.authority import access_issue, past_issue_limit
 from models.notices.chain import ISSUED, append_event, elements_digest
 from models.notices.codes import code_hash, format_code, new_code
 from models.notices.delivery import start_delivery
+from models.notices.optin import person_by_cpf
 from models.notices.pdf import PdfContext, money_of, render_notice_pdf
 from models.notices.platform_delivery import start_platform_delivery
 from models.notices.recidivism import Recidivism, find_recidivism
@@ -281,36 +282,46 @@ def drawn_up_moment(data: NoticeInput, settings: Settings) -> dt.datetime:
     return local.astimezone(dt.UTC)
 
 
-async def resolve_person(*, session: AsyncSession, data: NoticeInput) -> tuple[int | None, list[Problem]]:
-    """The person to deliver to: given by id or Telegram id, else found by a CPF the city hall has verified.
+async def resolve_person(
+    *, session: AsyncSession, data: NoticeInput, optin_cpf: bool = True
+) -> tuple[int | None, bool, list[Problem]]:
+    """The person to deliver to: given by id or Telegram id, else found by CPF.
 
-    A CPF is verified when a driver linked their account to the registry (``models.drivers``). The CPF someone
-    types at the electronic opt-in is only their word: anyone could type a neighbour's and receive their notices
-    (name, CPF, address) and, for Lei 1.533, a tacit ciência in their place. So a notice addressed by that CPF
-    goes to the staff list, which names the person who claimed it (:func:`models.notices.delivery.cpf_claimant`)
-    for staff to link after checking (:func:`models.notices.delivery.link_person`).
+    A CPF is verified when a driver linked their account to the registry (``models.drivers``). Otherwise the one
+    person who registered the CPF at an active electronic opt-in receives the notice in their chat at once
+    (issue 20 §1, ``BALCAO_OPTIN_CPF_DELIVERY=chat``, ``docs/LEGAL-CHOICES.md`` #71), whichever entry point issues
+    it; the issue event records that the person came from their own word. With ``staff`` (``optin_cpf`` False)
+    that CPF only suggests the person on the staff list (:func:`models.notices.delivery.cpf_claimant`), linked
+    after checking (:func:`models.notices.delivery.link_person`). Two people claiming one CPF find nobody.
+
+    Returns:
+        The person's id (or None), whether it was found by a CPF claimed at opt-in, and the problems.
     """
     if data.person_id is not None:
         if await session.get(Person, data.person_id) is None:
-            return None, [Problem("person_id", N_("There is no person {id}"), params={"id": data.person_id})]
-        return data.person_id, []
+            return None, False, [Problem("person_id", N_("There is no person {id}"),
+                                         params={"id": data.person_id})]
+        return data.person_id, False, []
     if data.person_telegram_id is not None:
         person = (
             await session.exec(select(Person).where(Person.telegram_user_id == data.person_telegram_id))
         ).first()
         if person is None:
-            return None, [Problem("person_telegram_id",
-                                  N_("Nobody with Telegram id {id} has talked to the bot yet"),
-                                  params={"id": data.person_telegram_id})]
-        return person.id, []
+            return None, False, [Problem("person_telegram_id",
+                                         N_("Nobody with Telegram id {id} has talked to the bot yet"),
+                                         params={"id": data.person_telegram_id})]
+        return person.id, False, []
     document = data.offender_document
     if document and len(document) == 11:
         driver = (
             await session.exec(select(Driver).where(Driver.cpf == document, col(Driver.person_id).is_not(None)))
         ).first()
         if driver is not None:
-            return driver.person_id, []
-    return None, []
+            return driver.person_id, False, []
+        claimant = await person_by_cpf(session=session, cpf=document) if optin_cpf else None
+        if claimant is not None:
+            return claimant, True, []
+    return None, False, []
 
 
 ILLUSTRATIVE_FINE = N_("Demonstration: the unit values are illustrative, this is not a real fine.")
@@ -491,6 +502,7 @@ class PreparedNotice:
     consequences: tuple[Consequence, ...]
     recidivism_of: Notice | None = None  # the earlier notice of the same nature the recidivism rests on
     infraction_on: dt.date | None = None
+    person_by_optin_cpf: bool = False  # the person is the one who typed the CPF at opt-in (LEGAL-CHOICES #71)
 
 
 async def prepare(
@@ -520,7 +532,8 @@ async def prepare(
         raise NoticeRefused([Problem("drawn_up_on", N_("The day and hour it is drawn up are in the future"),
                                      articles["drawn_up_on"])])
     infraction = get_infraction(data.infraction_code)
-    person_id, person_problems = await resolve_person(session=session, data=data)
+    person_id, by_optin_cpf, person_problems = await resolve_person(
+        session=session, data=data, optin_cpf=settings.optin_cpf_delivery == "chat")
     if person_problems:
         raise NoticeRefused(person_problems)
     preliminar = None
@@ -549,7 +562,7 @@ async def prepare(
     rests_on = recidivism.earlier or (recidivism.warned_by if not fine.warning else None)
     return PreparedNotice(infraction=infraction, drawn_up_at=drawn_up_at, person_id=person_id,
                           recidivist=recidivism.recidivist, fine=fine, consequences=consequences,
-                          recidivism_of=rests_on, infraction_on=given_on)
+                          recidivism_of=rests_on, infraction_on=given_on, person_by_optin_cpf=by_optin_cpf)
 
 
 def committed_on(notice: Notice, settings: Settings) -> dt.date:
@@ -673,6 +686,7 @@ async def issue_notice(
         "pdf_sha256": notice.pdf_sha256,
         "signed_by": issuer_telegram_id,
         **({"late_confirmed": True} if late is not None else {}),
+        **({"person_by_optin_cpf": True} if ready.person_by_optin_cpf else {}),
     })
     await record(session=session, actor=actor, action="notice.issue", entity="notice", entity_id=str(notice.id),
                  details={"number": notice.number, "type": notice.type.value, "infraction": notice.infraction_code,

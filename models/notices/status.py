@@ -25,11 +25,14 @@ from models.notices.tables import (
 )
 from models.notices.windows import (
     ActWindows,
+    LaterTerm,
     art42_appeal_from,
     decision_due,
     decision_windows,
     first_instance_windows,
     governing,
+    opened_by_ciencia,
+    payment_after_final,
     vista_windows,
 )
 from models.payments.recording import payment_of
@@ -69,6 +72,8 @@ class NoticeView:
     refusal: FilingRefused | None
     art42_from: dt.date | None = None
     paid: NoticePayment | None = None  # the fine's payment (CP Art. 34 IV): no payment window is left
+    after_ciencia: tuple[Window, ...] = ()  # before the ciência: what it will open (lengths; issue 20 §3)
+    payment_later: LaterTerm | None = None  # a defence decided, the process going on: the payment still to come
 
     @property
     def pending_filing(self) -> NoticeFiling | None:
@@ -146,6 +151,10 @@ async def notice_view(*, session: AsyncSession, settings: Settings, notice: Noti
         refusal=refusal,
         art42_from=art42_from,
         paid=paid,
+        after_ciencia=opened_by_ciencia(notice=notice, settings=settings, calendar=calendar, on=today)
+        if notice.stage is NoticeStage.AWAITING_CIENCIA else (),
+        payment_later=payment_after_final(notice=notice, settings=settings)
+        if notice.stage in (NoticeStage.DECIDED, NoticeStage.APPEALED) and paid is None else None,
     )
 
 

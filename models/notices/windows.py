@@ -43,7 +43,7 @@ from models.deadlines import (
 from models.notices.tables import CienciaKind, FilingKind, Notice, NoticeDelivery, NoticeFiling
 from models.notices.tables import NoticeType as Kind
 from models.rulebooks.catalogue import CP, L1533
-from models.rulebooks.deadline_rules import DeadlineChoices, get_rule
+from models.rulebooks.deadline_rules import DeadlineChoices, DeadlineRule, Unit, get_rule
 
 NO_DEPOSIT = N_("No deposit is needed to appeal: the deposit of half the fine of Art. 46 is not required "
                 "(STF Súmula Vinculante 21).")
@@ -86,15 +86,31 @@ def edital_ciencia(*, notice: Notice, published_on: dt.date, settings: Settings,
     return published_on
 
 
+def _served_as(notice: Notice) -> NoticeType:
+    """What a notice is served as, delivered in person, by post or in the bot (an edital is apart)."""
+    if notice.rulebook == L1533:
+        return NoticeType.NOTIFICACAO_PENALIDADE
+    return NoticeType.NOTIFICACAO_PRELIMINAR if notice.type is Kind.PRELIMINAR else NoticeType.AUTO_DE_INFRACAO
+
+
 def _served(notice: Notice, delivery: NoticeDelivery) -> tuple[NoticeType, dt.date]:
     assert delivery.ciencia_on is not None
-    if notice.rulebook == L1533:
-        return NoticeType.NOTIFICACAO_PENALIDADE, delivery.ciencia_on
-    if notice.type is Kind.PRELIMINAR:
-        return NoticeType.NOTIFICACAO_PRELIMINAR, delivery.ciencia_on
-    if delivery.ciencia_kind is CienciaKind.EDITAL and delivery.edital_published_on is not None:
+    if (notice.rulebook != L1533 and notice.type is not Kind.PRELIMINAR
+            and delivery.ciencia_kind is CienciaKind.EDITAL and delivery.edital_published_on is not None):
         return NoticeType.EDITAL, delivery.edital_published_on
-    return NoticeType.AUTO_DE_INFRACAO, delivery.ciencia_on
+    return _served_as(notice), delivery.ciencia_on
+
+
+def opened_by_ciencia(
+    *, notice: Notice, settings: Settings, calendar: BusinessCalendar, on: dt.date
+) -> tuple[Window, ...]:
+    """The defence windows the notice's ciência will open, counted as if it were on ``on`` (issue 20 §3).
+
+    Shown before the ciência by their lengths only ("depois da ciência: 10 dias úteis para a defesa"): the dates
+    exist once the ciência does (L9784 Art. 26 §1 V: the intimação says what the person may do, and by when).
+    """
+    return applicable_windows(notice_type=_served_as(notice), rulebook=notice.rulebook, start=on, calendar=calendar,
+                              choices=choices_for(notice, settings))
 
 
 def first_instance_windows(
@@ -120,6 +136,26 @@ def decision_windows(
     kind = NoticeType.DECISAO_DEFINITIVA if final else NoticeType.DECISAO
     return applicable_windows(notice_type=kind, rulebook=notice.rulebook, start=delivery.ciencia_on,
                               calendar=calendar, choices=choices_for(notice, settings))
+
+
+@dataclass(frozen=True, slots=True)
+class LaterTerm:
+    """A deadline whose start has not come yet, by its length (its date comes with that start)."""
+
+    rule: DeadlineRule
+    length: int
+    unit: Unit
+
+
+def payment_after_final(*, notice: Notice, settings: Settings) -> LaterTerm:
+    """The payment that follows the final decision (CP Art. 47 I; L1533 Art. 13 XXIII).
+
+    Shown while the process goes on, so that a decided defence does not hide that the fine will be due (issue 20 §3).
+    """
+    rule = get_rule("cp-47-1-pagamento" if notice.rulebook == CP else "l1533-13xxiii-pagamento-final")
+    choices = choices_for(notice, settings)
+    reading = choices.selected(rule)
+    return LaterTerm(rule=rule, length=choices.length(reading), unit=reading.unit)
 
 
 def _windows_of(rule_id: str, *, start: dt.date, choices: DeadlineChoices,

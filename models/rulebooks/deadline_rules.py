@@ -301,7 +301,7 @@ RULES: Final[tuple[DeadlineRule, ...]] = (
         id="cp-24-defesa-notificacao",
         rulebook=CP,
         article="Art. 24; Art. 25, VI",
-        description=N_("Defence, explanations or payment, by the deadline written on the preliminary notice"),
+        description=N_("Defence, explanations or payment, by the deadline written on this notice"),
         obliged=Obliged.PARTY,
         readings=_one(D, None, S.CIENCIA_NOTIFICACAO, length_setting="cp_notice_defence_days"),
         source="B1.1",
@@ -580,7 +580,7 @@ RULES: Final[tuple[DeadlineRule, ...]] = (
         id="l1533-13xxiii-pagamento",
         rulebook=L1533,
         article="Art. 13, XXIII",
-        description=N_("Payment of the fine, by the deadline the notice sets"),
+        description=N_("Payment of the fine, by the deadline this auto de infração sets"),
         obliged=Obliged.PARTY,
         readings=_one(
             D,
@@ -595,7 +595,7 @@ RULES: Final[tuple[DeadlineRule, ...]] = (
         id="l1533-13xxiii-pagamento-final",
         rulebook=L1533,
         article="Art. 13, XXIII",
-        description=N_("Payment of the fine after the final decision, by the deadline the notice sets"),
+        description=N_("Payment of the fine after the final decision, by the deadline the auto de infração sets"),
         obliged=Obliged.PARTY,
         readings=_one(
             D,

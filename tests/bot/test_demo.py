@@ -7,9 +7,10 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.sandbox.demo import STAFF_PERSONA, run_demo
+from bot.sandbox.demo import ROLE_PERSONAS, STAFF_PERSONA, run_demo
 from bot.sandbox.state import DEFAULT_PERSONAS
 from core.settings import Settings
+from models.people import Role
 
 
 async def _wait_for_text(http: aiohttp.ClientSession, root: str, user_id: int, needle: str) -> dict[str, Any]:
@@ -50,6 +51,13 @@ async def test_the_demo_serves_the_web_chat_and_the_bot_answers_each_persona(dem
                                  json={"user_id": STAFF_PERSONA.user_id, "text": "/start"}) as sent:
                 assert sent.status == 200
             await _wait_for_text(http, root, STAFF_PERSONA.user_id, "O que você quer fazer?")
+            # issue 20 §1: a persona for each staff role, an Ombudsman among them, each staff in the demo
+            for persona, _role, _acts in ROLE_PERSONAS:
+                async with http.post(f"{root}/sandbox/send",
+                                     json={"user_id": persona.user_id, "text": "/pendencias"}) as sent:
+                    assert sent.status == 200
+                await _wait_for_text(http, root, persona.user_id, "Nada pendente na sua fila")
+            assert {role for _persona, role, _acts in ROLE_PERSONAS} == {Role.CLERK, Role.INSPECTOR, Role.OMBUDSMAN}
     finally:
         stop.set()
         await asyncio.wait_for(demo, timeout=30)

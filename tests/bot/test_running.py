@@ -45,6 +45,8 @@ async def test_run_polls_answers_and_exits_cleanly_on_sigterm(emulator: Any, tmp
             process.kill()
     assert process.returncode == 0, stderr.decode()
     assert "stopped" in stderr.decode()
+    # issue 20 §1: nobody may read a restricted complaint there (L13460 Art. 10 §7), said at start
+    assert "municipality nova-xavantina has no Ombudsman" in stderr.decode()
     assert "alembic" not in stderr.decode()  # its INFO lines stay below BALCAO_LOG_LIBRARY_LEVEL
 
 

@@ -18,7 +18,7 @@ def test_a_request_for_complementacao_has_the_question_the_date_the_days_and_an_
     rendered = render_case_update(payload, translator("pt_BR"))
     assert "Qual é o endereço &lt;do&gt; posto?" in rendered.text
     assert "segunda-feira, 23 de março de 2026" in rendered.text and "faltam 21 dias" in rendered.text
-    assert "Decreto 9.492/2018, Art. 18" in rendered.text
+    assert "Lei nº 9.784/1999, Art. 39 e 40" in rendered.text and "Decreto" not in rendered.text  # issue 20 §3
     assert rendered.buttons[0] == [("Responder agora", "acomp:compl:7")]
 
 

@@ -261,7 +261,7 @@ def test_a_daily_reminder_sent_after_its_deadline_reads_as_overdue() -> None:
         on_time = render("driver.obligation", payload, translator("en")).text
     with time_machine.travel(dt.datetime(2026, 3, 17, 12, tzinfo=CUIABA), tick=False):
         late = render("driver.obligation", payload, translator("en")).text
-    assert "today is the last day" in on_time and on_time.endswith("<i>Lei 1.533/2020, Art. 9º</i>")
+    assert "(last day today)" in on_time and on_time.endswith("<i>Lei 1.533/2020, Art. 9º</i>")
     assert "ended on Monday, March 16, 2026" in late
 
 

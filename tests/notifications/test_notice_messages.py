@@ -89,6 +89,6 @@ def test_the_reminder_counts_the_days_left_at_send_time() -> None:
     payload = {"notice_id": 1, "number": "AI-2026-000001", "rule": "cp-37-reclamacao",
                "final_date": (today + dt.timedelta(days=3)).isoformat()}
     text = render(REMINDER, payload, translator("pt_BR")).text
-    assert "faltam 3 dias" in text and "Reclamação contra a ação dos fiscais" in text and "Art. 37" in text
+    assert "⏰ Faltam 3 dias" in text and "Reclamação contra a ação dos fiscais" in text and "Art. 37" in text
     payload["final_date"] = today.isoformat()
     assert "Hoje é o último dia" in render(REMINDER, payload, translator("pt_BR")).text

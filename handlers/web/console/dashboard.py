@@ -14,6 +14,7 @@ from handlers.web.console.labels import STATUS_NAMES
 from handlers.web.console.rendering import render
 from handlers.web.console.staff import staff_of
 from handlers.web.keys import SETTINGS
+from models.cases.ombudsman_reach import restricted_waiting_unread, unread_restricted_text
 from models.columns import utcnow
 from models.console.dashboard import OUTBOX_SHOWN, dashboard
 from models.outbox import OutboxStatus
@@ -41,7 +42,10 @@ async def home(request: web.Request) -> web.Response:
     settings = request.config_dict[SETTINGS]
     async with db(request)() as session:
         figures = await dashboard(session=session, today=city_today(request), now=utcnow(), tz=settings.tz,
-                                  municipalities=staff.shown)
+                                  municipalities=staff.shown, reader=staff.telegram_user_id)
+        # L13460 Art. 10 §7: an admin learns only that restricted complaints wait for an Ombudsman, never what
+        unread = await restricted_waiting_unread(
+            session=session, municipalities=[slug for slug, role in staff.roles if role is Role.ADMIN])
     queue_rows = [(f"{tr._(QUEUE_NAMES[role])} · {tr._(STATUS_NAMES[status])}", count)
                   for (role, status), count in sorted(figures.open_by_queue.items())]
     series = [tr._(OUTBOX_NAMES[status]) for status in OUTBOX_SHOWN]
@@ -52,4 +56,6 @@ async def home(request: web.Request) -> web.Response:
         "title": tr._("Dashboard"), "figures": figures, "queue_rows": queue_rows,
         "queue_chart": horizontal(queue_rows), "outbox_chart": grouped_columns(days, series), "series": series,
         "days": days, "share": None if share is None else round(share * 100),
+        "unread_restricted": [unread_restricted_text(tr, count=count, city=settings.municipalities[slug].name)
+                              for slug, count in unread.items()],
     })

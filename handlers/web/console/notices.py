@@ -15,6 +15,7 @@ from typing import Any
 from aiohttp import web
 
 from core.i18n import N_
+from handlers.web.console.delivery_links import claimants_of
 from handlers.web.console.forms import city_today, db, form_text, typed_day
 from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.infractions import ISSUERS, choice, code_label, found, issuing_rulebooks, named, no_match
@@ -300,7 +301,9 @@ async def deliveries(request: web.Request) -> web.Response:
     """Documents to deliver in person, by post or by edital (CP Art. 36; L1533 Art. 22 §1), oldest first."""
     return render(request, "deliveries.html", {
         "title": staff_of(request).tr._("Deliveries to make"), "items": await _deliveries(request),
+        "claimants": await claimants_of(request, await _deliveries(request)),
         "today": city_today(request), "error": "", "done": request.query.get("feito") == "1",
+        "linked": request.query.get("vinculada") == "1",
         "delivery_means": delivery_means,  # each act cites its own law (CP Art. 36; L1533 Art. 22 §1)
         "platform_items": await _platform_deliveries(request), "platform_means": MEANS_LABELS,
         "refusals_for": REFUSALS_FOR, "refusal_labels": REFUSAL_LABELS, "refusal_articles": REFUSAL_ARTICLES,
@@ -354,7 +357,9 @@ async def record_delivery(request: web.Request) -> web.StreamResponse:
 async def _deliveries_refused(request: web.Request, text: str) -> web.Response:
     return render(request, "deliveries.html", {
         "title": staff_of(request).tr._("Deliveries to make"), "items": await _deliveries(request),
-        "today": city_today(request), "error": text, "done": False, "delivery_means": delivery_means,
+        "claimants": await claimants_of(request, await _deliveries(request)),
+        "today": city_today(request), "error": text, "done": False, "linked": False,
+        "delivery_means": delivery_means,
         "platform_items": await _platform_deliveries(request), "platform_means": MEANS_LABELS,
         "refusals_for": REFUSALS_FOR, "refusal_labels": REFUSAL_LABELS, "refusal_articles": REFUSAL_ARTICLES,
     }, status=422)

@@ -29,6 +29,7 @@ from models.cases.attachments import AttachmentRefused, check_before_download
 from models.cases.limits import CaseLimits
 from models.cases.protocol import PROTOCOL_PATTERN, normalize_protocol
 from models.cases.receipt_pdf import signed_receipt
+from models.cases.territory import PlaceOutside
 from models.columns import utcnow
 from models.invalid_input import InvalidInput
 from models.open311.jurisdiction import Jurisdiction
@@ -300,6 +301,8 @@ async def create_request(request: web.Request) -> web.Response:
         try:
             filed = await post_request(session=session, client=client, service=service, request=posted,
                                        now=utcnow(), settings=settings)
+        except PlaceOutside as exc:  # the fields it is about, named (issue 20 §3)
+            raise Open311Error(400, f"lat, long: {exc.render(tr)}") from None
         except InvalidInput as exc:
             raise Open311Error(400, exc.render(tr)) from None
         except TooManyPosts as exc:

@@ -44,7 +44,7 @@ async def test_following_cases(emulator: Any, bot_app: Any, settings: Settings, 
     joao = Talk(emulator, emulator.add_user(JOAO, "João", language_code="en"))
     listing = await joao.send("/acompanhar", "Your cases")
     assert mine.protocol in listing.text and theirs.protocol not in listing.text
-    assert "Waiting for more information from you (" in listing.text and "days late)" in listing.text
+    assert "Waiting for more information from you (" in listing.text and "days ago)" in listing.text  # issue 19 §2
     detail = await joao.press(listing, f"acomp:case:{mine.id}", mine.protocol)
     assert "Answer from you by" in detail.text and "Qual é o endereço do posto?" in detail.text
     await joao.send(f"/acompanhar {theirs.protocol.lower()}", "I found no case of yours with that number")

@@ -34,6 +34,15 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
     clara_user = emulator.add_user(810102, "Clara", language_code="pt-br")
     maria, clara = Talk(emulator, maria_user), Talk(emulator, clara_user)
 
+    # Staff issue an auto addressed by CPF before Maria accepts electronic notices: it waits on the paper list
+    await clara.send("/start", "O que você quer fazer?")
+    async with sessions() as session:
+        await add_staff(session=session, telegram_user_id=clara_user.id, role=Role.CLERK, name="Clara", actor="test")
+        await designate(session, settings, clara_user.id, "primeira_instancia")  # CP Art. 40: the Chefe
+        issued = await issue(session, settings, cp_auto(), now=utcnow())  # signed by the designated inspector
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+    notice_id = issued.notice.id
+
     # Opt-in from the deep link: terms → CPF → summary → confirmation
     terms = await maria.send("/start optin", "Receber notificações aqui")
     assert "Tomo ciência" in terms.text and "30 dias" in terms.text and "Termos versão" in terms.text
@@ -43,15 +52,8 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
     assert asked.message_id != summary.message_id
     accepted = await maria.press(summary, "opt:send", "Pronto!")
 
-    # Staff issue an auto addressed by CPF. The CPF Maria typed is only her word: /entregas suggests her, and
-    # Clara addresses the notice to her; it goes to Maria in the bot, with the PDF
-    await clara.send("/start", "O que você quer fazer?")
-    async with sessions() as session:
-        await add_staff(session=session, telegram_user_id=clara_user.id, role=Role.CLERK, name="Clara", actor="test")
-        await designate(session, settings, clara_user.id, "primeira_instancia")  # CP Art. 40: the Chefe
-        issued = await issue(session, settings, cp_auto(), now=utcnow())  # signed by the designated inspector
-        delivery = (await session.exec(select(NoticeDelivery))).one()
-    notice_id = issued.notice.id
+    # Maria typed that CPF at opt-in: /entregas suggests her, and Clara addresses the notice to her; it goes to
+    # Maria in the bot, with the PDF
     listing = await clara.send("/entregas", "Notificações a entregar")
     detail = await clara.press_and_edit(listing, f"ent:dlv:{delivery.id}", "informou este CPF como seu")
     confirm = await clara.press(detail, f"lnk:sug:{notice_id}:{maria_user.id}",
@@ -225,3 +227,24 @@ async def test_staff_give_vista_and_order_a_diligencia_in_defesas_cp_art_40_par_
         assert stored is not None and stored.vista_first_on is not None and stored.diligencia_done_at is not None
         kinds = [event.kind for event in await events_of(session=session, notice_id=issued.notice.id)]
     assert kinds[-3:] == ["vista", "diligencia", "diligencia.done"]
+
+
+async def test_a_notice_issued_to_the_cpf_typed_at_opt_in_arrives_in_the_chat_at_once(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """Issue 20 §1: Carlos accepted the terms and typed his CPF; an auto issued to that CPF reaches his chat."""
+    carlos_user = emulator.add_user(810301, "Carlos", language_code="pt-br")
+    carlos = Talk(emulator, carlos_user)
+    terms = await carlos.send("/start optin", "Receber notificações aqui")
+    await carlos.press_and_edit(terms, "ntc:optin:yes", "CPF")
+    summary = await carlos.send("529.982.247-25", "Confirme")
+    await carlos.press_and_edit(summary, "ntc:optin:confirm", "Pronto!")
+    async with sessions() as session:  # the staff API, the console and the CLI all issue through issue_notice
+        issued = await issue(session, settings, cp_auto(offender_name="Carlos Souza"), now=utcnow())
+    assert issued.notice.person_id is not None
+    await deliver(settings, sessions, emulator)
+    delivered = await emulator.wait_for_message(carlos_user.id, lambda m: "Tomo ciência" in (m.text or ""), after=0)
+    assert issued.notice.number in delivered.text
+    await emulator.wait_for_message(carlos_user.id, lambda m: m.document is not None, after=0)
+    ack = await carlos.press(delivered, _button(delivered, "notif:ciencia:"), "Recebimento registrado")
+    assert "Art. 278, §2º" in ack.text

@@ -81,7 +81,7 @@ async def test_an_ombudsman_case_from_filing_to_rating(
 
         await deliver(settings, sessions, emulator)
         asked = await emulator.wait_for_message(JOAO, lambda m: "needs more information" in (m.text or ""), after=0)
-        assert "Qual é o endereço do posto de saúde?" in asked.text and "Decreto 9.492/2018" in asked.text
+        assert "Qual é o endereço do posto de saúde?" in asked.text and "Decreto" not in asked.text  # issue 20 §3
         answer = await joao.press(asked, f"acomp:compl:{case.id}", "Type your answer")
         assert answer
         await joao.photo(png(), "File received (1 of 5)")

@@ -172,3 +172,50 @@ async def test_a_case_from_open311_without_evidence_tells_the_clerk_to_ask_for_i
     queue = await clara.send("/pendencias", "Pending cases")
     opened = await clara.press(queue, f"pend:case:{cases[-1].id}", cases[-1].protocol)
     assert "Evidence: none was sent: ask for it before deciding (Código de Posturas, Art. 31)" in opened.text
+
+
+async def test_the_ombudsman_of_the_city_opens_the_restricted_complaint_the_queue_lists(
+    emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    """Issue 20 §1: the admin of the deployment, named the city's Ombudsman, saw the complaint listed and opening
+    it said "Esse caso não existe" (the deployment-wide admin role counted there, which reads no restricted case)."""
+    ombudsman_id = 850105
+    async with sessions() as session:
+        session.add(Person(telegram_user_id=JOAO, chat_id=JOAO, first_name="João", locale="pt_BR"))
+        session.add(Person(telegram_user_id=ombudsman_id, chat_id=ombudsman_id, first_name="Olga", locale="pt_BR"))
+        await session.commit()
+        await add_staff(session=session, telegram_user_id=ombudsman_id, role=Role.ADMIN, name="Olga", actor="test")
+        await add_staff(session=session, telegram_user_id=ombudsman_id, role=Role.OMBUDSMAN, name="Olga",
+                        actor="test", municipality=settings.municipality_slug)
+        joao = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
+        assert joao.id is not None
+        filed = await file_ombudsman_case(session=session, person_id=joao.id, form=ombudsman(restricted=True),
+                                          now=utcnow(), settings=settings)
+    olga = Talk(emulator, emulator.add_user(ombudsman_id, "Olga", language_code="pt-br"))
+    queue = await olga.send("/pendencias", filed.protocol)
+    opened = await olga.press(queue, f"pend:case:{filed.case_id}", "João Batista Pereira")
+    assert "não existe" not in opened.text and filed.protocol in opened.text
+    await olga.press(opened, f"pend:take:{filed.case_id}", "agora é seu")  # and acts on it as its Ombudsman
+
+
+async def test_without_an_ombudsman_the_admin_is_told_a_restricted_complaint_waits_and_nothing_of_it(
+    emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
+) -> None:
+    """Issue 20 §1: João's restricted complaint was in no list and "Caso não encontrado" for the admin, unknown to
+    all. Now the admin learns that one waits and what to do, never its protocol or content (L13460 Art. 10 §7)."""
+    admin_id = 850106
+    async with sessions() as session:
+        session.add(Person(telegram_user_id=JOAO, chat_id=JOAO, first_name="João", locale="pt_BR"))
+        session.add(Person(telegram_user_id=admin_id, chat_id=admin_id, first_name="Ana", locale="pt_BR"))
+        await session.commit()
+        await add_staff(session=session, telegram_user_id=admin_id, role=Role.ADMIN, name="Ana", actor="test")
+        joao = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
+        assert joao.id is not None
+        filed = await file_ombudsman_case(session=session, person_id=joao.id, form=ombudsman(restricted=True),
+                                          now=utcnow(), settings=settings)
+    ana = Talk(emulator, emulator.add_user(admin_id, "Ana", language_code="pt-br"))
+    queue = await ana.send("/pendencias", "identidade restrita")
+    city = settings.municipalities[settings.municipality_slug].name
+    assert f"1 manifestação com identidade restrita aguarda em {city}, que não tem Ouvidor" in queue.text
+    assert "python -m bot staff add ID --role ombudsman" in queue.text
+    assert filed.protocol not in queue.text and "João" not in queue.text

@@ -4,6 +4,7 @@ from typing import Any
 
 import pytest
 
+from handlers.chat.human_contact import HUMAN_DATA
 from handlers.chat.replies import MENU_DATA
 from tests.auxil.case_chat import Talk
 
@@ -18,7 +19,7 @@ async def test_an_unknown_command_gets_a_short_answer_and_the_menu_button(
     maria = Talk(emulator, emulator.add_user(871001, "Maria", language_code=language_code))
     answer = await maria.send("/xyz", expected)
     assert "/ajuda" in answer.text
-    assert maria.buttons(answer) == [MENU_DATA]
+    assert maria.buttons(answer) == [MENU_DATA, HUMAN_DATA]  # the human contact beside the menu (issue 20 §3)
 
 
 async def test_a_known_command_is_not_also_answered_as_unknown(emulator: Any, bot_app: Any) -> None:

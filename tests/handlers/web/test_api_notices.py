@@ -112,10 +112,10 @@ async def test_a_clerk_decides_a_reclamacao(
     client: TestClient, session: AsyncSession, settings: Settings
 ) -> None:
     maria = await person(session, 9001, "Maria")
-    await opted_in(session, maria.id, cpf=MARIA_CPF)
     issued = await (await client.post("/api/notices", json=BODY, headers=_headers(INES))).json()
     delivery_id = issued["deliveries"][0]["id"]
-    # her CPF typed at opt-in is only her word: staff see her suggested and link her
+    await opted_in(session, maria.id, cpf=MARIA_CPF)
+    # she typed the notice's CPF at opt-in after it was issued: staff see her suggested and link her
     [listed] = (await (await client.get("/api/notices/deliveries", headers=_headers(CLARA))).json())["deliveries"]
     assert listed["cpf_claimant_telegram_id"] == 9001
     linked = await client.post("/api/notices/AI-2026-000001/person", json={"person_telegram_id": 9001},

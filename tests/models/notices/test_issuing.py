@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from core.i18n import translator
 from core.settings import Settings, load_settings
 from models.drivers.tables import Driver
+from models.notices.chain import events_of
 from models.notices.codes import code_hash
 from models.notices.delivery import cpf_claimant, staff_list
 from models.notices.issuing import NoticeRefused
@@ -190,16 +191,17 @@ async def test_an_opted_in_person_gets_the_notice_in_the_bot_as_a_mandatory_mess
     assert delivery.state is DeliveryState.ELECTRONIC and message.dedupe_key == delivery.outbox_key
 
 
-async def test_the_person_is_found_by_a_verified_cpf_and_a_cpf_typed_at_opt_in_is_only_suggested(
+async def test_a_notice_to_a_cpf_registered_at_opt_in_goes_to_that_persons_chat_at_once(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
-    """Maria typed her CPF at opt-in: only her word, so the notice waits for staff, who see her suggested."""
+    """Issue 20 §1: Maria typed her CPF at opt-in; an auto issued to that CPF reaches her chat, not paper."""
     by_optin = await issue(session, settings, cp_auto(offender_document=MARIA_CPF), now=NOW)
-    assert by_optin.notice.person_id is None and await outbox(session, "notice.delivery") == []
-    [item] = await staff_list(session=session)
-    assert item.delivery.staff_reason is StaffReason.NO_PERSON
-    claimant = await cpf_claimant(session=session, notice=by_optin.notice)
-    assert claimant is not None and claimant.id == cast.maria.id
+    assert by_optin.notice.person_id == cast.maria.id
+    [message] = await outbox(session, "notice.delivery")
+    assert message.person_id == cast.maria.id and message.mandatory
+    assert await staff_list(session=session) == []
+    [issued] = [e for e in await events_of(session=session, notice_id=by_optin.notice.id or 0) if e.kind == "issued"]
+    assert issued.data["person_by_optin_cpf"] is True  # the chain says the person came from their own word
     session.add(Driver(municipality="sapezal", cpf=JOAO_CPF, name="João", cnh_number="1", cnh_category="B",
                        cnh_issued_on=dt.date(2010, 1, 1), person_id=cast.joao.id))
     await session.commit()
@@ -207,6 +209,19 @@ async def test_the_person_is_found_by_a_verified_cpf_and_a_cpf_typed_at_opt_in_i
     assert by_driver.notice.person_id == cast.joao.id
     by_telegram = await issue(session, settings, cp_auto(offender_document=None, person_telegram_id=9002), now=NOW)
     assert by_telegram.notice.person_id == cast.joao.id
+
+
+async def test_with_optin_cpf_delivery_staff_a_cpf_typed_at_opt_in_is_only_suggested(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """LEGAL-CHOICES #71's alternative: the CPF typed at opt-in only suggests the person to staff."""
+    cautious = settings.model_copy(update={"optin_cpf_delivery": "staff"})
+    by_optin = await issue(session, cautious, cp_auto(offender_document=MARIA_CPF), now=NOW)
+    assert by_optin.notice.person_id is None and await outbox(session, "notice.delivery") == []
+    [item] = await staff_list(session=session)
+    assert item.delivery.staff_reason is StaffReason.NO_PERSON
+    claimant = await cpf_claimant(session=session, notice=by_optin.notice)
+    assert claimant is not None and claimant.id == cast.maria.id
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ from models.notices.tables import DeliveryState, FilingOutcome, Notice, NoticeDe
 from models.outbox import OutboxMessage
 from tests.auxil.case_people import NOW, Cast, make_cast, representation
 from tests.auxil.console import sign_in
-from tests.auxil.notices import cp_auto, designate, issue, opted_in
+from tests.auxil.notices import MARIA_CPF, cp_auto, designate, issue, opted_in
 
 CLARA, OTAVIO = 7101, 7103
 TODAY = NOW + dt.timedelta(hours=1)
@@ -205,3 +205,50 @@ async def test_a_lei_1533_auto_past_90_days_is_issued_in_the_console_only_when_c
     issued = await client.post("/painel/notificacoes/nova", data={**form, "confirm_late": "sim"},
                                allow_redirects=False)
     assert issued.status == 303, await issued.text()
+
+
+async def test_a_notice_issued_in_the_console_to_a_cpf_registered_at_opt_in_goes_to_that_persons_chat(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    """Issue 20 §1: the clerk types only the CPF; Maria registered it at opt-in, so the auto reaches her chat."""
+    async with sessions() as session:
+        await opted_in(session, cast.maria.id, cpf=MARIA_CPF, now=NOW)
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    issued = await client.post("/painel/notificacoes/nova", data={
+        "csrf": csrf, "type": "auto", "rulebook": "nx-posturas", "infraction_code": "CP-I-1",
+        "offender_name": "Maria Aparecida da Silva", "offender_document": "529.982.247-25",
+        "place": "Rua 7 de Setembro, 200", "drawn_up_on": "2026-03-02", "drawn_up_time": "10:30",
+        "facts": "Terreno com mato alto."}, allow_redirects=False)
+    assert issued.status == 303, await issued.text()
+    async with sessions() as session:
+        notice = (await session.exec(select(Notice))).one()
+        queued = (await session.exec(select(OutboxMessage).where(OutboxMessage.person_id == cast.maria.id))).all()
+        delivery = (await session.exec(select(NoticeDelivery))).one()
+    assert notice.person_id == cast.maria.id and [m.kind for m in queued] == ["notice.delivery"]
+    assert delivery.state is DeliveryState.ELECTRONIC  # not the paper list ("A notificação não tem endereço")
+    assert "Nada a entregar" in await (await client.get("/painel/entregas")).text()
+
+
+async def test_the_console_links_a_waiting_notice_to_the_person_who_claimed_its_cpf(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    """The console offers "Vincular a Maria" where the chat's /entregas does; the notice then goes to her chat."""
+    async with sessions() as session:
+        issued = await issue(session, settings, cp_auto(), now=NOW)  # before Maria accepted: the paper list
+        await opted_in(session, cast.maria.id, cpf=MARIA_CPF, now=NOW)
+    csrf = await sign_in(client, sessions, settings, CLARA)
+    page = await (await client.get("/painel/entregas")).text()
+    assert "Vincular a Maria" in page and "informou este CPF como seu" in page
+    linked = await client.post(f"/painel/entregas/vincular/{issued.notice.id}", data={"csrf": csrf},
+                               allow_redirects=False)
+    assert linked.status == 303 and linked.headers["Location"] == "/painel/entregas?vinculada=1"
+    async with sessions() as session:
+        notice = await session.get(Notice, issued.notice.id)
+        queued = (await session.exec(select(OutboxMessage).where(OutboxMessage.person_id == cast.maria.id))).all()
+        audit = (await session.exec(select(AuditEvent).where(AuditEvent.action == "notice.link_person"))).one()
+    assert notice is not None and notice.person_id == cast.maria.id and len(queued) == 1
+    assert audit.actor == f"staff:{CLARA}"
+    again = await client.post(f"/painel/entregas/vincular/{issued.notice.id}", data={"csrf": csrf})
+    assert again.status == 409  # already linked: nobody claims it any more, nothing changes
+    forged = await client.post(f"/painel/entregas/vincular/{issued.notice.id}", data={})
+    assert forged.status in (403, 400)

@@ -24,6 +24,7 @@ from models.cases.filing import file_ombudsman_case, file_representation
 from models.cases.handling import decide
 from models.cases.tables import Case, Outcome
 from models.outbox import OutboxMessage, OutboxStatus
+from models.people import StaffMember
 from tests.auxil.case_people import ANA, NOW, Cast, make_cast, ombudsman, representation
 from tests.auxil.console import sign_in
 from tests.auxil.notices import cp_auto, issue
@@ -79,7 +80,7 @@ async def test_the_dashboard_counts_and_draws_readable_charts(
     await sign_in(client, sessions, settings, CLARA)
     page = await (await client.get("/painel/")).text()
     assert ("Representações (atendentes) · Novo", "2") in _cells(page)
-    assert ("Ouvidoria · Novo", "1") in _cells(page)
+    assert not [cell for cell in _cells(page) if cell[0].startswith("Ouvidoria")]  # not hers to open (issue 20 §1)
     overdue = re.search(r"<h2>Atrasados</h2><p class=\"big[^\"]*\">(\d+)</p>", page)
     assert overdue is not None and overdue.group(1) == "1"
     assert "100 %" in page and "1 de 1 caso encerrado" in page  # archived within its deadline
@@ -199,3 +200,24 @@ async def test_xlsx_export_writes_a_fine_as_a_number_and_codes_by_their_names(
         strings = book.read("xl/sharedStrings.xml").decode() if "xl/sharedStrings.xml" in book.namelist() else ""
     assert "awaiting_ciencia" not in sheet + strings and "nx-posturas" not in sheet + strings
     assert "Multa (R$)" in sheet + strings
+
+
+async def test_the_dashboard_counts_only_what_its_reader_may_open_and_tells_the_admin_who_is_missing(
+    client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
+) -> None:
+    """Issue 20 §1: "Ouvidoria · Novo: 1" was counted for everyone while the complaint opened for nobody."""
+    protocols = await _seed(sessions, settings, cast)
+    await sign_in(client, sessions, settings, OTAVIO)
+    assert ("Ouvidoria · Novo", "1") in _cells(await (await client.get("/painel/")).text())  # the Ombudsman's
+    await sign_in(client, sessions, settings, ADMIN)
+    page = await (await client.get("/painel/")).text()
+    assert not [cell for cell in _cells(page) if cell[0].startswith("Ouvidoria")]  # L13460 Art. 10 §7
+    assert "sem Ouvidor" not in page and "não tem Ouvidor" not in page  # Otávio reads it
+    async with sessions() as session:
+        otavio = (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == OTAVIO))).one()
+        otavio.active = False
+        session.add(otavio)
+        await session.commit()
+    page = await (await client.get("/painel/")).text()
+    assert "1 manifestação com identidade restrita aguarda em Sapezal, que não tem Ouvidor" in page
+    assert protocols["ouv"] not in page and "João" not in page  # how many, never what
