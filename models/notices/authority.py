@@ -25,17 +25,18 @@ from core.i18n import N_
 from core.municipalities import ActKind
 from core.settings import Settings
 from models.authorities import ActAuthor, NotCompetent, competent_author, holders_of
+from models.calendar import BusinessCalendar
+from models.deadlines import compute_deadline
 from models.notices.tables import FilingKind, Notice, NoticeFiling
 from models.people import Person, Role, StaffMember
 from models.rulebooks.catalogue import CP, LAW_TITLES
+from models.rulebooks.deadline_rules import DeadlineChoices
 
 ACT_OF_FILING: dict[FilingKind, ActKind] = {
     FilingKind.DEFESA: "primeira_instancia",
     FilingKind.RECLAMACAO: "primeira_instancia",  # CP Art. 40
     FilingKind.RECURSO: "segunda_instancia",  # CP Art. 43, 45
 }
-ISSUE_LIMIT_DAYS = 90
-"""Lei 1.533 Art. 22 §1: the notice is delivered within 90 days of the auto's drawing up."""
 
 IMPEDED_AUTUANTE = "Lei 9.784/1999, Art. 18, I; CF, Art. 37"
 IMPEDED_FIRST_INSTANCE = "Lei 9.784/1999, Art. 13, II e Art. 56, §1º"
@@ -158,9 +159,18 @@ async def access_issue(*, session: AsyncSession, settings: Settings, telegram_us
                    "designated here."))
 
 
-def past_issue_limit(*, rulebook: str, drawn_up_at: dt.datetime, now: dt.datetime) -> dt.date | None:
-    """The last day of Lei 1.533 Art. 22 §1 (90 days from the drawing up) when it is already past, else None."""
+def past_issue_limit(*, rulebook: str, drawn_up_at: dt.datetime, now: dt.datetime,
+                     settings: Settings) -> dt.date | None:
+    """The last day of Lei 1.533 Art. 22 §1 (90 days from the drawing up) when it is already past, else None.
+
+    Counted as every deadline is (rule ``l1533-22-entrega``, the reading from the lavratura, as the console's
+    delivery list counts it): in days from the drawing-up day in the municipality's time, that day not counted,
+    the 90th day included to its end, moved to the next business day when the office is closed on it (CC Art.
+    132 caput and §1; Lei 9.784/1999 Art. 66 §1). Not 90 × 24 hours from the hour of the drawing up.
+    """
     if rulebook == CP:
         return None
-    last = drawn_up_at + dt.timedelta(days=ISSUE_LIMIT_DAYS)
-    return last.date() if now > last else None
+    lavratura = drawn_up_at.astimezone(settings.tz).date()
+    last = compute_deadline(rule_id="l1533-22-entrega", start=lavratura, calendar=BusinessCalendar.from_settings(
+        settings), choices=DeadlineChoices.from_settings(settings), reading="lavratura").final_date
+    return last if now.astimezone(settings.tz).date() > last else None

@@ -209,24 +209,37 @@ async def cast_and_clock(session: AsyncSession, settings: Settings) -> None:
 async def test_l1533_art_22_par_1_an_auto_past_90_days_asks_for_confirmation(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
-    """Drawn up 2/3/2026 9:30: the 90 days end 31/5 at that hour; on 1/6 the issue is refused unless confirmed."""
+    """Drawn up Mon 2/3/2026 9:30: the 90 days (CC Art. 132: 2/3 not counted) end Sun 31/5, a day the office is
+    closed, so Mon 1/6 (§1; the console's delivery list counts the same); on Tue 2/6 the issue is refused unless
+    confirmed."""
     await cast_and_clock(session, settings)
-    on_day_90 = await issue(session, settings, l1533_auto(), now=at_cuiaba(dt.date(2026, 5, 31), 9),
-                            late_confirmed=False)
-    assert on_day_90.notice.id is not None
+    on_the_last_day = await issue(session, settings, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 1), 17),
+                                  late_confirmed=False)
+    assert on_the_last_day.notice.id is not None
     with pytest.raises(NoticeRefused) as late:
-        await issue(session, settings, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 1)), late_confirmed=False)
+        await issue(session, settings, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 2)), late_confirmed=False)
     [problem] = late.value.problems
     assert problem.citation == "Lei nº 1.533/2020 (Sapezal), Art. 22, §1º"
-    assert "91" in problem.render(translator("pt_BR")) and "Confirme" in problem.render(translator("pt_BR"))
-    confirmed = await issue(session, settings, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 1)), late_confirmed=True)
+    assert "92" in problem.render(translator("pt_BR")) and "Confirme" in problem.render(translator("pt_BR"))
+    confirmed = await issue(session, settings, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 2)), late_confirmed=True)
     event = next(e for e in await events_of(session=session, notice_id=confirmed.notice.id or 0) if e.kind == "issued")
     assert event.data["late_confirmed"] is True
     strict = settings.model_copy(update={"l1533_issue_limit": "refuse"})
     with pytest.raises(NoticeRefused):
-        await issue(session, strict, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 1)), late_confirmed=True)
+        await issue(session, strict, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 2)), late_confirmed=True)
     # the Código de Posturas sets no such limit
     assert (await issue(session, settings, cp_auto(), now=at_cuiaba(dt.date(2026, 12, 1)), late_confirmed=False)).pdf
+
+
+async def test_l1533_art_22_par_1_the_90th_day_is_counted_whole_not_by_the_hour(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """Drawn up Mon 2/3/2026 9:30: issued on Mon 1/6 at 17:00 with BALCAO_L1533_ISSUE_LIMIT=refuse, it is in
+    time (the last day, CC Art. 132 §1). Counting 90 × 24 hours from 9:30 refused a lawful act as late."""
+    await cast_and_clock(session, settings)
+    strict = settings.model_copy(update={"l1533_issue_limit": "refuse"})
+    issued = await issue(session, strict, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 1), 17), late_confirmed=False)
+    assert issued.notice.id is not None and issued.pdf
 
 
 async def test_a_notice_issued_before_signers_were_recorded_says_it_is_unsigned(
