@@ -9,8 +9,9 @@ each refusal names its article.
   Prefeito or the authority the law names (CP Art. 43, 45). The appeal's decision cannot be delegated (Lei 9.784
   Art. 13 II): only a member who holds the second-instance competence himself decides it.
 - Impediment (Lei 9.784 Art. 18 I; CF Art. 37, impessoalidade): the autuante does not judge a filing against
-  their own auto; the first-instance decider does not decide the appeal against their own decision (the appeal
-  goes to another, superior authority: Lei 9.784 Art. 56 §1; CP Art. 43).
+  their own auto, nor the agent who signed the notificação preliminar it follows; the first-instance decider
+  does not decide the appeal against their own decision (the appeal goes to another, superior authority: Lei
+  9.784 Art. 56 §1; CP Art. 43).
 - Motivation (CP Art. 41; Lei 9.784 Art. 50): reasons shorter than ``BALCAO_DECISION_MIN_REASONS`` are refused.
 """
 
@@ -66,11 +67,30 @@ async def access_decision(*, session: AsyncSession, settings: Settings, filing: 
     if notice.issuer_telegram_id == telegram_user_id:
         raise NotCompetent(N_("You drew up this notice, so you cannot judge a filing against it: another "
                                "authority decides."), citation=IMPEDED_AUTUANTE)
+    if telegram_user_id in await preliminar_signers(session=session, notice=notice):
+        raise NotCompetent(N_("You drew up the preliminary notice this auto follows, so you cannot judge a filing "
+                               "against the auto: another authority decides."), citation=IMPEDED_AUTUANTE)
     if act == "segunda_instancia" and telegram_user_id in await first_instance_deciders(session=session,
                                                                                        notice_id=notice.id or 0):
         raise NotCompetent(N_("You decided the first instance of this notice, so you cannot decide the appeal "
                                "against your own decision."), citation=IMPEDED_FIRST_INSTANCE)
     return author
+
+
+async def preliminar_signers(*, session: AsyncSession, notice: Notice) -> set[int]:
+    """Who signed the notificação preliminar an auto follows (CP Art. 28–29): a party to the same act.
+
+    The auto that follows a preliminar punishes the infraction that agent found and intimated (Art. 24, 29): a
+    reclamação against the auto is "contra a ação dos agentes fiscais" (Art. 40) that includes theirs, so they have
+    an interest in the matter (Lei 9.784 Art. 18 I; CF Art. 37) whoever signed the auto
+    (``docs/LEGAL-CHOICES.md`` #69).
+    """
+    if notice.preliminar_id is None:
+        return set()
+    preliminar = await session.get(Notice, notice.preliminar_id)
+    if preliminar is None or preliminar.issuer_telegram_id is None:
+        return set()
+    return {preliminar.issuer_telegram_id}
 
 
 async def first_instance_deciders(*, session: AsyncSession, notice_id: int) -> set[int]:
@@ -101,6 +121,7 @@ async def deciders_to_warn(*, session: AsyncSession, notice: Notice, filing: Not
     deciders = set(await holders_of(session=session, municipality=notice.municipality,
                                     act=ACT_OF_FILING[filing.kind]))
     deciders.discard(notice.issuer_telegram_id or 0)
+    deciders -= await preliminar_signers(session=session, notice=notice)
     if filing.kind is FilingKind.RECURSO:
         deciders -= await first_instance_deciders(session=session, notice_id=notice.id or 0)
     if not deciders:

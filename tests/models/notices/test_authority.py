@@ -13,12 +13,13 @@ from core.i18n import translator
 from core.municipalities import CP_TITLE, L1533_TITLE
 from core.settings import Settings
 from models.authorities import ActAuthor, NotCompetent, grant_authority
+from models.notices.authority import deciders_to_warn
 from models.notices.chain import events_of
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import FilingRefused, decide_filing, file_filing
 from models.notices.issuing import NoticeRefused, issue_notice, signature_line
 from models.notices.tables import FilingOutcome, Notice, NoticeDelivery
-from models.people import Role, StaffMember, add_staff
+from models.people import Person, Role, StaffMember, add_staff
 from models.rulebooks.catalogue import CP, LAW_TITLES
 from notifications.notice_messages import render_decision
 from tests.auxil.notices import (
@@ -27,6 +28,7 @@ from tests.auxil.notices import (
     PREFEITO,
     cast,
     cp_auto,
+    cp_preliminar,
     designate,
     issue,
     l1533_auto,
@@ -73,6 +75,33 @@ async def test_l9784_art_18_the_autuante_cannot_decide_the_reclamacao_against_th
                                   outcome=FilingOutcome.DENIED, text=REASONS, decider_telegram_id=CHEFE,
                                   now=at_cuiaba(dt.date(2026, 4, 9)))
     assert decided.decider is not None and decided.decider["name"] == "Carlos Chefe"
+
+
+async def test_l9784_art_18_the_agent_of_the_preliminar_cannot_decide_the_reclamacao_against_the_auto(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """CP Art. 28–29, 40: the Chefe, also designated to inspect, signed the notificação preliminar; the auto that
+    follows it is signed by Inês. The reclamação against the auto is against his own action too: impeded (Lei 9.784
+    Art. 18 I; CF Art. 37), and he is not the one warned that it is due (LEGAL-CHOICES #69)."""
+    await cast_and_clock(session, settings)
+    preliminar = await issue(session, settings, cp_preliminar(person_id=cast.maria.id),
+                             now=at_cuiaba(dt.date(2026, 3, 3), 11), signer=CHEFE)
+    auto = await issue(session, settings, cp_auto(person_id=cast.maria.id, preliminar_id=preliminar.notice.id),
+                       now=at_cuiaba(dt.date(2026, 4, 6), 11))
+    await _ack_last(session, settings, cast.maria.id, dt.date(2026, 4, 6))
+    assert auto.notice.id is not None
+    filing = await file_filing(session=session, settings=settings, notice_id=auto.notice.id,
+                               person_id=cast.maria.id, text="Não sou a proprietária.",
+                               now=at_cuiaba(dt.date(2026, 4, 7)))
+    assert filing.id is not None
+    with pytest.raises(FilingRefused) as impeded:
+        await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+                            text=REASONS, decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 4, 9)))
+    assert "Art. 18, I" in impeded.value.citation
+    assert "preliminary notice this auto follows" in impeded.value.render(translator("en"))
+    chefe = (await session.exec(select(Person).where(Person.telegram_user_id == CHEFE))).first()
+    warned = await deciders_to_warn(session=session, notice=auto.notice, filing=filing)
+    assert chefe is not None and chefe.id not in warned
 
 
 async def test_cp_art_40_a_clerk_without_the_heads_competence_does_not_decide(
