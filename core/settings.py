@@ -196,6 +196,12 @@ class Settings(BaseSettings):
         description="Rulebooks whose electronic notices admit tacit ciência (Lei 1.533/2020 Art. 22 §1 allows "
         "electronic delivery); in the others an unacknowledged notice goes to postal delivery (CP Art. 36 II).",
     )
+    ciencia_day_off: Literal["next_business_day", "same_day"] = Field(
+        default="next_business_day",
+        description="An electronic ciência (\"Tomo ciência\" or tacit) on a day without office hours: the windows "
+        "count from the next business day (Lei 11.419/2006 Art. 5 §2 by analogy) or from that day itself "
+        "(Lei 9.784/1999 Art. 66 caput, literal).",
+    )
     notice_limit_warning_days: int = Field(
         default=15, ge=1, le=89, description="Warn staff this many days before the 90-day delivery limit "
         "of Lei 1.533/2020 Art. 22 §1."

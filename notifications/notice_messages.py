@@ -22,7 +22,7 @@ from core.municipalities import Office
 from models.authorities import ActAuthor
 from models.columns import utcnow
 from models.days_left import days_left_words
-from models.notices.act_elements import goes_on_line, where_to_act_lines
+from models.notices.act_elements import ELEMENTS_CITATION, goes_on_line, where_to_act_lines
 from models.notices.pdf import money_of
 from models.notices.tables import FilingKind, FilingOutcome, NoticeType
 from models.notices.windows import NO_DEPOSIT
@@ -166,7 +166,7 @@ def _where_to_act(payload: dict[str, Any], tr: Translator) -> list[str]:
     office = Office.model_validate(payload["office"])
     lines = ["• " + _esc(line) for line in where_to_act_lines(office=office, public_url=str(payload["public_url"]),
                                                                tr=tr)]
-    return [*lines, _esc(goes_on_line(tr)) + small("Lei nº 9.784/1999, Art. 26, §1º, III e V")]
+    return [*lines, _esc(goes_on_line(tr)) + small(ELEMENTS_CITATION)]
 
 
 @renderer(TACIT)

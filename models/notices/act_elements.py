@@ -2,6 +2,9 @@
 
 - III, where, when and how to act: the office people notified must appear at (the *setor competente* of CP
   Art. 24), its address and hours from the municipalities file, the chat, the act's public page, and how to file;
+- IV, whether the person must appear in person or may be represented: the Código de Posturas and Lei 1.533
+  require no personal appearance, so every act says the person may be represented by someone they authorise in
+  writing or by a lawyer (L9784 Art. 3 IV; ``docs/LEGAL-CHOICES.md`` #78);
 - V, that the process goes on whether or not the person acts;
 - LGPD Art. 41 §1: the encarregado's name and contact (:mod:`models.encarregado`), on every document that carries
   personal data.
@@ -20,6 +23,11 @@ from models.rulebooks.catalogue import CP, LAW_TITLES, get_infraction
 GOES_ON = N_("The process goes on whether or not you act: without a defence within the deadline, the "
              "authority decides on what is in the file.")
 """L9784 Art. 26 §1 V."""
+REPRESENTED = N_("You need not come in person: you may be represented by someone you authorise in writing (a "
+                 "signed authorisation) or by a lawyer.")
+"""L9784 Art. 26 §1 IV (and Art. 3 IV: a lawyer is optional)."""
+ELEMENTS_CITATION = "Lei nº 9.784/1999, Art. 26, §1º, III a V"
+"""What the lines of :func:`where_to_act_lines` and :func:`goes_on_line` carry, as every act cites them."""
 
 
 class NoOfficeForNotices(LookupError):
@@ -39,7 +47,7 @@ def office_for_notices(municipality: MunicipalityConfig) -> Office:
 
 
 def where_to_act_lines(*, office: Office, public_url: str, tr: Translator) -> list[str]:
-    """Where, when and how to act (L9784 Art. 26 §1 III), one line each, in the reader's language.
+    """Where, when and how to act (L9784 Art. 26 §1 III) and in person or represented (IV), one line each.
 
     Args:
         office: the issuing municipality's office for notices (:func:`office_for_notices`).
@@ -56,6 +64,7 @@ def where_to_act_lines(*, office: Office, public_url: str, tr: Translator) -> li
         tr._("On the internet: {url}").format(url=public_url),
         tr._("How to file: a written defence, with the evidence you have, handed in at the office above within "
              "the deadline, or sent in the chat."),
+        tr._(REPRESENTED),  # L9784 Art. 26 §1 IV
     ]
 
 

@@ -9,8 +9,9 @@ each refusal names its article.
   Prefeito or the authority the law names (CP Art. 43, 45). The appeal's decision cannot be delegated (Lei 9.784
   Art. 13 II): only a member who holds the second-instance competence himself decides it.
 - Impediment (Lei 9.784 Art. 18 I; CF Art. 37, impessoalidade): the autuante does not judge a filing against
-  their own auto; the first-instance decider does not decide the appeal against their own decision (the appeal
-  goes to another, superior authority: Lei 9.784 Art. 56 §1; CP Art. 43).
+  their own auto, nor the agent who signed the notificação preliminar it follows; the first-instance decider
+  does not decide the appeal against their own decision (the appeal goes to another, superior authority: Lei
+  9.784 Art. 56 §1; CP Art. 43).
 - Motivation (CP Art. 41; Lei 9.784 Art. 50): reasons shorter than ``BALCAO_DECISION_MIN_REASONS`` are refused.
 """
 
@@ -25,17 +26,18 @@ from core.i18n import N_
 from core.municipalities import ActKind
 from core.settings import Settings
 from models.authorities import ActAuthor, NotCompetent, competent_author, holders_of
+from models.calendar import BusinessCalendar
+from models.deadlines import compute_deadline
 from models.notices.tables import FilingKind, Notice, NoticeFiling
 from models.people import Person, Role, StaffMember
 from models.rulebooks.catalogue import CP, LAW_TITLES
+from models.rulebooks.deadline_rules import DeadlineChoices
 
 ACT_OF_FILING: dict[FilingKind, ActKind] = {
     FilingKind.DEFESA: "primeira_instancia",
     FilingKind.RECLAMACAO: "primeira_instancia",  # CP Art. 40
     FilingKind.RECURSO: "segunda_instancia",  # CP Art. 43, 45
 }
-ISSUE_LIMIT_DAYS = 90
-"""Lei 1.533 Art. 22 §1: the notice is delivered within 90 days of the auto's drawing up."""
 
 IMPEDED_AUTUANTE = "Lei 9.784/1999, Art. 18, I; CF, Art. 37"
 IMPEDED_FIRST_INSTANCE = "Lei 9.784/1999, Art. 13, II e Art. 56, §1º"
@@ -65,11 +67,30 @@ async def access_decision(*, session: AsyncSession, settings: Settings, filing: 
     if notice.issuer_telegram_id == telegram_user_id:
         raise NotCompetent(N_("You drew up this notice, so you cannot judge a filing against it: another "
                                "authority decides."), citation=IMPEDED_AUTUANTE)
+    if telegram_user_id in await preliminar_signers(session=session, notice=notice):
+        raise NotCompetent(N_("You drew up the preliminary notice this auto follows, so you cannot judge a filing "
+                               "against the auto: another authority decides."), citation=IMPEDED_AUTUANTE)
     if act == "segunda_instancia" and telegram_user_id in await first_instance_deciders(session=session,
                                                                                        notice_id=notice.id or 0):
         raise NotCompetent(N_("You decided the first instance of this notice, so you cannot decide the appeal "
                                "against your own decision."), citation=IMPEDED_FIRST_INSTANCE)
     return author
+
+
+async def preliminar_signers(*, session: AsyncSession, notice: Notice) -> set[int]:
+    """Who signed the notificação preliminar an auto follows (CP Art. 28–29): a party to the same act.
+
+    The auto that follows a preliminar punishes the infraction that agent found and intimated (Art. 24, 29): a
+    reclamação against the auto is "contra a ação dos agentes fiscais" (Art. 40) that includes theirs, so they have
+    an interest in the matter (Lei 9.784 Art. 18 I; CF Art. 37) whoever signed the auto
+    (``docs/LEGAL-CHOICES.md`` #77).
+    """
+    if notice.preliminar_id is None:
+        return set()
+    preliminar = await session.get(Notice, notice.preliminar_id)
+    if preliminar is None or preliminar.issuer_telegram_id is None:
+        return set()
+    return {preliminar.issuer_telegram_id}
 
 
 async def first_instance_deciders(*, session: AsyncSession, notice_id: int) -> set[int]:
@@ -100,6 +121,7 @@ async def deciders_to_warn(*, session: AsyncSession, notice: Notice, filing: Not
     deciders = set(await holders_of(session=session, municipality=notice.municipality,
                                     act=ACT_OF_FILING[filing.kind]))
     deciders.discard(notice.issuer_telegram_id or 0)
+    deciders -= await preliminar_signers(session=session, notice=notice)
     if filing.kind is FilingKind.RECURSO:
         deciders -= await first_instance_deciders(session=session, notice_id=notice.id or 0)
     if not deciders:
@@ -158,9 +180,18 @@ async def access_issue(*, session: AsyncSession, settings: Settings, telegram_us
                    "designated here."))
 
 
-def past_issue_limit(*, rulebook: str, drawn_up_at: dt.datetime, now: dt.datetime) -> dt.date | None:
-    """The last day of Lei 1.533 Art. 22 §1 (90 days from the drawing up) when it is already past, else None."""
+def past_issue_limit(*, rulebook: str, drawn_up_at: dt.datetime, now: dt.datetime,
+                     settings: Settings) -> dt.date | None:
+    """The last day of Lei 1.533 Art. 22 §1 (90 days from the drawing up) when it is already past, else None.
+
+    Counted as every deadline is (rule ``l1533-22-entrega``, the reading from the lavratura, as the console's
+    delivery list counts it): in days from the drawing-up day in the municipality's time, that day not counted,
+    the 90th day included to its end, moved to the next business day when the office is closed on it (CC Art.
+    132 caput and §1; Lei 9.784/1999 Art. 66 §1). Not 90 × 24 hours from the hour of the drawing up.
+    """
     if rulebook == CP:
         return None
-    last = drawn_up_at + dt.timedelta(days=ISSUE_LIMIT_DAYS)
-    return last.date() if now > last else None
+    lavratura = drawn_up_at.astimezone(settings.tz).date()
+    last = compute_deadline(rule_id="l1533-22-entrega", start=lavratura, calendar=BusinessCalendar.from_settings(
+        settings), choices=DeadlineChoices.from_settings(settings), reading="lavratura").final_date
+    return last if now.astimezone(settings.tz).date() > last else None

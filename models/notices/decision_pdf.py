@@ -26,7 +26,7 @@ from core.i18n import N_, Translator, translator
 from core.settings import Settings
 from models.authorities import ActAuthor
 from models.encarregado import encarregado_line
-from models.notices.act_elements import goes_on_line, where_to_act_lines
+from models.notices.act_elements import ELEMENTS_CITATION, goes_on_line, where_to_act_lines
 from models.notices.labels import TYPE_LABELS
 from models.notices.tables import FilingKind, FilingOutcome, Notice, NoticeFiling, NoticeType
 from models.pdf_layout import a4_pdf
@@ -146,7 +146,7 @@ def render_decision_pdf(*, notice: Notice, filing: NoticeFiling, author: ActAuth
     if office is not None:  # L9784 Art. 26 §1 III and V: where, when and how to act; the process goes on
         story += [Spacer(1, 3 * mm), _para(tr._("Where, when and how to act"), label)]
         story += [_para("• " + line, small) for line in where_to_act_lines(office=office, public_url=verify_url, tr=tr)]
-        story += [_para(goes_on_line(tr), label), _para("Lei nº 9.784/1999, Art. 26, §1º, III e V", small)]
+        story += [_para(goes_on_line(tr), label), _para(ELEMENTS_CITATION, small)]
     story += [Spacer(1, 3 * mm), _para(tr._(
         "Check this decision at {url} with the verification code printed on notice {number}.").format(
         url=verify_url, number=notice.number), small)]

@@ -470,10 +470,10 @@ async def check_signing(
                                     rulebook=rulebook)
     except NotCompetent as exc:
         return None, [Problem("issuer_name", exc.message, exc.citation, exc.params)]
-    late = past_issue_limit(rulebook=rulebook, drawn_up_at=drawn_up_at, now=now)
+    late = past_issue_limit(rulebook=rulebook, drawn_up_at=drawn_up_at, now=now, settings=settings)
     if late is None or (late_confirmed and settings.l1533_issue_limit == "confirm"):
         return signer, []
-    days = (now - drawn_up_at).days
+    days = (now.astimezone(settings.tz).date() - drawn_up_at.astimezone(settings.tz).date()).days
     message = (N_("This auto was drawn up {days} days ago: the law gives 90 days from the drawing up to deliver "
                   "it, and they are over.") if settings.l1533_issue_limit == "refuse" else
                N_("This auto was drawn up {days} days ago: the law gives 90 days from the drawing up to deliver "
@@ -615,7 +615,8 @@ async def issue_notice(
                                            now=moment, late_confirmed=late_confirmed)
     if signer is None or problems:
         raise NoticeRefused(problems)
-    late = past_issue_limit(rulebook=data.rulebook, drawn_up_at=ready.drawn_up_at, now=moment)
+    late = past_issue_limit(rulebook=data.rulebook, drawn_up_at=ready.drawn_up_at, now=moment,
+                            settings=settings)
     data = replace(data, issuer_name=signer.name)  # the signer is the authenticated member, never free text
     assert data.type is not None and data.rulebook is not None
     infraction, fine, recidivist = ready.infraction, ready.fine, ready.recidivist

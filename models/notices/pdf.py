@@ -20,6 +20,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from core.i18n import N_, Translator
+from models.notices.act_elements import ELEMENTS_CITATION
 from models.notices.tables import Notice, NoticeType
 from models.pdf_layout import a4_pdf
 
@@ -174,7 +175,7 @@ def _how_to_act_block(context: PdfContext, styles: _Styles, tr: Translator) -> l
     story += [_para("• " + line, styles.small) for line in context.where_to_act]
     if context.goes_on:
         story.append(_para(context.goes_on, styles.label))
-    story.append(_para("Lei nº 9.784/1999, Art. 26, §1º, III e V", styles.small))
+    story.append(_para(ELEMENTS_CITATION, styles.small))
     return story
 
 

@@ -86,6 +86,27 @@ def edital_ciencia(*, notice: Notice, published_on: dt.date, settings: Settings,
     return published_on
 
 
+ELECTRONIC_CIENCIA = frozenset({CienciaKind.EXPLICIT, CienciaKind.TACIT})
+"""The ciências the bot records by itself, at any hour of any day (``Tomo ciência``, or the tacit period)."""
+
+
+def counted_from(*, delivery: NoticeDelivery, settings: Settings, calendar: BusinessCalendar) -> dt.date:
+    """The day a delivery's windows count from: its ciência, moved off a day without office hours if electronic.
+
+    Lei 9.784/1999 Art. 66 caput counts "a partir da data da cientificação oficial"; it says nothing of a ciência
+    the person gives themselves on a Saturday or a holiday, which only the bot can receive. Lei 11.419/2006
+    Art. 5 §2 (the electronic intimação read on a day without office hours "será considerada como realizada no
+    primeiro dia útil seguinte") answers it for electronic acts, and does not shorten a defence (CF Art. 5 LV):
+    with ``BALCAO_CIENCIA_DAY_OFF=next_business_day`` (default) that business day is the start, not counted
+    (CC Art. 132). A ciência in person, by post or by edital keeps its own day. The ciência itself (its moment,
+    its day) is recorded as it happened (``docs/LEGAL-CHOICES.md`` #75).
+    """
+    assert delivery.ciencia_on is not None
+    if settings.ciencia_day_off == "next_business_day" and delivery.ciencia_kind in ELECTRONIC_CIENCIA:
+        return calendar.roll_forward(delivery.ciencia_on)  # Lei 11.419/2006 Art. 5 §2, by analogy
+    return delivery.ciencia_on
+
+
 def _served_as(notice: Notice) -> NoticeType:
     """What a notice is served as, delivered in person, by post or in the bot (an edital is apart)."""
     if notice.rulebook == L1533:
@@ -93,12 +114,13 @@ def _served_as(notice: Notice) -> NoticeType:
     return NoticeType.NOTIFICACAO_PRELIMINAR if notice.type is Kind.PRELIMINAR else NoticeType.AUTO_DE_INFRACAO
 
 
-def _served(notice: Notice, delivery: NoticeDelivery) -> tuple[NoticeType, dt.date]:
-    assert delivery.ciencia_on is not None
+def _served(notice: Notice, delivery: NoticeDelivery, settings: Settings,
+            calendar: BusinessCalendar) -> tuple[NoticeType, dt.date]:
+    start = counted_from(delivery=delivery, settings=settings, calendar=calendar)
     if (notice.rulebook != L1533 and notice.type is not Kind.PRELIMINAR
             and delivery.ciencia_kind is CienciaKind.EDITAL and delivery.edital_published_on is not None):
         return NoticeType.EDITAL, delivery.edital_published_on
-    return _served_as(notice), delivery.ciencia_on
+    return _served_as(notice), start
 
 
 def opened_by_ciencia(
@@ -119,7 +141,7 @@ def first_instance_windows(
     """The defence windows a served notice opens (empty before its ciência)."""
     if delivery.ciencia_on is None:
         return ()
-    kind, start = _served(notice, delivery)
+    kind, start = _served(notice, delivery, settings, calendar)
     return applicable_windows(notice_type=kind, rulebook=notice.rulebook, start=start, calendar=calendar,
                               choices=choices_for(notice, settings))
 
@@ -134,7 +156,8 @@ def decision_windows(
     if delivery.ciencia_on is None:
         return ()
     kind = NoticeType.DECISAO_DEFINITIVA if final else NoticeType.DECISAO
-    return applicable_windows(notice_type=kind, rulebook=notice.rulebook, start=delivery.ciencia_on,
+    start = counted_from(delivery=delivery, settings=settings, calendar=calendar)
+    return applicable_windows(notice_type=kind, rulebook=notice.rulebook, start=start,
                               calendar=calendar, choices=choices_for(notice, settings))
 
 

@@ -73,7 +73,9 @@ async def test_a_notice_says_where_when_and_how_to_act_and_that_the_process_goes
     assert "/notificacoes" in text
     assert "/verificar/" in text
     assert "O processo continua mesmo que você não se manifeste" in text
-    assert "Art. 26, §1º, III e V" in text
+    assert "Art. 26, §1º, III a V" in text
+    # IV: whether to appear in person or represented (§5: null without it)
+    assert "pode ser representado por alguém que autorizar por escrito" in " ".join(text.split())
 
 
 async def test_a_municipality_without_an_office_cannot_issue_a_null_intimacao(
@@ -157,7 +159,8 @@ async def test_a_decision_sent_in_the_chat_says_where_and_how_to_act_and_that_th
     text = render_decision(message.payload, translator("pt_BR", settings.timezone)).text
     assert "Fiscalização de Posturas, Av. Expedição Roncador Xingú, 249" in text
     assert "/notificacoes" in text and "O processo continua mesmo que você não se manifeste" in text
-    assert "Art. 26, §1º, III e V" in text
+    assert "Art. 26, §1º, III a V" in text
+    assert "pode ser representado por alguém que autorizar por escrito" in text  # IV
 
 
 async def test_refusals_are_recorded_as_the_code_provides_for_each_act(

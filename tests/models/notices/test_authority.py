@@ -13,12 +13,13 @@ from core.i18n import translator
 from core.municipalities import CP_TITLE, L1533_TITLE
 from core.settings import Settings
 from models.authorities import ActAuthor, NotCompetent, grant_authority
+from models.notices.authority import deciders_to_warn
 from models.notices.chain import events_of
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import FilingRefused, decide_filing, file_filing
 from models.notices.issuing import NoticeRefused, issue_notice, signature_line
 from models.notices.tables import FilingOutcome, Notice, NoticeDelivery
-from models.people import Role, StaffMember, add_staff
+from models.people import Person, Role, StaffMember, add_staff
 from models.rulebooks.catalogue import CP, LAW_TITLES
 from notifications.notice_messages import render_decision
 from tests.auxil.notices import (
@@ -27,6 +28,7 @@ from tests.auxil.notices import (
     PREFEITO,
     cast,
     cp_auto,
+    cp_preliminar,
     designate,
     issue,
     l1533_auto,
@@ -73,6 +75,33 @@ async def test_l9784_art_18_the_autuante_cannot_decide_the_reclamacao_against_th
                                   outcome=FilingOutcome.DENIED, text=REASONS, decider_telegram_id=CHEFE,
                                   now=at_cuiaba(dt.date(2026, 4, 9)))
     assert decided.decider is not None and decided.decider["name"] == "Carlos Chefe"
+
+
+async def test_l9784_art_18_the_agent_of_the_preliminar_cannot_decide_the_reclamacao_against_the_auto(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """CP Art. 28–29, 40: the Chefe, also designated to inspect, signed the notificação preliminar; the auto that
+    follows it is signed by Inês. The reclamação against the auto is against his own action too: impeded (Lei 9.784
+    Art. 18 I; CF Art. 37), and he is not the one warned that it is due (LEGAL-CHOICES #77)."""
+    await cast_and_clock(session, settings)
+    preliminar = await issue(session, settings, cp_preliminar(person_id=cast.maria.id),
+                             now=at_cuiaba(dt.date(2026, 3, 3), 11), signer=CHEFE)
+    auto = await issue(session, settings, cp_auto(person_id=cast.maria.id, preliminar_id=preliminar.notice.id),
+                       now=at_cuiaba(dt.date(2026, 4, 6), 11))
+    await _ack_last(session, settings, cast.maria.id, dt.date(2026, 4, 6))
+    assert auto.notice.id is not None
+    filing = await file_filing(session=session, settings=settings, notice_id=auto.notice.id,
+                               person_id=cast.maria.id, text="Não sou a proprietária.",
+                               now=at_cuiaba(dt.date(2026, 4, 7)))
+    assert filing.id is not None
+    with pytest.raises(FilingRefused) as impeded:
+        await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+                            text=REASONS, decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 4, 9)))
+    assert "Art. 18, I" in impeded.value.citation
+    assert "preliminary notice this auto follows" in impeded.value.render(translator("en"))
+    chefe = (await session.exec(select(Person).where(Person.telegram_user_id == CHEFE))).first()
+    warned = await deciders_to_warn(session=session, notice=auto.notice, filing=filing)
+    assert chefe is not None and chefe.id not in warned
 
 
 async def test_cp_art_40_a_clerk_without_the_heads_competence_does_not_decide(
@@ -209,24 +238,37 @@ async def cast_and_clock(session: AsyncSession, settings: Settings) -> None:
 async def test_l1533_art_22_par_1_an_auto_past_90_days_asks_for_confirmation(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
-    """Drawn up 2/3/2026 9:30: the 90 days end 31/5 at that hour; on 1/6 the issue is refused unless confirmed."""
+    """Drawn up Mon 2/3/2026 9:30: the 90 days (CC Art. 132: 2/3 not counted) end Sun 31/5, a day the office is
+    closed, so Mon 1/6 (§1; the console's delivery list counts the same); on Tue 2/6 the issue is refused unless
+    confirmed."""
     await cast_and_clock(session, settings)
-    on_day_90 = await issue(session, settings, l1533_auto(), now=at_cuiaba(dt.date(2026, 5, 31), 9),
-                            late_confirmed=False)
-    assert on_day_90.notice.id is not None
+    on_the_last_day = await issue(session, settings, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 1), 17),
+                                  late_confirmed=False)
+    assert on_the_last_day.notice.id is not None
     with pytest.raises(NoticeRefused) as late:
-        await issue(session, settings, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 1)), late_confirmed=False)
+        await issue(session, settings, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 2)), late_confirmed=False)
     [problem] = late.value.problems
     assert problem.citation == "Lei nº 1.533/2020 (Sapezal), Art. 22, §1º"
-    assert "91" in problem.render(translator("pt_BR")) and "Confirme" in problem.render(translator("pt_BR"))
-    confirmed = await issue(session, settings, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 1)), late_confirmed=True)
+    assert "92" in problem.render(translator("pt_BR")) and "Confirme" in problem.render(translator("pt_BR"))
+    confirmed = await issue(session, settings, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 2)), late_confirmed=True)
     event = next(e for e in await events_of(session=session, notice_id=confirmed.notice.id or 0) if e.kind == "issued")
     assert event.data["late_confirmed"] is True
     strict = settings.model_copy(update={"l1533_issue_limit": "refuse"})
     with pytest.raises(NoticeRefused):
-        await issue(session, strict, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 1)), late_confirmed=True)
+        await issue(session, strict, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 2)), late_confirmed=True)
     # the Código de Posturas sets no such limit
     assert (await issue(session, settings, cp_auto(), now=at_cuiaba(dt.date(2026, 12, 1)), late_confirmed=False)).pdf
+
+
+async def test_l1533_art_22_par_1_the_90th_day_is_counted_whole_not_by_the_hour(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """Drawn up Mon 2/3/2026 9:30: issued on Mon 1/6 at 17:00 with BALCAO_L1533_ISSUE_LIMIT=refuse, it is in
+    time (the last day, CC Art. 132 §1). Counting 90 × 24 hours from 9:30 refused a lawful act as late."""
+    await cast_and_clock(session, settings)
+    strict = settings.model_copy(update={"l1533_issue_limit": "refuse"})
+    issued = await issue(session, strict, l1533_auto(), now=at_cuiaba(dt.date(2026, 6, 1), 17), late_confirmed=False)
+    assert issued.notice.id is not None and issued.pdf
 
 
 async def test_a_notice_issued_before_signers_were_recorded_says_it_is_unsigned(

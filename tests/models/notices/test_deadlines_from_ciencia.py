@@ -119,3 +119,57 @@ async def test_cp_art_36_ii_postal_delivery_counts_from_the_ar_date(
     finals = _finals(await _view(session, settings, issued.notice.id, dt.date(2027, 1, 4)))
     assert finals["cp-37-reclamacao"][0] == dt.date(2027, 1, 12)
     assert finals["cp-278-defesa"][0] == dt.date(2027, 1, 29)
+
+
+async def test_lei_11419_art_5_2_electronic_ciencia_on_a_saturday_counts_from_monday(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """"Tomo ciência" pressed Sat 5/12/2026: the windows count from Mon 7/12 (Lei 11.419 Art. 5 §2 by analogy,
+    LEGAL-CHOICES #75). CP Art. 37's 8 business days end Thu 17/12 (not Wed 16/12); Art. 278 §2's 30 days end
+    Wed 6/1/2027 (not Mon 4/1). The ciência itself stays recorded on the Saturday it was given."""
+    notice_id = await _notified(session, settings, cast, cp_auto(person_id=cast.maria.id), dt.date(2026, 12, 5))
+    finals = _finals(await _view(session, settings, notice_id, dt.date(2026, 12, 5)))
+    assert finals["cp-37-reclamacao"][0] == dt.date(2026, 12, 17)
+    assert finals["cp-278-defesa"] == (dt.date(2027, 1, 6), WindowRole.CHOSEN)
+    delivery = (await session.exec(__import__("sqlmodel").select(NoticeDelivery))).all()[-1]
+    assert delivery.ciencia_on == dt.date(2026, 12, 5)
+    # BALCAO_CIENCIA_DAY_OFF=same_day: Lei 9.784 Art. 66 caput read literally, from the Saturday itself
+    literal = settings.model_copy(update={"ciencia_day_off": "same_day"})
+    finals = _finals(await _view(session, literal, notice_id, dt.date(2026, 12, 5)))
+    assert finals["cp-37-reclamacao"][0] == dt.date(2026, 12, 16)
+    assert finals["cp-278-defesa"][0] == dt.date(2027, 1, 4)
+
+
+async def test_lei_11419_art_5_2_decision_acknowledged_on_a_sunday_appeal_counts_from_monday(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """Decision acknowledged in the bot on Sun 19/4/2026: CP Art. 43's 10 business days count from Mon 20/4
+    (skipping Tiradentes 21/4 and 1 May) and end Wed 6/5, not Tue 5/5 as counted from the Sunday."""
+    notice_id = await _notified(session, settings, cast, cp_auto(person_id=cast.maria.id), dt.date(2026, 4, 6))
+    filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+                               text="Limpei o terreno.", now=at_cuiaba(dt.date(2026, 4, 8)))
+    assert filing.id is not None
+    await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+                        text="Fotos mostram o mato alto. Vistos os fatos e as provas dos autos.",
+                        decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 4, 16)))
+    decision = (await session.exec(__import__("sqlmodel").select(NoticeDelivery))).all()[-1]
+    assert decision.id is not None
+    await record_explicit_ciencia(session=session, settings=settings, delivery_id=decision.id,
+                                  person_id=cast.maria.id, now=at_cuiaba(dt.date(2026, 4, 19)))
+    finals = _finals(await _view(session, settings, notice_id, dt.date(2026, 4, 19)))
+    assert finals["cp-43-recurso"] == (dt.date(2026, 5, 6), WindowRole.ONLY)
+
+
+async def test_cp_art_36_i_delivery_in_person_on_a_saturday_keeps_its_day(
+    session: AsyncSession, settings: Settings, cast: Cast
+) -> None:
+    """A copy handed over in person on Sat 5/12/2026 (CP Art. 36 I): the agent's dated receipt is the ciência
+    and the count starts from it (Lei 9.784 Art. 66 caput); only an electronic ciência moves (LEGAL-CHOICES #75)."""
+    issued = await issue(session, settings, cp_auto(offender_document=None), now=at_cuiaba(dt.date(2026, 12, 1)))
+    delivery = (await session.exec(__import__("sqlmodel").select(NoticeDelivery))).one()
+    assert delivery.id is not None and issued.notice.id is not None
+    await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id,
+                                how=CienciaKind.PERSONAL, on=dt.date(2026, 12, 5), actor="staff:9102",
+                                now=at_cuiaba(dt.date(2026, 12, 7)))
+    finals = _finals(await _view(session, settings, issued.notice.id, dt.date(2026, 12, 7)))
+    assert finals["cp-37-reclamacao"][0] == dt.date(2026, 12, 16)

@@ -58,6 +58,8 @@ async def test_a_lei_1533_decision_is_sapezals_act_and_cites_its_own_law(
     words = pdf_plain_text(decided.decision_pdf)
     assert "Lei nº 1.533/2020 (Sapezal), Art. 17 e 22" in words and "Código de Posturas" not in words
     assert "Prefeitura Municipal de Sapezal" in words and "Carlos Chefe" in words
+    # L9784 Art. 26 §1 IV: in person or represented (the decision is an intimação too, §5)
+    assert "pode ser representado por alguém que autorizar por escrito" in " ".join(words.split())
 
 
 async def test_the_decision_pdf_is_logged_chained_and_sent_with_its_message(
