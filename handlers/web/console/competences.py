@@ -77,10 +77,10 @@ async def add_member(request: web.Request) -> web.StreamResponse:
             return await _page(request, values=values, status=422,
                                error=tr._("The date of the designation act: write YYYY-MM-DD."))
     async with db(request)() as session:
-        member = await add_staff(session=session, telegram_user_id=int(values["telegram_id"]), role=role,
-                                 name=values["name"], actor=staff.actor, municipality=place,
-                                 registration=values["registration"])
         try:
+            member = await add_staff(session=session, telegram_user_id=int(values["telegram_id"]), role=role,
+                                     name=values["name"], actor=staff.actor, municipality=place,
+                                     registration=values["registration"])
             await grant_authority(session=session, member=member, act=act, municipality=settings.municipalities[place],
                                   actor=staff.actor, designation_kind=values["designation_kind"],
                                   designation_number=values["designation_number"], designation_on=designated_on)

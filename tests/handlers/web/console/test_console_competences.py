@@ -65,3 +65,19 @@ async def test_only_admins_open_the_staff_page(client: TestClient, sessions: Ses
                                                        "registration": "1", "municipality": "nova-xavantina",
                                                        "role": "admin", "act": "segunda_instancia"})
     assert posted.status == 403
+
+
+async def test_an_overlong_name_or_matricula_is_refused_with_everything_kept(
+    client: TestClient, sessions: SessionFactory, settings: Settings
+) -> None:
+    """The columns hold 128 and 32 characters: longer is a clear 422 with the form kept, never a 500 (PostgreSQL
+    refuses to store it) nor a row longer than its column (SQLite keeps it)."""
+    csrf = await sign_in(client, sessions, settings, ANA)
+    form = {"csrf": csrf, "telegram_id": "7300", "name": "N" * 150, "registration": "4321",
+            "municipality": "nova-xavantina", "role": "clerk", "act": "primeira_instancia"}
+    long_name = await client.post("/painel/competencias", data=form)
+    assert long_name.status == 422 and 'value="4321"' in await long_name.text()
+    long_number = await client.post("/painel/competencias", data={**form, "name": "Rui", "registration": "9" * 40})
+    assert long_number.status == 422 and 'value="Rui"' in await long_number.text()
+    async with sessions() as session:
+        assert (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == 7300))).first() is None
