@@ -35,7 +35,7 @@ from core.settings import Settings
 from models.audit import record
 from models.authorities import NotCompetent
 from models.calendar import BusinessCalendar
-from models.cases.attachments import AttachmentRefused, check_before_download, cleaned_or_refused, sniff_type
+from models.cases.attachments import AttachmentRefused, check_before_download, cleaned_off_the_loop, sniff_type
 from models.cases.limits import CaseLimits
 from models.columns import utcnow
 from models.notices.authority import access_decision, check_motivation
@@ -217,7 +217,7 @@ async def store_filing_attachment(
     if mime not in ("image/jpeg", "image/png", "application/pdf"):
         raise AttachmentRefused(N_("I can only accept photos (JPEG or PNG) and PDF documents, so this file was "
                                    "not kept. Everything else you entered is safe."))
-    content = cleaned_or_refused(content, mime)  # parsed as its type, every metadata block removed
+    content = await cleaned_off_the_loop(content, mime)  # parsed as its type, every metadata block removed
     digest = hashlib.sha256(content).hexdigest()
     if already:
         twin = (await session.exec(
