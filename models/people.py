@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from core.i18n import DEFAULT_LOCALE, N_, negotiate_locale
 from models.audit import record
 from models.columns import UTCDateTime, utcnow
+from models.invalid_input import InvalidInput
 
 DEFAULT_BOT_KEY = "default"
 """``Person.bot_key`` of people who talk to the deployment's default bot (see ``bot.bots``)."""
@@ -66,6 +67,12 @@ ROLE_LABELS: dict[Role, str] = {
 """A role by its name, as people read it (the code words ``clerk``, ``ombudsman`` are for machines)."""
 
 
+NAME_MAX = 128
+"""The longest staff member's name (its column's size)."""
+REGISTRATION_MAX = 32
+"""The longest registration number (matrícula; its column's size)."""
+
+
 class StaffMember(SQLModel, table=True):
     """A municipal employee allowed to use the staff commands."""
 
@@ -78,10 +85,10 @@ class StaffMember(SQLModel, table=True):
         default=None, sa_column=Column(String(40), ForeignKey("municipality.slug"), index=True),
         description="Where the role is held; NULL: in every municipality of the deployment (its operator).",
     )
-    name: str = Field(default="", sa_column=Column(String(128), nullable=False, default=""))
+    name: str = Field(default="", sa_column=Column(String(NAME_MAX), nullable=False, default=""))
     role: Role = Field(sa_column=Column(Enum(Role, native_enum=False, length=16), nullable=False))
     registration: str = Field(
-        default="", sa_column=Column(String(32), nullable=False, default="", server_default=""),
+        default="", sa_column=Column(String(REGISTRATION_MAX), nullable=False, default="", server_default=""),
         description="The employee's registration number (matrícula), named on every act they sign.",
     )
     active: bool = True
@@ -351,7 +358,15 @@ async def add_staff(
         actor: who did it, for the audit log (e.g. ``"cli"``).
         municipality: where the role is held; ``None``: in every municipality of the deployment.
         registration: the registration number (matrícula); empty keeps the one recorded.
+
+    Raises:
+        InvalidInput: a name longer than :data:`NAME_MAX` or a registration longer than :data:`REGISTRATION_MAX`
+            characters (their columns' sizes: PostgreSQL refuses longer ones, SQLite would keep them whole).
     """
+    if len(name.strip()) > NAME_MAX or len(registration.strip()) > REGISTRATION_MAX:
+        raise InvalidInput(N_("Write the name in at most {name} characters and the registration number in at "
+                              "most {registration}."), fields=("name", "registration"), name=NAME_MAX,
+                           registration=REGISTRATION_MAX)
     member = (
         await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == telegram_user_id,
                                                      StaffMember.municipality == municipality))

@@ -8,6 +8,11 @@ A citizen follows what they reported while their case is open. The topic of a br
 - a protocol number (``REP-2026-000123``): the author of that case, open or not.
 
 People who asked for their data to be erased (LGPD) are left out: a broadcast is not a legal obligation.
+
+The authors of ombudsman cases whose identity is restricted are never reached, by kind or by protocol: those cases
+and their authors are the Ombudsman's alone and, to the clerk who broadcasts, do not exist (Lei 13.460/2017 Art. 10
+§7; :func:`models.cases.access.reading`). Otherwise a clerk could write, in the city hall's name, to the one person
+behind a protocol (``OUV-…``) they may not read, and learn from the count that it exists (LEGAL-CHOICES item 79).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from sqlalchemy import and_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -53,6 +59,8 @@ async def citizens_following(*, session: AsyncSession, now: dt.datetime, params:
         .join(Case, col(Case.id) == CaseAuthor.case_id)
         .join(Person, col(Person.id) == CaseAuthor.person_id)
         .where(col(Person.erased_at).is_(None))
+        # Lei 13.460/2017 Art. 10 §7: a restricted author is the Ombudsman's alone, never a broadcast's recipient
+        .where(~and_(col(Case.kind) == CaseKind.OMBUDSMAN, col(Case.identity_restricted).is_(True)))
     )
     protocol = normalize_protocol(topic)
     table = _CP_TABLE.fullmatch(topic)

@@ -99,10 +99,13 @@ async def _staff_add(args: argparse.Namespace) -> int:
               else list(settings.municipalities.values()))  # a deployment-wide member: the office of each one
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         await sync_municipalities(session=session, served=settings.municipalities)
-        member = await add_staff(
-            session=session, telegram_user_id=args.telegram_id, role=Role(args.role), name=args.name, actor="cli",
-            municipality=args.municipality, registration=args.registration,
-        )
+        try:
+            member = await add_staff(
+                session=session, telegram_user_id=args.telegram_id, role=Role(args.role), name=args.name,
+                actor="cli", municipality=args.municipality, registration=args.registration,
+            )
+        except InvalidInput as refused:
+            raise CommandError(refused.render(tr)) from None
         granted = []
         for act in dict.fromkeys(args.act):
             for place in places:

@@ -10,6 +10,7 @@ stored (:mod:`models.cases.file_metadata`). The caption typed under a photo is k
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hashlib
 
@@ -165,7 +166,7 @@ async def store_attachment(
             same file sent twice.
     """
     check_before_download(declared_size=len(content), count=len(already), limits=limits)
-    mime, content = checked_file(content, limits)
+    mime, content = await asyncio.to_thread(checked_file, content, limits)  # off the loop (large pictures)
     digest = hashlib.sha256(content).hexdigest()
     if already:
         twins = await session.exec(

@@ -22,6 +22,7 @@ decision text) and ends the first instance's jurisdiction, so staff can no longe
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hashlib
 import re
@@ -216,7 +217,8 @@ async def store_filing_attachment(
     """
     limits = CaseLimits.from_settings(settings)
     check_before_download(declared_size=len(content), count=len(already), limits=limits)
-    mime, content = checked_file(content, limits)  # parsed as its type, every metadata block removed
+    # parsed as its type, every metadata block removed, in a worker thread (a large picture holds no one up)
+    mime, content = await asyncio.to_thread(checked_file, content, limits)
     digest = hashlib.sha256(content).hexdigest()
     if already:
         twin = (await session.exec(

@@ -19,7 +19,8 @@ async def test_followers_of_a_topic_are_the_authors_of_open_cases(session: Async
                                     settings=settings)
     await file_representation(session=session, person_id=cast.maria.id,
                               form=representation(infraction_code="CP-II-10"), now=NOW, settings=settings)
-    await file_ombudsman_case(session=session, person_id=cast.maria.id, form=ombudsman(), now=NOW, settings=settings)
+    await file_ombudsman_case(session=session, person_id=cast.maria.id, form=ombudsman(restricted=False), now=NOW,
+                              settings=settings)
 
     async def who(topic: str) -> list[int]:
         return await recipients("citizens", session=session, now=NOW, params=AudienceParams(topic=topic))
@@ -35,3 +36,19 @@ async def test_followers_of_a_topic_are_the_authors_of_open_cases(session: Async
     assert await who("ouvidoria") == []
     with pytest.raises(UnknownTopic):
         await who("lixo")
+
+
+async def test_a_restricted_author_is_reached_by_no_broadcast(session: AsyncSession, settings: Settings) -> None:
+    """Lei 13.460/2017 Art. 10 §7: neither ``ouvidoria`` nor the protocol reaches the author who restricted their
+    identity; to the clerk who broadcasts, that case does not exist (the count says nothing either)."""
+    cast = await make_cast(session)
+    hidden = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=True),
+                                       now=NOW, settings=settings)
+    await file_ombudsman_case(session=session, person_id=cast.maria.id, form=ombudsman(restricted=False), now=NOW,
+                              settings=settings)
+
+    async def who(topic: str) -> list[int]:
+        return await recipients("citizens", session=session, now=NOW, params=AudienceParams(topic=topic))
+
+    assert await who("ouvidoria") == [cast.maria.id]
+    assert await who(hidden.protocol) == []

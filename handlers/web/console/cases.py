@@ -9,6 +9,7 @@ pseudonym to everyone but the Ombudsman (Lei 13.460/2017 Art. 10 §7), decided b
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 from urllib.parse import urlencode
 
@@ -217,7 +218,7 @@ async def preview(request: web.Request) -> web.Response:
     if found.mime_type not in PREVIEW_TYPES:
         return _not_found(request)
     try:
-        drawn = image_preview(found.content)
+        drawn = await asyncio.to_thread(image_preview, found.content)  # seconds of CPU for a big photo
     except NoPreview:
         return _not_found(request)
     return citizen_file(drawn, mime_type="image/png", file_name=f"{view.protocol}-previa-{found.id}.png",

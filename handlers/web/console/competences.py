@@ -67,6 +67,11 @@ async def add_member(request: web.Request) -> web.StreamResponse:
     act = values["act"] if values["act"] in ACT_KINDS else None
     if role is None or act is None:
         return await _page(request, values=values, status=422, error=tr._("Choose the role and the kind of act."))
+    if int(values["telegram_id"]) == staff.telegram_user_id and role is not Role.ADMIN:
+        # An admin reads no restricted ombudsman case (Lei 13.460/2017 Art. 10 §7): making oneself the Ombudsman
+        # here would open them all. Another admin, or the command line, gives an admin another role.
+        return await _page(request, values=values, status=403, error=tr._(
+            "You cannot change your own role here. Another admin, or the command line (staff add), can."))
     designated_on = None
     if values["designation_date"]:
         try:
@@ -75,10 +80,10 @@ async def add_member(request: web.Request) -> web.StreamResponse:
             return await _page(request, values=values, status=422,
                                error=tr._("The date of the designation act: write YYYY-MM-DD."))
     async with db(request)() as session:
-        member = await add_staff(session=session, telegram_user_id=int(values["telegram_id"]), role=role,
-                                 name=values["name"], actor=staff.actor, municipality=place,
-                                 registration=values["registration"])
         try:
+            member = await add_staff(session=session, telegram_user_id=int(values["telegram_id"]), role=role,
+                                     name=values["name"], actor=staff.actor, municipality=place,
+                                     registration=values["registration"])
             await grant_authority(session=session, member=member, act=act, municipality=settings.municipalities[place],
                                   actor=staff.actor, designation_kind=values["designation_kind"],
                                   designation_number=values["designation_number"], designation_on=designated_on)

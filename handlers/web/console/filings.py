@@ -7,6 +7,8 @@ decide it (CP Art. 40–41, 45) through
 
 from __future__ import annotations
 
+import asyncio
+
 from aiohttp import web
 
 from core.i18n import N_, Translator
@@ -145,7 +147,7 @@ async def preview(request: web.Request) -> web.Response:
     if row.mime_type not in PREVIEW_TYPES:
         return message_page(request, status=404, title=tr._("Not found"), text=tr._("No such file."))
     try:
-        drawn = image_preview(row.content)
+        drawn = await asyncio.to_thread(image_preview, row.content)  # seconds of CPU for a big photo
     except NoPreview:
         return message_page(request, status=404, title=tr._("Not found"), text=tr._("No such file."))
     return citizen_file(drawn, mime_type="image/png", file_name=f"previa-{named.id}.png", inline=True)

@@ -48,3 +48,30 @@ def test_generic_rows_come_last_and_nothing_matches_nonsense() -> None:
 def test_only_the_rulebooks_in_force_are_searched() -> None:
     assert search_infractions("lixo", rulebooks=["sapezal-1533"]) == []
     assert search_infractions("CP-I-9", rulebooks=["sapezal-1533"]) == []
+
+
+def test_a_whole_message_costs_no_more_than_its_search_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search runs in the event loop that serves everyone: a staff member's 4,096-character message (chat
+    /emitir) or 100 repeated characters (the console's ``?q=``) took 25 s and 0.7 s. Only the first distinct words
+    count, so a long text does the work of a short one and finds the same rows."""
+    from models.cases import catalogue_search
+
+    calls = 0
+    original = catalogue_search._matches
+
+    def counted(phrase: str, words: object) -> bool:
+        nonlocal calls
+        calls += 1
+        return original(phrase, words)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(catalogue_search, "_matches", counted)
+    short = "lixo barulho calçada"
+    found = search_infractions(short, rulebooks=["nx-posturas"], limit=8)
+    work = calls
+    calls = 0
+    assert search_infractions((short + " ") * 200, rulebooks=["nx-posturas"], limit=8) == found
+    assert calls <= work
+    calls = 0
+    many = " ".join(f"palavra{n}" for n in range(800))
+    search_infractions(many, rulebooks=["nx-posturas"], limit=8)
+    assert calls <= work * 3  # eight distinct words at most, whatever follows

@@ -14,7 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from core.db import SessionFactory
 from core.settings import Settings
 from models.authorities import StaffAuthority
-from models.people import StaffMember
+from models.people import Role, StaffMember
 from tests.auxil.case_people import ANA, NOW, Cast, make_cast
 from tests.auxil.console import console_client, sign_in
 
@@ -65,3 +65,35 @@ async def test_only_admins_open_the_staff_page(client: TestClient, sessions: Ses
                                                        "registration": "1", "municipality": "nova-xavantina",
                                                        "role": "admin", "act": "segunda_instancia"})
     assert posted.status == 403
+
+
+async def test_an_overlong_name_or_matricula_is_refused_with_everything_kept(
+    client: TestClient, sessions: SessionFactory, settings: Settings
+) -> None:
+    """The columns hold 128 and 32 characters: longer is a clear 422 with the form kept, never a 500 (PostgreSQL
+    refuses to store it) nor a row longer than its column (SQLite keeps it)."""
+    csrf = await sign_in(client, sessions, settings, ANA)
+    form = {"csrf": csrf, "telegram_id": "7300", "name": "N" * 150, "registration": "4321",
+            "municipality": "nova-xavantina", "role": "clerk", "act": "primeira_instancia"}
+    long_name = await client.post("/painel/competencias", data=form)
+    assert long_name.status == 422 and 'value="4321"' in await long_name.text()
+    long_number = await client.post("/painel/competencias", data={**form, "name": "Rui", "registration": "9" * 40})
+    assert long_number.status == 422 and 'value="Rui"' in await long_number.text()
+    async with sessions() as session:
+        assert (await session.exec(select(StaffMember).where(StaffMember.telegram_user_id == 7300))).first() is None
+
+
+async def test_an_admin_cannot_make_themselves_the_ombudsman(
+    client: TestClient, sessions: SessionFactory, settings: Settings
+) -> None:
+    """An admin reads no restricted ombudsman case (Lei 13.460/2017 Art. 10 §7); on main this form turned Ana's own
+    role into ``ombudsman`` and opened every one of them to her."""
+    csrf = await sign_in(client, sessions, settings, ANA)
+    form = {"csrf": csrf, "telegram_id": str(ANA), "name": "Ana", "registration": "77",
+            "municipality": "nova-xavantina", "role": "ombudsman", "act": "primeira_instancia"}
+    refused = await client.post("/painel/competencias", data=form)
+    assert refused.status == 403 and 'value="77"' in await refused.text()
+    async with sessions() as session:
+        roles = {m.role for m in (await session.exec(select(StaffMember).where(
+            StaffMember.telegram_user_id == ANA))).all()}
+    assert Role.OMBUDSMAN not in roles

@@ -135,3 +135,15 @@ async def test_service_code_filters_are_exact_codes_not_patterns(
     exact = await asyncio.to_thread(requests.get, server.url("requests.json"),
                                     params={**params, "service_code": "CP-XI"})
     assert len(exact.json()) == 1
+
+
+async def test_a_filter_of_650_service_codes_is_a_400_not_a_500(server: Open311Server) -> None:
+    """Without a key, ``service_code`` with 650 codes (5.7 KB of URL) made one condition each and SQLite refused the
+    query: a 500. Repeated codes count once; more than every service of a city is a 400 in the spec's format."""
+    many = ",".join(f"CP-I-{n}" for n in range(650))
+    refused = await asyncio.to_thread(requests.get, server.url("requests.json"),
+                                      params={"jurisdiction_id": NX, "service_code": many})
+    assert "service_code" in _error(refused, 400)
+    repeated = await asyncio.to_thread(requests.get, server.url("requests.json"),
+                                       params={"jurisdiction_id": NX, "service_code": ",".join(["CP-XI"] * 650)})
+    assert repeated.status_code == 200 and repeated.json() == []
