@@ -7,8 +7,8 @@ screens and the link in :mod:`handlers.chat.drivers`.
 from __future__ import annotations
 
 from core.i18n import N_, Translator
-from handlers.chat.follow import days_left_text
 from handlers.chat.replies import esc
+from models.days_left import days_words
 from models.drivers.registry import DriverSituation
 from models.drivers.status import (
     ARTICLES,
@@ -35,20 +35,20 @@ def _state_line(tr: Translator, status: AuthorizationStatus) -> str:
     """What the state means, with its date and days left."""
     kind, until = status.kind, status.until
     if kind in STATE_MESSAGES and until is not None:
-        return tr._(STATE_MESSAGES[kind]).format(date=tr.date(until), left=days_left_text(tr, status.days_left or 0))
+        return tr._(STATE_MESSAGES[kind]).format(date=tr.date(until), left=days_words(tr, status.days_left or 0))
     if kind in (StatusKind.ACTIVE, StatusKind.EXPIRING_SOON) and until is not None:
         return tr._("Valid until {date} ({left}).").format(
-            date=tr.date(until), left=days_left_text(tr, status.validity_days_left)
+            date=tr.date(until), left=days_words(tr, status.validity_days_left)
         )
     if kind is StatusKind.EXPIRED and until is not None:
         return tr._("It ended on {date}.").format(date=tr.date(until))
     if kind is StatusKind.AWAITING_INSPECTION and until is not None and status.days_left is not None:
         return tr._("The vehicle has not passed an inspection yet: present it by {date} ({left}).").format(
-            date=tr.date(until), left=days_left_text(tr, status.days_left)
+            date=tr.date(until), left=days_words(tr, status.days_left)
         )
     if kind is StatusKind.SUSPENDED and until is not None and status.days_left is not None:
         return tr._("Suspended until {date} ({left}).").format(
-            date=tr.date(until), left=days_left_text(tr, status.days_left)
+            date=tr.date(until), left=days_words(tr, status.days_left)
         )
     if kind is StatusKind.REVOKED:
         return tr._("The city hall revoked this authorization.")
@@ -59,7 +59,7 @@ def step_text(tr: Translator, step: Step, status: AuthorizationStatus) -> str:
     """One thing to do, in plain words, with its deadline."""
     code, deadline = step.code, step.deadline
     date = tr.date(deadline) if deadline is not None else ""
-    left = days_left_text(tr, step.days_left) if step.days_left is not None else ""
+    left = days_words(tr, step.days_left) if step.days_left is not None else ""
     if code is StepCode.CONTACT_OFFICE:
         return tr._("Talk to the city hall to know what you can do.")
     if code is StepCode.WAIT_SUSPENSION:
@@ -132,7 +132,7 @@ def details_text(tr: Translator, situation: DriverSituation, office: str) -> str
     articles = [ARTICLES[RULE_VALIDITY]]
     if status.kind in (StatusKind.ACTIVE, StatusKind.EXPIRING_SOON):  # the validity, said once
         lines.append(esc(tr._("Valid for 12 months from the payment of the fees, until {date} ({left}).").format(
-            date=tr.date(status.valid_until), left=days_left_text(tr, status.validity_days_left)
+            date=tr.date(status.valid_until), left=days_words(tr, status.validity_days_left)
         )))
     else:
         lines.append(esc(_state_line(tr, status)))
@@ -153,7 +153,7 @@ def details_text(tr: Translator, situation: DriverSituation, office: str) -> str
                                                                              result=result)))
     if inspection.due_on is not None and inspection.days_left is not None:
         lines.append(esc(tr._("Next yearly inspection by {date} ({left}).").format(
-            date=tr.date(inspection.due_on), left=days_left_text(tr, inspection.days_left)
+            date=tr.date(inspection.due_on), left=days_words(tr, inspection.days_left)
         )))
     articles.append(ARTICLES[RULE_ANNUAL_INSPECTION])
     lines.append(tr._("<b>Where:</b> {office}").format(office=esc(office)))
