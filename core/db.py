@@ -19,6 +19,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 SessionFactory = async_sessionmaker[AsyncSession]
 
+POOL_SIZE = 10
+"""Connections an engine keeps open: the chat's concurrent handlers (``bot.app.CONCURRENT_HANDLERS``, 8) and a few
+for the dispatcher, the scans and the web server; more are opened when needed and closed after."""
 SQLITE_SYNCHRONOUS = "FULL"
 """``PRAGMA synchronous`` of every SQLite connection: FULL syncs the WAL at each commit (durable on power loss)."""
 
@@ -51,6 +54,10 @@ def create_engine(database_url: str, **kwargs: Any) -> AsyncEngine:
         **kwargs: passed to ``create_async_engine``.
     """
     if database_url.startswith("sqlite"):
+        if ":memory:" not in database_url and "poolclass" not in kwargs:
+            # as many kept connections as updates in flight: with SQLAlchemy's 5, the 6th to 8th handler's
+            # connections were opened and closed on every use, each a new aiosqlite thread and its pragmas (issue 21)
+            kwargs.setdefault("pool_size", POOL_SIZE)
         engine = create_async_engine(database_url, connect_args={"timeout": 30}, **kwargs)
 
         @event.listens_for(engine.sync_engine, "connect")
@@ -64,7 +71,7 @@ def create_engine(database_url: str, **kwargs: Any) -> AsyncEngine:
         return engine
     kwargs.setdefault("pool_pre_ping", True)
     # each update in flight holds a connection for its person's turn (bot.turns) besides its handler's own
-    kwargs.setdefault("pool_size", 10)
+    kwargs.setdefault("pool_size", POOL_SIZE)
     kwargs.setdefault("max_overflow", 20)
     return create_async_engine(database_url, **kwargs)
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import datetime as dt
 import enum
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
-from sqlalchemy import BigInteger, Column, Enum, ForeignKey, String, UniqueConstraint, and_
+from sqlalchemy import BigInteger, Column, Enum, ForeignKey, String, UniqueConstraint, and_, bindparam
 from sqlmodel import Field, SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -194,21 +196,32 @@ async def _person_with_places(
     A staff member may have no person row yet (added before their first message): their roles then come from a
     second query, once, when the person is created.
     """
+    rows = (await session.exec(_person_with_places_statement(), params={"telegram_user_id": telegram_user_id})).all()
+    if not rows:
+        return None, None, await staff_roles(session=session, telegram_user_id=telegram_user_id)
+    roles: dict[str | None, Role] = {place: Role(role) for _, _, place, role in rows if role is not None}
+    return rows[0][0], rows[0][1], roles
+
+
+@cache
+def _person_with_places_statement() -> Any:
+    """The SELECT of :func:`_person_with_places`, built once per process with the Telegram id as a parameter.
+
+    Building it per update (the column comparisons, the join, the subquery) and deriving its cache key cost more
+    CPU than running it (issue 21: about 40 % of ``ensure_person`` under py-spy); one statement object keeps its
+    cache key memoised, so SQLAlchemy finds its compiled form at once.
+    """
     from models.drivers.tables import Driver  # the registry imports people; import it only when asked
 
     registered = (
         select(Driver.municipality).where(Driver.person_id == Person.id).limit(1).scalar_subquery()
     )
-    rows = (await session.exec(
+    return (
         select(Person, registered, StaffMember.municipality, StaffMember.role)
         .outerjoin(StaffMember, and_(col(StaffMember.telegram_user_id) == Person.telegram_user_id,
                                      col(StaffMember.active) == True))  # noqa: E712
-        .where(Person.telegram_user_id == telegram_user_id)
-    )).all()
-    if not rows:
-        return None, None, await staff_roles(session=session, telegram_user_id=telegram_user_id)
-    roles: dict[str | None, Role] = {place: Role(role) for _, _, place, role in rows if role is not None}
-    return rows[0][0], rows[0][1], roles
+        .where(Person.telegram_user_id == bindparam("telegram_user_id", type_=BigInteger))
+    )
 
 
 def _only_place(roles: dict[str | None, Role]) -> str | None:

@@ -135,3 +135,25 @@ async def test_a_persons_city_is_their_driver_registrations_else_their_choice(se
     linked = await ensure_person(session=session, telegram_user_id=6001, chat_id=6001, first_name="Maria",
                                  language_code="pt-br")
     assert linked.municipality == "sapezal"
+
+
+async def test_a_known_persons_select_is_built_once_and_reused(session: AsyncSession) -> None:
+    # Issue 21: under py-spy, building this SELECT on every update (column comparisons, the join, the subquery,
+    # then its cache key) cost more CPU than running it; one statement object keeps its cache key memoised.
+    from sqlalchemy import event
+    from sqlalchemy.orm import ORMExecuteState
+
+    executed: list[object] = []
+
+    def seen(state: ORMExecuteState) -> None:
+        executed.append(state.statement)
+
+    event.listen(session.sync_session, "do_orm_execute", seen)
+    for _ in range(3):
+        person = await ensure_person(
+            session=session, telegram_user_id=1201, chat_id=1201, first_name="Maria", language_code="pt-br"
+        )
+    event.remove(session.sync_session, "do_orm_execute", seen)
+    assert person.first_name == "Maria"
+    assert len(executed) >= 3
+    assert executed[-1] is executed[-2]  # the same statement object for every update of a known person
