@@ -20,15 +20,15 @@ from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler
 
 from core.i18n import N_
+from handlers.chat.broadcast_screens import ROLES, show_running, stop_button
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine import Answer, Filed, Forged, Form, Question, Review, Step, Turn, register_form, start
 from handlers.chat.engine.spec import Rows
-from handlers.chat.replies import answer_query, esc, keyboard, menu_row, reply, respond
+from handlers.chat.replies import esc, keyboard, menu_row, reply
 from handlers.chat.staff_scope import has_role, staff_idle
 from models.columns import utcnow
 from models.invalid_input import InvalidInput
-from models.people import Role
 from models.when import parse_moment
 from notifications.audiences import AUDIENCES
 from notifications.broadcasts import (
@@ -36,7 +36,6 @@ from notifications.broadcasts import (
     REFUSAL_TEXTS,
     AudienceChoice,
     BroadcastRefused,
-    BroadcastView,
     attach_progress_message,
     audience_label,
     audience_size,
@@ -44,20 +43,15 @@ from notifications.broadcasts import (
     broadcast_view,
     check_text,
     create_broadcast,
-    open_broadcasts,
     preview,
     progress_buttons,
     progress_text,
-    stop_broadcast,
 )
 from notifications.plugins import load_all
 from notifications.service import wake_dispatcher
 
 FORM_NAME = "aviso"
-ROLES = frozenset({Role.CLERK})
-"""Who may broadcast (admins always may)."""
 DAY_CHOICES = (7, 15, 30, 60, 90)
-OPEN_SHOWN = 5
 NOW_WORDS = frozenset({"agora", "já", "ja", "now", "ahora"})
 """A typed "send now" at the when step, in each language the bot speaks."""
 QUICK_HOURS = (8, 14)
@@ -351,16 +345,7 @@ FORM = Form(
 _register_form = register_form(FORM)
 
 
-# --- plain screens: the notices still going out, and stopping one -----------------------------------------------
-
-
-def _open_line(view: BroadcastView, context: BalcaoContext) -> str:
-    tr = context.tr
-    if view.send_at > utcnow():
-        return tr._("#{id}: scheduled for {when}").format(id=view.id, when=tr.moment(view.send_at))
-    return tr._("#{id}: sending, {done} of {total}").format(
-        id=view.id, done=tr.number(view.done), total=tr.number(view.recipients)
-    )
+# --- the command ----------------------------------------------------------------------------------------------------
 
 
 @chat_command(
@@ -374,36 +359,8 @@ async def notice_command(update: Update, context: BalcaoContext) -> None:
     """``/aviso``: the notices still going out (each with a stop button), then the form (or its resumption)."""
     if not await has_role(update, context, ROLES):
         return
-    tr = context.tr
-    async with context.sessions() as session:
-        running = await open_broadcasts(session=session)
-    if running:
-        lines = [tr._("<b>Notices still going out</b>")]
-        rows = []
-        for view in running[:OPEN_SHOWN]:
-            lines.append("• " + _open_line(view, context))
-            rows.append([(tr._("⏹ Stop #{id}").format(id=view.id), f"aviso:stop:{view.id}")])
-        await respond(update, context, "\n".join(lines), markup=keyboard(rows))
+    await show_running(update, context)
     await start(FORM, update, context)
-
-
-async def stop_button(update: Update, context: BalcaoContext) -> None:
-    """``aviso:stop:<id>``: stop a broadcast; messages not sent yet are not sent."""
-    if not await has_role(update, context, ROLES):
-        return
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    broadcast_id = int(query.data.rsplit(":", 1)[1])
-    tr = context.tr
-    async with context.sessions() as session:
-        view = await stop_broadcast(session=session, broadcast_id=broadcast_id,
-                                    actor=f"staff:{context.person.telegram_user_id}")
-    if view is None:
-        await answer_query(update, context, tr._("This notice is no longer going out."))
-        return
-    buttons = progress_buttons(view, tr) or [menu_row(context)]
-    await reply(update, context, progress_text(view, tr, now=utcnow()), markup=keyboard(buttons), edit=True)
-    wake_dispatcher()
 
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
