@@ -170,6 +170,11 @@ async def take(form: Form, turn: Turn, name: str, answer: Answer) -> None:
     if following == REVIEW:
         turn.data.pop(EDITING, None)
         turn.data.pop(PENDING, None)
+    if following == REVIEW and not form.confirm:  # no review: the last answer files the form (claimed once)
+        await save_turn(form, turn, name)
+        await _note(turn, answer)
+        await submit(form, turn)
+        return
     await save_turn(form, turn, following, asked=False)
     await _note(turn, answer)
     await ask(form, turn, following)
@@ -216,6 +221,9 @@ async def on_input(
             raise InvalidInput(N_("Please press one of the buttons."))
         if step.files and is_file(message):
             await _take_file(form, turn, step)
+            return
+        if message.contact is not None and step.contact is not None:
+            await take(form, turn, step.name, await parsed(step.contact(message.contact, turn)))
             return
         if message.location is not None and step.location is not None:
             answer = await parsed(step.location(message.location.latitude, message.location.longitude, turn))
