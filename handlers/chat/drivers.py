@@ -251,7 +251,7 @@ def _by(method: str) -> Any:
     async def entry(arg: str, update: Update, context: BalcaoContext) -> None:
         if arg:
             raise Forged(arg)
-        await begin(LINK_FORM, update, context, prefill={"method": method}, pending=METHODS[method])
+        await begin(LINK_FORM, update, context, prefill={"method": method})
     return entry
 
 
@@ -266,7 +266,7 @@ LINK_FORM = Form(
     ),
     flow=lambda data: METHODS.get(str(data.get("method")), METHODS["code"]),
     start=lambda turn: {},
-    intro=N_("Let's link your Telegram to your driver registration at the city hall. How do you want to do it?"),
+    intro=N_("Let's link your driver registration. You can stop at any time with /cancelar."),
     resume=N_("You were linking your driver registration. Continue where you stopped, or start again?"),
     gone=N_("This link is no longer in progress. Send /vincular to start again."),
     already_sent=N_("This was already answered: send /situacao to see your authorization."),
