@@ -203,7 +203,7 @@ async def _contact(contact: Contact, turn: Turn) -> Answer:
         candidates = await drivers_with_phone(session=session, phone=phone) if phone else []
     if not candidates:  # no registration has this phone: the link by phone ends here
         return Answer({"outcome": NO_PHONE}, goto=REVIEW)
-    return Answer({"candidates": candidates})
+    return Answer({"candidates": candidates}, goto="cpf")
 
 
 def _wrong(tr: Translator, left: int) -> str:
@@ -215,7 +215,7 @@ def _attempt(result: LinkResult, turn: Turn) -> Answer:
     """A wrong answer stays at its step with the attempts left; any other outcome ends the link."""
     if result.outcome is LinkOutcome.WRONG:
         return Answer(stay=Question(_wrong(turn.tr, result.attempts_left)))
-    return Answer({"outcome": result.outcome.value})
+    return Answer({"outcome": result.outcome.value}, goto=REVIEW)  # the link ends here, whatever the flow
 
 
 async def _cpf_digits(text: str, turn: Turn) -> Answer:
@@ -264,7 +264,7 @@ LINK_FORM = Form(
         Step("cpf", _ask_cpf, text=_cpf_digits),
         Step("code", _ask_code, text=_code),
     ),
-    flow=lambda data: METHODS.get(str(data.get("method")), METHODS["code"]),
+    flow=lambda data: METHODS["contact" if data.get("method") == "contact" or "candidates" in data else "code"],
     start=lambda turn: {},
     intro=N_("Let's link your driver registration. You can stop at any time with /cancelar."),
     resume=N_("You were linking your driver registration. Continue where you stopped, or start again?"),
