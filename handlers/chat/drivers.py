@@ -4,8 +4,11 @@
   today, the most urgent thing to do); the facts behind a button (authorization, vehicle age limit, inspections,
   where to go: one short line each); and every step with its deadline and article behind one more.
 - ``/vincular`` (``/link``): share your own contact with the button (a contact that is not yours is refused) and
-  type the first three digits of your CPF; or type the code staff gave you ("I have a code"). The step is
-  kept in the person's draft, so a restart resumes it. The texts of /situacao are in
+  type the first three digits of your CPF; or type the code staff gave you ("I have a code"). A form on
+  ``handlers.chat.engine`` (``drivers:contact`` and ``drivers:code`` start it): the contact is a step input like a
+  location, each attempt is checked by ``models.drivers.linking`` as it is typed (a wrong one stays at its step
+  with the attempts left, L1533's registry keeps the count), and the outcome ends it with no review
+  (``Form.confirm=False``); a restart resumes it, typed "voltar" goes back. The texts of /situacao are in
   :mod:`handlers.chat.driver_texts`.
 - ``/start link-<code>``: the one-time link staff generate (``python -m bot driver link-code CPF``).
 - ``/desvincular`` (``/unlink``), or the button under /situacao, after a confirmation.
