@@ -7,7 +7,7 @@
   type the first three digits of your CPF; or type the code staff gave you ("I have a code"). A form on
   ``handlers.chat.engine`` (``drivers:contact`` and ``drivers:code`` start it): the contact is a step input like a
   location, each attempt is checked by ``models.drivers.linking`` as it is typed (a wrong one stays at its step
-  with the attempts left, L1533's registry keeps the count), and the outcome ends it with no review
+  with the attempts left, counted there per day), and the outcome ends it with no review
   (``Form.confirm=False``); a restart resumes it, typed "voltar" goes back. The texts of /situacao are in
   :mod:`handlers.chat.driver_texts`.
 - ``/start link-<code>``: the one-time link staff generate (``python -m bot driver link-code CPF``).
