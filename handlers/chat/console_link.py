@@ -16,9 +16,9 @@ from core.i18n import N_
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.replies import esc, keyboard, menu_row, reply
+from handlers.chat.staff_scope import has_role
 from models.columns import utcnow
-from models.console.signin import TooManyLinks, issue_link
-from models.people import PermissionDenied, Role
+from models.console.signin import CONSOLE_ROLES, TooManyLinks, issue_link
 
 SIGN_IN_PATH = "/painel/entrar/"
 
@@ -27,19 +27,18 @@ SIGN_IN_PATH = "/painel/entrar/"
     "painel",
     aliases=("console",),
     description=N_("A link to open the staff console in the browser"),
-    staff_roles=frozenset(Role),
+    staff_roles=CONSOLE_ROLES,
     order=300,
 )
 async def console_command(update: Update, context: BalcaoContext) -> None:
     """``/painel``: send a one-time sign-in link to the staff console."""
     tr = context.tr
+    if not await has_role(update, context, CONSOLE_ROLES):  # the staff check of a screen (issue 19 §1)
+        return
     try:
         async with context.sessions() as session:
             link = await issue_link(session=session, telegram_user_id=context.person.telegram_user_id, now=utcnow(),
                                     settings=context.settings)
-    except PermissionDenied:
-        await reply(update, context, tr._("This is only for city hall staff."), markup=keyboard([menu_row(context)]))
-        return
     except TooManyLinks:
         await reply(update, context, tr._("You asked for many links in the last hour. Wait a little and try again."),
                     markup=keyboard([menu_row(context)]))

@@ -4,8 +4,11 @@
   today, the most urgent thing to do); the facts behind a button (authorization, vehicle age limit, inspections,
   where to go: one short line each); and every step with its deadline and article behind one more.
 - ``/vincular`` (``/link``): share your own contact with the button (a contact that is not yours is refused) and
-  type the first three digits of your CPF; or type the code staff gave you ("I have a code"). The step is
-  kept in the person's draft, so a restart resumes it. The texts of /situacao are in
+  type the first three digits of your CPF; or type the code staff gave you ("I have a code"). A form on
+  ``handlers.chat.engine`` (``drivers:contact`` and ``drivers:code`` start it): the contact is a step input like a
+  location, each attempt is checked by ``models.drivers.linking`` as it is typed (a wrong one stays at its step
+  with the attempts left, counted there per day), and the outcome ends it with no review
+  (``Form.confirm=False``); a restart resumes it, typed "voltar" goes back. The texts of /situacao are in
   :mod:`handlers.chat.driver_texts`.
 - ``/start link-<code>``: the one-time link staff generate (``python -m bot driver link-code CPF``).
 - ``/desvincular`` (``/unlink``), or the button under /situacao, after a confirmation.
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from telegram import KeyboardButton, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update
+from telegram import Contact, KeyboardButton, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update
 from telegram.ext import Application, CallbackQueryHandler
 
 from core.i18n import N_, Translator
@@ -23,10 +26,10 @@ from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import deep_link
 from handlers.chat.driver_texts import details_text, legal, steps_text, summary_text
-from handlers.chat.forms import form_input
-from handlers.chat.replies import esc, keyboard, menu_row, reply
+from handlers.chat.engine import Answer, Filed, Forged, Form, Question, Step, Turn, begin, register_form
+from handlers.chat.engine.review import REVIEW
+from handlers.chat.replies import esc, keyboard, menu_row, reply, respond
 from models.columns import utcnow
-from models.drafts import Draft, discard_draft, save_draft
 from models.drivers.identifiers import InvalidIdentifier, parse_phone
 from models.drivers.linking import (
     DEEP_LINK_PREFIX,
@@ -42,10 +45,15 @@ from models.drivers.status import (
     ARTICLES,
     RULE_REPORT_CHANGES,
 )
+from models.invalid_input import InvalidInput
 from models.rulebooks.catalogue import L1533
 from models.when import municipal_today
 
 FORM = "driver_link"
+NO_PHONE = "no_phone"
+"""The outcome of a shared phone no registration has."""
+METHODS = {"contact": ("contact", "cpf"), "code": ("code",)}
+"""The steps of each way to link."""
 STATUS = "drivers:status"
 DETAILS = "drivers:details"
 STEPS = "drivers:steps"
@@ -170,124 +178,126 @@ def _contact_keyboard(tr: Translator) -> ReplyKeyboardMarkup:
     )
 
 
-async def _save_step(context: BalcaoContext, step: str, data: dict[str, Any] | None = None) -> None:
-    async with context.sessions() as session:
-        await save_draft(session=session, person_id=context.person.id, form=FORM, step=step, data=data or {})
+def _ask_contact(turn: Turn) -> Question:
+    return Question(turn.tr._("Press the button below to share your phone number with me. "
+                              "Send /cancelar if you change your mind."), markup=_contact_keyboard(turn.tr))
 
 
-async def _discard(context: BalcaoContext) -> None:
-    async with context.sessions() as session:
-        await discard_draft(session=session, person_id=context.person.id)
+def _ask_cpf(turn: Turn) -> Question:
+    return Question(turn.tr._("I found your registration. To confirm it is you, type the first 3 digits of your "
+                              "CPF."), markup=ReplyKeyboardRemove())
 
 
-async def by_contact_button(update: Update, context: BalcaoContext) -> None:
-    """``drivers:contact``: the reply keyboard with Telegram's "share my contact" button."""
-    await _save_step(context, "contact")
-    text = context.tr._("Press the button below to share your phone number with me. "
-                        "Send /cancelar if you change your mind.")
-    await reply(update, context, text, markup=_contact_keyboard(context.tr))
+def _ask_code(turn: Turn) -> Question:
+    return Question(turn.tr._("Type the code the city hall gave you (for example K7QM-2XHD-9P)."))
 
 
-async def by_code_button(update: Update, context: BalcaoContext) -> None:
-    """``drivers:code``: ask for the code staff gave the driver."""
-    await _save_step(context, "code")
-    await reply(update, context, context.tr._("Type the code the city hall gave you (for example K7QM-2XHD-9P)."),
-                edit=True)
-
-
-@form_input(FORM, title=N_("linking your driver registration"))
-async def link_input(update: Update, context: BalcaoContext, draft: Draft) -> None:
-    """What the person sends while linking: their contact, the CPF digits, or a code."""
-    message = update.effective_message
-    if message is None:
-        return
-    if message.contact is not None:
-        await _contact_received(update, context)
-    elif draft.step == "cpf" and message.text:
-        await _cpf_digits_received(update, context, draft, message.text)
-    elif draft.step == "code" and message.text:
-        await _redeem(update, context, message.text)
-    else:
-        await _repeat_step(update, context, draft.step)
-
-
-async def _repeat_step(update: Update, context: BalcaoContext, step: str) -> None:
-    """Answer input that does not fit the step by asking its question again (nothing entered is lost)."""
-    tr = context.tr
-    if step == "cpf":
-        await reply(update, context, tr._("Type only the first 3 digits of your CPF, for example 123."))
-    elif step == "code":
-        await reply(update, context, tr._("Type the code the city hall gave you (for example K7QM-2XHD-9P)."))
-    else:
-        await reply(update, context, tr._("Please use the button below to share your phone number, or send "
-                                          "/cancelar."), markup=_contact_keyboard(tr))
-
-
-async def _contact_received(update: Update, context: BalcaoContext) -> None:
-    tr = context.tr
-    message, user = update.effective_message, update.effective_user
-    assert message is not None and message.contact is not None and user is not None
-    if message.contact.user_id != user.id:
-        await reply(update, context, tr._("That is not your own contact. Press the button below to share your "
-                                          "own phone number."), markup=_contact_keyboard(tr))
-        return
+async def _contact(contact: Contact, turn: Turn) -> Answer:
+    """The person's own contact: the registrations with that phone (none: the link by phone ends here)."""
+    user = turn.update.effective_user
+    if user is None or contact.user_id != user.id:
+        raise InvalidInput(N_("That is not your own contact. Press the button below to share your own phone "
+                              "number."))
     try:
-        phone = parse_phone(message.contact.phone_number)
+        phone = parse_phone(contact.phone_number)
     except InvalidIdentifier:
         phone = ""
-    async with context.sessions() as session:
+    async with turn.context.sessions() as session:
         candidates = await drivers_with_phone(session=session, phone=phone) if phone else []
-    if not candidates:
-        await _discard(context)
-        await reply(update, context, tr._("I found no driver registration with this phone number."),
-                    markup=ReplyKeyboardRemove())
-        text = tr._("If your number changed, you must tell the city hall within 7 days. You can also ask the city "
-                    "hall for a link code.") + "\n" + legal(ARTICLES[RULE_REPORT_CHANGES])
-        await reply(update, context, text, markup=keyboard([[(tr._("🔑 I have a code"), BY_CODE)], menu_row(context)]))
-        return
-    await _save_step(context, "cpf", {"candidates": candidates})
-    await reply(update, context, tr._("I found your registration. To confirm it is you, type the first 3 digits "
-                                      "of your CPF."), markup=ReplyKeyboardRemove())
+    if not candidates:  # no registration has this phone: the link by phone ends here
+        return Answer({"outcome": NO_PHONE}, goto=REVIEW)
+    return Answer({"candidates": candidates}, goto="cpf")
 
 
-async def _cpf_digits_received(update: Update, context: BalcaoContext, draft: Draft, text: str) -> None:
+def _wrong(tr: Translator, left: int) -> str:
+    return tr.ngettext("That does not match. You can try {n} more time today.",
+                       "That does not match. You can try {n} more times today.", left).format(n=left)
+
+
+def _attempt(result: LinkResult, turn: Turn) -> Answer:
+    """A wrong answer stays at its step with the attempts left; any other outcome ends the link."""
+    if result.outcome is LinkOutcome.WRONG:
+        return Answer(stay=Question(_wrong(turn.tr, result.attempts_left)))
+    return Answer({"outcome": result.outcome.value}, goto=REVIEW)  # the link ends here, whatever the flow
+
+
+async def _cpf_digits(text: str, turn: Turn) -> Answer:
+    """The first 3 digits of the CPF of one of the registrations found (L1533: the driver's own registration)."""
     digits = "".join(char for char in text if char.isdigit())
     if len(digits) != 3:
-        await reply(update, context, context.tr._("Type only the first 3 digits of your CPF, for example 123."))
-        return
-    async with context.sessions() as session:
+        raise InvalidInput(N_("Type only the first 3 digits of your CPF, for example 123."))
+    async with turn.context.sessions() as session:
         result = await confirm_cpf_digits(
-            session=session,
-            person_id=context.person.id,
-            candidates=[int(candidate) for candidate in draft.data.get("candidates", [])],
-            digits=digits,
-            now=utcnow(),
+            session=session, person_id=turn.context.person.id, digits=digits, now=utcnow(),
+            candidates=[int(candidate) for candidate in turn.data.get("candidates", [])],
         )
-    await _outcome(update, context, result)
+    return _attempt(result, turn)
 
 
-async def _redeem(update: Update, context: BalcaoContext, code: str) -> None:
-    async with context.sessions() as session:
-        result = await redeem_link_code(session=session, person_id=context.person.id, code=code, now=utcnow())
-    await _outcome(update, context, result)
+async def _code(text: str, turn: Turn) -> Answer:
+    async with turn.context.sessions() as session:
+        result = await redeem_link_code(session=session, person_id=turn.context.person.id, code=text, now=utcnow())
+    return _attempt(result, turn)
 
 
-async def _outcome(update: Update, context: BalcaoContext, result: LinkResult) -> None:
-    """Tell the person what happened to their attempt; keep the draft only when they may try again."""
+async def _done(turn: Turn) -> Filed:
+    """The link's outcome, said once (the attempt itself was the step's check)."""
+    outcome = str(turn.data.get("outcome", ""))
+
+    async def announce() -> None:
+        await _outcome(turn.update, turn.context, outcome)
+
+    return Filed(outcome, announce)
+
+
+def _by(method: str) -> Any:
+    async def entry(arg: str, update: Update, context: BalcaoContext) -> None:
+        if arg:
+            raise Forged(arg)
+        await begin(LINK_FORM, update, context, prefill={"method": method})
+    return entry
+
+
+LINK_FORM = Form(
+    name=FORM,
+    prefix="drivers",
+    title=N_("linking your driver registration"),
+    steps=(
+        Step("contact", _ask_contact, contact=_contact),
+        Step("cpf", _ask_cpf, text=_cpf_digits),
+        Step("code", _ask_code, text=_code),
+    ),
+    flow=lambda data: METHODS["contact" if data.get("method") == "contact" or "candidates" in data else "code"],
+    start=lambda turn: {},
+    intro=N_("Let's link your driver registration. You can stop at any time with /cancelar."),
+    resume=N_("You were linking your driver registration. Continue where you stopped, or start again?"),
+    gone=N_("This link is no longer in progress. Send /vincular to start again."),
+    already_sent=N_("This was already answered: send /situacao to see your authorization."),
+    review_intro="",
+    summary=lambda turn: "",
+    submit=_done,
+    entries={"contact": _by("contact"), "code": _by("code")},
+    confirm=False,
+)
+_register_form = register_form(LINK_FORM)
+
+
+async def _outcome(update: Update, context: BalcaoContext, outcome: str) -> None:
+    """Tell the person what happened to their attempt (its draft, if any, is closed by the engine)."""
     tr = context.tr
-    if result.outcome in (LinkOutcome.LINKED, LinkOutcome.ALREADY_YOURS):
-        await _discard(context)
-        await reply(update, context, tr._("Done: your Telegram is linked to your driver registration. "
-                                          "You will get reminders of its deadlines."))
+    if outcome == NO_PHONE:
+        await respond(update, context, tr._("I found no driver registration with this phone number."),
+                      markup=ReplyKeyboardRemove())
+        text = tr._("If your number changed, you must tell the city hall within 7 days. You can also ask the city "
+                    "hall for a link code.") + "\n" + legal(ARTICLES[RULE_REPORT_CHANGES])
+        await respond(update, context, text, markup=keyboard([[(tr._("🔑 I have a code"), BY_CODE)],
+                                                               menu_row(context)]))
+        return
+    if outcome in (LinkOutcome.LINKED, LinkOutcome.ALREADY_YOURS):
+        await respond(update, context, tr._("Done: your Telegram is linked to your driver registration. "
+                                            "You will get reminders of its deadlines."))
         await show_status(update, context)
         return
-    if result.outcome is LinkOutcome.WRONG:
-        text = tr.ngettext("That does not match. You can try {n} more time today.",
-                           "That does not match. You can try {n} more times today.",
-                           result.attempts_left).format(n=result.attempts_left)
-        await reply(update, context, text)
-        return
-    await _discard(context)
     messages = {
         LinkOutcome.OTHER_DRIVER: N_("This Telegram is already linked to another driver registration. "
                                     "Unlink it first."),
@@ -295,14 +305,19 @@ async def _outcome(update: Update, context: BalcaoContext, result: LinkResult) -
         LinkOutcome.USED: N_("This code was already used. Ask the city hall for a new one."),
         LinkOutcome.TOO_MANY: N_("Too many wrong attempts. Try again tomorrow, or ask the city hall for a link code."),
     }
-    rows = [[(tr._("Unlink"), UNLINK)]] if result.outcome is LinkOutcome.OTHER_DRIVER else []
-    await reply(update, context, tr._(messages[result.outcome]), markup=keyboard([*rows, menu_row(context)]))
+    rows = [[(tr._("Unlink"), UNLINK)]] if outcome == LinkOutcome.OTHER_DRIVER else []
+    await respond(update, context, tr._(messages[LinkOutcome(outcome)]), markup=keyboard([*rows, menu_row(context)]))
 
 
 @deep_link(DEEP_LINK_PREFIX)
 async def link_deep_link(update: Update, context: BalcaoContext, rest: str) -> None:
-    """``/start link-<code>``: the one-time link staff generate."""
-    await _redeem(update, context, rest)
+    """``/start link-<code>``: the one-time link staff generate (no form: the link itself is the answer)."""
+    async with context.sessions() as session:
+        result = await redeem_link_code(session=session, person_id=context.person.id, code=rest, now=utcnow())
+    if result.outcome is LinkOutcome.WRONG:
+        await respond(update, context, _wrong(context.tr, result.attempts_left))
+        return
+    await _outcome(update, context, result.outcome.value)
 
 
 # --- unlinking ----------------------------------------------------------------------------------------------------
@@ -345,15 +360,14 @@ async def unlink_confirmed(update: Update, context: BalcaoContext) -> None:
 
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Add the drivers' buttons (the commands, the form and the deep link register themselves)."""
+    """Add the drivers' screens' buttons, then the link form's (``drivers:contact``, ``drivers:code``...)."""
     for pattern, callback in (
         (STATUS, status_button),
         (DETAILS, details_button),
         (STEPS, steps_button),
         (LINK, link_button),
-        (BY_CONTACT, by_contact_button),
-        (BY_CODE, by_code_button),
         (UNLINK, unlink_button),
         (UNLINK_CONFIRMED, unlink_confirmed),
     ):
         application.add_handler(CallbackQueryHandler(callback, pattern=f"^{pattern}$"))
+    _register_form(application)

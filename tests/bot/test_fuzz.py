@@ -26,7 +26,8 @@ COUNT = 1_200
 USERS = [(840000 + n, name) for n, name in enumerate(["Ana", "Bruno", "Célia", "Davi", "Elis", "Fábio"])]
 CPF, NAME, ADDRESS = "529.982.247-25", "Joaquim Sigiloso Ferreira", "Rua das Acácias, 45"
 PREFIXES = ["rep", "ouv", "acomp", "pend", "ntc", "nstf", "emit", "ent", "dday", "lnk", "dfs", "dcs", "dlg", "nrf",
-            "fil", "opt", "cpl", "dados", "lang", "cmd", "rem:on", "rem:off", "menu", "notif:ciencia"]
+            "fil", "opt", "cpl", "dados", "lang", "cmd", "rem:on", "rem:off", "menu", "notif:ciencia", "aviso",
+            "drivers"]
 ODD_VALUES = ["", "-30", "abc", "²", "1" * 11, "9" * 30, "bogus", "0", "-1", "%s", "../../", "\u202e", "null",
               "when:-30", "when:abc", "rel:bogus", "take:999999", "case:²", "files:1", "kind:zz", "send", "ok"]
 GROUP = {"id": -1001234, "type": "supergroup", "title": "Bairro"}

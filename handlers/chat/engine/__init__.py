@@ -1,15 +1,16 @@
 """The form engine: a conversation is declared as data (``spec``) and run by one engine (``flow``).
 
-A form lists its steps — each with its question, the inputs it accepts (text, buttons, location, files), the
-parser from ``models/`` that turns an input into a value or a refusal, its buttons and the article it cites — and
-the engine does the rest once for every form: saving after each step (``draft`` table), resuming after a restart,
-Cancel and /cancelar, the review with a button for every answer, refusals that offer to change the answer they
-name, the submission filed once however many presses of Send arrive (``form_submission``), stale and forged
+A form lists its steps — each with its question, the inputs it accepts (text, buttons, location, contact, files),
+the parser from ``models/`` that turns an input into a value or a refusal, its buttons and the article it cites —
+and the engine does the rest once for every form: saving after each step (``draft`` table), resuming after a
+restart, Cancel and /cancelar, the review with a button for every answer, refusals that offer to change the answer
+they name, the submission filed once however many presses of Send arrive (``form_submission``), stale and forged
 buttons, typed "sim"/"não", typed "voltar" (``back``), and edits of earlier answers. A form may also declare an
-asynchronous review that refuses before Send (``review``), the staff roles checked on every update and a timeout
-for idle drafts (``guard``), the Send button's label, and the screen it returns to when done (``Form.back``);
-``begin(form, …, prefill=, pending=)`` starts it prefilled at the steps left to answer. Updates of one person
-arrive in order (``bot.ordering``), so an album's photos and a double tap are handled one after the other.
+asynchronous review that refuses before Send (``review``) or none at all (``confirm=False``), the staff roles
+checked on every update and a timeout for idle drafts (``guard``), the Send button's label, and the screen it
+returns to when done (``Form.back``); ``begin(form, …, prefill=, pending=)`` starts it prefilled at the steps left
+to answer. Updates of one person arrive in order (``bot.ordering``), so an album's photos and a double tap are
+handled one after the other.
 
 Use::
 

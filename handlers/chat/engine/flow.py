@@ -172,8 +172,12 @@ async def take(form: Form, turn: Turn, name: str, answer: Answer) -> None:
     if following == REVIEW:
         turn.data.pop(EDITING, None)
         turn.data.pop(PENDING, None)
-    await save_turn(form, turn, following, asked=False)
+    now = following == REVIEW and not form.confirm  # no review: the last answer files the form (claimed once)
+    await save_turn(form, turn, name if now else following, asked=now)
     await _note(turn, answer)
+    if now:
+        await submit(form, turn)
+        return
     await ask(form, turn, following)
     await question_asked(turn.context, following)
 
@@ -195,14 +199,13 @@ async def on_input(
     message = update.effective_message
     assert message is not None
     turn = await keyed(form, update, context, step_name, data)
-    tr = context.tr
-    if message.text == tr._("✖ Cancel"):
+    if message.text == context.tr._("✖ Cancel"):
         await cancel_form(update, context)
         return
     taken = str(message.message_id) in turn.data.get(ANSWERS, {})  # handled before, and Telegram sent it again
     if not was_asked or taken:
         logger.info("form=%s step=%s: asked again (its question may not have been delivered)", form.name, step_name)
-        await respond(update, context, tr._("Let's continue from where we stopped:"))
+        await respond(update, context, context.tr._("Let's continue from where we stopped:"))
         await ask(form, turn, step_name)
         await question_asked(context, step_name)
         return
@@ -218,6 +221,9 @@ async def on_input(
             raise InvalidInput(N_("Please press one of the buttons."))
         if step.files and is_file(message):
             await _take_file(form, turn, step)
+            return
+        if message.contact is not None and step.contact is not None:
+            await take(form, turn, step.name, await parsed(step.contact(message.contact, turn)))
             return
         if message.location is not None and step.location is not None:
             answer = await parsed(step.location(message.location.latitude, message.location.longitude, turn))
@@ -238,7 +244,7 @@ async def on_input(
         action, _, arg = typed_button.partition(":")
         await take(form, turn, step.name, await parsed(step.buttons[action](arg, turn)))
     except InvalidInput as refused:
-        await respond(update, context, refused.render(tr))
+        await respond(update, context, refused.render(context.tr))
         await ask(form, turn, step_name)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import Update
+from telegram import Contact, Update
 
 from core.i18n import N_, Translator
 from core.settings import Settings
@@ -87,6 +87,7 @@ class Answer:
 TextParser = Callable[[str, Turn], "Answer | Values | Awaitable[Answer | Values]"]
 ButtonParser = Callable[[str, Turn], "Answer | Values | Awaitable[Answer | Values]"]
 LocationParser = Callable[[float, float, Turn], "Answer | Values"]
+ContactParser = Callable[[Contact, Turn], "Answer | Values | Awaitable[Answer | Values]"]
 Entry = Callable[[str, Update, BalcaoContext], Awaitable[None]]
 
 
@@ -100,6 +101,7 @@ class Step:
         text: parses a typed answer (None: typing is refused with "press a button").
         buttons: per button action (``<prefix>:<action>:<arg>``), the parser of its argument.
         location: parses a shared location.
+        contact: parses a shared contact (Telegram's "share my phone number" button).
         files: photos, documents, voice notes and videos are taken here (``<prefix>:files:done`` moves on,
             refused while ``files_required`` and none was sent).
         files_required: Done needs at least one file (or the typed alternative).
@@ -113,6 +115,7 @@ class Step:
     text: TextParser | None = None
     buttons: Mapping[str, ButtonParser] = field(default_factory=dict)
     location: LocationParser | None = None
+    contact: ContactParser | None = None
     files: bool = False
     files_required: bool = False
     yes: str | None = None
@@ -186,6 +189,8 @@ class Form:
             closed (at the start, nothing is saved).
         prepare: first answers read from the database when the form begins, over ``start``'s (what the person
             told in their last case, offered back as a one-tap answer).
+        confirm: a review with Send comes after the last answer (False: the last answer files the form at once,
+            claimed once like Send — a code typed to link a registration needs no confirmation).
     """
 
     name: str
@@ -217,6 +222,7 @@ class Form:
     """Where the files of its ``files`` steps are kept (None: a case's attachments, claimed by the filing)."""
     check: Callable[[Turn], Awaitable[bool]] | None = None
     prepare: Callable[[Turn], Awaitable[Values]] | None = None
+    confirm: bool = True
 
     def step(self, name: str) -> Step | None:
         """The step called ``name``, if the form has one."""

@@ -37,12 +37,11 @@ async def test_an_aviso_scheduled_for_amanha_8h(emulator: Any, settings: Setting
         async with running_bot(settings, sessions, emulator):
             await clara.send("/aviso", "Write the notice")
             audiences = await clara.send("Mutirão de limpeza na praça.", "Who should receive")
-            count = await clara.press_and_edit(audiences, "aviso:aud:everyone", "will go to")
-            await clara.press_and_edit(count, "aviso:later", "When should it go?")
+            await clara.press(audiences, "aviso:aud:everyone", "When should it go?")
             await clara.send("amanhã talvez", "I did not understand that date")
             confirm = await clara.send("amanhã às 8h", "Send this notice on")
             assert "Thursday, December 3, 2026 at 8:00" in confirm.text
-            await clara.press_and_edit(confirm, "aviso:go", "scheduled for")
+            await clara.press_and_edit(confirm, "aviso:send", "scheduled for")
     async with sessions() as session:
         broadcast = (await session.exec(select(Broadcast))).one()
     assert broadcast.send_at == dt.datetime(2026, 12, 3, 12, 0, tzinfo=dt.UTC)  # 08:00 in Cuiabá
