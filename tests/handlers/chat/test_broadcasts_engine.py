@@ -69,7 +69,8 @@ async def test_a_double_tap_on_enviar_o_aviso_queues_one_broadcast(
 async def test_a_role_withdrawn_in_the_middle_of_aviso_stops_the_next_answer(
     emulator: Any, settings: Settings, sessions: SessionFactory
 ) -> None:
-    """The role is checked on every update of the form (Form.roles), not only at /aviso."""
+    """The role is checked on every update of the form (Form.roles), not only at /aviso; refused, the form is
+    closed (nothing half-done waits for a role to come back, and no other form is blocked by it)."""
     clara = await _clara(emulator, sessions)
     async with running_bot(settings, sessions, emulator):
         await clara.send("/aviso", "Escreva o aviso")
@@ -80,9 +81,8 @@ async def test_a_role_withdrawn_in_the_middle_of_aviso_stops_the_next_answer(
                 session.add(member)
             await session.commit()
         await clara.press(audiences, "aviso:aud:everyone", "Só servidores com o perfil certo")
-        await clara.send("voltar", "Só servidores com o perfil certo")
-    draft = await _draft(sessions)
-    assert draft.step == "audience" and "audience" not in draft.data  # nothing taken
+        await clara.send("voltar", "Não entendi")  # no form is in progress any more
+    assert await _draft(sessions) is None  # nothing taken, the draft closed
     async with sessions() as session:
         assert (await session.exec(select(Broadcast))).all() == []
 
