@@ -236,14 +236,15 @@ async def test_a_notice_issued_to_the_cpf_typed_at_opt_in_arrives_in_the_chat_at
     carlos_user = emulator.add_user(810301, "Carlos", language_code="pt-br")
     carlos = Talk(emulator, carlos_user)
     terms = await carlos.send("/start optin", "Receber notificações aqui")
-    await carlos.press_and_edit(terms, "ntc:optin:yes", "CPF")
+    await carlos.press(terms, "ntc:optin:yes", "CPF")
     summary = await carlos.send("529.982.247-25", "Confirme")
-    await carlos.press_and_edit(summary, "ntc:optin:confirm", "Pronto!")
+    accepted = await carlos.press(summary, "opt:send", "Pronto!")
     async with sessions() as session:  # the staff API, the console and the CLI all issue through issue_notice
         issued = await issue(session, settings, cp_auto(offender_name="Carlos Souza"), now=utcnow())
     assert issued.notice.person_id is not None
     await deliver(settings, sessions, emulator)
-    delivered = await emulator.wait_for_message(carlos_user.id, lambda m: "Tomo ciência" in (m.text or ""), after=0)
+    delivered = await emulator.wait_for_message(carlos_user.id, lambda m: "Tomo ciência" in (m.text or ""),
+                                                after=accepted.message_id)  # the terms also say "Tomo ciência"
     assert issued.notice.number in delivered.text
     await emulator.wait_for_message(carlos_user.id, lambda m: m.document is not None, after=0)
     ack = await carlos.press(delivered, _button(delivered, "notif:ciencia:"), "Recebimento registrado")
