@@ -10,6 +10,11 @@ import unicodedata
 from handlers.chat.engine.review import REVIEW
 from handlers.chat.engine.spec import Form, Values
 
+PENDING = "pending"
+"""A prefilled start (``begin(…, pending=)``): the steps it still asks, then the review."""
+PRESET = "pending_all"
+"""A prefilled start's steps to ask, in order: "voltar" walks back along them, not along the whole flow."""
+
 BACK_WORDS = frozenset({
     "voltar", "volta", "anterior", "retornar",  # pt_BR
     "back", "go back", "previous",  # en
@@ -38,3 +43,19 @@ def previous_step(form: Form, data: Values, name: str) -> str | None:
         return None
     index = flow.index(name)
     return flow[index - 1] if index > 0 else None
+
+
+def step_before(form: Form, data: Values, name: str) -> str | None:
+    """The step "voltar" at ``name`` asks again (None at the first), for a prefilled start too.
+
+    A start prefilled at a chosen step asks only some steps (:data:`PRESET`): back goes along those, and ``name``
+    is asked again after the one before (``data``'s :data:`PENDING` is set so), never skipped.
+    """
+    preset = data.get(PRESET)
+    if not (isinstance(preset, list) and name in preset):
+        return previous_step(form, data, name)
+    index = preset.index(name)
+    if index == 0:
+        return None
+    data[PENDING] = preset[index:]
+    return str(preset[index - 1])

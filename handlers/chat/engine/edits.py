@@ -12,9 +12,9 @@ import copy
 from telegram import Update
 
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine.flow import ANSWERS, ask, parsed, save_turn
+from handlers.chat.engine.flow import ANSWERS, ask, save_turn
 from handlers.chat.engine.review import label
-from handlers.chat.engine.spec import Form, Turn, Values
+from handlers.chat.engine.spec import Form, Turn, Values, parsed
 from handlers.chat.replies import esc, respond
 from models.invalid_input import InvalidInput
 

@@ -9,19 +9,17 @@ no parser accepts is answered "This button is no longer valid" and logged once (
 from __future__ import annotations
 
 import copy
-import inspect
 import logging
 import secrets
-from typing import Any
 
 from telegram import Update
 
 from core.i18n import N_
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine.back import goes_back, previous_step
+from handlers.chat.engine.back import PENDING, PRESET, goes_back, step_before
 from handlers.chat.engine.guard import allowed, close_idle, idle, passes
 from handlers.chat.engine.review import REVIEW, ask_what_to_change, editable, show_review
-from handlers.chat.engine.spec import Answer, Forged, Form, Question, Step, Turn, Values
+from handlers.chat.engine.spec import Answer, Forged, Form, Question, Step, Turn, Values, parsed
 from handlers.chat.engine.submission import KEY, gone, submit
 from handlers.chat.forms import cancel_form, cancel_row, current_draft, offer_to_resume, question_asked, save
 from handlers.chat.intake import files_received, is_file, receive_file
@@ -38,8 +36,6 @@ EDITING = "editing"
 """Set while an answer is changed from the review: the next accepted answer goes back to the review."""
 FULL_ALBUM = "full_album"
 """The album whose photos beyond the limit were refused (said once, not once per photo)."""
-PENDING = "pending"
-"""The steps a prefilled start left to answer, asked in order before the review (``begin(..., pending=)``)."""
 UNIVERSAL = frozenset({"cancel", "restart", "resume", "send", "edit", "files"})
 
 
@@ -93,6 +89,7 @@ async def begin(
     else:
         first = pending[0] if pending else REVIEW
         turn.data[PENDING] = list(pending[1:])
+        turn.data[PRESET] = list(pending)
     await save_turn(form, turn, first, asked=False)
     if pending is None:
         await respond(update, context, context.tr._(form.intro) + (f"\n\n{note}" if note else ""))
@@ -148,13 +145,6 @@ def _following(form: Form, data: Values, name: str) -> str:
     return flow[index] if index < len(flow) else REVIEW
 
 
-async def parsed(result: Any) -> Answer:
-    """A parser's result as an :class:`Answer` (awaited if the parser is asynchronous)."""
-    if inspect.isawaitable(result):
-        result = await result
-    return result if isinstance(result, Answer) else Answer(values=dict(result))
-
-
 async def take(form: Form, turn: Turn, name: str, answer: Answer) -> None:
     """Store an accepted answer to step ``name``, save, and ask what comes next (or stay, or go to a sub-step).
 
@@ -172,6 +162,7 @@ async def take(form: Form, turn: Turn, name: str, answer: Answer) -> None:
     if following == REVIEW:
         turn.data.pop(EDITING, None)
         turn.data.pop(PENDING, None)
+        turn.data.pop(PRESET, None)
     now = following == REVIEW and not form.confirm  # no review: the last answer files the form (claimed once)
     await save_turn(form, turn, name if now else following, asked=now)
     await _note(turn, answer)
@@ -250,7 +241,7 @@ async def on_input(
 
 async def _go_back(form: Form, turn: Turn, name: str) -> None:
     """Typed "voltar": ask the step before this one again (its answer is kept until a new one replaces it)."""
-    before = previous_step(form, turn.data, name)
+    before = step_before(form, turn.data, name)
     if before is None:
         await respond(turn.update, turn.context, turn.tr._("This is the first question."))
         await ask(form, turn, name)

@@ -8,6 +8,7 @@ same parsers check button data, so a forged button is refused like a wrong answe
 from __future__ import annotations
 
 import datetime as dt
+import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -231,3 +232,10 @@ class Form:
 
 class Forged(ValueError):
     """Button data that no parser of the form accepts (an old client, a modified one, or a forgery)."""
+
+
+async def parsed(result: Any) -> Answer:
+    """A parser's result as an :class:`Answer` (awaited if the parser is asynchronous)."""
+    if inspect.isawaitable(result):
+        result = await result
+    return result if isinstance(result, Answer) else Answer(values=dict(result))

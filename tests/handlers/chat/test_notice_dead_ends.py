@@ -105,6 +105,8 @@ async def test_notify_the_offender_leads_to_emitir_prefilled_from_the_case_cp_ar
     name = await clara.press(done, f"emit:case:{case.id}", "Nome do infrator")
     assert "Depósito Bom Preço" in name.text and "João" not in name.text  # the author is never on it
     await clara.send("Depósito Bom Preço Ltda.", "Local da lavratura")
+    await clara.send("voltar", "Nome do infrator")  # issue 19 §4.3, in a start prefilled from the case…
+    await clara.send("Depósito Bom Preço Ltda.", "Local da lavratura")  # …then the steps it left, none skipped
     await clara.send("Rua 7 de Setembro, 200", "Descreva os fatos")
     review = await clara.send("Entulho e lixo despejados na calçada, constatados no local.",
                               "Confira a notificação antes de emitir")
