@@ -149,6 +149,11 @@ COVERED: dict[str, Covered] = {
             "telegram_user_id": "value", "municipality": "value", "name": "text_digest", "role": "value",
             "active": "flag", "created_at": "moment", "registration": "value",
         }),
+        # A personal API credential proves who acts (L13460 Art. 10 §7: the Ombudsman's identity, proven, opens a
+        # restricted case): one inserted or revived behind the application's back must show (issue 23 §1–2).
+        Covered("staff_api_token", {
+            "token_sha256": "value", "telegram_user_id": "value", "created_at": "moment", "revoked_at": "moment",
+        }),
         # Who may perform which act (CP Art. 12, 40, 43; L9784 Art. 13 II, 18): a competence decides whether a
         # decision stands, so changing one behind the application's back must show (issue 18 §1, issue 23 §2).
         Covered("staff_authority", {
@@ -204,6 +209,8 @@ NOT_COVERED: dict[tuple[str, str], str] = {
     ("person", "locale"): "the language of the messages; no deadline or right depends on it",
     ("person", "locale_chosen"): "whether the language was picked; no legal effect",
     ("person", "bot_key"): "which of the deployment's bots carries the messages; no legal effect",
+    ("staff_api_token", "label"): "the name its holder gave the token; no legal effect",
+    ("staff_api_token", "last_used_at"): "rewritten by every request; the acts done with it are covered",
 }
 """Columns of covered tables deliberately left out, with the reason."""
 
@@ -225,8 +232,6 @@ UNCOVERED_TABLES: dict[str, str] = {
     "reminder_mute": "a person's choice not to get reminders; no legal effect",
     "response_template": "a reply template; the answer sent is covered (citizen_case.answer, case_event)",
     "seen_update": "Telegram update ids seen, to drop duplicates",
-    "staff_api_token": ("a staff member's API credential (its hash); the access right it carries is the staff_member "
-                        "row, which is covered, and issuing and revoking it are in the audit log"),
     "tlog_entry": "the log itself",
     "tlog_node": "the log's stored subtrees (recomputed and checked by verify)",
     "tlog_state": "the log's current head (checked by verify against the entries and the signature)",

@@ -93,3 +93,24 @@ async def test_a_bulk_update_through_the_application_is_logged(session: AsyncSes
     await session.exec(update(CaseAuthor).where(col(CaseAuthor.case_id) == filed.case_id).values(cpf="52998224725"))
     await session.commit()
     assert (await verify(session)).ok
+
+
+async def test_a_staff_token_inserted_behind_the_applications_back_is_found(session: AsyncSession,
+                                                                             filed: Filed) -> None:
+    """The second pentest of issue 23: a token hash inserted for the real Ombudsman lets its holder act with the
+    identity proven (L13460 Art. 10 §7). The credential is covered, so one issued through the application verifies
+    and one inserted with raw SQL is found."""
+    from models.console.api_tokens import issue_api_token
+
+    holder = (await session.exec(text(  # type: ignore[call-overload]
+        "SELECT telegram_user_id FROM staff_member WHERE id = :staff"), params={"staff": filed.ombudsman_staff_id})
+    ).scalar_one()
+    await issue_api_token(session=session, telegram_user_id=int(holder), label="planilha", now=NOW)
+    assert (await verify(session)).ok
+    await session.exec(text(  # type: ignore[call-overload]
+        "INSERT INTO staff_api_token (token_sha256, telegram_user_id, label, created_at) "
+        "VALUES (:sha, :holder, 'x', '2026-03-01 10:00:00')"),
+        params={"sha": hashlib.sha256(b"bst_forged").hexdigest(), "holder": int(holder)})
+    await session.commit()
+    report = await verify(session)
+    assert [p for p in report.problems if p.where.startswith("staff_api_token")], report.problems
