@@ -141,6 +141,10 @@ def _chosen(arg: str, turn: Turn) -> dict[str, Any]:
     return {"infraction": found.code, "code": found.code}
 
 
+QUOTED = 80
+"""How much of a search that found nothing is quoted back (a message may be 4,096 characters)."""
+
+
 def _infraction(text: str, turn: Turn) -> Answer | dict[str, Any]:
     tr = turn.tr
     try:
@@ -149,8 +153,9 @@ def _infraction(text: str, turn: Turn) -> Answer | dict[str, Any]:
         pass
     matches = search_infractions(text, rulebooks=[turn.data["rulebook"]], limit=8)
     if not matches:
+        shown = text if len(text) <= QUOTED else text[:QUOTED].rstrip() + "…"  # a long message fits the reply
         return Answer(stay=Question(tr._("Nothing found for “{query}”. Try other words or the code.").format(
-            query=esc(text))))
+            query=esc(shown))))
     rows = [[(f"{row.code} · {row.description[:48]}", f"emit:inf:{row.code}")] for row in matches]
     return Answer(stay=Question(tr._("Which one? Press it, or type again."), rows))
 

@@ -219,3 +219,15 @@ async def test_the_autuante_is_refused_in_the_chat_before_writing_a_word_l9784_a
     assert "Lei 9.784/1999, Art. 18, I; CF, Art. 37" in refused.text
     async with sessions() as session:
         assert (await session.get(NoticeFiling, filing.id)).decided_at is None  # type: ignore[union-attr]
+
+
+async def test_a_whole_message_that_finds_no_infraction_gets_an_answer_telegram_accepts(
+    emulator: Any, bot_app: Any, settings: Any, sessions: Any
+) -> None:
+    """Second pentest of issue 23: the "nothing found" reply quoted all 4,096 typed characters back, a reply longer
+    than Telegram takes; it quotes the start, and the form still waits for the infraction."""
+    talk = await _staff(emulator, sessions, 830601, "Inês")
+    await _start_notice(talk, "preliminar")
+    said = await talk.send("xyzw " * 819, "Nada encontrado")
+    assert len(said.text) < 400
+    await talk.send("CP-I-1", "Nome do infrator")
