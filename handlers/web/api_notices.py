@@ -40,10 +40,10 @@ from core.i18n import translator
 from handlers import log_context
 from handlers.web.json_api import error, error_exception, json_object
 from handlers.web.keys import sessions_of, settings_of
+from handlers.web.notice_json import decided_json, delivery_json, notice_json, review_json
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models import when
 from models.columns import utcnow
-from models.deadlines import Window
 from models.invalid_input import InvalidInput
 from models.notices.access import ISSUERS, JUDGES, NoticeOutOfReach, access_notice, notices_reach
 from models.notices.delivery import (
@@ -56,11 +56,11 @@ from models.notices.delivery import (
     staff_list,
 )
 from models.notices.documents import offender_document
-from models.notices.filings import FilingRefused, decide_filing, lapsed, pending_filings
+from models.notices.filings import FilingRefused, decide_filing, pending_filings
 from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice, require_issuer
 from models.notices.review import conclude_diligencia, open_vista, order_diligencia
-from models.notices.status import NoticeView, notice_by_number, notice_view
-from models.notices.tables import CienciaKind, FilingOutcome, Notice, NoticeDelivery, NoticeFiling, NoticeType
+from models.notices.status import notice_by_number, notice_view
+from models.notices.tables import CienciaKind, FilingOutcome, Notice, NoticeFiling, NoticeType
 from models.people import PermissionDenied, Role
 from models.tlog.heads import signing_key
 from models.tlog.proofs import run
@@ -90,48 +90,6 @@ def _parse(body: dict[str, Any], key: str, parse: Any) -> Any:
 def _int(body: dict[str, Any], key: str) -> int | None:
     value: int | None = _parse(body, key, int)
     return value
-
-
-def _window(window: Window, today: dt.date) -> dict[str, Any]:
-    return {"rule": window.rule.id, "article": window.rule.citation, "final_date": window.final_date.isoformat(),
-            "days_left": (window.final_date - today).days, "role": window.role.value}
-
-
-def _delivery(delivery: NoticeDelivery) -> dict[str, Any]:
-    return {
-        "id": delivery.id, "document": delivery.document.value, "state": delivery.state.value,
-        "staff_reason": delivery.staff_reason.value if delivery.staff_reason else None,
-        "sent_at": delivery.sent_at.isoformat() if delivery.sent_at else None,
-        "ciencia": delivery.ciencia_kind.value if delivery.ciencia_kind else None,
-        "ciencia_at": delivery.ciencia_at.isoformat() if delivery.ciencia_at else None,
-        "ciencia_on": delivery.ciencia_on.isoformat() if delivery.ciencia_on else None,
-        "edital_published_on": delivery.edital_published_on.isoformat() if delivery.edital_published_on else None,
-    }
-
-
-def _view(view: NoticeView, today: dt.date, earlier: str | None = None) -> dict[str, Any]:
-    """The notice for staff; ``earlier`` is the number of the notice its recidivism rests on (CP Art. 8)."""
-    notice = view.notice
-    return {
-        "number": notice.number, "type": notice.type.value, "rulebook": notice.rulebook,
-        "infraction_code": notice.infraction_code, "article": notice.infraction_article,
-        "offender_name": notice.offender_name, "person_id": notice.person_id,
-        "fine": str((Decimal(notice.fine_cents) / 100).quantize(Decimal("0.01"))), "recidivist": notice.recidivist,
-        "recidivism_of": earlier, "warning_only": notice.warning_only, "quantity": notice.quantity,
-        "infraction_date": notice.infraction_on.isoformat() if notice.infraction_on else None,
-        "stage": notice.stage.value, "outcome": notice.outcome.value if notice.outcome else None,
-        "case_id": notice.case_id, "issued_at": notice.issued_at.isoformat(),
-        "suspended": view.suspended,
-        "deliveries": [_delivery(d) for d in [view.delivery, view.decision_delivery] if d is not None],
-        "windows": [_window(w, today) for w in view.windows],
-        "filings": [
-            {"kind": f.kind.value, "filed_at": f.filed_at.isoformat(), "text": f.text,
-             "decided_at": f.decided_at.isoformat() if f.decided_at else None,
-             "outcome": f.outcome.value if f.outcome else None, "decision_text": f.decision_text,
-             "lapsed": lapsed(f), **_review(f)}
-            for f in view.filings
-        ],
-    }
 
 
 def _notice_number(request: web.Request) -> str:
@@ -192,7 +150,7 @@ async def issue(request: web.Request) -> web.Response:
             return error(422, "refused", "The notice was not issued.", problems=problems)
         view = await notice_view(session=session, settings=settings, notice=issued.notice,
                                  today=civil_date(utcnow(), settings))
-    payload = _view(view, civil_date(utcnow(), settings))
+    payload = notice_json(view, civil_date(utcnow(), settings))
     payload.update(code=issued.code, pdf_base64=base64.b64encode(issued.pdf).decode("ascii"))
     return web.json_response(payload, status=201)
 
@@ -210,7 +168,7 @@ async def deliveries(request: web.Request) -> web.Response:
                  if reach is None or item.notice.municipality in reach]
         claimants = [await cpf_claimant(session=session, notice=item.notice) for item in items]
     return web.json_response({"deliveries": [
-        {**_delivery(item.delivery), "number": item.notice.number, "offender_name": item.notice.offender_name,
+        {**delivery_json(item.delivery), "number": item.notice.number, "offender_name": item.notice.offender_name,
          "offender_address": item.notice.offender_address, "rulebook": item.notice.rulebook,
          "cpf_claimant_telegram_id": claimant.telegram_user_id if claimant is not None else None}
         for item, claimant in zip(items, claimants, strict=True)
@@ -242,7 +200,7 @@ async def record_delivery(request: web.Request) -> web.Response:
             return error(403, "forbidden", OTHER_MUNICIPALITY)
         except DeliveryError as exc:
             return error(409, "refused", str(exc))
-    return web.json_response(_delivery(result.delivery))
+    return web.json_response(delivery_json(result.delivery))
 
 
 @routes.post("/api/notices/{number}/person")
@@ -281,7 +239,7 @@ async def filings(request: web.Request) -> web.Response:
         reach = await notices_reach(session=session, telegram_user_id=request[STAFF_ID], roles=JUDGES)
         rows = [(f, n) for f, n in await pending_filings(session=session) if reach is None or n.municipality in reach]
     return web.json_response({"filings": [
-        {**_review(f), "number": n.number, "kind": f.kind.value, "filed_at": f.filed_at.isoformat(), "text": f.text}
+        {**review_json(f), "number": n.number, "kind": f.kind.value, "filed_at": f.filed_at.isoformat(), "text": f.text}
         for f, n in rows
     ]})
 
@@ -301,23 +259,6 @@ async def _filing_act(request: web.Request, act: FilingAct, render: Callable[[No
     return web.json_response(render(filing))
 
 
-def _review(filing: NoticeFiling) -> dict[str, Any]:
-    """Vista (CP Art. 40 §1) and diligência (Art. 42) of a filing."""
-    return {
-        "id": filing.id,
-        "vista_first_on": filing.vista_first_on.isoformat() if filing.vista_first_on else None,
-        "vista_second_on": filing.vista_second_on.isoformat() if filing.vista_second_on else None,
-        "diligencia_at": filing.diligencia_at.isoformat() if filing.diligencia_at else None,
-        "diligencia_text": filing.diligencia_text,
-        "diligencia_done_at": filing.diligencia_done_at.isoformat() if filing.diligencia_done_at else None,
-    }
-
-
-def _decided(filing: NoticeFiling) -> dict[str, Any]:
-    assert filing.decided_at is not None and filing.outcome is not None
-    return {"id": filing.id, "outcome": filing.outcome.value, "decided_at": filing.decided_at.isoformat()}
-
-
 @routes.post("/api/notices/filings/{filing_id:\\d+}/decision")
 @staff_endpoint(*JUDGES)
 async def decision(request: web.Request) -> web.Response:
@@ -326,14 +267,14 @@ async def decision(request: web.Request) -> web.Response:
     outcome = _parse(body, "outcome", FilingOutcome)
     if outcome is None:
         return error(422, "bad_value", 'Send "outcome" (granted or denied) and "text".')
-    return await _filing_act(request, decide_filing, _decided, outcome=outcome, text=str(body.get("text") or ""))
+    return await _filing_act(request, decide_filing, decided_json, outcome=outcome, text=str(body.get("text") or ""))
 
 
 @routes.post("/api/notices/filings/{filing_id:\\d+}/vista")
 @staff_endpoint(*JUDGES)
 async def vista(request: web.Request) -> web.Response:
     """Give vista of a reclamação to the next side for 3 days (CP Art. 40 §1)."""
-    return await _filing_act(request, open_vista, _review)
+    return await _filing_act(request, open_vista, review_json)
 
 
 @routes.post("/api/notices/filings/{filing_id:\\d+}/diligencia")
@@ -341,14 +282,14 @@ async def vista(request: web.Request) -> web.Response:
 async def diligencia(request: web.Request) -> web.Response:
     """Convert the judgment of a reclamação into a diligência (CP Art. 42): ``{"text"}`` says what for."""
     body = await json_object(request, not_json="The body is not JSON.")
-    return await _filing_act(request, order_diligencia, _review, text=str(body.get("text") or ""))
+    return await _filing_act(request, order_diligencia, review_json, text=str(body.get("text") or ""))
 
 
 @routes.post("/api/notices/filings/{filing_id:\\d+}/diligencia/done")
 @staff_endpoint(*JUDGES)
 async def diligencia_done(request: web.Request) -> web.Response:
     """The diligência was concluded: the 10 days of CP Art. 40 run again from today."""
-    return await _filing_act(request, conclude_diligencia, _review)
+    return await _filing_act(request, conclude_diligencia, review_json)
 
 
 @routes.get("/api/notices/chains")
@@ -383,7 +324,7 @@ async def show(request: web.Request) -> web.Response:
             return error(404, "not_found", "No notice has that number.")
         view = await notice_view(session=session, settings=settings, notice=notice, today=today)
         earlier = await session.get(Notice, notice.recidivism_of) if notice.recidivism_of is not None else None
-    return web.json_response(_view(view, today, earlier.number if earlier is not None else None))
+    return web.json_response(notice_json(view, today, earlier.number if earlier is not None else None))
 
 
 @routes.get("/api/notices/{number}/pdf")
