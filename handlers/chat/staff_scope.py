@@ -1,8 +1,9 @@
 """Where a staff member may act on notices: the roles of each command, and the municipalities they reach.
 
 A notice is its municipality's act (CF Art. 30 I): a staff member sees and acts only on those of the
-municipalities where they hold the role (``models.people.staff_municipalities``). Shared by /emitir
-(``notice_issue``), /entregas (``notice_deliveries`` and its sub-forms) and /defesas (``notice_filings``).
+municipalities where they hold the role (``models.notices.access``, as the API and the console check it).
+Shared by /emitir (``notice_issue``), /entregas (``notice_deliveries`` and its sub-forms) and /defesas
+(``notice_filings``).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from core.i18n import N_
 from core.settings import Settings
 from handlers.chat.context import BalcaoContext
 from handlers.chat.replies import keyboard, menu_row, reply
+from models.notices.access import NoticeOutOfReach, check_notice_reach, notices_reach
 from models.notices.tables import Notice
-from models.people import PermissionDenied, Role, require_role, staff_municipalities
+from models.people import PermissionDenied, Role, require_role
 
 ISSUERS = frozenset({Role.INSPECTOR, Role.CLERK})
 DECIDERS = frozenset({Role.CLERK})
@@ -47,15 +49,23 @@ async def has_role(update: Update, context: BalcaoContext, allowed: frozenset[Ro
 
 async def reach(context: BalcaoContext, session: Any, roles: frozenset[Role]) -> frozenset[str] | None:
     """Where the staff member holds one of ``roles`` (``None``: everywhere); a notice is its municipality's act."""
-    return await staff_municipalities(session=session, telegram_user_id=context.person.telegram_user_id,
-                                      allowed=roles)
+    return await notices_reach(session=session, telegram_user_id=context.person.telegram_user_id, roles=roles)
 
 
 async def outside(context: BalcaoContext, session: Any, notice_id: int | None, roles: frozenset[Role]) -> bool:
-    """Whether a notice belongs to a municipality where the staff member holds none of ``roles`` (CF Art. 30 I)."""
+    """Whether a notice belongs to a municipality where the staff member holds none of ``roles`` (CF Art. 30 I).
+
+    The check is the domain's (``models.notices.access``), the one the API, the console and the acts make.
+    """
     notice = await session.get(Notice, notice_id) if notice_id is not None else None
-    where = await reach(context, session, roles)
-    return notice is not None and where is not None and notice.municipality not in where
+    if notice is None:
+        return False
+    try:
+        await check_notice_reach(session=session, notice=notice, telegram_user_id=context.person.telegram_user_id,
+                                 roles=roles)
+    except NoticeOutOfReach:
+        return True
+    return False
 
 
 async def refuse_other_municipality(update: Update, context: BalcaoContext) -> None:
