@@ -506,6 +506,22 @@ def explain(result: DeadlineResult, tr: Translator, *, alternatives: tuple[Deadl
         lines.append(tr._("Ends at: {moment}").format(moment=tr.datetime(result.final_moment, format="short")))
         return lines
     start_day = result.steps[0].day.day
+    lines += _start_lines(result, tr)
+    lines += _days_lines(result, tr)
+    lines += _end_lines(result, tr, start_day=start_day)
+    lines.append(tr._("Final date: {date}").format(date=tr.date(result.final_date)))
+    for other in alternatives:
+        lines.append(
+            tr._("Other reading: {basis} → {date}").format(
+                basis=tr._(other.reading.basis), date=tr.date(other.final_date)
+            )
+        )
+    return lines
+
+
+def _start_lines(result: DeadlineResult, tr: Translator) -> list[str]:
+    """The day the count starts from, and why it is not the event's own day when it is not."""
+    lines: list[str] = []
     if result.preceded_by is None:
         lines.append(tr._("Start: {date} (not counted)").format(date=tr.date(result.start)))
     else:  # CPC Art. 231 IV and Art. 224: the business day after the preceding period starts the term, not counted
@@ -521,6 +537,12 @@ def explain(result: DeadlineResult, tr: Translator, *, alternatives: tuple[Deadl
         lines.append(tr._("The start fell on {date}, a short office day ({reason}); it moves to the next business "
                           "day (CPC Art. 224 §1).").format(date=tr.date(result.start_moved_from.day),
                                                            reason=result.start_moved_from.describe(tr)))
+    return lines
+
+
+def _days_lines(result: DeadlineResult, tr: Translator) -> list[str]:
+    """The days not counted (business days) or a last day that counts although optional (calendar days)."""
+    lines: list[str] = []
     if result.unit is Unit.BUSINESS_DAYS:
         skipped = [step for step in result.steps if step.kind is StepKind.SKIPPED]
         if skipped:
@@ -536,6 +558,12 @@ def explain(result: DeadlineResult, tr: Translator, *, alternatives: tuple[Deadl
         lines.append(tr._("The last day, {date} ({reason}), counts as a business day: the deadline does not "
                           "move.").format(
             date=tr.date(result.final_date), reason=result.period_end.optional.describe(tr)))
+    return lines
+
+
+def _end_lines(result: DeadlineResult, tr: Translator, *, start_day: int) -> list[str]:
+    """A month-end adjustment, and the move of a last day that is not a business day."""
+    lines: list[str] = []
     if result.adjustment is MonthAdjustment.NEXT_DAY:
         lines.append(tr._("The last month has no day {day}: the period ends on the next day.").format(day=start_day))
     elif result.adjustment is MonthAdjustment.CLAMPED:
@@ -568,12 +596,5 @@ def explain(result: DeadlineResult, tr: Translator, *, alternatives: tuple[Deadl
             f"  {tr.date(step.day)}: {step.off.describe(tr)}"
             for step in result.steps
             if step.kind is StepKind.PASSED and step.off
-        )
-    lines.append(tr._("Final date: {date}").format(date=tr.date(result.final_date)))
-    for other in alternatives:
-        lines.append(
-            tr._("Other reading: {basis} → {date}").format(
-                basis=tr._(other.reading.basis), date=tr.date(other.final_date)
-            )
         )
     return lines

@@ -54,6 +54,20 @@ def _units(text: str, limit: int) -> list[tuple[str, str]]:
     return units
 
 
+def _track_tag(open_tags: list[tuple[str, str]], tag: str) -> None:
+    """Update the open tags (name, opening tag) with ``tag``: an opening is pushed, a closing ends its last match."""
+    match = _TAG.fullmatch(tag)
+    assert match is not None
+    closing, name = match.group(1), match.group(2).lower()
+    if closing:
+        for index in range(len(open_tags) - 1, -1, -1):
+            if open_tags[index][0] == name:
+                del open_tags[index]
+                break
+    else:
+        open_tags.append((name, tag))
+
+
 def split_html(text: str, limit: int = TEXT_LIMIT) -> list[str]:
     """Split Telegram HTML into parts of at most ``limit`` visible characters, each valid HTML.
 
@@ -79,16 +93,7 @@ def split_html(text: str, limit: int = TEXT_LIMIT) -> list[str]:
 
     for kind, value in _units(text, limit):
         if kind == "tag":
-            match = _TAG.fullmatch(value)
-            assert match is not None
-            closing, name = match.group(1), match.group(2).lower()
-            if closing:
-                for index in range(len(open_tags) - 1, -1, -1):
-                    if open_tags[index][0] == name:
-                        del open_tags[index]
-                        break
-            else:
-                open_tags.append((name, value))
+            _track_tag(open_tags, value)
             pieces.append(value)
             continue
         if length + len(value) > limit:

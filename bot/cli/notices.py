@@ -31,7 +31,7 @@ from models.columns import utcnow
 from models.invalid_input import InvalidInput
 from models.municipalities import sync_municipalities
 from models.notices.documents import offender_document
-from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice, require_issuer
+from models.notices.issuing import IssuedNotice, NoticeInput, NoticeRefused, issue_notice, require_issuer
 from models.notices.status import notice_by_number
 from models.notices.tables import DeliveryState, NoticeDelivery, NoticeType
 from models.people import PermissionDenied, Role
@@ -145,6 +145,16 @@ def parse_time(text: str | None, tr: Translator) -> dt.time | None:
         raise CommandError(tr._('--hora "{value}": write HH:MM, e.g. 09:30').format(value=text)) from None
 
 
+def _decimal_option(text: str | None, option: str, tr: Translator) -> Decimal | None:
+    """A decimal option (a comma or a point), None when not given."""
+    if not text:
+        return None
+    try:
+        return Decimal(text.replace(",", "."))
+    except InvalidOperation:
+        raise CommandError(tr._('{option} "{value}": not a number').format(option=option, value=text)) from None
+
+
 async def _issue(args: argparse.Namespace) -> int:
     settings = get_settings()
     tr = cli_translator(settings)
@@ -154,20 +164,8 @@ async def _issue(args: argparse.Namespace) -> int:
             document = offender_document(args.documento)
         except InvalidInput as exc:
             raise CommandError(tr._("{option}: {reason}").format(option="--documento", reason=exc.render(tr))) from None
-    units = None
-    if args.unidades:
-        try:
-            units = Decimal(args.unidades.replace(",", "."))
-        except InvalidOperation:
-            raise CommandError(tr._('{option} "{value}": not a number').format(
-                option="--unidades", value=args.unidades)) from None
-    quantity = None
-    if args.quantidade:
-        try:
-            quantity = Decimal(args.quantidade.replace(",", "."))
-        except InvalidOperation:
-            raise CommandError(tr._('{option} "{value}": not a number').format(
-                option="--quantidade", value=args.quantidade)) from None
+    units = _decimal_option(args.unidades, "--unidades", tr)
+    quantity = _decimal_option(args.quantidade, "--quantidade", tr)
     today = when.municipal_today(settings.tz, now=utcnow())
     infraction_on = (parse_day(args.data_infracao, tr, today=today, option="--data-infracao")
                      if args.data_infracao else None)
@@ -206,6 +204,12 @@ async def _issue(args: argparse.Namespace) -> int:
         )).first()
     path = Path(args.pdf or f"{issued.notice.number}.pdf")
     await asyncio.to_thread(path.write_bytes, issued.pdf)
+    _print_issued(issued, delivery, path, tr)
+    return 0
+
+
+def _print_issued(issued: IssuedNotice, delivery: NoticeDelivery | None, path: Path, tr: Translator) -> None:
+    """The issued notice's number, code and PDF, and how it will reach the person."""
     print(tr._("Number: {number}").format(number=issued.notice.number))
     print(tr._("Verification code: {code}").format(code=issued.code))
     print(tr._("PDF: {path}").format(path=path))
@@ -213,7 +217,6 @@ async def _issue(args: argparse.Namespace) -> int:
         print(tr._("Delivery: in the bot (the person accepted electronic notices)."))
     else:
         print(tr._("Delivery: on the list to deliver in person, by post or by edital."))
-    return 0
 
 
 def _read_head(path: Path, tr: Translator) -> TreeHead:

@@ -107,6 +107,49 @@ def _skip_spaces(source: str, pos: int) -> int:
     return pos
 
 
+def _read_token(source: str, pos: int) -> tuple[str, int]:
+    """An unquoted attribute value (letters, digits, ``.`` and ``-``), lower-cased, and the position after it."""
+    n = len(source)
+    token_begin = pos
+    while pos < n and (source[pos].isalnum() or source[pos] in ".-"):
+        pos += 1
+    if pos < n and source[pos] not in _SPACES and source[pos] != ">":
+        raise EntityParseError(f"Unexpected end of name token at byte offset {_byte_offset(source, token_begin)}")
+    return source[token_begin:pos].lower(), pos
+
+
+def _read_quoted(source: str, pos: int) -> tuple[str, int]:
+    """A quoted attribute value with its character references decoded, and the position after the closing quote."""
+    n = len(source)
+    quote = source[pos]
+    pos += 1
+    chars: list[str] = []
+    while pos < n and source[pos] != quote:
+        if source[pos] == "&":
+            decoded = _decode_reference(source, pos)
+            if decoded is not None:
+                chars.append(decoded[0])
+                pos = decoded[1]
+                continue
+        chars.append(source[pos])
+        pos += 1
+    if pos < n:
+        pos += 1
+    return "".join(chars), pos
+
+
+def _read_name(source: str, pos: int, tag: str, begin: int) -> tuple[str, int]:
+    """An attribute's name, lower-cased (never empty), and the position after it."""
+    n = len(source)
+    name_begin = pos
+    while pos < n and source[pos] not in _SPACES and source[pos] not in "=>":
+        pos += 1
+    name = source[name_begin:pos].lower()
+    if not name:
+        raise EntityParseError(f'Empty attribute name in the tag "{tag}" at byte offset {_byte_offset(source, begin)}')
+    return name, pos
+
+
 def _read_attributes(source: str, pos: int, tag: str, begin: int) -> tuple[dict[str, str], int]:
     """Read ``name=value`` pairs up to the closing ``>``; return them and the position after ``>``."""
     n = len(source)
@@ -117,14 +160,7 @@ def _read_attributes(source: str, pos: int, tag: str, begin: int) -> tuple[dict[
             raise EntityParseError(f"Unclosed start tag at byte offset {_byte_offset(source, begin)}")
         if source[pos] == ">":
             return attributes, pos + 1
-        name_begin = pos
-        while pos < n and source[pos] not in _SPACES and source[pos] not in "=>":
-            pos += 1
-        name = source[name_begin:pos].lower()
-        if not name:
-            raise EntityParseError(
-                f'Empty attribute name in the tag "{tag}" at byte offset {_byte_offset(source, begin)}'
-            )
+        name, pos = _read_name(source, pos, tag, begin)
         pos = _skip_spaces(source, pos)
         if pos >= n:
             raise EntityParseError(f"Unclosed start tag at byte offset {_byte_offset(source, begin)}")
@@ -139,31 +175,7 @@ def _read_attributes(source: str, pos: int, tag: str, begin: int) -> tuple[dict[
         pos = _skip_spaces(source, pos + 1)
         if pos >= n:
             raise EntityParseError(f"Unclosed start tag at byte offset {_byte_offset(source, begin)}")
-        if source[pos] not in "'\"":
-            token_begin = pos
-            while pos < n and (source[pos].isalnum() or source[pos] in ".-"):
-                pos += 1
-            value = source[token_begin:pos].lower()
-            if pos < n and source[pos] not in _SPACES and source[pos] != ">":
-                raise EntityParseError(
-                    f"Unexpected end of name token at byte offset {_byte_offset(source, token_begin)}"
-                )
-        else:
-            quote = source[pos]
-            pos += 1
-            chars: list[str] = []
-            while pos < n and source[pos] != quote:
-                if source[pos] == "&":
-                    decoded = _decode_reference(source, pos)
-                    if decoded is not None:
-                        chars.append(decoded[0])
-                        pos = decoded[1]
-                        continue
-                chars.append(source[pos])
-                pos += 1
-            if pos < n:
-                pos += 1
-            value = "".join(chars)
+        value, pos = _read_quoted(source, pos) if source[pos] in "'\"" else _read_token(source, pos)
         if pos >= n:
             raise EntityParseError(f"Unclosed start tag at byte offset {_byte_offset(source, begin)}")
         attributes[name] = value
@@ -202,6 +214,38 @@ def _entity_for(tag: str, attributes: dict[str, str], source: str, begin: int) -
     return entity
 
 
+def _read_end_tag(source: str, pos: int, begin: int, open_name: str) -> int:
+    """The end tag whose name starts at ``pos`` closes ``open_name`` (or names nothing); the position after ``>``."""
+    n = len(source)
+    name_begin = pos
+    while pos < n and source[pos] not in _SPACES and source[pos] != ">":
+        pos += 1
+    end_name = source[name_begin:pos].lower()
+    pos = _skip_spaces(source, pos)
+    if pos >= n or source[pos] != ">":
+        raise EntityParseError(f"Unclosed end tag at byte offset {_byte_offset(source, begin)}")
+    if end_name and end_name != open_name:
+        raise EntityParseError(
+            f"Unmatched end tag at byte offset {_byte_offset(source, begin)}, "
+            f'expected "</{open_name}>", found "</{end_name}>"'
+        )
+    return pos + 1
+
+
+def _read_start_tag(source: str, pos: int, begin: int) -> tuple[str, dict[str, str], int]:
+    """A supported start tag's name and attributes, and the position after its ``>``."""
+    n = len(source)
+    while pos < n and source[pos] not in _SPACES and source[pos] != ">":
+        pos += 1
+    if pos >= n:
+        raise EntityParseError(f"Unclosed start tag at byte offset {_byte_offset(source, begin)}")
+    tag = source[begin + 1 : pos].lower()
+    if tag not in _TAG_TYPES:
+        raise EntityParseError(f'Unsupported start tag "{tag}" at byte offset {_byte_offset(source, begin)}')
+    attributes, pos = _read_attributes(source, pos, tag, begin)
+    return tag, attributes, pos
+
+
 def parse_html(source: str) -> FormattedText:
     """Parse Telegram HTML markup.
 
@@ -234,46 +278,19 @@ def parse_html(source: str) -> FormattedText:
             offset += utf16_length(chunk)
         pos = special
         if source[pos] == "&":
-            decoded = _decode_reference(source, pos)
-            if decoded is None:
-                out.append("&")
-                offset += 1
-                pos += 1
-            else:
-                out.append(decoded[0])
-                offset += utf16_length(decoded[0])
-                pos = decoded[1]
+            character, pos = _decode_reference(source, pos) or ("&", pos + 1)
+            out.append(character)
+            offset += utf16_length(character)
             continue
         begin = pos
         pos += 1
         if pos < n and source[pos] == "/":
             if not stack:
                 raise EntityParseError(f"Unexpected end tag at byte offset {_byte_offset(source, begin)}")
-            pos += 1
-            name_begin = pos
-            while pos < n and source[pos] not in _SPACES and source[pos] != ">":
-                pos += 1
-            end_name = source[name_begin:pos].lower()
-            pos = _skip_spaces(source, pos)
-            if pos >= n or source[pos] != ">":
-                raise EntityParseError(f"Unclosed end tag at byte offset {_byte_offset(source, begin)}")
-            pos += 1
-            opened = stack.pop()
-            if end_name and end_name != opened.name:
-                raise EntityParseError(
-                    f"Unmatched end tag at byte offset {_byte_offset(source, begin)}, "
-                    f'expected "</{opened.name}>", found "</{end_name}>"'
-                )
-            _close(opened, offset, stack, entities, out)
+            pos = _read_end_tag(source, pos + 1, begin, stack[-1].name)
+            _close(stack.pop(), offset, stack, entities, out)
             continue
-        while pos < n and source[pos] not in _SPACES and source[pos] != ">":
-            pos += 1
-        if pos >= n:
-            raise EntityParseError(f"Unclosed start tag at byte offset {_byte_offset(source, begin)}")
-        tag = source[begin + 1 : pos].lower()
-        if tag not in _TAG_TYPES:
-            raise EntityParseError(f'Unsupported start tag "{tag}" at byte offset {_byte_offset(source, begin)}')
-        attributes, pos = _read_attributes(source, pos, tag, begin)
+        tag, attributes, pos = _read_start_tag(source, pos, begin)
         stack.append(_OpenTag(tag, offset, _entity_for(tag, attributes, source, begin)))
     if stack:
         raise EntityParseError(f'Can\'t find end tag corresponding to start tag "{stack[-1].name}"')

@@ -59,6 +59,12 @@ def map_url(latitude: float, longitude: float) -> str:
 
 def render_case(view: CaseView, tr: Translator, *, today: dt.date, staff: bool = False) -> str:
     """A case with its status, deadline and timeline, as HTML (the author's view, or a staff view)."""
+    return "\n".join([*_head_lines(view, tr, today=today, staff=staff), *_fact_lines(view, tr, staff=staff),
+                      *_history_lines(view, tr, staff=staff)])
+
+
+def _head_lines(view: CaseView, tr: Translator, *, today: dt.date, staff: bool) -> list[str]:
+    """Protocol, status, dates; for staff, who wrote it and who works it."""
     lines = [f"<b>{esc(view.protocol)}</b> — {esc(kind_label(tr, view))}",
              f"<b>{esc(tr._('Status'))}:</b> {esc(tr._(STATUS_LABELS[view.status]))}",
              f"<b>{esc(tr._('Received on'))}:</b> {esc(tr.date(view.received_at))}"]
@@ -74,16 +80,26 @@ def render_case(view: CaseView, tr: Translator, *, today: dt.date, staff: bool =
         ))
         if view.assigned_staff_name:
             lines.append(f"<b>{esc(tr._('Assigned to'))}:</b> {esc(view.assigned_staff_name)}")
+    return lines
+
+
+def _where_line(view: CaseView, tr: Translator) -> str:
+    """The place as written and, with coordinates, a link to the map."""
+    where = [esc(view.place_text)] if view.place_text else []
+    if view.latitude is not None and view.longitude is not None:
+        url = map_url(view.latitude, view.longitude)
+        where.append(f'<a href="{esc(url)}">{esc(tr._("See on the map"))}</a>')
+    return f"<b>{esc(tr._('Where'))}:</b> " + " · ".join(where)
+
+
+def _fact_lines(view: CaseView, tr: Translator, *, staff: bool) -> list[str]:
+    """What was reported: the summary, whom, where, when, the evidence and files."""
     summary = view.summary if len(view.summary) <= 600 else view.summary[:599] + "…"
-    lines += ["", esc(summary)]
+    lines = ["", esc(summary)]
     if view.accused and staff:
         lines.append(f"<b>{esc(tr._('Who is responsible'))}:</b> {esc(view.accused)}")
     if view.place_text or view.latitude is not None:
-        where = [esc(view.place_text)] if view.place_text else []
-        if view.latitude is not None and view.longitude is not None:
-            url = map_url(view.latitude, view.longitude)
-            where.append(f'<a href="{esc(url)}">{esc(tr._("See on the map"))}</a>')
-        lines.append(f"<b>{esc(tr._('Where'))}:</b> " + " · ".join(where))
+        lines.append(_where_line(view, tr))
     if view.occurred_on:
         lines.append(f"<b>{esc(tr._('When'))}:</b> {esc(tr.date(view.occurred_on))}")
     if staff and view.evidence_missing:  # CP Art. 31: filed through Open311 without it (LEGAL-CHOICES #39)
@@ -92,6 +108,12 @@ def render_case(view: CaseView, tr: Translator, *, today: dt.date, staff: bool =
     if view.attachments:
         count = len(view.attachments)
         lines.append(f"<b>{esc(tr._('Files'))}:</b> {esc(tr.ngettext('{n} file', '{n} files', count).format(n=count))}")
+    return lines
+
+
+def _history_lines(view: CaseView, tr: Translator, *, staff: bool) -> list[str]:
+    """The exchange with the author, the answer, the timeline and the laws it rests on."""
+    lines: list[str] = []
     if staff and view.complement_question:  # staff's request for more information and the author's answer
         lines += ["", f"<b>{esc(tr._('Asked of the author'))}:</b> <i>{esc(view.complement_question)}</i>"]
         if view.complement_answer:
@@ -106,7 +128,7 @@ def render_case(view: CaseView, tr: Translator, *, today: dt.date, staff: bool =
         lines.append(line)
     if view.legal_basis:  # each law once, then its articles
         lines += ["", *("<i>" + esc(law) + "</i>" for law in view.legal_basis)]
-    return "\n".join(lines)
+    return lines
 
 
 async def show_list(update: Update, context: BalcaoContext, *, edit: bool = False) -> None:

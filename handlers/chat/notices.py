@@ -138,6 +138,13 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
     elif view.tacit_on is not None:
         lines.append(tr._("If you do not confirm, you will count as notified on {date}.").format(
             date=tr.date(view.tacit_on)))
+    return "\n".join([*lines, *_filing_lines(view, tr), *_deadline_lines(view, tr, today)])
+
+
+def _filing_lines(view: NoticeView, tr: Translator) -> list[str]:
+    """The last decision on a filing (or its lapse, CP Art. 42) and the filing still waiting for one."""
+    notice = view.notice
+    lines: list[str] = []
     decision = view.last_decision
     if decision is not None and lapsed(decision):
         lines.append("")
@@ -153,6 +160,13 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
     if pending is not None:
         lines.append(tr._("You filed {kind} on {date}.").format(
             kind=tr._(FILING_LABELS[pending.kind]), date=tr.date(pending.filed_at)))
+    return lines
+
+
+def _deadline_lines(view: NoticeView, tr: Translator, today: dt.date) -> list[str]:
+    """The periods open now (or those the ciência will open), the payment after a decision, CP Art. 42 and 46."""
+    notice = view.notice
+    lines: list[str] = []
     windows = citizen_windows(view.windows)
     if windows:
         lines.append("")
@@ -175,7 +189,7 @@ def notice_text(view: NoticeView, tr: Translator, today: dt.date) -> str:
             date=tr.date(view.art42_from - dt.timedelta(days=1))) + small(f"{_law(notice)}, Art. 40; Art. 42"))
     if notice.rulebook == CP and (view.acts.appeal is not None or notice.stage is NoticeStage.APPEALED):
         lines.append(tr._(NO_DEPOSIT) + small(f"{_law(notice)}, Art. 46; STF, Súmula Vinculante 21"))
-    return "\n".join(lines)
+    return lines
 
 
 def notice_buttons(view: NoticeView, context: BalcaoContext) -> list[list[tuple[str, str]]]:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from telegram import InputFile, Update
 
-from core.i18n import N_
+from core.i18n import N_, Translator
 from handlers import log_context
 from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.follow import render_case
 from handlers.chat.replies import acknowledge, esc, keyboard, menu_row, respond
 from models.cases.access import CaseNotReadable
-from models.cases.handling import staff_case, staff_queue, staff_queue_size
+from models.cases.handling import QueueItem, staff_case, staff_queue, staff_queue_size
 from models.cases.labels import OMBUDSMAN_TYPE_LABELS
 from models.cases.ombudsman_reach import unread_for_admin, unread_restricted_text
 from models.cases.tables import CaseAttachment, CaseKind, CaseStatus, Outcome
@@ -53,6 +53,27 @@ def back_row(context: BalcaoContext, page: int) -> list[tuple[str, str]]:
     return [(context.tr._("◀ Pending cases"), f"pend:page:{max(1, page)}")]
 
 
+def _queue_line(tr: Translator, item: QueueItem) -> str:
+    """One case of the queue: protocol, kind, deadline, days left, and whose it is or whom it waits for."""
+    if item.ombudsman_type is not None:
+        label = tr._(OMBUDSMAN_TYPE_LABELS[item.ombudsman_type])
+    elif item.kind is CaseKind.RIDE_HAILING:
+        label = tr._("Ride-hailing")
+    else:
+        label = tr._("Representation")
+    flags = []
+    if item.assigned_to_me:
+        flags.append(tr._("yours"))
+    elif item.assigned_staff_id is None:
+        flags.append(tr._("unassigned"))
+    if item.complement_lapsed:
+        flags.append(tr._("no answer from the author: may be archived"))
+    elif item.status is CaseStatus.AWAITING_COMPLEMENT:
+        flags.append(tr._("waiting for the author"))
+    return (f"• <b>{esc(item.protocol)}</b> · {esc(label)} · {esc(tr.short_date(item.due_on))} "
+            f"({esc(days_words(tr, item.days_left))})" + (f" · {esc(', '.join(flags))}" if flags else ""))
+
+
 async def show_queue(update: Update, context: BalcaoContext, *, edit: bool = False, page: int = 0) -> None:
     """The open cases of the staff member's role, nearest deadline first, :data:`PAGE` at a time (``page`` from 0)."""
     tr = context.tr
@@ -80,25 +101,7 @@ async def show_queue(update: Update, context: BalcaoContext, *, edit: bool = Fal
                  count=tr.number(total), first=tr.number(first), last=tr.number(last)), ""]
     rows = []
     for item in items:
-        if item.ombudsman_type is not None:
-            label = tr._(OMBUDSMAN_TYPE_LABELS[item.ombudsman_type])
-        elif item.kind is CaseKind.RIDE_HAILING:
-            label = tr._("Ride-hailing")
-        else:
-            label = tr._("Representation")
-        flags = []
-        if item.assigned_to_me:
-            flags.append(tr._("yours"))
-        elif item.assigned_staff_id is None:
-            flags.append(tr._("unassigned"))
-        if item.complement_lapsed:
-            flags.append(tr._("no answer from the author: may be archived"))
-        elif item.status is CaseStatus.AWAITING_COMPLEMENT:
-            flags.append(tr._("waiting for the author"))
-        lines.append(
-            f"• <b>{esc(item.protocol)}</b> · {esc(label)} · {esc(tr.short_date(item.due_on))} "
-            f"({esc(days_words(tr, item.days_left))})" + (f" · {esc(', '.join(flags))}" if flags else "")
-        )
+        lines.append(_queue_line(tr, item))
         # the first page keeps the short form (notifications link to pend:case:<id>)
         rows.append([(item.protocol, f"pend:case:{item.id}" + (f":{page + 1}" if page else ""))])
     turn = []

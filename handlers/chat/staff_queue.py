@@ -59,6 +59,23 @@ def _ids(parts: list[str]) -> tuple[int, int] | None:
     return None if page is None else (case_id, page)
 
 
+async def _route(update: Update, context: BalcaoContext, *, action: str, paged: bool, case_id: int,
+                 page: int) -> None:
+    """Run the screen or action a ``pend:`` button names (``page`` buttons carry the page in the case's place)."""
+    if action == "page" and paged:
+        await show_queue(update, context, edit=True, page=case_id - 1)
+    elif action == "case":
+        await show_case(update, context, case_id, page=page)
+    elif action == "take":
+        await _take(update, context, case_id, page)
+    elif action == "files":
+        await send_files(update, context, case_id, page=page)
+    elif action in staff_actions.ACTIONS:
+        await staff_actions.start_action(update, context, action, case_id, page)
+    else:
+        await unknown_button(update, context)
+
+
 async def on_button(update: Update, context: BalcaoContext) -> None:
     """Every ``pend:`` button; each action checks the staff member's role again (in the domain)."""
     query = update.callback_query
@@ -74,18 +91,7 @@ async def on_button(update: Update, context: BalcaoContext) -> None:
         return
     case_id, page = ids
     try:
-        if action == "page" and len(parts) == 3:
-            await show_queue(update, context, edit=True, page=case_id - 1)
-        elif action == "case":
-            await show_case(update, context, case_id, page=page)
-        elif action == "take":
-            await _take(update, context, case_id, page)
-        elif action == "files":
-            await send_files(update, context, case_id, page=page)
-        elif action in staff_actions.ACTIONS:
-            await staff_actions.start_action(update, context, action, case_id, page)
-        else:
-            await unknown_button(update, context)
+        await _route(update, context, action=action, paged=len(parts) == 3, case_id=case_id, page=page)
     except PermissionDenied:
         await refuse_not_staff(update, context)
     except InvalidInput as refused:  # the case is closed (CaseActionRefused)

@@ -69,6 +69,37 @@ async def _personal_holder(request: web.Request) -> int | None:
         return await token_holder(session=session, token=token, now=utcnow())
 
 
+async def _caller(request: web.Request) -> tuple[int, bool] | web.Response:
+    """The staff member's Telegram id and whether a personal token proves it, or the refusal to send."""
+    named = request.headers.get("X-Balcao-Staff", "")
+    holder = await _personal_holder(request)
+    if holder is not None:
+        if named and staff_id_of(named) != holder:
+            return error(403, "forbidden", "X-Balcao-Staff must name the holder of the personal token.")
+        return holder, True
+    if settings_of(request).staff_api_token is None:
+        if _bearer(request):
+            return error(401, "unauthorized", "Missing or wrong bearer token.")
+        return error(404, "api_disabled", "The staff API is off: send your personal token "
+                     "(issued in the console), or set BALCAO_STAFF_API_TOKEN.")
+    if not bearer_ok(request):
+        return error(401, "unauthorized", "Missing or wrong bearer token.")
+    named_id = staff_id_of(named)
+    if named_id is None:
+        return error(400, "staff_required", "Send X-Balcao-Staff with your Telegram user id.")
+    return named_id, False
+
+
+async def _mark_shared_token(request: web.Request, response: web.StreamResponse, staff_id: int) -> None:
+    """A call made with the shared token: said deprecated, and logged when it changes something."""
+    if not response.prepared:  # RFC 9745: the shared token is deprecated
+        response.headers["Deprecation"] = "true"
+    if request.method not in ("GET", "HEAD"):  # the log says nothing proved who it was
+        async with sessions_of(request)() as session:
+            await note_shared_token_use(session=session, named_staff=staff_id, method=request.method,
+                                        path=request.path, status=response.status)
+
+
 def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
     """Protect an API handler: a valid token, then an active staff member with one of ``roles`` (or admin).
 
@@ -79,25 +110,10 @@ def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
 
     def decorate(handler: Handler) -> Handler:
         async def wrapper(request: web.Request) -> web.StreamResponse:
-            named = request.headers.get("X-Balcao-Staff", "")
-            holder = await _personal_holder(request)
-            if holder is not None:
-                if named and staff_id_of(named) != holder:
-                    return error(403, "forbidden", "X-Balcao-Staff must name the holder of the personal token.")
-                staff_id = holder
-                proven = True
-            elif settings_of(request).staff_api_token is None:
-                if _bearer(request):
-                    return error(401, "unauthorized", "Missing or wrong bearer token.")
-                return error(404, "api_disabled", "The staff API is off: send your personal token "
-                             "(issued in the console), or set BALCAO_STAFF_API_TOKEN.")
-            elif not bearer_ok(request):
-                return error(401, "unauthorized", "Missing or wrong bearer token.")
-            else:
-                named_id = staff_id_of(named)
-                if named_id is None:
-                    return error(400, "staff_required", "Send X-Balcao-Staff with your Telegram user id.")
-                staff_id, proven = named_id, False
+            caller = await _caller(request)
+            if isinstance(caller, web.Response):
+                return caller
+            staff_id, proven = caller
             async with sessions_of(request)() as session:
                 try:
                     role = await require_role(session=session, telegram_user_id=staff_id, allowed=allowed,
@@ -109,12 +125,7 @@ def staff_endpoint(*roles: Role) -> Callable[[Handler], Handler]:
             request[IDENTITY_PROVEN] = proven
             response = await handler(request)
             if not proven:
-                if not response.prepared:  # RFC 9745: the shared token is deprecated
-                    response.headers["Deprecation"] = "true"
-                if request.method not in ("GET", "HEAD"):  # the log says nothing proved who it was
-                    async with sessions_of(request)() as session:
-                        await note_shared_token_use(session=session, named_staff=staff_id, method=request.method,
-                                                    path=request.path, status=response.status)
+                await _mark_shared_token(request, response, staff_id)
             return response
 
         wrapper.__name__ = handler.__name__

@@ -137,6 +137,17 @@ def _keep_jpeg_segment(marker: int, segment: bytes) -> bool:
     return marker in _JPEG_KEEP
 
 
+def _jpeg_segment_end(content: bytes, at: int) -> int:
+    """Where the segment at ``at`` ends, from its two-byte length (which counts itself)."""
+    if at + 4 > len(content):
+        raise UnreadableFile("image/jpeg")
+    (length,) = struct.unpack(">H", content[at + 2 : at + 4])
+    end = at + 2 + length
+    if length < 2 or end > len(content):
+        raise UnreadableFile("image/jpeg")
+    return end
+
+
 def _strip_jpeg(content: bytes) -> bytes:
     if not content.startswith(b"\xff\xd8"):
         raise UnreadableFile("image/jpeg")
@@ -155,12 +166,7 @@ def _strip_jpeg(content: bytes) -> bytes:
             out += content[at : at + 2]
             at += 2
             continue
-        if at + 4 > len(content):
-            raise UnreadableFile("image/jpeg")
-        (length,) = struct.unpack(">H", content[at + 2 : at + 4])
-        end = at + 2 + length
-        if length < 2 or end > len(content):
-            raise UnreadableFile("image/jpeg")
+        end = _jpeg_segment_end(content, at)
         if _keep_jpeg_segment(marker, content[at:end]):
             out += content[at:end]
         at = end

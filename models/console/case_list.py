@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import or_
+from sqlalchemy import ColumnElement, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -53,6 +54,42 @@ def like_pattern(text: str) -> str:
     return f"%{escaped}%"
 
 
+def _case_conditions(filters: CaseFilters) -> list[ColumnElement[bool]]:
+    """The SQL conditions of the filters on the case itself: its kind, its status, the text searched."""
+    conditions: list[ColumnElement[bool]] = []
+    if filters.kind is not None:
+        conditions.append(col(Case.kind) == filters.kind)
+    if filters.status == OPEN:
+        conditions.append(col(Case.status).not_in([s.value for s in FINAL_STATUSES]))
+    elif isinstance(filters.status, CaseStatus):
+        conditions.append(col(Case.status) == filters.status)
+    text = filters.text.strip()[:100]
+    if text:
+        pattern = like_pattern(text)
+        conditions.append(or_(
+            col(Case.protocol).ilike(pattern, escape="\\"), col(Case.summary).ilike(pattern, escape="\\"),
+            col(Case.place_text).ilike(pattern, escape="\\"), col(Case.accused).ilike(pattern, escape="\\"),
+        ))
+    return conditions
+
+
+def _work_conditions(filters: CaseFilters, *, member_ids: set[int], deadline: Any,
+                     today: dt.date) -> list[ColumnElement[bool]]:
+    """The SQL conditions of the filters on the work: whose the case is, how near its deadline."""
+    conditions: list[ColumnElement[bool]] = []
+    if filters.assignee == "me":
+        conditions.append(col(Case.assigned_staff_id).in_(member_ids))
+    elif filters.assignee == "none":
+        conditions.append(col(Case.assigned_staff_id).is_(None))
+    elif filters.assignee and filters.assignee.isdecimal() and len(filters.assignee) < 10:
+        conditions.append(col(Case.assigned_staff_id) == int(filters.assignee))
+    if filters.due == "overdue":
+        conditions.append(deadline < today)
+    elif filters.due == "week":
+        conditions.append(deadline <= today + dt.timedelta(days=7))
+    return conditions
+
+
 async def list_cases(
     *, session: AsyncSession, telegram_user_id: int, filters: CaseFilters, today: dt.date, per_page: int = PER_PAGE,
     municipalities: tuple[str, ...] | None = None,
@@ -80,29 +117,8 @@ async def list_cases(
     statement = select(Case).where(cases_visible_to(roles))
     if municipalities is not None:
         statement = statement.where(col(Case.municipality).in_(municipalities))
-    if filters.kind is not None:
-        statement = statement.where(Case.kind == filters.kind)
-    if filters.status == OPEN:
-        statement = statement.where(col(Case.status).not_in([s.value for s in FINAL_STATUSES]))
-    elif isinstance(filters.status, CaseStatus):
-        statement = statement.where(Case.status == filters.status)
-    if filters.assignee == "me":
-        statement = statement.where(col(Case.assigned_staff_id).in_(member_ids))
-    elif filters.assignee == "none":
-        statement = statement.where(col(Case.assigned_staff_id).is_(None))
-    elif filters.assignee and filters.assignee.isdecimal() and len(filters.assignee) < 10:
-        statement = statement.where(Case.assigned_staff_id == int(filters.assignee))
-    if filters.due == "overdue":
-        statement = statement.where(deadline < today)
-    elif filters.due == "week":
-        statement = statement.where(deadline <= today + dt.timedelta(days=7))
-    text = filters.text.strip()[:100]
-    if text:
-        pattern = like_pattern(text)
-        statement = statement.where(or_(
-            col(Case.protocol).ilike(pattern, escape="\\"), col(Case.summary).ilike(pattern, escape="\\"),
-            col(Case.place_text).ilike(pattern, escape="\\"), col(Case.accused).ilike(pattern, escape="\\"),
-        ))
+    statement = statement.where(*_case_conditions(filters), *_work_conditions(
+        filters, member_ids=member_ids, deadline=deadline, today=today))
     page = max(1, filters.page)
     statement = statement.order_by(deadline, col(Case.id)).offset((page - 1) * per_page).limit(per_page + 1)
     cases = list((await session.exec(statement)).all())

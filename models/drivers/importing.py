@@ -126,106 +126,14 @@ async def _apply_row(
 ) -> str:
     """Create or update one driver's records; return ``created``, ``updated`` or ``unchanged``."""
     changed: list[str] = []
-    driver = existing.drivers.get(row.cpf)
-    created = driver is None
-    if driver is None:
-        driver = Driver(
-            municipality=settings.municipality_slug,
-            cpf=row.cpf,
-            name=row.name,
-            phone=row.phone,
-            cnh_number=row.cnh_number,
-            cnh_category=row.cnh_category,
-            cnh_issued_on=row.cnh_issued_on,
-        )
-        session.add(driver)
-        await session.flush()
-        existing.drivers[row.cpf] = driver
-    else:
-        for column, attribute, value in (
-            ("nome", "name", row.name),
-            ("telefone", "phone", row.phone),
-            ("cnh_numero", "cnh_number", row.cnh_number),
-            ("cnh_categoria", "cnh_category", row.cnh_category),
-            ("cnh_emissao", "cnh_issued_on", row.cnh_issued_on),
-        ):
-            if getattr(driver, attribute) != value:
-                setattr(driver, attribute, value)
-                changed.append(column)
+    driver, created = await _apply_driver(session, row, existing, settings=settings, changed=changed)
     assert driver.id is not None
-
-    vehicle = existing.vehicles_by_renavam.get(row.renavam) or existing.vehicles_by_plate.get(row.plate)
-    if vehicle is None:
-        vehicle = Vehicle(plate=row.plate, renavam=row.renavam, model_year=row.model_year)
-        session.add(vehicle)
-        await session.flush()
-        existing.vehicles_by_plate[row.plate] = existing.vehicles_by_renavam[row.renavam] = vehicle
-    else:
-        if vehicle.plate != row.plate:
-            vehicle.plate = row.plate
-            changed.append("placa")
-        if vehicle.model_year != row.model_year:
-            vehicle.model_year = row.model_year
-            changed.append("ano_modelo")
+    vehicle = await _apply_vehicle(session, row, existing, changed=changed)
     assert vehicle.id is not None
-
-    authorization = existing.authorizations.get(driver.id)
-    if authorization is None:
-        authorization = Authorization(
-            number=row.authorization_number,
-            driver_id=driver.id,
-            vehicle_id=vehicle.id,
-            approved_on=row.fee_paid_on,
-            fee_paid_on=row.fee_paid_on,
-            valid_until=row.valid_until,
-            vehicle_since=row.fee_paid_on,
-        )
-        session.add(authorization)
-        await session.flush()
-        assert authorization.id is not None
-        session.add(FeePayment(authorization_id=authorization.id, paid_on=row.fee_paid_on, source=SOURCE))
-        existing.authorizations[driver.id] = authorization
-        if not created:
-            changed.append("autorizacao_numero")
-    else:
-        if authorization.number != row.authorization_number:
-            authorization.number = row.authorization_number
-            changed.append("autorizacao_numero")
-        if authorization.vehicle_id != vehicle.id:
-            authorization.vehicle_id = vehicle.id
-            authorization.vehicle_since = today  # Art. 8 §2: a replacement needs a new inspection
-            changed.extend(("placa", "renavam"))
-        if authorization.fee_paid_on != row.fee_paid_on:
-            await record_fee_payment(
-                session=session, authorization=authorization, paid_on=row.fee_paid_on, source=SOURCE, settings=settings
-            )
-            changed.append("autorizacao_emissao")
-        if authorization.valid_until != row.valid_until:
-            authorization.valid_until = row.valid_until
-            changed.append("autorizacao_validade")
-        if changed:
-            authorization.updated_at = utcnow()
-
-    if row.inspected_on is not None and row.inspection_result is not None:
-        current = (
-            await session.exec(
-                select(Inspection).where(
-                    Inspection.vehicle_id == vehicle.id, Inspection.inspected_on == row.inspected_on
-                )
-            )
-        ).first()
-        if current is None or current.result is not row.inspection_result:
-            await record_inspection(
-                session=session,
-                vehicle_id=vehicle.id,
-                inspected_on=row.inspected_on,
-                result=row.inspection_result,
-                actor=actor,
-                notes=current.notes if current else "",
-            )
-            if not created:
-                changed.append("vistoria")
-
+    await _apply_authorization(session, row, existing, driver_id=driver.id, vehicle_id=vehicle.id, created=created,
+                               changed=changed, settings=settings, today=today)
+    if await _apply_inspection(session, row, vehicle_id=vehicle.id, actor=actor) and not created:
+        changed.append("vistoria")
     if created:
         await record(
             session=session,
@@ -248,6 +156,122 @@ async def _apply_row(
         details={"line": row.line, "fields": sorted(set(changed))},
     )
     return "updated"
+
+
+async def _apply_driver(session: AsyncSession, row: DriverRow, existing: _Existing, *, settings: Settings,
+                        changed: list[str]) -> tuple[Driver, bool]:
+    """The row's driver, created (True) or with the changed columns noted in ``changed``."""
+    driver = existing.drivers.get(row.cpf)
+    if driver is None:
+        driver = Driver(
+            municipality=settings.municipality_slug,
+            cpf=row.cpf,
+            name=row.name,
+            phone=row.phone,
+            cnh_number=row.cnh_number,
+            cnh_category=row.cnh_category,
+            cnh_issued_on=row.cnh_issued_on,
+        )
+        session.add(driver)
+        await session.flush()
+        existing.drivers[row.cpf] = driver
+        return driver, True
+    for column, attribute, value in (
+        ("nome", "name", row.name),
+        ("telefone", "phone", row.phone),
+        ("cnh_numero", "cnh_number", row.cnh_number),
+        ("cnh_categoria", "cnh_category", row.cnh_category),
+        ("cnh_emissao", "cnh_issued_on", row.cnh_issued_on),
+    ):
+        if getattr(driver, attribute) != value:
+            setattr(driver, attribute, value)
+            changed.append(column)
+    return driver, False
+
+
+async def _apply_vehicle(session: AsyncSession, row: DriverRow, existing: _Existing, *,
+                         changed: list[str]) -> Vehicle:
+    """The row's vehicle, by RENAVAM or plate, created or with the changed columns noted in ``changed``."""
+    vehicle = existing.vehicles_by_renavam.get(row.renavam) or existing.vehicles_by_plate.get(row.plate)
+    if vehicle is None:
+        vehicle = Vehicle(plate=row.plate, renavam=row.renavam, model_year=row.model_year)
+        session.add(vehicle)
+        await session.flush()
+        existing.vehicles_by_plate[row.plate] = existing.vehicles_by_renavam[row.renavam] = vehicle
+        return vehicle
+    if vehicle.plate != row.plate:
+        vehicle.plate = row.plate
+        changed.append("placa")
+    if vehicle.model_year != row.model_year:
+        vehicle.model_year = row.model_year
+        changed.append("ano_modelo")
+    return vehicle
+
+
+async def _apply_authorization(session: AsyncSession, row: DriverRow, existing: _Existing, *, driver_id: int,
+                               vehicle_id: int, created: bool, changed: list[str], settings: Settings,
+                               today: dt.date) -> None:
+    """The driver's authorization, created with its fee payment, or brought up to the row (noted in ``changed``)."""
+    authorization = existing.authorizations.get(driver_id)
+    if authorization is None:
+        authorization = Authorization(
+            number=row.authorization_number,
+            driver_id=driver_id,
+            vehicle_id=vehicle_id,
+            approved_on=row.fee_paid_on,
+            fee_paid_on=row.fee_paid_on,
+            valid_until=row.valid_until,
+            vehicle_since=row.fee_paid_on,
+        )
+        session.add(authorization)
+        await session.flush()
+        assert authorization.id is not None
+        session.add(FeePayment(authorization_id=authorization.id, paid_on=row.fee_paid_on, source=SOURCE))
+        existing.authorizations[driver_id] = authorization
+        if not created:
+            changed.append("autorizacao_numero")
+        return
+    if authorization.number != row.authorization_number:
+        authorization.number = row.authorization_number
+        changed.append("autorizacao_numero")
+    if authorization.vehicle_id != vehicle_id:
+        authorization.vehicle_id = vehicle_id
+        authorization.vehicle_since = today  # Art. 8 §2: a replacement needs a new inspection
+        changed.extend(("placa", "renavam"))
+    if authorization.fee_paid_on != row.fee_paid_on:
+        await record_fee_payment(
+            session=session, authorization=authorization, paid_on=row.fee_paid_on, source=SOURCE, settings=settings
+        )
+        changed.append("autorizacao_emissao")
+    if authorization.valid_until != row.valid_until:
+        authorization.valid_until = row.valid_until
+        changed.append("autorizacao_validade")
+    if changed:
+        authorization.updated_at = utcnow()
+
+
+async def _apply_inspection(session: AsyncSession, row: DriverRow, *, vehicle_id: int, actor: str) -> bool:
+    """Record the row's inspection unless the same result is already recorded that day; True when recorded."""
+    if row.inspected_on is None or row.inspection_result is None:
+        return False
+    current = (
+        await session.exec(
+            select(Inspection).where(
+                Inspection.vehicle_id == vehicle_id, Inspection.inspected_on == row.inspected_on
+            )
+        )
+    ).first()
+    if current is None or current.result is not row.inspection_result:
+        await record_inspection(
+            session=session,
+            vehicle_id=vehicle_id,
+            inspected_on=row.inspected_on,
+            result=row.inspection_result,
+            actor=actor,
+            notes=current.notes if current else "",
+        )
+        return True
+    return False
 
 
 async def _free_taken_numbers(session: AsyncSession, rows: list[DriverRow], existing: _Existing) -> None:

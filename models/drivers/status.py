@@ -288,6 +288,56 @@ def _step(code: StepCode, rule: str, on: dt.date, deadline: dt.date | None, *, l
     return Step(code, rule, deadline, (deadline - on).days, on > deadline, legal)
 
 
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    """Where the vehicle's inspection stands: the day to present it, or the 5 days to fix a failure (Art. 16 §2)."""
+
+    present_by: dt.date | None = None
+    fix_by: dt.date | None = None
+    barred: bool = False
+    fixing: bool = False
+
+
+def _inspection_steps(authorization: Authorization, inspected: bool, facts: InspectionFacts, on: dt.date,
+                      settings: Settings) -> tuple[list[Step], _Pending]:
+    """The step of presenting a never-inspected vehicle, or of fixing a failed one, and where that stands."""
+    if not inspected:
+        present_by = legal_deadline(RULE_PRESENT_VEHICLE, authorization.vehicle_since, settings)
+        return ([_step(StepCode.PRESENT_VEHICLE, RULE_PRESENT_VEHICLE, on, present_by, legal=True)],
+                _Pending(present_by=present_by))
+    if facts.last_result is InspectionResult.FAILED and facts.last_on is not None:
+        fix_by = legal_deadline(RULE_FIX_INSPECTION, facts.last_on, settings)
+        barred = on > fix_by  # Art. 26 II: "imediatamente impedido de realizar o serviço"
+        return ([_step(StepCode.FIX_INSPECTION, RULE_FIX_INSPECTION, on, fix_by, legal=True)],
+                _Pending(fix_by=fix_by, barred=barred, fixing=not barred))
+    return [], _Pending()
+
+
+def _state(authorization: Authorization, *, on: dt.date, settings: Settings, suspended: bool, overdue: bool,
+           inspected: bool, pending: _Pending, annual_due: dt.date | None) -> tuple[StatusKind, str, dt.date | None]:
+    """The most serious state that applies (see :func:`authorization_status`), its rule and until when."""
+    valid_until = authorization.valid_until
+    if authorization.cassada_on is not None and authorization.cassada_on <= on:
+        return StatusKind.CASSADA, RULE_CASSACAO, None
+    if authorization.revoked_on is not None and authorization.revoked_on <= on:
+        return StatusKind.REVOKED, RULE_REVOCATION, None
+    if suspended:
+        return StatusKind.SUSPENDED, RULE_SUSPENSION, authorization.suspended_until
+    if on > valid_until:
+        return StatusKind.EXPIRED, RULE_VALIDITY, valid_until
+    if pending.barred:
+        return StatusKind.BARRED, RULE_BARRED, pending.fix_by
+    if overdue:
+        return StatusKind.INSPECTION_OVERDUE, RULE_ANNUAL_INSPECTION, annual_due
+    if not inspected:
+        return StatusKind.AWAITING_INSPECTION, RULE_PRESENT_VEHICLE, pending.present_by
+    if pending.fixing:
+        return StatusKind.INSPECTION_FAILED, RULE_FIX_INSPECTION, pending.fix_by
+    if (valid_until - on).days <= settings.driver_expiring_soon_days:
+        return StatusKind.EXPIRING_SOON, RULE_VALIDITY, valid_until
+    return StatusKind.ACTIVE, RULE_VALIDITY, valid_until
+
+
 def authorization_status(
     *,
     authorization: Authorization,
@@ -326,18 +376,7 @@ def authorization_status(
         and authorization.suspended_since <= on <= authorization.suspended_until
     )
 
-    steps: list[Step] = []
-    barred = fixing = False
-    awaiting_deadline: dt.date | None = None
-    fix_by: dt.date | None = None
-    if not history:
-        awaiting_deadline = legal_deadline(RULE_PRESENT_VEHICLE, authorization.vehicle_since, settings)
-        steps.append(_step(StepCode.PRESENT_VEHICLE, RULE_PRESENT_VEHICLE, on, awaiting_deadline, legal=True))
-    elif facts.last_result is InspectionResult.FAILED and facts.last_on is not None:
-        fix_by = legal_deadline(RULE_FIX_INSPECTION, facts.last_on, settings)
-        steps.append(_step(StepCode.FIX_INSPECTION, RULE_FIX_INSPECTION, on, fix_by, legal=True))
-        barred = on > fix_by  # Art. 26 II: "imediatamente impedido de realizar o serviço"
-        fixing = not barred
+    steps, pending = _inspection_steps(authorization, bool(history), facts, on, settings)
     overdue = facts.due_on is not None and on > facts.due_on  # Art. 16: the annual inspection was not done
     if facts.due_on is not None:
         steps.append(_step(StepCode.ANNUAL_INSPECTION, RULE_ANNUAL_INSPECTION, on, facts.due_on))
@@ -348,31 +387,10 @@ def authorization_status(
         steps.append(_step(StepCode.WAIT_SUSPENSION, RULE_SUSPENSION, on, authorization.suspended_until))
     steps.sort(key=lambda step: (step.deadline is None, step.deadline or on))
     steps.append(_step(StepCode.REPORT_CHANGES, RULE_REPORT_CHANGES, on, None))
-
-    kind: StatusKind
-    until: dt.date | None
-    if authorization.cassada_on is not None and authorization.cassada_on <= on:
-        kind, rule, until = StatusKind.CASSADA, RULE_CASSACAO, None
-        steps = [_step(StepCode.CONTACT_OFFICE, RULE_CASSACAO, on, None)]
-    elif authorization.revoked_on is not None and authorization.revoked_on <= on:
-        kind, rule, until = StatusKind.REVOKED, RULE_REVOCATION, None
-        steps = [_step(StepCode.CONTACT_OFFICE, RULE_REVOCATION, on, None)]
-    elif suspended:
-        kind, rule, until = StatusKind.SUSPENDED, RULE_SUSPENSION, authorization.suspended_until
-    elif on > valid_until:
-        kind, rule, until = StatusKind.EXPIRED, RULE_VALIDITY, valid_until
-    elif barred:
-        kind, rule, until = StatusKind.BARRED, RULE_BARRED, fix_by
-    elif overdue:
-        kind, rule, until = StatusKind.INSPECTION_OVERDUE, RULE_ANNUAL_INSPECTION, facts.due_on
-    elif not history:
-        kind, rule, until = StatusKind.AWAITING_INSPECTION, RULE_PRESENT_VEHICLE, awaiting_deadline
-    elif fixing:
-        kind, rule, until = StatusKind.INSPECTION_FAILED, RULE_FIX_INSPECTION, fix_by
-    elif (valid_until - on).days <= settings.driver_expiring_soon_days:
-        kind, rule, until = StatusKind.EXPIRING_SOON, RULE_VALIDITY, valid_until
-    else:
-        kind, rule, until = StatusKind.ACTIVE, RULE_VALIDITY, valid_until
+    kind, rule, until = _state(authorization, on=on, settings=settings, suspended=suspended, overdue=overdue,
+                               inspected=bool(history), pending=pending, annual_due=facts.due_on)
+    if kind in (StatusKind.CASSADA, StatusKind.REVOKED):  # Art. 24 I f, c: nothing is left but the office
+        steps = [_step(StepCode.CONTACT_OFFICE, rule, on, None)]
 
     # Art. 15 par. único VI: a vehicle that never passed an inspection may not serve; during the 5 days of
     # Art. 16 §2 one that passed before may, unless BALCAO_DRIVER_FAILED_INSPECTION=barred.

@@ -230,6 +230,29 @@ def _blank(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
+def _infraction_problems(data: NoticeInput, articles: dict[str, str]) -> list[Problem]:
+    """The catalogue's item: it exists, belongs to the notice's law, and names a conduct (or the provision does)."""
+    problems: list[Problem] = []
+    if _blank(data.infraction_code):
+        return problems
+    try:
+        infraction = get_infraction(str(data.infraction_code))
+    except CatalogueError:
+        problems.append(Problem("infraction_code", N_("There is no infraction {code} in the catalogue"),
+                                articles["infraction_code"], {"code": data.infraction_code}))
+    else:
+        if infraction.rulebook != data.rulebook:
+            problems.append(Problem("infraction_code", N_("The infraction {code} belongs to another law"),
+                                    articles["infraction_code"], {"code": infraction.code}))
+        elif infraction.provision_required and _blank(data.infringed_provision):
+            # CP Art. 25 III, 34 III; L9784 Art. 26 §1 VI: "Outros" names no conduct, the act must.
+            problems.append(Problem("infringed_provision",
+                                    N_("The item {code} names no conduct: give the provision infringed "
+                                       "(article and inciso)"),
+                                    articles["infraction_code"], {"code": infraction.code}))
+    return problems
+
+
 def check_elements(data: NoticeInput, settings: Settings) -> list[Problem]:
     """Every problem with the elements of a notice, each with the article that requires the element."""
     if data.type is None:
@@ -256,22 +279,7 @@ def check_elements(data: NoticeInput, settings: Settings) -> list[Problem]:
     if not _blank(data.place) and COORDINATES.fullmatch(str(data.place).strip()):
         # CP Art. 25 II, 34 I: "o local" a person can find and contest, not a point on a map
         problems.append(Problem("place", PLACE_NOT_COORDINATES, articles["place"]))
-    if not _blank(data.infraction_code):
-        try:
-            infraction = get_infraction(str(data.infraction_code))
-        except CatalogueError:
-            problems.append(Problem("infraction_code", N_("There is no infraction {code} in the catalogue"),
-                                    articles["infraction_code"], {"code": data.infraction_code}))
-        else:
-            if infraction.rulebook != data.rulebook:
-                problems.append(Problem("infraction_code", N_("The infraction {code} belongs to another law"),
-                                        articles["infraction_code"], {"code": infraction.code}))
-            elif infraction.provision_required and _blank(data.infringed_provision):
-                # CP Art. 25 III, 34 III; L9784 Art. 26 §1 VI: "Outros" names no conduct, the act must.
-                problems.append(Problem("infringed_provision",
-                                        N_("The item {code} names no conduct: give the provision infringed "
-                                           "(article and inciso)"),
-                                        articles["infraction_code"], {"code": infraction.code}))
+    problems += _infraction_problems(data, articles)
     return problems
 
 

@@ -91,12 +91,9 @@ def _latest(deliveries: list[NoticeDelivery], document: DocumentKind) -> NoticeD
     return found[-1] if found else None
 
 
-async def notice_view(*, session: AsyncSession, settings: Settings, notice: Notice, today: dt.date) -> NoticeView:
-    """Build the view of one notice for ``today`` (civil date)."""
-    assert notice.id is not None
-    calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
-    deliveries = await deliveries_of(session=session, notice_id=notice.id)
-    filings = await filings_of(session=session, notice_id=notice.id)
+def _windows(*, notice: Notice, settings: Settings, calendar: BusinessCalendar, deliveries: list[NoticeDelivery],
+             filings: list[NoticeFiling], today: dt.date) -> tuple[tuple[Window, ...], dt.date | None]:
+    """The periods open at the notice's stage, and the day the CP Art. 42 appeal opened (if it is open today)."""
     delivery = _latest(deliveries, DocumentKind.NOTICE)
     decision_delivery = _latest(deliveries, DocumentKind.DECISION)
     windows: tuple[Window, ...] = ()
@@ -122,6 +119,19 @@ async def notice_view(*, session: AsyncSession, settings: Settings, notice: Noti
     elif notice.stage is NoticeStage.CLOSED and notice.outcome is NoticeOutcome.UPHELD and decision_delivery:
         windows = decision_windows(notice=notice, delivery=decision_delivery, final=True, settings=settings,
                                    calendar=calendar)
+    return windows, art42_from
+
+
+async def notice_view(*, session: AsyncSession, settings: Settings, notice: Notice, today: dt.date) -> NoticeView:
+    """Build the view of one notice for ``today`` (civil date)."""
+    assert notice.id is not None
+    calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
+    deliveries = await deliveries_of(session=session, notice_id=notice.id)
+    filings = await filings_of(session=session, notice_id=notice.id)
+    delivery = _latest(deliveries, DocumentKind.NOTICE)
+    decision_delivery = _latest(deliveries, DocumentKind.DECISION)
+    windows, art42_from = _windows(notice=notice, settings=settings, calendar=calendar, deliveries=deliveries,
+                                   filings=filings, today=today)
     acts = governing(windows)
     paid = await payment_of(session=session, notice_id=notice.id)
     if paid is not None:  # CP Art. 34 IV / 47 I: the fine is paid, so nothing is left to pay or to remind of

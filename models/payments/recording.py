@@ -99,6 +99,23 @@ async def payment_of(*, session: AsyncSession, notice_id: int) -> NoticePayment 
     return (await payments_of(session=session, notice_ids=[notice_id])).get(notice_id)
 
 
+def _payable_cents(*, notice: Notice, settings: Settings, amount: Decimal, paid_on: dt.date,
+                   now: dt.datetime) -> int:
+    """The amount in cents, once the notice has a fine still due, the date is plausible and the amount covers it."""
+    if not is_fine(notice):
+        raise PaymentRefused(N_("{number} has no fine to pay."), number=notice.number)
+    if notice.outcome is NoticeOutcome.ANNULLED:
+        raise PaymentRefused(N_("{number} was cancelled: nothing is due."), number=notice.number)
+    today = now.astimezone(settings.tz).date()
+    if paid_on > today or paid_on < notice.issued_at.astimezone(settings.tz).date():
+        raise PaymentRefused(N_("The payment date {date} must be between the notice's issue and today."), date=paid_on)
+    cents = int((amount * 100).to_integral_value())
+    if cents < notice.fine_cents:
+        raise PaymentRefused(N_("{amount} is less than the fine of {number} ({fine})."), amount=_reais(amount),
+                             number=notice.number, fine=_reais(money_of(notice.fine_cents)))
+    return cents
+
+
 async def _record(*, session: AsyncSession, settings: Settings, reference_of_notice: str, amount: Decimal,
                   paid_on: dt.date, reference: str, source: PaymentSource, actor: str,
                   staff_telegram_id: int | None, now: dt.datetime) -> RecordedPayment:
@@ -122,17 +139,7 @@ async def _record(*, session: AsyncSession, settings: Settings, reference_of_not
         other = await session.get(Notice, elsewhere.notice_id)
         raise PaymentRefused(N_("The bank id {reference} is already recorded for {number}."), reference=reference,
                              number=other.number if other else "?")
-    if not is_fine(notice):
-        raise PaymentRefused(N_("{number} has no fine to pay."), number=notice.number)
-    if notice.outcome is NoticeOutcome.ANNULLED:
-        raise PaymentRefused(N_("{number} was cancelled: nothing is due."), number=notice.number)
-    today = now.astimezone(settings.tz).date()
-    if paid_on > today or paid_on < notice.issued_at.astimezone(settings.tz).date():
-        raise PaymentRefused(N_("The payment date {date} must be between the notice's issue and today."), date=paid_on)
-    cents = int((amount * 100).to_integral_value())
-    if cents < notice.fine_cents:
-        raise PaymentRefused(N_("{amount} is less than the fine of {number} ({fine})."), amount=_reais(amount),
-                             number=notice.number, fine=_reais(money_of(notice.fine_cents)))
+    cents = _payable_cents(notice=notice, settings=settings, amount=amount, paid_on=paid_on, now=now)
     payment = NoticePayment(notice_id=notice.id, paid_on=paid_on, amount_cents=cents, reference=reference,
                             source=source, recorded_by=actor[:64], recorded_at=now)
     session.add(payment)

@@ -150,13 +150,19 @@ def verify_consistency(*, first: int, second: int, first_root: bytes, second_roo
     hashes = list(path)
     if first & (first - 1) == 0:
         hashes.insert(0, first_root)
+    roots = _consistency_roots(first=first, second=second, hashes=hashes)
+    return roots is not None and roots == (first_root, second_root)
+
+
+def _consistency_roots(*, first: int, second: int, hashes: list[bytes]) -> tuple[bytes, bytes] | None:
+    """RFC 9162 §2.1.4.2 steps 3–6: the two roots a consistency path rebuilds, or None when it is malformed."""
     fn, sn = first - 1, second - 1
     while fn & 1:
         fn, sn = fn >> 1, sn >> 1
     fr = sr = hashes[0]
     for c in hashes[1:]:
         if sn == 0:
-            return False
+            return None
         if fn & 1 or fn == sn:
             fr, sr = node_hash(c, fr), node_hash(c, sr)
             while not fn & 1 and fn != 0:
@@ -164,7 +170,7 @@ def verify_consistency(*, first: int, second: int, first_root: bytes, second_roo
         else:
             sr = node_hash(sr, c)
         fn, sn = fn >> 1, sn >> 1
-    return fr == first_root and sr == second_root and sn == 0
+    return (fr, sr) if sn == 0 else None
 
 
 @dataclass(slots=True)

@@ -253,24 +253,8 @@ def _check_rows(connection: Connection, walk: _Walk, report: LogReport) -> None:
                 {"index": index}))
 
 
-def verify_log(connection: Connection, *, key: Ed25519PublicKey | None, external: TreeHead | None = None,
-               witness: TreeHead | None = None, require_timestamp: bool = False, now: dt.datetime | None = None,
-               max_merge_delay: dt.timedelta = DEFAULT_MERGE_DELAY) -> LogReport:
-    """Verify the whole log, its heads and every covered row (read only).
-
-    Args:
-        connection: a connection to the database.
-        key: the log's public key; without it no signature can be checked, which is itself a problem.
-        external: a head kept elsewhere (``--head FILE``), checked like the published ones.
-        witness: the newest head the witness holds (``BALCAO_LOG_WITNESS_URL``), checked the same way, and that
-            the log is not older than it.
-        require_timestamp: the newest signed head must carry a valid RFC 3161 token (a TSA is configured), unless
-            it is younger than ``max_merge_delay`` (then the newest one that has a token is checked).
-        now: the moment of the check (now when None).
-        max_merge_delay: the longest an entry may wait for a signed head (``BALCAO_TLOG_MAX_MERGE_DELAY``).
-    """
-    now = now or utcnow()
-    report = LogReport()
+def _read_heads(connection: Connection, report: LogReport) -> tuple[TreeHead, list[TreeHead], list[TreeHead]]:
+    """The current, published and signed heads; one that cannot be read is a problem, and counts as empty."""
     try:
         current = current_head(connection)
     except (SQLAlchemyError, ValueError, TypeError) as exc:
@@ -289,6 +273,42 @@ def verify_log(connection: Connection, *, key: Ed25519PublicKey | None, external
         report.problems.append(Problem("tlog_head", N_("the signed heads cannot be read ({reason})"),
                                        {"reason": exc.__class__.__name__}))
         kept = []
+    return current, published, kept
+
+
+def _check_current_signature(current: TreeHead, key: Ed25519PublicKey | None, where: str,
+                             report: LogReport) -> None:
+    """The current head of a non-empty log is signed by the log's key (which must be configured)."""
+    if key is None:
+        report.problems.append(Problem(where, N_("no log key is configured (BALCAO_LOG_SIGNING_KEY_FILE): "
+                                                 "signatures cannot be checked")))
+    elif current.tree_size and current.signature is None:
+        report.problems.append(Problem(where, N_("the current tree head is not signed (appended without the "
+                                                 "log's key)")))
+    elif current.tree_size and not signature_is_valid(current, key):
+        report.problems.append(Problem(where, N_("the current tree head's signature is not valid for this log's "
+                                                 "key (the head was forged)")))
+
+
+def verify_log(connection: Connection, *, key: Ed25519PublicKey | None, external: TreeHead | None = None,
+               witness: TreeHead | None = None, require_timestamp: bool = False, now: dt.datetime | None = None,
+               max_merge_delay: dt.timedelta = DEFAULT_MERGE_DELAY) -> LogReport:
+    """Verify the whole log, its heads and every covered row (read only).
+
+    Args:
+        connection: a connection to the database.
+        key: the log's public key; without it no signature can be checked, which is itself a problem.
+        external: a head kept elsewhere (``--head FILE``), checked like the published ones.
+        witness: the newest head the witness holds (``BALCAO_LOG_WITNESS_URL``), checked the same way, and that
+            the log is not older than it.
+        require_timestamp: the newest signed head must carry a valid RFC 3161 token (a TSA is configured), unless
+            it is younger than ``max_merge_delay`` (then the newest one that has a token is checked).
+        now: the moment of the check (now when None).
+        max_merge_delay: the longest an entry may wait for a signed head (``BALCAO_TLOG_MAX_MERGE_DELAY``).
+    """
+    now = now or utcnow()
+    report = LogReport()
+    current, published, kept = _read_heads(connection, report)
     heads = [(f"published head {i + 1} (size {h.tree_size})", h) for i, h in enumerate(published)]
     if external is not None:
         heads.append((f"--head (size {external.tree_size})", external))
@@ -302,15 +322,7 @@ def verify_log(connection: Connection, *, key: Ed25519PublicKey | None, external
                                                  "were changed, added or removed)")))
     check_waiting(connection, current, now, max_merge_delay, report)
     check_kept(kept, current, report)
-    if key is None:
-        report.problems.append(Problem(where, N_("no log key is configured (BALCAO_LOG_SIGNING_KEY_FILE): "
-                                                 "signatures cannot be checked")))
-    elif current.tree_size and current.signature is None:
-        report.problems.append(Problem(where, N_("the current tree head is not signed (appended without the "
-                                                 "log's key)")))
-    elif current.tree_size and not signature_is_valid(current, key):
-        report.problems.append(Problem(where, N_("the current tree head's signature is not valid for this log's "
-                                                 "key (the head was forged)")))
+    _check_current_signature(current, key, where, report)
     if key is not None:
         for label, head in heads:
             _check_head(connection, head, label, walk, current, key, report)

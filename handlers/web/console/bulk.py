@@ -7,11 +7,14 @@ every case with what happened to it.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from aiohttp import web
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
+from core.settings import Settings
 from handlers.web.console.cases import STAFF_ROLES
 from handlers.web.console.forms import db, form_list, form_text
 from handlers.web.console.guard import console_page, works_in
@@ -19,6 +22,7 @@ from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import ConsoleStaff, staff_of
 from handlers.web.keys import SETTINGS
 from models.cases.handling import answer_case, archive_case, assign, request_complement
+from models.cases.tables import Case
 from models.cases.timeline import CaseNotFound, get_case
 from models.columns import utcnow
 from models.console.replies import fill, reader_locale, template_for
@@ -40,6 +44,30 @@ class BulkResult:
     reason: str | None
 
 
+async def _act(*, session: AsyncSession, settings: Settings, who: int, case_id: int, case: Case, action: str,
+               text: str, template: ResponseTemplate | None, assignee: int | None, now: dt.datetime) -> None:
+    """Apply one of ``ACTIONS`` to the case (the domain function checks the role)."""
+    if action == "assign":
+        await assign(session=session, telegram_user_id=who, case_id=case_id, now=now,
+                     assignee_telegram_user_id=assignee)
+    elif action == "ask":
+        await request_complement(session=session, telegram_user_id=who, case_id=case_id, question=text,
+                                 now=now, settings=settings)
+    elif action == "archive":
+        await archive_case(session=session, telegram_user_id=who, case_id=case_id, reason=text, now=now,
+                           settings=settings)
+    else:
+        body = text
+        if template is not None:  # CF Art. 30: only the case's municipality's own template
+            if await template_for(session=session, template_id=template.id or 0,
+                                  municipality=case.municipality) is None:
+                raise InvalidInput(N_("This template belongs to another municipality."))
+            locale = await reader_locale(session=session, case_id=case_id)
+            body = fill(template, locale=locale, case=case, timezone=settings.timezone)
+        await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=body, now=now,
+                          settings=settings)
+
+
 async def _one(request: web.Request, staff: ConsoleStaff, case_id: int, action: str, text: str,
                template: ResponseTemplate | None, assignee: int | None) -> BulkResult:
     tr, who, now, settings = staff.tr, staff.telegram_user_id, utcnow(), request.config_dict[SETTINGS]
@@ -53,25 +81,8 @@ async def _one(request: web.Request, staff: ConsoleStaff, case_id: int, action: 
             return BulkResult(protocol=f"#{case_id}", done=False, reason=tr._(
                 "This case belongs to a municipality you do not work in here; nothing was changed."))
         try:
-            if action == "assign":
-                await assign(session=session, telegram_user_id=who, case_id=case_id, now=now,
-                             assignee_telegram_user_id=assignee)
-            elif action == "ask":
-                await request_complement(session=session, telegram_user_id=who, case_id=case_id, question=text,
-                                         now=now, settings=settings)
-            elif action == "archive":
-                await archive_case(session=session, telegram_user_id=who, case_id=case_id, reason=text, now=now,
-                                   settings=settings)
-            else:
-                body = text
-                if template is not None:  # CF Art. 30: only the case's municipality's own template
-                    if await template_for(session=session, template_id=template.id or 0,
-                                          municipality=case.municipality) is None:
-                        raise InvalidInput(N_("This template belongs to another municipality."))
-                    locale = await reader_locale(session=session, case_id=case_id)
-                    body = fill(template, locale=locale, case=case, timezone=settings.timezone)
-                await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=body, now=now,
-                                  settings=settings)
+            await _act(session=session, settings=settings, who=who, case_id=case_id, case=case, action=action,
+                       text=text, template=template, assignee=assignee, now=now)
         except CaseNotFound:  # a restricted ombudsman case, to anyone but the Ombudsman (Lei 13.460 Art. 10 §7)
             await session.rollback()
             return BulkResult(protocol=f"#{case_id}", done=False, reason=tr._("No case has that protocol number."))

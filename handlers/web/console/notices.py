@@ -13,15 +13,16 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from aiohttp import web
+from sqlmodel.ext.asyncio.session import AsyncSession
 
-from core.i18n import N_
+from core.i18n import N_, Translator
 from handlers.web.console.delivery_links import claimants_of
 from handlers.web.console.forms import city_today, db, form_text, typed_day
 from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.infractions import ISSUERS, choice, code_label, found, issuing_rulebooks, named, no_match
 from handlers.web.console.labels import CIENCIA_NAMES
 from handlers.web.console.rendering import message_page, render
-from handlers.web.console.staff import staff_of
+from handlers.web.console.staff import ConsoleStaff, staff_of
 from handlers.web.keys import SETTINGS
 from models.cases.protocol import normalize_protocol
 from models.cases.tables import Case
@@ -204,6 +205,50 @@ def _whole(raw: str) -> int:
     return int(raw)
 
 
+def _document(values: dict[str, str], errors: dict[str, list[str]], tr: Translator) -> str | None:
+    """The offender's CPF or CNPJ, checked (a wrong one is an error of its field), None when blank."""
+    if not values["offender_document"].strip():
+        return None
+    try:
+        return offender_document(values["offender_document"])
+    except InvalidInput as refused:
+        errors["offender_document"] = [refused.render(tr)]
+        return None
+
+
+async def _case_id(request: web.Request, values: dict[str, str], errors: dict[str, list[str]],
+                   tr: Translator) -> int | None:
+    """The case the notice comes from, by id or protocol; its errors are shown at the protocol's field."""
+    case_id = _parse(values, errors, "case_id", _whole, tr)
+    if values["case_protocol"].strip():  # CP Art. 32: the case that led to it, named by its protocol
+        case_id = await _case_by_protocol(request, values["case_protocol"])
+        if case_id is None:
+            errors.setdefault("case_protocol", []).append(tr._("No case has that protocol number."))
+    if "case_id" in errors:
+        errors.setdefault("case_protocol", []).extend(errors.pop("case_id"))
+    return case_id
+
+
+async def _preliminar_id(session: AsyncSession, staff: ConsoleStaff, values: dict[str, str],
+                         errors: dict[str, list[str]]) -> int | None:
+    """The notificação preliminar named by its number, if the staff member may see it."""
+    if not values["preliminar_number"].strip():
+        return None
+    preliminar = await access_notice(session=session, number=values["preliminar_number"],
+                                     telegram_user_id=staff.telegram_user_id, shown=staff.shown)
+    if preliminar is None:
+        errors.setdefault("preliminar_number", []).append(staff.tr._("No notice has that number."))
+        return None
+    return preliminar.id
+
+
+def _field_of(element: str) -> str:
+    """The form field that shows a problem with an element of the notice."""
+    return SIGNATURE_PROBLEMS.get(element) or (
+        "case_protocol" if element == "case_id" else element if element in FIELDS
+        else "preliminar_number" if element == "preliminar_id" else "units")
+
+
 @routes.post("/notificacoes/nova")
 @console_page(*ISSUERS)
 async def issue(request: web.Request) -> web.StreamResponse:
@@ -220,37 +265,19 @@ async def issue(request: web.Request) -> web.StreamResponse:
         return await _form(request, values, {}, searched=not pressed,
                            reference=await _reference(request, values["case_protocol"]))
     errors: dict[str, list[str]] = {}
-    document = None
-    if values["offender_document"].strip():
-        try:
-            document = offender_document(values["offender_document"])
-        except InvalidInput as refused:
-            errors["offender_document"] = [refused.render(tr)]
+    document = _document(values, errors, tr)
     notice_type = _parse(values, errors, "type", NoticeType, tr)
     drawn_on = _parse(values, errors, "drawn_up_on", lambda raw: typed_day(request, raw), tr)
     drawn_at = _parse(values, errors, "drawn_up_time", parse_time, tr)
     units = _parse(values, errors, "units", Decimal, tr)
-    case_id = _parse(values, errors, "case_id", _whole, tr)
-    if values["case_protocol"].strip():  # CP Art. 32: the case that led to it, named by its protocol
-        case_id = await _case_by_protocol(request, values["case_protocol"])
-        if case_id is None:
-            errors.setdefault("case_protocol", []).append(tr._("No case has that protocol number."))
-    if "case_id" in errors:
-        errors.setdefault("case_protocol", []).extend(errors.pop("case_id"))
+    case_id = await _case_id(request, values, errors, tr)
     person_id = _parse(values, errors, "person_id", _whole, tr)
     person_telegram_id = _parse(values, errors, "person_telegram_id", _whole, tr)
     case = await _case(request, case_id) if case_id is not None else None
     if case is not None and not await works_in(request, case.municipality, ISSUERS):
         return elsewhere(request)
     async with db(request)() as session:
-        preliminar_id = None
-        if values["preliminar_number"].strip():
-            preliminar = await access_notice(session=session, number=values["preliminar_number"],
-                                             telegram_user_id=staff.telegram_user_id, shown=staff.shown)
-            if preliminar is None:
-                errors.setdefault("preliminar_number", []).append(tr._("No notice has that number."))
-            else:
-                preliminar_id = preliminar.id
+        preliminar_id = await _preliminar_id(session, staff, values, errors)
         if errors:
             return await _form(request, values, errors, status=422)
         data = NoticeInput(
@@ -272,10 +299,7 @@ async def issue(request: web.Request) -> web.StreamResponse:
                                         late_confirmed=values["confirm_late"] == "sim")
         except NoticeRefused as refused:
             for problem in refused.problems:
-                field = SIGNATURE_PROBLEMS.get(problem.element) or (
-                    "case_protocol" if problem.element == "case_id" else problem.element if problem.element in FIELDS
-                    else "preliminar_number" if problem.element == "preliminar_id" else "units")
-                errors.setdefault(field, []).append(problem.render(tr))
+                errors.setdefault(_field_of(problem.element), []).append(problem.render(tr))
             return await _form(request, values, errors, status=422)
     raise web.HTTPSeeOther(f"/painel/notificacoes?emitida={issued.notice.number}")
 

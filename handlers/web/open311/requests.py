@@ -222,17 +222,23 @@ async def _form(request: web.Request, tr: Translator,
     is refused there, before the rest is read). Files are checked against the chat's limits while they arrive
     (count and size, :func:`models.cases.attachments.check_before_download`); their content is checked when stored.
     """
-    fields: dict[str, str] = {}
-    uploads: list[Upload] = []
     limits = CaseLimits.from_settings(settings_of(request))
     if request.content_length is not None and request.content_length > body_limit(limits):
         raise Open311Error(413, tr._("The request is too large."))
     if request.content_type == "application/x-www-form-urlencoded":
         fields = await _urlencoded(request, tr)
-        return fields, uploads, client or await _client(request, fields.get("api_key", ""), tr)
+        return fields, [], client or await _client(request, fields.get("api_key", ""), tr)
     if request.content_type != "multipart/form-data":
         raise Open311Error(400, tr._("Send the request form-encoded (application/x-www-form-urlencoded or "
                                      "multipart/form-data)."))
+    return await _multipart(request, tr, client, limits)
+
+
+async def _multipart(request: web.Request, tr: Translator, client: Open311Client | None,
+                     limits: CaseLimits) -> tuple[dict[str, str], list[Upload], Open311Client]:
+    """A multipart body's fields and files, the key checked as soon as its field arrives (see :func:`_form`)."""
+    fields: dict[str, str] = {}
+    uploads: list[Upload] = []
     total = count = 0
     async for part in await request.multipart():
         count += 1
@@ -253,16 +259,22 @@ async def _form(request: web.Request, tr: Translator,
             continue
         if client is None:  # GeoReport v2 sends the key as a field: it must come before the files
             raise Open311Error(403, tr._("Send api_key before the files (or in the query string)."))
-        try:
-            check_before_download(declared_size=None, count=len(uploads), limits=limits)
-            content = await _read_capped(part, limits.max_attachment_bytes)
-            check_before_download(declared_size=limits.max_attachment_bytes + 1 if content is None else None,
-                                  count=len(uploads), limits=limits)
-        except AttachmentRefused as exc:
-            raise Open311Error(400, exc.render(tr)) from None
-        assert content is not None
-        uploads.append(Upload(content=content, file_name=part.filename))
+        uploads.append(Upload(content=await _upload_content(part, tr, count=len(uploads), limits=limits),
+                              file_name=part.filename))
     return fields, uploads, client or await _client(request, "", tr)
+
+
+async def _upload_content(part: BodyPartReader, tr: Translator, *, count: int, limits: CaseLimits) -> bytes:
+    """A file part's bytes, refused as soon as it passes the chat's count or size limits."""
+    try:
+        check_before_download(declared_size=None, count=count, limits=limits)
+        content = await _read_capped(part, limits.max_attachment_bytes)
+        check_before_download(declared_size=limits.max_attachment_bytes + 1 if content is None else None,
+                              count=count, limits=limits)
+    except AttachmentRefused as exc:
+        raise Open311Error(400, exc.render(tr)) from None
+    assert content is not None
+    return content
 
 
 @routes.post(ROOT + "/requests.{fmt:xml|json}")
