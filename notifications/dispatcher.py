@@ -66,7 +66,7 @@ from notifications import broadcasts
 from notifications.aiohttp_request import AiohttpRequest
 from notifications.outbox_claims import BotScope, ClaimedRow, Outcome, claim_due, record_outcomes, renew_leases
 from notifications.pacing import Clock, SendPacer, Sleep
-from notifications.rendering import KINDS, Rendered
+from notifications.rendering import KINDS, MessageKind, Rendered
 from notifications.retry_policy import backoff_seconds, retry_after_seconds
 from notifications.telegram_text import CALLBACK_DATA_LIMIT, DOCUMENT_LIMIT, split_html
 
@@ -571,32 +571,47 @@ class Dispatcher:
                 await asyncio.sleep(0)
             person = people.get(row.person_id)
             kind = KINDS.get(row.kind)
-            if person is None or person.erased_at is not None:
-                self._finish(row, OutboxStatus.CANCELLED, attempted=False, error="recipient erased their data")
-            elif row.broadcast_id in cancelled:
-                self._finish(row, OutboxStatus.CANCELLED, attempted=False, error="broadcast cancelled")
-            elif row.attempts >= self.settings.dispatch_max_attempts:
-                self._finish(row, OutboxStatus.FAILED, attempted=False,
-                             error=f"gave up after {row.attempts} attempts")
-            elif kind is None:
-                self._finish(row, OutboxStatus.FAILED, error=f"no renderer for kind {row.kind!r}")
-            elif kind.topic is not None and not row.mandatory and (row.person_id, kind.topic) in mutes:
-                self._finish(row, OutboxStatus.CANCELLED, attempted=False, error=f"topic {kind.topic!r} muted")
-            else:
-                payload = row.payload
-                if row.kind == broadcasts.BROADCAST_KIND and row.broadcast_id in texts:
-                    payload = {**payload, **broadcasts.notice_payload(texts[row.broadcast_id], self.settings)}
-                try:
-                    rendered = kind.render(payload, translator(person.locale, self.settings.timezone))
-                    units = units_of(rendered)[row.parts_sent :]
-                except Exception as exc:  # a renderer's bug must not stop the other messages
-                    logger.exception("outbox %s: cannot render kind %s", row.id, row.kind)
-                    self._finish(row, OutboxStatus.FAILED, error=f"render: {exc!r}")
-                    continue
-                if not units:
-                    self._finish(row, OutboxStatus.SENT, attempted=False)
-                    continue
-                self._queue.append(_Job(chat_id=person.chat_id, units=units, row=row))
+            refusal = self._not_to_send(row, person, kind, cancelled=cancelled, mutes=mutes)
+            if refusal is not None:
+                status, error, attempted = refusal
+                self._finish(row, status, attempted=attempted, error=error)
+                continue
+            assert person is not None and kind is not None
+            self._render(row, person, kind, texts)
+
+    def _not_to_send(
+        self, row: ClaimedRow, person: Person | None, kind: MessageKind | None, *, cancelled: set[int],
+        mutes: set[tuple[int, str]],
+    ) -> tuple[OutboxStatus, str, bool] | None:
+        """Why a claimed row is not sent (its outcome, the reason, whether it counts as an attempt), or None."""
+        if person is None or person.erased_at is not None:
+            return OutboxStatus.CANCELLED, "recipient erased their data", False
+        if row.broadcast_id in cancelled:
+            return OutboxStatus.CANCELLED, "broadcast cancelled", False
+        if row.attempts >= self.settings.dispatch_max_attempts:
+            return OutboxStatus.FAILED, f"gave up after {row.attempts} attempts", False
+        if kind is None:
+            return OutboxStatus.FAILED, f"no renderer for kind {row.kind!r}", True
+        if kind.topic is not None and not row.mandatory and (row.person_id, kind.topic) in mutes:
+            return OutboxStatus.CANCELLED, f"topic {kind.topic!r} muted", False
+        return None
+
+    def _render(self, row: ClaimedRow, person: Person, kind: MessageKind, texts: dict[int, str]) -> None:
+        """Render the row in its person's language into a job; a renderer's bug fails that row only."""
+        payload = row.payload
+        if row.kind == broadcasts.BROADCAST_KIND and row.broadcast_id in texts:
+            payload = {**payload, **broadcasts.notice_payload(texts[row.broadcast_id], self.settings)}
+        try:
+            rendered = kind.render(payload, translator(person.locale, self.settings.timezone))
+            units = units_of(rendered)[row.parts_sent :]
+        except Exception as exc:  # a renderer's bug must not stop the other messages
+            logger.exception("outbox %s: cannot render kind %s", row.id, row.kind)
+            self._finish(row, OutboxStatus.FAILED, error=f"render: {exc!r}")
+            return
+        if not units:
+            self._finish(row, OutboxStatus.SENT, attempted=False)
+            return
+        self._queue.append(_Job(chat_id=person.chat_id, units=units, row=row))
 
     # --- sending ----------------------------------------------------------------------------------
 
@@ -630,23 +645,11 @@ class Dispatcher:
         try:
             result = await self._call(job, unit)
         except RetryAfter as exc:
-            seconds = retry_after_seconds(exc)
-            logger.warning("Telegram asked to slow down: pausing %.1f s", seconds)
-            metrics.RATE_LIMITED.inc()
-            metrics.RATE_LIMIT_PAUSED_SECONDS.inc(seconds)
-            self.pacer.pause(seconds)
-            self.stats.rate_limited += 1
-            self._queue.appendleft(job)
+            self._slow_down(job, exc)
         except Forbidden as exc:
             self._failed_call(job, OutboxStatus.UNREACHABLE, exc)
         except BadRequest as exc:
-            if job.row is None:
-                if "not modified" not in str(exc).lower():
-                    logger.warning("progress message not edited: %s", exc)
-            elif any(reason in str(exc).lower() for reason in UNREACHABLE_BAD_REQUESTS):
-                self._failed_call(job, OutboxStatus.UNREACHABLE, exc)
-            else:
-                self._failed_call(job, OutboxStatus.FAILED, exc)
+            self._bad_request(job, exc)
         except InvalidToken as exc:
             self._fatal = exc
             self._queue.appendleft(job)
@@ -658,16 +661,40 @@ class Dispatcher:
             logger.exception("outbox: unexpected error while sending")
             self._failed_call(job, OutboxStatus.FAILED, exc)
         else:
-            job.done += 1
-            if isinstance(result, Message) and job.first_message_id is None:
-                job.first_message_id = result.message_id
-            if job.row is not None:
-                if job.done < len(job.units):
-                    self._queue.appendleft(job)
-                else:
-                    self._finish(job.row, OutboxStatus.SENT, message_id=job.first_message_id, parts=job.parts_sent)
+            self._sent(job, result)
         finally:
             self._busy_chats.discard(job.chat_id)
+
+    def _slow_down(self, job: _Job, exc: RetryAfter) -> None:
+        """Telegram's 429: pause every send for the time it asks, and put the job back first in line."""
+        seconds = retry_after_seconds(exc)
+        logger.warning("Telegram asked to slow down: pausing %.1f s", seconds)
+        metrics.RATE_LIMITED.inc()
+        metrics.RATE_LIMIT_PAUSED_SECONDS.inc(seconds)
+        self.pacer.pause(seconds)
+        self.stats.rate_limited += 1
+        self._queue.appendleft(job)
+
+    def _bad_request(self, job: _Job, exc: BadRequest) -> None:
+        """A 400: a progress edit that changed nothing is fine; a chat gone is unreachable; the rest failed."""
+        if job.row is None:
+            if "not modified" not in str(exc).lower():
+                logger.warning("progress message not edited: %s", exc)
+        elif any(reason in str(exc).lower() for reason in UNREACHABLE_BAD_REQUESTS):
+            self._failed_call(job, OutboxStatus.UNREACHABLE, exc)
+        else:
+            self._failed_call(job, OutboxStatus.FAILED, exc)
+
+    def _sent(self, job: _Job, result: Message | bool) -> None:
+        """One unit sent: the next unit of the job goes first in line, or the row is sent."""
+        job.done += 1
+        if isinstance(result, Message) and job.first_message_id is None:
+            job.first_message_id = result.message_id
+        if job.row is not None:
+            if job.done < len(job.units):
+                self._queue.appendleft(job)
+            else:
+                self._finish(job.row, OutboxStatus.SENT, message_id=job.first_message_id, parts=job.parts_sent)
 
     def _failed_call(self, job: _Job, status: OutboxStatus, exc: BaseException) -> None:
         if job.row is None:

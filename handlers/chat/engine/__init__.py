@@ -33,8 +33,9 @@ from telegram.ext import Application, CallbackQueryHandler
 
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine.edits import on_edit
-from handlers.chat.engine.flow import begin, on_button, on_input, start
+from handlers.chat.engine.flow import begin, on_button, start
 from handlers.chat.engine.guard import checked
+from handlers.chat.engine.inputs import on_input
 from handlers.chat.engine.spec import Answer, Filed, Forged, Form, Question, Review, Step, Turn
 from handlers.chat.forms import FORMS, RegisteredForm, current_draft
 from models.drafts import Draft

@@ -1,9 +1,10 @@
 """Running a declared form: ask, take an answer, save, move on, review, change a field, submit once.
 
-Every update of a form goes through here (edits of earlier answers: ``edits``): text, buttons, locations, files.
-The draft is saved after every accepted answer, so a restart resumes at the same question. Buttons carry
-``<prefix>:<action>[:<arg>]``; their argument is checked by the step's parser, like typed input, and anything
-no parser accepts is answered "This button is no longer valid" and logged once (never a crash).
+Every update of a form goes through here: buttons here, what is typed or sent in ``inputs`` (text, contacts,
+locations, files), edits of earlier answers in ``edits``. The draft is saved after every accepted answer, so a
+restart resumes at the same question. Buttons carry ``<prefix>:<action>[:<arg>]``; their argument is checked by the
+step's parser, like typed input, and anything no parser accepts is answered "This button is no longer valid" and
+logged once (never a crash).
 """
 
 from __future__ import annotations
@@ -14,18 +15,14 @@ import secrets
 
 from telegram import Update
 
-from core.i18n import N_
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine.back import PENDING, PRESET, goes_back, step_before
+from handlers.chat.engine.back import PENDING, PRESET
 from handlers.chat.engine.guard import allowed, close_idle, idle, passes
 from handlers.chat.engine.review import REVIEW, ask_what_to_change, editable, show_review
 from handlers.chat.engine.spec import Answer, Forged, Form, Question, Step, Turn, Values, parsed
 from handlers.chat.engine.submission import KEY, gone, submit
 from handlers.chat.forms import cancel_form, cancel_row, current_draft, offer_to_resume, question_asked, save
-from handlers.chat.intake import files_received, is_file, receive_file
 from handlers.chat.replies import keyboard, menu_row, respond
-from models.cases.fields import yes_or_no
-from models.cases.limits import CaseLimits
 from models.invalid_input import InvalidInput
 
 logger = logging.getLogger("balcao.forms")
@@ -178,117 +175,6 @@ async def _note(turn: Turn, answer: Answer) -> None:
         await respond(turn.update, turn.context, answer.note, markup=answer.note_markup)
 
 
-async def on_input(
-    form: Form, update: Update, context: BalcaoContext, step_name: str, data: Values, *, was_asked: bool = True
-) -> None:
-    """Typed text, a location or a file while the form is at ``step_name``.
-
-    ``was_asked`` False: the step's question may never have reached the person (a crash or a refused reply right
-    after its save), so it is asked again and what they sent is not taken as its answer; a message already taken
-    as an answer (delivered again after its handling could not be recorded) likewise.
-    """
-    message = update.effective_message
-    assert message is not None
-    turn = await keyed(form, update, context, step_name, data)
-    if message.text == context.tr._("✖ Cancel"):
-        await cancel_form(update, context)
-        return
-    taken = str(message.message_id) in turn.data.get(ANSWERS, {})  # handled before, and Telegram sent it again
-    if not was_asked or taken:
-        logger.info("form=%s step=%s: asked again (its question may not have been delivered)", form.name, step_name)
-        await respond(update, context, context.tr._("Let's continue from where we stopped:"))
-        await ask(form, turn, step_name)
-        await question_asked(context, step_name)
-        return
-    step = form.step(step_name)
-    if message.text is not None and goes_back(message.text):  # never stored as an answer (issue 19 §4.3)
-        await _go_back(form, turn, step_name)
-        return
-    try:
-        if step_name == REVIEW:
-            await _typed_at_review(form, turn, message.text)
-            return
-        if step is None:
-            raise InvalidInput(N_("Please press one of the buttons."))
-        if step.files and is_file(message):
-            await _take_file(form, turn, step)
-            return
-        if message.contact is not None and step.contact is not None:
-            await take(form, turn, step.name, await parsed(step.contact(message.contact, turn)))
-            return
-        if message.location is not None and step.location is not None:
-            answer = await parsed(step.location(message.location.latitude, message.location.longitude, turn))
-            await take(form, turn, step.name, answer)
-            return
-        if message.text is None:
-            raise InvalidInput(N_("Please answer with text or press a button."))
-        if step.text is not None:
-            answer = await parsed(step.text(message.text, turn))
-            if answer.stay is None and answer.goto is None:
-                turn.data.setdefault(ANSWERS, {})[str(message.message_id)] = step.name
-            await take(form, turn, step.name, answer)
-            return
-        said = yes_or_no(message.text)
-        typed_button = step.yes if said is True else step.no if said is False else None
-        if typed_button is None:
-            raise InvalidInput(N_("Please press one of the buttons."))
-        action, _, arg = typed_button.partition(":")
-        await take(form, turn, step.name, await parsed(step.buttons[action](arg, turn)))
-    except InvalidInput as refused:
-        await respond(update, context, refused.render(context.tr))
-        await ask(form, turn, step_name)
-
-
-async def _go_back(form: Form, turn: Turn, name: str) -> None:
-    """Typed "voltar": ask the step before this one again (its answer is kept until a new one replaces it)."""
-    before = step_before(form, turn.data, name)
-    if before is None:
-        await respond(turn.update, turn.context, turn.tr._("This is the first question."))
-        await ask(form, turn, name)
-        return
-    turn.data.pop(EDITING, None)
-    await save_turn(form, turn, before, asked=False)
-    await ask(form, turn, before)
-    await question_asked(turn.context, before)
-
-
-async def _typed_at_review(form: Form, turn: Turn, text: str | None) -> None:
-    said = yes_or_no(text) if text is not None else None
-    if said is True:
-        await submit(form, turn)
-    elif said is False:
-        await ask_what_to_change(form, turn)
-    else:
-        await respond(turn.update, turn.context, turn.tr._("Nothing was changed. To send it, press ✅ Send or "
-                                                         "type “sim”."))
-        await show_review(form, turn)
-
-
-async def _take_file(form: Form, turn: Turn, step: Step) -> None:
-    files = list(turn.data.get("files", []))
-    message = turn.update.effective_message
-    album = message.media_group_id if message is not None else None
-    limit = CaseLimits.from_settings(turn.settings).max_attachments
-    if album is not None and len(files) >= limit:  # the rest of an album: said once for all of them
-        if turn.data.get(FULL_ALBUM) != album:
-            turn.data[FULL_ALBUM] = album
-            await save_turn(form, turn, step.name)
-            await respond(turn.update, turn.context, turn.tr.ngettext(
-                "You can send at most {n} file per case: the other photos of this album were not kept. "
-                "Everything else is safe.",
-                "You can send at most {n} files per case: the other photos of this album were not kept. "
-                "Everything else is safe.", limit).format(n=limit))
-        return
-    stored = await receive_file(turn.update, turn.context, files, keep=form.keep_file)
-    if stored is None:
-        return
-    turn.data["files"] = [*files, stored]
-    await save_turn(form, turn, step.name)
-    await respond(turn.update, turn.context, files_received(turn.context, len(turn.data["files"])),
-                  markup=keyboard([[(turn.tr._("Done"), f"{form.prefix}:files:done")],
-                                   cancel_row(turn.context, f"{form.prefix}:cancel")]))
-
-
 # --- buttons ----------------------------------------------------------------------------------------------------
 
 
@@ -334,13 +220,7 @@ async def _button(form: Form, turn: Turn, name: str, step: Step | None, action: 
     known = UNIVERSAL | set(form.review_buttons) | {action for each in form.steps for action in each.buttons}
     if action not in known or not _universal_arg(form, action, arg):
         raise Forged(action)
-    at_review = name == REVIEW
-    belongs = (
-        (action in ("send", "edit", *form.review_buttons) and at_review)
-        or (action == "files" and step is not None and step.files)
-        or (step is not None and action in step.buttons)
-    )
-    if not belongs:
+    if not _belongs(form, name, step, action):
         owner = next((each for each in form.steps if action in each.buttons), None)
         if owner is not None:
             await parsed(owner.buttons[action](arg, turn))  # data no parser accepts is forged, not just stale
@@ -348,6 +228,20 @@ async def _button(form: Form, turn: Turn, name: str, step: Step | None, action: 
                       turn.tr._("That button belongs to an earlier question. Here is where we are:"))
         await ask(form, turn, name)
         return
+    await _pressed(form, turn, name, step, action, arg)
+
+
+def _belongs(form: Form, name: str, step: Step | None, action: str) -> bool:
+    """Whether the button is one of the question (or review) the form is at now."""
+    return (
+        (action in ("send", "edit", *form.review_buttons) and name == REVIEW)
+        or (action == "files" and step is not None and step.files)
+        or (step is not None and action in step.buttons)
+    )
+
+
+async def _pressed(form: Form, turn: Turn, name: str, step: Step | None, action: str, arg: str) -> None:
+    """A button of the current question or review: send, a review button, change an answer, files done, a choice."""
     if action == "send":
         await submit(form, turn)
     elif action in form.review_buttons:
@@ -356,8 +250,7 @@ async def _button(form: Form, turn: Turn, name: str, step: Step | None, action: 
         await show_review(form, turn)
     elif action == "edit":
         await _edit(form, turn, arg)
-    elif action == "files":
-        assert step is not None
+    elif action == "files" and step is not None:
         if step.files_required and not turn.data.get("files"):
             await respond(turn.update, turn.context, turn.tr._("Please send a file, or type where the evidence can "
                                                              "be found."))
