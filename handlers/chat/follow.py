@@ -17,7 +17,7 @@ from telegram.ext import Application, CallbackQueryHandler
 
 from core.i18n import N_, Translator
 from handlers import log_context
-from handlers.chat import complement
+from handlers.chat import complement, survey_reason
 from handlers.chat.buttons import button_id, unknown_button
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext, city_today
@@ -251,11 +251,16 @@ async def _rate(update: Update, context: BalcaoContext, case_id: int, value: Sat
     except CaseNotFound:
         await respond(update, context, tr._("I found no case of yours with that number. Check it and try again."))
         return
-    await respond(update, context, tr._("Thank you for your rating! It helps the city hall improve."),
-                markup=keyboard([menu_row(context)]))
+    rows: list[list[tuple[str, str]]] = []
+    text = tr._("Thank you for your rating! It helps the city hall improve.")
+    if value is not Satisfaction.SATISFIED:  # issue 20 §3, L13460 Art. 23: a "No" or "Partly" may say why
+        text += "\n\n" + tr._("Would you like to tell us why?")
+        rows += [[(tr._("✍️ Say why"), f"svy:why:{case_id}")], [(tr._("🔁 Reopen the case"), f"svy:reopen:{case_id}")]]
+    await respond(update, context, text, markup=keyboard([*rows, menu_row(context)]))
 
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Add the follow-up buttons and the complementação form (the command and deep link: their decorators)."""
+    """Add the follow-up buttons, the complementação and survey-reason forms (command and deep link: decorators)."""
     complement.register(application)
+    survey_reason.register(application)
     application.add_handler(CallbackQueryHandler(on_button, pattern=r"^acomp:"))

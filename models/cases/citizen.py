@@ -203,3 +203,34 @@ async def rate(
     )
     await session.commit()
 
+
+
+REASON_MIN, REASON_MAX = 5, 1000
+"""Length of the reason for a rating, in characters."""
+
+
+async def explain_rating(
+    *, session: AsyncSession, person_id: int, case_id: int, reason: str, now: dt.datetime
+) -> None:
+    """Record why the author was not (fully) satisfied with the answer (Lei 13.460/2017 Art. 23), once.
+
+    The case stays closed: its conclusive answer closed it (L13460 Art. 12); the reason is feedback for the
+    evaluation of the service, and a disagreement is a new manifestação (LEGAL-CHOICES item 80).
+
+    Raises:
+        CaseNotFound: not a case of this person.
+        CaseActionRefused: not rated "partly" or "unsatisfied", or the reason was already given.
+        InvalidInput: the reason is too short or too long.
+    """
+    text = clean_text(reason, min_length=REASON_MIN, max_length=REASON_MAX)
+    case = await _own_case(session=session, person_id=person_id, case_id=case_id)
+    if case.satisfaction not in (Satisfaction.PARTLY, Satisfaction.UNSATISFIED):
+        raise CaseActionRefused(N_("You can say why once you have rated the answer \"No\" or \"Partly\"."))
+    if case.satisfaction_reason is not None:
+        raise CaseActionRefused(N_("You have already said why. Thank you!"))
+    case.satisfaction_reason = text
+    await record_event(  # L13460 Art. 23: the evaluation of the service, in the author's words
+        session=session, case=case, kind=EventKind.RATING_EXPLAINED, actor=AUTHOR_ACTOR, now=now,
+        notify_author=False, note=text, details={"satisfaction": case.satisfaction.value},
+    )
+    await session.commit()

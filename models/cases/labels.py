@@ -31,6 +31,7 @@ EVENT_LABELS: dict[EventKind, str] = {
     EventKind.ANSWERED: N_("Answered"),
     EventKind.ARCHIVED: N_("Archived"),
     EventKind.RATED: N_("Service rated"),
+    EventKind.RATING_EXPLAINED: N_("Reason for the rating"),
 }
 
 OMBUDSMAN_TYPE_LABELS: dict[OmbudsmanType, str] = {

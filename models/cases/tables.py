@@ -114,6 +114,7 @@ class EventKind(enum.StrEnum):
     ANSWERED = "answered"
     ARCHIVED = "archived"
     RATED = "rated"
+    RATING_EXPLAINED = "rating_explained"  # L13460 Art. 23: why the author was not (fully) satisfied
 
 
 def _enum(kind: type[enum.Enum], length: int = 24, **kwargs: Any) -> Column[Any]:
@@ -168,6 +169,10 @@ class Case(SQLModel, table=True):
     outcome_reason: str | None = Field(default=None, sa_column=Column(Text))
     answer: str | None = Field(default=None, sa_column=Column(Text))
     satisfaction: Satisfaction | None = Field(default=None, sa_column=_enum(Satisfaction, length=16, nullable=True))
+    satisfaction_reason: str | None = Field(
+        default=None, sa_column=Column(Text, nullable=True),
+        description="Why the author was not (fully) satisfied, in their words (L13460 Art. 23).",
+    )
     closed_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime))
     updated_at: dt.datetime = Field(default_factory=utcnow, sa_column=Column(UTCDateTime, nullable=False))
 

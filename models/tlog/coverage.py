@@ -128,7 +128,7 @@ COVERED: dict[str, Covered] = {
             "relation_ended_on": "day", "identity_restricted": "flag", "received_at": "moment", "due_on": "day",
             "extended_at": "moment", "complement_requested_at": "moment", "complement_due_on": "day",
             "complement_answered_at": "moment", "assigned_staff_id": "value", "outcome": "value",
-            "satisfaction": "value", "closed_at": "moment",
+            "satisfaction": "value", "closed_at": "moment", "satisfaction_reason": "text_digest",
             **_text("summary", "accused", "vehicle_ref", "place_text", "latitude", "longitude", "evidence_note",
                     "extension_reason", "complement_question", "complement_answer", "outcome_reason", "answer"),
         }),

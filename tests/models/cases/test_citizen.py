@@ -9,12 +9,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.settings import Settings
 from models.cases.attachments import store_attachment
-from models.cases.citizen import answer_complement, my_case, my_cases, rate
+from models.cases.citizen import answer_complement, explain_rating, my_case, my_cases, rate
 from models.cases.filing import file_ombudsman_case, file_representation
 from models.cases.handling import CaseActionRefused, answer_case, request_complement
 from models.cases.limits import CaseLimits
-from models.cases.tables import CaseStatus, Satisfaction
+from models.cases.tables import Case, CaseStatus, Satisfaction
 from models.cases.timeline import CaseNotFound
+from models.invalid_input import InvalidInput
 from models.outbox import OutboxMessage
 from tests.auxil.case_files import pdf
 from tests.auxil.case_people import NOW, Cast, ombudsman, representation
@@ -102,3 +103,31 @@ async def test_the_author_rates_the_answer_once(session: AsyncSession, settings:
                    satisfaction=Satisfaction.SATISFIED, now=NOW)
     view = await my_case(session=session, person_id=cast.joao.id, case_id=filed.case_id)
     assert view.satisfaction is Satisfaction.PARTLY and view.answer == "O médico começa na segunda-feira."
+
+
+async def test_the_reason_for_a_no_is_kept_once(session: AsyncSession, settings: Settings, cast: Cast) -> None:
+    # L13460 Art. 23: a "No" or "Partly" may say why, once; a "Yes" has nothing to explain
+    filed = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
+                                      settings=settings)
+    await answer_case(session=session, settings=settings,
+                      telegram_user_id=cast.otavio.telegram_user_id, case_id=filed.case_id,
+                      text="O médico começa na segunda-feira.", now=NOW)
+    with pytest.raises(CaseActionRefused, match="No"):  # not rated yet
+        await explain_rating(session=session, person_id=cast.joao.id, case_id=filed.case_id,
+                             reason="Não veio ninguém.", now=NOW)
+    await rate(session=session, person_id=cast.joao.id, case_id=filed.case_id,
+               satisfaction=Satisfaction.UNSATISFIED, now=NOW)
+    with pytest.raises(CaseNotFound):
+        await explain_rating(session=session, person_id=cast.maria.id, case_id=filed.case_id,
+                             reason="Não veio ninguém.", now=NOW)
+    with pytest.raises(InvalidInput):
+        await explain_rating(session=session, person_id=cast.joao.id, case_id=filed.case_id, reason="x" * 1001,
+                             now=NOW)
+    await explain_rating(session=session, person_id=cast.joao.id, case_id=filed.case_id,
+                         reason="  Não veio   ninguém.  ", now=NOW)
+    with pytest.raises(CaseActionRefused, match="already said why"):
+        await explain_rating(session=session, person_id=cast.joao.id, case_id=filed.case_id,
+                             reason="Outra coisa ainda.", now=NOW)
+    case = await session.get(Case, filed.case_id)
+    assert case is not None and case.satisfaction_reason == "Não veio ninguém."
+    assert case.status is CaseStatus.ANSWERED
