@@ -22,6 +22,7 @@ from handlers.web.console import (
     cases,
     competences,
     dashboard,
+    deliveries,
     delivery_links,
     drivers,
     exports,
@@ -49,7 +50,7 @@ def console_app() -> web.Application:
     for table in (signin.routes, dashboard.routes, cases.routes, bulk.routes, replies.routes, audit.routes,
                   exports.routes, notices.routes, infractions.routes, filings.routes, drivers.routes,
                   broadcasts.routes, places.routes, open311_keys.routes, payments.routes, api_tokens.routes,
-                  team.routes, competences.routes, delivery_links.routes):
+                  team.routes, competences.routes, delivery_links.routes, deliveries.routes):
         app.add_routes(table)
     app.router.add_static("/static/", STATIC)
     return app

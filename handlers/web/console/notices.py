@@ -1,10 +1,9 @@
-"""Notificações: the list of penalty notices, the issue form, the PDF, and the delivery list of ``/entregas``.
+"""Notificações: the list of penalty notices, the issue form and the PDF (``/entregas`` is ``deliveries``).
 
 The form has every element of CP Art. 25 (notificação preliminar) / Art. 34 (auto de infração) and Lei 1.533/2020
 Art. 22; it calls :func:`models.notices.issuing.issue_notice`, the function the bot, the API and the CLI call, and a
 refusal is shown next to each field with its article. A decided case opens the form already filled from its
-hand-over (:func:`models.notices.issuing.input_from_case`), never with the author. Deliveries in person, by post
-(AR) or by edital are recorded with :mod:`models.notices.delivery`, as from ``/entregas``.
+hand-over (:func:`models.notices.issuing.input_from_case`), never with the author.
 """
 
 from __future__ import annotations
@@ -16,8 +15,7 @@ from aiohttp import web
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_, Translator
-from handlers.web.console.delivery_links import claimants_of
-from handlers.web.console.forms import city_today, db, form_text, typed_day
+from handlers.web.console.forms import db, form_text, typed_day
 from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.infractions import ISSUERS, choice, code_label, found, issuing_rulebooks, named, no_match
 from handlers.web.console.labels import CIENCIA_NAMES
@@ -30,27 +28,14 @@ from models.cases.timeline import CaseNotFound, get_case
 from models.columns import utcnow
 from models.console.notice_list import list_notices, notice_ciencias, origin_protocols
 from models.invalid_input import InvalidInput
-from models.notices.access import access_delivery, access_notice, check_notice_reach
+from models.notices.access import access_notice
 from models.notices.decision_documents import decision_documents
-from models.notices.delivery import DeliveryError, StaffListItem, record_edital, record_staff_delivery, staff_list
 from models.notices.documents import offender_document
 from models.notices.issuing import CaseReference, NoticeInput, NoticeRefused, input_from_case, issue_notice
 from models.notices.labels import DECISION_LABELS as DECISION_NAMES
-from models.notices.platform_delivery import (
-    MEANS_LABELS,
-    NoticePlatformDelivery,
-    PlatformMeans,
-    pending_platform_deliveries,
-    record_platform_delivery,
-)
-from models.notices.refusals import ARTICLES as REFUSAL_ARTICLES
-from models.notices.refusals import FOR_TYPE as REFUSALS_FOR
-from models.notices.refusals import LABELS as REFUSAL_LABELS
-from models.notices.refusals import Refusal, record_refusal
-from models.notices.tables import CienciaKind, Notice, NoticeType
+from models.notices.tables import NoticeType
 from models.payments.recording import payments_of
 from models.rulebooks.catalogue import LAW_TITLES
-from models.rulebooks.procedure import delivery_means
 from models.when import parse_time
 
 routes = web.RouteTableDef()
@@ -317,111 +302,3 @@ async def pdf(request: web.Request) -> web.Response:
         return message_page(request, status=404, title=tr._("Not found"), text=tr._("No notice has that number."))
     return web.Response(body=notice.pdf, content_type="application/pdf", headers={
         "Content-Disposition": f'inline; filename="{notice.number}.pdf"'})
-
-
-@routes.get("/entregas")
-@console_page(*ISSUERS)
-async def deliveries(request: web.Request) -> web.Response:
-    """Documents to deliver in person, by post or by edital (CP Art. 36; L1533 Art. 22 §1), oldest first."""
-    return render(request, "deliveries.html", {
-        "title": staff_of(request).tr._("Deliveries to make"), "items": await _deliveries(request),
-        "claimants": await claimants_of(request, await _deliveries(request)),
-        "today": city_today(request), "error": "", "done": request.query.get("feito") == "1",
-        "linked": request.query.get("vinculada") == "1",
-        "delivery_means": delivery_means,  # each act cites its own law (CP Art. 36; L1533 Art. 22 §1)
-        "platform_items": await _platform_deliveries(request), "platform_means": MEANS_LABELS,
-        "refusals_for": REFUSALS_FOR, "refusal_labels": REFUSAL_LABELS, "refusal_articles": REFUSAL_ARTICLES,
-    })
-
-
-async def _deliveries(request: web.Request) -> list[StaffListItem]:
-    """The delivery list of the municipalities the console shows."""
-    shown = staff_of(request).shown
-    async with db(request)() as session:
-        return [item for item in await staff_list(session=session) if item.notice.municipality in shown]
-
-
-@routes.post("/entregas/{delivery_id:\\d{1,9}}")
-@console_page(*ISSUERS)
-async def record_delivery(request: web.Request) -> web.StreamResponse:
-    """Record a delivery in person, the AR date, or the edital's publication (audited in the notice's chain)."""
-    staff = staff_of(request)
-    tr = staff.tr
-    settings = request.config_dict[SETTINGS]
-    how = await form_text(request, "how", 20)
-    try:
-        day = typed_day(request, await form_text(request, "date", 20))
-    except ValueError:
-        day = None
-    refusal = how.removeprefix("refusal:") if how.startswith("refusal:") else None
-    if day is None or (how not in ("personal", "postal", "edital") and refusal not in set(Refusal)):
-        return await _deliveries_refused(request, tr._("Choose how it was delivered and the date."))
-    delivery_id = int(request.match_info["delivery_id"])
-    async with db(request)() as session:
-        await access_delivery(session=session, delivery_id=delivery_id, telegram_user_id=staff.telegram_user_id,
-                              shown=staff.shown)
-    async with db(request)() as session:
-        try:
-            if refusal is not None:  # CP Art. 25, 26 sole paragraphs, 34 §3; a refused preliminar: the auto (Art. 29)
-                done = await record_refusal(session=session, settings=settings, delivery_id=delivery_id,
-                                            refusal=Refusal(refusal), on=day, actor=staff.actor)
-                if done.auto_due:
-                    raise web.HTTPSeeOther(f"/painel/notificacoes/nova?preliminar={done.notice.number}")
-            elif how == "edital":
-                await record_edital(session=session, settings=settings, delivery_id=delivery_id, published_on=day,
-                                    actor=staff.actor)
-            else:
-                await record_staff_delivery(session=session, settings=settings, delivery_id=delivery_id,
-                                            how=CienciaKind(how), on=day, actor=staff.actor)
-        except DeliveryError as refused:
-            return await _deliveries_refused(request, tr._(str(refused)))
-    raise web.HTTPSeeOther("/painel/entregas?feito=1")
-
-
-async def _deliveries_refused(request: web.Request, text: str) -> web.Response:
-    return render(request, "deliveries.html", {
-        "title": staff_of(request).tr._("Deliveries to make"), "items": await _deliveries(request),
-        "claimants": await claimants_of(request, await _deliveries(request)),
-        "today": city_today(request), "error": text, "done": False, "linked": False,
-        "delivery_means": delivery_means,
-        "platform_items": await _platform_deliveries(request), "platform_means": MEANS_LABELS,
-        "refusals_for": REFUSALS_FOR, "refusal_labels": REFUSAL_LABELS, "refusal_articles": REFUSAL_ARTICLES,
-    }, status=422)
-
-
-async def _platform_deliveries(request: web.Request) -> list[tuple[NoticePlatformDelivery, Notice]]:
-    """The platforms' copies to deliver (L1533 Art. 22), of the municipalities the console shows."""
-    shown = staff_of(request).shown
-    async with db(request)() as session:
-        return [(item, notice) for item, notice in await pending_platform_deliveries(session=session)
-                if notice.municipality in shown]
-
-
-@routes.post("/entregas/plataforma/{delivery_id:\\d{1,9}}")
-@console_page(*ISSUERS)
-async def record_platform(request: web.Request) -> web.StreamResponse:
-    """Record the day the technology platform received a Lei 1.533 notice, and how (L1533 Art. 22 §1)."""
-    staff = staff_of(request)
-    tr = staff.tr
-    means = await form_text(request, "means", 20)
-    try:
-        day = typed_day(request, await form_text(request, "date", 20))
-    except ValueError:
-        day = None
-    if day is None or means not in {item.value for item in PlatformMeans}:
-        return await _deliveries_refused(request, tr._("Choose how it was delivered and the date."))
-    delivery_id = int(request.match_info["delivery_id"])
-    async with db(request)() as session:
-        delivery = await session.get(NoticePlatformDelivery, delivery_id)
-        notice = await session.get(Notice, delivery.notice_id) if delivery is not None else None
-        if notice is not None:
-            await check_notice_reach(session=session, notice=notice, telegram_user_id=staff.telegram_user_id,
-                                     roles=frozenset(ISSUERS), shown=staff.shown)
-    async with db(request)() as session:
-        try:
-            await record_platform_delivery(session=session, settings=request.config_dict[SETTINGS],
-                                           delivery_id=delivery_id, means=PlatformMeans(means), on=day,
-                                           actor=staff.actor)
-        except DeliveryError as refused:
-            return await _deliveries_refused(request, tr._(str(refused)))
-    raise web.HTTPSeeOther("/painel/entregas?feito=1")
