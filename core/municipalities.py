@@ -59,7 +59,7 @@ class _Strict(BaseModel):
 
 
 class Office(_Strict):
-    """A place where people are served (Lei 1.533 Art. 3, 9, 13 XX: where drivers renew and present the vehicle)."""
+    """A place where people are served (L1533 Art. 3, 9, 13 XX: where drivers renew and present the vehicle)."""
 
     name: str = Field(min_length=1, max_length=160)
     address: str = Field(min_length=1, max_length=300)
@@ -67,7 +67,7 @@ class Office(_Strict):
 
 
 class Ouvidoria(_Strict):
-    """How to reach the municipality's Ouvidoria (Lei 13.460/2017 Art. 13; Lei 1.533 Art. 14: phone on the sticker)."""
+    """How to reach the municipality's Ouvidoria (L13460 Art. 13; L1533 Art. 14: phone on the sticker)."""
 
     phone: str = Field(default="", max_length=40)
     email: str = Field(default="", max_length=120, pattern=r"^$|^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -112,7 +112,7 @@ class Encarregado(_Strict):
 
 
 class ShortDay(_Strict):
-    """A day the office works shorter hours, decreed by the municipality (Lei 9.784/1999 Art. 66 §1).
+    """A day the office works shorter hours, decreed by the municipality (L9784 Art. 66 §1).
 
     Exactly one of ``closes`` (closes before the normal hour, e.g. 24 and 31 December) and ``opens`` (opens late,
     e.g. Ash Wednesday until 14h) is given.
@@ -131,7 +131,7 @@ class ShortDay(_Strict):
 
 
 class SigningCertificate(_Strict):
-    """The certificate that signs the municipality's PDFs (PAdES; Lei 14.063/2020 Art. 4, docs/LEGAL-CHOICES.md).
+    """The certificate that signs the municipality's PDFs (PAdES; L14063 Art. 4, docs/LEGAL-CHOICES.md).
 
     Either a PKCS#12 file (``pkcs12_file``, as an ICP-Brasil e-CNPJ A1 is delivered) or a PEM key and certificate
     (``key_file`` and ``cert_file``). The password is never written here: ``password_env`` names the environment
@@ -235,7 +235,7 @@ def default_authorities(ibge_code: str) -> Authorities:
       Secretário; the Law names no appeal authority, so the hierarchical appeal goes to the Prefeito (Lei 9.784
       Art. 56 §1).
     - Elsewhere the same shape with generic names, to be set in the municipalities file.
-    - Ombudsman answers: the Ouvidor (Lei 13.460/2017 Art. 13–14).
+    - Ombudsman answers: the Ouvidor (L13460 Art. 13–14).
     """
     ouvidor = Authority(office="Ouvidoria Municipal", title="Ouvidor(a)", article="Lei 13.460/2017, Art. 13–14")
     if ibge_code == RULEBOOK_OWNERS["sapezal-1533"]:

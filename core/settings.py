@@ -595,7 +595,7 @@ def _scoped(settings: Settings, target: MunicipalityConfig) -> Settings:
         "municipal_holidays": list(target.holiday_dates),
         "short_days": list(target.short_days),
     }
-    # Where drivers are served (Lei 1.533 Art. 3, 9, 13 XX): the municipality's first office, never another's.
+    # Where drivers are served (L1533 Art. 3, 9, 13 XX): the municipality's first office, never another's.
     update["driver_office"] = ", ".join(dict.fromkeys((office.name, office.address))) if office else ""
     return settings.model_copy(update=update)
 

@@ -229,7 +229,7 @@ async def staff_of_municipalities(*, session: AsyncSession, municipalities: tupl
 
 async def ombudsman_author(*, session: AsyncSession, member: StaffMember, municipality: MunicipalityConfig
                            ) -> ActAuthor:
-    """The author an ombudsman answer names: the Ouvidor (Lei 13.460/2017 Art. 13–14), as the file sets them.
+    """The author an ombudsman answer names: the Ouvidor (L13460 Art. 13–14), as the file sets them.
 
     The ``ombudsman`` staff role is the Ouvidor's: a member holding it answers (its role check is the
     competence); a recorded ``ouvidoria`` competence adds its designation act.

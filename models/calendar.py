@@ -135,7 +135,7 @@ class BusinessCalendar:
     def short_day(self, day: dt.date) -> DayOff | None:
         """Why a deadline may not end on ``day``, a business day with short office hours, or ``None``.
 
-        Lei 9.784/1999 Art. 66 §1: a deadline ending on a day the office "for encerrado antes da hora normal" moves
+        L9784 Art. 66 §1: a deadline ending on a day the office "for encerrado antes da hora normal" moves
         to the next business day. A day that only opens late (Ash Wednesday until 14h) moves it only under CPC
         Art. 224 §1 ("expediente forense for iniciado depois da hora normal"), ``BALCAO_SHORT_DAY_RULE=cpc_224``.
         The short day still counts as a business day inside a count.

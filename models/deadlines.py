@@ -2,11 +2,11 @@
 
 How a deadline is counted (the laws in force say nothing else, so the general rules apply):
 
-- the start day is excluded and the last day included (Código Civil Art. 132 caput; Lei 9.784/1999 Art. 66);
+- the start day is excluded and the last day included (Código Civil Art. 132 caput; L9784 Art. 66);
 - *dias* are calendar days (``DEADLINES.md``: neither law says *corridos*); *dias úteis* count only business days
   (:class:`models.calendar.BusinessCalendar`: weekends, national, Mato Grosso and municipal holidays);
 - a deadline to act that ends on a non-business day moves to the next business day (CC Art. 132 §1;
-  Lei 9.784/1999 Art. 66 §1). Durations (a suspension, a validity, the period of an *edital*) do not move;
+  L9784 Art. 66 §1). Durations (a suspension, a validity, the period of an *edital*) do not move;
 - months and years end on the day with the same number; when the last month lacks it, on the next day
   (CC Art. 132 §3; Lei 810/1949 Art. 3) or, with ``BALCAO_MONTH_END_RULE=clamp``, on the month's last day;
 - hours run minute by minute from an aware date-time (CC Art. 132 §4) and never move.
@@ -174,7 +174,7 @@ def _month_adjustment(start: dt.date, end: dt.date, rule: MonthEndRule) -> Month
 
 
 def _closed_for_an_end(calendar: BusinessCalendar, day: dt.date) -> DayOff | None:
-    """Why a deadline cannot end on ``day``: not a business day, or a short office day (Lei 9.784/1999 Art. 66 §1)."""
+    """Why a deadline cannot end on ``day``: not a business day, or a short office day (L9784 Art. 66 §1)."""
     return calendar.day_off(day) or calendar.short_day(day)
 
 
@@ -308,10 +308,10 @@ class NoticeType(StrEnum):
     NOTIFICACAO_PRELIMINAR = "notificacao_preliminar"  # CP Art. 24
     AUTO_DE_INFRACAO = "auto_de_infracao"  # CP Art. 36 I–II (in person, by letter)
     EDITAL = "edital"  # CP Art. 36 III (address unknown); start = publication
-    DECISAO = "decisao"  # first-instance decision (CP Art. 43; Lei 1.533 Art. 22 recurso)
+    DECISAO = "decisao"  # first-instance decision (CP Art. 43; L1533 Art. 22 recurso)
     DECISAO_DEFINITIVA = "decisao_definitiva"  # CP Art. 47
-    NOTIFICACAO_PENALIDADE = "notificacao_penalidade"  # Lei 1.533 Art. 22
-    REPROVACAO_VISTORIA = "reprovacao_vistoria"  # Lei 1.533 Art. 16 §2
+    NOTIFICACAO_PENALIDADE = "notificacao_penalidade"  # L1533 Art. 22
+    REPROVACAO_VISTORIA = "reprovacao_vistoria"  # L1533 Art. 16 §2
 
 
 class WindowRole(StrEnum):
@@ -452,7 +452,7 @@ def delivery_windows(
     calendar: BusinessCalendar,
     choices: DeadlineChoices | None = None,
 ) -> tuple[Window, ...]:
-    """Lei 1.533 Art. 22 §§1–2: the 90 days to deliver the penalty notice, under each reading.
+    """L1533 Art. 22 §§1–2: the 90 days to deliver the penalty notice, under each reading.
 
     Args:
         lavratura: the day the *Auto de Infração* was drawn up (§1).

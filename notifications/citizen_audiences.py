@@ -10,7 +10,7 @@ A citizen follows what they reported while their case is open. The topic of a br
 People who asked for their data to be erased (LGPD) are left out: a broadcast is not a legal obligation.
 
 The authors of ombudsman cases whose identity is restricted are never reached, by kind or by protocol: those cases
-and their authors are the Ombudsman's alone and, to the clerk who broadcasts, do not exist (Lei 13.460/2017 Art. 10
+and their authors are the Ombudsman's alone and, to the clerk who broadcasts, do not exist (L13460 Art. 10
 §7; :func:`models.cases.access.reading`). Otherwise a clerk could write, in the city hall's name, to the one person
 behind a protocol (``OUV-…``) they may not read, and learn from the count that it exists (LEGAL-CHOICES item 79).
 """
@@ -59,7 +59,7 @@ async def citizens_following(*, session: AsyncSession, now: dt.datetime, params:
         .join(Case, col(Case.id) == CaseAuthor.case_id)
         .join(Person, col(Person.id) == CaseAuthor.person_id)
         .where(col(Person.erased_at).is_(None))
-        # Lei 13.460/2017 Art. 10 §7: a restricted author is the Ombudsman's alone, never a broadcast's recipient
+        # L13460 Art. 10 §7: a restricted author is the Ombudsman's alone, never a broadcast's recipient
         .where(~and_(col(Case.kind) == CaseKind.OMBUDSMAN, col(Case.identity_restricted).is_(True)))
     )
     protocol = normalize_protocol(topic)

@@ -1,4 +1,4 @@
-"""The platforms' list of vehicles, owners and drivers every 30 days (Lei 1.533/2020 Art. 5 IX): warn staff when late.
+"""The platforms' list of vehicles, owners and drivers every 30 days (L1533 Art. 5 IX): warn staff when late.
 
 One outbox row per late platform, list due day and staff member (clerks and admins who use the bot): the dedupe
 key names the due day, so a platform stays warned once per missed list, and the warning comes again only when the

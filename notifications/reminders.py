@@ -1,8 +1,8 @@
 """What /lembretes shows and changes: a person's reminder topics (on or off) and the messages queued for them.
 
 Legal notices cannot be turned off: a penalty notice starts the deadlines to defend oneself and to appeal,
-and the law requires that the person be notified (Lei 1.533/2020 Art. 22 §1 c: notification by electronic
-means; Lei 1.101/2004 Art. 24 and 36). They are the kinds without a topic, and rows enqueued as mandatory.
+and the law requires that the person be notified (L1533 Art. 22 §1 c: notification by electronic
+means; CP Art. 24 and 36). They are the kinds without a topic, and rows enqueued as mandatory.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``python -m bot notice issue …`` (issue a penalty notice) and ``python -m bot notice verify`` (check the log).
 
 Staff tools, so they print in the CLI locale (BALCAO_CLI_LOCALE, pt_BR by default). ``notice issue`` takes one
-flag per element of the Código de Posturas Art. 25 (notificação preliminar) or Art. 34 (auto de infração) — Lei
+flag per element of the CP Art. 25 (notificação preliminar) or Art. 34 (auto de infração) — Lei
 1.533/2020 autos the same, Art. 22 — and refuses a missing one naming its article (exit 2). ``notice verify``
 checks the transparency log (:mod:`models.tlog.verification`), optionally against a head kept elsewhere
 (``--head FILE``) and the witness's newest head (``--witness URL`` or ``BALCAO_LOG_WITNESS_URL``), and exits 1

@@ -1,4 +1,4 @@
-"""The author's answer to a request for complementação (Decreto 9.492/2018 Art. 18), a form on the engine.
+"""The author's answer to a request for complementação (D9492 Art. 18), a form on the engine.
 
 Started from "Responder agora" under the request, or a case's "Send the information asked for"
 (``acomp:compl:<case id>``): the answer step takes the typed answer and, before it, files of every kind the
@@ -97,7 +97,7 @@ async def _added(update: Update, context: BalcaoContext, *, case_id: int, protoc
 
 
 async def _file(context: BalcaoContext, *, case_id: int, text: str, files: list[int]) -> dt.date:
-    """The domain call: the answer joins the case (Decreto 9.492/2018 Art. 18) and the deadline runs again."""
+    """The domain call: the answer joins the case (D9492 Art. 18) and the deadline runs again."""
     try:
         async with context.sessions() as session:
             return await answer_complement(session=session, person_id=context.person.id, case_id=case_id,
@@ -166,7 +166,7 @@ async def typed_answer(update: Update, context: BalcaoContext) -> bool:
     """A text typed outside any form, while a case waits for more information from its author: it is the answer.
 
     Issue 9 item 6: people answer the question by typing, without pressing "Send the information asked for".
-    With one case waiting, the text is recorded as its answer (Decreto 9.492/2018 Art. 18); with several, the text
+    With one case waiting, the text is recorded as its answer (D9492 Art. 18); with several, the text
     is kept and the form asks which case it is for.
 
     Returns:

@@ -1,7 +1,7 @@
 """/entregas → a way of delivery: the day it was delivered, the AR came back, or the edital was published.
 
 A sub-form on ``handlers.chat.engine``: one question (the day, or Today), a confirmation, then back to /entregas
-(``Form.back``). The deadlines start from that day (CP Art. 36 I–III; Lei 1.533 Art. 22 §1: each act under its
+(``Form.back``). The deadlines start from that day (CP Art. 36 I–III; L1533 Art. 22 §1: each act under its
 own law's means, ``models.rulebooks.procedure.manual_means``). The role is checked on every update.
 """
 

@@ -1,10 +1,10 @@
 """/emitir: inspectors and clerks issue a penalty notice, one element per step, on ``handlers.chat.engine``.
 
-A missing element is refused with its article (CP Art. 25 / 34; Lei 1.533 Art. 22), and every refusal offers to
+A missing element is refused with its article (CP Art. 25 / 34; L1533 Art. 22), and every refusal offers to
 change the field it names. The day of the infraction is asked apart from the drawing up (its year's unit value,
 CP Art. 12); a row charged per m² asks the area, a row the table lost asks the units. The review runs ``prepare``
 (the person, recidivism, the fine doubled for a repeat offender, CP Art. 8) and the signing check (issue 18 §2;
-Lei 1.533 Art. 22 §1), and offers Issue only when the act can be issued; Issue is claimed once per form key, so a
+L1533 Art. 22 §1), and offers Issue only when the act can be issued; Issue is claimed once per form key, so a
 burst of taps issues one notice and later presses get its number. ``emit:case:<case id>`` starts it prefilled from
 a decided representação (``models.notices.issuing.input_from_case``), at the elements the case left blank.
 The role is checked on every update (``Form.roles``). Buttons: ``emit:…``; the review's text:
@@ -283,7 +283,7 @@ async def _submit(turn: Turn) -> Filed:
 
 
 def _late(_arg: str, _turn: Turn) -> dict[str, Any]:
-    return {"late_confirmed": True}  # Lei 1.533 Art. 22 §1: the issuer confirms, then Issue
+    return {"late_confirmed": True}  # L1533 Art. 22 §1: the issuer confirms, then Issue
 
 
 async def _from_case(arg: str, update: Update, context: BalcaoContext) -> None:

@@ -1,7 +1,7 @@
 """The review of /emitir (``handlers.chat.notice_issue``): every element, the fine as it will be, and what stops it.
 
 It runs ``models.notices.issuing.prepare`` (the person, recidivism, the fine: CP Art. 8, 12) and the signing
-check (issue 18 §2; Lei 1.533 Art. 22 §1) each time it is shown, so Issue is offered only when the act can be
+check (issue 18 §2; L1533 Art. 22 §1) each time it is shown, so Issue is offered only when the act can be
 issued, and each problem names the steps to change (``ELEMENT_STEPS``, the vocabulary of ``Problem.element``).
 """
 
@@ -173,7 +173,7 @@ async def review(turn: Turn) -> Review:
         lines.append(tr._(ILLUSTRATIVE_FINE))  # only the demo issues with illustrative values
     lines.append(tr._("Delivery: in the bot.") if ready.person_id else
                  tr._("Delivery: nobody in the bot yet — it will go on the list for post or edital."))
-    async with context.sessions() as session:  # issue 18 §2: who signs, and the Lei 1.533 Art. 22 §1 limit
+    async with context.sessions() as session:  # issue 18 §2: who signs, and the L1533 Art. 22 §1 limit
         _signer, problems = await check_signing(
             session=session, settings=settings_for_rulebook(context.settings, elements.rulebook),
             rulebook=str(elements.rulebook), issuer_telegram_id=context.person.telegram_user_id,

@@ -3,7 +3,7 @@
 A sub-form on ``handlers.chat.engine``: one question (the person's Telegram user id), a confirmation with their
 first name, then back to /entregas (``Form.back``). ``lnk:sug:<notice>:<telegram id>`` starts it at the
 confirmation, for the person who said the notice's CPF is theirs. If they accepted electronic notices, what waits
-for the bot goes to them (CP Art. 36; Lei 1.533 Art. 22 §1). The role is checked on every update.
+for the bot goes to them (CP Art. 36; L1533 Art. 22 §1). The role is checked on every update.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Electronic notification: the terms, the acceptance (an optional CPF, then the confirmation) and stopping it.
 
-The terms (Lei 1.533/2020 Art. 22 §1; CTB Art. 282-A) are shown from /notificacoes or the deep link
+The terms (L1533 Art. 22 §1; CTB Art. 282-A) are shown from /notificacoes or the deep link
 ``/start optin``; "✅ Aceito" (``ntc:optin:yes``) starts the acceptance, a form on ``handlers.chat.engine``
 (buttons ``opt:…``): the CPF, optional, so staff can address notices to the person (typed, or Skip), then the
 review, where ✅ Send or a typed "sim" records the acceptance with the terms' version and moment. Stopping is a

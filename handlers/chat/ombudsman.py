@@ -81,10 +81,10 @@ STEPS = (
          text=lambda text, _t: {"text": _message(text)},
          label=N_("Your message")),
     Step("files", _ask_files, files=True, label=N_("Files")),
-    # Lei 13.460/2017 Art. 10 §7: the author's identity is protected on request.
+    # L13460 Art. 10 §7: the author's identity is protected on request.
     Step("identity", _ask_identity, buttons={"id": lambda arg, _t: {"restricted": IDENTITY[arg]}},
          label=N_("Who sees your name")),
-    # Lei 13.460/2017 Art. 10: the manifestação identifies its author.
+    # L13460 Art. 10: the manifestação identifies its author.
     Step("name", lambda t: Question(t.tr._("What is your full name?")
                                     + small(t.tr._("The law asks for it (Lei 13.460/2017, Art. 10).")),
                                     reuse_rows(t, "ouv", with_address=False)),
@@ -112,7 +112,7 @@ def summary(turn: Turn) -> str:
 
 
 async def submit(turn: Turn) -> Filed:
-    """File the case (Lei 13.460/2017 Art. 12): the domain call; the confirmation comes with the protocol."""
+    """File the case (L13460 Art. 12): the domain call; the confirmation comes with the protocol."""
     data, context = turn.data, turn.context
     form = OmbudsmanForm(
         author=Author(name=data["name"]),
@@ -171,7 +171,7 @@ async def start_from_sentence(update: Update, context: BalcaoContext, sentence: 
                               kind: OmbudsmanType | None) -> None:
     """/ouvidoria begun from a sentence typed at the menu: the sentence is the message, and its verb the kind.
 
-    "quero reclamar do posto de saúde" is a reclamação (Lei 13.460/2017 Art. 2 V) whose message is that sentence:
+    "quero reclamar do posto de saúde" is a reclamação (L13460 Art. 2 V) whose message is that sentence:
     both are its first answers, asked no more and changeable at the review. A sentence too short to be a message
     starts the form as /ouvidoria does.
     """

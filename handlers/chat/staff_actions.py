@@ -1,6 +1,6 @@
 """The staff actions on a /pendencias case that need a text, as one form on ``handlers.chat.engine``.
 
-Ask the author for more information (20 days to answer), answer an ombudsman case (Lei 13.460/2017 Art. 12),
+Ask the author for more information (20 days to answer), answer an ombudsman case (L13460 Art. 12),
 extend its deadline once with a reason (Art. 16), archive with a reason, or decide a representação or
 ride-hailing report (CP Art. 32: notify, or issue an auto handed over to the penalty notices, with an optional
 note). The form starts prefilled with the action, the case and the queue page it came from; the engine checks the

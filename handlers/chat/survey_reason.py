@@ -1,6 +1,6 @@
 """The survey says why (issue 20 §3): after a "No" or "Partly", the author's reason, and how to disagree.
 
-Lei 13.460/2017 Art. 23: the satisfaction survey evaluates the service. A one-question form on the engine, started
+L13460 Art. 23: the satisfaction survey evaluates the service. A one-question form on the engine, started
 from the buttons under the thanks for the rating: "✍️ Say why" (``svy:why:<case id>``) and "🔁 Reopen the case"
 (``svy:reopen:<case id>``). Both file the typed reason on the case (``models.cases.citizen.explain_rating``); the
 case stays closed by its conclusive answer (L13460 Art. 12), so "reopen" then offers the form for a new case of

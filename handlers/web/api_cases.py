@@ -10,13 +10,13 @@ route                                                 what
 ``POST /api/cases/{protocol}/complement``             ``{"question"}``: ask the author (20 days; once)
 ``POST /api/cases/{protocol}/decision``               ``{"outcome": "notify"|"auto"|"archive", "reason"?}`` (CP Art. 32)
 ``POST /api/cases/{protocol}/answer``                 ``{"text"}``: the ombudsman's conclusive answer
-``POST /api/cases/{protocol}/extend``                 ``{"reason"}``: +30 days, once (Lei 13.460/2017 Art. 16)
+``POST /api/cases/{protocol}/extend``                 ``{"reason"}``: +30 days, once (L13460 Art. 16)
 ``POST /api/cases/{protocol}/archive``                ``{"reason"}``: archive an ombudsman case without an answer
 ====================================================  ==========================================================
 
 Every route is for clerks, inspectors and the ombudsman (admins too); a case is read only by the roles
 :mod:`models.cases.access` names, and each action checks, on the call, that the staff member's role is the one the
-case is routed to. A restricted ombudsman case does not exist for the shared token (Lei 13.460/2017 Art. 10 §7):
+case is routed to. A restricted ombudsman case does not exist for the shared token (L13460 Art. 10 §7):
 only the Ombudsman's personal token reaches it. A decision to notify or to issue an auto returns
 ``handover.notice_fields``: the body to start ``POST /api/notices`` from (law, type, item and ``case_id``; never the
 author, and never the citizen's account, which the hand-over gives beside it as a reference for the inspector).
@@ -129,7 +129,7 @@ async def _act(request: web.Request, action: Action) -> web.Response:
     try:
         async with sessions_of(request)() as session:
             case = await get_case(session=session, protocol=protocol)
-            require_proven_identity(case, identity_proven=request[IDENTITY_PROVEN])  # Lei 13.460 Art. 10 §7
+            require_proven_identity(case, identity_proven=request[IDENTITY_PROVEN])  # L13460 Art. 10 §7
             assert case.id is not None
             case_id = case.id
         extra = await action(request, staff, case_id)
@@ -230,7 +230,7 @@ async def assign_case(request: web.Request) -> web.Response:
 @routes.post("/api/cases/{protocol}/complement")
 @staff_endpoint(*STAFF)
 async def complement(request: web.Request) -> web.Response:
-    """Ask the author for more information; they have 20 days (Decreto 9.492/2018 Art. 18)."""
+    """Ask the author for more information; they have 20 days (D9492 Art. 18)."""
     body = await json_object(request)
 
     async def run(request: web.Request, staff: int, case_id: int) -> dict[str, Any]:
@@ -269,7 +269,7 @@ async def decision(request: web.Request) -> web.Response:
 @routes.post("/api/cases/{protocol}/answer")
 @staff_endpoint(*STAFF)
 async def answer(request: web.Request) -> web.Response:
-    """The ombudsman's conclusive answer (Lei 13.460/2017 Art. 12); the author gets it in the chat."""
+    """The ombudsman's conclusive answer (L13460 Art. 12); the author gets it in the chat."""
     body = await json_object(request)
 
     async def run(request: web.Request, staff: int, case_id: int) -> dict[str, Any]:
@@ -285,7 +285,7 @@ async def answer(request: web.Request) -> web.Response:
 @routes.post("/api/cases/{protocol}/extend")
 @staff_endpoint(*STAFF)
 async def extend_deadline(request: web.Request) -> web.Response:
-    """Extend the answer deadline once by 30 days, with a reason (Lei 13.460/2017 Art. 16)."""
+    """Extend the answer deadline once by 30 days, with a reason (L13460 Art. 16)."""
     body = await json_object(request)
 
     async def run(request: web.Request, staff: int, case_id: int) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Staff HTTP API of the platforms' lists (Lei 1.533/2020 Art. 5 IX: every 30 days), clerks and admins.
+"""Staff HTTP API of the platforms' lists (L1533 Art. 5 IX: every 30 days), clerks and admins.
 
 * ``GET /api/platforms`` — every platform with its last list, the day the next is due, and whether it is late.
 * ``POST /api/platforms`` — ``{"name", "accredited_on"}``: register an accredited platform (Art. 3). 201; 409 when

@@ -27,7 +27,7 @@ ROUTE_TABLES: tuple[web.RouteTableDef, ...] = (
     api_notices.routes,  # /api/notices…
     log_proofs.routes,  # public /verificar/sth.json, proofs (before /verificar/{code})
     verification.routes,  # public /verificar
-    api_platforms.routes,  # /api/platforms… (Lei 1.533 Art. 5 IX)
+    api_platforms.routes,  # /api/platforms… (L1533 Art. 5 IX)
     open311.service_routes,  # public /open311/v2/discovery, services
     open311.request_routes,  # /open311/v2/requests…, servicerequestupdates (POST and updates need an api_key)
     transparency.routes,  # public /transparencia and its open data

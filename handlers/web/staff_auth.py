@@ -6,7 +6,7 @@ A request carries ``Authorization: Bearer <token>``, one of:
   proves its holder, so ``X-Balcao-Staff`` is not needed (if sent, it must name the holder);
 - the deployment-wide ``BALCAO_STAFF_API_TOKEN`` (deprecated) with ``X-Balcao-Staff: <telegram user id>``: it only
   *names* a member, so nothing proves who calls, and restricted ombudsman cases, their authors and files do not
-  exist for it (Lei 13.460/2017 Art. 10 §7; :data:`IDENTITY_PROVEN`). Answers to it carry a ``Deprecation`` header.
+  exist for it (L13460 Art. 10 §7; :data:`IDENTITY_PROVEN`). Answers to it carry a ``Deprecation`` header.
 
 Tokens are compared in constant time; the member's role is checked on every call, exactly as in the bot.
 """

@@ -98,7 +98,7 @@ def _log_entry(proof: NoticeProof | PendingEntry | None, code: str, tr: Translat
 
 
 def _signature(report: SignatureReport, tr: Translator) -> str:
-    """The PDF's PAdES signature as pyHanko judges it (Lei 14.063/2020 Art. 4), beside the log's proof."""
+    """The PDF's PAdES signature as pyHanko judges it (L14063 Art. 4), beside the log's proof."""
     heading = _esc(tr._("Digital signature of the PDF"))
     if not report.signed:
         text = _esc(tr._("Not signed: this PDF carries no digital signature (issued before signatures, or the city "

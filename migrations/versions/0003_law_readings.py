@@ -1,5 +1,5 @@
 """law readings: vista and diligência (CP Art. 40–42), no appeal deposit (STF SV 21), infraction date,
-quantity, Art. 57 warning, recidivism source, payment days (Lei 1.533 Art. 13 XXIII), platform lists (Art. 5 IX)
+quantity, Art. 57 warning, recidivism source, payment days (L1533 Art. 13 XXIII), platform lists (Art. 5 IX)
 
 Existing rows: notices get no infraction date (the drawing-up day stands in for it), no quantity, no warning,
 no payment days (the notice keeps the deadlines it printed); filings lose the deposit they never needed.

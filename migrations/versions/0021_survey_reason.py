@@ -4,7 +4,7 @@ Revision ID: 0021
 Revises: 0020
 Create Date: 2026-12-02 03:00:00
 
-Issue 20 §3, Lei 13.460/2017 Art. 23: after rating the answer "No" or "Partly", the author may say why. The column
+Issue 20 §3, L13460 Art. 23: after rating the answer "No" or "Partly", the author may say why. The column
 is NULL on existing rows (rated, if at all, before a reason could be given): existing cases stay valid. The
 transparency log covers it, so the rows get their new leaf.
 """

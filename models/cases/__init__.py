@@ -1,6 +1,6 @@
 """Citizens' cases: representações, ride-hailing reports and ombudsman cases.
 
-Representações (Código de Posturas Art. 30–32), ride-hailing reports (Lei 1.533/2020) and
+Representações (CP Art. 30–32), ride-hailing reports (Lei 1.533/2020) and
 ombudsman cases (Lei 13.460/2017), with protocol numbers, timeline, attachments, limits and LGPD export/erasure.
 
 Modules: ``tables`` (the tables), ``protocol`` (numbers), ``fields`` (typed input), ``limits`` and

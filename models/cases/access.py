@@ -16,14 +16,14 @@ ombudsman          nothing          nothing       case + author          case + 
 - A representação is the clerk's (CP Art. 31: the author's identification is part of the petition that the
   authority judges, CP Art. 32); the inspector acts on the decision through the hand-over, which carries no author
   (:class:`models.cases.handling.NoticeHandover`).
-- A ride-hailing report is the inspector's (Lei 1.533/2020 Art. 13, 14: the inspection body).
-- An ombudsman case is the Ombudsman's (Lei 13.460/2017 Art. 13, 14: the ouvidoria receives and answers); one whose
-  author restricted their identity is the Ombudsman's alone, admins included (Lei 13.460/2017 Art. 10 §7), and to
+- A ride-hailing report is the inspector's (L1533 Art. 13, 14: the inspection body).
+- An ombudsman case is the Ombudsman's (L13460 Art. 13, 14: the ouvidoria receives and answers); one whose
+  author restricted their identity is the Ombudsman's alone, admins included (L13460 Art. 10 §7), and to
   anyone else it does not exist.
 - Admins may work every queue but the restricted one (they run the city hall's service, CF Art. 30).
 
 A staff member proven only by the deployment-wide staff API token (not their own credential) reads no restricted
-case, author or file: nothing proves they are the Ombudsman (Lei 13.460/2017 Art. 10 §7).
+case, author or file: nothing proves they are the Ombudsman (L13460 Art. 10 §7).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class CaseNotReadable(PermissionDenied):
 
 
 def restricted_to_ombudsman(case: Case) -> bool:
-    """Whether the case, its files and their names are the Ombudsman's alone (Lei 13.460/2017 Art. 10 §7)."""
+    """Whether the case, its files and their names are the Ombudsman's alone (L13460 Art. 10 §7)."""
     return case.kind is CaseKind.OMBUDSMAN and case.identity_restricted
 
 
@@ -60,7 +60,7 @@ def reading(case: Case, role: Role, *, identity_proven: bool = True) -> Reading:
         role: the member's role in the case's municipality.
         identity_proven: False when the caller is proven only by the shared staff API token.
     """
-    if restricted_to_ombudsman(case):  # Lei 13.460/2017 Art. 10 §7
+    if restricted_to_ombudsman(case):  # L13460 Art. 10 §7
         return Reading.FULL if role is Role.OMBUDSMAN and identity_proven else Reading.NOTHING
     if role is Role.ADMIN or role is HANDLING_ROLE[case.kind]:  # LGPD Art. 6 III: the staff whose work it is
         return Reading.FULL

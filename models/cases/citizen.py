@@ -86,7 +86,7 @@ async def my_cases(*, session: AsyncSession, person_id: int, limit: int = 20) ->
 
 
 async def awaiting_complement(*, session: AsyncSession, person_id: int) -> list[CaseLine]:
-    """The person's cases waiting for more information from them (Decreto 9.492/2018 Art. 18), oldest request first.
+    """The person's cases waiting for more information from them (D9492 Art. 18), oldest request first.
 
     A text the author types outside any form is their answer when exactly one case waits for it.
     """
@@ -144,7 +144,7 @@ async def answer_complement(
     now: dt.datetime,
     settings: Settings,
 ) -> dt.date:
-    """The author completes the case as asked, within the 20 days (Decreto 9.492/2018 Art. 18).
+    """The author completes the case as asked, within the 20 days (D9492 Art. 18).
 
     The answer deadline then starts again (Art. 18; ``BALCAO_OMBUDSMAN_COMPLEMENT_RESTARTS``), and the staff in
     charge are told.
@@ -185,7 +185,7 @@ async def answer_complement(
 async def rate(
     *, session: AsyncSession, person_id: int, case_id: int, satisfaction: Satisfaction, now: dt.datetime
 ) -> None:
-    """Record the author's satisfaction with the answer (Lei 13.460/2017 Art. 23), once.
+    """Record the author's satisfaction with the answer (L13460 Art. 23), once.
 
     Raises:
         CaseNotFound: not a case of this person.
@@ -212,7 +212,7 @@ REASON_MIN, REASON_MAX = 5, 1000
 async def explain_rating(
     *, session: AsyncSession, person_id: int, case_id: int, reason: str, now: dt.datetime
 ) -> None:
-    """Record why the author was not (fully) satisfied with the answer (Lei 13.460/2017 Art. 23), once.
+    """Record why the author was not (fully) satisfied with the answer (L13460 Art. 23), once.
 
     The case stays closed: its conclusive answer closed it (L13460 Art. 12); the reason is feedback for the
     evaluation of the service, and a disagreement is a new manifestação (LEGAL-CHOICES item 80).

@@ -1,7 +1,7 @@
 """Every accepted file is checked to be what it claims, and stripped of every metadata block, before anyone sees it.
 
 A citizen's photo of a dumped pile of rubble must not tell the staff (or the accused, if it is ever shown)
-where the author lives or whose phone took it (LGPD Art. 6 III, necessity; Lei 13.460/2017 Art. 10 §7 for a
+where the author lives or whose phone took it (LGPD Art. 6 III, necessity; L13460 Art. 10 §7 for a
 restricted author). The first bytes only say what a file claims to be: :func:`clean_file` parses it as that
 type (a ``%PDF-`` followed by an HTML page is refused), removes every metadata block the format has, and
 checks the result again; where the removal cannot be proven the picture is re-encoded, and a file that cannot be

@@ -368,7 +368,7 @@ async def file_ride_hailing_report(
     settings: Settings,
     origin: Open311Origin | None = None,
 ) -> FiledCase:
-    """File a report about a ride-hailing driver (Lei 1.533/2020 Art. 7, 13, 14); it goes to the inspectors.
+    """File a report about a ride-hailing driver (L1533 Art. 7, 13, 14); it goes to the inspectors.
 
     ``person_id`` is the author in the chat; a request from an Open311 client system gives ``origin`` instead.
 

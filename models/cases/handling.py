@@ -3,7 +3,7 @@
 Every function checks the caller's role on each call (:func:`models.people.require_role`) and returns data.
 Who may act: the role the case is routed to (clerks for representações, inspectors for ride-hailing reports,
 the ombudsman for ombudsman cases) and admins. Who may *read* a case and its author, per role and kind, is
-:mod:`models.cases.access` (a restricted ombudsman case is the Ombudsman's alone, Lei 13.460/2017 Art. 10 §7).
+:mod:`models.cases.access` (a restricted ombudsman case is the Ombudsman's alone, L13460 Art. 10 §7).
 
 The decision on a representação (CP Art. 32: notify the offender, draw up an *auto*, or archive) records the
 outcome and returns a :class:`NoticeHandover` — what the penalty notices need to issue the notificação
@@ -82,7 +82,7 @@ class NoticeHandover:
         case_id: the case, for ``Notice.case_id``.
         protocol: the case's protocol, to quote.
         notice_type: ``"preliminar"`` (CP Art. 24, notificação preliminar) or ``"auto"`` (CP Art. 33–34;
-            Lei 1.533/2020 Art. 22), as in ``models.notices.tables.NoticeType``.
+            L1533 Art. 22), as in ``models.notices.tables.NoticeType``.
         rulebook: ``"nx-posturas"`` or ``"sapezal-1533"``.
         infraction_code: the catalogue row, when the author picked one (or the report implies it).
         accused: who is accused, as the author described them (a business, a person, a plate).
@@ -156,7 +156,7 @@ async def staff_actor(
     role = await require_role(session=session, telegram_user_id=telegram_user_id, allowed=allowed,
                               municipality=municipality)
     if prefer is not None and role is not prefer:
-        # Lei 13.460/2017 Art. 10 §7: an admin everywhere who is also this city's Ombudsman reads its restricted
+        # L13460 Art. 10 §7: an admin everywhere who is also this city's Ombudsman reads its restricted
         # complaints as its Ombudsman — the queue lists them by that role (cases_visible_to), so it opens them too.
         held = await staff_roles(session=session, telegram_user_id=telegram_user_id)
         if held.get(municipality) is prefer:
@@ -258,7 +258,7 @@ async def staff_case(
         case_id: the case, by id …
         protocol: … or by protocol.
         identity_proven: False when the caller is proven only by the shared staff API token: restricted cases
-            do not exist for them (Lei 13.460/2017 Art. 10 §7).
+            do not exist for them (L13460 Art. 10 §7).
 
     Raises:
         PermissionDenied: not staff, or (:class:`CaseNotReadable`) not of a role that reads this case.
@@ -326,7 +326,7 @@ async def staff_queue(
         today: the civil day, for the days left.
         limit: how many at most (a page).
         offset: how many of the queue's first cases to skip (the pages before).
-        identity_proven: False for the shared staff API token: no restricted case (Lei 13.460/2017 Art. 10 §7).
+        identity_proven: False for the shared staff API token: no restricted case (L13460 Art. 10 §7).
 
     Raises:
         PermissionDenied: not staff.
@@ -367,7 +367,7 @@ def cases_visible_to(roles: dict[str | None, Role], *, identity_proven: bool = T
         where: list[ColumnElement[bool]] = [] if place is None else [col(Case.municipality) == place]
         if role is not Role.ADMIN:
             where.append(col(Case.handling_role) == role)
-        # Lei 13.460/2017 Art. 10 §7: restricted cases are the Ombudsman's alone, proven by their own credential
+        # L13460 Art. 10 §7: restricted cases are the Ombudsman's alone, proven by their own credential
         if role is not Role.OMBUDSMAN or not identity_proven:
             where.append(~(and_(col(Case.kind) == CaseKind.OMBUDSMAN.value,
                                 col(Case.identity_restricted) == True)))  # noqa: E712
@@ -420,7 +420,7 @@ def _self_assign(case: Case, actor: StaffActor) -> None:
 async def request_complement(
     *, session: AsyncSession, telegram_user_id: int, case_id: int, question: str, now: dt.datetime, settings: Settings
 ) -> dt.date:
-    """Ask the author to complete the case; they have 20 days (Decreto 9.492/2018 Art. 18). Once per case.
+    """Ask the author to complete the case; they have 20 days (D9492 Art. 18). Once per case.
 
     Returns:
         The last day for the author's answer.
@@ -537,7 +537,7 @@ def _ombudsman(case: Case) -> None:
 async def answer_case(
     *, session: AsyncSession, telegram_user_id: int, case_id: int, text: str, now: dt.datetime, settings: Settings
 ) -> None:
-    """Give an ombudsman case its conclusive answer (Lei 13.460/2017 Art. 12); the author gets it in the chat.
+    """Give an ombudsman case its conclusive answer (L13460 Art. 12); the author gets it in the chat.
 
     The answer names its author, the Ouvidor, with the office and role of the municipalities file (issue 18 §1).
 
@@ -566,7 +566,7 @@ async def answer_case(
 async def extend(
     *, session: AsyncSession, telegram_user_id: int, case_id: int, reason: str, now: dt.datetime, settings: Settings
 ) -> dt.date:
-    """Extend an ombudsman case's deadline once, by 30 days, with a reason (Lei 13.460/2017 Art. 16).
+    """Extend an ombudsman case's deadline once, by 30 days, with a reason (L13460 Art. 16).
 
     Returns:
         The new deadline.
@@ -599,9 +599,9 @@ async def archive_ombudsman(
 ) -> None:
     """Archive an ombudsman case without an answer, with a reason the author is told — only on a ground the law lists.
 
-    Lei 13.460/2017 Art. 12 and 16 owe every manifestação a conclusive answer within 30 days (once extended):
+    L13460 Art. 12 and 16 owe every manifestação a conclusive answer within 30 days (once extended):
     archiving is not a way around it. The one ground the law gives to close a case without it is a complementação
-    the author did not give within its 20 days (Decreto 9.492/2018 Art. 18); any other reason (a repeated
+    the author did not give within its 20 days (D9492 Art. 18); any other reason (a repeated
     manifestação, a matter of another office) is told to the author as the answer itself (LEGAL-CHOICES).
 
     Raises:

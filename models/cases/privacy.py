@@ -7,10 +7,10 @@
 - Erasure (LGPD Art. 18 VI): blanks the Telegram name, deletes the draft, unfiled files, reminder choices and
   optional data (the CPF given in a case), and marks the person erased. What the law requires the city hall to
   keep stays, and the person is told which and why (LGPD Art. 16 I: storage for a legal obligation):
-  representações (Código de Posturas Art. 31 makes the author's identification part of the petition),
-  ride-hailing reports (records of the inspection, Lei 1.533/2020 Art. 17), ombudsman cases (Lei 13.460/2017,
-  kept with the identity restricted, Art. 10 §7), the driver registration (Lei 1.533/2020 Art. 8 and 12) and
-  penalty notices (CP Art. 25 and 34; Lei 1.533/2020 Art. 22). The Telegram id stays while any of these exist,
+  representações (CP Art. 31 makes the author's identification part of the petition),
+  ride-hailing reports (records of the inspection, L1533 Art. 17), ombudsman cases (Lei 13.460/2017,
+  kept with the identity restricted, Art. 10 §7), the driver registration (L1533 Art. 8 and 12) and
+  penalty notices (CP Art. 25 and 34; L1533 Art. 22). The Telegram id stays while any of these exist,
   to deliver the answers and notices the law requires.
 """
 

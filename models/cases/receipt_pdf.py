@@ -81,7 +81,7 @@ def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str, follow
 async def signed_receipt(filed: FiledCase, *, tr: Translator, settings: Settings, follow: str | None = None) -> bytes:
     """The receipt of :func:`build_receipt`, headed and signed by the Prefeitura the case belongs to (CF Art. 30 I).
 
-    Signed as PAdES with that municipality's certificate (Lei 14.063/2020 Art. 4; unsigned without one).
+    Signed as PAdES with that municipality's certificate (L14063 Art. 4; unsigned without one).
 
     Args:
         filed: the filed case.

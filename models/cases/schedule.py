@@ -1,8 +1,8 @@
 """When a case is due: the answer deadline, its single extension, and the citizen's time to complete it.
 
 - Ombudsman cases: a conclusive answer within 30 days of receipt, extendable once by 30 with a reason
-  (Lei 13.460/2017 Art. 16) — rules ``ouvidoria-13460-resposta`` and ``ouvidoria-13460-prorrogacao``.
-- The citizen has 20 days to complete the information asked for (Decreto 9.492/2018 Art. 18) — rule
+  (L13460 Art. 16) — rules ``ouvidoria-13460-resposta`` and ``ouvidoria-13460-prorrogacao``.
+- The citizen has 20 days to complete the information asked for (D9492 Art. 18) — rule
   ``ouvidoria-complementacao``. The same period is used when staff ask a representação's author for more.
 - Representações and ride-hailing reports: the Código de Posturas says the authority acts "imediatamente"
   (Art. 32) and Lei 1.533/2020 sets no period, so the target is ``BALCAO_CASE_TARGET_DAYS`` calendar days,
@@ -50,10 +50,10 @@ def first_due_on(*, kind: CaseKind, received_at: dt.datetime, settings: Settings
 
 
 def extended_due_on(*, due_on: dt.date, settings: Settings) -> dt.date:
-    """The deadline after the single extension: 30 more days from the end of the first (Lei 13.460 Art. 16)."""
+    """The deadline after the single extension: 30 more days from the end of the first (L13460 Art. 16)."""
     return _rule(EXTENSION_RULE, due_on, settings)
 
 
 def complement_due_on(*, requested_at: dt.datetime, settings: Settings) -> dt.date:
-    """The last day for the citizen to complete the information (20 days, Decreto 9.492/2018 Art. 18)."""
+    """The last day for the citizen to complete the information (20 days, D9492 Art. 18)."""
     return _rule(COMPLEMENT_RULE, civil_date(requested_at, settings), settings)

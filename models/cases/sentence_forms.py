@@ -33,7 +33,7 @@ class Guess:
     Attributes:
         form: ``representacao`` or ``ouvidoria``.
         kind: the representação's kind (``cp``: Código de Posturas, ``app``: a ride-hailing driver), or None.
-        ombudsman_type: the ouvidoria's kind of message the verb names (Lei 13.460/2017 Art. 2), or None.
+        ombudsman_type: the ouvidoria's kind of message the verb names (L13460 Art. 2), or None.
         words: the keywords found, as typed without accents (the reason of the guess, for tests and logs).
     """
 

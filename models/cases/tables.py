@@ -2,12 +2,12 @@
 
 Three kinds of case share one table:
 
-- a *representação* (Código de Posturas of Nova Xavantina, Lei 1.101/2004, Art. 30–32);
-- a report about a ride-hailing driver (Sapezal Lei 1.533/2020, Art. 7, 13, 14), worked by inspectors;
+- a *representação* (Código de Posturas of Nova Xavantina, CP Art. 30–32);
+- a report about a ride-hailing driver (Sapezal L1533 Art. 7, 13, 14), worked by inspectors;
 - an ombudsman case (*manifestação de ouvidoria*, Lei Federal 13.460/2017).
 
 The author's identity lives in :class:`CaseAuthor`, not in the case, so that the views given to staff who
-may not see it (Lei 13.460 Art. 10 §7: the author's identity is restricted information) never load it.
+may not see it (L13460 Art. 10 §7: the author's identity is restricted information) never load it.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from models.people import Role
 class CaseKind(enum.StrEnum):
     """What the case is, and so which law governs it."""
 
-    REPRESENTATION = "representation"  # Código de Posturas Art. 30–32
-    RIDE_HAILING = "ride_hailing"  # Lei 1.533/2020 Art. 7, 13, 14
+    REPRESENTATION = "representation"  # CP Art. 30–32
+    RIDE_HAILING = "ride_hailing"  # L1533 Art. 7, 13, 14
     OMBUDSMAN = "ombudsman"  # Lei 13.460/2017
 
 
@@ -47,7 +47,7 @@ HANDLING_ROLE: dict[CaseKind, Role] = {
 
 
 class OmbudsmanType(enum.StrEnum):
-    """The five kinds of *manifestação* of Lei 13.460/2017 Art. 2 V (and Decreto 9.492/2018 Art. 3)."""
+    """The five kinds of *manifestação* of L13460 Art. 2 V (and D9492 Art. 3)."""
 
     COMPLAINT = "reclamacao"
     REPORT = "denuncia"
@@ -62,7 +62,7 @@ class CaseStatus(enum.StrEnum):
     RECEIVED = "received"
     IN_PROGRESS = "in_progress"
     AWAITING_COMPLEMENT = "awaiting_complement"
-    ANSWERED = "answered"  # ombudsman: conclusive answer given (Lei 13.460 Art. 12)
+    ANSWERED = "answered"  # ombudsman: conclusive answer given (L13460 Art. 12)
     NOTIFIED = "notified"  # Art. 32: the offender was notified (notificação preliminar, CP Art. 24)
     AUTO_ISSUED = "auto_issued"  # Art. 32: an auto de infração was drawn up (handed over to the notices)
     ARCHIVED = "archived"
@@ -72,7 +72,7 @@ FINAL_STATUSES = frozenset({CaseStatus.ANSWERED, CaseStatus.NOTIFIED, CaseStatus
 
 
 class Outcome(enum.StrEnum):
-    """The decision on a representation (CP Art. 32) or a ride-hailing report (Lei 1.533 Art. 22, 24 II a)."""
+    """The decision on a representation (CP Art. 32) or a ride-hailing report (L1533 Art. 22, 24 II a)."""
 
     NOTIFY = "notify"
     AUTO = "auto"
@@ -95,7 +95,7 @@ class Relation(enum.StrEnum):
 
 
 class Satisfaction(enum.StrEnum):
-    """The author's answer to the satisfaction question (Lei 13.460 Art. 23)."""
+    """The author's answer to the satisfaction question (L13460 Art. 23)."""
 
     SATISFIED = "satisfied"
     PARTLY = "partly"

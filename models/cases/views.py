@@ -2,7 +2,7 @@
 
 - The author sees their own case in full (:func:`author_view` with ``may_see_author=True``).
 - Staff see a case and its author only where :mod:`models.cases.access` says their role reads it (a restricted
-  ombudsman case is the Ombudsman's alone, Lei 13.460/2017 Art. 10 §7).
+  ombudsman case is the Ombudsman's alone, L13460 Art. 10 §7).
 - Nothing here is ever sent to the accused: the hand-over to the penalty notices
   (:class:`models.cases.handling.NoticeHandover`) carries no author field at all.
 """
@@ -163,7 +163,7 @@ def may_see_author(case: Case, viewer_role: Role | None) -> bool:
     """Whether a staff member of ``viewer_role`` may see who filed the case: whoever reads it.
 
     (:func:`models.cases.access.reading`; CP Art. 31 makes the author's identification part of the petition, and a
-    restricted ombudsman author is the Ombudsman's alone, Lei 13.460/2017 Art. 10 §7).
+    restricted ombudsman author is the Ombudsman's alone, L13460 Art. 10 §7).
     """
     return viewer_role is not None and reading(case, viewer_role) is Reading.FULL
 

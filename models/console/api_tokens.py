@@ -129,7 +129,7 @@ async def note_shared_token_use(*, session: AsyncSession, named_staff: int, meth
     """Record that a change was asked with the shared, deprecated token, which only *names* a member (audited).
 
     The domain's own entry names the member as the actor; this one says nothing proved it was them, so the log never
-    passes off the shared token's holder as the member (Lei 13.460/2017 Art. 10 §7).
+    passes off the shared token's holder as the member (L13460 Art. 10 §7).
 
     Args:
         session: database session (committed here).

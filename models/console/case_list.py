@@ -2,7 +2,7 @@
 
 Filters: kind, status (open by default), assignee (me, nobody, a colleague), deadline (overdue, due within 7 days)
 and free text over the protocol, summary, place and accused — never over the author, who may be restricted
-(Lei 13.460/2017 Art. 10 §7). Sorted by the working deadline (:func:`models.cases.handling.queue_deadline`);
+(L13460 Art. 10 §7). Sorted by the working deadline (:func:`models.cases.handling.queue_deadline`);
 pages of 50 are read with ``LIMIT 51`` so no count of the whole table is needed to know there is a next page.
 """
 
@@ -113,7 +113,7 @@ async def list_cases(
     member_ids = {member_id for member_id in (await session.exec(select(StaffMember.id).where(
         StaffMember.telegram_user_id == telegram_user_id))).all() if member_id is not None}
     deadline = queue_deadline()
-    # per municipality, the role's queue; restricted ombudsman cases only to the Ombudsman (Lei 13.460 Art. 10 §7)
+    # per municipality, the role's queue; restricted ombudsman cases only to the Ombudsman (L13460 Art. 10 §7)
     statement = select(Case).where(cases_visible_to(roles))
     if municipalities is not None:
         statement = statement.where(col(Case.municipality).in_(municipalities))

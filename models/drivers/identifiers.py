@@ -101,7 +101,7 @@ def parse_cnh_category(value: str) -> str:
     """A CNH category in upper case (``b`` → ``B``, ``A/B`` → ``AB``).
 
     Raises:
-        InvalidIdentifier: not a category that allows driving a car (Lei 1.533/2020 Art. 12 I).
+        InvalidIdentifier: not a category that allows driving a car (L1533 Art. 12 I).
     """
     category = re.sub(r"[^A-Za-z]", "", value).upper()
     if category not in CNH_CATEGORIES_FOR_CARS:

@@ -1,4 +1,4 @@
-"""The platforms' monthly list of vehicles, owners and drivers (Lei 1.533/2020 Art. 5 IX), tracked per platform.
+"""The platforms' monthly list of vehicles, owners and drivers (L1533 Art. 5 IX), tracked per platform.
 
 Art. 5 IX: the platform must "encaminhar […] a cada 30 (trinta) dias" the list of vehicles, their owners and the
 registered drivers. The Law does not say from when the first 30 days run (``DEADLINES.md`` A2.3): they are
@@ -27,7 +27,7 @@ ARTICLE = "Art. 5º, IX"
 
 
 class Platform(SQLModel, table=True):
-    """A ride-hailing platform accredited with the SMFO (Lei 1.533/2020 Art. 3)."""
+    """A ride-hailing platform accredited with the SMFO (L1533 Art. 3)."""
 
     __tablename__ = "platform"
 

@@ -3,16 +3,16 @@
 Zulip's ``access_*`` pattern: the chat, the staff API, the console and the CLI call these before acting, and
 each refusal names its article.
 
-- Competence (Lei 9.784/1999 Art. 11): the act's kind (:data:`ACT_OF_FILING`) has an authority in the notice's
-  municipality (``core.municipalities.Authorities``): autuar by a designated agent (CP Art. 12; Lei 1.533 Art.
-  17–18), the first instance by the Chefe do Departamento (CP Art. 40; Lei 1.533 Art. 17), the appeal by the
+- Competence (L9784 Art. 11): the act's kind (:data:`ACT_OF_FILING`) has an authority in the notice's
+  municipality (``core.municipalities.Authorities``): autuar by a designated agent (CP Art. 12; L1533 Art.
+  17–18), the first instance by the Chefe do Departamento (CP Art. 40; L1533 Art. 17), the appeal by the
   Prefeito or the authority the law names (CP Art. 43, 45). The appeal's decision cannot be delegated (Lei 9.784
   Art. 13 II): only a member who holds the second-instance competence himself decides it.
-- Impediment (Lei 9.784 Art. 18 I; CF Art. 37, impessoalidade): the autuante does not judge a filing against
+- Impediment (L9784 Art. 18 I; CF Art. 37, impessoalidade): the autuante does not judge a filing against
   their own auto, nor the agent who signed the notificação preliminar it follows; the first-instance decider
   does not decide the appeal against their own decision (the appeal goes to another, superior authority: Lei
   9.784 Art. 56 §1; CP Art. 43).
-- Motivation (CP Art. 41; Lei 9.784 Art. 50): reasons shorter than ``BALCAO_DECISION_MIN_REASONS`` are refused.
+- Motivation (CP Art. 41; L9784 Art. 50): reasons shorter than ``BALCAO_DECISION_MIN_REASONS`` are refused.
 """
 
 from __future__ import annotations
@@ -49,8 +49,8 @@ async def access_decision(*, session: AsyncSession, settings: Settings, filing: 
 
     Raises:
         NotCompetent: not the competent authority (citing the provision that names it), the autuante of this
-            notice (Lei 9.784 Art. 18 I; CF Art. 37), or, on an appeal, the one who decided the first instance
-            (Lei 9.784 Art. 13 II, Art. 56 §1).
+            notice (L9784 Art. 18 I; CF Art. 37), or, on an appeal, the one who decided the first instance
+            (L9784 Art. 13 II, Art. 56 §1).
     """
     act = ACT_OF_FILING[filing.kind]
     municipality = settings.for_municipality(notice.municipality).municipality
@@ -82,7 +82,7 @@ async def preliminar_signers(*, session: AsyncSession, notice: Notice) -> set[in
 
     The auto that follows a preliminar punishes the infraction that agent found and intimated (Art. 24, 29): a
     reclamação against the auto is "contra a ação dos agentes fiscais" (Art. 40) that includes theirs, so they have
-    an interest in the matter (Lei 9.784 Art. 18 I; CF Art. 37) whoever signed the auto
+    an interest in the matter (L9784 Art. 18 I; CF Art. 37) whoever signed the auto
     (``docs/LEGAL-CHOICES.md`` #77).
     """
     if notice.preliminar_id is None:
@@ -113,7 +113,7 @@ async def deciders_to_warn(*, session: AsyncSession, notice: Notice, filing: Not
     """The person ids of the staff who may decide ``filing``: warned of its deadline, nobody else.
 
     Those holding the act's competence in the notice's municipality (CP Art. 40: the Chefe for the first instance;
-    Art. 43, 45: the Prefeito for the appeal), less the impeded: the autuante (Lei 9.784 Art. 18 I) and, on an
+    Art. 43, 45: the Prefeito for the appeal), less the impeded: the autuante (L9784 Art. 18 I) and, on an
     appeal, whoever decided the first instance (Art. 13 II, 56 §1). When nobody may decide it, the municipality's
     admins are told instead, so that someone designates the authority before the deadline passes
     (docs/LEGAL-CHOICES.md #64).
@@ -151,7 +151,7 @@ async def may_decide(*, session: AsyncSession, settings: Settings, filing_id: in
 
 
 def check_motivation(text: str, settings: Settings) -> str:
-    """The decision's reasons, if they are reasons (CP Art. 41; Lei 9.784 Art. 50: explicit, clear motivation).
+    """The decision's reasons, if they are reasons (CP Art. 41; L9784 Art. 50: explicit, clear motivation).
 
     Raises:
         NotCompetent: empty, or shorter than ``BALCAO_DECISION_MIN_REASONS`` characters.
@@ -170,7 +170,7 @@ async def access_issue(*, session: AsyncSession, settings: Settings, telegram_us
     """The signer of a notice under ``rulebook``: the caller, if designated to draw up notices there.
 
     Raises:
-        NotCompetent: no autuar competence in the municipality whose law it is (CP Art. 12; Lei 1.533 Art. 17–18).
+        NotCompetent: no autuar competence in the municipality whose law it is (CP Art. 12; L1533 Art. 17–18).
     """
     owner = settings.municipalities.with_rulebook(rulebook) if rulebook else None
     municipality = owner or settings.municipality
@@ -182,12 +182,12 @@ async def access_issue(*, session: AsyncSession, settings: Settings, telegram_us
 
 def past_issue_limit(*, rulebook: str, drawn_up_at: dt.datetime, now: dt.datetime,
                      settings: Settings) -> dt.date | None:
-    """The last day of Lei 1.533 Art. 22 §1 (90 days from the drawing up) when it is already past, else None.
+    """The last day of L1533 Art. 22 §1 (90 days from the drawing up) when it is already past, else None.
 
     Counted as every deadline is (rule ``l1533-22-entrega``, the reading from the lavratura, as the console's
     delivery list counts it): in days from the drawing-up day in the municipality's time, that day not counted,
     the 90th day included to its end, moved to the next business day when the office is closed on it (CC Art.
-    132 caput and §1; Lei 9.784/1999 Art. 66 §1). Not 90 × 24 hours from the hour of the drawing up.
+    132 caput and §1; L9784 Art. 66 §1). Not 90 × 24 hours from the hour of the drawing up.
     """
     if rulebook == CP:
         return None

@@ -1,7 +1,7 @@
 """A decision on a defence, reclamação or appeal as a document of its own, PAdES-signed like the notice (issue 18).
 
 A decision is an administrative act and an intimação: it names its author (name, office, registration and
-designation act: Lei 9.784/1999 Art. 2 sole paragraph XIII with issue 18 §1), gives its reasons (CP Art. 41;
+designation act: L9784 Art. 2 sole paragraph XIII with issue 18 §1), gives its reasons (CP Art. 41;
 L9784 Art. 50) and outcome under the articles it applies (CP Art. 40–41 first instance, 43–45 appeal; Lei 1.533
 Art. 17 and 22), and says what the person may do next and by when, where and how, and that the process goes on
 (L9784 Art. 26 §1 III and V). It is rendered once, when the decision is given, signed with the certificate of the
@@ -53,7 +53,7 @@ L1533_ARTICLES = {False: "Art. 17 e 22", True: "Art. 22"}  # L1533 Art. 17 (SMFO
 
 
 def decision_articles(notice: Notice, filing: NoticeFiling) -> str:
-    """The law and articles the decision applies, and the motivation rule, e.g. ``Código de Posturas, Art. 40 e 41``."""
+    """The law and articles the decision applies, and the motivation rule, e.g. ``CP Art. 40 e 41``."""
     appeal = filing.kind is FilingKind.RECURSO
     articles = ARTICLES[CP, appeal] if notice.rulebook == CP else L1533_ARTICLES[appeal]
     return f"{LAW_TITLES[notice.rulebook]}, {articles}; Lei nº 9.784/1999, Art. 50"

@@ -587,7 +587,7 @@ async def record_edital(
     now: dt.datetime | None = None,
     staff_telegram_id: int | None = None,
 ) -> CienciaResult:
-    """Staff record the publication of an edital (CP Art. 36 III; Lei 1.533/2020 Art. 22 §1); commits.
+    """Staff record the publication of an edital (CP Art. 36 III; L1533 Art. 22 §1); commits.
 
     The ciência is the day :func:`models.notices.windows.edital_ciencia` gives (the end of the edital's
     30 days, or its publication, per ``BALCAO_CP_EDITAL_START``); until then the delivery shows as a running

@@ -2,7 +2,7 @@
 
 One A4 page: the Prefeitura of the notice's municipality, the filing's protocol number, the moment it was
 received, its kind, the notice it answers, the files attached and the text as filed. Written in the reader's
-language, signed as PAdES with the municipality's certificate (Lei 14.063/2020 Art. 4; unsigned without one), so
+language, signed as PAdES with the municipality's certificate (L14063 Art. 4; unsigned without one), so
 the person holds proof of what was filed and when (L9784 Art. 6 par. único: the filing is received and numbered;
 CF Art. 5 LV: the defence on record).
 """

@@ -1,8 +1,8 @@
 """What a clerk reads to decide a filing besides its text: the files sent with it, and what an appeal answers.
 
-A defence or reclamação may carry documents (CP Art. 38, 44; Lei 1.533/2020 Art. 22) and the decision weighs them
+A defence or reclamação may carry documents (CP Art. 38, 44; L1533 Art. 22) and the decision weighs them
 (L9784 Art. 38: the interested party may join documents, considered in the decision). An appeal is against a
-decision (CP Art. 43–46; Lei 1.533/2020 Art. 22): the clerk reads the defence it follows and the decision on it.
+decision (CP Art. 43–46; L1533 Art. 22): the clerk reads the defence it follows and the decision on it.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ async def filing_record(*, session: AsyncSession, filing: NoticeFiling, number: 
     """
     assert filing.id is not None
     answers: list[AnsweredFiling] = []
-    if filing.kind is FilingKind.RECURSO:  # CP Art. 43–46; Lei 1.533/2020 Art. 22: against the decision before
+    if filing.kind is FilingKind.RECURSO:  # CP Art. 43–46; L1533 Art. 22: against the decision before
         earlier = (await session.exec(select(NoticeFiling).where(
             NoticeFiling.notice_id == filing.notice_id, col(NoticeFiling.id) < filing.id,
             col(NoticeFiling.decided_at).is_not(None)).order_by(col(NoticeFiling.id)))).all()

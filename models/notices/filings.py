@@ -5,7 +5,7 @@
   inside the window :mod:`models.notices.windows` computes; after it the filing is refused citing the article.
   A reclamação suspends the fine and the other penalties until decided (CP Art. 39).
 - The decision (CP Art. 40–41) is delivered like the notice, with its own ciência; from it runs the appeal
-  (CP Art. 43: 10 dias úteis; Lei 1.533 Art. 22). The appeal is always admitted: CP Art. 46's prior deposit of
+  (CP Art. 43: 10 dias úteis; L1533 Art. 22). The appeal is always admitted: CP Art. 46's prior deposit of
   half the fine is not required (STF Súmula Vinculante 21; CF Art. 5 XXXIV and LV).
 - Before deciding a reclamação, staff may give vista to each side in turn (CP Art. 40 §1) or convert the
   judgment into a diligência (Art. 42): :mod:`models.notices.review`.
@@ -331,7 +331,7 @@ async def decide_filing(
     The decision is a PAdES-signed PDF of the issuing Prefeitura (:mod:`models.notices.decision_pdf`), stored with
     the filing and delivered to the person with its ciência.
     The decider is checked by :func:`models.notices.authority.access_decision` (competent, not impeded) and named on
-    the decision; the reasons by :func:`models.notices.authority.check_motivation` (CP Art. 41; Lei 9.784 Art. 50).
+    the decision; the reasons by :func:`models.notices.authority.check_motivation` (CP Art. 41; L9784 Art. 50).
 
     Raises:
         FilingRefused: no such pending filing, the decider not competent or impeded, or no real reasons given.

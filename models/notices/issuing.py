@@ -164,7 +164,7 @@ class Problem:
 
     element: str
     message: str  # English msgid
-    citation: str = ""  # e.g. "Código de Posturas, Art. 25, II"
+    citation: str = ""  # e.g. "CP Art. 25, II"
     params: dict[str, Any] = field(default_factory=dict)
     msgid_params: tuple[str, ...] = ()  # params that are msgids themselves, translated before formatting
 
@@ -414,7 +414,7 @@ def _first_fine_after_warning(notice: Notice) -> bool:
 
 
 def deadline_lines(notice: Notice, settings: Settings, tr: Translator) -> list[str]:
-    """The deadline element (CP Art. 25 VI) or the intimação (CP Art. 34 IV; Lei 1.533 Art. 22), in words."""
+    """The deadline element (CP Art. 25 VI) or the intimação (CP Art. 34 IV; L1533 Art. 22), in words."""
     choices = choices_for(notice, settings)
     if notice.rulebook == L1533:
         rules = ["l1533-22-defesa", "l1533-22-recurso"]
@@ -470,7 +470,7 @@ async def check_signing(
 
     Returns:
         The signer (None when not designated) and the problems: not designated to draw up notices (CP Art. 12;
-        Lei 1.533 Art. 17–18), or a Lei 1.533 auto past the 90 days of Art. 22 §1 and not confirmed (element
+        L1533 Art. 17–18), or a Lei 1.533 auto past the 90 days of Art. 22 §1 and not confirmed (element
         :data:`LATE`) or refused by ``BALCAO_L1533_ISSUE_LIMIT=refuse``.
     """
     try:
@@ -612,7 +612,7 @@ async def issue_notice(
 
     Raises:
         NoticeRefused: with every missing or wrong element and its article; the issuer not designated to draw up
-            notices; or an auto past the Lei 1.533 Art. 22 §1 limit (refused, or not confirmed).
+            notices; or an auto past the L1533 Art. 22 §1 limit (refused, or not confirmed).
     """
     moment = now or utcnow()
     settings = settings_for_rulebook(settings, data.rulebook)

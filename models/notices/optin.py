@@ -7,7 +7,7 @@ person may register their CPF: a notice later issued to that CPF is suggested to
 it after checking, since the CPF typed here is only the person's word).
 
 The terms say: notices arrive in this chat with their PDF; pressing "Tomo ciência" records the moment of
-ciência; where the law admits electronic delivery (Lei 1.533/2020 Art. 22 §1) the person counts as notified
+ciência; where the law admits electronic delivery (L1533 Art. 22 §1) the person counts as notified
 after ``BALCAO_TACIT_CIENCIA_DAYS`` days even without pressing it (CTB Art. 282-A §2 model); deadlines run
 from the ciência; revoking (:func:`models.notices.delivery.revoke_electronic_notices`) sends what still awaits
 ciência to the staff list, and documents already acknowledged stay valid.

@@ -54,7 +54,7 @@ class Recidivism:
 
     @property
     def recidivist(self) -> bool:
-        """Whether the person is a repeat offender (CP Art. 8; Lei 1.533 Art. 26 §§1–2, 27)."""
+        """Whether the person is a repeat offender (CP Art. 8; L1533 Art. 26 §§1–2, 27)."""
         return self.earlier is not None
 
 

@@ -2,10 +2,10 @@
 
 - Reminders (issue 6, item 6): before the window of the act the offender can still do closes — the defence
   (and, under Lei 1.533, the payment the notice sets, Art. 13 XXIII) while notified, the appeal after a decision,
-  the payment after a final decision (CP Art. 47 I; Lei 1.533 Art. 13 XXIII) — ``BALCAO_NOTICE_REMINDER_DAYS``
+  the payment after a final decision (CP Art. 47 I; L1533 Art. 13 XXIII) — ``BALCAO_NOTICE_REMINDER_DAYS``
   days before its last day (by default 3 and 1). A person notified late gets only the nearest reminder, never a
   burst. There is no deposit reminder: no appeal depends on a deposit (STF Súmula Vinculante 21).
-- The 90-day limit (Lei 1.533/2020 Art. 22 §1): staff are warned ``BALCAO_NOTICE_LIMIT_WARNING_DAYS`` days
+- The 90-day limit (L1533 Art. 22 §1): staff are warned ``BALCAO_NOTICE_LIMIT_WARNING_DAYS`` days
   before the last day to deliver a notice still without ciência, counted as :func:`delivery_limit` reads §1–§2
   (``BALCAO_L1533_NOTICE_90D_START``; the *juntada* of §2 is the notice's issue).
 """
@@ -89,7 +89,7 @@ class LimitWarning:
 
 
 def delivery_limit(*, notice: Notice, settings: Settings, calendar: BusinessCalendar) -> Window | None:
-    """Lei 1.533/2020 Art. 22 §§1–2: the last day to deliver the notice, as ``BALCAO_L1533_NOTICE_90D_START`` reads it.
+    """L1533 Art. 22 §§1–2: the last day to deliver the notice, as ``BALCAO_L1533_NOTICE_90D_START`` reads it.
 
     §1 counts from the drawing up of the auto (``drawn_up_at``); §2 from the *juntada* of the notice in the case
     file, which here is its issue (``issued_at``): the system is the case file. None for other rulebooks.

@@ -1,6 +1,6 @@
 """The notice's PDF signed in the name of its Prefeitura, and the signature's check for ``/verificar``.
 
-Lei 14.063/2020 Art. 4: the PAdES signature of :mod:`models.signatures` with the certificate of the municipality
+L14063 Art. 4: the PAdES signature of :mod:`models.signatures` with the certificate of the municipality
 that issues the act (CF Art. 30 I); the level it reaches is in docs/LEGAL-CHOICES.md.
 """
 

@@ -1,6 +1,6 @@
 """The tables of penalty notices: the notice, its deliveries (with ciência), filings, opt-in and events.
 
-A notice's legal elements (CP Art. 25 / Art. 34; Lei 1.533/2020 Art. 22–23) are written once, at issue, and
+A notice's legal elements (CP Art. 25 / Art. 34; L1533 Art. 22–23) are written once, at issue, and
 never change: a flush that would change one is refused (:class:`NoticeIsImmutable`), and the ``issued``
 :class:`NoticeEvent` records a digest of them. What changes over a notice's life (stage, outcome) is kept
 beside them and every change is an event. Every row of these tables is covered by the transparency log
@@ -38,7 +38,7 @@ class NoticeType(enum.StrEnum):
     """The two kinds of notice."""
 
     PRELIMINAR = "preliminar"  # CP Art. 24–25: notificação preliminar (not in Lei 1.533/2020)
-    AUTO = "auto"  # CP Art. 33–34; Lei 1.533/2020 Art. 22: auto de infração / notificação de penalidade
+    AUTO = "auto"  # CP Art. 33–34; L1533 Art. 22: auto de infração / notificação de penalidade
 
 
 class NoticeStage(enum.StrEnum):
@@ -98,9 +98,9 @@ class DocumentKind(enum.StrEnum):
 class FilingKind(enum.StrEnum):
     """What the offender files."""
 
-    DEFESA = "defesa"  # CP Art. 24 / Art. 278 (preliminar); Lei 1.533/2020 Art. 22 (defesa prévia)
+    DEFESA = "defesa"  # CP Art. 24 / Art. 278 (preliminar); L1533 Art. 22 (defesa prévia)
     RECLAMACAO = "reclamacao"  # CP Art. 37–39 (against an auto)
-    RECURSO = "recurso"  # CP Art. 43–46; Lei 1.533/2020 Art. 22 (recurso administrativo)
+    RECURSO = "recurso"  # CP Art. 43–46; L1533 Art. 22 (recurso administrativo)
 
 
 class FilingOutcome(enum.StrEnum):
@@ -154,7 +154,7 @@ class Notice(SQLModel, table=True):
     quantity: str | None = Field(default=None, sa_column=Column(String(16)))
     # CP Art. 57 §1: a first water-pollution offence is a warning (advertência), without a fine.
     warning_only: bool = False
-    # Lei 1.533/2020 Art. 13 XXIII: the days to pay the fine the notice states (frozen at issue).
+    # L1533 Art. 13 XXIII: the days to pay the fine the notice states (frozen at issue).
     payment_days: int | None = Field(default=None, sa_column=Column(Integer))
     penalties: str | None = Field(default=None, sa_column=Column(Text))
     # CP Art. 25 III, 34 III; L9784 Art. 26 §1 VI: the provision infringed as the inspector gave it (required on the

@@ -9,7 +9,7 @@ windows a notice shows (by its rulebook, its type and how it was served) and *fr
   or, served by edital (Art. 36 III), the reclamação from its publication as ``BALCAO_CP_EDITAL_START`` reads it,
   and Art. 278 §2 from the ciência that edital gives (never before the person is deemed notified, CF Art. 5 LV);
 - Lei 1.533/2020: the defesa prévia (Art. 22), from the ciência;
-- after a first-instance decision: the recurso (CP Art. 43; Lei 1.533 Art. 22), from the ciência of the decision.
+- after a first-instance decision: the recurso (CP Art. 43; L1533 Art. 22), from the ciência of the decision.
   No deposit window: CP Art. 46's deposit is not required (STF Súmula Vinculante 21), so the appeal is always
   admitted;
 - after the final decision (CP Art. 47 I): payment;
@@ -63,7 +63,7 @@ def choices_for(notice: Notice, settings: Settings) -> DeadlineChoices:
 
 
 def printed_defence_days(*, rulebook: str, notice_type: Kind, settings: Settings) -> int | None:
-    """The length the city sets and the notice prints: CP Art. 25 VI (preliminar), Lei 1.533 Art. 22 (defesa)."""
+    """The length the city sets and the notice prints: CP Art. 25 VI (preliminar), L1533 Art. 22 (defesa)."""
     choices = DeadlineChoices.from_settings(settings)
     if rulebook == CP and notice_type is Kind.PRELIMINAR:
         return choices.cp_notice_defence_days
@@ -78,7 +78,7 @@ def edital_ciencia(*, notice: Notice, published_on: dt.date, settings: Settings,
 
     Código de Posturas: the business day after the edital's 30 days (Art. 36 III; CPC Art. 231 IV by analogy) or
     its publication, as
-    ``BALCAO_CP_EDITAL_START`` chooses (DEADLINES.md B1.6). Lei 1.533/2020 Art. 22 §1 gives the edital no
+    ``BALCAO_CP_EDITAL_START`` chooses (DEADLINES.md B1.6). L1533 Art. 22 §1 gives the edital no
     period: its publication.
     """
     if notice.rulebook == CP:
@@ -93,7 +93,7 @@ ELECTRONIC_CIENCIA = frozenset({CienciaKind.EXPLICIT, CienciaKind.TACIT})
 def counted_from(*, delivery: NoticeDelivery, settings: Settings, calendar: BusinessCalendar) -> dt.date:
     """The day a delivery's windows count from: its ciência, moved off a day without office hours if electronic.
 
-    Lei 9.784/1999 Art. 66 caput counts "a partir da data da cientificação oficial"; it says nothing of a ciência
+    L9784 Art. 66 caput counts "a partir da data da cientificação oficial"; it says nothing of a ciência
     the person gives themselves on a Saturday or a holiday, which only the bot can receive. Lei 11.419/2006
     Art. 5 §2 (the electronic intimação read on a day without office hours "será considerada como realizada no
     primeiro dia útil seguinte") answers it for electronic acts, and does not shorten a defence (CF Art. 5 LV):
@@ -103,7 +103,7 @@ def counted_from(*, delivery: NoticeDelivery, settings: Settings, calendar: Busi
     """
     assert delivery.ciencia_on is not None
     if settings.ciencia_day_off == "next_business_day" and delivery.ciencia_kind in ELECTRONIC_CIENCIA:
-        return calendar.roll_forward(delivery.ciencia_on)  # Lei 11.419/2006 Art. 5 §2, by analogy
+        return calendar.roll_forward(delivery.ciencia_on)  # L11419 Art. 5 §2, by analogy
     return delivery.ciencia_on
 
 
@@ -151,7 +151,7 @@ def decision_windows(
 ) -> tuple[Window, ...]:
     """The windows a decision opens from its ciência: the appeal, or (final) the payment.
 
-    The payment is CP Art. 47 I, or Lei 1.533 Art. 13 XXIII (the deadline the notice sets).
+    The payment is CP Art. 47 I, or L1533 Art. 13 XXIII (the deadline the notice sets).
     """
     if delivery.ciencia_on is None:
         return ()
@@ -274,7 +274,7 @@ class ActWindows:
 
     defence: Window | None = None  # the governing defence window (the one filing is checked against)
     appeal: Window | None = None
-    payment: Window | None = None  # CP Art. 47 I; Lei 1.533 Art. 13 XXIII
+    payment: Window | None = None  # CP Art. 47 I; L1533 Art. 13 XXIII
 
 
 def governing(windows: tuple[Window, ...]) -> ActWindows:

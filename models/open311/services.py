@@ -2,7 +2,7 @@
 
 A service is what a citizen can file in the chat's /representacao, said the GeoReport v2 way: the code, the
 name and the group come from the law's own catalogue (:mod:`models.rulebooks.catalogue`), and the attributes are
-what the law asks of the author (Código de Posturas Art. 31: name, profession and address; how they learned of
+what the law asks of the author (CP Art. 31: name, profession and address; how they learned of
 it; the sole-paragraph declaration) — the same elements :func:`models.cases.filing.check_representation` checks.
 Ombudsman cases (Lei 13.460/2017) are not Open311 services: they are not reports about a place.
 """

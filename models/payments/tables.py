@@ -19,7 +19,7 @@ class PaymentSource(enum.StrEnum):
 
 
 class NoticePayment(SQLModel, table=True):
-    """The fine of a notice paid (CP Art. 34 IV, 47 I; Lei 1.533 Art. 13 XXIII); at most one per notice.
+    """The fine of a notice paid (CP Art. 34 IV, 47 I; L1533 Art. 13 XXIII); at most one per notice.
 
     ``reference`` is the bank's identifier of the transaction (the PIX end-to-end id, the DAM's authentication):
     recording the same payment twice changes nothing.

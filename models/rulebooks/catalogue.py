@@ -3,7 +3,7 @@
 The CSVs are verbatim copies of ``shared/law/`` (the spec); a test checks that they stay equal. Each row
 becomes a frozen :class:`Infraction`. The law text is Portuguese and is kept as data (it is not UI text).
 
-- ``sapezal-lei-1533-infracoes.csv``: Sapezal Lei 1.533/2020, Art. 26 I–VI and Art. 27, in URS
+- ``sapezal-lei-1533-infracoes.csv``: Sapezal L1533 Art. 26 I–VI and Art. 27, in URS
   (*Unidade de Referência de Sapezal*, Art. 25). Codes as in the CSV, e.g. ``L1533-26-IV``.
 - ``nova-xavantina-posturas-infracoes.csv``: Nova Xavantina Lei 1.101/2004 (Código de Posturas), Tabelas I–XXVI,
   in UPF-NX (Art. 12). Codes are ``CP-<tabela>-<item>``, e.g. ``CP-VII-1``. Rows whose value the OCR lost have
@@ -70,7 +70,7 @@ class Infraction:
         note: editorial note on the row (OCR problems, conflicts).
         infringed: the provision the conduct infringes (CP Art. 25 III, 34 III), e.g. ``Art. 50, I``; for Lei
             1.533 the inciso of Art. 26 that types it. Empty when the row names no conduct.
-        provision_required: the row names no conduct ("Outros"; Lei 1.533 Art. 26 III): the inspector gives the
+        provision_required: the row names no conduct ("Outros"; L1533 Art. 26 III): the inspector gives the
             provision infringed, or the notice is refused.
     """
 

@@ -6,13 +6,13 @@ first being the literal text, and a setting (:class:`DeadlineChoices`, from ``Se
 system applies. Notices show every reading (see :func:`models.deadlines.applicable_windows`).
 
 Counting conventions (implemented in :mod:`models.deadlines`): the start day is excluded and the last day
-included (Código Civil Art. 132 caput; Lei 9.784/1999 Art. 66); a deadline that ends on a day without office
-hours moves to the next business day (CC Art. 132 §1; Lei 9.784/1999 Art. 66 §1); months and years end on the
+included (Código Civil Art. 132 caput; L9784 Art. 66); a deadline that ends on a day without office
+hours moves to the next business day (CC Art. 132 §1; L9784 Art. 66 §1); months and years end on the
 day with the same number (CC Art. 132 §3; Lei 810/1949); hours run minute by minute (CC Art. 132 §4).
 
 The ambiguities and the default choice (each a ``BALCAO_*`` setting):
 
-- ``BALCAO_CP_DEFENCE_WINDOW`` (``latest``): Código de Posturas Art. 24/25 VI (the deadline written on the
+- ``BALCAO_CP_DEFENCE_WINDOW`` (``latest``): CP Art. 24/25 VI (the deadline written on the
   *notificação preliminar*, ``BALCAO_CP_NOTICE_DEFENCE_DAYS`` = 30 days), Art. 37 (8 *dias úteis* from receipt of
   the *auto*) and Art. 278 §2 (30 days from the *notificação*) all give a defence window. Every window that
   applies is shown; by default the one that closes last governs (a defence is accepted while any is open).
@@ -28,20 +28,20 @@ The ambiguities and the default choice (each a ``BALCAO_*`` setting):
 - CP Art. 42 (an appeal when the complaint was not decided within the Art. 40 period) sets no period of its own:
   the appeal may be filed from the day after the Art. 40 period ends (or the Art. 40 §2 period after a *vista*)
   until a first-instance decision is given, unless the judgment was converted into a *diligência*.
-- ``BALCAO_L1533_NOTICE_90D_START`` (``lavratura``): Lei 1.533 Art. 22 §1 counts the 90 days to deliver the
+- ``BALCAO_L1533_NOTICE_90D_START`` (``lavratura``): L1533 Art. 22 §1 counts the 90 days to deliver the
   *Notificação de Penalidade* from the *lavratura do Auto*, §2 from its *juntada* in the case file. Default: the
   *lavratura* (the earlier date, so a notice delivered in time is in time under both readings).
 - ``BALCAO_L1533_REPEAT_SUSPENSION`` (``art26``): a repeat of Art. 26 IV suspends the authorisation for 30 days
   (Art. 26 §1, the specific rule) although Art. 24 par. único says every suspension lasts 12 months; ``art24``
   applies the 12 months.
-- ``BALCAO_L1533_DEFENCE_DAYS`` / ``BALCAO_L1533_APPEAL_DAYS`` (10 / 10): Lei 1.533 Art. 22 guarantees a *defesa
+- ``BALCAO_L1533_DEFENCE_DAYS`` / ``BALCAO_L1533_APPEAL_DAYS`` (10 / 10): L1533 Art. 22 guarantees a *defesa
   prévia* and a *recurso* but leaves their length to a *Decreto* (Art. 29); until there is one, the 10 days of
   Lei 9.784/1999 (Art. 44 and Art. 59, applied to municipalities without a law of their own, STJ Súmula 633).
-- ``BALCAO_L1533_PAYMENT_DAYS`` (30): Lei 1.533 Art. 13 XXIII makes the driver pay fines "no prazo estabelecido"
+- ``BALCAO_L1533_PAYMENT_DAYS`` (30): L1533 Art. 13 XXIII makes the driver pay fines "no prazo estabelecido"
   without setting one; the notice states it: 30 days from the ciência (or from the final decision after a
   defence), as CTB Art. 282 §4 gives for traffic fines, applied by analogy.
-- ``BALCAO_OMBUDSMAN_COMPLEMENT_DAYS`` (20): Lei 13.460/2017 Art. 16 lets the Ombudsman ask the author to complete
-  a request once without a length; Decreto 9.492/2018 Art. 18 (federal) gives 20 days, applied by analogy.
+- ``BALCAO_OMBUDSMAN_COMPLEMENT_DAYS`` (20): L13460 Art. 16 lets the Ombudsman ask the author to complete
+  a request once without a length; D9492 Art. 18 (federal) gives 20 days, applied by analogy.
 - ``BALCAO_MONTH_END_RULE`` (``next_day``): a period of months or years starting on a day the final month lacks
   (31 Jan + 1 month, 29 Feb + 1 year) ends on the next day (CC Art. 132 §3, Lei 810/1949 Art. 3); ``clamp``
   ends it on the last day of the month instead.
@@ -214,7 +214,7 @@ class DeadlineRule:
 
     @property
     def citation(self) -> str:
-        """Legal reference for the smaller second line, e.g. ``Lei nº 13.460/2017, Art. 16``."""
+        """Legal reference for the smaller second line, e.g. ``L13460 Art. 16``."""
         return f"{self.law_title}, {self.article}"
 
     @property

@@ -43,7 +43,7 @@ def manual_means(rulebook: str) -> dict[str, str]:
 
 
 def decision_articles(rulebook: str) -> str:
-    """The articles a decision on a notice of this rulebook is given under, e.g. ``Lei nº 1.533/2020, Art. 17 e 22``."""
+    """The articles a decision on a notice of this rulebook is given under, e.g. ``L1533 Art. 17 e 22``."""
     return DECISION_ARTICLES[rulebook]
 
 

@@ -1,6 +1,6 @@
 """Sign a PDF as PAdES (ETSI EN 319 142, ``ETSI.CAdES.detached``) with the municipality's certificate (pyHanko).
 
-Lei 14.063/2020 Art. 4 II: a signature with a certificate the signer alone controls, bound to the document so that
+L14063 Art. 4 II: a signature with a certificate the signer alone controls, bound to the document so that
 any later change is detectable, is an *assinatura eletrônica avançada*; with an ICP-Brasil certificate it is
 *qualificada* (Art. 4 III). Which one a deployment reaches depends on the certificate it configures
 (docs/LEGAL-CHOICES.md). Without a certificate the PDF stays unsigned and every place that shows it says so.

@@ -1,11 +1,11 @@
 """The figures of the public results panel, one query each, over a period of civil months.
 
 - cases received and answered per month and per kind (a case is *answered* when it reaches a final status:
-  the ombudsman's conclusive answer, Lei 13.460/2017 Art. 12, or the CP Art. 32 decision);
+  the ombudsman's conclusive answer, L13460 Art. 12, or the CP Art. 32 decision);
 - the share answered within the legal deadline (the case's ``due_on`` as it stood when answered: the 30 days of
-  Lei 13.460 Art. 16, extended once, or ``BALCAO_CASE_TARGET_DAYS`` for representações and reports);
+  L13460 Art. 16, extended once, or ``BALCAO_CASE_TARGET_DAYS`` for representações and reports);
 - the median days to answer (civil days from receipt to answer);
-- satisfaction on Fala.BR's 0–100 scale (the chat asks satisfied / partly / unsatisfied, Lei 13.460 Art. 23,
+- satisfaction on Fala.BR's 0–100 scale (the chat asks satisfied / partly / unsatisfied, L13460 Art. 23,
   counted as 100 / 50 / 0 — a documented choice);
 - representações by Código de Posturas chapter (the chapter of the catalogue row picked; "not named" otherwise);
 - penalty notices issued, with ciência, defended (a defence, reclamação or appeal filed) and decided.

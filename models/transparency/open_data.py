@@ -2,7 +2,7 @@
 
 A row holds the protocol, the service, the kind, a location rounded to 0.01° (about 1 km; the street address is
 never published), the civil dates of receipt, deadline and answer, and the status. Never the author, anything
-they wrote, the accused, or a staff member (LGPD Art. 6 III; Lei 13.460/2017 Art. 10 §7).
+they wrote, the accused, or a staff member (LGPD Art. 6 III; L13460 Art. 10 §7).
 """
 
 from __future__ import annotations

@@ -129,7 +129,7 @@ async def issue(session: AsyncSession, settings: Settings, data: NoticeInput, *,
     """Issue a notice at ``now``, signed by the designated inspector (the cast is created first if needed).
 
     Most tests draw an auto up on one day and issue it months later to reach another deadline: they confirm the
-    Lei 1.533 Art. 22 §1 limit (``late_confirmed``); the limit's own tests issue without confirming.
+    L1533 Art. 22 §1 limit (``late_confirmed``); the limit's own tests issue without confirming.
     """
     if signer == AUTUANTE:
         await cast(session, settings)

@@ -1,4 +1,4 @@
-"""``run`` checks each municipality's signing certificate at start (Lei 14.063/2020 Art. 4; docs/LEGAL-CHOICES.md).
+"""``run`` checks each municipality's signing certificate at start (L14063 Art. 4; docs/LEGAL-CHOICES.md).
 
 A certificate that is configured but cannot be used stops the start with the reason; a municipality without one
 starts, and its PDFs are issued unsigned (``/verificar`` says "não assinada").

@@ -97,7 +97,7 @@ def test_the_single_municipality_variables_still_describe_one(monkeypatch: pytes
 
 
 def test_a_single_municipality_lists_its_short_office_days_in_a_variable(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Lei 9.784/1999 Art. 66 §1: a short day moves a deadline; without the file it comes from BALCAO_SHORT_DAYS."""
+    """L9784 Art. 66 §1: a short day moves a deadline; without the file it comes from BALCAO_SHORT_DAYS."""
     monkeypatch.setenv("BALCAO_MUNICIPALITY_NAME", "Nova Xavantina")
     monkeypatch.setenv("BALCAO_SHORT_DAYS", '[{"date": "2026-12-24", "closes": "12:00", "act": "Decreto nº 45/2026"}]')
     scoped = load_settings().for_municipality(None)

@@ -1,7 +1,7 @@
 """Deadline computation pinned to each article, with dates across holidays, weekends and year ends.
 
-Counting: start day excluded, last day included (Código Civil Art. 132; Lei 9.784/1999 Art. 66); an act's deadline
-that ends on a non-business day moves to the next business day (CC Art. 132 §1; Lei 9.784/1999 Art. 66 §1).
+Counting: start day excluded, last day included (Código Civil Art. 132; L9784 Art. 66); an act's deadline
+that ends on a non-business day moves to the next business day (CC Art. 132 §1; L9784 Art. 66 §1).
 Every expected date below was worked out by hand from a 2026–2029 calendar.
 """
 
@@ -93,7 +93,7 @@ def test_each_deadline_ends_where_its_article_says(
 
 
 def test_cp_43_appeal_counts_only_business_days_and_says_which_were_skipped(calendar: BusinessCalendar) -> None:
-    """Código de Posturas Art. 43 par. único: 10 dias úteis from the ciência of the decision."""
+    """CP Art. 43 par. único: 10 dias úteis from the ciência of the decision."""
     result = compute_deadline(rule_id="cp-43-recurso", start=D(2026, 12, 18), calendar=calendar)
     assert result.steps[0].kind is StepKind.START and result.steps[0].day == D(2026, 12, 18)
     counted = [step.day for step in result.steps if step.kind is StepKind.COUNTED]
@@ -114,7 +114,7 @@ def test_cp_43_appeal_counts_only_business_days_and_says_which_were_skipped(cale
 
 
 def test_cp_278_calendar_days_ending_on_saturday_move_to_monday(calendar: BusinessCalendar) -> None:
-    """Código de Posturas Art. 278 §2: 30 dias; CC Art. 132 §1 moves an end on a Saturday to Monday."""
+    """CP Art. 278 §2: 30 dias; CC Art. 132 §1 moves an end on a Saturday to Monday."""
     result = compute_deadline(rule_id="cp-278-defesa", start=D(2026, 12, 3), calendar=calendar)
     assert result.period_end.day == D(2027, 1, 2)
     assert result.period_end.count == 30
@@ -130,7 +130,7 @@ def test_cp_278_calendar_days_ending_on_saturday_move_to_monday(calendar: Busine
 
 
 def test_a_municipal_holiday_from_settings_is_skipped(calendar: BusinessCalendar) -> None:
-    """Código de Posturas Art. 37 with the municipality's holiday on Wednesday 10 March 2027."""
+    """CP Art. 37 with the municipality's holiday on Wednesday 10 March 2027."""
     with_holiday = BusinessCalendar([D(2027, 3, 10)])
     plain = compute_deadline(rule_id="cp-37-reclamacao", start=D(2027, 3, 5), calendar=calendar)
     local = compute_deadline(rule_id="cp-37-reclamacao", start=D(2027, 3, 5), calendar=with_holiday)
@@ -142,7 +142,7 @@ def test_a_municipal_holiday_from_settings_is_skipped(calendar: BusinessCalendar
 
 
 def test_carnaval_counts_unless_the_deployment_closes_on_pontos_facultativos() -> None:
-    """Código de Posturas Art. 37 from Friday 5 February 2027 (Carnaval: 8–9 February, Ash Wednesday 10)."""
+    """CP Art. 37 from Friday 5 February 2027 (Carnaval: 8–9 February, Ash Wednesday 10)."""
     open_result = compute_deadline(rule_id="cp-37-reclamacao", start=D(2027, 2, 5), calendar=BusinessCalendar())
     closed = BusinessCalendar(optional_days_off=True)
     closed_result = compute_deadline(rule_id="cp-37-reclamacao", start=D(2027, 2, 5), calendar=closed)
@@ -171,7 +171,7 @@ def test_months_from_a_day_the_last_month_lacks_end_on_the_next_day_or_clamp(cal
 
 
 def test_durations_do_not_move_but_acts_do(calendar: BusinessCalendar) -> None:
-    """A suspension (Lei 1.533 Art. 24) ends when it ends; an act's deadline (CP Art. 16 §2) moves to Monday."""
+    """A suspension (L1533 Art. 24) ends when it ends; an act's deadline (CP Art. 16 §2) moves to Monday."""
     suspension = compute_deadline(rule_id="l1533-24-suspensao", start=D(2026, 3, 6), calendar=calendar)
     assert suspension.final_date == D(2027, 3, 6)  # a Saturday
     assert not suspension.moved
@@ -181,7 +181,7 @@ def test_durations_do_not_move_but_acts_do(calendar: BusinessCalendar) -> None:
 
 
 def test_hours_run_minute_by_minute_and_need_a_time(calendar: BusinessCalendar) -> None:
-    """Lei 1.533 Art. 4 §2: 24 hours for the platform; CC Art. 132 §4 (minute by minute, no move)."""
+    """L1533 Art. 4 §2: 24 hours for the platform; CC Art. 132 §4 (minute by minute, no move)."""
     start = dt.datetime(2026, 12, 25, 10, 30, tzinfo=CUIABA)
     result = compute_deadline(rule_id="l1533-4-dados", start=start, calendar=calendar)
     assert result.final_moment == dt.datetime(2026, 12, 26, 10, 30, tzinfo=CUIABA)
@@ -194,7 +194,7 @@ def test_hours_run_minute_by_minute_and_need_a_time(calendar: BusinessCalendar) 
 
 
 def test_lengths_left_to_settings_are_applied(calendar: BusinessCalendar) -> None:
-    """Lei 1.533 Art. 22 (no length in the Law) and CP Art. 25 VI (the length written on the notice)."""
+    """L1533 Art. 22 (no length in the Law) and CP Art. 25 VI (the length written on the notice)."""
     choices = DeadlineChoices(l1533_defence_days=20, cp_notice_defence_days=15)
     defence = compute_deadline(rule_id="l1533-22-defesa", start=D(2027, 3, 1), calendar=calendar, choices=choices)
     assert (defence.length, defence.final_date) == (20, D(2027, 3, 22))  # 21 March is a Sunday
@@ -230,7 +230,7 @@ def _roles(windows: tuple) -> list[tuple[str, str, dt.date, WindowRole]]:
 
 
 def test_an_auto_shows_both_defence_windows_and_the_latest_governs(calendar: BusinessCalendar) -> None:
-    """Código de Posturas Art. 37 (8 dias úteis) and Art. 278 §2 (30 dias) both apply to an auto de infração."""
+    """CP Art. 37 (8 dias úteis) and Art. 278 §2 (30 dias) both apply to an auto de infração."""
     windows = applicable_windows(
         notice_type=NoticeType.AUTO_DE_INFRACAO, rulebook="nx-posturas", start=D(2027, 3, 1), calendar=calendar
     )
@@ -250,7 +250,7 @@ def test_an_auto_shows_both_defence_windows_and_the_latest_governs(calendar: Bus
 
 
 def test_a_preliminary_notice_shows_its_own_deadline_and_art_278(calendar: BusinessCalendar) -> None:
-    """Código de Posturas Art. 24/25 VI and Art. 278 §2; Art. 37 (an auto) does not apply yet."""
+    """CP Art. 24/25 VI and Art. 278 §2; Art. 37 (an auto) does not apply yet."""
     windows = applicable_windows(
         notice_type="notificacao_preliminar",
         rulebook="nx-posturas",
@@ -265,7 +265,7 @@ def test_a_preliminary_notice_shows_its_own_deadline_and_art_278(calendar: Busin
 
 
 def test_an_edital_shows_every_reading_of_art_37(calendar: BusinessCalendar) -> None:
-    """Código de Posturas Art. 36 III + Art. 37: from publication, or (default) as CPC Art. 231 IV and 224 count.
+    """CP Art. 36 III + Art. 37: from publication, or (default) as CPC Art. 231 IV and 224 count.
 
     Published Monday 1 March 2027, the edital's 30 days end Wednesday 31 March; the start is the business day
     after it, Thursday 1 April, which is not counted (CPC Art. 224): the 8 dias úteis are 2, 5–9 and 12–13 April.
@@ -293,13 +293,13 @@ def test_cpc_231_iv_an_edital_ending_before_a_weekend_starts_on_monday(calendar:
 
 
 def test_a_first_instance_decision_shows_the_appeal_and_no_deposit(calendar: BusinessCalendar) -> None:
-    """Código de Posturas Art. 43 (appeal); Art. 46's deposit is not counted (STF Súmula Vinculante 21)."""
+    """CP Art. 43 (appeal); Art. 46's deposit is not counted (STF Súmula Vinculante 21)."""
     windows = applicable_windows(notice_type="decisao", rulebook="nx-posturas", start=D(2027, 2, 5), calendar=calendar)
     assert _roles(windows) == [("cp-43-recurso", "default", D(2027, 2, 19), WindowRole.ONLY)]
 
 
 def test_lei_1533_notices_and_unknown_combinations(calendar: BusinessCalendar) -> None:
-    """Lei 1.533 Art. 22: the defence and the appeal (lengths from settings)."""
+    """L1533 Art. 22: the defence and the appeal (lengths from settings)."""
     defence = applicable_windows(
         notice_type="notificacao_penalidade", rulebook="sapezal-1533", start=D(2027, 3, 1), calendar=calendar
     )
@@ -322,7 +322,7 @@ def test_windows_follow_the_settings(calendar: BusinessCalendar) -> None:
 
 
 def test_lei_1533_art_22_delivery_under_both_readings(calendar: BusinessCalendar) -> None:
-    """Lei 1.533 Art. 22 §1 (from the lavratura, chosen) and §2 (from the juntada, shown)."""
+    """L1533 Art. 22 §1 (from the lavratura, chosen) and §2 (from the juntada, shown)."""
     windows = delivery_windows(lavratura=D(2027, 1, 4), juntada=D(2027, 1, 20), calendar=calendar)
     assert _roles(windows) == [
         ("l1533-22-entrega", "lavratura", D(2027, 4, 5), WindowRole.CHOSEN),
@@ -343,7 +343,7 @@ def test_unknown_notice_types_are_refused(calendar: BusinessCalendar) -> None:
 
 
 def test_the_explanation_is_in_the_readers_language(calendar: BusinessCalendar) -> None:
-    """What a citizen sees when they ask how their deadline was counted (Código de Posturas Art. 278 §2)."""
+    """What a citizen sees when they ask how their deadline was counted (CP Art. 278 §2)."""
     result = compute_deadline(rule_id="cp-278-defesa", start=D(2026, 12, 3), calendar=calendar)
     english = explain(result, translator("en"))
     assert english[0] == "Deadline: Written defence filed at the city hall, addressed to the Mayor's office"

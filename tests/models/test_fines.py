@@ -39,7 +39,7 @@ def test_a_codigo_de_posturas_fine_is_the_table_value_in_upf_nx() -> None:
 
 
 def test_specific_recidivism_doubles_a_codigo_de_posturas_fine() -> None:
-    """Código de Posturas Art. 8: nas reincidências específicas, as multas serão aplicadas em dobro."""
+    """CP Art. 8: nas reincidências específicas, as multas serão aplicadas em dobro."""
     fine = compute_fine(
         infraction=get_infraction("CP-I-1"), on=dt.date(2026, 8, 3), unit_values=UNIT_VALUES, recidivist=True
     )
@@ -56,7 +56,7 @@ def test_art_8_doubles_even_where_the_chapter_repeats_no_clause() -> None:
 
 
 def test_lei_1533_fines_are_never_doubled() -> None:
-    """Lei 1.533 Art. 25 III: grave = 20 URS; the Law has no doubling (Art. 26 §§1–2 give other sanctions)."""
+    """L1533 Art. 25 III: grave = 20 URS; the Law has no doubling (Art. 26 §§1–2 give other sanctions)."""
     first = compute_fine(
         infraction=get_infraction("L1533-26-IV"), on=dt.date(2026, 5, 1), unit_values=UNIT_VALUES, recidivist=False
     )
@@ -104,7 +104,7 @@ def test_a_row_whose_value_the_table_lost_needs_the_units_given() -> None:
 
 
 def test_repeat_of_art_26_iv_suspends_for_30_days_or_12_months_by_setting() -> None:
-    """Lei 1.533 Art. 26 §1 (30 days) vs Art. 24 par. único (12 months): configurable, 30 days by default."""
+    """L1533 Art. 26 §1 (30 days) vs Art. 24 par. único (12 months): configurable, 30 days by default."""
     infraction = get_infraction("L1533-26-IV")
     assert recidivism_consequences(infraction=infraction, recidivist=False) == ()
     (default,) = recidivism_consequences(infraction=infraction, recidivist=True)

@@ -1,4 +1,4 @@
-"""Short office days (issue 11 item 6): Lei 9.784/1999 Art. 66 §1, and CPC Art. 224 §1 as a setting."""
+"""Short office days (issue 11 item 6): L9784 Art. 66 §1, and CPC Art. 224 §1 as a setting."""
 
 import datetime as dt
 
@@ -13,8 +13,8 @@ ASH = ShortDay(date=D(2027, 2, 10), opens=dt.time(14, 0), act="ponto facultativo
 
 
 def test_a_deadline_ending_on_a_day_the_office_closes_early_moves_to_the_next_business_day() -> None:
-    """Lei 9.784/1999 Art. 66 §1: "encerrado antes da hora normal" → the first business day after it."""
-    # Código de Posturas Art. 278 §2: 30 dias from 24 November 2026 end on Thursday 24 December.
+    """L9784 Art. 66 §1: "encerrado antes da hora normal" → the first business day after it."""
+    # CP Art. 278 §2: 30 dias from 24 November 2026 end on Thursday 24 December.
     plain = compute_deadline(rule_id="cp-278-defesa", start=D(2026, 11, 24), calendar=BusinessCalendar())
     assert plain.final_date == D(2026, 12, 24) and not plain.moved
     short = compute_deadline(rule_id="cp-278-defesa", start=D(2026, 11, 24),
@@ -51,7 +51,7 @@ def test_cpc_224_moves_the_dia_do_comeco_off_a_short_day_too() -> None:
     seguinte" — under BALCAO_SHORT_DAY_RULE=cpc_224 the start moves off a short day, not only the end.
 
     Ciência on Ash Wednesday 10/2/2027 (opens at 14h): CP Art. 278 §2 starts on Thursday 11/2, so its 30 days end
-    on Saturday 13/3 and move to Monday 15/3 (today's main, and Lei 9.784 Art. 66 §1: Friday 12/3)."""
+    on Saturday 13/3 and move to Monday 15/3 (today's main, and L9784 Art. 66 §1: Friday 12/3)."""
     art66 = compute_deadline(rule_id="cp-278-defesa", start=D(2027, 2, 10), calendar=BusinessCalendar(short_days=[ASH]))
     assert art66.final_date == D(2027, 3, 12) and art66.start_moved_from is None
     cpc = compute_deadline(rule_id="cp-278-defesa", start=D(2027, 2, 10),

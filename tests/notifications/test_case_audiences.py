@@ -39,7 +39,7 @@ async def test_followers_of_a_topic_are_the_authors_of_open_cases(session: Async
 
 
 async def test_a_restricted_author_is_reached_by_no_broadcast(session: AsyncSession, settings: Settings) -> None:
-    """Lei 13.460/2017 Art. 10 §7: neither ``ouvidoria`` nor the protocol reaches the author who restricted their
+    """L13460 Art. 10 §7: neither ``ouvidoria`` nor the protocol reaches the author who restricted their
     identity; to the clerk who broadcasts, that case does not exist (the count says nothing either)."""
     cast = await make_cast(session)
     hidden = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=True),

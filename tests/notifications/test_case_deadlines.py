@@ -1,5 +1,5 @@
 """Staff are warned before a case's deadline passes, once; the author is reminded to complete a case; staff hear
-when the 20 days to complete it lapsed (Decreto 9.492/2018 Art. 18); abandoned files are deleted."""
+when the 20 days to complete it lapsed (D9492 Art. 18); abandoned files are deleted."""
 
 import datetime as dt
 

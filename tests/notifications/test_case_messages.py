@@ -23,7 +23,7 @@ def test_a_request_for_complementacao_has_the_question_the_date_the_days_and_an_
 
 
 def test_the_answer_comes_with_the_satisfaction_question() -> None:
-    """Lei 13.460/2017 Art. 23: the user's satisfaction with the answer."""
+    """L13460 Art. 23: the user's satisfaction with the answer."""
     payload = {**BASE, "event": "answered", "status": "answered", "note": "O médico começa segunda."}
     rendered = render_case_update(payload, translator("en"))
     assert "The Ouvidoria answered your case <b>OUV-2026-000045</b>" in rendered.text

@@ -69,7 +69,7 @@ async def test_cp_art_40_and_45_each_warning_goes_to_who_may_decide_it(
     await _ack_last(session, settings, maria.id, dt.date(2026, 4, 15))
     appeal = await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=maria.id,
                                text="Recorro.", now=cuiaba(dt.date(2026, 4, 16)))
-    # The Chefe also holds the second-instance competence, but decided the first (Lei 9.784 Art. 13 II, 56 §1)
+    # The Chefe also holds the second-instance competence, but decided the first (L9784 Art. 13 II, 56 §1)
     await competent(session, settings, CHEFE, "segunda_instancia", name="Carlos Chefe")
     # Art. 45: 10 days from the filing, Sun 26/4 → Mon 27/4; warned on Fri 24/4 (3 days before) to the Prefeito alone
     assert await notice_decision_warnings(session=session, now=cuiaba(dt.date(2026, 4, 23)), settings=settings) == 0

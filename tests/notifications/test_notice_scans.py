@@ -209,7 +209,7 @@ async def test_cp_art_40_the_decision_due_is_warned_to_clerks_by_the_registered_
     assert "sexta-feira, 17 de abril de 2026" in text and "Art. 40" in text
     assert first.payload["filing_id"] == filing.id
     assert filing.id is not None
-    # CP Art. 40: the warnings go to the Chefe, who decides; Clara drew the auto up and may not (Lei 9.784 Art. 18 I)
+    # CP Art. 40: the warnings go to the Chefe, who decides; Clara drew the auto up and may not (L9784 Art. 18 I)
     assert {row.person_id for row in await outbox(session, "notice.decision_warning")} == {chefe.id}
     await open_vista(session=session, settings=settings, filing_id=filing.id, decider_telegram_id=CHEFE,
                      now=cuiaba(dt.date(2026, 4, 15)))  # vista: 3 days end Sat 18/4 → Mon 20/4

@@ -83,7 +83,7 @@ async def _one(request: web.Request, staff: ConsoleStaff, case_id: int, action: 
         try:
             await _act(session=session, settings=settings, who=who, case_id=case_id, case=case, action=action,
                        text=text, template=template, assignee=assignee, now=now)
-        except CaseNotFound:  # a restricted ombudsman case, to anyone but the Ombudsman (Lei 13.460 Art. 10 §7)
+        except CaseNotFound:  # a restricted ombudsman case, to anyone but the Ombudsman (L13460 Art. 10 §7)
             await session.rollback()
             return BulkResult(protocol=f"#{case_id}", done=False, reason=tr._("No case has that protocol number."))
         except PermissionDenied:

@@ -3,7 +3,7 @@
 Every action calls the same domain function as the chat (:mod:`handlers.chat.staff_queue`) and the staff API
 (:mod:`handlers.web.api_cases`), which checks the role for the case and writes the timeline and the audit log with
 the actor. A refusal is shown next to its field with what was typed kept; a restricted ombudsman author is a
-pseudonym to everyone but the Ombudsman (Lei 13.460/2017 Art. 10 §7), decided by :func:`models.cases.views
+pseudonym to everyone but the Ombudsman (L13460 Art. 10 §7), decided by :func:`models.cases.views
 .may_see_author` inside :func:`models.cases.handling.staff_case`.
 """
 

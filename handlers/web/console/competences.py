@@ -68,7 +68,7 @@ async def add_member(request: web.Request) -> web.StreamResponse:
     if role is None or act is None:
         return await _page(request, values=values, status=422, error=tr._("Choose the role and the kind of act."))
     if int(values["telegram_id"]) == staff.telegram_user_id and role is not Role.ADMIN:
-        # An admin reads no restricted ombudsman case (Lei 13.460/2017 Art. 10 §7): making oneself the Ombudsman
+        # An admin reads no restricted ombudsman case (L13460 Art. 10 §7): making oneself the Ombudsman
         # here would open them all. Another admin, or the command line, gives an admin another role.
         return await _page(request, values=values, status=403, error=tr._(
             "You cannot change your own role here. Another admin, or the command line (staff add), can."))

@@ -142,7 +142,7 @@ def _day(request: web.Request, raw: str, *, towards: Towards = "past") -> dt.dat
 @routes.post("/motoristas/{number:[0-9]{4}/[0-9]{1,6}}/vistoria")
 @console_page(Role.INSPECTOR)
 async def inspection(request: web.Request) -> web.Response:
-    """Record an inspection of the current vehicle (Lei 1.533/2020 Art. 9, Art. 16)."""
+    """Record an inspection of the current vehicle (L1533 Art. 9, Art. 16)."""
     if await _elsewhere(request, (Role.INSPECTOR,)):
         return elsewhere(request)
     tr = staff_of(request).tr
@@ -165,7 +165,7 @@ async def inspection(request: web.Request) -> web.Response:
 @routes.post("/motoristas/{number:[0-9]{4}/[0-9]{1,6}}/sancao")
 @console_page(Role.CLERK)
 async def sanction(request: web.Request) -> web.Response:
-    """Apply a suspension, revocation or cassação (Lei 1.533/2020 Art. 24 I b, c, f)."""
+    """Apply a suspension, revocation or cassação (L1533 Art. 24 I b, c, f)."""
     if await _elsewhere(request, (Role.CLERK,)):
         return elsewhere(request)
     tr = staff_of(request).tr

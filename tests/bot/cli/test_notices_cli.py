@@ -184,7 +184,7 @@ def test_the_cli_issues_only_as_a_designated_staff_member_who_signs_it(
 def test_the_cli_asks_to_confirm_a_lei_1533_auto_past_its_90_days(
     database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Lei 1.533 Art. 22 §1: drawn up on 2/1/2025, far more than 90 days ago."""
+    """L1533 Art. 22 §1: drawn up on 2/1/2025, far more than 90 days ago."""
     assert main(["staff", "add", "7004", "--role", "inspector", "--name", "Sá", "--registration", "5",
                  "--municipality", "sapezal", "--act", "autuar", "--designation-number", "3/2025",
                  "--designation-date", "2025-01-02"]) == 0

@@ -26,7 +26,7 @@ def clean_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
 
 
 def test_the_appeal_across_christmas_and_new_year(capsys: pytest.CaptureFixture[str]) -> None:
-    """Código de Posturas Art. 43 par. único: 10 dias úteis from Friday 18 December 2026."""
+    """CP Art. 43 par. único: 10 dias úteis from Friday 18 December 2026."""
     assert main(["prazo", "cp-43-recurso", "--inicio", "18/12/2026"]) == 0
     out = capsys.readouterr().out
     assert "Prazo: Recurso voluntário ao Prefeito" in out
@@ -47,7 +47,7 @@ def test_the_appeal_across_christmas_and_new_year(capsys: pytest.CaptureFixture[
 def test_carnaval_counts_as_business_days_and_the_clerk_is_told(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Código de Posturas Art. 37: 8 dias úteis from Friday 5 February 2027, across Carnaval (8–10 February)."""
+    """CP Art. 37: 8 dias úteis from Friday 5 February 2027, across Carnaval (8–10 February)."""
     assert main(["prazo", "cp-37-reclamacao", "--inicio", "2027-02-05"]) == 0
     out = capsys.readouterr().out
     assert "Contados como dias úteis (a Prefeitura não declarou folga):" in out
@@ -66,7 +66,7 @@ def test_carnaval_counts_as_business_days_and_the_clerk_is_told(
 def test_a_calendar_deadline_ending_on_a_ponto_facultativo_says_why_it_does_not_move(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Código de Posturas Art. 184 §2: 10 dias from Saturday 30 January 2027 end on Carnaval Tuesday."""
+    """CP Art. 184 §2: 10 dias from Saturday 30 January 2027 end on Carnaval Tuesday."""
     assert main(["prazo", "cp-184-2-cao-registrado", "--inicio", "30/01/2027"]) == 0
     out = capsys.readouterr().out
     assert "O último dia, terça-feira, 9 de fevereiro de 2027 (ponto facultativo: Carnaval), conta como dia útil" in out
@@ -74,7 +74,7 @@ def test_a_calendar_deadline_ending_on_a_ponto_facultativo_says_why_it_does_not_
 
 
 def test_a_calendar_deadline_ending_on_saturday_moves_to_monday(capsys: pytest.CaptureFixture[str]) -> None:
-    """Código de Posturas Art. 278 §2: 30 dias from 3 December 2026 end on Saturday 2 January 2027."""
+    """CP Art. 278 §2: 30 dias from 3 December 2026 end on Saturday 2 January 2027."""
     assert main(["prazo", "cp-278-defesa", "--inicio", "2026-12-03"]) == 0
     out = capsys.readouterr().out
     assert "30 dias corridos" in out
@@ -84,7 +84,7 @@ def test_a_calendar_deadline_ending_on_saturday_moves_to_monday(capsys: pytest.C
 
 
 def test_a_municipal_holiday_from_settings(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Código de Posturas Art. 37 with BALCAO_MUNICIPAL_HOLIDAYS on Wednesday 10 March 2027."""
+    """CP Art. 37 with BALCAO_MUNICIPAL_HOLIDAYS on Wednesday 10 March 2027."""
     monkeypatch.setenv("BALCAO_MUNICIPAL_HOLIDAYS", "2027-03-10")
     assert main(["prazo", "cp-37-reclamacao", "--inicio", "2027-03-05"]) == 0
     out = capsys.readouterr().out
@@ -95,7 +95,7 @@ def test_a_municipal_holiday_from_settings(capsys: pytest.CaptureFixture[str], m
 def test_an_ambiguous_rule_shows_the_reading_applied_and_the_other(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Código de Posturas Art. 37 after an edital (Art. 36 III): CPC Art. 231 IV + 224 by default, or --leitura."""
+    """CP Art. 37 after an edital (Art. 36 III): CPC Art. 231 IV + 224 by default, or --leitura."""
     assert main(["prazo", "cp-37-reclamacao-edital", "--inicio", "01/03/2027"]) == 0
     out = capsys.readouterr().out
     assert ("Leitura aplicada: o início é o dia útil seguinte aos 30 dias do edital, que não é contado "
@@ -120,7 +120,7 @@ def test_there_is_no_deposit_rule(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_months_from_29_february(capsys: pytest.CaptureFixture[str]) -> None:
-    """Lei 1.533 Art. 24 par. único: 12 months from 29 February 2028 end on 1 March 2029 (CC Art. 132 §3)."""
+    """L1533 Art. 24 par. único: 12 months from 29 February 2028 end on 1 March 2029 (CC Art. 132 §3)."""
     assert main(["prazo", "l1533-24-suspensao", "--inicio", "2028-02-29"]) == 0
     out = capsys.readouterr().out
     assert "12 meses" in out
@@ -129,7 +129,7 @@ def test_months_from_29_february(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_hours_need_a_time(capsys: pytest.CaptureFixture[str]) -> None:
-    """Lei 1.533 Art. 4 §2: 24 hours for the platform to share the trip data."""
+    """L1533 Art. 4 §2: 24 hours for the platform to share the trip data."""
     assert main(["prazo", "l1533-4-dados", "--inicio", "04/01/2027 14:30"]) == 0
     out = capsys.readouterr().out
     assert "Início: 04/01/2027 14:30" in out
@@ -171,7 +171,7 @@ def test_help_lists_every_rule_with_its_article(capsys: pytest.CaptureFixture[st
 def test_a_short_office_day_of_the_municipality_moves_the_end(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """Lei 9.784/1999 Art. 66 §1: Nova Xavantina closes at 11h on 24 December 2026, so 30 dias of CP Art. 278 §2
+    """L9784 Art. 66 §1: Nova Xavantina closes at 11h on 24 December 2026, so 30 dias of CP Art. 278 §2
     from 24 November end on Monday 28 December; Sapezal, without that short day, keeps the 24th."""
     path = write_municipalities(tmp_path, nx_extra='''
 [[municipality.short_days]]

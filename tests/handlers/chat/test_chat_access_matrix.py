@@ -1,6 +1,6 @@
 """Who reads what, in the chat: every role opens every kind of case from /pendencias (a forged button where the
 case is not in their queue), and gets what models/cases/access.py says (LGPD Art. 6 III; CP Art. 31;
-Lei 13.460/2017 Art. 10 §7)."""
+L13460 Art. 10 §7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""/situacao reads the one status of models.drivers.status (Lei 1.533 Art. 9, 16, 26 II): label, may-drive line and
+"""/situacao reads the one status of models.drivers.status (L1533 Art. 9, 16, 26 II): label, may-drive line and
 article come from it, for a failed, a barred and an overdue inspection, and a due day on a weekend."""
 
 from __future__ import annotations

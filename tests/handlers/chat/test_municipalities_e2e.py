@@ -72,8 +72,8 @@ async def test_each_person_gets_their_own_prefeitura_calendar_and_staff(
     maria = Talk(emulator, emulator.add_user(MARIA, "Maria", language_code="en"))
     with time_machine.travel(NOW, tick=True):
         async with running_bot(two_cities, sessions, emulator):
-            # João chooses Sapezal: 30 days (Lei 13.460/2017 Art. 16) end on 31 December, Sapezal's holiday,
-            # then 1 January and a weekend: Monday 4 January 2027 (Lei 9.784/1999 Art. 66 §1).
+            # João chooses Sapezal: 30 days (L13460 Art. 16) end on 31 December, Sapezal's holiday,
+            # then 1 January and a weekend: Monday 4 January 2027 (L9784 Art. 66 §1).
             joao_sent = await _file_ombudsman(joao, "sapezal")
             receipt = joao.last_document()
             assert receipt is not None

@@ -166,7 +166,7 @@ async def test_a_row_charged_per_square_metre_asks_the_area_and_the_day_of_the_i
 async def test_a_lei_1533_auto_past_90_days_asks_the_issuer_to_confirm_in_the_chat_art_22_par_1(
     emulator: Any, bot_app: Any, settings: Any, sessions: Any
 ) -> None:
-    """Drawn up 120 days ago: the review warns (Lei 1.533 Art. 22 §1) and offers "Emitir mesmo assim" instead of
+    """Drawn up 120 days ago: the review warns (L1533 Art. 22 §1) and offers "Emitir mesmo assim" instead of
     Issue; once confirmed it issues, signed by Inês at the real time (issue 18 §2)."""
     talk = await _staff(emulator, sessions, 830501, "Inês")
     drawn = (dt.datetime.now(settings.tz) - dt.timedelta(days=120)).date()

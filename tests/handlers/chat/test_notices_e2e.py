@@ -122,7 +122,7 @@ async def test_opt_in_notice_ciencia_reclamacao_decision_and_appeal(
 async def test_after_the_window_the_bot_refuses_and_cites_the_article(
     emulator: Any, bot_app: Any, settings: Any, sessions: Any
 ) -> None:
-    """Lei 1.533 Art. 22: acknowledged on 2/3/2026, the 10 days (BALCAO_L1533_DEFENCE_DAYS) ended on 12/3/2026."""
+    """L1533 Art. 22: acknowledged on 2/3/2026, the 10 days (BALCAO_L1533_DEFENCE_DAYS) ended on 12/3/2026."""
     user = emulator.add_user(810201, "João", language_code="pt-br")
     talk = Talk(emulator, user)
     await talk.send("/start", "O que você quer fazer?")

@@ -1,6 +1,6 @@
 """/ouvidoria end to end: the manifestação with a file and restricted identity, the Ombudsman's queue, a request
 for complementação answered in the chat, the single extension, the answer and the satisfaction question
-(Lei 13.460/2017 Art. 10 §7, 16, 23; Decreto 9.492/2018 Art. 18), with bad input and a restart on the way."""
+(L13460 Art. 10 §7, 16, 23; D9492 Art. 18), with bad input and a restart on the way."""
 
 import logging
 from typing import Any

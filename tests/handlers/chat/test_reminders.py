@@ -1,5 +1,5 @@
 """/lembretes end to end: the topics on and off, what is queued, turning one off and on, and why legal notices
-cannot be turned off (Lei 1.533/2020 Art. 22 §1; Lei 1.101/2004 Art. 24 and 36)."""
+cannot be turned off (L1533 Art. 22 §1; CP Art. 24 and 36)."""
 
 from __future__ import annotations
 

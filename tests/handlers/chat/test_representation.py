@@ -128,7 +128,7 @@ async def test_a_restart_in_the_middle_loses_nothing(
 async def test_a_ride_hailing_driver_is_reported_by_plate_and_routed_to_the_inspectors(
     emulator: Any, bot_app: Any, sessions: SessionFactory, settings: Settings
 ) -> None:
-    """Lei 1.533/2020 Art. 7 (boarding on the street); the car is found in the drivers' registry."""
+    """L1533 Art. 7 (boarding on the street); the car is found in the drivers' registry."""
     async with sessions() as session:
         await seed_registry(session, settings, [driver_row()])
         session.add(Person(telegram_user_id=830102, chat_id=830102, first_name="Inês", locale="en"))

@@ -1,4 +1,4 @@
-"""The filing receipt the chat sends is PAdES-signed by the case's Prefeitura (Lei 14.063/2020 Art. 4; issue 18 §2)."""
+"""The filing receipt the chat sends is PAdES-signed by the case's Prefeitura (L14063 Art. 4; issue 18 §2)."""
 
 from __future__ import annotations
 

@@ -92,7 +92,7 @@ async def _forged_press(emulator: Any, talk: Talk, message: Any, data: str) -> A
 async def test_a_restricted_case_and_its_files_are_the_ombudsmans_alone(
     emulator: Any, bot_app: Any, settings: Settings, sessions: SessionFactory
 ) -> None:
-    """Lei 13.460/2017 Art. 10 §7: no other staff member, admins included, opens it — not by the queue, not by
+    """L13460 Art. 10 §7: no other staff member, admins included, opens it — not by the queue, not by
     a forged button for its id, not its files — and the files carry neutral names, never the sender's."""
     await _setup(sessions, settings)
     admin_id = 850104

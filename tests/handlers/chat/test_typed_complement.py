@@ -1,6 +1,6 @@
 """Issue 9 item 6: the author answers staff's request for more information by typing, and staff see the answer.
 
-Decreto 9.492/2018 Art. 18: the author completes the case within 20 days; the answer is recorded in the case.
+D9492 Art. 18: the author completes the case within 20 days; the answer is recorded in the case.
 """
 
 from typing import Any

@@ -1,4 +1,4 @@
-"""The staff HTTP API of cases: the queue, views with the author pseudonymised (Lei 13.460/2017 Art. 10 §7),
+"""The staff HTTP API of cases: the queue, views with the author pseudonymised (L13460 Art. 10 §7),
 CP Art. 32 decisions handed over to the penalty notices, answers, the single extension, files, and refusals."""
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ async def test_the_queue_is_the_callers_role_and_admins_see_all_but_restricted_c
     assert [c["protocol"] for c in clara["cases"]] == [rep]
     assert clara["cases"][0]["days_left"] == 10
     admin = await (await client.get("/api/cases", headers=_as(ADMIN))).json()
-    assert [c["protocol"] for c in admin["cases"]] == [rep]  # Lei 13.460/2017 Art. 10 §7: the Ombudsman's alone
+    assert [c["protocol"] for c in admin["cases"]] == [rep]  # L13460 Art. 10 §7: the Ombudsman's alone
     shared = await (await client.get("/api/cases", headers=_as(cast.otavio.telegram_user_id))).json()
     assert shared["cases"] == []  # the shared token only names the Ombudsman: it proves nothing (Art. 10 §7)
     otavio = await (await client.get("/api/cases", headers=await own_token(session, cast.otavio.telegram_user_id))
@@ -85,7 +85,7 @@ async def test_the_queue_is_the_callers_role_and_admins_see_all_but_restricted_c
 async def test_a_restricted_case_is_the_ombudsmans_alone_and_the_logs_never_see_its_author(
     client: TestClient, session: AsyncSession, settings: Settings, cast: Cast, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Lei 13.460/2017 Art. 10 §7: a clerk or an admin gets the same 404 as for a protocol that does not exist."""
+    """L13460 Art. 10 §7: a clerk or an admin gets the same 404 as for a protocol that does not exist."""
     caplog.set_level(logging.DEBUG, logger="balcao")
     _rep, ouv = await _file_both(session, settings, cast)
     for staff in (cast.clara.telegram_user_id, ADMIN):

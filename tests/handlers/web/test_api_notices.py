@@ -230,7 +230,7 @@ async def test_through_the_api_the_impeded_are_refused_and_each_decision_names_i
     client: TestClient, session: AsyncSession, settings: Settings
 ) -> None:
     """Issue 18 §1, end to end. Clara, a clerk designated to draw up notices (CP Art. 12) and also head of
-    department, issues an auto: she may not judge it (Lei 9.784 Art. 18 I; CF Art. 37). Carlos, the Chefe, decides
+    department, issues an auto: she may not judge it (L9784 Art. 18 I; CF Art. 37). Carlos, the Chefe, decides
     (CP Art. 40); holding the second instance too, he may not decide the appeal against his own decision (Lei 9.784
     Art. 13 II, Art. 56 §1); the Prefeita does (CP Art. 43, 45)."""
     maria = await person(session, 9001, "Maria")

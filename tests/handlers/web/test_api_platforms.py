@@ -1,4 +1,4 @@
-"""Lei 1.533/2020 Art. 5 IX: the platforms send the list of vehicles, owners and drivers every 30 days; staff record
+"""L1533 Art. 5 IX: the platforms send the list of vehicles, owners and drivers every 30 days; staff record
 each list and are warned, one outbox row per late platform and due day, when one is late."""
 
 from __future__ import annotations

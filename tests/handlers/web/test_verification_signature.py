@@ -1,4 +1,4 @@
-"""/verificar reports the PDF's PAdES signature beside the log's inclusion proof (Lei 14.063/2020 Art. 4; issue 18)."""
+"""/verificar reports the PDF's PAdES signature beside the log's inclusion proof (L14063 Art. 4; issue 18)."""
 
 from __future__ import annotations
 

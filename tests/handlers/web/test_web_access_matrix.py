@@ -1,6 +1,6 @@
 """Who reads what, through the web: every role against every kind of case, in the console's case page and the
 staff API's (each member with their own token), as models/cases/access.py says (LGPD Art. 6 III; CP Art. 31;
-Lei 13.460/2017 Art. 10 §7)."""
+L13460 Art. 10 §7)."""
 
 from __future__ import annotations
 

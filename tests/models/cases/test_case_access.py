@@ -1,5 +1,5 @@
 """Who reads what inside one municipality (models/cases/access.py): every role against every kind of case, in the
-domain that the console, the chat and the API all call (LGPD Art. 6 III; CP Art. 31; Lei 13.460/2017 Art. 10 §7)."""
+domain that the console, the chat and the API all call (LGPD Art. 6 III; CP Art. 31; L13460 Art. 10 §7)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ async def test_each_role_reads_only_the_kinds_of_case_that_are_its_work(
 async def test_the_shared_token_never_reaches_a_restricted_case_even_for_the_ombudsman(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
-    """Lei 13.460/2017 Art. 10 §7: the deployment-wide token only names the Ombudsman, it does not prove them."""
+    """L13460 Art. 10 §7: the deployment-wide token only names the Ombudsman, it does not prove them."""
     cases = await file_every_kind(session, settings, cast)
     otavio = cast.otavio.telegram_user_id
     _case_id, restricted = cases["ombudsman_restricted"]

@@ -1,5 +1,5 @@
-"""The author follows their cases, completes one when asked (Decreto 9.492/2018 Art. 18) and rates the answer
-(Lei 13.460/2017 Art. 23)."""
+"""The author follows their cases, completes one when asked (D9492 Art. 18) and rates the answer
+(L13460 Art. 23)."""
 
 import datetime as dt
 

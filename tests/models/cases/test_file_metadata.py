@@ -1,5 +1,5 @@
 """Issue 10 item 2: metadata inside photos (EXIF position, camera owner, comments) is removed before any staff
-member sees the file; the picture itself is unchanged (LGPD Art. 6 III; Lei 13.460/2017 Art. 10 §7)."""
+member sees the file; the picture itself is unchanged (LGPD Art. 6 III; L13460 Art. 10 §7)."""
 
 from __future__ import annotations
 

@@ -93,7 +93,7 @@ async def test_art31_sole_paragraph_refuses_a_former_employee_on_facts_before_le
 
 
 async def test_an_ombudsman_case_is_due_in_30_days(session: AsyncSession, settings: Settings, cast: Cast) -> None:
-    """Lei 13.460/2017 Art. 16: a conclusive answer within 30 days (ending on a business day)."""
+    """L13460 Art. 16: a conclusive answer within 30 days (ending on a business day)."""
     filed = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
                                       settings=settings)
     assert filed.protocol == "OUV-2026-000001"
@@ -152,7 +152,7 @@ async def test_with_nobody_of_the_queues_role_its_admins_are_told_but_not_of_a_r
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
     """A municipality without a clerk (or Ombudsman) still hears of a new case through its admins; a restricted
-    ombudsman case stays the Ombudsman's alone, even to be told of (Lei 13.460/2017 Art. 10 §7)."""
+    ombudsman case stays the Ombudsman's alone, even to be told of (L13460 Art. 10 §7)."""
     for member in (await session.exec(select(StaffMember))).all():
         member.active = False  # Clara, Inês and Otávio leave
     await session.commit()

@@ -1,5 +1,5 @@
 """Staff work the queue: views with the identity restricted, assignment, complementação, CP Art. 32 decisions,
-ombudsman answers and the single extension (Lei 13.460/2017 Art. 16)."""
+ombudsman answers and the single extension (L13460 Art. 16)."""
 
 import datetime as dt
 import logging
@@ -49,7 +49,7 @@ async def _citizen_updates(session: AsyncSession, person_id: int) -> list[dict[s
 async def test_a_restricted_ombudsman_case_is_the_ombudsmans_alone(
     session: AsyncSession, settings: Settings, cast: Cast, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Lei 13.460/2017 Art. 10 §7: the author's identity is restricted; only the ombudsman opens the case."""
+    """L13460 Art. 10 §7: the author's identity is restricted; only the ombudsman opens the case."""
     caplog.set_level(logging.DEBUG, logger="balcao")
     filed = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=True),
                                       now=NOW, settings=settings)
@@ -161,7 +161,7 @@ async def test_art32_decisions_notify_issue_an_auto_or_archive_with_a_reason(
 async def test_the_ombudsman_extends_once_with_a_reason(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
-    """Lei 13.460/2017 Art. 16: 30 days, extendable once by 30, with a reason."""
+    """L13460 Art. 16: 30 days, extendable once by 30, with a reason."""
     filed = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
                                       settings=settings)
     otavio = cast.otavio.telegram_user_id
@@ -174,7 +174,7 @@ async def test_the_ombudsman_extends_once_with_a_reason(
     with pytest.raises(CaseActionRefused, match="only one extension"):
         await extend(session=session, telegram_user_id=otavio, case_id=filed.case_id,
                      reason="Mais uma vez, por favor.", now=NOW, settings=settings)
-    with pytest.raises(CaseNotFound):  # restricted: to a clerk the case does not exist (Lei 13.460 Art. 10 §7)
+    with pytest.raises(CaseNotFound):  # restricted: to a clerk the case does not exist (L13460 Art. 10 §7)
         await extend(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=filed.case_id,
                      reason="Clara não é ouvidora.", now=NOW, settings=settings)
     open_case = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=False),
@@ -189,7 +189,7 @@ async def test_the_ombudsman_extends_once_with_a_reason(
 async def test_complementacao_is_asked_once_with_20_days_then_archived_if_unanswered(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
-    """Decreto 9.492/2018 Art. 18: 20 days to complete; without an answer the case may be archived."""
+    """D9492 Art. 18: 20 days to complete; without an answer the case may be archived."""
     filed = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
                                       settings=settings)
     otavio = cast.otavio.telegram_user_id
@@ -201,7 +201,7 @@ async def test_complementacao_is_asked_once_with_20_days_then_archived_if_unansw
                                  question="E o horário de atendimento?", now=NOW, settings=settings)
     queue = await staff_queue(session=session, telegram_user_id=otavio, today=dt.date(2026, 3, 24))
     assert queue[0].status is CaseStatus.AWAITING_COMPLEMENT and queue[0].complement_lapsed
-    with pytest.raises(CaseActionRefused, match=r"Art\. 18"):  # Decreto 9.492 Art. 18: on the 20th day, not yet
+    with pytest.raises(CaseActionRefused, match=r"Art\. 18"):  # D9492 Art. 18: on the 20th day, not yet
         await archive_ombudsman(session=session, telegram_user_id=otavio, case_id=filed.case_id,
                                 reason="Sem resposta no prazo de 20 dias.", now=NOW + dt.timedelta(days=21),
                                 settings=settings)
@@ -264,7 +264,7 @@ async def test_archiving_goes_to_the_ombudsman_or_to_an_art_32_decision_by_kind(
 
 
 async def test_the_ombudsman_answer_names_the_ouvidor(session: AsyncSession, settings: Settings, cast: Cast) -> None:
-    """Issue 18 §1: every act names its author — the answer, by the Ouvidor (Lei 13.460/2017 Art. 13–14)."""
+    """Issue 18 §1: every act names its author — the answer, by the Ouvidor (L13460 Art. 13–14)."""
     from core.i18n import translator
     from notifications.case_messages import render_case_update
 

@@ -12,7 +12,7 @@ def test_a_representacao_names_the_codigo_de_posturas_once() -> None:
 
 
 def test_a_ride_hailing_report_keeps_an_article_with_a_comma_whole() -> None:
-    # Lei 1.533/2020 Art. 7º par. único (waiting at a taxi rank) and Art. 27 (a car not registered).
+    # L1533 Art. 7º par. único (waiting at a taxi rank) and Art. 27 (a car not registered).
     assert by_law(ride_hailing_refs("rank", registered=False)) == (
         f"{L1533_TITLE}, Art. 7º, par. único; Art. 27",)
 

@@ -71,7 +71,7 @@ async def test_a_person_without_records_keeps_nothing(session: AsyncSession, cas
 async def test_a_linked_driver_gets_the_registration_in_the_export_and_keeps_it(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
-    """Lei 1.533/2020 Art. 8 and 12: the registry of authorized drivers stays; the export shows it, CPF masked."""
+    """L1533 Art. 8 and 12: the registry of authorized drivers stays; the export shows it, CPF masked."""
     await seed_registry(session, settings, [driver_row()])
     driver = (await session.exec(select(Driver))).one()
     driver.person_id = cast.maria.id

@@ -120,7 +120,7 @@ async def test_l9784_art_13_ii_the_first_instance_decider_cannot_decide_the_appe
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
     """CP Art. 43: the appeal goes to the Prefeito; the Chefe, even designated for both, cannot judge his own
-    decision, and nobody without the second-instance competence decides it (not delegable, Lei 9.784 Art. 13 II)."""
+    decision, and nobody without the second-instance competence decides it (not delegable, L9784 Art. 13 II)."""
     notice_id, filing_id = await _reclamacao(session, settings, cast)
     await designate(session, settings, CHEFE, "segunda_instancia")
     await decide_filing(session=session, settings=settings, filing_id=filing_id, outcome=FilingOutcome.DENIED,

@@ -124,7 +124,7 @@ async def test_cp_art_36_ii_postal_delivery_counts_from_the_ar_date(
 async def test_lei_11419_art_5_2_electronic_ciencia_on_a_saturday_counts_from_monday(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
-    """"Tomo ciência" pressed Sat 5/12/2026: the windows count from Mon 7/12 (Lei 11.419 Art. 5 §2 by analogy,
+    """"Tomo ciência" pressed Sat 5/12/2026: the windows count from Mon 7/12 (L11419 Art. 5 §2 by analogy,
     LEGAL-CHOICES #75). CP Art. 37's 8 business days end Thu 17/12 (not Wed 16/12); Art. 278 §2's 30 days end
     Wed 6/1/2027 (not Mon 4/1). The ciência itself stays recorded on the Saturday it was given."""
     notice_id = await _notified(session, settings, cast, cp_auto(person_id=cast.maria.id), dt.date(2026, 12, 5))
@@ -133,7 +133,7 @@ async def test_lei_11419_art_5_2_electronic_ciencia_on_a_saturday_counts_from_mo
     assert finals["cp-278-defesa"] == (dt.date(2027, 1, 6), WindowRole.CHOSEN)
     delivery = (await session.exec(__import__("sqlmodel").select(NoticeDelivery))).all()[-1]
     assert delivery.ciencia_on == dt.date(2026, 12, 5)
-    # BALCAO_CIENCIA_DAY_OFF=same_day: Lei 9.784 Art. 66 caput read literally, from the Saturday itself
+    # BALCAO_CIENCIA_DAY_OFF=same_day: L9784 Art. 66 caput read literally, from the Saturday itself
     literal = settings.model_copy(update={"ciencia_day_off": "same_day"})
     finals = _finals(await _view(session, literal, notice_id, dt.date(2026, 12, 5)))
     assert finals["cp-37-reclamacao"][0] == dt.date(2026, 12, 16)
@@ -164,7 +164,7 @@ async def test_cp_art_36_i_delivery_in_person_on_a_saturday_keeps_its_day(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
     """A copy handed over in person on Sat 5/12/2026 (CP Art. 36 I): the agent's dated receipt is the ciência
-    and the count starts from it (Lei 9.784 Art. 66 caput); only an electronic ciência moves (LEGAL-CHOICES #75)."""
+    and the count starts from it (L9784 Art. 66 caput); only an electronic ciência moves (LEGAL-CHOICES #75)."""
     issued = await issue(session, settings, cp_auto(offender_document=None), now=at_cuiaba(dt.date(2026, 12, 1)))
     delivery = (await session.exec(__import__("sqlmodel").select(NoticeDelivery))).one()
     assert delivery.id is not None and issued.notice.id is not None

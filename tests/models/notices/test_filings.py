@@ -1,4 +1,4 @@
-"""Defences, reclamações, appeals and decisions (CP Art. 37–47; Lei 1.533 Art. 22)."""
+"""Defences, reclamações, appeals and decisions (CP Art. 37–47; L1533 Art. 22)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issuing: every element of CP Art. 25 / Art. 34 (and Lei 1.533 Art. 22) checked, the fine, the PDF, delivery."""
+"""Issuing: every element of CP Art. 25 / Art. 34 (and L1533 Art. 22) checked, the fine, the PDF, delivery."""
 
 from __future__ import annotations
 

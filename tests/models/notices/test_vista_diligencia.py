@@ -1,4 +1,4 @@
-"""Código de Posturas Art. 40 §§1–2 (vista, then 5 days to decide) and Art. 42 (no appeal while a diligência is
+"""CP Art. 40 §§1–2 (vista, then 5 days to decide) and Art. 42 (no appeal while a diligência is
 pending, nor before the §2 period after vista); the warning staff get for the decision due."""
 
 from __future__ import annotations

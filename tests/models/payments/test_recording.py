@@ -1,5 +1,5 @@
 """Staff record a fine's payment, or import the bank's file, idempotently; a paid notice stops its payment
-reminders (CP Art. 34 IV, 47 I; Lei 1.533 Art. 13 XXIII; issue 18 §8)."""
+reminders (CP Art. 34 IV, 47 I; L1533 Art. 13 XXIII; issue 18 §8)."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ async def test_refusals_a_second_payment_no_fine_and_a_wrong_role(session: Async
 async def test_a_paid_notice_stops_its_payment_reminders_and_shows_paid(
     session: AsyncSession, settings: Settings
 ) -> None:
-    # Lei 1.533 Art. 13 XXIII: acknowledged Mon 2/3/2026, the 30 days to pay end Wed 1/4/2026, reminded on 29/3
+    # L1533 Art. 13 XXIII: acknowledged Mon 2/3/2026, the 30 days to pay end Wed 1/4/2026, reminded on 29/3
     # and 31/3. Paid on 9/3, nothing is reminded any more.
     maria = await person(session, 9001, "Maria")
     await opted_in(session, maria.id, now=NOW - dt.timedelta(days=1))

@@ -27,7 +27,7 @@ def test_every_lei_1533_row_loads_with_its_class_value_of_art_25() -> None:
     rows = _rows(L1533_CSV)
     loaded = load_infractions(L1533)
     assert len(loaded) == len(rows) == 7
-    # Lei 1.533/2020 Art. 25: leve 5 URS, média 10, grave 20, gravíssima 30.
+    # L1533 Art. 25: leve 5 URS, média 10, grave 20, gravíssima 30.
     by_class = {"leve": Decimal(5), "média": Decimal(10), "grave": Decimal(20), "gravíssima": Decimal(30)}
     for row, infraction in zip(rows, loaded, strict=True):
         assert infraction.code == row["codigo"]

@@ -69,7 +69,7 @@ def test_rule_ids_are_unique_and_references_resolve() -> None:
         ("ouvidoria-13460-resposta", "Art. 16", Unit.CALENDAR_DAYS, 30, StartEvent.RECEBIMENTO_MANIFESTACAO),
         ("ouvidoria-13460-informacoes", "Art. 16, par. único", Unit.CALENDAR_DAYS, 20, StartEvent.PEDIDO_INFORMACOES),
         ("ouvidoria-complementacao", "Art. 16; Decreto nº 9.492/2018, Art. 18", Unit.CALENDAR_DAYS, None,
-         StartEvent.PEDIDO_COMPLEMENTACAO),  # BALCAO_OMBUDSMAN_COMPLEMENT_DAYS: 20 (Decreto 9.492 Art. 18)
+         StartEvent.PEDIDO_COMPLEMENTACAO),  # BALCAO_OMBUDSMAN_COMPLEMENT_DAYS: 20 (D9492 Art. 18)
     ],
 )  # fmt: skip
 def test_the_literal_reading_of_each_rule_is_the_text_of_its_article(

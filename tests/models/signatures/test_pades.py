@@ -1,4 +1,4 @@
-"""Every notice and receipt is a PAdES-signed PDF of its Prefeitura (Lei 14.063/2020 Art. 4; issue 18 §2).
+"""Every notice and receipt is a PAdES-signed PDF of its Prefeitura (L14063 Art. 4; issue 18 §2).
 
 Each PDF is checked twice: with pyHanko's validator and with an independent one, poppler's ``pdfsig``; a PDF altered
 after signing (one byte flipped, or an incremental update appended) is caught by both.
@@ -43,7 +43,7 @@ def roots_of(settings: Settings, slug: str) -> list:
 async def test_a_notice_is_signed_by_its_prefeitura_and_validates_with_pyhanko_and_pdfsig(
     session: AsyncSession, signed_settings: Settings, tmp_path: Path
 ) -> None:
-    # Lei 14.063/2020 Art. 4 II: bound to the signer's certificate, any later change detectable.
+    # L14063 Art. 4 II: bound to the signer's certificate, any later change detectable.
     issued = await issue(session, signed_settings, cp_auto(), now=NOW)
     assert issued.notice.pdf == issued.pdf
     roots = roots_of(signed_settings, "nova-xavantina")

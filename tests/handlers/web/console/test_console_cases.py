@@ -1,5 +1,5 @@
 """Casos in the console: the queue by deadline with filters and pages, the case page (files inline, the map link,
-a restricted author shown only to the Ombudsman, Lei 13.460/2017 Art. 10 §7), the /pendencias actions over the same
+a restricted author shown only to the Ombudsman, L13460 Art. 10 §7), the /pendencias actions over the same
 domain functions (CP Art. 32 decision with the hand-over to a notice), refusals next to their field, bulk actions
 with one audit entry per case, and response templates sent in the reader's language."""
 
@@ -74,7 +74,7 @@ async def test_the_queue_is_sorted_by_deadline_filtered_and_paged(
     await sign_in(client, sessions, settings, ADMIN)
     page = await (await client.get("/painel/casos")).text()
     assert _protocols(page) == [old.protocol, recent.protocol, ouv.protocol]  # nearest deadline first
-    assert restricted.protocol not in page  # Lei 13.460/2017 Art. 10 §7: the Ombudsman's alone, not an admin's
+    assert restricted.protocol not in page  # L13460 Art. 10 §7: the Ombudsman's alone, not an admin's
     assert "dias de atraso" in page
 
     async def listed(query: str) -> list[str]:
@@ -133,7 +133,7 @@ async def test_the_case_page_shows_files_the_map_and_the_author_as_the_law_allow
     assert file.headers["Content-Disposition"] == f'attachment; filename="{case.protocol}-anexo-1.png"'
     assert file.headers["X-Content-Type-Options"] == "nosniff"
 
-    # Lei 13.460/2017 Art. 10 §7: a restricted case is the Ombudsman's alone; to anyone else it does not exist
+    # L13460 Art. 10 §7: a restricted case is the Ombudsman's alone; to anyone else it does not exist
     for staff_id in (CLARA, ADMIN):
         await sign_in(client, sessions, settings, staff_id)
         hidden = await client.get(f"/painel/casos/{ouv.protocol}")

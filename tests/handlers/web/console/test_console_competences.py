@@ -86,7 +86,7 @@ async def test_an_overlong_name_or_matricula_is_refused_with_everything_kept(
 async def test_an_admin_cannot_make_themselves_the_ombudsman(
     client: TestClient, sessions: SessionFactory, settings: Settings
 ) -> None:
-    """An admin reads no restricted ombudsman case (Lei 13.460/2017 Art. 10 §7); on main this form turned Ana's own
+    """An admin reads no restricted ombudsman case (L13460 Art. 10 §7); on main this form turned Ana's own
     role into ``ombudsman`` and opened every one of them to her."""
     csrf = await sign_in(client, sessions, settings, ANA)
     form = {"csrf": csrf, "telegram_id": str(ANA), "name": "Ana", "registration": "77",

@@ -1,5 +1,5 @@
 """The console's second-wave findings over HTTP: the audit log no longer shows a restricted ombudsman case to
-admins (Lei 13.460/2017 Art. 10 §7) and names the author's steps "o autor"; reply templates belong to a municipality
+admins (L13460 Art. 10 §7) and names the author's steps "o autor"; reply templates belong to a municipality
 (CF Art. 30); a session ends at its absolute lifetime (OWASP ASVS V3.3.1). The browser side is in
 test_console_hardening_browser.py."""
 

@@ -182,7 +182,7 @@ async def test_a_bulk_action_does_the_own_cases_and_refuses_the_foreign_ones(
     csrf = await sign_in(client, sessions, settings, SA_OMBUDSMAN)
     own, foreign = world.sa_ombudsman, world.nx_ombudsman
     page = await client.post("/painel/casos/lote", data=[
-        # answered, not archived: an ombudsman case is owed its answer (Lei 13.460 Art. 12, 16; issue 18 §1)
+        # answered, not archived: an ombudsman case is owed its answer (L13460 Art. 12, 16; issue 18 §1)
         ("csrf", csrf), ("action", "answer"), ("text", "Atendido por telefone, com a orientação pedida."),
         ("ids", str(own.id)),
         ("ids", str(foreign.id))])

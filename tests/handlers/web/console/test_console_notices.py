@@ -1,5 +1,5 @@
 """Notificações in the console: the issue form refuses each missing element next to its field with its article
-(CP Art. 25/34, Lei 1.533/2020 Art. 22), fills itself from a decided case without the author, issues through the
+(CP Art. 25/34, L1533 Art. 22), fills itself from a decided case without the author, issues through the
 same function as the bot and the API, serves the PDF, and records deliveries (CP Art. 36) from the staff list."""
 
 from __future__ import annotations
@@ -194,7 +194,7 @@ async def test_the_law_is_chosen_by_its_name_not_its_id(
 async def test_a_lei_1533_auto_past_90_days_is_issued_in_the_console_only_when_confirmed(
     client: TestClient, sessions: SessionFactory, settings: Settings
 ) -> None:
-    """Lei 1.533 Art. 22 §1: drawn up 2/11/2025, issued 2/3/2026 (120 days): the form warns and offers to confirm."""
+    """L1533 Art. 22 §1: drawn up 2/11/2025, issued 2/3/2026 (120 days): the form warns and offers to confirm."""
     csrf = await sign_in(client, sessions, settings, CLARA)
     form = {"csrf": csrf, "type": "auto", "rulebook": "sapezal-1533", "infraction_code": "L1533-26-IV",
             "offender_name": "Maria", "place": "Av. Brasil", "drawn_up_on": "2025-11-02", "drawn_up_time": "10:00",

@@ -119,7 +119,7 @@ async def test_csv_export_has_today_neutralised_cells_and_the_author_only_where_
     raw = await response.read()
     assert raw.startswith("\ufeff".encode())
     rows = {row["Protocolo"]: row for row in csv.DictReader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";")}
-    # today's case is in; the restricted ombudsman case is the Ombudsman's alone, as in the list (Lei 13.460 Art. 10 §7)
+    # today's case is in; the restricted ombudsman case is the Ombudsman's alone, as in the list (L13460 Art. 10 §7)
     assert set(rows) == set(protocols.values()) - {protocols["ouv"]}
     assert rows[protocols["today"]]["Resumo"].startswith("'=HYPERLINK(")
     assert rows[protocols["late"]]["Autor"] == "João Batista Pereira"

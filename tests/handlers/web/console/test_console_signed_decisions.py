@@ -2,10 +2,10 @@
 the Chefe do Departamento and on appeal by the Prefeito, is a signed PDF at each step.
 
 Each PDF names its author (name, office, matrícula, designation act: issue 18 §1), validates with pyHanko's validator
-and with poppler's ``pdfsig`` (Lei 14.063/2020 Art. 4 II), and ``/verificar`` reports each one's signature. The
+and with poppler's ``pdfsig`` (L14063 Art. 4 II), and ``/verificar`` reports each one's signature. The
 impeded decisions are refused with their article: the autuante judging the reclamação against their own auto
-(Lei 9.784 Art. 18 I; CF Art. 37), a clerk without the competence (CP Art. 40), the first-instance decider deciding
-the appeal (Lei 9.784 Art. 13 II, Art. 56 §1). The person's own steps (ciência, reclamação, appeal) go through the
+(L9784 Art. 18 I; CF Art. 37), a clerk without the competence (CP Art. 40), the first-instance decider deciding
+the appeal (L9784 Art. 13 II, Art. 56 §1). The person's own steps (ciência, reclamação, appeal) go through the
 domain functions the chat calls; every staff step goes through the console's routes with a signed-in session.
 """
 
@@ -126,7 +126,7 @@ async def test_console_auto_first_instance_and_appeal_each_a_signed_pdf_naming_i
             reclamacao = await file_filing(session=session, settings=settings, notice_id=notice.id,
                                            person_id=maria_id, text="O terreno foi limpo no dia seguinte.", now=NOW)
             assert reclamacao.id is not None and reclamacao.kind is FilingKind.RECLAMACAO
-            # Lei 9.784 Art. 18 I, CF Art. 37: the autuante, even holding the first-instance competence, may not
+            # L9784 Art. 18 I, CF Art. 37: the autuante, even holding the first-instance competence, may not
             # judge a reclamação against their own auto; the console does not even open the page to an inspector.
             await designate(session, settings, AUTUANTE, "primeira_instancia")
             with pytest.raises(FilingRefused) as impeded:
@@ -176,7 +176,7 @@ async def test_console_auto_first_instance_and_appeal_each_a_signed_pdf_naming_i
             assert appeal.id is not None and appeal.kind is FilingKind.RECURSO
             await designate(session, settings, CHEFE, "segunda_instancia")
 
-        # Lei 9.784 Art. 13 II, 56 §1: the first-instance decider may not decide the appeal against his decision,
+        # L9784 Art. 13 II, 56 §1: the first-instance decider may not decide the appeal against his decision,
         # even holding the second-instance competence.
         status, page = await decide(client, csrf, appeal.id, "denied", reasons)
         assert status == 422 and "Art. 13, II e Art. 56" in page

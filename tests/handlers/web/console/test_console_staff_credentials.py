@@ -1,5 +1,5 @@
 """Staff credentials in the console: each member's own API token (issued and revoked in *Minhas chaves da API*,
-shown once, stored hashed, audited; it names and proves its holder, Lei 13.460/2017 Art. 10 §7), and *Equipe*,
+shown once, stored hashed, audited; it names and proves its holder, L13460 Art. 10 §7), and *Equipe*,
 where an admin ends a role: the member is signed out at once and their links and tokens stop (LGPD Art. 46)."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ async def _issue(client: TestClient, csrf: str, label: str) -> str:
 async def test_a_personal_token_proves_its_holder_and_the_shared_token_no_longer_opens_a_restricted_case(
     client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast
 ) -> None:
-    """Lei 13.460/2017 Art. 10 §7: with the shared token and the Ombudsman's (public) Telegram id, nobody reads the
+    """L13460 Art. 10 §7: with the shared token and the Ombudsman's (public) Telegram id, nobody reads the
     restricted author any more; the Ombudsman's own token does, and it cannot be used to name someone else."""
     async with sessions() as session:
         filed = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,

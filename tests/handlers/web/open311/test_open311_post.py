@@ -121,7 +121,7 @@ async def test_a_posted_report_is_the_chats_case_in_the_staff_queue_and_its_deci
 
 
 async def test_staff_cannot_ask_an_open311_author_for_more(server: Open311Server, cast: Cast) -> None:
-    """Decreto 9.492/2018 Art. 18's 20 days would run out unseen: the author is not in the chat."""
+    """D9492 Art. 18's 20 days would run out unseen: the author is not in the chat."""
     protocol = (await _post(server, data=joao_report(server.key))).json()[0]["service_request_id"]
     base = server.url("").removesuffix("open311/v2/")
     asked = await asyncio.to_thread(requests.post, base + f"api/cases/{protocol}/complement",
@@ -199,7 +199,7 @@ async def test_an_ombudsman_case_is_not_an_open311_request(
         ({"attribute[occurred_on]": "2026-04-01"}, "Essa data ainda não chegou"),
         ({"attribute[author_cpf]": "111.111.111-12"}, "Este CPF não é válido"),
         ({"media_url": "javascript:alert(1)"}, "media_url deve ser um endereço http ou https"),
-        # Código de Posturas Art. 31 sole paragraph: a former employee may not report facts from before they left
+        # CP Art. 31 sole paragraph: a former employee may not report facts from before they left
         ({"attribute[relation]": "former", "attribute[relation_ended_on]": "2026-02-28"},
          "Art. 31, parágrafo único"),
     ],

@@ -1,7 +1,7 @@
 """Open311 GeoReport v2 read by a real client no one here wrote (``georeport`` from PyPI), in JSON and in XML,
 against the server on 127.0.0.1: discovery, services, a service definition, requests and one request. JSON answers
 are validated against the schemas written from the spec, XML answers parsed and checked for the spec's element
-names. Nothing published names the author or repeats their words (LGPD; Lei 13.460/2017 Art. 10 §7).
+names. Nothing published names the author or repeats their words (LGPD; L13460 Art. 10 §7).
 
 The test deployment serves Sapezal and Nova Xavantina, so every call names its ``jurisdiction_id``: each
 municipality offers the services of its own law only (CF Art. 30 I: the Código de Posturas is Nova Xavantina's,
