@@ -14,10 +14,10 @@ from telegram import Update
 
 from core.i18n import N_
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine import Filed, Forged, Form, Question, Review, Step, Turn, begin, register_form
+from handlers.chat.engine import Filed, Forged, Question, Review, Step, Turn, begin, register_form
 from handlers.chat.notice_filings import show_filings
 from handlers.chat.replies import esc, keyboard, menu_row, respond
-from handlers.chat.staff_scope import DECIDERS, STAFF_TIMED_OUT, outside, staff_idle
+from handlers.chat.staff_scope import DECIDERS, outside, staff_sub_form
 from models.authorities import NotCompetent
 from models.cases.fields import clean_text
 from models.invalid_input import InvalidInput
@@ -96,25 +96,18 @@ async def _back(turn: Turn) -> None:
     await show_filings(turn.update, turn.context)
 
 
-FORM = Form(
+FORM = staff_sub_form(
     name=DECISION_FORM,
     prefix="dcs",
     title=N_("the decision being written"),
-    steps=(Step("text", _ask_text, text=_text, label=N_("the decision")),),
-    flow=lambda _data: ("text",),
-    start=lambda _turn: {},
+    step=Step("text", _ask_text, text=_text, label=N_("the decision")),
     intro=N_("Let's write the decision."),
     resume=N_("You are writing a decision. Continue where you stopped, or start again?"),
     gone=N_("There is no decision being written."),
-    already_sent=N_("This was already recorded ({result})."),
-    review_intro="",
-    summary=lambda _turn: "",
     review=_review,
     send_label=N_("✅ Confirm the decision"),
     submit=_submit,
     roles=DECIDERS,
-    timeout=staff_idle,
-    timed_out=STAFF_TIMED_OUT,
     back=_back,
     entries={"open": _open},
 )

@@ -14,10 +14,10 @@ from telegram import Update
 
 from core.i18n import N_
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine import Filed, Forged, Form, Question, Review, Step, Turn, begin, register_form
+from handlers.chat.engine import Filed, Forged, Question, Review, Step, Turn, begin, register_form
 from handlers.chat.notice_deliveries import show_deliveries
 from handlers.chat.replies import esc, respond
-from handlers.chat.staff_scope import ISSUERS, STAFF_TIMED_OUT, outside, staff_idle
+from handlers.chat.staff_scope import ISSUERS, outside, staff_sub_form
 from models.cases.fields import past_day
 from models.invalid_input import InvalidInput
 from models.notices.delivery import DeliveryError, record_edital, record_staff_delivery
@@ -96,26 +96,18 @@ async def _back(turn: Turn) -> None:
     await show_deliveries(turn.update, turn.context)
 
 
-FORM = Form(
+FORM = staff_sub_form(
     name=DELIVERY_FORM,
     prefix="dday",
     title=N_("the delivery being recorded"),
-    steps=(Step("date", _ask_day, text=_day, label=N_("date"),
-                buttons={"today": lambda _arg, turn: {"date": turn.today.isoformat()}}),),
-    flow=lambda _data: ("date",),
-    start=lambda _turn: {},
+    step=Step("date", _ask_day, text=_day, label=N_("date"),
+               buttons={"today": lambda _arg, turn: {"date": turn.today.isoformat()}}),
     intro=N_("Let's record the delivery."),
     resume=N_("You are recording a delivery. Continue where you stopped, or start again?"),
     gone=N_("Nothing is being recorded now. Start again from /entregas."),
-    already_sent=N_("This was already recorded ({result})."),
-    review_intro="",
-    summary=lambda _turn: "",
     review=_review,
-    send_label=N_("✅ Confirm"),
     submit=_submit,
     roles=ISSUERS,
-    timeout=staff_idle,
-    timed_out=STAFF_TIMED_OUT,
     back=_back,
     entries={"open": _open},
 )

@@ -15,10 +15,10 @@ from telegram import Update
 
 from core.i18n import N_
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine import Filed, Forged, Form, Question, Review, Step, Turn, begin, register_form
+from handlers.chat.engine import Filed, Forged, Question, Review, Step, Turn, begin, register_form
 from handlers.chat.notice_filings import show_filings
 from handlers.chat.replies import esc, respond
-from handlers.chat.staff_scope import DECIDERS, STAFF_TIMED_OUT, outside, staff_idle
+from handlers.chat.staff_scope import DECIDERS, outside, staff_sub_form
 from models.cases.fields import clean_text
 from models.invalid_input import InvalidInput
 from models.notices.filings import FilingRefused
@@ -74,25 +74,17 @@ async def _back(turn: Turn) -> None:
     await show_filings(turn.update, turn.context)
 
 
-FORM = Form(
+FORM = staff_sub_form(
     name=DILIGENCIA_FORM,
     prefix="dlg",
     title=N_("the diligência being ordered"),
-    steps=(Step("text", _ask_text, text=_text, label=N_("the diligência")),),
-    flow=lambda _data: ("text",),
-    start=lambda _turn: {},
+    step=Step("text", _ask_text, text=_text, label=N_("the diligência")),
     intro=N_("Let's order the diligência."),
     resume=N_("You are ordering a diligência. Continue where you stopped, or start again?"),
     gone=N_("Nothing is being recorded now. Start again from /defesas."),
-    already_sent=N_("This was already recorded ({result})."),
-    review_intro="",
-    summary=lambda _turn: "",
     review=_review,
-    send_label=N_("✅ Confirm"),
     submit=_submit,
     roles=DECIDERS,
-    timeout=staff_idle,
-    timed_out=STAFF_TIMED_OUT,
     back=_back,
     entries={"open": _open},
 )

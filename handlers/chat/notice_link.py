@@ -14,10 +14,10 @@ from telegram import Update
 
 from core.i18n import N_
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine import Filed, Forged, Form, Question, Review, Step, Turn, begin, register_form
+from handlers.chat.engine import Filed, Forged, Question, Review, Step, Turn, begin, register_form
 from handlers.chat.notice_deliveries import show_deliveries
 from handlers.chat.replies import esc, respond
-from handlers.chat.staff_scope import ISSUERS, STAFF_TIMED_OUT, outside, staff_idle
+from handlers.chat.staff_scope import ISSUERS, outside, staff_sub_form
 from models.invalid_input import InvalidInput
 from models.notices.delivery import DeliveryError, link_person, person_by_telegram_id
 from models.notices.tables import Notice
@@ -94,25 +94,17 @@ async def _back(turn: Turn) -> None:
     await show_deliveries(turn.update, turn.context)
 
 
-FORM = Form(
+FORM = staff_sub_form(
     name=LINK_FORM,
     prefix="lnk",
     title=N_("the person being linked to a notice"),
-    steps=(Step("person", _ask_person, text=_person, label=N_("Telegram id")),),
-    flow=lambda _data: ("person",),
-    start=lambda _turn: {},
+    step=Step("person", _ask_person, text=_person, label=N_("Telegram id")),
     intro=N_("Let's address the notice to a person of the bot."),
     resume=N_("You are addressing a notice to a person. Continue where you stopped, or start again?"),
     gone=N_("Nothing is being recorded now. Start again from /entregas."),
-    already_sent=N_("This was already recorded ({result})."),
-    review_intro="",
-    summary=lambda _turn: "",
     review=_review,
-    send_label=N_("✅ Confirm"),
     submit=_submit,
     roles=ISSUERS,
-    timeout=staff_idle,
-    timed_out=STAFF_TIMED_OUT,
     back=_back,
     entries={"open": _open, "sug": _suggested},
 )

@@ -16,6 +16,7 @@ from telegram import Update
 from core.i18n import N_
 from core.settings import Settings
 from handlers.chat.context import BalcaoContext
+from handlers.chat.engine import Form, Step
 from handlers.chat.replies import keyboard, menu_row, reply
 from models.notices.access import NoticeOutOfReach, check_notice_reach, notices_reach
 from models.notices.tables import Notice
@@ -32,6 +33,22 @@ STAFF_TIMED_OUT = N_("This waited more than {hours} hours without an answer, so 
 def staff_idle(settings: Settings) -> dt.timedelta | None:
     """How long a staff form may stay idle (``Form.timeout``): ``BALCAO_STAFF_FORM_IDLE_HOURS``, 0 for ever."""
     return dt.timedelta(hours=settings.staff_form_idle_hours) if settings.staff_form_idle_hours else None
+
+
+def staff_sub_form(*, step: Step, **declared: Any) -> Form:
+    """A staff sub-form: one question, a confirmation, then back to the screen it was opened from.
+
+    The shape every sub-form of /entregas and /defesas shares (like a nested conversation of python-telegram-bot
+    that returns to its parent): one step, its ``review`` saying what will be recorded, "✅ Confirm", the staff idle
+    timeout. ``declared`` holds the rest of the :class:`~handlers.chat.engine.Form` (and may override these).
+    """
+    shape: dict[str, Any] = {
+        "flow": lambda _data: (step.name,), "start": lambda _turn: {}, "review_intro": "",
+        "summary": lambda _turn: "", "send_label": N_("✅ Confirm"),
+        "already_sent": N_("This was already recorded ({result})."), "timeout": staff_idle,
+        "timed_out": STAFF_TIMED_OUT,
+    }
+    return Form(steps=(step,), **{**shape, **declared})
 
 
 async def has_role(update: Update, context: BalcaoContext, allowed: frozenset[Role]) -> bool:
