@@ -53,6 +53,9 @@ async def test_info_lists_the_personas(http: aiohttp.ClientSession) -> None:
         "Motorista de aplicativo",
         "Cidadã",
         "Servidora da prefeitura",
+        "Atendente da prefeitura",  # issue 20: a persona for each role, an Ombudsman among them
+        "Fiscal de posturas e de transporte",
+        "Ouvidor",
     ]
     assert info["location"] == {"latitude": -13.5427, "longitude": -58.8145}
 
