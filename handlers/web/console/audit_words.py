@@ -29,6 +29,7 @@ ACTIONS: dict[str, str] = {
     "case.extended": N_("Extended the deadline"),
     "case.filed": N_("Filed the case"),
     "case.rated": N_("The author rated the answer"),
+    "case.rating_explained": N_("The author said why the answer did not satisfy them"),
     "console.export": N_("Exported data"),
     "console.link": N_("Asked for a sign-in link"),
     "console.signin": N_("Signed in to the console"),
