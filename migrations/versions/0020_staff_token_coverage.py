@@ -27,4 +27,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    pass  # the leaves stay: a log only grows
+    """Nothing to undo: no column changed, and the leaves stay (a log only grows)."""
