@@ -7,11 +7,12 @@ never shows the author's CPF.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
-from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from core.i18n import N_, Translator
 from core.settings import Settings
@@ -43,28 +44,15 @@ def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str, follow
     """
     styles = getSampleStyleSheet()
     small = ParagraphStyle("small", parent=styles["Normal"], fontSize=8, leading=10)
-    summary = filed.summary if len(filed.summary) <= SUMMARY_LIMIT else filed.summary[: SUMMARY_LIMIT - 1] + "…"
     rows = [
-        [tr._("Protocol"), filed.protocol],
-        [tr._("Received on"), tr.moment(filed.received_at)],
-        [tr._("Kind"), tr._(KIND_LABELS[filed.kind])],
-        [tr._("Answer due by"), tr.date(filed.due_on)],
+        (tr._("Protocol"), filed.protocol),
+        (tr._("Received on"), tr.moment(filed.received_at)),
+        (tr._("Kind"), tr._(KIND_LABELS[filed.kind])),
+        (tr._("Answer due by"), tr.date(filed.due_on)),
     ]
-    table = Table(
-        [[Paragraph(pdf_text(label), styles["Normal"]), Paragraph(f"<b>{pdf_text(value)}</b>", styles["Normal"])]
-         for label, value in rows],
-        colWidths=[45 * mm, 125 * mm],
-    )
-    table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("BOTTOMPADDING", (0, 0), (-1, -1), 4)]))
     story = [
-        Paragraph(pdf_text(tr._("City hall of {city}").format(city=municipality)), styles["Title"]),
-        Paragraph(pdf_text(tr._("Filing receipt")), styles["Heading2"]),
-        Spacer(1, 4 * mm),
-        table,
-        Spacer(1, 6 * mm),
-        Paragraph(pdf_text(tr._("What you reported")), styles["Heading3"]),
-        Paragraph(pdf_text(summary), styles["Normal"]),
-        Spacer(1, 6 * mm),
+        *receipt_head(tr, municipality=municipality, rows=rows, heading=tr._("What you reported"),
+                      text=filed.summary),
         Paragraph(pdf_text(tr._("Legal basis")), styles["Heading3"]),
         *[Paragraph(pdf_text(ref), small) for ref in filed.legal_refs],
         Spacer(1, 8 * mm),
@@ -94,3 +82,31 @@ async def signed_receipt(filed: FiledCase, *, tr: Translator, settings: Settings
                         encarregado=encarregado_line(municipality=scoped.municipality, tr=tr))  # LGPD Art. 41 §1
     reason = tr._(REASON).format(protocol=filed.protocol, prefeitura=scoped.municipality.prefeitura)
     return await sign_pdf(pdf, signing=signing_of(scoped), reason=reason, location=scoped.municipality_name)
+
+
+def receipt_head(
+    tr: Translator, *, municipality: str, rows: Sequence[tuple[str, str]], heading: str, text: str
+) -> list[Flowable]:
+    """The top of every filing receipt: the city hall, "Filing receipt", the facts as a table, and what was filed.
+
+    Shared by a case's receipt and a defence's, reclamação's or appeal's (``models.notices.filing_receipt``), so a
+    person reads the same receipt wherever they file. ``text`` is cut at :data:`SUMMARY_LIMIT` characters.
+    """
+    styles = getSampleStyleSheet()
+    shown = text if len(text) <= SUMMARY_LIMIT else text[: SUMMARY_LIMIT - 1] + "…"
+    table = Table(
+        [[Paragraph(pdf_text(label), styles["Normal"]), Paragraph(f"<b>{pdf_text(value)}</b>", styles["Normal"])]
+         for label, value in rows],
+        colWidths=[45 * mm, 125 * mm],
+    )
+    table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("BOTTOMPADDING", (0, 0), (-1, -1), 4)]))
+    return [
+        Paragraph(pdf_text(tr._("City hall of {city}").format(city=municipality)), styles["Title"]),
+        Paragraph(pdf_text(tr._("Filing receipt")), styles["Heading2"]),
+        Spacer(1, 4 * mm),
+        table,
+        Spacer(1, 6 * mm),
+        Paragraph(pdf_text(heading), styles["Heading3"]),
+        Paragraph(pdf_text(shown), styles["Normal"]),
+        Spacer(1, 6 * mm),
+    ]

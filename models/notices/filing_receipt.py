@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
-from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Paragraph, Spacer
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_, Translator
 from core.settings import Settings
-from models.cases.receipt_pdf import REASON, SUMMARY_LIMIT, pdf_text
+from models.cases.receipt_pdf import REASON, pdf_text, receipt_head
 from models.encarregado import encarregado_line
 from models.notices.filings import attachments_of
 from models.notices.tables import FilingKind, Notice, NoticeFiling
@@ -56,29 +56,15 @@ def build_filing_receipt(filing: NoticeFiling, notice: Notice, *, files: int, tr
     """
     styles = getSampleStyleSheet()
     small = ParagraphStyle("small", parent=styles["Normal"], fontSize=8, leading=10)
-    text = filing.text if len(filing.text) <= SUMMARY_LIMIT else filing.text[: SUMMARY_LIMIT - 1] + "…"
     rows = [
-        [tr._("Protocol"), filing.protocol or ""],
-        [tr._("Received on"), tr.moment(filing.filed_at)],
-        [tr._("Kind"), tr._(KIND_LABELS[filing.kind])],
-        [tr._("Notice"), notice.number],
-        [tr._("Files"), tr.ngettext("{n} file attached.", "{n} files attached.", files).format(n=files)],
+        (tr._("Protocol"), filing.protocol or ""),
+        (tr._("Received on"), tr.moment(filing.filed_at)),
+        (tr._("Kind"), tr._(KIND_LABELS[filing.kind])),
+        (tr._("Notice"), notice.number),
+        (tr._("Files"), tr.ngettext("{n} file attached.", "{n} files attached.", files).format(n=files)),
     ]
-    table = Table(
-        [[Paragraph(pdf_text(label), styles["Normal"]), Paragraph(f"<b>{pdf_text(value)}</b>", styles["Normal"])]
-         for label, value in rows],
-        colWidths=[45 * mm, 125 * mm],
-    )
-    table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("BOTTOMPADDING", (0, 0), (-1, -1), 4)]))
     story = [
-        Paragraph(pdf_text(tr._("City hall of {city}").format(city=municipality)), styles["Title"]),
-        Paragraph(pdf_text(tr._("Filing receipt")), styles["Heading2"]),
-        Spacer(1, 4 * mm),
-        table,
-        Spacer(1, 6 * mm),
-        Paragraph(pdf_text(tr._("What you filed")), styles["Heading3"]),
-        Paragraph(pdf_text(text), styles["Normal"]),
-        Spacer(1, 6 * mm),
+        *receipt_head(tr, municipality=municipality, rows=rows, heading=tr._("What you filed"), text=filing.text),
         Paragraph(pdf_text(LAW_TITLES.get(notice.rulebook, notice.rulebook)), small),
         Paragraph(pdf_text(tr._("The decision will be sent to you like the notice, with its own confirmation "
                                 "of receipt.")), small),
