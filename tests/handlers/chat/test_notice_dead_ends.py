@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
+from zoneinfo import ZoneInfo
 
+import time_machine
 from sqlmodel import select
 
 from core.municipalities import built_in
@@ -55,32 +57,37 @@ async def _offender_to_the_hour(talk: Talk) -> Any:
     return await talk.press(day, "emit:today", "Hora da lavratura")
 
 
+AFTERNOON = dt.datetime(2026, 12, 1, 15, 0, tzinfo=ZoneInfo("America/Cuiaba"))
+"""A frozen local moment with an hour left before midnight and its 00:00 in the past."""
+
+
 async def test_a_future_hour_is_refused_with_buttons_for_date_and_time_cp_art_34(
     emulator: Any, bot_app: Any, settings: Any, sessions: Any
 ) -> None:
-    talk = await _staff(emulator, sessions, 830101, "Inês")
-    local = dt.datetime.now(settings.tz)
-    # An hour later today (or the last minute of today): after "Hoje" it is a moment in the future.
-    later = min(local + dt.timedelta(hours=1), local.replace(hour=23, minute=59))
-    await _start_notice(talk, "auto")
-    await talk.send("CP-I-1", "Nome do infrator")
-    await _offender_to_the_hour(talk)
-    when = await talk.send(later.strftime("%H:%M"), "Dia em que a infração foi cometida")
-    facts = await talk.press(when, "emit:skip:infraction_date", "Descreva os fatos")
-    witnesses = await talk.send("Terreno com mato alto e lixo acumulado.", "Testemunhas")
-    assert facts.message_id < witnesses.message_id
-    term = await talk.press(witnesses, "emit:skip:witnesses", "termo de fiscalização")
-    review = await talk.press(term, "emit:skip:term", "Ainda não pode ser emitida")
-    buttons = talk.buttons(review)
-    assert "emit:send" not in buttons
-    # The refusal names the day and the hour: both can be changed from here, the named ones first.
-    assert buttons[:2] == ["emit:edit:date", "emit:edit:time"]
-    asked = await talk.press(review, "emit:edit:time", "Hora da lavratura")
-    fixed = await talk.send("00:00", "Confira a notificação antes de emitir")
-    assert asked.message_id < fixed.message_id
-    assert "emit:send" in talk.buttons(fixed) and "Ainda não pode" not in fixed.text
-    await talk.press(fixed, "emit:send", "Emitida")
-    assert emulator.unanswered_callbacks() == []
+    with time_machine.travel(AFTERNOON, tick=True):
+        talk = await _staff(emulator, sessions, 830101, "Inês")
+        # An hour later today: after "Hoje" it is a moment in the future. The clock is frozen in the afternoon (a run
+        # that crossed midnight in Cuiabá made "later today" the past).
+        later = AFTERNOON + dt.timedelta(hours=1)
+        await _start_notice(talk, "auto")
+        await talk.send("CP-I-1", "Nome do infrator")
+        await _offender_to_the_hour(talk)
+        when = await talk.send(later.strftime("%H:%M"), "Dia em que a infração foi cometida")
+        facts = await talk.press(when, "emit:skip:infraction_date", "Descreva os fatos")
+        witnesses = await talk.send("Terreno com mato alto e lixo acumulado.", "Testemunhas")
+        assert facts.message_id < witnesses.message_id
+        term = await talk.press(witnesses, "emit:skip:witnesses", "termo de fiscalização")
+        review = await talk.press(term, "emit:skip:term", "Ainda não pode ser emitida")
+        buttons = talk.buttons(review)
+        assert "emit:send" not in buttons
+        # The refusal names the day and the hour: both can be changed from here, the named ones first.
+        assert buttons[:2] == ["emit:edit:date", "emit:edit:time"]
+        asked = await talk.press(review, "emit:edit:time", "Hora da lavratura")
+        fixed = await talk.send("00:00", "Confira a notificação antes de emitir")
+        assert asked.message_id < fixed.message_id
+        assert "emit:send" in talk.buttons(fixed) and "Ainda não pode" not in fixed.text
+        await talk.press(fixed, "emit:send", "Emitida")
+        assert emulator.unanswered_callbacks() == []
 
 
 async def test_notify_the_offender_leads_to_emitir_prefilled_from_the_case_cp_art_32(
