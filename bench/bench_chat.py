@@ -117,16 +117,27 @@ async def one_round(application: Any, conn: Connection, *, per_user: int, users:
     """Answered updates per second of one round (every person's messages queued at once, until all are answered),
     each answer's latency in seconds, and this process's CPU seconds per answered update (every thread: the
     event loop's and aiosqlite's; the emulator runs in its own process)."""
+    from bot.app import start_application, stop_application
+    from handlers.chat.context import SESSIONS_KEY
+
     cpu = time.process_time()
-    async with application:
+    deployed = SESSIONS_KEY in application.bot_data  # Balcão starts as `run` does (its people cache watched)
+    if deployed:
+        await start_application(application)
+    else:
+        await application.initialize()
         await application.start()
-        await application.updater.start_polling(poll_interval=0.0, timeout=1)
-        try:
-            conn.send(per_user)
-            seconds, latencies = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
-        finally:
-            await application.updater.stop()
+    await application.updater.start_polling(poll_interval=0.0, timeout=1)
+    try:
+        conn.send(per_user)
+        seconds, latencies = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+    finally:
+        await application.updater.stop()
+        if deployed:
+            await stop_application(application)
+        else:
             await application.stop()
+            await application.shutdown()
     return float(per_user * users / seconds), latencies, (time.process_time() - cpu) / (per_user * users)
 
 

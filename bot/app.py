@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncEngine
 from telegram.ext import Application, ApplicationBuilder, ContextTypes
 
 from bot.ordering import PerPersonUpdateProcessor
@@ -12,11 +13,13 @@ from bot.turns import PersonTurns
 from core.db import SessionFactory
 from core.settings import Settings
 from handlers.chat import register_all
-from handlers.chat.context import BOT_KEY, SESSIONS_KEY, SETTINGS_KEY, BalcaoContext
+from handlers.chat.context import BOT_KEY, PEOPLE_KEY, SESSIONS_KEY, SETTINGS_KEY, BalcaoContext
 from handlers.chat.errors import transient_failure
 from handlers.chat.menus import publish_command_menus
 from models.municipalities import sync_municipalities
 from models.people import DEFAULT_BOT_KEY
+from models.people_cache import PeopleCache, cache_of
+from models.people_changes import start_watching, stop_watching
 
 BalcaoApplication = Application[Any, BalcaoContext, Any, Any, Any, Any]
 CONCURRENT_HANDLERS = 8
@@ -61,6 +64,7 @@ def build_application(
     application.bot_data[SESSIONS_KEY] = sessions
     application.bot_data[SETTINGS_KEY] = settings
     application.bot_data[BOT_KEY] = bot_key
+    application.bot_data[PEOPLE_KEY] = PeopleCache()  # off until start_application: the engine's own, watched
     register_all(application)
     return application
 
@@ -72,8 +76,13 @@ def bot_number(token: str) -> int:
 
 
 async def start_application(application: BalcaoApplication) -> None:
-    """Initialise and start the application, and publish the command menus (every language, staff chats)."""
+    """Initialise and start the application, and publish the command menus (every language, staff chats).
+
+    From now on the people behind updates are kept in this process's cache while a watcher hears other
+    processes' writes (``models.people_changes``).
+    """
     await application.initialize()
+    application.bot_data[PEOPLE_KEY] = await start_watching(_engine(application))
     async with application.bot_data[SESSIONS_KEY]() as session:
         await sync_municipalities(session=session, served=application.bot_data[SETTINGS_KEY].municipalities)
     await publish_command_menus(
@@ -89,3 +98,12 @@ async def stop_application(application: BalcaoApplication) -> None:
     if application.running:
         await application.stop()
     await application.shutdown()
+    if application.bot_data.get(PEOPLE_KEY) is cache_of(_engine(application)):  # it was started
+        await stop_watching(_engine(application))
+        application.bot_data[PEOPLE_KEY] = PeopleCache()
+
+
+def _engine(application: BalcaoApplication) -> AsyncEngine:
+    engine = application.bot_data[SESSIONS_KEY].kw["bind"]
+    assert isinstance(engine, AsyncEngine)
+    return engine

@@ -20,6 +20,7 @@ from models import (  # noqa: F401  (register tables)
     outbox,
     payments,  # fines paid (CP Art. 34 IV)
     people,
+    people_changes,  # writes of people's rows announced to every process (issue 21)
     reminders,  # reminder mutes
     seen_updates,  # webhook replays
     tlog,  # the transparency log over notices and the audit log

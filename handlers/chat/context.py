@@ -16,6 +16,7 @@ from models.when import municipal_today
 SESSIONS_KEY = "sessions"
 SETTINGS_KEY = "settings"
 BOT_KEY = "bot_key"
+PEOPLE_KEY = "people"
 
 
 class BalcaoContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):

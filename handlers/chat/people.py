@@ -7,8 +7,8 @@ from telegram.constants import ChatType
 
 from core.i18n import translator
 from handlers import log_context
-from handlers.chat.context import BalcaoContext
-from models.people import ensure_person
+from handlers.chat.context import PEOPLE_KEY, BalcaoContext
+from models.people_cache import person_for_update
 
 
 async def load_person(update: Update, context: BalcaoContext) -> None:
@@ -22,13 +22,13 @@ async def load_person(update: Update, context: BalcaoContext) -> None:
     token = context.settings.telegram_token
     log_context.bind(person=log_context.pseudonym(user.id, key=token.get_secret_value() if token else ""))
     chat_id = chat.id if chat is not None and chat.type == ChatType.PRIVATE else user.id
-    async with context.sessions() as session:
-        context.person = await ensure_person(
-            session=session,
-            telegram_user_id=user.id,
-            chat_id=chat_id,
-            first_name=user.first_name or "",
-            language_code=user.language_code,
-            bot_key=context.bot_key,
-        )
+    context.person = await person_for_update(
+        sessions=context.sessions,
+        cache=context.application.bot_data[PEOPLE_KEY],
+        telegram_user_id=user.id,
+        chat_id=chat_id,
+        first_name=user.first_name or "",
+        language_code=user.language_code,
+        bot_key=context.bot_key,
+    )
     context.tr = translator(context.person.locale, context.settings.timezone)
