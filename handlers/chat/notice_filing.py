@@ -17,17 +17,8 @@ from telegram import InputFile, Update
 
 from core.i18n import N_, Translator
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine import (
-    Filed,
-    Form,
-    Question,
-    Step,
-    Turn,
-    begin,
-    busy_elsewhere,
-    recordings_line,
-    register_form,
-)
+from handlers.chat.engine import Filed, Form, Question, Step, Turn, begin, busy_elsewhere, register_form
+from handlers.chat.engine.intake import recordings_line
 from handlers.chat.replies import esc, keyboard, menu_row, respond
 from models.cases import fields
 from models.cases.limits import CaseLimits

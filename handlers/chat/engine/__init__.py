@@ -51,13 +51,11 @@ from handlers.chat.engine.edits import on_edit
 from handlers.chat.engine.flow import begin, on_button, start
 from handlers.chat.engine.guard import checked
 from handlers.chat.engine.inputs import on_input
-from handlers.chat.engine.intake import recordings_line
 from handlers.chat.engine.spec import Answer, Filed, Forged, Form, Question, Review, Step, Turn
 from models.drafts import Draft
 
 __all__ = ["Answer", "Filed", "Forged", "Form", "Question", "Review", "Step", "Turn", "begin", "busy_elsewhere",
-           "cancel_in_progress", "edited_message", "form_titles", "recordings_line", "register_form", "start",
-           "take_input"]
+           "cancel_in_progress", "edited_message", "form_titles", "register_form", "start", "take_input"]
 
 
 def register_form(form: Form) -> Callable[[Application[Any, Any, Any, Any, Any, Any]], None]:
