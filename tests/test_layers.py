@@ -51,6 +51,11 @@ def test_the_tree_keeps_every_contract() -> None:
     ("handlers/chat/engine/spec.py", "import handlers.chat.representation", "The form engine"),
     # the domain is free of Telegram and aiohttp
     ("models/drafts.py", "import telegram", "Telegram"),
+    # only the engine reads or writes drafts, or claims a submission (issue 19 §1)
+    ("handlers/chat/start.py", "from models.drafts import discard_draft", "Only the form engine"),
+    ("handlers/chat/notice_filing.py", "from models import drafts", "Only the form engine"),
+    ("handlers/web/console/cases.py", "from models.drafts import claim_submission", "Only the form engine"),
+    ("handlers/chat/my_data.py", "from handlers.chat.engine.drafts import save", "Only the form engine"),
 ])
 def test_a_forbidden_import_breaks_the_contract(tree_copy: Path, module: str, line: str, contract: str) -> None:
     target = tree_copy / module
@@ -61,5 +66,18 @@ def test_a_forbidden_import_breaks_the_contract(tree_copy: Path, module: str, li
     finally:
         target.write_text(original, encoding="utf-8")
     assert result.returncode != 0
-    broken = [row for row in result.stdout.splitlines() if row.endswith("BROKEN")]
+    broken = [row for row in result.stdout.splitlines() if " BROKEN" in row]  # "BROKEN (4 ignored imports)"
     assert any(contract in row for row in broken), result.stdout
+
+
+def test_the_engine_itself_may_read_and_write_drafts(tree_copy: Path) -> None:
+    """The drafts contract exempts every module of the engine, not only the ones that use drafts today."""
+    target = tree_copy / "handlers/chat/engine/edits.py"
+    original = target.read_text(encoding="utf-8")
+    try:
+        target.write_text(original + "\nfrom models.drafts import get_draft  # added by the test\n", encoding="utf-8")
+        result = _lint(tree_copy)
+    finally:
+        target.write_text(original, encoding="utf-8")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Only the form engine reads or writes drafts KEPT" in result.stdout

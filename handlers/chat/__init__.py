@@ -3,7 +3,7 @@
 Handler groups: -110 stops anything not from a private chat (before all else); -105 stops a person's flood (the
 per-person inbound limit, ``handlers.chat.inbound``); -100 loads the person; 0 commands
 (new messages only) and buttons, the last handlers answering a command or a press no area took; 50 free input to
-forms, and edits of earlier messages (``handlers.chat.forms.edited_message``).
+forms, and edits of earlier messages (``handlers.chat.engine.edited_message``).
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 Started from "Responder agora" under the request, or a case's "Send the information asked for"
 (``acomp:compl:<case id>``): the answer step takes the typed answer and, before it, files of every kind the
-representação takes (``handlers.chat.intake``); then the review, where ✅ Send or a typed "sim" sends it. A text
-typed outside any form while exactly one case waits is that case's answer at once (issue 9 item 6,
+representação takes (``handlers.chat.engine.intake``); then the review, where ✅ Send or a typed "sim" sends it. A
+text typed outside any form while exactly one case waits is that case's answer at once (issue 9 item 6,
 :func:`typed_answer`); with several waiting the text is kept and the form asks which case it is for. Buttons
 ``cpl:…``.
 """
@@ -17,9 +17,8 @@ from telegram import Update
 
 from core.i18n import N_
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine import Filed, Forged, Form, Question, Step, Turn, begin, register_form
-from handlers.chat.forms import busy_elsewhere
-from handlers.chat.intake import recordings_line
+from handlers.chat.engine import Filed, Forged, Form, Question, Step, Turn, begin, busy_elsewhere, register_form
+from handlers.chat.engine.intake import recordings_line
 from handlers.chat.replies import esc, keyboard, menu_row, respond
 from models.cases import fields
 from models.cases.attachments import discard_unfiled

@@ -17,7 +17,7 @@ from telegram.ext import Application, CallbackQueryHandler
 from core.i18n import N_, Translator
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
-from handlers.chat.forms import FORMS
+from handlers.chat.engine import form_titles
 from handlers.chat.replies import acknowledge, answer_query, esc, keyboard, menu_row, respond
 from models.cases.export_pdf import build_data_export_pdf
 from models.cases.privacy import KeptRecord, erase_personal_data, export_personal_data, kept_records
@@ -67,7 +67,7 @@ def _export_words() -> dict[str, dict[str, str]]:
         "type": {kind.value: label for kind, label in TYPE_LABELS.items()},
         "stage": {stage.value: label for stage, label in STAGE_LABELS.items()},
         "muted_reminders": {name: topic.label for name, topic in TOPICS.items()},
-        "form": {name: form.title for name, form in FORMS.items()},
+        "form": form_titles(),
     }
 
 

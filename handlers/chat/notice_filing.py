@@ -1,7 +1,7 @@
 """A defence, reclamação or appeal against a notice, filed from the chat like a case.
 
 Steps: the text (CP Art. 38, 44: by petition), the files (documents may be attached: photos, PDF, voice notes,
-audio, short videos, with their captions; the one file intake of ``handlers.chat.intake``), then the review,
+audio, short videos, with their captions; the one file intake of ``handlers.chat.engine.intake``), then the review,
 where ✅ Send or a typed "sim" files it. Filing gives a protocol number and a signed PDF receipt, as a case does
 (L9784 Art. 6 par. único). The window is checked when the form starts and again when it is sent. The form runs on
 ``handlers.chat.engine``; it starts from a notice's "Apresentar defesa/reclamação/recurso" (``ntc:file:<id>``,
@@ -17,9 +17,8 @@ from telegram import InputFile, Update
 
 from core.i18n import N_, Translator
 from handlers.chat.context import BalcaoContext
-from handlers.chat.engine import Filed, Form, Question, Step, Turn, begin, register_form
-from handlers.chat.forms import busy_elsewhere
-from handlers.chat.intake import recordings_line
+from handlers.chat.engine import Filed, Form, Question, Step, Turn, begin, busy_elsewhere, register_form
+from handlers.chat.engine.intake import recordings_line
 from handlers.chat.replies import esc, keyboard, menu_row, respond
 from models.cases import fields
 from models.cases.limits import CaseLimits

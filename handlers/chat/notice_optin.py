@@ -16,8 +16,7 @@ from telegram import Update
 from core.i18n import N_
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import deep_link
-from handlers.chat.engine import Filed, Forged, Form, Question, Step, Turn, begin, register_form
-from handlers.chat.forms import busy_elsewhere
+from handlers.chat.engine import Filed, Forged, Form, Question, Step, Turn, begin, busy_elsewhere, register_form
 from handlers.chat.replies import keyboard, menu_row, reply, respond
 from models.cases.fields import cpf
 from models.drivers.identifiers import mask_cpf

@@ -23,7 +23,7 @@ from handlers.chat.city import ask_city, needs_choice
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine import Filed, Form, Question, Step, Turn, begin, register_form, start
-from handlers.chat.intake import recordings_line
+from handlers.chat.engine.intake import recordings_line
 from handlers.chat.replies import esc
 from models.cases import fields
 from models.cases.filing import Author, OmbudsmanForm, file_ombudsman_case

@@ -31,7 +31,7 @@ from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine import Answer, Filed, Forged, Form, Question, Step, Turn, begin, register_form, start
 from handlers.chat.engine.flow import EDITING
-from handlers.chat.intake import recordings_line
+from handlers.chat.engine.intake import recordings_line
 from handlers.chat.replies import esc
 from handlers.chat.representation_review import LEARNED, filing_form, summary
 from models.cases import fields

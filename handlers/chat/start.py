@@ -14,15 +14,14 @@ from handlers.chat.commands import COMMANDS, ChatCommand, chat_command, public_c
 from handlers.chat.complement import typed_answer
 from handlers.chat.context import BalcaoContext
 from handlers.chat.deep_links import find_deep_link
+from handlers.chat.engine import cancel_in_progress, edited_message, take_input
 from handlers.chat.follow import show_case
-from handlers.chat.forms import FORMS, active_draft, edited_message
 from handlers.chat.greetings import is_greeting
 from handlers.chat.human_contact import menu_and_human_row, person_contact_lines
 from handlers.chat.menus import publish_person_menu, publish_staff_menu
 from handlers.chat.replies import MENU_DATA, answer_query, esc, keyboard, menu_row, reply
 from handlers.chat.sentences import offer_form
 from models.cases.protocol import normalize_protocol
-from models.drafts import discard_draft
 from models.people import acknowledge_privacy, set_locale
 
 PRIVACY_ACK = "privacy:ack"
@@ -121,22 +120,8 @@ async def language_chosen(update: Update, context: BalcaoContext) -> None:
 
 @chat_command("cancelar", aliases=("cancel",), description=N_("Stop what you are doing"), order=98)
 async def cancel(update: Update, context: BalcaoContext) -> None:
-    """``/cancelar``: discard the half-filled form and say what was kept."""
-    tr = context.tr
-    draft = await active_draft(context)
-    async with context.sessions() as session:
-        form = await discard_draft(session=session, person_id=context.person.id)
-    if form is None:
-        text = tr._("There was nothing in progress. Everything you sent before is kept.")
-    else:
-        title = FORMS[form].title if form in FORMS else N_("the form")
-        if draft is not None and isinstance(draft.data.get("title"), str):
-            title = draft.data["title"]  # a form that is several things names itself (an appeal, a defence)
-        text = tr._(
-            "Cancelled: {form} was discarded and nothing was sent. "
-            "Everything you had sent before (cases, registration, notices) is kept."
-        ).format(form=esc(tr._(title)))
-    await reply(update, context, text, markup=keyboard([menu_row(context)]))
+    """``/cancelar``: the engine discards the form in progress and says what was kept."""
+    await cancel_in_progress(update, context)
 
 
 @chat_command("privacidade", aliases=("privacy",), description=N_("How we use your data (LGPD)"),
@@ -198,9 +183,7 @@ async def command_button(update: Update, context: BalcaoContext) -> None:
 
 async def free_input(update: Update, context: BalcaoContext) -> None:
     """Text, contact, location, photo or document outside a command."""
-    draft = await active_draft(context)
-    if draft is not None and draft.form in FORMS:
-        await FORMS[draft.form].handler(update, context, draft)
+    if await take_input(update, context):  # the form in progress takes it
         return
     typed = update.effective_message.text if update.effective_message is not None else None
     protocol = normalize_protocol(typed) if typed else None

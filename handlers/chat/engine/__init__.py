@@ -12,6 +12,11 @@ returns to when done (``Form.back``); ``begin(form, …, prefill=, pending=)`` s
 to answer. Updates of one person arrive in order (``bot.ordering``), so an album's photos and a double tap are
 handled one after the other.
 
+Only the engine reads or writes drafts and claims submissions (``drafts``, ``submission``; the import contract
+"Only the form engine reads or writes drafts"): an area starts its form (``start``, ``begin``) and asks whether
+another is in progress (``busy_elsewhere``); the front door routes free input and edits to the form in progress
+(``take_input``, ``edited_message``) and cancels it (``cancel_in_progress``, ``/cancelar``).
+
 Use::
 
     FORM = Form(name="ouvidoria", prefix="ouv", steps=(...), ...)
@@ -32,16 +37,25 @@ from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler
 
 from handlers.chat.context import BalcaoContext
+from handlers.chat.engine.drafts import (
+    FORMS,
+    RegisteredForm,
+    busy_elsewhere,
+    cancel_in_progress,
+    current_draft,
+    edited_message,
+    form_titles,
+    take_input,
+)
 from handlers.chat.engine.edits import on_edit
 from handlers.chat.engine.flow import begin, on_button, start
 from handlers.chat.engine.guard import checked
 from handlers.chat.engine.inputs import on_input
 from handlers.chat.engine.spec import Answer, Filed, Forged, Form, Question, Review, Step, Turn
-from handlers.chat.forms import FORMS, RegisteredForm, current_draft
 from models.drafts import Draft
 
-__all__ = ["Answer", "Filed", "Forged", "Form", "Question", "Review", "Step", "Turn", "begin", "register_form",
-           "start"]
+__all__ = ["Answer", "Filed", "Forged", "Form", "Question", "Review", "Step", "Turn", "begin", "busy_elsewhere",
+           "cancel_in_progress", "edited_message", "form_titles", "register_form", "start", "take_input"]
 
 
 def register_form(form: Form) -> Callable[[Application[Any, Any, Any, Any, Any, Any]], None]:

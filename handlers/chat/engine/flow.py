@@ -17,11 +17,11 @@ from telegram import Update
 
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine.back import PENDING, PRESET
+from handlers.chat.engine.drafts import cancel_form, cancel_row, current_draft, offer_to_resume, question_asked, save
 from handlers.chat.engine.guard import allowed, close_idle, idle, passes
 from handlers.chat.engine.review import REVIEW, ask_what_to_change, editable, show_review
 from handlers.chat.engine.spec import Answer, Forged, Form, Question, Step, Turn, Values, parsed
 from handlers.chat.engine.submission import KEY, gone, submit
-from handlers.chat.forms import cancel_form, cancel_row, current_draft, offer_to_resume, question_asked, save
 from handlers.chat.replies import keyboard, menu_row, respond
 from models.invalid_input import InvalidInput
 

@@ -16,11 +16,11 @@ from telegram import Update
 
 from core.settings import Settings
 from handlers.chat.context import BalcaoContext
+from handlers.chat.engine.drafts import discard
 from handlers.chat.engine.spec import Form, Turn
 from handlers.chat.replies import keyboard, menu_row, respond
-from models.cases.attachments import discard_unfiled
 from models.columns import utcnow
-from models.drafts import Draft, discard_draft
+from models.drafts import Draft
 from models.people import PermissionDenied, require_role
 
 
@@ -51,10 +51,7 @@ def idle(form: Form, draft: Draft, settings: Settings) -> bool:
 
 async def close_idle(form: Form, update: Update, context: BalcaoContext) -> None:
     """Close the idle draft of ``form`` and say so, with what was kept."""
-    async with context.sessions() as session:
-        await discard_draft(session=session, person_id=context.person.id)
-        await discard_unfiled(session=session, person_id=context.person.id)
-        await session.commit()
+    await discard(context)
     limit = _limit(form, context.settings)
     hours = int(limit.total_seconds() // 3600) if limit is not None else 0
     await respond(update, context, context.tr._(form.timed_out).format(hours=hours),
@@ -72,19 +69,13 @@ async def checked(
     """The checks for an update of the form; False: it was answered here and stops (a refused draft is closed)."""
     if not await allowed(form, update, context):
         if draft is not None:  # the role was withdrawn mid-form: nothing half-done waits for a role to come back
-            await _close(context)
+            await discard(context)
         return False
     if draft is not None and idle(form, draft, context.settings):
         await close_idle(form, update, context)
         return False
     if draft is not None and not cancelling and not await passes(form, Turn(update, context, dict(draft.data))):
-        await _close(context)
+        await discard(context)
         return False
     return True
 
-
-async def _close(context: BalcaoContext) -> None:
-    async with context.sessions() as session:
-        await discard_draft(session=session, person_id=context.person.id)
-        await discard_unfiled(session=session, person_id=context.person.id)
-        await session.commit()

@@ -13,12 +13,12 @@ from telegram import Message, Update
 from core.i18n import N_
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine.back import goes_back, step_before
+from handlers.chat.engine.drafts import cancel_form, cancel_row, question_asked
 from handlers.chat.engine.flow import ANSWERS, EDITING, FULL_ALBUM, ask, keyed, save_turn, take
+from handlers.chat.engine.intake import files_received, is_file, receive_file
 from handlers.chat.engine.review import REVIEW, ask_what_to_change, show_review
 from handlers.chat.engine.spec import Form, Step, Turn, Values, parsed
 from handlers.chat.engine.submission import submit
-from handlers.chat.forms import cancel_form, cancel_row, question_asked
-from handlers.chat.intake import files_received, is_file, receive_file
 from handlers.chat.replies import keyboard, respond
 from models.cases.fields import yes_or_no
 from models.cases.limits import CaseLimits

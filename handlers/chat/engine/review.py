@@ -7,8 +7,8 @@ among the answers to change. A refusal at Send (``InvalidInput``) likewise names
 
 from __future__ import annotations
 
+from handlers.chat.engine.drafts import cancel_row
 from handlers.chat.engine.spec import Form, Rows, Step, Turn, Values
-from handlers.chat.forms import cancel_row
 from handlers.chat.replies import keyboard, respond
 from models.invalid_input import InvalidInput
 

@@ -18,7 +18,7 @@ from telegram import Contact, Update
 from core.i18n import N_, Translator
 from core.settings import Settings
 from handlers.chat.context import BalcaoContext, city_today
-from handlers.chat.intake import Keeper
+from handlers.chat.engine.intake import Keeper
 from handlers.chat.replies import Markup
 from models.invalid_input import InvalidInput
 from models.people import Role

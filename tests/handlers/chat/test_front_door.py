@@ -4,11 +4,15 @@ import json
 from typing import Any
 
 import pytest
+from sqlmodel import select
 from telegram.ext import CommandHandler
 
 from handlers.chat.commands import COMMANDS
+from models.cases.tables import CaseAttachment
 from models.drafts import get_draft, save_draft
 from models.people import Person
+from tests.auxil.case_chat import Talk
+from tests.auxil.case_files import pdf
 
 
 @pytest.mark.parametrize(
@@ -70,6 +74,27 @@ async def test_cancelar_discards_the_form_in_progress_and_says_what_was_kept(
         assert await get_draft(session=session, person_id=person.id) is None
     emulator.send_text(maria, "/cancelar")
     await emulator.wait_for_message(maria.id, lambda m: "Não havia nada em andamento" in (m.text or ""))
+
+
+async def test_cancelar_in_a_form_discards_its_draft_and_the_files_sent_into_it(
+    emulator: Any, bot_app: Any, sessions: Any
+) -> None:
+    """The engine's /cancelar: the form named, its draft and its unfiled files gone, the next start afresh."""
+    joao = Talk(emulator, emulator.add_user(810002, "João", language_code="en"))
+    city = await joao.send("/ouvidoria", "Choose your city")
+    kinds = await joao.press(city, "city:sapezal:ouvidoria", "What kind of message is it?")
+    await joao.press(kinds, "ouv:type:reclamacao", "Write your message")
+    await joao.send("O posto de saúde do bairro está sem médico há duas semanas.", "If you want, send")
+    await joao.document(pdf(), "receita.pdf", "application/pdf", "File received (1 of 5)")
+    async with sessions() as session:
+        assert len((await session.exec(select(CaseAttachment))).all()) == 1
+    answer = await joao.send("/cancelar", "Cancelled")
+    assert "your message to the Ombudsman was discarded" in answer.text and "is kept" in answer.text
+    async with sessions() as session:
+        person = (await session.exec(select(Person).where(Person.telegram_user_id == 810002))).one()
+        assert await get_draft(session=session, person_id=person.id) is None
+        assert (await session.exec(select(CaseAttachment))).all() == []
+    await joao.send("/ouvidoria", "What kind of message is it?")  # afresh: no "continue where you stopped"
 
 
 async def test_an_unexpected_error_is_logged_with_a_reference_the_user_can_quote(

@@ -3,48 +3,22 @@
 Each file is checked (count and declared size before the download; type, size and a recording's length on the
 content after it, in ``models.cases.attachments``) and kept with the caption typed under it. Per-person update
 ordering (``bot.ordering``) makes the photos of an album arrive here one after another, so none is lost.
+
+This is the engine's file intake, so it lives in the engine: a file is only ever taken by a form's ``files`` step
+(``inputs``), which adds its id to the draft; this module downloads and keeps the file (or hands it to
+``Form.keep_file``) and never touches the draft itself. Areas use only :func:`recordings_line`, in their questions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from telegram import Message, Update
 
 from handlers.chat.context import BalcaoContext
-from handlers.chat.forms import save
-from handlers.chat.replies import Markup, respond
+from handlers.chat.replies import respond
 from models.cases.attachments import AttachmentRefused, check_before_download, store_attachment
 from models.cases.limits import CaseLimits
-
-
-async def take_file(
-    update: Update, context: BalcaoContext, *, form: str, step: str, data: dict[str, Any], markup: Markup,
-    received: str | None = None,
-) -> None:
-    """Keep the file just sent (limits checked), save it in the form, and say how many so far.
-
-    Args:
-        update: the update carrying the file.
-        context: the chat context.
-        form: the form in progress.
-        step: its current step (kept).
-        data: its answers; the file's id is added to ``data["files"]``.
-        markup: the buttons under the answer.
-        received: the translated answer, with ``{n}`` files of ``{limit}`` (default: "Send more, or press Done").
-    """
-    files = list(data.get("files", []))
-    stored = await receive_file(update, context, files)
-    if stored is None:
-        return
-    data["files"] = [*files, stored]
-    await save(context, form, step, data)
-    if received is None:
-        text = files_received(context, len(data["files"]))
-    else:
-        text = received.format(n=len(data["files"]), limit=CaseLimits.from_settings(context.settings).max_attachments)
-    await respond(update, context, text, markup=markup)
 
 
 def _sent_file(message: Message) -> tuple[int | None, str | None, str] | None:
