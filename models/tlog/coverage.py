@@ -228,6 +228,7 @@ UNCOVERED_TABLES: dict[str, str] = {
     "outbox_message": ("the queue of messages to send, rewritten by every delivery attempt; what a ciência follows "
                        "from is copied into notice_delivery (covered) when the scan first sees it sent, and a "
                        "tacit ciência is derived only from that logged copy, never before the notice's issue"),
+    "people_version": "a count of writes of people's rows, telling other processes to drop their cached views",
     "protocol_counter": "the next protocol number; each case's protocol is covered",
     "reminder_mute": "a person's choice not to get reminders; no legal effect",
     "response_template": "a reply template; the answer sent is covered (citizen_case.answer, case_event)",
