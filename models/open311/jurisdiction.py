@@ -1,6 +1,6 @@
 """Open311's ``jurisdiction_id`` is the municipality: the one place where it is resolved.
 
-Each municipality the deployment serves (``settings.municipalities``: the municipalities file, else the
+Each municipality the deployment serves (:class:`core.municipality.Cities`: the municipalities file, else the
 single-municipality variables, else Sapezal and Nova Xavantina) is a jurisdiction whose id is its municipality key
 (``sapezal``, ``nova-xavantina``); the key with the state (``sapezal-mt``) is accepted too, in any case.
 ``jurisdiction_id`` may be left out while the deployment serves one municipality, as GeoReport v2 allows a server

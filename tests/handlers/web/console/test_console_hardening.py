@@ -65,9 +65,8 @@ async def test_reply_templates_belong_to_their_municipality(
     client: TestClient, session: AsyncSession, sessions: SessionFactory, settings: Settings, cast: Cast
 ) -> None:
     """CF Art. 30: a Sapezal clerk's template, with a link in it, is not offered to Nova Xavantina's Ombudsman."""
-    nx = settings.for_municipality("nova-xavantina")
     case = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=False),
-                                     now=NOW, city=cities_of(nx).default)
+                                     now=NOW, city=cities_of(settings)["nova-xavantina"])
     csrf = await sign_in(client, sessions, settings, SAPEZAL_CLERK)
     saved = await client.post("/painel/modelos", data={
         "csrf": csrf, "name": "Resposta padrão", "municipio": "nova-xavantina",  # not where Sara works: Sapezal's
