@@ -13,8 +13,9 @@ import datetime as dt
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import SelectOfScalar
 
-from core.settings import Settings
+from core.municipality import Cities
 from models.cases.attachments import discard_abandoned
 from models.cases.tables import FINAL_STATUSES, Case, CaseStatus
 from models.cases.timeline import CITIZEN_UPDATE, get_author, notify_staff
@@ -25,12 +26,23 @@ ABANDONED_FILES_AFTER = dt.timedelta(days=1)
 
 
 @scan("case-deadlines")
-async def case_deadlines(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
-    """Warn staff ``BALCAO_CASE_WARNING_DAYS`` before a case is due; handle the complementação period."""
-    today = now.astimezone(settings.tz).date()
-    horizon = today + dt.timedelta(days=settings.case_warning_days)
+async def case_deadlines(*, session: AsyncSession, now: dt.datetime, cities: Cities) -> int:
+    """Warn staff ``BALCAO_CASE_WARNING_DAYS`` before a case is due; handle the complementação period.
+
+    Each municipality's cases are dated by its own civil today (CF Art. 30 I: its deadlines are its own).
+    """
     count = 0
-    open_cases = select(Case).where(col(Case.status).not_in([s.value for s in FINAL_STATUSES]))
+    for city in cities.values():
+        today = now.astimezone(city.tz).date()
+        horizon = today + dt.timedelta(days=city.readings.case_warning_days)
+        open_cases = select(Case).where(col(Case.status).not_in([s.value for s in FINAL_STATUSES]),
+                                        Case.municipality == city.slug)
+        count += await _warn(session, open_cases, today=today, horizon=horizon)
+    return count
+
+
+async def _warn(session: AsyncSession, open_cases: SelectOfScalar[Case], *, today: dt.date, horizon: dt.date) -> int:
+    count = 0
     due_soon = open_cases.where(
         Case.status != CaseStatus.AWAITING_COMPLEMENT, col(Case.due_on) >= today, col(Case.due_on) <= horizon
     )
@@ -65,7 +77,7 @@ async def case_deadlines(*, session: AsyncSession, now: dt.datetime, settings: S
 
 
 @scan("case-abandoned-files")
-async def case_abandoned_files(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
+async def case_abandoned_files(*, session: AsyncSession, now: dt.datetime) -> int:
     """Delete files received for a form that was cancelled or replaced (no case, no draft, older than a day)."""
     await discard_abandoned(session=session, older_than=now - ABANDONED_FILES_AFTER)
     return 0

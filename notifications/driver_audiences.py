@@ -2,8 +2,8 @@
 
 Each is computed with the same status rules as /situacao (``models.drivers.status``) on the civil today, so a
 staff broadcast to "drivers with an open obligation" reaches exactly the drivers whose /situacao shows one.
-Audiences receive no settings: they use the process's settings (``BALCAO_*``) for the time zone and the legal
-readings. People who asked for their data to be erased are left out.
+Audiences receive no settings: they use the process's municipalities (``BALCAO_*``), the one where Lei 1.533/2020 is
+in force, for the time zone and the legal readings. People who asked for their data to be erased are left out.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
+from core.municipality import Municipality, cities_of
 from core.settings import get_settings
-from models.drivers.registry import linked_statuses
+from models.drivers.registry import linked_statuses, registry_city
 from models.drivers.status import AuthorizationStatus, StatusKind
 from models.drivers.tables import Driver
 from models.people import Person
@@ -26,9 +27,13 @@ from notifications.driver_reminders import INSPECTION_DAYS
 ENDED = frozenset({StatusKind.REVOKED, StatusKind.CASSADA})
 
 
+def _registry() -> Municipality:
+    return registry_city(cities_of(get_settings()))
+
+
 async def _statuses(session: AsyncSession, now: dt.datetime) -> list[tuple[int, AuthorizationStatus]]:
-    settings = get_settings()
-    return await linked_statuses(session=session, on=municipal_today(settings.tz, now=now), settings=settings)
+    city = _registry()
+    return await linked_statuses(session=session, on=municipal_today(city.tz, now=now), city=city)
 
 
 @audience("drivers", label=N_("All linked drivers"))
@@ -48,7 +53,7 @@ async def expiring_drivers(*, session: AsyncSession, now: dt.datetime, params: A
 
     Without a number of days, the "expiring soon" threshold (``BALCAO_DRIVER_EXPIRING_SOON_DAYS``) is used.
     """
-    days = params.days if params.days is not None else get_settings().driver_expiring_soon_days
+    days = params.days if params.days is not None else _registry().readings.driver_expiring_soon_days
     return [
         person_id
         for person_id, status in await _statuses(session, now)

@@ -49,10 +49,10 @@ from sqlalchemy.sql.selectable import FromClause
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_, Translator
-from core.settings import Settings
+from core.municipality import Cities, Municipality
 from models.columns import UTCDateTime
 from models.days_left import days_words
-from models.drivers.registry import linked_driver
+from models.drivers.registry import linked_driver, registry_city
 from models.drivers.status import (
     ARTICLES,
     BARRED_AFTER_FAILED_INSPECTION,
@@ -71,7 +71,6 @@ from models.drivers.status import (
 from models.drivers.tables import Authorization, Driver, Inspection, InspectionResult, ReminderScanMark, Vehicle
 from models.outbox import OutboxMessage, OutboxStatus
 from models.people import Person
-from models.rulebooks.catalogue import L1533 as L1533_RULEBOOK
 from models.when import municipal_today
 from notifications.rendering import Rendered, renderer
 from notifications.scans import scan
@@ -153,19 +152,19 @@ def milestone_targets(milestones: Sequence[int], start_day: dt.date, today: dt.d
     return targets
 
 
-def anchors_for(due: dt.date, settings: Settings) -> list[dt.date]:
+def anchors_for(due: dt.date, city: Municipality) -> list[dt.date]:
     """The approved-inspection dates whose 12 months end on ``due`` (two on 1 March after a 29 February)."""
     return [
         anchor
         for offset in range(364, 368)
-        if annual_inspection_due(anchor := due - dt.timedelta(days=offset), settings) == due
+        if annual_inspection_due(anchor := due - dt.timedelta(days=offset), city) == due
     ]
 
 
 @dataclass(frozen=True, slots=True)
 class _Context:
     session: AsyncSession
-    settings: Settings
+    city: Municipality
     now: dt.datetime
     today: dt.date
     start_day: dt.date
@@ -268,7 +267,7 @@ async def _renewals(context: _Context) -> int:
             "number": _A.c.number,
             "valid_until": _iso("valid_until_text"),
             "renew_by": _iso("renew_by_text"),
-            "office": _text(context.settings.driver_office),
+            "office": _text(context.city.driver_office),
         },
         from_clause=_linked(),
         where=[_A.c.valid_until == bindparam("valid_until", type_=Date), *_in_force(context.today)],
@@ -281,7 +280,7 @@ async def _renewals(context: _Context) -> int:
             prefix=f"{RENEWAL}:{valid_until.isoformat()}:{days}:",
             valid_until=valid_until,
             valid_until_text=valid_until.isoformat(),
-            renew_by_text=last_office_day(valid_until, context.settings).isoformat(),
+            renew_by_text=last_office_day(valid_until, context.city).isoformat(),
         )
     return added
 
@@ -290,9 +289,9 @@ async def _inspections(context: _Context) -> int:
     """``driver.inspection``: 30, 7 and 1 days before the annual inspection is due (Art. 16)."""
     approved = _I.c.result == literal(InspectionResult.APPROVED, _I.c.result.type)
     payload = {"plate": _V.c.plate, "due": _iso("due_text"), "inspect_by": _iso("inspect_by_text"),
-               "office": _text(context.settings.driver_office)}
+               "office": _text(context.city.driver_office)}
     due_param = bindparam("due", type_=Date)
-    if context.settings.driver_inspection_start == "validity":
+    if context.city.readings.driver_inspection_start == "validity":
         window_start = bindparam("window_start", type_=Date)
         approved_ever = exists().where(_I.c.vehicle_id == _A.c.vehicle_id, approved)
         done = exists().where(
@@ -318,13 +317,13 @@ async def _inspections(context: _Context) -> int:
     for days, due in milestone_targets(INSPECTION_DAYS, context.start_day, context.today):
         params: dict[str, object] = {
             "prefix": f"{INSPECTION}:{due.isoformat()}:{days}:", "due": due, "due_text": due.isoformat(),
-            "inspect_by_text": last_office_day(due, context.settings).isoformat(),  # as /situacao says it
+            "inspect_by_text": last_office_day(due, context.city).isoformat(),  # as /situacao says it
         }
-        if context.settings.driver_inspection_start == "validity":
-            window = dt.timedelta(days=context.settings.driver_expiring_soon_days)
+        if context.city.readings.driver_inspection_start == "validity":
+            window = dt.timedelta(days=context.city.readings.driver_expiring_soon_days)
             added += await _run(context, statement, window_start=due - window, **params)
             continue
-        for anchor in anchors_for(due, context.settings):
+        for anchor in anchors_for(due, context.city):
             added += await _run(context, statement, anchor=anchor, **params)
     return added
 
@@ -342,7 +341,7 @@ def _obligation_starts(context: _Context, rule_id: str) -> tuple[Starts, Starts]
     overdue: Starts = []
     day = context.start_day - dt.timedelta(days=30)
     while day <= context.today:
-        deadline = legal_deadline(rule_id, day, context.settings)
+        deadline = legal_deadline(rule_id, day, context.city)
         if day <= context.today <= deadline:
             in_window.append((day, deadline))
         elif context.start_day <= deadline + dt.timedelta(days=1) <= context.today:
@@ -360,7 +359,7 @@ async def _obligations(context: _Context) -> int:
         "stage": _iso("stage"),
         "deadline": _iso("deadline"),
         "plate": _V.c.plate,
-        "office": _text(context.settings.driver_office),
+        "office": _text(context.city.driver_office),
     }
     statements = {
         "present_vehicle": _prepare(  # Art. 9: the current vehicle was never inspected
@@ -406,7 +405,7 @@ async def _vehicle_age(context: _Context) -> int:
     if not context.start_day <= new_year <= context.today:
         return 0
     last_day = dt.date(context.today.year, 12, 31)
-    model_year = context.today.year - (vehicle_last_day(2000, context.settings).year - 2000)
+    model_year = context.today.year - (vehicle_last_day(2000, context.city).year - 2000)
     statement = _prepare(
         context,
         kind=VEHICLE_AGE,
@@ -452,23 +451,23 @@ async def _covered_from(session: AsyncSession, today: dt.date) -> dt.date:
 
 
 @scan(SCAN_NAME)
-async def driver_reminders(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
+async def driver_reminders(*, session: AsyncSession, now: dt.datetime, cities: Cities) -> int:
     """Enqueue every driver reminder due from the last completed scan day to today (the caller commits).
 
     Args:
         session: database session; the reminders and the scan mark are committed together by the caller.
-        now: the current moment (aware); its civil date in ``settings.tz`` is "today".
-        settings: the deployment's settings (time zone, legal readings, office).
+        now: the current moment (aware); its civil date in the registry municipality's time zone is "today".
+        cities: the municipalities served; the one where Lei 1.533/2020 is in force gives the time zone, the legal
+            readings and the office.
 
     Returns:
         How many messages were enqueued.
     """
-    registry = settings.municipalities.with_rulebook(L1533_RULEBOOK)
     # Drivers are registrations under Lei 1.533/2020, Sapezal's law: its calendar and office (CF Art. 30 I).
-    settings = settings.for_municipality(registry.slug if registry is not None else None)
-    today = municipal_today(settings.tz, now=now)
-    morning = dt.datetime.combine(today, REMINDER_TIME, tzinfo=settings.tz)
-    context = _Context(session, settings, now, today, await _covered_from(session, today), max(now, morning))
+    city = registry_city(cities)
+    today = municipal_today(city.tz, now=now)
+    morning = dt.datetime.combine(today, REMINDER_TIME, tzinfo=city.tz)
+    context = _Context(session, city, now, today, await _covered_from(session, today), max(now, morning))
     added = 0
     for step in (_renewals, _inspections, _obligations, _vehicle_age, _suspension_ends):
         added += await step(context)

@@ -37,7 +37,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.db import SessionFactory
-from core.settings import Settings
+from core.municipality import Cities, Timestamping
 from models.tlog.heads import HeadFormatError, TreeHead, signature_is_valid, signing_key
 from models.tlog.proofs import current_head, run
 from models.tlog.signing import (
@@ -122,9 +122,13 @@ def _publish(connection: Connection, day: dt.date, head: TreeHead, token: bytes 
 
 
 @scan("log-head")
-async def publish_log_head(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
-    """Write out today's signed tree head (once a day); returns 1 when this run wrote it."""
-    day = now.astimezone(settings.tz).date()
+async def publish_log_head(*, session: AsyncSession, now: dt.datetime, cities: Cities,
+                           timestamping: Timestamping) -> int:
+    """Write out today's signed tree head (once a day); returns 1 when this run wrote it.
+
+    The log is the deployment's, one for every municipality: its day is the default municipality's civil day.
+    """
+    day = now.astimezone(cities.default.tz).date()
     head = await run(session, current_head)
     published = await run(session, lambda connection: connection.execute(
         PublishedHead.__table__.select().where(PublishedHead.__table__.c.day == day)).first())  # type: ignore[attr-defined]
@@ -138,8 +142,8 @@ async def publish_log_head(*, session: AsyncSession, now: dt.datetime, settings:
     token = await run(session, lambda connection: connection.execute(
         select(kept.tsa_token).where(kept.size == head.tree_size)).scalar())
     await session.commit()  # hold no transaction while the TSA answers
-    if token is None and settings.tsa_url:
-        token = await fetch_timestamp(settings.tsa_url, head.signed_bytes())
+    if token is None and timestamping.tsa_url:
+        token = await fetch_timestamp(timestamping.tsa_url, head.signed_bytes())
     return await run(session, _publish, day, head, None if token is None else bytes(token), now)
 
 
@@ -152,7 +156,7 @@ class HeadRun:
     witnessed: bool  # the witness took the newest head from this run
 
 
-async def sign_log_heads(*, sessions: SessionFactory, settings: Settings) -> HeadRun:
+async def sign_log_heads(*, sessions: SessionFactory, timestamping: Timestamping) -> HeadRun:
     """One run of the head job: sign what waits, timestamp the newest head, post it to the witness."""
     async with sessions() as session:
         signed = await run(session, sign_pending_head)
@@ -162,17 +166,17 @@ async def sign_log_heads(*, sessions: SessionFactory, settings: Settings) -> Hea
         if newest is None or newest.signature is None:
             return HeadRun(signed=signed, stamped=False, witnessed=False)
         stamped = False
-        if settings.tsa_url and newest.tsa_token is None:
-            token = await fetch_timestamp(settings.tsa_url, newest.signed_bytes())  # None: asked again next run
+        if timestamping.tsa_url and newest.tsa_token is None:
+            token = await fetch_timestamp(timestamping.tsa_url, newest.signed_bytes())  # None: asked again next run
             if token is not None:
                 stamped = await run(session, store_token, newest.tree_size, token)
                 await session.commit()
                 newest = dataclasses.replace(newest, tsa_token=token)
         witnessed = False
-        claimed = bool(settings.log_witness_url) and await run(session, claim_for_witness, newest.tree_size)
+        claimed = bool(timestamping.witness_url) and await run(session, claim_for_witness, newest.tree_size)
         await session.commit()
-        if claimed and settings.log_witness_url:
-            witnessed = await post_to_witness(settings.log_witness_url, newest)
+        if claimed and timestamping.witness_url:
+            witnessed = await post_to_witness(timestamping.witness_url, newest)
             if not witnessed:
                 await run(session, release_for_witness, newest.tree_size)
                 await session.commit()

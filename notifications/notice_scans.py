@@ -9,6 +9,7 @@ that was down catches up (see ``notifications.scans``).
 from __future__ import annotations
 
 import datetime as dt
+from zoneinfo import ZoneInfo
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -25,13 +26,13 @@ QUIET_BEFORE = dt.time(8, 0)
 QUIET_AFTER = dt.time(20, 0)
 
 
-def polite_moment(now: dt.datetime, settings: Settings) -> dt.datetime:
+def polite_moment(now: dt.datetime, tz: ZoneInfo) -> dt.datetime:
     """``now``, or 08:00 civil time when ``now`` falls in the night (20:00–08:00): reminders wait for morning."""
-    local = now.astimezone(settings.tz)
+    local = now.astimezone(tz)
     if QUIET_BEFORE <= local.time() < QUIET_AFTER:
         return now
     day = local.date() if local.time() < QUIET_BEFORE else local.date() + dt.timedelta(days=1)
-    return dt.datetime.combine(day, QUIET_BEFORE, tzinfo=settings.tz).astimezone(dt.UTC)
+    return dt.datetime.combine(day, QUIET_BEFORE, tzinfo=tz).astimezone(dt.UTC)
 
 
 @scan("notice-ciencia")
@@ -45,7 +46,7 @@ async def notice_ciencia(*, session: AsyncSession, now: dt.datetime, settings: S
 async def notice_reminders(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
     """Remind the offender ``BALCAO_NOTICE_REMINDER_DAYS`` days before each open window closes."""
     count = 0
-    when = polite_moment(now, settings)
+    when = polite_moment(now, settings.tz)
     for reminder in await due_reminders(session=session, settings=settings, now=now):
         notice = reminder.notice
         assert notice.id is not None and notice.person_id is not None
@@ -71,7 +72,7 @@ async def notice_limit_warnings(*, session: AsyncSession, now: dt.datetime, sett
                 dedupe_key=f"notice:{notice.id}:limit:{warning.window.final_date.isoformat()}:{person_id}",
                 payload={"notice_id": notice.id, "number": notice.number,
                          "final_date": warning.window.final_date.isoformat()},
-                not_before=polite_moment(now, settings)))
+                not_before=polite_moment(now, settings.tz)))
     return count
 
 
@@ -94,5 +95,5 @@ async def notice_decision_warnings(*, session: AsyncSession, now: dt.datetime, s
                 payload={"number": warning.notice.number, "filing_id": warning.filing.id,
                          "filing_kind": warning.filing.kind.value,
                          "rule": warning.window.rule.id, "final_date": warning.window.final_date.isoformat()},
-                not_before=polite_moment(now, settings)))
+                not_before=polite_moment(now, settings.tz)))
     return count

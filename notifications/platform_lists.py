@@ -14,12 +14,12 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import Translator
-from core.settings import Settings
+from core.municipality import Cities
 from models.drivers.periods import office_calendar
 from models.drivers.platforms import ARTICLE, list_statuses
+from models.drivers.registry import registry_city
 from models.outbox import enqueue
 from models.people import Person, Role, StaffMember
-from models.rulebooks.catalogue import L1533
 from models.when import municipal_today
 from notifications.notice_scans import polite_moment
 from notifications.rendering import Rendered, renderer
@@ -39,10 +39,11 @@ async def _platform_staff(session: AsyncSession) -> list[int]:
 
 
 @scan("platform-lists")
-async def platform_lists(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
+async def platform_lists(*, session: AsyncSession, now: dt.datetime, cities: Cities) -> int:
     """Warn clerks and admins of each platform whose Art. 5 IX list is overdue."""
-    today = municipal_today(settings.tz, now=now)
-    calendar = office_calendar(settings.for_rulebook(L1533))  # Lei 1.533/2020 is Sapezal's: its office calendar
+    city = registry_city(cities)  # Lei 1.533/2020 is Sapezal's: its office calendar
+    today = municipal_today(city.tz, now=now)
+    calendar = office_calendar(city)
     late = [s for s in await list_statuses(session=session, today=today, calendar=calendar) if s.late]
     if not late:
         return 0
@@ -55,7 +56,7 @@ async def platform_lists(*, session: AsyncSession, now: dt.datetime, settings: S
                 dedupe_key=f"platform:{status.platform.id}:list:{status.due_on.isoformat()}:{person_id}",
                 payload={"platform": status.platform.name, "due_on": status.due_on.isoformat(),
                          "last": status.last_received_on.isoformat() if status.last_received_on else None},
-                not_before=polite_moment(now, settings)))
+                not_before=polite_moment(now, city.tz)))
     return count
 
 

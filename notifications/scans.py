@@ -5,21 +5,30 @@ key, running a scan twice is harmless and a process that was down catches up whe
 An area registers its scans::
 
     @scan("driver-reminders")
-    async def driver_reminders(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
+    async def driver_reminders(*, session: AsyncSession, now: dt.datetime, cities: Cities) -> int:
         ...  # returns how many messages it enqueued
+
+A scan is given the municipalities (``cities``); one that timestamps also names ``timestamping`` (the deployment's
+RFC 3161 authority, no city's). ``settings`` is given only to a scan that still names it (the notice scans, until
+they take ``cities`` too).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import Cities, Timestamping, cities_of
 from core.settings import Settings
 
 ScanFunction = Callable[..., Awaitable[int]]
+
+OPTIONAL_INPUTS = ("cities", "timestamping", "settings")
+"""What a scan may name besides ``session`` and ``now``; it is given exactly those it names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,12 +38,17 @@ class Scan:
     name: str
     run: ScanFunction
 
+    @property
+    def inputs(self) -> frozenset[str]:
+        """The optional inputs (:data:`OPTIONAL_INPUTS`) the scan names."""
+        return frozenset(inspect.signature(self.run).parameters) & frozenset(OPTIONAL_INPUTS)
+
 
 SCANS: dict[str, Scan] = {}
 
 
 def scan(name: str) -> Callable[[ScanFunction], ScanFunction]:
-    """Register a scan: ``async def f(*, session, now, settings) -> int`` (messages enqueued)."""
+    """Register a scan: ``async def f(*, session, now, cities) -> int`` (messages enqueued)."""
 
     def decorate(function: ScanFunction) -> ScanFunction:
         if name in SCANS:
@@ -45,8 +59,24 @@ def scan(name: str) -> Callable[[ScanFunction], ScanFunction]:
     return decorate
 
 
-async def run_scan(name: str, *, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
+@dataclass(frozen=True, slots=True)
+class ScanInputs:
+    """What the scans are given besides the session and the moment (built once by the notification engine)."""
+
+    cities: Cities
+    timestamping: Timestamping
+    settings: Settings | None = None
+
+    @classmethod
+    def of(cls, settings: Settings) -> ScanInputs:
+        """The inputs of a deployment's scans: its municipalities and timestamping, built once."""
+        return cls(cities=cities_of(settings), timestamping=Timestamping.of(settings), settings=settings)
+
+
+async def run_scan(name: str, *, session: AsyncSession, now: dt.datetime, inputs: ScanInputs) -> int:
     """Run one registered scan and commit what it enqueued."""
-    count = await SCANS[name].run(session=session, now=now, settings=settings)
+    registered = SCANS[name]
+    given = {key: getattr(inputs, key) for key in registered.inputs}
+    count = await registered.run(session=session, now=now, **given)
     await session.commit()
     return count

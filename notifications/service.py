@@ -21,13 +21,14 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from core import metrics
 from core.db import SessionFactory
+from core.municipality import Timestamping
 from core.settings import Settings
 from models.columns import utcnow
 from notifications.dispatcher import Dispatcher, DispatchStopped, sending_bot, settle_memory
 from notifications.log_heads import sign_log_heads
 from notifications.outbox_claims import BotScope
 from notifications.plugins import load_all
-from notifications.scans import SCANS, run_scan
+from notifications.scans import SCANS, ScanInputs, run_scan
 
 logger = logging.getLogger("balcao.notifications")
 
@@ -73,12 +74,13 @@ async def run_scans(
     """
     load_all()
     now = now or utcnow()
+    inputs = ScanInputs.of(settings)
     outcomes = []
     for name in SCANS:
         try:
             with metrics.SCAN_SECONDS.labels(scan=name).time():
                 async with sessions() as session:
-                    count = await run_scan(name, session=session, now=now, settings=settings)
+                    count = await run_scan(name, session=session, now=now, inputs=inputs)
         except Exception as exc:  # one scan's bug must not stop the others
             logger.exception("scan %s failed", name)
             metrics.SCANS.labels(scan=name, outcome="error").inc()
@@ -155,7 +157,7 @@ async def _head_loop(*, sessions: SessionFactory, settings: Settings, heads_due:
     while await _wait_for(heads_due, stop):
         try:
             with metrics.SCAN_SECONDS.labels(scan="log-heads").time():
-                await sign_log_heads(sessions=sessions, settings=settings)
+                await sign_log_heads(sessions=sessions, timestamping=Timestamping.of(settings))
         except Exception:  # a database hiccup: the entries wait, and the next run signs them
             logger.exception("the log's head job failed; the next run signs what waits")
             metrics.SCANS.labels(scan="log-heads", outcome="error").inc()

@@ -17,6 +17,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 import models  # noqa: F401  (registers every table)
 from core.db import SessionFactory, create_engine, session_factory
+from core.municipality import Cities, Municipality, cities_of
 from core.settings import Settings, get_settings, load_settings
 from models.tlog.heads import use_signing_key
 from models.tlog.signing import use_head_interval
@@ -153,6 +154,24 @@ def settings(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Se
         if name.startswith("BALCAO_"):
             monkeypatch.delenv(name)
     return load_settings(database_url=db_url, municipalities_file=write_municipalities(tmp_path))
+
+
+@pytest.fixture
+def cities(settings: Settings) -> Cities:
+    """The test deployment's municipalities as domain functions receive them (built once, as the root does)."""
+    return cities_of(settings)
+
+
+@pytest.fixture
+def city(cities: Cities) -> Municipality:
+    """The default municipality of the test deployment (Sapezal, Lei 1.533/2020)."""
+    return cities.default
+
+
+@pytest.fixture
+def nx_city(cities: Cities) -> Municipality:
+    """Nova Xavantina, where the Código de Posturas (Lei 1.101/2004) is in force."""
+    return cities["nova-xavantina"]
 
 
 @pytest.fixture

@@ -20,11 +20,13 @@ from bot.cli.output import cli_translator
 from core import migrate
 from core.db import database
 from core.i18n import Translator
+from core.municipality import cities_of
 from core.settings import Settings, get_settings
 from models.columns import utcnow
 from models.drivers.identifiers import InvalidIdentifier
 from models.drivers.importing import import_drivers
 from models.drivers.linking import DriverNotFound, IssuedCode, create_link_code
+from models.drivers.registry import registry_city
 from models.municipalities import sync_municipalities
 from models.when import municipal_today
 
@@ -82,7 +84,7 @@ async def _import_drivers(args: argparse.Namespace) -> int:
             session=session,
             text=text,
             actor="cli",
-            settings=settings,
+            cities=cities_of(settings),
             today=municipal_today(settings.tz, now=utcnow()),
             dry_run=args.dry_run,
         )
@@ -129,7 +131,7 @@ async def _link_code(args: argparse.Namespace) -> int:
         await sync_municipalities(session=session, served=settings.municipalities)
         try:
             issued: IssuedCode = await create_link_code(
-                session=session, cpf=args.cpf, actor="cli", now=utcnow(), settings=settings
+                session=session, cpf=args.cpf, actor="cli", now=utcnow(), city=registry_city(cities_of(settings))
             )
         except InvalidIdentifier as exc:
             raise CommandError(exc.render(tr)) from None

@@ -31,9 +31,10 @@ from pathlib import Path
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import translator
+from core.municipality import cities_of
 from core.settings import Settings
 from models.drivers.importing import import_drivers
-from models.drivers.registry import Sanction, apply_sanction, authorization_by_number, record_inspection
+from models.drivers.registry import Sanction, apply_sanction, authorization_by_number, record_inspection, registry_city
 from models.drivers.registry_csv import COLUMNS, parse_date
 from models.drivers.tables import Authorization, InspectionResult
 
@@ -76,7 +77,8 @@ async def seed_drivers(*, session: AsyncSession, settings: Settings, today: dt.d
     Raises:
         RuntimeError: the demo file does not import (a bug in the demo data).
     """
-    report = await import_drivers(session=session, text=demo_csv(today), actor="demo", settings=settings, today=today)
+    report = await import_drivers(session=session, text=demo_csv(today), actor="demo", cities=cities_of(settings),
+                                  today=today)
     if report.errors:
         raise RuntimeError(f"demo drivers do not import: {report.errors}")
 
@@ -108,7 +110,7 @@ async def seed_drivers(*, session: AsyncSession, settings: Settings, today: dt.d
         }[sanction]
         if already != since:
             await apply_sanction(session=session, authorization=target, sanction=sanction, since=since, actor="demo",
-                                 settings=settings, suspension_rule="l1533-26-1-suspensao")
+                                 city=registry_city(cities_of(settings)), suspension_rule="l1533-26-1-suspensao")
     await session.commit()
     tr = translator(settings.cli_locale, settings.timezone)  # the language of the CLI that started the demo
     return [

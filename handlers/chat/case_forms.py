@@ -11,6 +11,7 @@ from typing import Any
 
 from telegram import InputFile, Update
 
+from core.municipality import Timestamping
 from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.engine import Forged, Turn
 from handlers.chat.replies import esc, keyboard, menu_row, respond
@@ -68,7 +69,7 @@ async def within_daily_limit(update: Update, context: BalcaoContext) -> bool:
     async with context.sessions() as session:
         try:
             await check_daily_limit(session=session, person_id=context.person.id, now=utcnow(),
-                                    settings=context.settings)
+                                    city=context.city)
         except InvalidInput as refused:
             await respond(update, context, refused.render(context.tr), markup=keyboard([menu_row(context)]))
             return False
@@ -99,7 +100,8 @@ async def confirm_filing(update: Update, context: BalcaoContext, filed: FiledCas
     )
     await respond(update, context, text)
     # Headed by the Prefeitura the case belongs to (CF Art. 30 I), not the one the person chose.
-    pdf = await signed_receipt(filed, tr=tr, settings=context.deployment_settings)
+    pdf = await signed_receipt(filed, tr=tr, cities=context.cities,
+                               timestamping=Timestamping.of(context.deployment_settings))
     chat = update.effective_chat
     assert chat is not None
     await context.bot.send_document(

@@ -100,7 +100,7 @@ async def _file(context: BalcaoContext, *, case_id: int, text: str, files: list[
     try:
         async with context.sessions() as session:
             return await answer_complement(session=session, person_id=context.person.id, case_id=case_id,
-                                           text=text, attachment_ids=files, now=utcnow(), settings=context.settings)
+                                           text=text, attachment_ids=files, now=utcnow(), cities=context.cities)
     except CaseNotFound:
         raise InvalidInput(NOT_YOURS) from None
 

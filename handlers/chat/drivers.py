@@ -68,7 +68,7 @@ async def _situation(context: BalcaoContext) -> DriverSituation | None:
     today = municipal_today(context.settings.tz, now=utcnow())
     async with context.sessions() as session:
         return await situation_for_person(
-            session=session, person_id=context.person.id, on=today, settings=context.settings
+            session=session, person_id=context.person.id, on=today, city=context.city
         )
 
 

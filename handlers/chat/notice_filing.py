@@ -70,7 +70,7 @@ def _ask_text(turn: Turn) -> Question:
 
 def _ask_files(turn: Turn) -> Question:
     tr = turn.tr
-    limits = CaseLimits.from_settings(turn.settings)
+    limits = CaseLimits.of(turn.city.readings)
     text = tr._("Now send photos or PDF documents, if you have any, then press Done.") + "\n" + tr.ngettext(
         "JPEG, PNG or PDF, up to {mb} MB each, at most {n} file.",
         "JPEG, PNG or PDF, up to {mb} MB each, at most {n} files.", limits.max_attachments).format(

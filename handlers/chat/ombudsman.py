@@ -48,7 +48,7 @@ def _ask_type(turn: Turn) -> Question:
 
 def _ask_files(turn: Turn) -> Question:
     tr = turn.tr
-    limits = CaseLimits.from_settings(turn.settings)
+    limits = CaseLimits.of(turn.city.readings)
     text = tr._("If you want, send photos or documents (JPEG, PNG or PDF, up to {mb} MB each).").format(
         mb=limits.max_attachment_bytes // (1024 * 1024)
     ) + recordings_line(turn.context)
@@ -123,7 +123,7 @@ async def submit(turn: Turn) -> Filed:
     )
     async with context.sessions() as session:
         filed = await file_ombudsman_case(session=session, person_id=context.person.id, form=form, now=utcnow(),
-                                          settings=context.settings)
+                                          city=context.city)
     return Filed(filed.protocol, lambda: confirm_filing(turn.update, context, filed))
 
 

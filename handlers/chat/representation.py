@@ -195,7 +195,7 @@ def _location(lat: float, lon: float, turn: Turn) -> Answer:
 
 def _ask_evidence(turn: Turn) -> Question:
     tr, data = turn.tr, turn.data
-    limits = CaseLimits.from_settings(turn.settings)
+    limits = CaseLimits.of(turn.city.readings)
     files = len(data.get("files", []))
     text = tr._("Send photos or documents that show it, or type where the evidence can be found "
                 "(for example: a neighbour filmed it).") + "\n" + tr.ngettext(
@@ -336,10 +336,10 @@ async def submit(turn: Turn) -> Filed:
     async with context.sessions() as session:
         if isinstance(form, RideHailingForm):
             filed = await file_ride_hailing_report(session=session, person_id=context.person.id, form=form,
-                                                   now=utcnow(), settings=context.settings)
+                                                   now=utcnow(), cities=context.cities)
         else:
             filed = await file_representation(session=session, person_id=context.person.id, form=form,
-                                              now=utcnow(), settings=context.settings)
+                                              now=utcnow(), cities=context.cities)
     return Filed(filed.protocol, lambda: confirm_filing(turn.update, context, filed))
 
 

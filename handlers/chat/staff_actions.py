@@ -127,26 +127,26 @@ async def submit(turn: Turn) -> Filed:
     """The domain call of the action (each checks the role again); the answer, then the queue page it came from."""
     tr, context, data = turn.tr, turn.context, turn.data
     action, case_id, text = data["action"], int(data["case_id"]), data.get("text")
-    who, now, settings = context.person.telegram_user_id, utcnow(), context.settings
+    who, now, cities = context.person.telegram_user_id, utcnow(), context.cities
     decision: Decision | None = None
     async with context.sessions() as session:
         case = await session.get(Case, case_id)
         protocol = case.protocol if case is not None else str(case_id)
         if action == "ask":
             due = await request_complement(session=session, telegram_user_id=who, case_id=case_id,
-                                           question=text or "", now=now, settings=settings)
+                                           question=text or "", now=now, cities=cities)
             done = tr._("Sent to the author. They have until {date} to answer.").format(date=tr.date(due))
         elif action == "answer":
             await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=text or "", now=now,
-                              settings=settings)
+                              cities=cities)
             done = tr._("Answer sent to the author. The case is closed.")
         elif action == "extend":
             due = await extend(session=session, telegram_user_id=who, case_id=case_id, reason=text or "", now=now,
-                               settings=settings)
+                               cities=cities)
             done = tr._("Deadline extended to {date}. The author was told why.").format(date=tr.date(due))
         elif action == "archive":
             await archive_case(session=session, telegram_user_id=who, case_id=case_id, reason=text or "", now=now,
-                               settings=settings)
+                               cities=cities)
             done = tr._("Archived. The author was told the reason.")
         else:  # CP Art. 32
             decision = await decide(session=session, telegram_user_id=who, case_id=case_id, outcome=Outcome(action),

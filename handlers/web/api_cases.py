@@ -36,7 +36,7 @@ from core.i18n import translator
 from handlers import log_context
 from handlers.web.citizen_files import citizen_file
 from handlers.web.json_api import error, error_exception, json_object
-from handlers.web.keys import sessions_of, settings_of
+from handlers.web.keys import cities_of_request, sessions_of, settings_of
 from handlers.web.staff_auth import IDENTITY_PROVEN, STAFF_ID, staff_endpoint
 from models.cases.handling import (
     answer_case,
@@ -237,7 +237,7 @@ async def complement(request: web.Request) -> web.Response:
         async with sessions_of(request)() as session:
             due = await request_complement(session=session, telegram_user_id=staff, case_id=case_id,
                                            question=_text(body, "question"), now=utcnow(),
-                                           settings=settings_of(request))
+                                           cities=cities_of_request(request))
         return {"complement_due_on": due.isoformat()}
 
     return await _act(request, run)
@@ -275,7 +275,7 @@ async def answer(request: web.Request) -> web.Response:
     async def run(request: web.Request, staff: int, case_id: int) -> dict[str, Any]:
         async with sessions_of(request)() as session:
             await answer_case(session=session, telegram_user_id=staff, case_id=case_id, text=_text(body, "text"),
-                              settings=settings_of(request),
+                              cities=cities_of_request(request),
                               now=utcnow())
         return {}
 
@@ -291,7 +291,7 @@ async def extend_deadline(request: web.Request) -> web.Response:
     async def run(request: web.Request, staff: int, case_id: int) -> dict[str, Any]:
         async with sessions_of(request)() as session:
             due = await extend(session=session, telegram_user_id=staff, case_id=case_id,
-                               reason=_text(body, "reason"), now=utcnow(), settings=settings_of(request))
+                               reason=_text(body, "reason"), now=utcnow(), cities=cities_of_request(request))
         return {"due_on": due.isoformat()}
 
     return await _act(request, run)
@@ -306,7 +306,7 @@ async def archive(request: web.Request) -> web.Response:
     async def run(request: web.Request, staff: int, case_id: int) -> dict[str, Any]:
         async with sessions_of(request)() as session:
             await archive_ombudsman(session=session, telegram_user_id=staff, case_id=case_id,
-                                    reason=_text(body, "reason"), now=utcnow(), settings=settings_of(request))
+                                    reason=_text(body, "reason"), now=utcnow(), cities=cities_of_request(request))
         return {}
 
     return await _act(request, run)

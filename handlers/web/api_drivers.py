@@ -25,7 +25,7 @@ from aiohttp import web
 
 from core.i18n import translator
 from handlers.web.json_api import error, error_exception, json_object
-from handlers.web.keys import sessions_of, settings_of
+from handlers.web.keys import cities_of_request, sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.columns import utcnow
 from models.drivers.identifiers import InvalidIdentifier
@@ -38,6 +38,7 @@ from models.drivers.registry import (
     apply_sanction,
     authorization_by_number,
     record_inspection,
+    registry_city,
     situation_of,
 )
 from models.drivers.registry_csv import RowProblem, parse_date
@@ -113,13 +114,12 @@ def _date_field(request: web.Request, body: dict[str, Any], name: str, *, requir
 
 
 async def _situation_response(request: web.Request, number: str, status: int = 200) -> web.Response:
-    settings = settings_of(request)
+    city = registry_city(cities_of_request(request))
     async with sessions_of(request)() as session:
         authorization = await authorization_by_number(session=session, number=number)
         driver = await session.get(Driver, authorization.driver_id) if authorization else None
         situation = (
-            await situation_of(session=session, driver=driver, on=municipal_today(settings.tz, now=utcnow()),
-                               settings=settings)
+            await situation_of(session=session, driver=driver, on=municipal_today(city.tz, now=utcnow()), city=city)
             if driver is not None
             else None
         )
@@ -159,7 +159,7 @@ async def import_registry(request: web.Request) -> web.Response:
             session=session,
             text=text,
             actor=f"staff:{request[STAFF_ID]}",
-            settings=settings,
+            cities=cities_of_request(request),
             today=municipal_today(settings.tz, now=utcnow()),
             dry_run=request.query.get("dry_run") in ("1", "true", "yes"),
         )
@@ -197,7 +197,7 @@ async def new_link_code(request: web.Request) -> web.Response:
                 cpf=str(body.get("cpf", "")),
                 actor=f"staff:{request[STAFF_ID]}",
                 now=utcnow(),
-                settings=settings_of(request),
+                city=registry_city(cities_of_request(request)),
             )
     except InvalidIdentifier as exc:
         return error(422, "invalid_cpf", exc.render(ENGLISH))
@@ -287,7 +287,7 @@ async def new_sanction(request: web.Request) -> web.Response:
                 until=until,
                 suspension_rule=rule,
                 actor=f"staff:{request[STAFF_ID]}",
-                settings=settings_of(request),
+                city=registry_city(cities_of_request(request)),
             )
         except ValueError as exc:
             return error(422, "bad_dates", str(exc))

@@ -14,13 +14,13 @@ from typing import Any
 from aiohttp import web
 
 from handlers.web.json_api import error, error_exception, json_object
-from handlers.web.keys import sessions_of, settings_of
+from handlers.web.keys import cities_of_request, sessions_of, settings_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.columns import utcnow
 from models.drivers.periods import office_calendar
 from models.drivers.platforms import ARTICLE, ListStatus, PlatformRefused, add_platform, list_statuses, record_list
+from models.drivers.registry import registry_city
 from models.people import Role
-from models.rulebooks.catalogue import L1533
 from models.when import municipal_today, parse_day
 
 routes = web.RouteTableDef()
@@ -48,10 +48,10 @@ def _day(body: dict[str, Any], key: str, today: dt.date) -> dt.date:
 @staff_endpoint(Role.CLERK)
 async def platforms(request: web.Request) -> web.Response:
     """Every platform and its Art. 5 IX list, most late first."""
-    settings = settings_of(request)
+    city = registry_city(cities_of_request(request))  # Lei 1.533/2020 is Sapezal's: its office calendar
     async with sessions_of(request)() as session:
-        found = await list_statuses(session=session, today=municipal_today(settings.tz, now=utcnow()),
-                                    calendar=office_calendar(settings.for_rulebook(L1533)))
+        found = await list_statuses(session=session, today=municipal_today(city.tz, now=utcnow()),
+                                    calendar=office_calendar(city))
     return web.json_response({"platforms": [_status(status) for status in found]})
 
 

@@ -113,7 +113,7 @@ def search_infractions(query: str, *, rulebooks: Sequence[RulebookId], limit: in
 
     Args:
         query: what the citizen typed.
-        rulebooks: the rulebooks in force (``settings.rulebooks``), e.g. ``["nx-posturas"]``.
+        rulebooks: the rulebooks in force (``city.rulebooks``), e.g. ``["nx-posturas"]``.
         limit: how many rows at most.
 
     Returns:

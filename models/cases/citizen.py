@@ -14,7 +14,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
-from core.settings import Settings
+from core.municipality import Cities
 from models.cases.attachments import claim_attachments
 from models.cases.fields import clean_text
 from models.cases.handling import CaseActionRefused, case_view_for
@@ -142,7 +142,7 @@ async def answer_complement(
     text: str,
     attachment_ids: list[int],
     now: dt.datetime,
-    settings: Settings,
+    cities: Cities,
 ) -> dt.date:
     """The author completes the case as asked, within the 20 days (D9492 Art. 18).
 
@@ -160,7 +160,8 @@ async def answer_complement(
     case = await _own_case(session=session, person_id=person_id, case_id=case_id)
     if case.status is not CaseStatus.AWAITING_COMPLEMENT or case.complement_due_on is None:
         raise CaseActionRefused(N_("This case is not waiting for more information from you."))
-    if civil_date(now, settings) > case.complement_due_on:
+    city = cities.of(case.municipality)
+    if civil_date(now, city) > case.complement_due_on:
         raise CaseActionRefused(
             N_("The period to complete this case ended on {day}; the case may be archived. You can file a new one."),
             day=case.complement_due_on,
@@ -170,9 +171,8 @@ async def answer_complement(
     case.complement_answer = answer or None
     case.complement_answered_at = now
     case.status = CaseStatus.IN_PROGRESS
-    if case.kind is not CaseKind.OMBUDSMAN or settings.ombudsman_complement_restarts:
-        case.due_on = max(case.due_on, first_due_on(kind=case.kind, received_at=now,
-                                                    settings=settings.for_municipality(case.municipality)))
+    if case.kind is not CaseKind.OMBUDSMAN or city.readings.ombudsman_complement_restarts:
+        case.due_on = max(case.due_on, first_due_on(kind=case.kind, received_at=now, city=city))
     await record_event(
         session=session, case=case, kind=EventKind.COMPLEMENT_ANSWERED, actor=AUTHOR_ACTOR, now=now,
         notify_author=False, details={"files": len(attachment_ids)},

@@ -15,7 +15,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
-from core.settings import Settings
+from core.municipality import Cities, Municipality
 from models.cases.attachments import claim_attachments
 from models.cases.limits import check_daily_limit
 from models.cases.protocol import next_protocol
@@ -235,22 +235,16 @@ def ride_hailing_refs(reason: str, *, registered: bool) -> tuple[str, ...]:
     return tuple(refs)
 
 
-def _where_in_force(settings: Settings, rulebook: str) -> Settings:
-    """The settings of the municipality whose law the case rests on (CF Art. 30 I: the law is that city's)."""
-    owner = settings.municipalities.with_rulebook(rulebook)
-    return settings.for_municipality(owner.slug) if owner is not None else settings
-
-
-def _new_case(kind: CaseKind, *, now: dt.datetime, settings: Settings, **details: Any) -> Case:
+def _new_case(kind: CaseKind, *, now: dt.datetime, city: Municipality, **details: Any) -> Case:
     """A case of ``kind`` received ``now``, routed to its queue and due as the law says (numbered when filed)."""
     return Case(
         protocol="",
-        municipality=settings.municipality_slug,
+        municipality=city.slug,
         kind=kind,
         handling_role=HANDLING_ROLE[kind],
         received_at=now,
         updated_at=now,
-        due_on=first_due_on(kind=kind, received_at=now, settings=settings),
+        due_on=first_due_on(kind=kind, received_at=now, city=city),
         **details,
     )
 
@@ -267,14 +261,14 @@ async def _file(
     author: Author,
     attachment_ids: list[int],
     now: dt.datetime,
-    settings: Settings,
+    city: Municipality,
     origin: Open311Origin | None = None,
 ) -> FiledCase:
     await check_daily_limit(
-        session=session, person_id=person_id, now=now, settings=settings,
+        session=session, person_id=person_id, now=now, city=city,
         open311=(origin.client_id, origin.account_sha256) if origin else None,
     )
-    year = now.astimezone(settings.tz).year
+    year = now.astimezone(city.tz).year
     case.protocol = await next_protocol(session=session, kind=case.kind, year=year)
     session.add(case)
     await session.flush()
@@ -319,7 +313,7 @@ async def file_representation(
     person_id: int | None,
     form: RepresentationForm,
     now: dt.datetime,
-    settings: Settings,
+    cities: Cities,
     origin: Open311Origin | None = None,
 ) -> FiledCase:
     """File a representação under the Código de Posturas (Art. 30–32), from the chat or through Open311.
@@ -331,15 +325,15 @@ async def file_representation(
         NotAdmitted: Art. 31 sole paragraph.
         DailyLimitReached: the person filed too many cases today.
     """
-    settings = _where_in_force(settings, CP)
-    if CP not in settings.rulebooks:
+    city = cities.with_rulebook(CP)  # the municipality whose law the case rests on (CF Art. 30 I)
+    if city is None:
         raise InvalidInput(N_("Representations under the Código de Posturas are not available in this city."))
     check_representation(form, evidence_later=origin is not None)
-    check_within(settings.municipality, form.place.latitude, form.place.longitude)  # CF Art. 30 I; CP Art. 1
+    check_within(city.config, form.place.latitude, form.place.longitude)  # CF Art. 30 I; CP Art. 1
     case = _new_case(
         CaseKind.REPRESENTATION,
         now=now,
-        settings=settings,
+        city=city,
         summary=form.facts,
         infraction_code=form.infraction_code,
         legal_refs=list(representation_refs(form.infraction_code)),
@@ -355,7 +349,7 @@ async def file_representation(
     )
     return await _file(
         session=session, person_id=person_id, case=case, author=form.author,
-        attachment_ids=form.attachment_ids, now=now, settings=settings, origin=origin,
+        attachment_ids=form.attachment_ids, now=now, city=city, origin=origin,
     )
 
 
@@ -365,7 +359,7 @@ async def file_ride_hailing_report(
     person_id: int | None,
     form: RideHailingForm,
     now: dt.datetime,
-    settings: Settings,
+    cities: Cities,
     origin: Open311Origin | None = None,
 ) -> FiledCase:
     """File a report about a ride-hailing driver (L1533 Art. 7, 13, 14); it goes to the inspectors.
@@ -376,18 +370,18 @@ async def file_ride_hailing_report(
         InvalidInput: unknown reason, or the rulebook is not in force.
         DailyLimitReached: the person filed too many cases today.
     """
-    settings = _where_in_force(settings, L1533)
-    if L1533 not in settings.rulebooks:
+    city = cities.with_rulebook(L1533)  # the municipality whose law the case rests on (CF Art. 30 I)
+    if city is None:
         raise InvalidInput(N_("Reports about ride-hailing drivers are not available in this city."))
     reason = RIDE_HAILING_BY_KEY.get(form.reason)
     if reason is None:
         raise InvalidInput(N_("Please choose what the driver did."))
-    check_within(settings.municipality, form.place.latitude, form.place.longitude)  # CF Art. 30 I; L1533 Art. 1
+    check_within(city.config, form.place.latitude, form.place.longitude)  # CF Art. 30 I; L1533 Art. 1
     registered = form.driver_id is not None
     case = _new_case(
         CaseKind.RIDE_HAILING,
         now=now,
-        settings=settings,
+        city=city,
         summary=form.facts,
         infraction_code=reason.infraction_code if registered else UNREGISTERED_CODE,
         legal_refs=list(ride_hailing_refs(form.reason, registered=registered)),
@@ -402,12 +396,12 @@ async def file_ride_hailing_report(
     )
     return await _file(
         session=session, person_id=person_id, case=case, author=form.author,
-        attachment_ids=form.attachment_ids, now=now, settings=settings, origin=origin,
+        attachment_ids=form.attachment_ids, now=now, city=city, origin=origin,
     )
 
 
 async def file_ombudsman_case(
-    *, session: AsyncSession, person_id: int, form: OmbudsmanForm, now: dt.datetime, settings: Settings
+    *, session: AsyncSession, person_id: int, form: OmbudsmanForm, now: dt.datetime, city: Municipality
 ) -> FiledCase:
     """File an ombudsman case (Lei 13.460/2017): the answer is due in 30 days (Art. 16).
 
@@ -417,7 +411,7 @@ async def file_ombudsman_case(
     case = _new_case(
         CaseKind.OMBUDSMAN,
         now=now,
-        settings=settings,
+        city=city,
         ombudsman_type=form.type,
         summary=form.text,
         legal_refs=[f"{OMBUDSMAN_TITLE}, Art. 16"],
@@ -425,5 +419,5 @@ async def file_ombudsman_case(
     )
     return await _file(
         session=session, person_id=person_id, case=case, author=form.author,
-        attachment_ids=form.attachment_ids, now=now, settings=settings,
+        attachment_ids=form.attachment_ids, now=now, city=city,
     )

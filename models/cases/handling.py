@@ -23,7 +23,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
-from core.settings import Settings
+from core.municipality import Cities
 from models.authorities import ombudsman_author
 from models.cases.access import CaseNotReadable, Reading, reading, restricted_to_ombudsman
 from models.cases.fields import clean_text
@@ -418,7 +418,7 @@ def _self_assign(case: Case, actor: StaffActor) -> None:
 
 
 async def request_complement(
-    *, session: AsyncSession, telegram_user_id: int, case_id: int, question: str, now: dt.datetime, settings: Settings
+    *, session: AsyncSession, telegram_user_id: int, case_id: int, question: str, now: dt.datetime, cities: Cities
 ) -> dt.date:
     """Ask the author to complete the case; they have 20 days (D9492 Art. 18). Once per case.
 
@@ -448,7 +448,7 @@ async def request_complement(
     case.status = CaseStatus.AWAITING_COMPLEMENT
     case.complement_question = text
     case.complement_requested_at = now
-    case.complement_due_on = complement_due_on(requested_at=now, settings=settings.for_municipality(case.municipality))
+    case.complement_due_on = complement_due_on(requested_at=now, city=cities.of(case.municipality))
     await record_event(session=session, case=case, kind=EventKind.COMPLEMENT_REQUESTED, actor=actor.tag, now=now,
                        note=text)
     await session.commit()
@@ -535,7 +535,7 @@ def _ombudsman(case: Case) -> None:
 
 
 async def answer_case(
-    *, session: AsyncSession, telegram_user_id: int, case_id: int, text: str, now: dt.datetime, settings: Settings
+    *, session: AsyncSession, telegram_user_id: int, case_id: int, text: str, now: dt.datetime, cities: Cities
 ) -> None:
     """Give an ombudsman case its conclusive answer (L13460 Art. 12); the author gets it in the chat.
 
@@ -553,7 +553,7 @@ async def answer_case(
     member = await session.get(StaffMember, actor.member_id)
     assert member is not None
     author = await ombudsman_author(session=session, member=member,
-                                    municipality=settings.for_municipality(case.municipality).municipality)
+                                    municipality=cities.of(case.municipality).config)
     _self_assign(case, actor)
     case.answer = answer
     case.status = CaseStatus.ANSWERED
@@ -564,7 +564,7 @@ async def answer_case(
 
 
 async def extend(
-    *, session: AsyncSession, telegram_user_id: int, case_id: int, reason: str, now: dt.datetime, settings: Settings
+    *, session: AsyncSession, telegram_user_id: int, case_id: int, reason: str, now: dt.datetime, cities: Cities
 ) -> dt.date:
     """Extend an ombudsman case's deadline once, by 30 days, with a reason (L13460 Art. 16).
 
@@ -585,7 +585,7 @@ async def extend(
         )
     why = clean_text(reason, min_length=10, max_length=1000)
     _self_assign(case, actor)
-    case.due_on = extended_due_on(due_on=case.due_on, settings=settings.for_municipality(case.municipality))
+    case.due_on = extended_due_on(due_on=case.due_on, city=cities.of(case.municipality))
     case.extended_at = now
     case.extension_reason = why
     await record_event(session=session, case=case, kind=EventKind.EXTENDED, actor=actor.tag, now=now, note=why,
@@ -595,7 +595,7 @@ async def extend(
 
 
 async def archive_ombudsman(
-    *, session: AsyncSession, telegram_user_id: int, case_id: int, reason: str, now: dt.datetime, settings: Settings
+    *, session: AsyncSession, telegram_user_id: int, case_id: int, reason: str, now: dt.datetime, cities: Cities
 ) -> None:
     """Archive an ombudsman case without an answer, with a reason the author is told — only on a ground the law lists.
 
@@ -612,7 +612,7 @@ async def archive_ombudsman(
     case = await get_case(session=session, case_id=case_id)
     actor = await _acting(session=session, telegram_user_id=telegram_user_id, case=case)
     _ombudsman(case)
-    today = now.astimezone(settings.for_municipality(case.municipality).tz).date()
+    today = now.astimezone(cities.of(case.municipality).tz).date()
     lapsed = (case.status is CaseStatus.AWAITING_COMPLEMENT and case.complement_due_on is not None
               and today > case.complement_due_on)
     if not lapsed:
@@ -630,7 +630,7 @@ async def archive_ombudsman(
 
 
 async def archive_case(
-    *, session: AsyncSession, telegram_user_id: int, case_id: int, reason: str, now: dt.datetime, settings: Settings
+    *, session: AsyncSession, telegram_user_id: int, case_id: int, reason: str, now: dt.datetime, cities: Cities
 ) -> None:
     """Archive any open case with a reason the author is told.
 
@@ -645,7 +645,7 @@ async def archive_case(
     case = await get_case(session=session, case_id=case_id)
     if case.kind is CaseKind.OMBUDSMAN:
         await archive_ombudsman(session=session, telegram_user_id=telegram_user_id, case_id=case_id, reason=reason,
-                                now=now, settings=settings)
+                                now=now, cities=cities)
     else:
         await decide(session=session, telegram_user_id=telegram_user_id, case_id=case_id, outcome=Outcome.ARCHIVE,
                      reason=reason, now=now)

@@ -1,6 +1,6 @@
 """Limits against abuse: new cases per person per day, and the number, size and type of attachments.
 
-The figures come from settings (``BALCAO_CASES_PER_DAY``, ``BALCAO_CASE_ATTACHMENTS_MAX``,
+The figures come from the municipality's readings (``BALCAO_CASES_PER_DAY``, ``BALCAO_CASE_ATTACHMENTS_MAX``,
 ``BALCAO_CASE_ATTACHMENT_MAX_MB``, ``BALCAO_CASE_VOICE_MAX_SECONDS``, ``BALCAO_CASE_VIDEO_MAX_SECONDS``) so a
 deployment can tune them; the types are fixed (JPEG, PNG, PDF, and Ogg voice notes and MP4 videos: see
 ``models.cases.media``).
@@ -17,7 +17,8 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import Translator
-from core.settings import Settings
+from core.municipality import Municipality
+from core.readings import ReadingFields
 from models.cases.tables import Case, CaseAuthor
 from models.invalid_input import InvalidInput
 from models.open311.tables import Open311Submission
@@ -41,14 +42,14 @@ class CaseLimits:
     max_video_seconds: int = 0
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> CaseLimits:
-        """The limits a deployment configured."""
+    def of(cls, readings: ReadingFields) -> CaseLimits:
+        """The limits a deployment configured (a municipality's ``readings``)."""
         return cls(
-            cases_per_day=settings.cases_per_day,
-            max_attachments=settings.case_attachments_max,
-            max_attachment_bytes=settings.case_attachment_max_mb * 1024 * 1024,
-            max_voice_seconds=settings.case_voice_max_seconds,
-            max_video_seconds=settings.case_video_max_seconds,
+            cases_per_day=readings.cases_per_day,
+            max_attachments=readings.case_attachments_max,
+            max_attachment_bytes=readings.case_attachment_max_mb * 1024 * 1024,
+            max_voice_seconds=readings.case_voice_max_seconds,
+            max_video_seconds=readings.case_video_max_seconds,
         )
 
 
@@ -113,7 +114,7 @@ async def check_daily_limit(
     session: AsyncSession,
     person_id: int | None,
     now: dt.datetime,
-    settings: Settings,
+    city: Municipality,
     open311: tuple[int, str] | None = None,
 ) -> None:
     """Refuse a new case when the person reached today's limit (the same limit in the chat and over Open311).
@@ -122,20 +123,20 @@ async def check_daily_limit(
         session: database session.
         person_id: the person in the chat; None for a request from an Open311 client system.
         now: the moment of filing.
-        settings: gives ``BALCAO_CASES_PER_DAY``.
+        city: the municipality the case is filed in: its time zone and ``BALCAO_CASES_PER_DAY``.
         open311: (client id, hashed account) of an Open311 request: the person as the client system knows them.
 
     Raises:
         DailyLimitReached: with the limit in the message.
     """
-    limit = settings.cases_per_day
+    limit = city.readings.cases_per_day
     if open311 is not None:
         client_id, account = open311
         filed = await open311_cases_filed_today(
-            session=session, client_id=client_id, account_sha256=account, now=now, tz=settings.tz
+            session=session, client_id=client_id, account_sha256=account, now=now, tz=city.tz
         )
     elif person_id is not None:
-        filed = await cases_filed_today(session=session, person_id=person_id, now=now, tz=settings.tz)
+        filed = await cases_filed_today(session=session, person_id=person_id, now=now, tz=city.tz)
     else:
         raise ValueError("a case is filed by a person or through Open311")
     if filed >= limit:

@@ -15,12 +15,12 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from core.i18n import N_, Translator
-from core.settings import Settings
+from core.municipality import Cities, Timestamping
 from models.cases.filing import FiledCase
 from models.cases.labels import KIND_LABELS
 from models.encarregado import encarregado_line
 from models.pdf_layout import a4_pdf
-from models.signatures.pades import sign_pdf, signing_of
+from models.signatures.pades import SigningConfig, sign_pdf
 
 SUMMARY_LIMIT = 1500
 REASON = N_("Filing receipt {protocol} issued by the {prefeitura}")
@@ -66,7 +66,8 @@ def build_receipt(filed: FiledCase, *, tr: Translator, municipality: str, follow
     return a4_pdf(story, title=filed.protocol, author=municipality)
 
 
-async def signed_receipt(filed: FiledCase, *, tr: Translator, settings: Settings, follow: str | None = None) -> bytes:
+async def signed_receipt(filed: FiledCase, *, tr: Translator, cities: Cities, timestamping: Timestamping,
+                         follow: str | None = None) -> bytes:
     """The receipt of :func:`build_receipt`, headed and signed by the Prefeitura the case belongs to (CF Art. 30 I).
 
     Signed as PAdES with that municipality's certificate (L14063 Art. 4; unsigned without one).
@@ -74,14 +75,17 @@ async def signed_receipt(filed: FiledCase, *, tr: Translator, settings: Settings
     Args:
         filed: the filed case.
         tr: the reader's translator (language and time zone).
-        settings: the deployment's settings (scoped here to the case's municipality).
+        cities: the municipalities served (the case's heads and signs it).
+        timestamping: the deployment's timestamp authority for the signature (RFC 3161; none: untimestamped).
         follow: how to follow the case (translated); the chat's /acompanhar by default.
     """
-    scoped = settings.for_municipality(filed.municipality)
-    pdf = build_receipt(filed, tr=tr, municipality=scoped.municipality_name, follow=follow,
-                        encarregado=encarregado_line(municipality=scoped.municipality, tr=tr))  # LGPD Art. 41 §1
-    reason = tr._(REASON).format(protocol=filed.protocol, prefeitura=scoped.municipality.prefeitura)
-    return await sign_pdf(pdf, signing=signing_of(scoped), reason=reason, location=scoped.municipality_name)
+    city = cities.of(filed.municipality)
+    pdf = build_receipt(filed, tr=tr, municipality=city.name, follow=follow,
+                        encarregado=encarregado_line(municipality=city.config, tr=tr))  # LGPD Art. 41 §1
+    reason = tr._(REASON).format(protocol=filed.protocol, prefeitura=city.prefeitura)
+    signing = None if city.signing is None else SigningConfig(
+        certificate=city.signing, password=city.signing_password, tsa_url=timestamping.tsa_url)
+    return await sign_pdf(pdf, signing=signing, reason=reason, location=city.name)
 
 
 def receipt_head(

@@ -15,45 +15,44 @@ from __future__ import annotations
 
 import datetime as dt
 
-from core.settings import Settings
-from models.calendar import BusinessCalendar
+from core.municipality import Municipality
 from models.cases.tables import CaseKind
 from models.deadlines import compute_deadline
-from models.rulebooks.deadline_rules import DeadlineChoices
+from models.drivers.periods import deadline_choices, office_calendar
 
 ANSWER_RULE = "ouvidoria-13460-resposta"
 EXTENSION_RULE = "ouvidoria-13460-prorrogacao"
 COMPLEMENT_RULE = "ouvidoria-complementacao"
 
 
-def civil_date(moment: dt.datetime, settings: Settings) -> dt.date:
-    """The date of a moment in the deployment's time zone."""
-    return moment.astimezone(settings.tz).date()
+def civil_date(moment: dt.datetime, city: Municipality) -> dt.date:
+    """The date of a moment in the municipality's time zone."""
+    return moment.astimezone(city.tz).date()
 
 
-def _rule(rule_id: str, start: dt.date, settings: Settings) -> dt.date:
+def _rule(rule_id: str, start: dt.date, city: Municipality) -> dt.date:
     return compute_deadline(
         rule_id=rule_id,
         start=start,
-        calendar=BusinessCalendar.from_settings(settings),
-        choices=DeadlineChoices.from_settings(settings),
+        calendar=office_calendar(city),
+        choices=deadline_choices(city),
     ).final_date
 
 
-def first_due_on(*, kind: CaseKind, received_at: dt.datetime, settings: Settings) -> dt.date:
+def first_due_on(*, kind: CaseKind, received_at: dt.datetime, city: Municipality) -> dt.date:
     """The deadline of a case counted from a moment of receipt (or of a restart after complementação)."""
-    start = civil_date(received_at, settings)
+    start = civil_date(received_at, city)
     if kind is CaseKind.OMBUDSMAN:
-        return _rule(ANSWER_RULE, start, settings)
-    calendar = BusinessCalendar.from_settings(settings)
-    return calendar.roll_forward(start + dt.timedelta(days=settings.case_target_days))
+        return _rule(ANSWER_RULE, start, city)
+    calendar = office_calendar(city)
+    return calendar.roll_forward(start + dt.timedelta(days=city.readings.case_target_days))
 
 
-def extended_due_on(*, due_on: dt.date, settings: Settings) -> dt.date:
+def extended_due_on(*, due_on: dt.date, city: Municipality) -> dt.date:
     """The deadline after the single extension: 30 more days from the end of the first (L13460 Art. 16)."""
-    return _rule(EXTENSION_RULE, due_on, settings)
+    return _rule(EXTENSION_RULE, due_on, city)
 
 
-def complement_due_on(*, requested_at: dt.datetime, settings: Settings) -> dt.date:
+def complement_due_on(*, requested_at: dt.datetime, city: Municipality) -> dt.date:
     """The last day for the citizen to complete the information (20 days, D9492 Art. 18)."""
-    return _rule(COMPLEMENT_RULE, civil_date(requested_at, settings), settings)
+    return _rule(COMPLEMENT_RULE, civil_date(requested_at, city), city)

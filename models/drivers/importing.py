@@ -20,13 +20,12 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
-from core.settings import Settings
+from core.municipality import Cities, Municipality
 from models.audit import record
 from models.columns import utcnow
-from models.drivers.registry import drivers_by_cpf, record_fee_payment, record_inspection
+from models.drivers.registry import drivers_by_cpf, record_fee_payment, record_inspection, registry_city
 from models.drivers.registry_csv import DriverRow, ImportReport, read_rows, row_problem
 from models.drivers.tables import Authorization, Driver, FeePayment, Inspection, Vehicle
-from models.rulebooks.catalogue import L1533
 
 SOURCE = "import"
 """The source of fee payments and inspections the import records."""
@@ -122,16 +121,16 @@ def _check_against_registry(rows: list[DriverRow], existing: _Existing, report: 
 
 
 async def _apply_row(
-    session: AsyncSession, row: DriverRow, existing: _Existing, *, actor: str, settings: Settings, today: dt.date
+    session: AsyncSession, row: DriverRow, existing: _Existing, *, actor: str, city: Municipality, today: dt.date
 ) -> str:
     """Create or update one driver's records; return ``created``, ``updated`` or ``unchanged``."""
     changed: list[str] = []
-    driver, created = await _apply_driver(session, row, existing, settings=settings, changed=changed)
+    driver, created = await _apply_driver(session, row, existing, city=city, changed=changed)
     assert driver.id is not None
     vehicle = await _apply_vehicle(session, row, existing, changed=changed)
     assert vehicle.id is not None
     await _apply_authorization(session, row, existing, driver_id=driver.id, vehicle_id=vehicle.id, created=created,
-                               changed=changed, settings=settings, today=today)
+                               changed=changed, city=city, today=today)
     if await _apply_inspection(session, row, vehicle_id=vehicle.id, actor=actor) and not created:
         changed.append("vistoria")
     if created:
@@ -158,13 +157,13 @@ async def _apply_row(
     return "updated"
 
 
-async def _apply_driver(session: AsyncSession, row: DriverRow, existing: _Existing, *, settings: Settings,
+async def _apply_driver(session: AsyncSession, row: DriverRow, existing: _Existing, *, city: Municipality,
                         changed: list[str]) -> tuple[Driver, bool]:
     """The row's driver, created (True) or with the changed columns noted in ``changed``."""
     driver = existing.drivers.get(row.cpf)
     if driver is None:
         driver = Driver(
-            municipality=settings.municipality_slug,
+            municipality=city.slug,
             cpf=row.cpf,
             name=row.name,
             phone=row.phone,
@@ -209,7 +208,7 @@ async def _apply_vehicle(session: AsyncSession, row: DriverRow, existing: _Exist
 
 
 async def _apply_authorization(session: AsyncSession, row: DriverRow, existing: _Existing, *, driver_id: int,
-                               vehicle_id: int, created: bool, changed: list[str], settings: Settings,
+                               vehicle_id: int, created: bool, changed: list[str], city: Municipality,
                                today: dt.date) -> None:
     """The driver's authorization, created with its fee payment, or brought up to the row (noted in ``changed``)."""
     authorization = existing.authorizations.get(driver_id)
@@ -240,7 +239,7 @@ async def _apply_authorization(session: AsyncSession, row: DriverRow, existing: 
         changed.extend(("placa", "renavam"))
     if authorization.fee_paid_on != row.fee_paid_on:
         await record_fee_payment(
-            session=session, authorization=authorization, paid_on=row.fee_paid_on, source=SOURCE, settings=settings
+            session=session, authorization=authorization, paid_on=row.fee_paid_on, source=SOURCE, city=city
         )
         changed.append("autorizacao_emissao")
     if authorization.valid_until != row.valid_until:
@@ -292,7 +291,7 @@ async def import_drivers(
     session: AsyncSession,
     text: str,
     actor: str,
-    settings: Settings,
+    cities: Cities,
     today: dt.date,
     dry_run: bool = False,
     municipality: str | None = None,
@@ -303,7 +302,8 @@ async def import_drivers(
         session: database session (committed here when applied; rolled back on any error).
         text: the CSV content.
         actor: who imports, for the audit log (``"cli"``, ``"staff:<telegram id>"``).
-        settings: legal choices (validity check, vehicle age reading, month end rule).
+        cities: the municipalities served; the registry's gives the legal choices (validity check, vehicle age
+            reading, month end rule).
         today: the civil date of the import (America/Cuiaba).
         dry_run: validate and count what would change, then roll back.
         municipality: whose registry it is; by default the municipality where Lei 1.533/2020 is in force.
@@ -311,9 +311,8 @@ async def import_drivers(
     Returns:
         The report; ``applied`` is False when there was any error (nothing changed) or in a dry run.
     """
-    registry = settings.municipalities.with_rulebook(L1533)
-    settings = settings.for_municipality(municipality or (registry.slug if registry is not None else None))
-    rows, report = read_rows(text, settings=settings, today=today)
+    city = cities.of(municipality) if municipality else registry_city(cities)
+    rows, report = read_rows(text, city=city, today=today)
     if report.errors:
         return report
     existing = await _load_existing(session, rows)
@@ -324,7 +323,7 @@ async def import_drivers(
     try:
         await _free_taken_numbers(session, rows, existing)
         for row in rows:
-            outcome = await _apply_row(session, row, existing, actor=actor, settings=settings, today=today)
+            outcome = await _apply_row(session, row, existing, actor=actor, city=city, today=today)
             setattr(report, outcome, getattr(report, outcome) + 1)
         if dry_run:
             await session.rollback()

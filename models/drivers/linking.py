@@ -31,7 +31,7 @@ from sqlalchemy import func, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from core.settings import Settings
+from core.municipality import Municipality
 from models.audit import record
 from models.columns import utcnow
 from models.drivers.identifiers import cpf_confirmation, mask_cpf, parse_cpf
@@ -235,7 +235,7 @@ async def redeem_link_code(*, session: AsyncSession, person_id: int, code: str, 
 
 
 async def create_link_code(
-    *, session: AsyncSession, cpf: str, actor: str, now: dt.datetime, settings: Settings
+    *, session: AsyncSession, cpf: str, actor: str, now: dt.datetime, city: Municipality
 ) -> IssuedCode:
     """Generate a one-time link code for the driver with this CPF, audited (committed here).
 
@@ -248,7 +248,7 @@ async def create_link_code(
     if driver is None or driver.id is None:
         raise DriverNotFound("no driver with this CPF in the registry")
     code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-    expires_at = now + dt.timedelta(hours=settings.driver_link_code_hours)
+    expires_at = now + dt.timedelta(hours=city.readings.driver_link_code_hours)
     session.add(LinkCode(driver_id=driver.id, code_hash=_hash(code), expires_at=expires_at, created_by=actor))
     await record(
         session=session,

@@ -1,4 +1,6 @@
-"""Civil periods of the driver rules: the office calendar (the civil today is :func:`models.when.municipal_today`).
+"""Civil periods of the driver rules: the office calendar and the deadline choices of a municipality.
+
+The civil today is :func:`models.when.municipal_today`.
 
 Periods of months are counted by :func:`models.deadlines.add_months` (Código Civil Art. 132 §3; Lei 810/1949
 Art. 3; ``BALCAO_MONTH_END_RULE``): 12 months from 29 February 2024 end on 1 March 2025.
@@ -8,12 +10,14 @@ Days are calendar days (Lei 1.533/2020 never says *dias úteis*); the office cal
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from functools import lru_cache
 
 from core.municipalities import ShortDay
-from core.settings import Settings
+from core.municipality import Municipality
 from models.calendar import BusinessCalendar
+from models.rulebooks.deadline_rules import DeadlineChoices
 
 
 @lru_cache(maxsize=8)
@@ -23,12 +27,18 @@ def _calendar(municipal: tuple[dt.date, ...], state: str, optional_days_off: boo
                             late_opening_moves=late_opening_moves)
 
 
-def office_calendar(settings: Settings) -> BusinessCalendar:
+def office_calendar(city: Municipality) -> BusinessCalendar:
     """The municipality's business-day calendar, with its short office days (built once per configuration)."""
     return _calendar(
-        tuple(settings.municipal_holidays), settings.municipality_state, settings.calendar_optional_days_off,
-        tuple(settings.short_days), settings.short_day_rule == "cpc_224",
+        tuple(city.holidays), city.state, city.readings.calendar_optional_days_off,
+        tuple(city.short_days), city.readings.short_day_rule == "cpc_224",
     )
+
+
+def deadline_choices(city: Municipality) -> DeadlineChoices:
+    """The legal choices of the municipality's readings that its deadlines count with (one field per setting)."""
+    return DeadlineChoices(**{field.name: getattr(city.readings, field.name)
+                              for field in dataclasses.fields(DeadlineChoices)})
 
 
 def last_business_day(on_or_before: dt.date, calendar: BusinessCalendar) -> dt.date:

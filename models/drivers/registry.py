@@ -13,13 +13,14 @@ from enum import StrEnum
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from core.settings import Settings
+from core.municipality import Cities, Municipality
 from models.audit import record
 from models.columns import utcnow
 from models.drivers.identifiers import format_plate, mask_cpf
 from models.drivers.status import AuthorizationStatus, authorization_status, legal_deadline, validity_end
 from models.drivers.tables import Authorization, Driver, FeePayment, Inspection, InspectionResult, Vehicle
 from models.people import Person
+from models.rulebooks.catalogue import L1533
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +48,16 @@ class DriverSituation:
     status: AuthorizationStatus
 
 
+def registry_city(cities: Cities) -> Municipality:
+    """The municipality whose registry of drivers this is: where Lei 1.533/2020 is in force (CF Art. 30 I).
+
+    The default municipality when none of those served enacted it.
+    """
+    return cities.with_rulebook(L1533) or cities.default
+
+
 async def situation_of(
-    *, session: AsyncSession, driver: Driver, on: dt.date, settings: Settings
+    *, session: AsyncSession, driver: Driver, on: dt.date, city: Municipality
 ) -> DriverSituation | None:
     """The situation of a driver on a date (None when the registry has no authorization for them)."""
     authorization = (
@@ -60,7 +69,7 @@ async def situation_of(
     assert vehicle is not None and driver.id is not None
     inspections = (await session.exec(select(Inspection).where(Inspection.vehicle_id == vehicle.id))).all()
     status = authorization_status(
-        authorization=authorization, inspections=inspections, vehicle=vehicle, on=on, settings=settings
+        authorization=authorization, inspections=inspections, vehicle=vehicle, on=on, city=city
     )
     return DriverSituation(
         driver_id=driver.id,
@@ -80,13 +89,13 @@ async def linked_driver(*, session: AsyncSession, person_id: int) -> Driver | No
 
 
 async def situation_for_person(
-    *, session: AsyncSession, person_id: int, on: dt.date, settings: Settings
+    *, session: AsyncSession, person_id: int, on: dt.date, city: Municipality
 ) -> DriverSituation | None:
     """The situation of the driver linked to a person (None when the person is not a linked driver)."""
     driver = await linked_driver(session=session, person_id=person_id)
     if driver is None:
         return None
-    return await situation_of(session=session, driver=driver, on=on, settings=settings)
+    return await situation_of(session=session, driver=driver, on=on, city=city)
 
 
 async def authorization_by_number(*, session: AsyncSession, number: str) -> Authorization | None:
@@ -95,7 +104,7 @@ async def authorization_by_number(*, session: AsyncSession, number: str) -> Auth
 
 
 async def record_fee_payment(
-    *, session: AsyncSession, authorization: Authorization, paid_on: dt.date, source: str, settings: Settings
+    *, session: AsyncSession, authorization: Authorization, paid_on: dt.date, source: str, city: Municipality
 ) -> bool:
     """Record a payment of the fees and restart the validity from it (Art. 3 par. único); the caller commits.
 
@@ -108,7 +117,7 @@ async def record_fee_payment(
         )
     ).first()
     authorization.fee_paid_on = paid_on
-    authorization.valid_until = validity_end(paid_on, settings)
+    authorization.valid_until = validity_end(paid_on, city)
     authorization.updated_at = utcnow()
     if existing is not None:
         return False
@@ -172,7 +181,7 @@ async def apply_sanction(
     sanction: Sanction,
     since: dt.date,
     actor: str,
-    settings: Settings,
+    city: Municipality,
     suspension_rule: str = "l1533-24-suspensao",
     until: dt.date | None = None,
 ) -> Authorization:
@@ -184,7 +193,8 @@ async def apply_sanction(
         sanction: which penalty.
         since: the day it applies from.
         actor: who decided, for the audit log.
-        settings: legal choices (a repeat of Art. 26 IV lasts 30 days or 12 months, ``l1533_repeat_suspension``).
+        city: the registry's municipality: its legal choices (a repeat of Art. 26 IV lasts 30 days or 12 months,
+            ``l1533_repeat_suspension``).
         suspension_rule: the rulebook deadline giving the suspension's length (:data:`SUSPENSION_RULES`).
         until: last day of a suspension, when the decision fixes it; computed from ``suspension_rule`` otherwise.
     """
@@ -192,7 +202,7 @@ async def apply_sanction(
         if suspension_rule not in SUSPENSION_RULES:
             raise ValueError(f"not a suspension rule: {suspension_rule}")
         if until is None:
-            until = legal_deadline(suspension_rule, since, settings)
+            until = legal_deadline(suspension_rule, since, city)
         if until < since:
             raise ValueError("a suspension cannot end before it starts")
         authorization.suspended_since, authorization.suspended_until = since, until
@@ -227,7 +237,7 @@ async def drivers_by_cpf(*, session: AsyncSession, cpfs: list[str]) -> dict[str,
 
 
 async def linked_statuses(
-    *, session: AsyncSession, on: dt.date, settings: Settings
+    *, session: AsyncSession, on: dt.date, city: Municipality
 ) -> list[tuple[int, AuthorizationStatus]]:
     """``(person_id, status)`` of every linked driver whose person did not erase their data (for audiences).
 
@@ -256,7 +266,7 @@ async def linked_statuses(
                 inspections=inspections.get(vehicle.id, []),
                 vehicle=vehicle,
                 on=on,
-                settings=settings,
+                city=city,
             ),
         )
         for person_id, authorization, vehicle in rows

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.i18n import N_, Translator
-from core.settings import Settings
+from core.municipality import Municipality
 from models.deadlines import add_months
 from models.drivers.identifiers import (
     InvalidIdentifier,
@@ -225,8 +225,8 @@ def _records(text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
 class _RowReader:
     """Validates one record, collecting every problem of the row."""
 
-    def __init__(self, line: int, values: dict[str, str], settings: Settings, today: dt.date) -> None:
-        self.line, self.values, self.settings, self.today = line, values, settings, today
+    def __init__(self, line: int, values: dict[str, str], city: Municipality, today: dt.date) -> None:
+        self.line, self.values, self.city, self.today = line, values, city, today
         self.errors: list[RowProblem] = []
         self.warnings: list[RowProblem] = []
 
@@ -295,7 +295,7 @@ class _RowReader:
         if add_months(cnh_issued_on, 24) > fee_paid_on:
             self.warnings.append(row_problem(
                 self.line, N_("CNH issued less than 2 years before the authorization (Lei 1.533/2020 Art. 12 I)")))
-        if vehicle_last_day(model_year, self.settings) < fee_paid_on:
+        if vehicle_last_day(model_year, self.city) < fee_paid_on:
             self.warnings.append(row_problem(
                 self.line, N_("vehicle over the 5-year age limit at authorization (Lei 1.533/2020 Art. 2 §1)")))
         return DriverRow(
@@ -321,7 +321,7 @@ class _RowReader:
         last = self.date(GRAVISSIMA)
         if last is None or fee_paid_on is None:
             return
-        if last <= fee_paid_on < add_months(last, 12, month_end_rule=self.settings.month_end_rule):
+        if last <= fee_paid_on < add_months(last, 12, month_end_rule=self.city.readings.month_end_rule):
             self._row_error(N_("{column}: a gravíssima infraction on {day}, less than 12 months before the "
                                "authorization (Lei 1.533/2020 Art. 12 VII)"), column=GRAVISSIMA, day=last)
 
@@ -351,10 +351,10 @@ class _RowReader:
     def _validity(self, fee_paid_on: dt.date | None, given: dt.date | None) -> dt.date | None:
         if fee_paid_on is None:
             return None
-        expected = validity_end(fee_paid_on, self.settings)
+        expected = validity_end(fee_paid_on, self.city)
         if given is None or given == expected:
             return expected
-        if self.settings.driver_csv_validity == "trust":
+        if self.city.readings.driver_csv_validity == "trust":
             if given <= fee_paid_on:
                 self._row_error(N_("autorizacao_validade is not after autorizacao_emissao"))
             return given
@@ -366,7 +366,7 @@ class _RowReader:
         return None
 
 
-def read_rows(text: str, *, settings: Settings, today: dt.date) -> tuple[list[DriverRow], ImportReport]:
+def read_rows(text: str, *, city: Municipality, today: dt.date) -> tuple[list[DriverRow], ImportReport]:
     """Validate every row of a CSV text (nothing touches the database).
 
     Returns:
@@ -392,7 +392,7 @@ def read_rows(text: str, *, settings: Settings, today: dt.date) -> tuple[list[Dr
             report.errors.append(row_problem(line, N_("{fields} fields, but the header has {header}"),
                                           fields=len(values), header=len(header)))
             continue
-        reader = _RowReader(line, dict(zip(header, values, strict=False)), settings, today)
+        reader = _RowReader(line, dict(zip(header, values, strict=False)), city, today)
         row = reader.read()
         report.errors.extend(reader.errors)
         report.warnings.extend(reader.warnings)

@@ -1,4 +1,4 @@
-"""The status of a driver's authorization on a date: a pure function of the registry rows and the settings.
+"""The status of a driver's authorization on a date: a pure function of the registry rows and the municipality.
 
 :func:`authorization_status` answers what a driver asks from the phone: is my authorization valid, until
 when, when is my vehicle's inspection, what must I do and by when. Every answer carries the rule and the
@@ -36,10 +36,10 @@ from enum import StrEnum
 from functools import lru_cache
 
 from core.i18n import N_
-from core.settings import Settings
+from core.municipality import Municipality
 from models.calendar import BusinessCalendar
 from models.deadlines import add_months, compute_deadline
-from models.drivers.periods import last_business_day, office_calendar
+from models.drivers.periods import deadline_choices, last_business_day, office_calendar
 from models.drivers.tables import Authorization, Inspection, InspectionResult, Vehicle
 from models.rulebooks import DeadlineChoices, get_rule
 
@@ -224,13 +224,13 @@ class AuthorizationStatus:
         return tuple(step for step in self.next_steps if step.legal_deadline)
 
 
-def vehicle_last_day(model_year: int, settings: Settings) -> dt.date:
+def vehicle_last_day(model_year: int, city: Municipality) -> dt.date:
     """The last day a vehicle may serve under the 5-year age limit (Art. 2 §§1–2).
 
     ``after_model_year``: model year + 5 (the model year closes on 31/12 and the five years count from then);
     ``including_model_year``: model year + 4.
     """
-    years = 5 if settings.driver_vehicle_age_reading == "after_model_year" else 4
+    years = 5 if city.readings.driver_vehicle_age_reading == "after_model_year" else 4
     return dt.date(model_year + years, 12, 31)
 
 
@@ -239,47 +239,47 @@ def _final_date(rule_id: str, start: dt.date, calendar: BusinessCalendar, choice
     return compute_deadline(rule_id=rule_id, start=start, calendar=calendar, choices=choices).final_date
 
 
-def legal_deadline(rule_id: str, start: dt.date, settings: Settings) -> dt.date:
+def legal_deadline(rule_id: str, start: dt.date, city: Municipality) -> dt.date:
     """The last day of a Lei 1.533 rulebook deadline (Art. 3, 9, 13 XX, 16 §2, 24) counted from ``start``."""
-    return _final_date(rule_id, start, office_calendar(settings), DeadlineChoices.from_settings(settings))
+    return _final_date(rule_id, start, office_calendar(city), deadline_choices(city))
 
 
-def validity_end(fee_paid_on: dt.date, settings: Settings) -> dt.date:
+def validity_end(fee_paid_on: dt.date, city: Municipality) -> dt.date:
     """The last day of an authorization's validity: 12 months from the fee payment (Art. 3 par. único)."""
-    return legal_deadline(RULE_VALIDITY, fee_paid_on, settings)
+    return legal_deadline(RULE_VALIDITY, fee_paid_on, city)
 
 
 def _inspection_facts(
-    authorization: Authorization, inspections: list[Inspection], on: dt.date, settings: Settings
+    authorization: Authorization, inspections: list[Inspection], on: dt.date, city: Municipality
 ) -> InspectionFacts:
     last = inspections[-1] if inspections else None
     approved = [inspection for inspection in inspections if inspection.result is InspectionResult.APPROVED]
     last_approved = approved[-1].inspected_on if approved else None
     due: dt.date | None = None
-    if settings.driver_inspection_start == "validity":
-        window_start = authorization.valid_until - dt.timedelta(days=settings.driver_expiring_soon_days)
+    if city.readings.driver_inspection_start == "validity":
+        window_start = authorization.valid_until - dt.timedelta(days=city.readings.driver_expiring_soon_days)
         done = last_approved is not None and window_start <= last_approved <= authorization.valid_until
         due = None if done or last_approved is None else authorization.valid_until
     elif last_approved is not None:
-        due = annual_inspection_due(last_approved, settings)
+        due = annual_inspection_due(last_approved, city)
     return InspectionFacts(
         last_on=last.inspected_on if last else None,
         last_result=last.result if last else None,
         last_approved_on=last_approved,
         due_on=due,
         days_left=(due - on).days if due else None,
-        inspect_by=last_office_day(due, settings) if due else None,
+        inspect_by=last_office_day(due, city) if due else None,
     )
 
 
-def last_office_day(day: dt.date, settings: Settings) -> dt.date:
+def last_office_day(day: dt.date, city: Municipality) -> dt.date:
     """The last day the office is open on or before ``day`` (a validity or inspection ending on a weekend)."""
-    return last_business_day(day, office_calendar(settings))
+    return last_business_day(day, office_calendar(city))
 
 
-def annual_inspection_due(last_approved_on: dt.date, settings: Settings) -> dt.date:
+def annual_inspection_due(last_approved_on: dt.date, city: Municipality) -> dt.date:
     """Art. 16 (``last_inspection`` reading): the annual inspection is due 12 months after the last approved one."""
-    return add_months(last_approved_on, 12, month_end_rule=settings.month_end_rule)
+    return add_months(last_approved_on, 12, month_end_rule=city.readings.month_end_rule)
 
 
 def _step(code: StepCode, rule: str, on: dt.date, deadline: dt.date | None, *, legal: bool = False) -> Step:
@@ -299,21 +299,21 @@ class _Pending:
 
 
 def _inspection_steps(authorization: Authorization, inspected: bool, facts: InspectionFacts, on: dt.date,
-                      settings: Settings) -> tuple[list[Step], _Pending]:
+                      city: Municipality) -> tuple[list[Step], _Pending]:
     """The step of presenting a never-inspected vehicle, or of fixing a failed one, and where that stands."""
     if not inspected:
-        present_by = legal_deadline(RULE_PRESENT_VEHICLE, authorization.vehicle_since, settings)
+        present_by = legal_deadline(RULE_PRESENT_VEHICLE, authorization.vehicle_since, city)
         return ([_step(StepCode.PRESENT_VEHICLE, RULE_PRESENT_VEHICLE, on, present_by, legal=True)],
                 _Pending(present_by=present_by))
     if facts.last_result is InspectionResult.FAILED and facts.last_on is not None:
-        fix_by = legal_deadline(RULE_FIX_INSPECTION, facts.last_on, settings)
+        fix_by = legal_deadline(RULE_FIX_INSPECTION, facts.last_on, city)
         barred = on > fix_by  # Art. 26 II: "imediatamente impedido de realizar o serviço"
         return ([_step(StepCode.FIX_INSPECTION, RULE_FIX_INSPECTION, on, fix_by, legal=True)],
                 _Pending(fix_by=fix_by, barred=barred, fixing=not barred))
     return [], _Pending()
 
 
-def _state(authorization: Authorization, *, on: dt.date, settings: Settings, suspended: bool, overdue: bool,
+def _state(authorization: Authorization, *, on: dt.date, city: Municipality, suspended: bool, overdue: bool,
            inspected: bool, pending: _Pending, annual_due: dt.date | None) -> tuple[StatusKind, str, dt.date | None]:
     """The most serious state that applies (see :func:`authorization_status`), its rule and until when."""
     valid_until = authorization.valid_until
@@ -333,7 +333,7 @@ def _state(authorization: Authorization, *, on: dt.date, settings: Settings, sus
         return StatusKind.AWAITING_INSPECTION, RULE_PRESENT_VEHICLE, pending.present_by
     if pending.fixing:
         return StatusKind.INSPECTION_FAILED, RULE_FIX_INSPECTION, pending.fix_by
-    if (valid_until - on).days <= settings.driver_expiring_soon_days:
+    if (valid_until - on).days <= city.readings.driver_expiring_soon_days:
         return StatusKind.EXPIRING_SOON, RULE_VALIDITY, valid_until
     return StatusKind.ACTIVE, RULE_VALIDITY, valid_until
 
@@ -344,7 +344,7 @@ def authorization_status(
     inspections: Iterable[Inspection],
     vehicle: Vehicle,
     on: dt.date,
-    settings: Settings,
+    city: Municipality,
 ) -> AuthorizationStatus:
     """The status of an authorization on a civil date, with the rule and article that decided it.
 
@@ -359,7 +359,7 @@ def authorization_status(
         inspections: the inspections of its vehicle (others and those after ``on`` are ignored).
         vehicle: its current vehicle.
         on: the civil date (America/Cuiaba) to compute the status for.
-        settings: the deployment's settings (legal readings, thresholds, holidays).
+        city: the registry's municipality (its legal readings, thresholds, holidays).
 
     Returns:
         The status, its next steps and the facts behind them.
@@ -367,16 +367,16 @@ def authorization_status(
     history = sorted(
         (i for i in inspections if i.vehicle_id == vehicle.id and i.inspected_on <= on), key=lambda i: i.inspected_on
     )
-    facts = _inspection_facts(authorization, history, on, settings)
+    facts = _inspection_facts(authorization, history, on, city)
     valid_until = authorization.valid_until
-    last_day = vehicle_last_day(vehicle.model_year, settings)
+    last_day = vehicle_last_day(vehicle.model_year, city)
     suspended = (
         authorization.suspended_since is not None
         and authorization.suspended_until is not None
         and authorization.suspended_since <= on <= authorization.suspended_until
     )
 
-    steps, pending = _inspection_steps(authorization, bool(history), facts, on, settings)
+    steps, pending = _inspection_steps(authorization, bool(history), facts, on, city)
     overdue = facts.due_on is not None and on > facts.due_on  # Art. 16: the annual inspection was not done
     if facts.due_on is not None:
         steps.append(_step(StepCode.ANNUAL_INSPECTION, RULE_ANNUAL_INSPECTION, on, facts.due_on))
@@ -387,7 +387,7 @@ def authorization_status(
         steps.append(_step(StepCode.WAIT_SUSPENSION, RULE_SUSPENSION, on, authorization.suspended_until))
     steps.sort(key=lambda step: (step.deadline is None, step.deadline or on))
     steps.append(_step(StepCode.REPORT_CHANGES, RULE_REPORT_CHANGES, on, None))
-    kind, rule, until = _state(authorization, on=on, settings=settings, suspended=suspended, overdue=overdue,
+    kind, rule, until = _state(authorization, on=on, city=city, suspended=suspended, overdue=overdue,
                                inspected=bool(history), pending=pending, annual_due=facts.due_on)
     if kind in (StatusKind.CASSADA, StatusKind.REVOKED):  # Art. 24 I f, c: nothing is left but the office
         steps = [_step(StepCode.CONTACT_OFFICE, rule, on, None)]
@@ -395,7 +395,7 @@ def authorization_status(
     # Art. 15 par. único VI: a vehicle that never passed an inspection may not serve; during the 5 days of
     # Art. 16 §2 one that passed before may, unless BALCAO_DRIVER_FAILED_INSPECTION=barred.
     fixing_may_serve = (kind is StatusKind.INSPECTION_FAILED and facts.last_approved_on is not None
-                        and settings.driver_failed_inspection == "fix_window")
+                        and city.readings.driver_failed_inspection == "fix_window")
     may_serve = (kind in (StatusKind.ACTIVE, StatusKind.EXPIRING_SOON) or fixing_may_serve) and on <= last_day
     return AuthorizationStatus(
         kind=kind,
@@ -404,7 +404,7 @@ def authorization_status(
         days_left=(until - on).days if until is not None else None,
         valid_until=valid_until,
         validity_days_left=(valid_until - on).days,
-        renew_by=last_office_day(valid_until, settings),
+        renew_by=last_office_day(valid_until, city),
         inspection=facts,
         vehicle_last_day=last_day,
         vehicle_days_left=(last_day - on).days,

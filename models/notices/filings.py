@@ -215,7 +215,7 @@ async def store_filing_attachment(
     Raises:
         AttachmentRefused: too many, too big, not an accepted type, a recording too long, or the same file twice.
     """
-    limits = CaseLimits.from_settings(settings)
+    limits = CaseLimits.of(settings)
     check_before_download(declared_size=len(content), count=len(already), limits=limits)
     # parsed as its type, every metadata block removed, in a worker thread (a large picture holds no one up)
     mime, content = await asyncio.to_thread(checked_file, content, limits)

@@ -1,6 +1,6 @@
 """Open311's ``jurisdiction_id`` is the municipality: the one place where it is resolved.
 
-Each municipality the deployment serves (``settings.municipalities``: the municipalities file, else the
+Each municipality the deployment serves (:class:`core.municipality.Cities`: the municipalities file, else the
 single-municipality variables, else Sapezal and Nova Xavantina) is a jurisdiction whose id is its municipality key
 (``sapezal``, ``nova-xavantina``); the key with the state (``sapezal-mt``) is accepted too, in any case.
 ``jurisdiction_id`` may be left out while the deployment serves one municipality, as GeoReport v2 allows a server
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.settings import Settings
+from core.municipality import Cities
 from models.rulebooks.catalogue import RulebookId
 
 
@@ -54,25 +54,25 @@ class Jurisdiction:
     rulebooks: tuple[RulebookId, ...]
 
 
-def jurisdictions(settings: Settings) -> tuple[Jurisdiction, ...]:
+def jurisdictions(cities: Cities) -> tuple[Jurisdiction, ...]:
     """Every municipality the deployment serves, as a jurisdiction, the default one first."""
     return tuple(
         Jurisdiction(id=item.slug, name=item.name, state=item.state, rulebooks=tuple(item.rulebooks))
-        for item in settings.municipalities.values()
+        for item in cities.values()
     )
 
 
-def resolve_jurisdiction(jurisdiction_id: str | None, *, settings: Settings) -> Jurisdiction:
+def resolve_jurisdiction(jurisdiction_id: str | None, *, cities: Cities) -> Jurisdiction:
     """The municipality a request names (or the only one, when none is named and only one is served).
 
     Args:
         jurisdiction_id: the municipality's key (``sapezal``) or key and state (``sapezal-mt``), any case.
-        settings: the deployment's settings.
+        cities: the municipalities the deployment serves.
 
     Raises:
         UnknownJurisdiction: an unknown id, or none given where the deployment serves several.
     """
-    served = jurisdictions(settings)
+    served = jurisdictions(cities)
     wanted = (jurisdiction_id or "").strip().lower()
     if not wanted:
         if len(served) == 1:

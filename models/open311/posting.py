@@ -20,7 +20,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
-from core.settings import Settings
+from core.municipality import Cities, Municipality
 from models.cases import fields
 from models.cases.attachments import store_attachment
 from models.cases.filing import (
@@ -173,7 +173,7 @@ class TooManyPosts(Exception):
         self.limit = limit
 
 
-async def check_key_allowance(*, session: AsyncSession, client_id: int, now: dt.datetime, settings: Settings) -> None:
+async def check_key_allowance(*, session: AsyncSession, client_id: int, now: dt.datetime, posts_per_hour: int) -> None:
     """Refuse a POST once the key filed ``BALCAO_OPEN311_POSTS_PER_HOUR`` cases in the last hour.
 
     The per-person daily limit rests on the ``account_id`` the client sends, which the client chooses; the key is
@@ -188,8 +188,8 @@ async def check_key_allowance(*, session: AsyncSession, client_id: int, now: dt.
         .join(Case, col(Case.id) == Open311Submission.case_id)
         .where(Open311Submission.client_id == client_id, col(Case.received_at) > now - KEY_WINDOW)
     )).one()
-    if filed >= settings.open311_posts_per_hour:
-        raise TooManyPosts(settings.open311_posts_per_hour)
+    if filed >= posts_per_hour:
+        raise TooManyPosts(posts_per_hour)
 
 
 async def post_request(
@@ -199,9 +199,21 @@ async def post_request(
     service: Service,
     request: PostedRequest,
     now: dt.datetime,
-    settings: Settings,
+    city: Municipality,
+    cities: Cities,
+    posts_per_hour: int,
 ) -> FiledCase:
     """File the case an Open311 request describes, exactly as the chat files it.
+
+    Args:
+        session: database session.
+        client: the client system whose key sent it.
+        service: the jurisdiction's service it names.
+        request: what it sent.
+        now: the moment of filing.
+        city: the jurisdiction's municipality (its civil today dates the request).
+        cities: the municipalities served (a case is filed where its law is in force, CF Art. 30 I).
+        posts_per_hour: the key's hourly allowance (``BALCAO_OPEN311_POSTS_PER_HOUR``).
 
     Returns:
         The filed case (protocol number, deadline, legal references).
@@ -212,18 +224,18 @@ async def post_request(
         TooManyPosts: the key's hourly allowance is used up (nothing is stored).
     """
     assert client.id is not None
-    await check_key_allowance(session=session, client_id=client.id, now=now, settings=settings)
+    await check_key_allowance(session=session, client_id=client.id, now=now, posts_per_hour=posts_per_hour)
     attachment_ids: list[int] = []
     try:
         for upload in request.uploads:
             stored = await store_attachment(
                 session=session, person_id=None, content=upload.content, file_name=upload.file_name,
-                limits=CaseLimits.from_settings(settings), already=attachment_ids,
+                limits=CaseLimits.of(city.readings), already=attachment_ids,
             )
             assert stored.id is not None
             attachment_ids.append(stored.id)
         return await _file(session=session, client_id=client.id, service=service, request=request,
-                           attachment_ids=attachment_ids, now=now, settings=settings)
+                           attachment_ids=attachment_ids, now=now, city=city, cities=cities)
     except InvalidInput:
         await session.rollback()
         if attachment_ids:  # the file of a refused request is not kept
@@ -240,9 +252,10 @@ async def _file(
     request: PostedRequest,
     attachment_ids: list[int],
     now: dt.datetime,
-    settings: Settings,
+    city: Municipality,
+    cities: Cities,
 ) -> FiledCase:
-    today = civil_date(now, settings)
+    today = civil_date(now, city)
     values = dict(request.attributes)
     if not values.get("author_name", "").strip() and request.name:
         values["author_name"] = request.name
@@ -264,7 +277,7 @@ async def _file(
         except InvalidInput as exc:
             raise InvalidInput(N_("{field}: {reason}"), field="attribute[vehicle]", reason=exc) from None
         return await file_ride_hailing_report(
-            session=session, person_id=None, now=now, settings=settings, origin=origin,
+            session=session, person_id=None, now=now, cities=cities, origin=origin,
             form=RideHailingForm(
                 author=Author(name=_named("attribute[author_name]", fields.person_name,
                                           _required(values, "author_name"))),
@@ -283,7 +296,7 @@ async def _file(
     relation = Relation(_choice(service, values, "relation", required=True) or "")
     ended = values.get("relation_ended_on", "").strip()
     return await file_representation(
-        session=session, person_id=None, now=now, settings=settings, origin=origin,
+        session=session, person_id=None, now=now, cities=cities, origin=origin,
         form=RepresentationForm(
             author=author, facts=facts, occurred_on=occurred_on, place=place,
             learned_how=_named("attribute[learned_how]", fields.learned_how, _required(values, "learned_how")),

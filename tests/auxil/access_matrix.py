@@ -10,6 +10,7 @@ import enum
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.filing import (
     Place,
@@ -55,16 +56,16 @@ def member_of(cast: Cast, role: Role) -> int:
 async def file_every_kind(session: AsyncSession, settings: Settings, cast: Cast) -> dict[str, tuple[int, str]]:
     """João files one case of every kind; (case id, protocol) by kind."""
     rep = await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
-                                    settings=settings)
-    ride = await file_ride_hailing_report(session=session, person_id=cast.joao.id, now=NOW, settings=settings,
+                                    cities=cities_of(settings))
+    ride = await file_ride_hailing_report(session=session, person_id=cast.joao.id, now=NOW, cities=cities_of(settings),
                                           form=RideHailingForm(
                                               author=JOAO, vehicle_ref="ABC1D23", reason="street",
                                               facts="Pegou passageiros na rodoviária sem o aplicativo.",
                                               occurred_on=NOW.date() - dt.timedelta(days=1),
                                               place=Place(text="Rodoviária")))
     identified = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=False),
-                                           now=NOW, settings=settings)
+                                           now=NOW, city=cities_of(settings).default)
     restricted = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
-                                           settings=settings)
+                                           city=cities_of(settings).default)
     return {kind: (filed.case_id, filed.protocol) for kind, filed in zip(KINDS, (rep, ride, identified, restricted),
                                                                          strict=True)}

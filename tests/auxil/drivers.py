@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import cities_of
 from core.settings import Settings, load_settings
 from models.drivers.importing import import_drivers
 from models.drivers.registry_csv import COLUMNS, ImportReport
@@ -80,7 +81,8 @@ async def seed_registry(
 ) -> ImportReport:
     """Import rows through the real import (fails the test on any error)."""
     report = await import_drivers(
-        session=session, text=csv_text(rows), actor="test", settings=settings, today=today or dt.date(2026, 3, 20)
+        session=session, text=csv_text(rows), actor="test", cities=cities_of(settings), today=today or dt.date(2026,
+                                                                                                               3, 20)
     )
     assert not report.errors, report.errors
     return report

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.citizen import rate
 from models.cases.filing import (
@@ -72,27 +73,27 @@ async def seed_panel(session: AsyncSession, settings: Settings) -> Seeded:
     cast = await make_cast(session)
     joao, maria = cast.joao.id, cast.maria.id
     rubbish = await file_representation(session=session, person_id=joao, form=representation(),
-                                        now=cuiaba(dt.date(2026, 1, 12)), settings=settings)
+                                        now=cuiaba(dt.date(2026, 1, 12)), cities=cities_of(settings))
     noise = await file_representation(
-        session=session, person_id=joao, settings=settings, now=cuiaba(dt.date(2026, 2, 2)),
+        session=session, person_id=joao, cities=cities_of(settings), now=cuiaba(dt.date(2026, 2, 2)),
         form=representation(infraction_code="CP-XI-1", facts="Som alto toda noite no bar."),
     )
-    unnamed = await file_representation(session=session, person_id=maria, settings=settings,
+    unnamed = await file_representation(session=session, person_id=maria, cities=cities_of(settings),
                                         form=representation(infraction_code=None, place=Place(
                                             text="Praça central", latitude=-14.67891, longitude=-52.34987)),
                                         now=cuiaba(dt.date(2026, 2, 10)))
-    ride = await file_ride_hailing_report(session=session, person_id=maria, settings=settings,
+    ride = await file_ride_hailing_report(session=session, person_id=maria, cities=cities_of(settings),
                                           now=cuiaba(dt.date(2026, 2, 16)), form=RideHailingForm(
                                               author=JOAO, vehicle_ref="ABC1D23", reason="street",
                                               facts="Pegou passageiros na rodoviária sem o aplicativo.",
                                               occurred_on=dt.date(2026, 2, 15), place=Place(text="Rodoviária")))
     complaint = await file_ombudsman_case(session=session, person_id=joao, form=ombudsman(),
-                                          now=cuiaba(dt.date(2026, 1, 20)), settings=settings.for_municipality(SAPEZAL))
+                                          now=cuiaba(dt.date(2026, 1, 20)), city=cities_of(settings).of(SAPEZAL))
     nx_complaint = await file_ombudsman_case(
-        session=session, person_id=maria, now=cuiaba(dt.date(2026, 2, 9)), settings=settings.for_municipality(NX),
+        session=session, person_id=maria, now=cuiaba(dt.date(2026, 2, 9)), city=cities_of(settings).of(NX),
         form=ombudsman(author=Author(name="Maria Souza"), text="A praça do bairro está sem iluminação."))
     old = await file_representation(session=session, person_id=joao, form=representation(),
-                                    now=cuiaba(dt.date(2025, 3, 10)), settings=settings)
+                                    now=cuiaba(dt.date(2025, 3, 10)), cities=cities_of(settings))
     clara, ines, otavio = cast.clara.telegram_user_id, cast.ines.telegram_user_id, cast.otavio.telegram_user_id
     await decide(session=session, telegram_user_id=clara, case_id=rubbish.case_id, outcome=Outcome.NOTIFY,
                  reason=None, now=cuiaba(dt.date(2026, 1, 15)))
@@ -100,9 +101,10 @@ async def seed_panel(session: AsyncSession, settings: Settings) -> Seeded:
                  reason="Não foi possível constatar o ruído.", now=cuiaba(dt.date(2026, 2, 20)))
     await decide(session=session, telegram_user_id=ines, case_id=ride.case_id, outcome=Outcome.AUTO, reason=None,
                  now=cuiaba(dt.date(2026, 2, 18)))
-    await answer_case(session=session, settings=settings, telegram_user_id=otavio, case_id=complaint.case_id,
+    await answer_case(session=session, cities=cities_of(settings), telegram_user_id=otavio, case_id=complaint.case_id,
                       text="O posto recebeu um médico novo nesta semana.", now=cuiaba(dt.date(2026, 2, 5)))
-    await answer_case(session=session, settings=settings, telegram_user_id=otavio, case_id=nx_complaint.case_id,
+    await answer_case(session=session, cities=cities_of(settings), telegram_user_id=otavio,
+                      case_id=nx_complaint.case_id,
                       text="As lâmpadas foram trocadas.", now=cuiaba(dt.date(2026, 2, 23)))
     for case, level in ((rubbish, Satisfaction.SATISFIED), (noise, Satisfaction.UNSATISFIED),
                         (ride, Satisfaction.PARTLY), (nx_complaint, Satisfaction.SATISFIED)):

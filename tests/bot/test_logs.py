@@ -24,6 +24,7 @@ from sqlmodel import select
 from bot.logs import LIBRARY_LOGGERS, build_handler, setup_logging
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.tables import Case
 from models.columns import utcnow
@@ -76,7 +77,8 @@ async def _journey(emulator: Any, settings: Settings, sessions: SessionFactory) 
         start = (today - dt.timedelta(days=40)).isoformat()
         await seed_registry(session, settings, [driver_row(autorizacao_emissao=start, vistoria_data=start)],
                             today=today)
-        issued = await create_link_code(session=session, cpf=MARIA_CPF, actor="cli", now=utcnow(), settings=settings)
+        issued = await create_link_code(session=session, cpf=MARIA_CPF, actor="cli", now=utcnow(),
+                                        city=cities_of(settings).default)
     joao = Talk(emulator, emulator.add_user(JOAO, "João", last_name="Batista Pereira", language_code="en"))
     kind = await joao.send("/representacao", "What would you like to report?")
     await joao.press(kind, "rep:kind:cp", "What is your full name?")

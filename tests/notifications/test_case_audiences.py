@@ -3,6 +3,7 @@
 import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.filing import file_ombudsman_case, file_representation
 from models.cases.handling import decide
@@ -16,11 +17,11 @@ from tests.auxil.case_people import NOW, make_cast, ombudsman, representation
 async def test_followers_of_a_topic_are_the_authors_of_open_cases(session: AsyncSession, settings: Settings) -> None:
     cast = await make_cast(session)
     rep = await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
-                                    settings=settings)
+                                    cities=cities_of(settings))
     await file_representation(session=session, person_id=cast.maria.id,
-                              form=representation(infraction_code="CP-II-10"), now=NOW, settings=settings)
+                              form=representation(infraction_code="CP-II-10"), now=NOW, cities=cities_of(settings))
     await file_ombudsman_case(session=session, person_id=cast.maria.id, form=ombudsman(restricted=False), now=NOW,
-                              settings=settings)
+                              city=cities_of(settings).default)
 
     async def who(topic: str) -> list[int]:
         return await recipients("citizens", session=session, now=NOW, params=AudienceParams(topic=topic))
@@ -43,9 +44,9 @@ async def test_a_restricted_author_is_reached_by_no_broadcast(session: AsyncSess
     identity; to the clerk who broadcasts, that case does not exist (the count says nothing either)."""
     cast = await make_cast(session)
     hidden = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=True),
-                                       now=NOW, settings=settings)
+                                       now=NOW, city=cities_of(settings).default)
     await file_ombudsman_case(session=session, person_id=cast.maria.id, form=ombudsman(restricted=False), now=NOW,
-                              settings=settings)
+                              city=cities_of(settings).default)
 
     async def who(topic: str) -> list[int]:
         return await recipients("citizens", session=session, now=NOW, params=AudienceParams(topic=topic))

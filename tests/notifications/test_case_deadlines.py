@@ -7,6 +7,7 @@ import pytest
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import file_ombudsman_case, file_representation
@@ -16,7 +17,7 @@ from models.cases.tables import CaseAttachment
 from models.drafts import save_draft
 from models.outbox import OutboxMessage
 from models.people import Role, add_staff, ensure_person
-from notifications.scans import run_scan
+from notifications.scans import ScanInputs, run_scan
 from tests.auxil.case_files import png
 from tests.auxil.case_people import NOW, Cast, make_cast, ombudsman, representation
 
@@ -35,17 +36,20 @@ async def test_staff_are_warned_n_days_before_and_only_once(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
     rep = await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
-                                    settings=settings)  # due 12 March; BALCAO_CASE_WARNING_DAYS=3
-    await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW, settings=settings)
+                                    cities=cities_of(settings))  # due 12 March; BALCAO_CASE_WARNING_DAYS=3
+    await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
+                              city=cities_of(settings).default)
     before = NOW + dt.timedelta(days=6)  # 8 March: 4 days left
-    assert await run_scan("case-deadlines", session=session, now=before, settings=settings) == 0
+    assert await run_scan("case-deadlines", session=session, now=before, inputs=ScanInputs.of(settings)) == 0
     warn = NOW + dt.timedelta(days=7)  # 9 March: 3 days left
-    assert await run_scan("case-deadlines", session=session, now=warn, settings=settings) == 1
-    assert await run_scan("case-deadlines", session=session, now=warn + dt.timedelta(days=1), settings=settings) == 0
+    assert await run_scan("case-deadlines", session=session, now=warn, inputs=ScanInputs.of(settings)) == 1
+    assert await run_scan("case-deadlines", session=session, now=warn + dt.timedelta(days=1),
+                          inputs=ScanInputs.of(settings)) == 0
     [warning] = [m for m in await _messages(session, "cases.staff") if m.payload["what"] == "deadline"]
     assert (warning.person_id, warning.payload["protocol"]) == (cast.clara.id, rep.protocol)
     await assign(session=session, telegram_user_id=cast.clara.telegram_user_id, case_id=rep.case_id, now=NOW)
-    assert await run_scan("case-deadlines", session=session, now=warn, settings=settings) == 0  # same date: once
+    assert await run_scan("case-deadlines", session=session, now=warn,
+                          inputs=ScanInputs.of(settings)) == 0  # same date: once
 
 
 async def test_unassigned_cases_warn_every_member_of_the_role(
@@ -55,8 +59,9 @@ async def test_unassigned_cases_warn_every_member_of_the_role(
                                 language_code="pt-br")
     await add_staff(session=session, telegram_user_id=7201, role=Role.CLERK, name="Carla", actor="test")
     await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
-                              settings=settings)
-    assert await run_scan("case-deadlines", session=session, now=NOW + dt.timedelta(days=8), settings=settings) == 2
+                              cities=cities_of(settings))
+    assert await run_scan("case-deadlines", session=session, now=NOW + dt.timedelta(days=8),
+                          inputs=ScanInputs.of(settings)) == 2
     warnings = [m.person_id for m in await _messages(session, "cases.staff") if m.payload["what"] == "deadline"]
     assert sorted(warnings) == sorted([cast.clara.id, other.id])
 
@@ -65,27 +70,31 @@ async def test_the_complementacao_period_reminds_the_author_then_tells_staff_it_
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
     filed = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
-                                      settings=settings)
+                                      city=cities_of(settings).default)
     await request_complement(session=session, telegram_user_id=cast.otavio.telegram_user_id, case_id=filed.case_id,
-                             question="Qual é o endereço do posto?", now=NOW, settings=settings)  # until 23 March
-    assert await run_scan("case-deadlines", session=session, now=NOW + dt.timedelta(days=18), settings=settings) == 1
+                             question="Qual é o endereço do posto?", now=NOW,
+                             cities=cities_of(settings))  # until 23 March
+    assert await run_scan("case-deadlines", session=session, now=NOW + dt.timedelta(days=18),
+                          inputs=ScanInputs.of(settings)) == 1
     reminder = (await _messages(session, "cases.update"))[-1]
     assert (reminder.person_id, reminder.payload["event"]) == (cast.joao.id, "complement_reminder")
-    assert await run_scan("case-deadlines", session=session, now=NOW + dt.timedelta(days=22), settings=settings) == 1
+    assert await run_scan("case-deadlines", session=session, now=NOW + dt.timedelta(days=22),
+                          inputs=ScanInputs.of(settings)) == 1
     lapsed = [m for m in await _messages(session, "cases.staff") if m.payload["what"] == "complement_lapsed"]
     assert [m.person_id for m in lapsed] == [cast.otavio.id]
-    assert await run_scan("case-deadlines", session=session, now=NOW + dt.timedelta(days=23), settings=settings) == 0
+    assert await run_scan("case-deadlines", session=session, now=NOW + dt.timedelta(days=23),
+                          inputs=ScanInputs.of(settings)) == 0
 
 
 async def test_files_of_abandoned_forms_are_deleted_but_not_those_of_a_form_in_progress(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
-    limits = CaseLimits.from_settings(settings)
+    limits = CaseLimits.of(settings)
     await store_attachment(session=session, person_id=cast.joao.id, content=png(), file_name=None, limits=limits,
                            already=[])
     await store_attachment(session=session, person_id=cast.maria.id, content=png(), file_name=None, limits=limits,
                            already=[])
     await save_draft(session=session, person_id=cast.maria.id, form="ouvidoria", step="files", data={})
     await run_scan("case-abandoned-files", session=session, now=dt.datetime.now(dt.UTC) + dt.timedelta(days=2),
-                   settings=settings)
+                   inputs=ScanInputs.of(settings))
     assert [a.person_id for a in (await session.exec(select(CaseAttachment))).all()] == [cast.maria.id]

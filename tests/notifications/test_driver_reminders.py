@@ -11,6 +11,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import translator
+from core.municipality import cities_of
 from core.settings import Settings
 from models.drivers.linking import confirm_cpf_digits, drivers_with_phone
 from models.drivers.registry import Sanction, apply_sanction, authorization_by_number, record_inspection
@@ -19,7 +20,7 @@ from models.outbox import OutboxMessage
 from models.people import ensure_person
 from notifications.driver_reminders import SCAN_NAME, anchors_for, milestone_targets
 from notifications.rendering import render
-from notifications.scans import run_scan
+from notifications.scans import ScanInputs, run_scan
 from tests.auxil.drivers import driver_row, seed_registry
 
 CUIABA = ZoneInfo("America/Cuiaba")
@@ -44,7 +45,7 @@ async def linked_maria(session: AsyncSession, settings: Settings, **row: str) ->
 async def scan_on(session: AsyncSession, settings: Settings, when: dt.datetime) -> list[OutboxMessage]:
     """Run the scan at ``when`` and return the messages it added."""
     before = {m.id for m in (await session.exec(select(OutboxMessage))).all()}
-    await run_scan(SCAN_NAME, session=session, now=when, settings=settings)
+    await run_scan(SCAN_NAME, session=session, now=when, inputs=ScanInputs.of(settings))
     rows = (await session.exec(select(OutboxMessage).order_by(OutboxMessage.id))).all()
     return [row for row in rows if row.id not in before]
 
@@ -72,10 +73,10 @@ def test_milestones_superseded_by_a_later_one_are_skipped() -> None:
 
 
 def test_the_inspection_due_on_1_march_comes_from_28_february_and_29_february(settings: Settings) -> None:
-    assert anchors_for(D(2025, 3, 1), settings) == [D(2024, 3, 1), D(2024, 2, 29)]
-    assert anchors_for(D(2025, 2, 28), settings) == [D(2024, 2, 28)]
+    assert anchors_for(D(2025, 3, 1), cities_of(settings).default) == [D(2024, 3, 1), D(2024, 2, 29)]
+    assert anchors_for(D(2025, 2, 28), cities_of(settings).default) == [D(2024, 2, 28)]
     clamp = settings.model_copy(update={"month_end_rule": "clamp"})
-    assert anchors_for(D(2025, 2, 28), clamp) == [D(2024, 2, 29), D(2024, 2, 28)]
+    assert anchors_for(D(2025, 2, 28), cities_of(clamp).default) == [D(2024, 2, 29), D(2024, 2, 28)]
 
 
 async def test_renewal_reminders_60_30_15_7_1_days_before_and_on_the_day_art_3(
@@ -203,7 +204,7 @@ async def test_a_suspension_ending_is_announced_7_days_before_and_on_the_day_art
     authorization = await authorization_by_number(session=session, number="2026/001")
     assert authorization is not None
     await apply_sanction(session=session, authorization=authorization, sanction=Sanction.SUSPENSION,
-                         since=D(2026, 5, 1), until=D(2026, 5, 31), actor="test", settings=settings)
+                         since=D(2026, 5, 1), until=D(2026, 5, 31), actor="test", city=cities_of(settings).default)
     await session.commit()
     await scan_on(session, settings, at(D(2026, 5, 20)))
     keys = await scan_days(session, settings, D(2026, 5, 21), D(2026, 6, 5))
@@ -216,7 +217,7 @@ async def test_revoked_authorizations_get_nothing(session: AsyncSession, setting
     authorization = await authorization_by_number(session=session, number="2026/001")
     assert authorization is not None
     await apply_sanction(session=session, authorization=authorization, sanction=Sanction.REVOCATION,
-                         since=D(2026, 12, 1), actor="test", settings=settings)
+                         since=D(2026, 12, 1), actor="test", city=cities_of(settings).default)
     await session.commit()
     await scan_on(session, settings, at(D(2027, 1, 1)))
     assert await scan_on(session, settings, at(D(2027, 3, 12))) == []  # one scan covering every milestone day

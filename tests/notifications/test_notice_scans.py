@@ -18,7 +18,7 @@ from models.outbox import OutboxMessage
 from models.people import Role
 from notifications.notice_scans import notice_ciencia, notice_limit_warnings, notice_reminders, polite_moment
 from notifications.rendering import render
-from notifications.scans import SCANS, run_scan
+from notifications.scans import SCANS, ScanInputs, run_scan
 from tests.auxil.notices import (
     AUTUANTE,
     CHEFE,
@@ -67,8 +67,10 @@ async def test_tacit_ciencia_through_the_registered_scan(session: AsyncSession, 
     maria = await _maria(session)
     await issue(session, settings, l1533_auto(person_id=maria), now=NOW)
     await mark_outbox_sent(session, at=NOW)
-    assert await run_scan("notice-ciencia", session=session, now=NOW, settings=settings) == 0  # sees it sent
-    assert await run_scan("notice-ciencia", session=session, now=NOW + dt.timedelta(days=30), settings=settings) == 1
+    assert await run_scan("notice-ciencia", session=session, now=NOW,
+                          inputs=ScanInputs.of(settings)) == 0  # sees it sent
+    assert await run_scan("notice-ciencia", session=session, now=NOW + dt.timedelta(days=30),
+                          inputs=ScanInputs.of(settings)) == 1
     delivery = (await session.exec(select(NoticeDelivery))).one()
     await session.refresh(delivery)
     assert delivery.ciencia_kind is CienciaKind.TACIT
@@ -125,10 +127,10 @@ async def test_no_reminder_once_the_defence_is_filed_then_only_the_appeal_remind
 
 def test_reminders_wait_for_the_morning(settings: Settings) -> None:
     night = dt.datetime(2026, 3, 3, 1, 30, tzinfo=dt.UTC)  # 21:30 in Cuiabá on 2/3
-    assert polite_moment(night, settings) == dt.datetime(2026, 3, 3, 12, 0, tzinfo=dt.UTC)
+    assert polite_moment(night, settings.tz) == dt.datetime(2026, 3, 3, 12, 0, tzinfo=dt.UTC)
     early = dt.datetime(2026, 3, 3, 9, 0, tzinfo=dt.UTC)  # 05:00 in Cuiabá
-    assert polite_moment(early, settings) == dt.datetime(2026, 3, 3, 12, 0, tzinfo=dt.UTC)
-    assert polite_moment(NOW, settings) == NOW
+    assert polite_moment(early, settings.tz) == dt.datetime(2026, 3, 3, 12, 0, tzinfo=dt.UTC)
+    assert polite_moment(NOW, settings.tz) == NOW
 
 
 async def test_staff_are_warned_before_the_90_day_limit_of_lei_1533_art_22(
@@ -201,7 +203,7 @@ async def test_cp_art_40_the_decision_due_is_warned_to_clerks_by_the_registered_
                                text="Reclamação.", now=cuiaba(dt.date(2026, 4, 7)))
     assert "notice-decision-warnings" in SCANS
     counts = [await run_scan("notice-decision-warnings", session=session, now=cuiaba(dt.date(2026, 4, day)),
-                             settings=settings) for day in (13, 14, 15, 16, 17, 17)]
+                             inputs=ScanInputs.of(settings)) for day in (13, 14, 15, 16, 17, 17)]
     assert counts == [0, 1, 0, 1, 1, 0]
     [first, *_] = await outbox(session, "notice.decision_warning")
     with time_machine.travel(cuiaba(dt.date(2026, 4, 14)), tick=False):
@@ -215,8 +217,8 @@ async def test_cp_art_40_the_decision_due_is_warned_to_clerks_by_the_registered_
                      now=cuiaba(dt.date(2026, 4, 15)))  # vista: 3 days end Sat 18/4 → Mon 20/4
     # §2: 5 days after the vista end on Sat 25/4 → Mon 27/4; warned 3 days before, on Fri 24/4
     assert await run_scan("notice-decision-warnings", session=session, now=cuiaba(dt.date(2026, 4, 23)),
-                          settings=settings) == 0
+                          inputs=ScanInputs.of(settings)) == 0
     assert await run_scan("notice-decision-warnings", session=session, now=cuiaba(dt.date(2026, 4, 24)),
-                          settings=settings) == 1
+                          inputs=ScanInputs.of(settings)) == 1
     [*_, last] = await outbox(session, "notice.decision_warning")
     assert (last.payload["rule"], last.payload["final_date"]) == ("cp-40-2-decisao-apos-vista", "2026-04-27")

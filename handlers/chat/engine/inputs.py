@@ -132,7 +132,7 @@ async def _take_file(form: Form, turn: Turn, step: Step) -> None:
     files = list(turn.data.get("files", []))
     message = turn.update.effective_message
     album = message.media_group_id if message is not None else None
-    limit = CaseLimits.from_settings(turn.settings).max_attachments
+    limit = CaseLimits.of(turn.city.readings).max_attachments
     if album is not None and len(files) >= limit:  # the rest of an album: said once for all of them
         if turn.data.get(FULL_ALBUM) != album:
             turn.data[FULL_ALBUM] = album

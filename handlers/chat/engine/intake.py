@@ -52,7 +52,7 @@ async def receive_file(
     """
     message = update.effective_message
     assert message is not None
-    limits = CaseLimits.from_settings(context.settings)
+    limits = CaseLimits.of(context.city.readings)
     sent = _sent_file(message)
     if sent is None:
         return None
@@ -75,7 +75,7 @@ async def receive_file(
 
 def files_received(context: BalcaoContext, count: int) -> str:
     """The answer to a file received: how many so far, out of the limit."""
-    limit = CaseLimits.from_settings(context.settings).max_attachments
+    limit = CaseLimits.of(context.city.readings).max_attachments
     return context.tr._("File received ({n} of {limit}). Send more, or press Done.").format(n=count, limit=limit)
 
 
@@ -86,7 +86,7 @@ def is_file(message: Message | None) -> bool:
 
 def recordings_line(context: BalcaoContext) -> str:
     """The line saying voice notes and videos are taken too, with their length limits ("" when neither is)."""
-    limits = CaseLimits.from_settings(context.settings)
+    limits = CaseLimits.of(context.city.readings)
     if not (limits.max_voice_seconds and limits.max_video_seconds):
         return ""
     text = context.tr._("You can also record a voice note (up to {voice} s) or a video (up to {video} s).")

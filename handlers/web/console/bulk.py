@@ -14,13 +14,13 @@ from aiohttp import web
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
-from core.settings import Settings
+from core.municipality import Cities
 from handlers.web.console.cases import STAFF_ROLES
 from handlers.web.console.forms import db, form_list, form_text
 from handlers.web.console.guard import console_page, works_in
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import ConsoleStaff, staff_of
-from handlers.web.keys import SETTINGS
+from handlers.web.keys import CITIES
 from models.cases.handling import answer_case, archive_case, assign, request_complement
 from models.cases.tables import Case
 from models.cases.timeline import CaseNotFound, get_case
@@ -44,7 +44,7 @@ class BulkResult:
     reason: str | None
 
 
-async def _act(*, session: AsyncSession, settings: Settings, who: int, case_id: int, case: Case, action: str,
+async def _act(*, session: AsyncSession, cities: Cities, who: int, case_id: int, case: Case, action: str,
                text: str, template: ResponseTemplate | None, assignee: int | None, now: dt.datetime) -> None:
     """Apply one of ``ACTIONS`` to the case (the domain function checks the role)."""
     if action == "assign":
@@ -52,10 +52,10 @@ async def _act(*, session: AsyncSession, settings: Settings, who: int, case_id: 
                      assignee_telegram_user_id=assignee)
     elif action == "ask":
         await request_complement(session=session, telegram_user_id=who, case_id=case_id, question=text,
-                                 now=now, settings=settings)
+                                 now=now, cities=cities)
     elif action == "archive":
         await archive_case(session=session, telegram_user_id=who, case_id=case_id, reason=text, now=now,
-                           settings=settings)
+                           cities=cities)
     else:
         body = text
         if template is not None:  # CF Art. 30: only the case's municipality's own template
@@ -63,14 +63,14 @@ async def _act(*, session: AsyncSession, settings: Settings, who: int, case_id: 
                                   municipality=case.municipality) is None:
                 raise InvalidInput(N_("This template belongs to another municipality."))
             locale = await reader_locale(session=session, case_id=case_id)
-            body = fill(template, locale=locale, case=case, timezone=settings.timezone)
+            body = fill(template, locale=locale, case=case, timezone=cities.of(case.municipality).tz.key)
         await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=body, now=now,
-                          settings=settings)
+                          cities=cities)
 
 
 async def _one(request: web.Request, staff: ConsoleStaff, case_id: int, action: str, text: str,
                template: ResponseTemplate | None, assignee: int | None) -> BulkResult:
-    tr, who, now, settings = staff.tr, staff.telegram_user_id, utcnow(), request.config_dict[SETTINGS]
+    tr, who, now, cities = staff.tr, staff.telegram_user_id, utcnow(), request.config_dict[CITIES]
     async with db(request)() as session:
         try:
             case = await get_case(session=session, case_id=case_id)
@@ -81,7 +81,7 @@ async def _one(request: web.Request, staff: ConsoleStaff, case_id: int, action: 
             return BulkResult(protocol=f"#{case_id}", done=False, reason=tr._(
                 "This case belongs to a municipality you do not work in here; nothing was changed."))
         try:
-            await _act(session=session, settings=settings, who=who, case_id=case_id, case=case, action=action,
+            await _act(session=session, cities=cities, who=who, case_id=case_id, case=case, action=action,
                        text=text, template=template, assignee=assignee, now=now)
         except CaseNotFound:  # a restricted ombudsman case, to anyone but the Ombudsman (L13460 Art. 10 §7)
             await session.rollback()

@@ -24,7 +24,7 @@ from handlers.web.console.infractions import code_label
 from handlers.web.console.labels import KIND_NAMES, OUTCOME_NAMES, STATUS_NAMES
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import ConsoleStaff, staff_of
-from handlers.web.keys import SETTINGS
+from handlers.web.keys import CITIES, SETTINGS
 from models.cases.access import CaseNotReadable
 from models.cases.handling import (
     answer_case,
@@ -226,7 +226,7 @@ async def preview(request: web.Request) -> web.Response:
 
 
 async def _run(request: web.Request, action: str, staff: ConsoleStaff, case_id: int) -> None:
-    who, now, settings = staff.telegram_user_id, utcnow(), request.config_dict[SETTINGS]
+    who, now, cities = staff.telegram_user_id, utcnow(), request.config_dict[CITIES]
     text = await form_text(request, "text")
     async with db(request)() as session:
         if action == "assign":
@@ -239,16 +239,16 @@ async def _run(request: web.Request, action: str, staff: ConsoleStaff, case_id: 
                          assignee_telegram_user_id=target)
         elif action == "ask":
             await request_complement(session=session, telegram_user_id=who, case_id=case_id, question=text, now=now,
-                                     settings=settings)
+                                     cities=cities)
         elif action == "answer":
             await answer_case(session=session, telegram_user_id=who, case_id=case_id, text=text, now=now,
-                              settings=settings)
+                              cities=cities)
         elif action == "extend":
             await extend(session=session, telegram_user_id=who, case_id=case_id, reason=text, now=now,
-                         settings=settings)
+                         cities=cities)
         elif action == "archive":
             await archive_case(session=session, telegram_user_id=who, case_id=case_id, reason=text, now=now,
-                               settings=settings)
+                               cities=cities)
         else:
             raw_outcome = await form_text(request, "outcome", 20)
             outcome = next((o for o in Outcome if o.value == raw_outcome), None)

@@ -19,7 +19,7 @@ from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.labels import STEP_NAMES
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import staff_of
-from handlers.web.keys import SETTINGS
+from handlers.web.keys import CITIES
 from models.columns import utcnow
 from models.console.driver_search import find_drivers
 from models.drivers.identifiers import InvalidIdentifier
@@ -31,6 +31,7 @@ from models.drivers.registry import (
     apply_sanction,
     authorization_by_number,
     record_inspection,
+    registry_city,
     situation_of,
 )
 from models.drivers.status import STATUS_LABELS as KIND_LABELS
@@ -78,12 +79,12 @@ async def import_registry(request: web.Request) -> web.Response:
         return message_page(request, status=422, title=tr._("Nothing imported"), text=tr._(
             "The file is not UTF-8; export it again as UTF-8 CSV. Nothing was changed."))
     apply = form.get("apply") == "1"
-    settings = request.config_dict[SETTINGS]
-    registry = settings.municipalities.with_rulebook(L1533)
+    cities = request.config_dict[CITIES]
+    registry = cities.with_rulebook(L1533)
     if registry is not None and not await works_in(request, registry.slug, (Role.CLERK,)):
         return elsewhere(request)  # the registry is the city hall's whose law Lei 1.533/2020 is
     async with db(request)() as session:
-        report = await import_drivers(session=session, text=text, actor=staff.actor, settings=settings,
+        report = await import_drivers(session=session, text=text, actor=staff.actor, cities=cities,
                                       today=city_today(request), dry_run=not apply)
     return render(request, "driver_import.html", {
         "title": tr._("Registry import"), "report": report, "applied": apply and report.applied, "csv": text,
@@ -102,13 +103,13 @@ async def _elsewhere(request: web.Request, roles: tuple[Role, ...]) -> bool:
 async def _driver_page(request: web.Request, *, notice: str = "", error: str = "", code: str = "",
                        status: int = 200) -> web.Response:
     staff = staff_of(request)
-    settings = request.config_dict[SETTINGS]
+    city = registry_city(request.config_dict[CITIES])
     number = request.match_info["number"][:40]
     async with db(request)() as session:
         authorization = await authorization_by_number(session=session, number=number)
         driver = await session.get(Driver, authorization.driver_id) if authorization else None
         situation = await situation_of(session=session, driver=driver, on=city_today(request),
-                                       settings=settings) if driver else None
+                                       city=city) if driver else None
     if situation is None:
         return message_page(request, status=404, title=staff.tr._("Not found"), text=staff.tr._(
             "No authorization has that number."))
@@ -183,7 +184,7 @@ async def sanction(request: web.Request) -> web.Response:
             await apply_sanction(session=session, authorization=authorization, sanction=chosen, since=since,
                                  until=_day(request, await form_text(request, "until", 20), towards="future"),
                                  suspension_rule=rule,
-                                 actor=staff_of(request).actor, settings=request.config_dict[SETTINGS])
+                                 actor=staff_of(request).actor, city=registry_city(request.config_dict[CITIES]))
         except ValueError:
             return await _driver_page(request, status=422, error=tr._(
                 "The end of a suspension must come after its start."))
@@ -205,7 +206,7 @@ async def link_code(request: web.Request) -> web.Response:
             return await _driver_page(request)
         try:
             issued = await create_link_code(session=session, cpf=driver.cpf, actor=staff_of(request).actor,
-                                            now=utcnow(), settings=request.config_dict[SETTINGS])
+                                            now=utcnow(), city=registry_city(request.config_dict[CITIES]))
         except (InvalidIdentifier, DriverNotFound):
             return await _driver_page(request, status=422, error=tr._("This driver's CPF is not valid."))
     return await _driver_page(request, code=issued.code, notice=tr._(

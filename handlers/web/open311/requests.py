@@ -14,7 +14,8 @@ from urllib.parse import parse_qsl
 from aiohttp import BodyPartReader, web
 
 from core.i18n import DEFAULT_LOCALE, Translator, translator
-from handlers.web.keys import sessions_of, settings_of
+from core.municipality import Timestamping
+from handlers.web.keys import cities_of_request, city_of, sessions_of, settings_of
 from handlers.web.open311.render import (
     Open311Error,
     answer,
@@ -222,7 +223,7 @@ async def _form(request: web.Request, tr: Translator,
     is refused there, before the rest is read). Files are checked against the chat's limits while they arrive
     (count and size, :func:`models.cases.attachments.check_before_download`); their content is checked when stored.
     """
-    limits = CaseLimits.from_settings(settings_of(request))
+    limits = CaseLimits.of(settings_of(request))
     if request.content_length is not None and request.content_length > body_limit(limits):
         raise Open311Error(413, tr._("The request is too large."))
     if request.content_type == "application/x-www-form-urlencoded":
@@ -319,7 +320,8 @@ async def create_request(request: web.Request) -> web.Response:
     async with sessions_of(request)() as session:
         try:
             filed = await post_request(session=session, client=client, service=service, request=posted,
-                                       now=utcnow(), settings=settings)
+                                       now=utcnow(), city=city_of(request, place.id), cities=cities_of_request(request),
+                                       posts_per_hour=settings.open311_posts_per_hour)
         except PlaceOutside as exc:  # the fields it is about, named (issue 20 §3)
             raise Open311Error(400, f"lat, long: {exc.render(tr)}") from None
         except InvalidInput as exc:
@@ -348,7 +350,8 @@ async def receipt(request: web.Request) -> web.Response:
                                       municipality=place.id)
     if filed is None:
         raise Open311Error(404, tr._("No service request {id}.").format(id=request.match_info["id"][:40]))
-    pdf = await signed_receipt(filed, tr=tr, settings=settings_of(request),
+    pdf = await signed_receipt(filed, tr=tr, cities=cities_of_request(request),
+                               timestamping=Timestamping.of(settings_of(request)),
                                follow=tr._("Follow this case with GET requests/{id} of Open311, or in the system you "
                                            "used to file it.").format(id=filed.protocol))
     return web.Response(body=pdf, content_type="application/pdf", headers={

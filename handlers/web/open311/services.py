@@ -8,7 +8,7 @@ from aiohttp import web
 from babel.lists import format_list
 
 from core.i18n import Translator
-from handlers.web.keys import settings_of
+from handlers.web.keys import cities_of_request, settings_of
 from handlers.web.open311.render import Open311Error, answer, fmt_of, open311_endpoint, reader
 from models.open311.jurisdiction import Jurisdiction, jurisdictions, resolve_jurisdiction
 from models.open311.services import Attribute, Service, find_service, service_attributes, services_in_force
@@ -30,7 +30,7 @@ async def discovery(request: web.Request) -> web.Response:
     """
     settings = settings_of(request)
     tr = reader(request)
-    served = jurisdictions(settings)
+    served = jurisdictions(cities_of_request(request))
     cities = format_list([place.name for place in served], locale=tr.locale)
     body = {
         "changeset": CHANGESET,
@@ -58,7 +58,7 @@ def jurisdiction_of(request: web.Request, given: str | None = None) -> Jurisdict
         UnknownJurisdiction: unknown, or missing where several are served (the spec's 404 or 400).
     """
     wanted = given if given is not None else request.query.get("jurisdiction_id")
-    return resolve_jurisdiction(wanted, settings=settings_of(request))
+    return resolve_jurisdiction(wanted, cities=cities_of_request(request))
 
 
 def _label(tr: Translator, service: Service, text: str) -> str:

@@ -23,7 +23,7 @@ from aiohttp import web
 from babel.dates import format_skeleton
 
 from core.i18n import SUPPORTED_LOCALES, Translator, negotiate_locale, translator
-from handlers.web.keys import sessions_of, settings_of
+from handlers.web.keys import cities_of_request, sessions_of, settings_of
 from handlers.web.transparency.charts import NARROW, Series, grouped_bars, grouped_rows, horizontal_bars
 from models.cases.labels import KIND_LABELS, STATUS_LABELS
 from models.cases.tables import CaseKind
@@ -81,7 +81,7 @@ async def _cached(request: web.Request, key: str, build: Any) -> web.Response:
 
 def _municipality(request: web.Request) -> Jurisdiction:
     try:
-        return resolve_jurisdiction(request.match_info.get("municipio"), settings=settings_of(request))
+        return resolve_jurisdiction(request.match_info.get("municipio"), cities=cities_of_request(request))
     except UnknownJurisdiction:
         raise web.HTTPNotFound(text="município não encontrado / municipality not found") from None
 
@@ -187,7 +187,7 @@ def _canonical(request: web.Request, place: Jurisdiction, tail: str = "") -> Non
 @routes.get("/transparencia")
 async def start_page(request: web.Request) -> web.Response:
     """The municipalities the deployment serves, each with a link to its panel; the only one's panel directly."""
-    served = jurisdictions(settings_of(request))
+    served = jurisdictions(cities_of_request(request))
     if len(served) == 1:
         return await _panel_page(request, served[0])
     tr = _reader(request)
@@ -277,7 +277,7 @@ async def cases_data(request: web.Request) -> web.Response:
 @routes.get("/transparencia/dados/dicionario")
 async def old_dictionary(request: web.Request) -> web.Response:
     """The dictionary's address before the panels were per municipality: the default municipality's dictionary."""
-    place = jurisdictions(settings_of(request))[0]
+    place = jurisdictions(cities_of_request(request))[0]
     raise web.HTTPMovedPermanently(request.rel_url.with_path(f"/transparencia/{place.id}/dicionario").with_query(
         request.rel_url.query))
 

@@ -9,6 +9,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.sandbox.demo_data import seed_drivers
+from core.municipality import cities_of
 from core.settings import Settings
 from models.audit import AuditEvent
 from models.drivers.registry import situation_of
@@ -25,7 +26,7 @@ async def test_every_state_is_there_on_any_day(session: AsyncSession, settings: 
     assert len((await session.exec(select(AuditEvent))).all()) == events
     states = {}
     for driver in (await session.exec(select(Driver))).all():
-        situation = await situation_of(session=session, driver=driver, on=today, settings=settings)
+        situation = await situation_of(session=session, driver=driver, on=today, city=cities_of(settings).default)
         assert situation is not None
         states[driver.name.split()[0]] = situation.status
     kinds = {name: status.kind for name, status in states.items()}

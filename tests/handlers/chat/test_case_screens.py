@@ -10,6 +10,7 @@ from typing import Any
 from sqlmodel import select
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import Place, file_ombudsman_case, file_representation
@@ -43,13 +44,13 @@ async def test_staff_see_portuguese_labels_photos_as_photos_and_the_place_on_a_m
 ) -> None:
     joao_id = await _people(sessions)
     async with sessions() as session:
-        limits = CaseLimits.from_settings(settings)
+        limits = CaseLimits.of(settings)
         photo = await store_attachment(session=session, person_id=joao_id, content=png(seed=7),
                                        file_name="foto.jpg", limits=limits, already=[])
         document = await store_attachment(session=session, person_id=joao_id, content=pdf(), file_name="nota.pdf",
                                           limits=limits, already=[photo.id])
         place = Place(text="Rua 7 de Setembro, em frente ao nº 40", latitude=LAT, longitude=LON)
-        await file_representation(session=session, person_id=joao_id, settings=settings, now=utcnow(),
+        await file_representation(session=session, person_id=joao_id, cities=cities_of(settings), now=utcnow(),
                                   form=representation(place=place, attachment_ids=[photo.id, document.id]))
         case = (await session.exec(select(Case))).one()
         await assign(session=session, telegram_user_id=CLARA, case_id=case.id, now=utcnow())
@@ -77,7 +78,7 @@ async def test_the_ombudsman_button_says_responder_and_the_author_reads_resposta
     joao_id = await _people(sessions)
     async with sessions() as session:
         await file_ombudsman_case(session=session, person_id=joao_id, form=ombudsman(), now=utcnow(),
-                                  settings=settings)
+                                  city=cities_of(settings).default)
         case = (await session.exec(select(Case))).one()
     otavio = Talk(emulator, emulator.add_user(OTAVIO, "Otávio", language_code="pt-br"))
     queue = await otavio.send("/pendencias", case.protocol)
@@ -85,7 +86,8 @@ async def test_the_ombudsman_button_says_responder_and_the_author_reads_resposta
     labels = {b["callback_data"]: b["text"] for b in opened.inline_buttons}
     assert labels[f"pend:answer:{case.id}"] == "Responder"
     async with sessions() as session:
-        await answer_case(session=session, settings=settings, telegram_user_id=OTAVIO, case_id=case.id, now=utcnow(),
+        await answer_case(session=session, cities=cities_of(settings), telegram_user_id=OTAVIO, case_id=case.id,
+                          now=utcnow(),
                           text="O médico foi contratado e atende desde segunda-feira.")
     joao = Talk(emulator, emulator.add_user(JOAO, "João", language_code="pt-br"))
     shown = await joao.send(case.protocol, "Resposta:")  # the protocol typed alone opens the case (item 12)
@@ -122,7 +124,7 @@ async def test_the_author_reads_the_note_of_a_notify_decision_and_each_law_once(
     joao_id = await _people(sessions)
     async with sessions() as session:
         for _ in range(2):
-            await file_representation(session=session, person_id=joao_id, settings=settings, now=utcnow(),
+            await file_representation(session=session, person_id=joao_id, cities=cities_of(settings), now=utcnow(),
                                       form=representation())
         notified, archived = (await session.exec(select(Case).order_by(Case.id))).all()
         await decide(session=session, telegram_user_id=CLARA, case_id=notified.id, outcome=Outcome.NOTIFY,

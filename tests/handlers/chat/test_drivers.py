@@ -9,6 +9,7 @@ from typing import Any
 from sqlmodel import select
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.columns import utcnow
 from models.deadlines import add_months
@@ -18,7 +19,7 @@ from models.outbox import OutboxMessage, OutboxStatus
 from models.when import municipal_today
 from notifications.dispatcher import Dispatcher, build_bot
 from notifications.driver_reminders import SCAN_NAME
-from notifications.scans import run_scan
+from notifications.scans import ScanInputs, run_scan
 from tests.auxil.bot_harness import settings_for
 from tests.auxil.case_chat import Talk
 from tests.auxil.case_files import png
@@ -40,7 +41,8 @@ async def registered_with_code(sessions: SessionFactory, settings: Settings, **r
     """Maria in the registry, and the one-time link code staff give her."""
     await registered(sessions, settings, **row)
     async with sessions() as session:
-        return await create_link_code(session=session, cpf=MARIA_CPF, actor="cli", now=utcnow(), settings=settings)
+        return await create_link_code(session=session, cpf=MARIA_CPF, actor="cli", now=utcnow(),
+                                      city=cities_of(settings).default)
 
 
 def maria(emulator: Any, language: str = "en") -> Talk:
@@ -149,11 +151,12 @@ async def test_a_renewal_reminder_arrives_and_leads_to_situacao(
     paid = add_months(today + dt.timedelta(days=30), -12)  # valid until today + 30: the 30-day reminder
     await registered(sessions, settings, autorizacao_emissao=paid.isoformat(), vistoria_data=paid.isoformat())
     async with sessions() as session:
-        issued = await create_link_code(session=session, cpf=MARIA_CPF, actor="cli", now=utcnow(), settings=settings)
+        issued = await create_link_code(session=session, cpf=MARIA_CPF, actor="cli", now=utcnow(),
+                                        city=cities_of(settings).default)
     talk = maria(emulator)
     await talk.send(f"/start {issued.start_payload}", "Done")
     async with sessions() as session:
-        assert await run_scan(SCAN_NAME, session=session, now=utcnow(), settings=settings) >= 1
+        assert await run_scan(SCAN_NAME, session=session, now=utcnow(), inputs=ScanInputs.of(settings)) >= 1
     mark = talk._mark()
     bot = build_bot(settings_for(settings, emulator))
     await bot.initialize()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.i18n import translator
+from core.municipality import cities_of
 from core.settings import Settings
 from handlers.chat.driver_texts import steps_text, summary_text
 from models.drivers.registry import DriverSituation
@@ -30,12 +31,12 @@ APPROVED_ON = D(2026, 3, 10)
 def situation(rules: Settings, on: D, inspections: list[tuple[D, InspectionResult]],
               paid: D = APPROVED_ON) -> DriverSituation:
     authorization = Authorization(id=1, number="2026/001", driver_id=1, vehicle_id=7, approved_on=D(2026, 3, 10),
-                                  fee_paid_on=paid, valid_until=validity_end(paid, rules),
+                                  fee_paid_on=paid, valid_until=validity_end(paid, cities_of(rules).default),
                                   vehicle_since=D(2026, 3, 10))
     vehicle = Vehicle(id=7, plate="QBX1234", renavam="01234567897", model_year=2023)
     rows = [Inspection(vehicle_id=7, inspected_on=day, result=result) for day, result in inspections]
     status = authorization_status(authorization=authorization, inspections=rows, vehicle=vehicle, on=on,
-                                  settings=rules)
+                                  city=cities_of(rules).default)
     return DriverSituation(1, 9, "Maria Aparecida", "***.456.789-**", "2026/001", "QBX-1234", 2023, status)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.i18n import translator
+from core.municipality import cities_of
 from core.settings import Settings
 from handlers.chat.driver_texts import details_text, steps_text, summary_text
 from models.drivers.registry import DriverSituation
@@ -26,12 +27,13 @@ def rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
 def situation(rules: Settings, on: D, **fields: object) -> DriverSituation:
     paid = D(2026, 3, 10)
     authorization = Authorization(id=1, number="2026/001", driver_id=1, vehicle_id=7, approved_on=paid,
-                                  fee_paid_on=paid, valid_until=validity_end(paid, rules), vehicle_since=paid,
+                                  fee_paid_on=paid, valid_until=validity_end(paid, cities_of(rules).default),
+                                  vehicle_since=paid,
                                   **fields)
     vehicle = Vehicle(id=7, plate="QBX1234", renavam="01234567897", model_year=2023)
     inspections = [Inspection(vehicle_id=7, inspected_on=paid, result=InspectionResult.APPROVED)]
     status = authorization_status(authorization=authorization, inspections=inspections, vehicle=vehicle, on=on,
-                                  settings=rules)
+                                  city=cities_of(rules).default)
     return DriverSituation(1, 9, "Maria Aparecida", "***.456.789-**", "2026/001", "QBX-1234", 2023, status)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from sqlmodel import select
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.filing import file_ombudsman_case, file_representation
 from models.cases.handling import answer_case, request_complement
@@ -27,12 +28,12 @@ async def _cases(sessions: SessionFactory, settings: Settings) -> tuple[Case, Ca
         await add_staff(session=session, telegram_user_id=OTAVIO, role=Role.OMBUDSMAN, name="Otávio", actor="test")
         people = {p.telegram_user_id: p.id for p in (await session.exec(select(Person))).all()}
         mine = await file_ombudsman_case(session=session, person_id=people[JOAO], form=ombudsman(),
-                                         now=utcnow() - dt.timedelta(days=32), settings=settings)
+                                         now=utcnow() - dt.timedelta(days=32), city=cities_of(settings).default)
         await request_complement(session=session, telegram_user_id=OTAVIO, case_id=mine.case_id,
                                  question="Qual é o endereço do posto?", now=utcnow() - dt.timedelta(days=30),
-                                 settings=settings)
+                                 cities=cities_of(settings))
         theirs = await file_representation(session=session, person_id=people[MARIA], form=representation(),
-                                           now=utcnow(), settings=settings)
+                                           now=utcnow(), cities=cities_of(settings))
         first = await session.get(Case, mine.case_id)
         second = await session.get(Case, theirs.case_id)
         assert first is not None and second is not None
@@ -72,8 +73,8 @@ async def _answered(sessions: SessionFactory, settings: Settings, telegram_id: i
         await add_staff(session=session, telegram_user_id=OTAVIO, role=Role.OMBUDSMAN, name="Otávio", actor="test")
         person = (await session.exec(select(Person).where(Person.telegram_user_id == telegram_id))).one()
         filed = await file_ombudsman_case(session=session, person_id=person.id, form=ombudsman(), now=utcnow(),
-                                          settings=settings)
-        await answer_case(session=session, settings=settings, telegram_user_id=OTAVIO, case_id=filed.case_id,
+                                          city=cities_of(settings).default)
+        await answer_case(session=session, cities=cities_of(settings), telegram_user_id=OTAVIO, case_id=filed.case_id,
                           text="O médico começa na segunda-feira.", now=utcnow())
         case = await session.get(Case, filed.case_id)
         assert case is not None

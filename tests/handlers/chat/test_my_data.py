@@ -7,6 +7,7 @@ from typing import Any
 from sqlmodel import select
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.filing import file_representation
 from models.cases.tables import CaseAuthor
@@ -25,7 +26,7 @@ async def test_export_then_erasure(emulator: Any, bot_app: Any, settings: Settin
         person = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
         assert person.id is not None
         filed = await file_representation(session=session, person_id=person.id, form=representation(), now=utcnow(),
-                                          settings=settings)
+                                          cities=cities_of(settings))
     menu = await joao.send("/meusdados", "Your data")
     await joao.press(menu, "dados:export", "Your data is in the files above")
     document = joao.last_document()
@@ -65,7 +66,7 @@ async def test_the_export_has_a_readable_pdf_in_the_persons_language_and_local_t
     async with sessions() as session:
         person = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO + 1))).one()
         filed = await file_representation(session=session, person_id=person.id, form=representation(), now=utcnow(),
-                                          settings=settings)
+                                          cities=cities_of(settings))
     mark = maria._mark()
     menu = await maria.send("/meusdados", "Seus dados")
     await maria.press(menu, "dados:export", "Seus dados estão nos arquivos acima")
@@ -105,7 +106,7 @@ async def test_the_readable_pdf_names_every_code_word(
                         actor="test")
         await add_staff(session=session, telegram_user_id=clara, role=Role.CLERK, name="Clara", actor="test")
         filed = await file_representation(session=session, person_id=person.id, form=representation(), now=utcnow(),
-                                          settings=settings)
+                                          cities=cities_of(settings))
         await decide(session=session, telegram_user_id=clara, case_id=filed.case_id, outcome=Outcome.NOTIFY,
                      reason="Verificado no local: há entulho na calçada.", now=utcnow())
         await rate(session=session, person_id=person.id, case_id=filed.case_id, satisfaction=Satisfaction.PARTLY,

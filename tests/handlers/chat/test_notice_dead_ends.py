@@ -11,6 +11,7 @@ import time_machine
 from sqlmodel import select
 
 from core.municipalities import built_in
+from core.municipality import cities_of
 from models.authorities import grant_authority
 from models.cases.filing import file_representation
 from models.cases.tables import Case
@@ -99,7 +100,7 @@ async def test_notify_the_offender_leads_to_emitir_prefilled_from_the_case_cp_ar
         await session.commit()
         assert author.id is not None
         await file_representation(session=session, person_id=author.id, form=representation(), now=utcnow(),
-                                  settings=settings)
+                                  cities=cities_of(settings))
         case = (await session.exec(select(Case))).one()
     clara = await _staff(emulator, sessions, 830201, "Clara", Role.CLERK)
     queue = await clara.send("/pendencias", case.protocol)

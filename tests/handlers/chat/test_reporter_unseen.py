@@ -14,6 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlmodel import select
 
 from bot.web import build_web_app
+from core.municipality import cities_of
 from models.cases.filing import Place, file_representation
 from models.cases.tables import Case
 from models.columns import utcnow
@@ -40,7 +41,8 @@ async def test_a_notice_from_a_representacao_carries_none_of_the_citizens_words(
             facts="Do lado da minha casa o terreno tem mato alto até a janela, minha filha tem asma.",
             accused="não sei o nome, é o dono do terreno", infraction_code="CP-I-1",
             place=Place(latitude=-14.6712, longitude=-52.3501))
-        await file_representation(session=session, person_id=author.id, form=form, now=utcnow(), settings=settings)
+        await file_representation(session=session, person_id=author.id, form=form, now=utcnow(),
+                                  cities=cities_of(settings))
         case = (await session.exec(select(Case))).one()
     maria_user = emulator.add_user(840102, "Maria", language_code="pt-br")
     maria = Talk(emulator, maria_user)

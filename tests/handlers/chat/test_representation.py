@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 from sqlmodel import select
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.filing import file_ombudsman_case
 from models.cases.tables import Case, CaseAttachment, CaseAuthor, CaseKind, Relation
@@ -176,10 +177,11 @@ async def test_cancel_another_form_in_progress_and_the_daily_limit(
     await joao.send("João Batista Pereira", "profession")
     await joao.send("/cancelar", "Cancelled")
     bot_app.bot_data["settings"] = settings.model_copy(update={"cases_per_day": 1})
+    bot_app.bot_data["cities"] = cities_of(bot_app.bot_data["settings"])
     async with sessions() as session:
         person = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
         await file_ombudsman_case(session=session, person_id=person.id, form=ombudsman(), now=utcnow(),
-                                  settings=settings)
+                                  city=cities_of(settings).default)
     await joao.send("/representacao", "You have already filed 1 case today")
 
 

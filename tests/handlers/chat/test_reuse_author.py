@@ -9,6 +9,7 @@ from typing import Any
 from sqlmodel import select
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.filing import file_ombudsman_case, file_representation
 from models.columns import utcnow
@@ -31,10 +32,10 @@ async def _person_with_a_case(sessions: SessionFactory, settings: Settings, tele
         filed_at = utcnow() - dt.timedelta(days=3)
         if ombudsman_case:
             await file_ombudsman_case(session=session, person_id=person.id, form=ombudsman(), now=filed_at,
-                                      settings=settings)
+                                      city=cities_of(settings).default)
         else:
             await file_representation(session=session, person_id=person.id, form=representation(), now=filed_at,
-                                      settings=settings)
+                                      cities=cities_of(settings))
         return person.id
 
 

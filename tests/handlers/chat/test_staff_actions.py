@@ -8,6 +8,7 @@ from typing import Any
 from sqlmodel import col, select
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.filing import file_representation
 from models.cases.tables import Case, CaseEvent, CaseStatus, EventKind
@@ -28,7 +29,7 @@ async def _setup(sessions: SessionFactory, settings: Settings, cases: int = 1) -
         joao = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
         for days_ago in range(cases):  # one a day, within the daily limit
             await file_representation(session=session, person_id=joao.id, form=representation(),
-                                      now=utcnow() - dt.timedelta(days=days_ago), settings=settings)
+                                      now=utcnow() - dt.timedelta(days=days_ago), cities=cities_of(settings))
         return list((await session.exec(select(Case).order_by(col(Case.id)))).all())
 
 

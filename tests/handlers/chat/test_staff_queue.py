@@ -7,6 +7,7 @@ from typing import Any
 from sqlmodel import select
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import Open311Origin, file_ombudsman_case, file_representation
@@ -33,7 +34,7 @@ async def _setup(sessions: SessionFactory, settings: Settings) -> list[Case]:
         assert joao.id is not None
         for _ in range(2):
             await file_representation(session=session, person_id=joao.id, form=representation(), now=utcnow(),
-                                      settings=settings)
+                                      cities=cities_of(settings))
         return list((await session.exec(select(Case).order_by(Case.id))).all())  # type: ignore[arg-type]
 
 
@@ -104,11 +105,11 @@ async def test_a_restricted_case_and_its_files_are_the_ombudsmans_alone(
         assert joao.id is not None
         stored = await store_attachment(session=session, person_id=joao.id, content=pdf(),
                                         file_name="Joaquim_Sigiloso_Ferreira_comprovante.pdf",
-                                        limits=CaseLimits.from_settings(settings), already=[])
+                                        limits=CaseLimits.of(settings), already=[])
         assert stored.id is not None
         filed = await file_ombudsman_case(session=session, person_id=joao.id,
                                           form=ombudsman(restricted=True, attachment_ids=[stored.id]),
-                                          now=utcnow(), settings=settings)
+                                          now=utcnow(), city=cities_of(settings).default)
     clara = Talk(emulator, emulator.add_user(CLARA, "Clara", language_code="en"))
     ana = Talk(emulator, emulator.add_user(admin_id, "Ana", language_code="pt-br"))
     otavio = Talk(emulator, emulator.add_user(OTAVIO, "Otávio", language_code="en"))
@@ -139,7 +140,7 @@ async def test_the_queue_pages_through_every_case_and_says_how_many(
         joao = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
         for days_ago in range(1, 22):  # 23 in all with _setup's two; one a day, within the daily limit
             await file_representation(session=session, person_id=joao.id, form=representation(),
-                                      now=utcnow() - dt.timedelta(days=days_ago), settings=settings)
+                                      now=utcnow() - dt.timedelta(days=days_ago), cities=cities_of(settings))
         by_deadline = [case.id for case in (await session.exec(select(Case))).all()]
     clara = Talk(emulator, emulator.add_user(CLARA, "Clara", language_code="pt-br"))
     first = await clara.send("/pendencias", "23 casos na sua fila; aqui, do 1 ao 10.")
@@ -163,7 +164,8 @@ async def test_a_case_from_open311_without_evidence_tells_the_clerk_to_ask_for_i
         assert client is not None and client.id is not None
         await file_representation(
             session=session, person_id=None, form=representation(evidence_note=None), now=utcnow(),
-            settings=settings, origin=Open311Origin(client_id=client.id, account_sha256="0" * 64, service_code="CP-I"))
+            cities=cities_of(settings), origin=Open311Origin(client_id=client.id, account_sha256="0" * 64,
+                                                             service_code="CP-I"))
         cases = list((await session.exec(select(Case).order_by(Case.id))).all())  # type: ignore[arg-type]
     clara = Talk(emulator, emulator.add_user(CLARA, "Clara", language_code="en"))
     queue = await clara.send("/pendencias", "Pending cases")
@@ -190,7 +192,7 @@ async def test_the_ombudsman_of_the_city_opens_the_restricted_complaint_the_queu
         joao = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
         assert joao.id is not None
         filed = await file_ombudsman_case(session=session, person_id=joao.id, form=ombudsman(restricted=True),
-                                          now=utcnow(), settings=settings)
+                                          now=utcnow(), city=cities_of(settings).default)
     olga = Talk(emulator, emulator.add_user(ombudsman_id, "Olga", language_code="pt-br"))
     queue = await olga.send("/pendencias", filed.protocol)
     opened = await olga.press(queue, f"pend:case:{filed.case_id}", "João Batista Pereira")
@@ -212,7 +214,7 @@ async def test_without_an_ombudsman_the_admin_is_told_a_restricted_complaint_wai
         joao = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
         assert joao.id is not None
         filed = await file_ombudsman_case(session=session, person_id=joao.id, form=ombudsman(restricted=True),
-                                          now=utcnow(), settings=settings)
+                                          now=utcnow(), city=cities_of(settings).default)
     ana = Talk(emulator, emulator.add_user(admin_id, "Ana", language_code="pt-br"))
     queue = await ana.send("/pendencias", "identidade restrita")
     city = settings.municipalities[settings.municipality_slug].name

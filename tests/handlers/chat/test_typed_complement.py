@@ -8,6 +8,7 @@ from typing import Any
 from sqlmodel import select
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.filing import file_representation
 from models.cases.tables import Case, CaseStatus
@@ -29,7 +30,7 @@ async def _setup(sessions: SessionFactory, settings: Settings, cases: int) -> li
         assert joao.id is not None
         for _ in range(cases):
             await file_representation(session=session, person_id=joao.id, form=representation(), now=utcnow(),
-                                      settings=settings)
+                                      cities=cities_of(settings))
         return list((await session.exec(select(Case).order_by(Case.id))).all())  # type: ignore[arg-type]
 
 

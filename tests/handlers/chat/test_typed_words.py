@@ -6,6 +6,7 @@ import pytest
 from sqlmodel import select
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from handlers.chat.greetings import is_greeting
 from models.cases.filing import file_representation
@@ -42,7 +43,7 @@ async def test_a_protocol_typed_alone_opens_the_persons_own_case_and_never_anoth
         await session.commit()
         joao = (await session.exec(select(Person).where(Person.telegram_user_id == 870002))).one()
         await file_representation(session=session, person_id=joao.id, form=representation(), now=utcnow(),
-                                  settings=settings)
+                                  cities=cities_of(settings))
         case = (await session.exec(select(Case))).one()
     joao_chat = Talk(emulator, emulator.add_user(870002, "João", language_code="pt-br"))
     mine = await joao_chat.send(case.protocol.lower().replace("-", " "), case.protocol)  # "rep 2026 000001"

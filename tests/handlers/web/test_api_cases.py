@@ -15,6 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import file_ombudsman_case, file_representation
@@ -51,11 +52,11 @@ def _as(staff_id: int) -> dict[str, str]:
 
 async def _file_both(session: AsyncSession, settings: Settings, cast: Cast) -> tuple[str, str]:
     photo = await store_attachment(session=session, person_id=cast.joao.id, content=png(), file_name="foto.png",
-                                   limits=CaseLimits.from_settings(settings), already=[])
+                                   limits=CaseLimits.of(settings), already=[])
     rep = await file_representation(session=session, person_id=cast.joao.id,
-                                    form=representation(attachment_ids=[photo.id]), now=NOW, settings=settings)
+                                    form=representation(attachment_ids=[photo.id]), now=NOW, cities=cities_of(settings))
     ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=True),
-                                    now=NOW, settings=settings)
+                                    now=NOW, city=cities_of(settings).default)
     return rep.protocol, ouv.protocol
 
 

@@ -22,7 +22,7 @@ from models.outbox import OutboxMessage
 from models.people import Role, add_staff, ensure_person
 from notifications.platform_lists import LATE_LIST
 from notifications.rendering import render
-from notifications.scans import run_scan
+from notifications.scans import ScanInputs, run_scan
 
 TOKEN = "api-token-for-platforms"
 CLARA, IVO = 7301, 7302  # a clerk, an inspector
@@ -63,9 +63,12 @@ async def test_art_5_ix_lists_every_30_days_late_platforms_are_warned_once(
         platform_id = (await created.json())["id"]
         assert (await client.post("/api/platforms", json={"name": "roda já"}, headers=_as(CLARA))).status == 409
     # accredited Monday 4 January: the first list is due 30 days later, Wednesday 3 February
-    assert await run_scan("platform-lists", session=session, now=at(dt.date(2027, 2, 3)), settings=settings) == 0
-    assert await run_scan("platform-lists", session=session, now=at(dt.date(2027, 2, 4)), settings=settings) == 1
-    assert await run_scan("platform-lists", session=session, now=at(dt.date(2027, 2, 5)), settings=settings) == 0
+    assert await run_scan("platform-lists", session=session, now=at(dt.date(2027, 2, 3)),
+                          inputs=ScanInputs.of(settings)) == 0
+    assert await run_scan("platform-lists", session=session, now=at(dt.date(2027, 2, 4)),
+                          inputs=ScanInputs.of(settings)) == 1
+    assert await run_scan("platform-lists", session=session, now=at(dt.date(2027, 2, 5)),
+                          inputs=ScanInputs.of(settings)) == 0
     [warning] = await _late_rows(session)
     with time_machine.travel(at(dt.date(2027, 2, 4)), tick=False):
         listed = await (await client.get("/api/platforms", headers=_as(CLARA))).json()
@@ -85,8 +88,10 @@ async def test_art_5_ix_lists_every_30_days_late_platforms_are_warned_once(
         listed = await (await client.get("/api/platforms", headers=_as(CLARA))).json()
     # 30 days from 5 February end Sunday 7 March: due on the next business day, Monday 8 March
     assert (listed["platforms"][0]["due_on"], listed["platforms"][0]["late"]) == ("2027-03-08", False)
-    assert await run_scan("platform-lists", session=session, now=at(dt.date(2027, 3, 8)), settings=settings) == 0
-    assert await run_scan("platform-lists", session=session, now=at(dt.date(2027, 3, 9)), settings=settings) == 1
+    assert await run_scan("platform-lists", session=session, now=at(dt.date(2027, 3, 8)),
+                          inputs=ScanInputs.of(settings)) == 0
+    assert await run_scan("platform-lists", session=session, now=at(dt.date(2027, 3, 9)),
+                          inputs=ScanInputs.of(settings)) == 1
 
 
 async def test_the_days_are_typed_as_in_the_chat(client: TestClient) -> None:

@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import file_representation
@@ -61,8 +62,8 @@ async def test_a_file_from_the_staff_api_is_a_sandboxed_download(
 ) -> None:
     cast = await make_cast(session)
     stored = await store_attachment(session=session, person_id=cast.joao.id, content=pdf(), file_name="a.pdf",
-                                    limits=CaseLimits.from_settings(settings), already=[])
-    filed = await file_representation(session=session, person_id=cast.joao.id, now=NOW, settings=settings,
+                                    limits=CaseLimits.of(settings), already=[])
+    filed = await file_representation(session=session, person_id=cast.joao.id, now=NOW, cities=cities_of(settings),
                                       form=representation(attachment_ids=[stored.id]))
     headers = await own_token(session, cast.clara.telegram_user_id)
     case = await (await client.get(f"/api/cases/{filed.protocol}", headers=headers)).json()

@@ -8,6 +8,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import translator
+from core.municipality import cities_of
 from core.settings import Settings, load_settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import (
@@ -34,10 +35,10 @@ async def test_a_representation_gets_a_protocol_its_author_kept_apart_and_goes_t
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="balcao")
     photo = await store_attachment(session=session, person_id=cast.joao.id, content=png(), file_name="foto.png",
-                                   limits=CaseLimits.from_settings(settings), already=[])
+                                   limits=CaseLimits.of(settings), already=[])
     filed = await file_representation(
         session=session, person_id=cast.joao.id, form=representation(attachment_ids=[photo.id]), now=NOW,
-        settings=settings,
+        cities=cities_of(settings),
     )
     assert filed.protocol == "REP-2026-000001"
     assert filed.due_on == dt.date(2026, 3, 12)  # BALCAO_CASE_TARGET_DAYS=10, a Thursday
@@ -74,7 +75,7 @@ async def test_art31_elements_are_required(
 ) -> None:
     with pytest.raises(InvalidInput, match=message):
         await file_representation(session=session, person_id=cast.joao.id, form=representation(**changes), now=NOW,
-                                  settings=settings)
+                                  cities=cities_of(settings))
     assert (await session.exec(select(Case))).first() is None
 
 
@@ -83,19 +84,21 @@ async def test_art31_sole_paragraph_refuses_a_former_employee_on_facts_before_le
 ) -> None:
     before = representation(relation=Relation.FORMER, relation_ended_on=dt.date(2026, 2, 28))
     with pytest.raises(NotAdmitted, match="sole paragraph"):
-        await file_representation(session=session, person_id=cast.joao.id, form=before, now=NOW, settings=settings)
+        await file_representation(session=session, person_id=cast.joao.id, form=before, now=NOW,
+                                  cities=cities_of(settings))
     after = representation(relation=Relation.FORMER, relation_ended_on=dt.date(2026, 2, 1))
-    filed = await file_representation(session=session, person_id=cast.joao.id, form=after, now=NOW, settings=settings)
+    filed = await file_representation(session=session, person_id=cast.joao.id, form=after, now=NOW,
+                                      cities=cities_of(settings))
     assert filed.protocol == "REP-2026-000001"  # the refused one took no number
     current = representation(relation=Relation.CURRENT)
     assert (await file_representation(session=session, person_id=cast.joao.id, form=current, now=NOW,
-                                      settings=settings)).protocol == "REP-2026-000002"
+                                      cities=cities_of(settings))).protocol == "REP-2026-000002"
 
 
 async def test_an_ombudsman_case_is_due_in_30_days(session: AsyncSession, settings: Settings, cast: Cast) -> None:
     """L13460 Art. 16: a conclusive answer within 30 days (ending on a business day)."""
     filed = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
-                                      settings=settings)
+                                      city=cities_of(settings).default)
     assert filed.protocol == "OUV-2026-000001"
     assert filed.due_on == dt.date(2026, 4, 1)
     case = await session.get(Case, filed.case_id)
@@ -113,7 +116,7 @@ async def test_a_ride_hailing_report_goes_to_the_inspectors(
         place=Place(latitude=-13.54, longitude=-58.81), evidence_note="Vi pessoalmente",
     )
     filed = await file_ride_hailing_report(session=session, person_id=cast.joao.id, form=form, now=NOW,
-                                           settings=settings)
+                                           cities=cities_of(settings))
     case = await session.get(Case, filed.case_id)
     assert case is not None and case.kind is CaseKind.RIDE_HAILING and case.handling_role is Role.INSPECTOR
     assert filed.protocol == "APP-2026-000001"
@@ -125,18 +128,18 @@ async def test_the_daily_limit_keeps_abuse_out(session: AsyncSession, settings: 
     limited = settings.model_copy(update={"cases_per_day": 2})
     for _ in range(2):
         await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
-                                  settings=limited)
+                                  city=cities_of(limited).default)
     with pytest.raises(DailyLimitReached) as caught:
         await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
-                                  settings=limited)
+                                  city=cities_of(limited).default)
     await session.rollback()
     assert "2 cases today" in caught.value.render(translator("en"))
     tomorrow = NOW + dt.timedelta(days=1)
     filed = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=tomorrow,
-                                      settings=limited)
+                                      city=cities_of(limited).default)
     assert filed.protocol == "OUV-2026-000003"  # the refused filing gave its number back
     other = await file_ombudsman_case(session=session, person_id=cast.maria.id, form=ombudsman(), now=NOW,
-                                      settings=limited)
+                                      city=cities_of(limited).default)
     assert other.protocol == "OUV-2026-000004"
 
 
@@ -145,7 +148,7 @@ async def test_a_rulebook_not_in_force_is_refused(session: AsyncSession, setting
     only_sapezal = load_settings(database_url=settings.database_url, municipality_name="Sapezal")
     with pytest.raises(InvalidInput, match="not available"):
         await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
-                                  settings=only_sapezal)
+                                  cities=cities_of(only_sapezal))
 
 
 async def test_with_nobody_of_the_queues_role_its_admins_are_told_but_not_of_a_restricted_case(
@@ -160,9 +163,9 @@ async def test_with_nobody_of_the_queues_role_its_admins_are_told_but_not_of_a_r
                               language_code="pt-br")
     await add_staff(session=session, telegram_user_id=ANA, role=Role.ADMIN, name="Ana", actor="test")
     await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
-                              settings=settings)
+                              cities=cities_of(settings))
     await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=True), now=NOW,
-                              settings=settings)
+                              city=cities_of(settings).default)
     staff = (await session.exec(select(OutboxMessage).where(OutboxMessage.kind == "cases.staff"))).all()
     assert [(m.person_id, m.payload["kind"]) for m in staff] == [(ana.id, CaseKind.REPRESENTATION.value)]
 

@@ -6,6 +6,7 @@ import json
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import file_ombudsman_case, file_representation
@@ -24,7 +25,7 @@ async def test_the_export_holds_the_person_their_cases_and_their_draft(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
     await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
-                              settings=settings)
+                              cities=cities_of(settings))
     await save_draft(session=session, person_id=cast.joao.id, form="ouvidoria", step="text", data={"type": "elogio"})
     document = await export_personal_data(session=session, person_id=cast.joao.id, now=NOW)
     json.dumps(document)  # JSON-safe
@@ -44,11 +45,12 @@ async def test_erasure_blanks_what_it_may_and_says_what_the_law_keeps(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
     await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
-                              settings=settings)
-    await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW, settings=settings)
+                              cities=cities_of(settings))
+    await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
+                              city=cities_of(settings).default)
     await save_draft(session=session, person_id=cast.joao.id, form="representacao", step="name", data={})
     await store_attachment(session=session, person_id=cast.joao.id, content=png(), file_name=None,
-                           limits=CaseLimits.from_settings(settings), already=[])
+                           limits=CaseLimits.of(settings), already=[])
     report = await erase_personal_data(session=session, person_id=cast.joao.id, now=NOW)
     assert [k.what for k in report.kept] == [
         "Your representations (Código de Posturas)",

@@ -8,6 +8,7 @@ from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import translator
+from core.municipality import cities_of
 from core.settings import Settings
 from models.audit import AuditEvent
 from models.drivers.importing import import_drivers
@@ -37,7 +38,7 @@ def jorge(**overrides: str) -> dict[str, str]:
 
 async def run(session: AsyncSession, settings: Settings, text: str, *, today: dt.date = TODAY,
               dry_run: bool = False):  # type: ignore[no-untyped-def]
-    return await import_drivers(session=session, text=text, actor="cli", settings=settings, today=today,
+    return await import_drivers(session=session, text=text, actor="cli", cities=cities_of(settings), today=today,
                                 dry_run=dry_run)
 
 
@@ -62,7 +63,7 @@ async def test_a_good_file_creates_drivers_vehicles_authorizations_fees_and_insp
     assert (await count(session, FeePayment), await count(session, Inspection), await count(session, Vehicle)) == (
         2, 1, 2,
     )
-    situation = await situation_of(session=session, driver=maria, on=TODAY, settings=settings)
+    situation = await situation_of(session=session, driver=maria, on=TODAY, city=cities_of(settings).default)
     assert situation is not None and situation.status.kind is StatusKind.ACTIVE
     assert situation.plate == "QBX-1234" and situation.cpf_masked == "***.456.789-**"
 
@@ -199,7 +200,7 @@ async def test_a_replacement_vehicle_needs_its_own_inspection_art_8_par_2(
                           vistoria_resultado="")
     await run(session, settings, csv_text([replaced]))
     maria = (await session.exec(select(Driver))).one()
-    situation = await situation_of(session=session, driver=maria, on=TODAY, settings=settings)
+    situation = await situation_of(session=session, driver=maria, on=TODAY, city=cities_of(settings).default)
     assert situation is not None
     assert (situation.status.kind, situation.plate) == (StatusKind.AWAITING_INSPECTION, "RBC4D56")
     authorization = (await session.exec(select(Authorization))).one()

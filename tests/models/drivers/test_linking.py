@@ -8,6 +8,7 @@ import pytest
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import cities_of
 from core.settings import Settings
 from models.drivers.identifiers import InvalidIdentifier
 from models.drivers.linking import (
@@ -91,8 +92,10 @@ async def test_two_drivers_sharing_a_phone_are_told_apart_by_the_cpf(
 
 async def test_a_link_code_is_random_hashed_single_use_and_expires(session: AsyncSession, settings: Settings) -> None:
     await maria_registered(session, settings)
-    issued = await create_link_code(session=session, cpf="123.456.789-09", actor="cli", now=NOW, settings=settings)
-    other = await create_link_code(session=session, cpf=MARIA_CPF, actor="cli", now=NOW, settings=settings)
+    issued = await create_link_code(session=session, cpf="123.456.789-09", actor="cli", now=NOW,
+                                    city=cities_of(settings).default)
+    other = await create_link_code(session=session, cpf=MARIA_CPF, actor="cli", now=NOW,
+                                   city=cities_of(settings).default)
     assert issued.code != other.code and len(issued.code) == 10
     assert issued.start_payload == f"link-{issued.code}" and issued.cpf_masked == "***.456.789-**"
     assert issued.deep_link("balcao_bot") == f"https://t.me/balcao_bot?start=link-{issued.code}"
@@ -113,9 +116,9 @@ async def test_a_link_code_is_random_hashed_single_use_and_expires(session: Asyn
 async def test_a_link_code_needs_a_registered_valid_cpf(session: AsyncSession, settings: Settings) -> None:
     await maria_registered(session, settings)
     with pytest.raises(InvalidIdentifier):
-        await create_link_code(session=session, cpf="123", actor="cli", now=NOW, settings=settings)
+        await create_link_code(session=session, cpf="123", actor="cli", now=NOW, city=cities_of(settings).default)
     with pytest.raises(DriverNotFound):
-        await create_link_code(session=session, cpf=JORGE_CPF, actor="cli", now=NOW, settings=settings)
+        await create_link_code(session=session, cpf=JORGE_CPF, actor="cli", now=NOW, city=cities_of(settings).default)
 
 
 async def test_linking_a_new_phone_moves_the_link_and_tells_the_old_account(
@@ -138,7 +141,8 @@ async def test_an_account_linked_to_one_driver_cannot_link_another(session: Asyn
     await seed_registry(session, settings, [jorge])
     maria = await person(session, 1001, "Maria")
     await confirm_cpf_digits(session=session, person_id=maria, candidates=candidates, digits="123", now=NOW)
-    issued = await create_link_code(session=session, cpf=JORGE_CPF, actor="cli", now=NOW, settings=settings)
+    issued = await create_link_code(session=session, cpf=JORGE_CPF, actor="cli", now=NOW,
+                                    city=cities_of(settings).default)
     result = await redeem_link_code(session=session, person_id=maria, code=issued.code, now=NOW)
     assert result.outcome is LinkOutcome.OTHER_DRIVER
 

@@ -6,6 +6,7 @@ import datetime as dt
 
 import pytest
 
+from core.municipality import cities_of
 from core.settings import Settings
 from models.deadlines import add_months
 from models.drivers.status import (
@@ -36,7 +37,7 @@ def authorization(settings: Settings, paid: D = APPROVED_ON, **fields: object) -
         "vehicle_id": 7,
         "approved_on": paid,
         "fee_paid_on": paid,
-        "valid_until": validity_end(paid, settings),
+        "valid_until": validity_end(paid, cities_of(settings).default),
         "vehicle_since": paid,
     }
     values.update(fields)
@@ -54,7 +55,7 @@ def status(settings: Settings, on: D, auth: Authorization | None = None, inspect
         inspections=[inspected(D(2026, 3, 10))] if inspections is None else inspections,
         vehicle=vehicle or car(),
         on=on,
-        settings=settings,
+        city=cities_of(settings).default,
     )
 
 
@@ -66,7 +67,7 @@ def step(result: AuthorizationStatus, code: StepCode):  # type: ignore[no-untype
 
 
 def test_validity_is_twelve_months_from_the_fee_payment_art_3(rules: Settings) -> None:
-    assert validity_end(D(2026, 3, 10), rules) == D(2027, 3, 10)
+    assert validity_end(D(2026, 3, 10), cities_of(rules).default) == D(2027, 3, 10)
     result = status(rules, D(2026, 6, 1))
     assert (result.kind, result.rule, result.article) == (StatusKind.ACTIVE, "l1533-3-validade", "Art. 3º, par. único")
     assert (result.until, result.days_left) == (D(2027, 3, 10), 282)
@@ -74,12 +75,12 @@ def test_validity_is_twelve_months_from_the_fee_payment_art_3(rules: Settings) -
 
 
 def test_a_fee_paid_on_29_february_is_valid_until_1_march_art_3_and_cc_132(rules: Settings) -> None:
-    assert validity_end(D(2024, 2, 29), rules) == D(2025, 3, 1)
+    assert validity_end(D(2024, 2, 29), cities_of(rules).default) == D(2025, 3, 1)
 
 
 def test_the_clamp_reading_ends_29_february_validity_on_28_february(rules: Settings) -> None:
     clamp = rules.model_copy(update={"month_end_rule": "clamp"})
-    assert validity_end(D(2024, 2, 29), clamp) == D(2025, 2, 28)
+    assert validity_end(D(2024, 2, 29), cities_of(clamp).default) == D(2025, 2, 28)
 
 
 def test_a_validity_across_the_year_end(rules: Settings) -> None:
@@ -201,7 +202,7 @@ def test_a_failed_inspection_gives_five_days_to_fix_then_bars_the_vehicle_art_16
 
 
 def test_vehicle_age_after_model_year_reading_art_2(rules: Settings) -> None:
-    assert vehicle_last_day(2021, rules) == D(2026, 12, 31)
+    assert vehicle_last_day(2021, cities_of(rules).default) == D(2026, 12, 31)
     vehicle = car(2021)
     last_day = status(rules, D(2026, 12, 31), authorization(rules, paid=D(2026, 6, 1)), [inspected(D(2026, 6, 1))],
                       vehicle)
@@ -215,7 +216,7 @@ def test_vehicle_age_after_model_year_reading_art_2(rules: Settings) -> None:
 
 def test_vehicle_age_including_model_year_reading_art_2(rules: Settings) -> None:
     including = rules.model_copy(update={"driver_vehicle_age_reading": "including_model_year"})
-    assert vehicle_last_day(2021, including) == D(2025, 12, 31)
+    assert vehicle_last_day(2021, cities_of(including).default) == D(2025, 12, 31)
     result = status(including, D(2026, 1, 1), authorization(including, paid=D(2025, 6, 1)),
                     [inspected(D(2025, 6, 1))], car(2021))
     assert not result.may_serve

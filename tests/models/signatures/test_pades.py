@@ -20,6 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.sandbox.signing_ca import issue_signing_certificate
 from core.i18n import translator
+from core.municipality import Timestamping, cities_of
 from core.settings import Settings, load_settings
 from models.cases.filing import FiledCase
 from models.cases.receipt_pdf import signed_receipt
@@ -108,7 +109,8 @@ async def test_the_filing_receipt_is_signed_by_the_case_s_prefeitura(
         received_at=NOW, due_on=dt.date(2026, 3, 12), summary="Entulho na calçada.",
         legal_refs=("Lei nº 1.101/2004, Art. 30 a 32",), municipality="nova-xavantina",
     )
-    pdf = await signed_receipt(filed, tr=translator("pt_BR"), settings=signed_settings)
+    pdf = await signed_receipt(filed, tr=translator("pt_BR"), cities=cities_of(signed_settings),
+                               timestamping=Timestamping.of(signed_settings))
     report = await check_pdf_signature(pdf, trust_roots=roots_of(signed_settings, "nova-xavantina"))
     assert report.intact and report.trusted and report.signer == "Prefeitura Municipal de Nova Xavantina"
     assert "Signature is Valid" in pdfsig(pdf, tmp_path)
@@ -139,7 +141,8 @@ async def test_a_pkcs12_certificate_with_its_password_from_the_environment(
     monkeypatch.setenv("NX_CERT_PASSWORD", "s3nha")
     filed = FiledCase(case_id=1, protocol="REP-2026-000124", kind=CaseKind.REPRESENTATION, received_at=NOW,
                       due_on=dt.date(2026, 3, 12), summary="x", legal_refs=(), municipality="nova-xavantina")
-    pdf = await signed_receipt(filed, tr=translator("pt_BR"), settings=settings)
+    pdf = await signed_receipt(filed, tr=translator("pt_BR"), cities=cities_of(settings),
+                               timestamping=Timestamping.of(settings))
     report = await check_pdf_signature(pdf, trust_roots=read_roots(nx.municipality.signing.trust_roots))
     assert report.intact and report.trusted
 

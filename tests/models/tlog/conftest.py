@@ -10,6 +10,7 @@ import pytest
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import Timestamping, cities_of
 from core.settings import Settings
 from models.audit import record
 from models.notices.delivery import record_explicit_ciencia
@@ -69,7 +70,7 @@ async def life(session: AsyncSession, settings: Settings, cast: Cast) -> Life:  
     await record(session=session, actor="staff:9102", action="notice.note", entity="notice", entity_id=str(other.id))
     await session.commit()
     assert await publish_log_head(session=session, now=at_cuiaba(DAY + dt.timedelta(days=3), 19),
-                                  settings=settings) == 1
+                                  cities=cities_of(settings), timestamping=Timestamping.of(settings)) == 1
     await session.commit()
     published = await run(session, signed_current_head)
     return Life(notice_id=notice.id, other_id=other.id, filing_id=filing.id, attachment_id=photo.id,

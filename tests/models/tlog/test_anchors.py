@@ -22,6 +22,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.cli import main
 from core.db import SessionFactory
 from core.migrate import alembic_config
+from core.municipality import Timestamping, cities_of
 from core.settings import Settings, get_settings
 from models.audit import record
 from models.columns import utcnow
@@ -75,10 +76,10 @@ async def _act_and_publish(session: AsyncSession, sessions: SessionFactory, sett
     await record(session=session, actor="staff:9102", action="notice.annul", entity="notice", entity_id="1")
     await session.commit()
     anchored = settings.model_copy(update={"tsa_url": tsa, "log_witness_url": witness})
-    done = await sign_log_heads(sessions=sessions, settings=anchored)
+    done = await sign_log_heads(sessions=sessions, timestamping=Timestamping.of(anchored))
     assert done.stamped and done.witnessed
     assert await publish_log_head(session=session, now=at_cuiaba(DAY + dt.timedelta(days=4), 19),
-                                  settings=anchored) == 1
+                                  cities=cities_of(anchored), timestamping=Timestamping.of(anchored)) == 1
     await session.commit()
 
 

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import LargeBinary, bindparam, text
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import file_ombudsman_case
@@ -34,11 +35,12 @@ class Filed:
 async def filed(session: AsyncSession, settings: Settings) -> Filed:
     cast: Cast = await make_cast(session)
     photo = await store_attachment(session=session, person_id=cast.joao.id, content=png(seed=3), file_name="f.png",
-                                   limits=CaseLimits.from_settings(settings), already=[])
+                                   limits=CaseLimits.of(settings), already=[])
     assert photo.id is not None
     case = await file_ombudsman_case(session=session, person_id=cast.joao.id,
-                                     form=ombudsman(attachment_ids=[photo.id]), now=NOW, settings=settings)
-    await answer_case(session=session, settings=settings, telegram_user_id=cast.otavio.telegram_user_id,
+                                     form=ombudsman(attachment_ids=[photo.id]), now=NOW,
+                                     city=cities_of(settings).default)
+    await answer_case(session=session, cities=cities_of(settings), telegram_user_id=cast.otavio.telegram_user_id,
                       case_id=case.case_id,
                       text="O médico volta na segunda-feira.", now=NOW + dt.timedelta(days=3))
     staff = (await session.exec(text("SELECT id FROM staff_member WHERE role = 'OMBUDSMAN'"))).scalar_one()  # type: ignore[call-overload]

@@ -18,6 +18,7 @@ from sqlalchemy import text
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.cli import main
+from core.municipality import Timestamping, cities_of
 from core.settings import Settings
 from models.audit import record
 from models.tlog import merkle
@@ -66,9 +67,11 @@ async def test_the_daily_head_is_written_once_with_a_checked_rfc_3161_timestamp(
     async with local_tsa() as (url, received):
         stamped = settings.model_copy(update={"tsa_url": url})
         now = at_cuiaba(DAY + dt.timedelta(days=4))
-        assert await publish_log_head(session=session, now=now, settings=stamped) == 1
+        assert await publish_log_head(session=session, now=now, cities=cities_of(stamped),
+                                      timestamping=Timestamping.of(stamped)) == 1
         await session.commit()
-        assert await publish_log_head(session=session, now=now, settings=stamped) == 0  # once a day
+        assert await publish_log_head(session=session, now=now, cities=cities_of(stamped),
+                                      timestamping=Timestamping.of(stamped)) == 0  # once a day
     assert len(received) == 1
     [_, today] = (await session.exec(text("SELECT size, tsa_token FROM tlog_published ORDER BY id"))).all()  # type: ignore[call-overload]
     head = await run(session, current_head)
@@ -85,8 +88,8 @@ async def test_a_tsa_answer_for_another_imprint_is_not_stored(
 ) -> None:
     async with local_tsa(forge=True) as (url, _):
         now = at_cuiaba(DAY + dt.timedelta(days=4))
-        assert await publish_log_head(session=session, now=now, settings=settings.model_copy(
-            update={"tsa_url": url})) == 1
+        assert await publish_log_head(session=session, now=now, cities=cities_of(settings),
+                                      timestamping=Timestamping(tsa_url=url)) == 1
     token = (await session.exec(text("SELECT tsa_token FROM tlog_published ORDER BY id DESC"))).first()  # type: ignore[call-overload]
     assert token == (None,) and "messageImprint" in caplog.text
 
@@ -96,7 +99,7 @@ async def test_a_head_not_signed_by_this_key_is_never_published(session: AsyncSe
     await session.exec(text("UPDATE tlog_state SET size = size + 0, timestamp = 1"))  # type: ignore[call-overload]
     await session.commit()
     assert await publish_log_head(session=session, now=at_cuiaba(DAY + dt.timedelta(days=5)),
-                                  settings=settings) == 0
+                                  cities=cities_of(settings), timestamping=Timestamping.of(settings)) == 0
 
 
 async def test_public_endpoints_serve_the_head_history_consistency_and_a_notices_proof(

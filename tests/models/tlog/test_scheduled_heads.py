@@ -24,6 +24,7 @@ from sqlalchemy import event, text
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.db import SessionFactory, create_engine, session_factory
+from core.municipality import Timestamping
 from core.settings import Settings
 from models.audit import record
 from models.tlog import merkle
@@ -129,10 +130,11 @@ async def test_the_head_job_signs_one_head_over_what_waits_and_verify_holds_it_t
     with time_machine.travel(T0, tick=False) as clock:
         await _audit(session, 3)
         await _audit(session)
-        done = await sign_log_heads(sessions=sessions, settings=settings)
+        done = await sign_log_heads(sessions=sessions, timestamping=Timestamping.of(settings))
         assert done.signed is not None and done.signed.tree_size == 4 and scheduled.signed == [4]
         assert done.signed.timestamp == int(T0.timestamp() * MS)
-        assert (await sign_log_heads(sessions=sessions, settings=settings)).signed is None  # nothing waits
+        assert (await sign_log_heads(sessions=sessions,
+                                     timestamping=Timestamping.of(settings))).signed is None  # nothing waits
         assert scheduled.signed == [4]
         assert (await _verify(session, T0)).ok
         await _audit(session)  # integrated at T0: it waits for the next head
@@ -142,7 +144,7 @@ async def test_the_head_job_signs_one_head_over_what_waits_and_verify_holds_it_t
         assert any("wait for a signed head for longer than the maximum merge delay" in p for p in _problems(late))
         assert "tlog_entry 4" in [problem.where for problem in late.problems]
         clock.shift(dt.timedelta(seconds=2))
-        assert (await sign_log_heads(sessions=sessions, settings=settings)).signed is not None
+        assert (await sign_log_heads(sessions=sessions, timestamping=Timestamping.of(settings))).signed is not None
         assert scheduled.signed == [4, 5]
         assert (await _verify(session, clock_now(T0, 61))).ok
 
@@ -159,7 +161,7 @@ async def test_a_tsa_that_is_down_delays_the_timestamp_not_the_signature(
         port = int(tsa.rsplit(":", 1)[1].split("/")[0])
     stamped = settings.model_copy(update={"tsa_url": tsa})
     await _audit(session, 2)
-    down = await sign_log_heads(sessions=sessions, settings=stamped)  # the TSA is stopped
+    down = await sign_log_heads(sessions=sessions, timestamping=Timestamping.of(stamped))  # the TSA is stopped
     assert down.signed is not None and not down.stamped
     newest = await run(session, newest_signed_head)
     assert newest is not None and newest.tsa_token is None
@@ -170,9 +172,10 @@ async def test_a_tsa_that_is_down_delays_the_timestamp_not_the_signature(
     assert any("has no RFC 3161 timestamp" in p for p in _problems(late))
     async with local_tsa(now=True, port=port) as (again, received):  # the TSA is back, at the same URL
         assert again == tsa
-        up = await sign_log_heads(sessions=sessions, settings=stamped)
+        up = await sign_log_heads(sessions=sessions, timestamping=Timestamping.of(stamped))
         assert up.signed is None and up.stamped and len(received) == 1  # nothing new to sign: the retry only
-        assert not (await sign_log_heads(sessions=sessions, settings=stamped)).stamped  # kept: not asked twice
+        assert not (await sign_log_heads(sessions=sessions,
+                                         timestamping=Timestamping.of(stamped))).stamped  # kept: not asked twice
     newest = await run(session, newest_signed_head)
     assert newest is not None and newest.tsa_token is not None
     check_token(newest.tsa_token, newest.signed_bytes())  # raises if it does not timestamp this head
@@ -199,12 +202,12 @@ async def test_two_processes_running_the_head_job_sign_one_head_per_tree_size(
         for _ in range(6):
             await append(sessions, "before")
             await asyncio.gather(
-                sign_log_heads(sessions=sessions, settings=settings),
-                sign_log_heads(sessions=others, settings=settings),
-                sign_log_heads(sessions=others, settings=settings),
+                sign_log_heads(sessions=sessions, timestamping=Timestamping.of(settings)),
+                sign_log_heads(sessions=others, timestamping=Timestamping.of(settings)),
+                sign_log_heads(sessions=others, timestamping=Timestamping.of(settings)),
                 append(others, "during"),
             )
-        await sign_log_heads(sessions=sessions, settings=settings)
+        await sign_log_heads(sessions=sessions, timestamping=Timestamping.of(settings))
     finally:
         await other_engine.dispose()
     assert len(scheduled.signed) == len(set(scheduled.signed))  # no tree size signed twice
@@ -217,10 +220,10 @@ async def test_verify_finds_a_waiting_entry_changed_and_a_head_rolled_back(
     session: AsyncSession, sessions: SessionFactory, settings: Settings, scheduled: CountingKey
 ) -> None:
     await _audit(session, 2)
-    await sign_log_heads(sessions=sessions, settings=settings)
+    await sign_log_heads(sessions=sessions, timestamping=Timestamping.of(settings))
     first = await run(session, newest_signed_head)
     await _audit(session)
-    await sign_log_heads(sessions=sessions, settings=settings)
+    await sign_log_heads(sessions=sessions, timestamping=Timestamping.of(settings))
     await _audit(session)  # waits for the next head
     await session.exec(text("UPDATE audit_event SET action = 'forged' WHERE id = 4"))  # type: ignore[call-overload]
     await session.commit()
@@ -251,7 +254,7 @@ async def test_verificar_says_the_proof_comes_with_the_next_head_then_serves_it(
         assert pending.status == 503 and pending.headers["Retry-After"] == "60"
         waiting = await pending.json()
         assert waiting["status"] == "pending" and waiting["available_within_seconds"] == 60
-        await sign_log_heads(sessions=sessions, settings=settings)
+        await sign_log_heads(sessions=sessions, timestamping=Timestamping.of(settings))
         answer = await client.get(f"/verificar/{issued.code}/prova.json")
         assert answer.status == 200
         proof = await answer.json()

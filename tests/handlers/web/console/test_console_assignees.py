@@ -15,6 +15,7 @@ from aiohttp.test_utils import TestClient
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.filing import file_representation
 from models.console.case_list import colleagues
@@ -51,7 +52,7 @@ async def test_each_colleague_is_offered_once_and_the_reader_only_as_mim(
 ) -> None:
     async with sessions() as session:
         filed = await file_representation(session=session, person_id=cast.joao.id, form=representation(),
-                                          now=NOW, settings=settings)
+                                          now=NOW, cities=cities_of(settings))
     await sign_in(client, sessions, settings, CLARA)
     case_page = await (await client.get(f"/painel/casos/{filed.protocol}")).text()
     list_page = await (await client.get("/painel/casos")).text()

@@ -17,6 +17,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.sandbox.demo_data import demo_csv
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.broadcasts import Broadcast
 from models.drivers.importing import import_drivers
@@ -32,7 +33,7 @@ TODAY = NOW + dt.timedelta(hours=1)
 @pytest.fixture
 async def cast(session: AsyncSession, settings: Settings) -> Cast:
     cast = await make_cast(session)
-    await import_drivers(session=session, text=demo_csv(TODAY.date()), actor="test", settings=settings,
+    await import_drivers(session=session, text=demo_csv(TODAY.date()), actor="test", cities=cities_of(settings),
                          today=TODAY.date())
     drivers = (await session.exec(select(Driver).order_by(Driver.id))).all()  # type: ignore[arg-type]
     drivers[0].person_id, drivers[1].person_id = cast.joao.id, cast.maria.id  # two linked drivers

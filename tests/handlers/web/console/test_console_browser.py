@@ -20,6 +20,7 @@ from sqlmodel import select
 from bot.sandbox.demo_data import demo_csv
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.tables import Case, CaseStatus
 from models.columns import utcnow
@@ -187,7 +188,7 @@ async def test_a_clerk_works_a_citizens_case_from_the_bots_link(
 
     async with sessions() as session:  # one linked driver (João) for the broadcast
         await import_drivers(session=session, text=demo_csv(municipal_today(settings.tz, now=utcnow())), actor="test",
-                             settings=settings, today=municipal_today(settings.tz, now=utcnow()))
+                             cities=cities_of(settings), today=municipal_today(settings.tz, now=utcnow()))
         carlos = (await session.exec(select(Driver).order_by(Driver.id))).first()  # type: ignore[arg-type]
         joao_person = (await session.exec(select(Person).where(Person.telegram_user_id == JOAO))).one()
         assert carlos is not None

@@ -19,6 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.audit import AuditEvent
 from models.cases.attachments import store_attachment
@@ -53,7 +54,7 @@ async def _file(sessions: SessionFactory, settings: Settings, cast: Cast, *, day
                 ) -> Case:
     async with sessions() as session:
         filed = await file_representation(session=session, person_id=cast.joao.id, form=representation(**changes),
-                                          now=NOW - dt.timedelta(days=days_ago), settings=settings)
+                                          now=NOW - dt.timedelta(days=days_ago), cities=cities_of(settings))
         return (await session.exec(select(Case).where(Case.protocol == filed.protocol))).one()
 
 
@@ -68,9 +69,9 @@ async def test_the_queue_is_sorted_by_deadline_filtered_and_paged(
     old = await _file(sessions, settings, cast, days_ago=20, accused="Bar do Zé")  # past the 10-day target
     async with sessions() as session:
         ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=False),
-                                        now=NOW, settings=settings)
+                                        now=NOW, city=cities_of(settings).default)
         restricted = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
-                                               settings=settings)
+                                               city=cities_of(settings).default)
     await sign_in(client, sessions, settings, ADMIN)
     page = await (await client.get("/painel/casos")).text()
     assert _protocols(page) == [old.protocol, recent.protocol, ouv.protocol]  # nearest deadline first
@@ -95,7 +96,7 @@ async def test_the_queue_is_sorted_by_deadline_filtered_and_paged(
 
 
 async def test_pages_of_fifty(client: TestClient, sessions: SessionFactory, settings: Settings, cast: Cast) -> None:
-    limits = settings.model_copy(update={"cases_per_day": 1000})
+    limits = settings.model_copy(update={"cases_per_day": 100})  # the most BALCAO_CASES_PER_DAY allows
     for _ in range(51):
         await _file(sessions, limits, cast)
     await sign_in(client, sessions, settings, CLARA)
@@ -111,12 +112,12 @@ async def test_the_case_page_shows_files_the_map_and_the_author_as_the_law_allow
 ) -> None:
     async with sessions() as session:
         photo = await store_attachment(session=session, person_id=cast.joao.id, content=png(), file_name="x.png",
-                                       limits=CaseLimits.from_settings(settings), already=[])
+                                       limits=CaseLimits.of(settings), already=[])
     case = await _file(sessions, settings, cast, attachment_ids=[photo.id],
                        place=Place(text="Praça", latitude=-14.5, longitude=-52.35))
     async with sessions() as session:
         ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=True),
-                                        now=NOW, settings=settings)
+                                        now=NOW, city=cities_of(settings).default)
     await sign_in(client, sessions, settings, CLARA)
     page = await (await client.get(f"/painel/casos/{case.protocol}")).text()
     assert "João Batista Pereira" in page and "Depósito Bom Preço" in page
@@ -179,7 +180,7 @@ async def test_bulk_actions_check_each_case_and_audit_each_one(
     first, second = await _file(sessions, settings, cast), await _file(sessions, settings, cast)
     async with sessions() as session:
         ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
-                                        settings=settings)
+                                        city=cities_of(settings).default)
         ouv_id = (await session.exec(select(Case).where(Case.protocol == ouv.protocol))).one().id
     csrf = await sign_in(client, sessions, settings, CLARA)
     response = await client.post("/painel/casos/lote", data=[
@@ -207,7 +208,7 @@ async def test_templates_answer_in_the_readers_language(
         joao.locale = "es"
         await session.commit()
         cases = [await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
-                                           settings=settings) for _ in range(2)]
+                                           city=cities_of(settings).default) for _ in range(2)]
         ids = [(await session.exec(select(Case).where(Case.protocol == c.protocol))).one().id for c in cases]
     csrf = await sign_in(client, sessions, settings, OTAVIO)
     refused = await client.post("/painel/modelos", data={"csrf": csrf, "name": "Posto", "text_en": "Only English."})
@@ -236,7 +237,7 @@ async def test_the_ombudsman_extends_once_and_answers(
 ) -> None:
     async with sessions() as session:
         ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
-                                        settings=settings)
+                                        city=cities_of(settings).default)
     csrf = await sign_in(client, sessions, settings, OTAVIO)
     url = f"/painel/casos/{ouv.protocol}"
     extended = await client.post(f"{url}/extend", data={"csrf": csrf, "text": "Aguardando a Secretaria de Saúde."})
@@ -309,7 +310,8 @@ async def test_a_case_from_open311_without_evidence_tells_the_clerk_to_ask_for_i
         open311 = await client_for_key(session=session, key=key)
         assert open311 is not None and open311.id is not None
         filed = await file_representation(
-            session=session, person_id=None, form=representation(evidence_note=None), now=NOW, settings=settings,
+            session=session, person_id=None, form=representation(evidence_note=None), now=NOW,
+            cities=cities_of(settings),
             origin=Open311Origin(client_id=open311.id, account_sha256="0" * 64, service_code="CP-I"))
     with_evidence = await _file(sessions, settings, cast)
     await sign_in(client, sessions, settings, CLARA)

@@ -18,6 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.sandbox.demo_data import demo_csv
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.audit import record
 from models.broadcasts import Broadcast, BroadcastStatus
@@ -140,7 +141,7 @@ async def test_the_cases_table_fits_a_phone(
     """At 390 px the queue's seven columns become one card per case: neither the page nor the table scrolls
     sideways, and each value still says its column ("Prazo: …")."""
     for _ in range(3):
-        await file_representation(session=session, person_id=cast.joao.id, now=NOW, settings=settings,
+        await file_representation(session=session, person_id=cast.joao.id, now=NOW, cities=cities_of(settings),
                                   form=representation())
     seen = await asyncio.to_thread(_read_pages, root, await new_link(sessions, settings, CLARA), ["/painel/casos"],
                                    width=390)
@@ -171,7 +172,7 @@ async def test_the_broadcasts_sent_before_show_their_counts_and_stop_goes_once_n
 ) -> None:
     """Clara sees her finished broadcast among those "Enviados antes" with 1 sent of 2 and 1 failed; the one whose
     messages all went has no "Parar o envio" (it would stop nothing), and says it finished."""
-    await import_drivers(session=session, text=demo_csv(NOW.date()), actor="test", settings=settings,
+    await import_drivers(session=session, text=demo_csv(NOW.date()), actor="test", cities=cities_of(settings),
                          today=NOW.date())
     drivers = (await session.exec(select(Driver).order_by(col(Driver.id)))).all()
     drivers[0].person_id, drivers[1].person_id = cast.joao.id, cast.maria.id
@@ -199,9 +200,9 @@ async def test_the_case_page_shows_what_the_clerk_must_check(
     """CP Art. 31 sole paragraph: how the author learned of it and their relation to the accused (a former one with
     its end), and the caption the author typed under the photo."""
     photo = await store_attachment(session=session, person_id=cast.joao.id, content=png(), file_name="foto.png",
-                                   limits=CaseLimits.from_settings(settings), already=[],
+                                   limits=CaseLimits.of(settings), already=[],
                                    caption="O caminhão na frente do número 200")
-    filed = await file_representation(session=session, person_id=cast.joao.id, now=NOW, settings=settings,
+    filed = await file_representation(session=session, person_id=cast.joao.id, now=NOW, cities=cities_of(settings),
                                       form=representation(attachment_ids=[photo.id], learned_how="Vi da janela",
                                                           relation=Relation.FORMER,
                                                           relation_ended_on=NOW.date().replace(year=2025)))

@@ -15,6 +15,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.filing import file_ombudsman_case
 from models.cases.tables import Case
@@ -49,9 +50,9 @@ async def test_the_audit_log_hides_a_restricted_case_from_admins_and_names_no_au
     """The admins' audit log showed the restricted filing right after the author's own step as person:N."""
     await acknowledge_privacy(session=session, person_id=cast.joao.id)
     restricted = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
-                                           settings=settings)
+                                           city=cities_of(settings).default)
     identified = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=False),
-                                           now=NOW, settings=settings)
+                                           now=NOW, city=cities_of(settings).default)
     await sign_in(client, sessions, settings, ANA)
     page = await (await client.get("/painel/auditoria")).text()
     assert restricted.protocol not in page and f"Caso {restricted.case_id}<" not in page
@@ -64,9 +65,8 @@ async def test_reply_templates_belong_to_their_municipality(
     client: TestClient, session: AsyncSession, sessions: SessionFactory, settings: Settings, cast: Cast
 ) -> None:
     """CF Art. 30: a Sapezal clerk's template, with a link in it, is not offered to Nova Xavantina's Ombudsman."""
-    nx = settings.for_municipality("nova-xavantina")
     case = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=False),
-                                     now=NOW, settings=nx)
+                                     now=NOW, city=cities_of(settings)["nova-xavantina"])
     csrf = await sign_in(client, sessions, settings, SAPEZAL_CLERK)
     saved = await client.post("/painel/modelos", data={
         "csrf": csrf, "name": "Resposta padrão", "municipio": "nova-xavantina",  # not where Sara works: Sapezal's

@@ -21,6 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.filing import file_representation
@@ -119,8 +120,8 @@ async def test_a_script_in_a_citizens_file_never_runs_on_the_consoles_origin(
     """A file served inline on the console's origin runs with the clerk's session; served as a sandboxed download
     (Content-Disposition: attachment, CSP sandbox, nosniff) nothing in it runs, and photos are previews redrawn."""
     photo = await store_attachment(session=session, person_id=cast.joao.id, content=png(), file_name="foto.png",
-                                   limits=CaseLimits.from_settings(settings), already=[])
-    filed = await file_representation(session=session, person_id=cast.joao.id, now=NOW, settings=settings,
+                                   limits=CaseLimits.of(settings), already=[])
+    filed = await file_representation(session=session, person_id=cast.joao.id, now=NOW, cities=cities_of(settings),
                                       form=representation(attachment_ids=[photo.id]))
     ids = []
     for mime, content in HOSTILE.items():  # as a hostile upload or an old row would hold them

@@ -10,6 +10,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.filing import file_representation
 from models.cases.handling import decide
@@ -28,7 +29,7 @@ async def test_the_infraction_is_found_by_its_words_and_chosen_without_javascrip
     cast = await make_cast(session)
     await designate(session, settings, CLARA)
     filed = await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
-                                      settings=settings)
+                                      cities=cities_of(settings))
     case = (await session.exec(select(Case).where(Case.protocol == filed.protocol))).one()
     assert case.id is not None
     await decide(session=session, telegram_user_id=CLARA, case_id=case.id, outcome=Outcome.AUTO, reason=None,

@@ -20,6 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.sandbox.demo_data import demo_csv
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from handlers.web.console.guard import PLACE_COOKIE
 from models.audit import AuditEvent
@@ -83,11 +84,11 @@ async def world(session: AsyncSession, settings: Settings) -> World:
     joao = await person(session, JOAO, "João")
     maria = await person(session, MARIA, "Maria")
     filed = await file_representation(session=session, person_id=joao.id, form=representation(), now=NOW,
-                                      settings=settings)
+                                      cities=cities_of(settings))
     sa_ouv = await file_ombudsman_case(session=session, person_id=joao.id, form=ombudsman(restricted=False),
-                                       now=NOW, settings=settings.for_municipality(SA))
+                                       now=NOW, city=cities_of(settings).of(SA))
     nx_ouv = await file_ombudsman_case(session=session, person_id=joao.id, form=ombudsman(restricted=False),
-                                       now=NOW, settings=settings.for_municipality(NX))
+                                       now=NOW, city=cities_of(settings).of(NX))
     cases = {case.protocol: case for case in (await session.exec(select(Case))).all()}
     await opted_in(session, maria.id, now=NOW)
     issued = await issue(session, settings, cp_auto(person_id=maria.id), now=NOW)
@@ -101,7 +102,7 @@ async def world(session: AsyncSession, settings: Settings) -> World:
     filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=maria.id,
                                text="O terreno foi limpo no dia seguinte.", now=TODAY)
     paper = (await session.exec(select(NoticeDelivery).where(NoticeDelivery.notice_id == on_paper.notice.id))).one()
-    await import_drivers(session=session, text=demo_csv(TODAY.date()), actor="test", settings=settings,
+    await import_drivers(session=session, text=demo_csv(TODAY.date()), actor="test", cities=cities_of(settings),
                          today=TODAY.date())
     driver = (await session.exec(select(Driver).order_by(col(Driver.id)))).first()
     assert driver is not None and driver.municipality == SA

@@ -16,6 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.audit import AuditEvent
 from models.cases.filing import file_representation
@@ -75,7 +76,7 @@ async def test_a_decided_case_becomes_a_notice_and_its_delivery_is_recorded(
 ) -> None:
     async with sessions() as session:
         filed = await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
-                                          settings=settings)
+                                          cities=cities_of(settings))
         case = (await session.exec(select(Case).where(Case.protocol == filed.protocol))).one()
         assert case.id is not None
         await decide(session=session, telegram_user_id=CLARA, case_id=case.id, outcome=Outcome.AUTO, reason=None,

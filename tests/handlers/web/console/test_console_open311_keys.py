@@ -16,6 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.audit import AuditEvent
 from models.cases.filing import file_representation
@@ -117,7 +118,7 @@ async def test_the_list_shows_when_a_key_was_last_used(
         stored = (await session.exec(select(Open311Client))).one()
         assert stored.id is not None
         filed = await file_representation(session=session, person_id=cast.joao.id, form=representation(),
-                                          now=filed_at, settings=settings)
+                                          now=filed_at, cities=cities_of(settings))
         case = (await session.exec(select(Case).where(Case.protocol == filed.protocol))).one()
         assert case.id is not None
         session.add(Open311Submission(case_id=case.id, client_id=stored.id, account_sha256="0" * 64,

@@ -19,6 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.filing import file_ombudsman_case, file_representation
 from models.cases.handling import decide
@@ -49,14 +50,14 @@ async def client(settings: Settings, sessions: SessionFactory, cast: Cast) -> As
 async def _seed(sessions: SessionFactory, settings: Settings, cast: Cast) -> dict[str, str]:
     async with sessions() as session:
         late = await file_representation(session=session, person_id=cast.joao.id, form=representation(),
-                                         now=NOW - dt.timedelta(days=20), settings=settings)
+                                         now=NOW - dt.timedelta(days=20), cities=cities_of(settings))
         today = await file_representation(
-            session=session, person_id=cast.joao.id, settings=settings, now=TODAY,
+            session=session, person_id=cast.joao.id, cities=cities_of(settings), now=TODAY,
             form=representation(facts="=HYPERLINK(\"http://mal.example\",\"clique\") entulho na calçada"))
         done = await file_representation(session=session, person_id=cast.joao.id, form=representation(),
-                                         now=NOW - dt.timedelta(days=2), settings=settings)
+                                         now=NOW - dt.timedelta(days=2), cities=cities_of(settings))
         ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(restricted=True),
-                                        now=NOW, settings=settings)
+                                        now=NOW, city=cities_of(settings).default)
         done_id = (await session.exec(select(Case).where(Case.protocol == done.protocol))).one().id
         assert done_id is not None
         await decide(session=session, telegram_user_id=CLARA, case_id=done_id, outcome=Outcome.ARCHIVE,

@@ -16,6 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.audit import AuditEvent
 from models.cases.filing import file_representation
@@ -44,7 +45,7 @@ async def client(settings: Settings, sessions: SessionFactory, cast: Cast) -> As
 async def _case(sessions: SessionFactory, settings: Settings, cast: Cast) -> str:
     async with sessions() as session:
         filed = await file_representation(session=session, person_id=cast.joao.id, form=representation(), now=NOW,
-                                          settings=settings)
+                                          cities=cities_of(settings))
     return filed.protocol
 
 

@@ -17,6 +17,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.audit import AuditEvent
 from models.cases.filing import file_ombudsman_case
@@ -59,7 +60,7 @@ async def test_a_personal_token_proves_its_holder_and_the_shared_token_no_longer
     restricted author any more; the Ombudsman's own token does, and it cannot be used to name someone else."""
     async with sessions() as session:
         filed = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
-                                          settings=settings)
+                                          city=cities_of(settings).default)
     shared = {"Authorization": f"Bearer {SHARED}", "X-Balcao-Staff": str(OTAVIO)}
     posing = await client.get(f"/api/cases/{filed.protocol}", headers=shared)
     assert posing.status == 404 and posing.headers["Deprecation"] == "true"

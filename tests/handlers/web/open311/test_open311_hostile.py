@@ -14,6 +14,7 @@ import time_machine
 from sqlmodel import select
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from handlers.web.open311.requests import MAX_FIELDS
 from models.cases.filing import file_representation
@@ -126,7 +127,7 @@ async def test_service_code_filters_are_exact_codes_not_patterns(
     async with sessions() as session:
         joao = (await session.exec(select(Person).where(Person.telegram_user_id == 7001))).one()  # make_cast
         await file_representation(session=session, person_id=joao.id, form=representation(infraction_code="CP-XI-1"),
-                                  now=AT, settings=settings)
+                                  now=AT, cities=cities_of(settings))
     params = {"jurisdiction_id": NX}
     assert len((await asyncio.to_thread(requests.get, server.url("requests.json"), params=params)).json()) == 1
     filtered = await asyncio.to_thread(requests.get, server.url("requests.json"),

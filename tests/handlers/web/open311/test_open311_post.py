@@ -21,6 +21,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.tables import Case, CaseAuthor
 from models.columns import utcnow
@@ -181,7 +182,7 @@ async def test_an_ombudsman_case_is_not_an_open311_request(
     from tests.auxil.case_people import ombudsman
 
     ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=AT,
-                                    settings=settings)
+                                    city=cities_of(settings).default)
     _error(await _get(server, f"requests/{ouv.protocol}.json"), 404)
     assert (await _get(server, "requests.json", service_request_id=ouv.protocol)).json() == []
 

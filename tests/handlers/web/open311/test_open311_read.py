@@ -22,6 +22,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.filing import (
     Place,
@@ -57,14 +58,15 @@ async def seeded(settings: Settings, sessions: SessionFactory, session: AsyncSes
     cast: Cast = await make_cast(session)
     with time_machine.travel(NOW, tick=False):
         chat = await file_representation(session=session, person_id=cast.joao.id,
-                                         form=representation(infraction_code="CP-XI-1"), now=NOW, settings=settings)
+                                         form=representation(infraction_code="CP-XI-1"), now=NOW,
+                                         cities=cities_of(settings))
         ride = await file_ride_hailing_report(
-            session=session, person_id=cast.joao.id, now=NOW - dt.timedelta(minutes=30), settings=settings,
+            session=session, person_id=cast.joao.id, now=NOW - dt.timedelta(minutes=30), cities=cities_of(settings),
             form=RideHailingForm(author=JOAO, vehicle_ref="ABC1D23", reason="street", facts="Pegou passageiros na "
                                  "rodoviária sem o aplicativo.", occurred_on=dt.date(2026, 3, 1),
                                  place=Place(text="Rodoviária")))
         ouv = await file_ombudsman_case(session=session, person_id=cast.joao.id, form=ombudsman(), now=NOW,
-                                        settings=settings)
+                                        city=cities_of(settings).default)
     assert (chat.municipality, ride.municipality, ouv.municipality) == (NX, SAPEZAL, SAPEZAL)
     exact = settings.model_copy(update={"open311_place": "exact"})  # LEGAL-CHOICES item 32's alternative
     with time_machine.travel(NOW + dt.timedelta(hours=1), tick=False):

@@ -21,6 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings, load_settings
 from models.cases.filing import file_representation
 from tests.auxil.browser import axe_violations, chromium, overflows_horizontally, require_axe, require_browser
@@ -109,7 +110,7 @@ async def test_pages_are_cached_in_the_server_and_have_one_address(
 ) -> None:
     first = await (await client.get(f"/transparencia/{NX}")).text()
     await file_representation(session=session, person_id=seeded.cast.maria.id, form=representation(),
-                              now=PANEL_DAY - dt.timedelta(minutes=5), settings=settings)
+                              now=PANEL_DAY - dt.timedelta(minutes=5), cities=cities_of(settings))
     assert await (await client.get(f"/transparencia/{NX}")).text() == first  # within SERVER_CACHE_SECONDS
     assert (await client.get("/transparencia/curitiba-pr")).status == 404
     moved = await client.get("/transparencia/nova-xavantina-mt?lang=en", allow_redirects=False)
