@@ -10,9 +10,10 @@ from bot.ordering import PerPersonUpdateProcessor
 from bot.telegram_bot import build_bot
 from bot.turns import PersonTurns
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from handlers.chat import register_all
-from handlers.chat.context import BOT_KEY, SESSIONS_KEY, SETTINGS_KEY, BalcaoContext
+from handlers.chat.context import BOT_KEY, CITIES_KEY, SESSIONS_KEY, SETTINGS_KEY, BalcaoContext
 from handlers.chat.errors import transient_failure
 from handlers.chat.menus import publish_command_menus
 from models.municipalities import sync_municipalities
@@ -60,6 +61,7 @@ def build_application(
     processor.on_failure = turn_refused
     application.bot_data[SESSIONS_KEY] = sessions
     application.bot_data[SETTINGS_KEY] = settings
+    application.bot_data[CITIES_KEY] = cities_of(settings)  # every municipality, built once
     application.bot_data[BOT_KEY] = bot_key
     register_all(application)
     return application

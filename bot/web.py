@@ -35,12 +35,13 @@ from aiohttp.abc import AbstractAccessLogger
 from bot.update_parsing import has_update_id, parse_update
 from core import metrics
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from handlers.web import transparency
 from handlers.web.console import PREFIX as CONSOLE_PREFIX
 from handlers.web.console import console_app
 from handlers.web.failures import json_failures
-from handlers.web.keys import SESSIONS, SETTINGS
+from handlers.web.keys import CITIES, SESSIONS, SETTINGS
 from handlers.web.routes import ROUTE_TABLES
 from handlers.web.security_headers import add_security_headers
 
@@ -147,6 +148,7 @@ def build_web_app(
     """
     app = web.Application(client_max_size=25 * 1024 * 1024, middlewares=[count_requests, json_failures])
     app[SETTINGS] = settings
+    app[CITIES] = cities_of(settings)  # every municipality, built once
     app[SESSIONS] = sessions
     app.on_response_prepare.append(add_security_headers)  # CSP, nosniff, no framing, HSTS behind https
     transparency.setup(app)  # its templates and server-side cache

@@ -55,7 +55,7 @@ async def platform_lists(*, session: AsyncSession, now: dt.datetime, settings: S
                 dedupe_key=f"platform:{status.platform.id}:list:{status.due_on.isoformat()}:{person_id}",
                 payload={"platform": status.platform.name, "due_on": status.due_on.isoformat(),
                          "last": status.last_received_on.isoformat() if status.last_received_on else None},
-                not_before=polite_moment(now, settings)))
+                not_before=polite_moment(now, settings.tz)))
     return count
 
 

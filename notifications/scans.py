@@ -12,11 +12,13 @@ An area registers its scans::
 from __future__ import annotations
 
 import datetime as dt
+import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import cities_of
 from core.settings import Settings
 
 ScanFunction = Callable[..., Awaitable[int]]
@@ -47,6 +49,9 @@ def scan(name: str) -> Callable[[ScanFunction], ScanFunction]:
 
 async def run_scan(name: str, *, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
     """Run one registered scan and commit what it enqueued."""
-    count = await SCANS[name].run(session=session, now=now, settings=settings)
+    function = SCANS[name].run  # a scan that names ``cities`` is given the municipalities, built from the settings
+    named = inspect.signature(function).parameters
+    given = {"cities": cities_of(settings)} if "cities" in named else {"settings": settings}
+    count = await function(session=session, now=now, **given)
     await session.commit()
     return count

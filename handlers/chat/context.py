@@ -8,6 +8,7 @@ from typing import Any
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from core.i18n import Translator
+from core.municipality import Cities, Municipality
 from core.settings import Settings
 from models.columns import utcnow
 from models.people import DEFAULT_BOT_KEY, PersonView
@@ -15,6 +16,7 @@ from models.when import municipal_today
 
 SESSIONS_KEY = "sessions"
 SETTINGS_KEY = "settings"
+CITIES_KEY = "cities"
 BOT_KEY = "bot_key"
 
 
@@ -67,6 +69,23 @@ class BalcaoContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any]
         if slug is None and self.bot_key in deployment.municipalities:
             slug = self.bot_key  # the municipality's own bot speaks for it
         return deployment.for_municipality(slug if slug in deployment.municipalities else None)
+
+    @property
+    def cities(self) -> Cities:
+        """Every municipality the deployment serves, built once with the application (``bot.app``)."""
+        cities: Cities = self.application.bot_data[CITIES_KEY]
+        return cities
+
+    @property
+    def city(self) -> Municipality:
+        """The person's municipality (as :attr:`settings` chooses it): what domain functions are given."""
+        cities = self.cities
+        person = getattr(self, "person", None)
+        slug = person.municipality if person is not None else None
+        if slug is None and self.bot_key in cities:
+            slug = self.bot_key  # the municipality's own bot speaks for it
+        return cities.of(slug if slug in cities else None)
+
 
 def city_today(context: BalcaoContext) -> dt.date:
     """Today's date in the deployment's time zone (America/Cuiaba), as people there say it."""

@@ -17,6 +17,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import Translator
+from core.readings import ReadingFields
 from core.settings import Settings
 from models.cases.tables import Case, CaseAuthor
 from models.invalid_input import InvalidInput
@@ -41,7 +42,7 @@ class CaseLimits:
     max_video_seconds: int = 0
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> CaseLimits:
+    def from_settings(cls, settings: ReadingFields) -> CaseLimits:
         """The limits a deployment configured."""
         return cls(
             cases_per_day=settings.cases_per_day,

@@ -15,6 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from core.i18n import N_, Translator
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.filing import FiledCase
 from models.cases.labels import KIND_LABELS
@@ -81,7 +82,8 @@ async def signed_receipt(filed: FiledCase, *, tr: Translator, settings: Settings
     pdf = build_receipt(filed, tr=tr, municipality=scoped.municipality_name, follow=follow,
                         encarregado=encarregado_line(municipality=scoped.municipality, tr=tr))  # LGPD Art. 41 §1
     reason = tr._(REASON).format(protocol=filed.protocol, prefeitura=scoped.municipality.prefeitura)
-    return await sign_pdf(pdf, signing=signing_of(scoped), reason=reason, location=scoped.municipality_name)
+    signing = signing_of(cities_of(scoped)[scoped.municipality_slug], tsa_url=scoped.tsa_url)
+    return await sign_pdf(pdf, signing=signing, reason=reason, location=scoped.municipality_name)
 
 
 def receipt_head(

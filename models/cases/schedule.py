@@ -16,9 +16,9 @@ from __future__ import annotations
 import datetime as dt
 
 from core.settings import Settings
-from models.calendar import BusinessCalendar
 from models.cases.tables import CaseKind
 from models.deadlines import compute_deadline
+from models.drivers.periods import office_calendar
 from models.rulebooks.deadline_rules import DeadlineChoices
 
 ANSWER_RULE = "ouvidoria-13460-resposta"
@@ -35,8 +35,8 @@ def _rule(rule_id: str, start: dt.date, settings: Settings) -> dt.date:
     return compute_deadline(
         rule_id=rule_id,
         start=start,
-        calendar=BusinessCalendar.from_settings(settings),
-        choices=DeadlineChoices.from_settings(settings),
+        calendar=office_calendar(settings),
+        choices=DeadlineChoices.of(settings),
     ).final_date
 
 
@@ -45,7 +45,7 @@ def first_due_on(*, kind: CaseKind, received_at: dt.datetime, settings: Settings
     start = civil_date(received_at, settings)
     if kind is CaseKind.OMBUDSMAN:
         return _rule(ANSWER_RULE, start, settings)
-    calendar = BusinessCalendar.from_settings(settings)
+    calendar = office_calendar(settings)
     return calendar.roll_forward(start + dt.timedelta(days=settings.case_target_days))
 
 

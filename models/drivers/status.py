@@ -241,7 +241,7 @@ def _final_date(rule_id: str, start: dt.date, calendar: BusinessCalendar, choice
 
 def legal_deadline(rule_id: str, start: dt.date, settings: Settings) -> dt.date:
     """The last day of a Lei 1.533 rulebook deadline (Art. 3, 9, 13 XX, 16 §2, 24) counted from ``start``."""
-    return _final_date(rule_id, start, office_calendar(settings), DeadlineChoices.from_settings(settings))
+    return _final_date(rule_id, start, office_calendar(settings), DeadlineChoices.of(settings))
 
 
 def validity_end(fee_paid_on: dt.date, settings: Settings) -> dt.date:

@@ -16,6 +16,7 @@ from typing import Any
 from telegram import Contact, Update
 
 from core.i18n import N_, Translator
+from core.municipality import Cities, Municipality
 from core.settings import Settings
 from handlers.chat.context import BalcaoContext, city_today
 from handlers.chat.intake import Keeper
@@ -46,6 +47,16 @@ class Turn:
     def settings(self) -> Settings:
         """The deployment's settings."""
         return self.context.settings
+
+    @property
+    def city(self) -> Municipality:
+        """The person's municipality."""
+        return self.context.city
+
+    @property
+    def cities(self) -> Cities:
+        """Every municipality the deployment serves."""
+        return self.context.cities
 
     @property
     def today(self) -> dt.date:
