@@ -8,7 +8,8 @@ webhook secret or staff API token: a function that only computes a deadline cann
 
 The root (the bot's application, the web app, the CLI, the demo) builds :func:`cities_of` once from the settings and
 hands the :class:`Cities` down. Values of the deployment that are no municipality's (timestamping, dispatch rates,
-the console's minutes) are passed as keyword arguments or small values of their own, such as :class:`Timestamping`.
+the console's minutes) are passed as keyword arguments or small values of their own (:class:`Timestamping`,
+:class:`Publication`, :class:`ConsoleTimes`).
 
 This module is a leaf like :mod:`core.settings`: any layer may import it.
 """
@@ -204,6 +205,35 @@ class Timestamping:
     def of(cls, settings: Settings) -> Timestamping:
         """The deployment's timestamp authority (RFC 3161) and log witness."""
         return cls(tsa_url=settings.tsa_url, witness_url=settings.log_witness_url)
+
+
+@dataclass(frozen=True)
+class Publication:
+    """What the deployment's documents carry that is no city's: the /verificar root and the timestamp authority."""
+
+    http_root: str
+    tsa_url: str | None = None
+
+    @classmethod
+    def of(cls, settings: Settings) -> Publication:
+        """The deployment's public root and timestamp authority."""
+        return cls(http_root=settings.http_root, tsa_url=settings.tsa_url)
+
+
+@dataclass(frozen=True)
+class ConsoleTimes:
+    """How long the staff console's sign-in links and sessions last, and how many links an hour (deployment-wide)."""
+
+    link_minutes: int
+    links_per_hour: int
+    idle_minutes: int
+    session_hours: int
+
+    @classmethod
+    def of(cls, settings: Settings) -> ConsoleTimes:
+        """The ``BALCAO_CONSOLE_*`` values."""
+        return cls(link_minutes=settings.console_link_minutes, links_per_hour=settings.console_links_per_hour,
+                   idle_minutes=settings.console_idle_minutes, session_hours=settings.console_session_hours)
 
 
 def password_of(certificate: SigningCertificate, *, single_password: str | None) -> bytes | None:

@@ -24,7 +24,7 @@ from core.i18n import N_, Translator, translator
 
 if TYPE_CHECKING:
     from core.municipalities import ShortDay
-    from core.settings import Settings
+    from core.municipality import Municipality
 
 
 class DayOffKind(StrEnum):
@@ -105,14 +105,14 @@ class BusinessCalendar:
         )
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> BusinessCalendar:
-        """The calendar of a deployment: its state, municipal holidays and optional-days-off choice."""
+    def of(cls, city: Municipality) -> BusinessCalendar:
+        """The calendar of a municipality: its state, municipal holidays, short days and the deployment's readings."""
         return cls(
-            settings.municipal_holidays,
-            subdivision=settings.municipality_state,
-            optional_days_off=settings.calendar_optional_days_off,
-            short_days=settings.short_days,
-            late_opening_moves=settings.short_day_rule == "cpc_224",
+            list(city.holidays),
+            subdivision=city.state,
+            optional_days_off=city.readings.calendar_optional_days_off,
+            short_days=list(city.short_days),
+            late_opening_moves=city.readings.short_day_rule == "cpc_224",
         )
 
     def day_off(self, day: dt.date) -> DayOff | None:

@@ -41,7 +41,7 @@ from models.rulebooks.deadline_rules import (
 )
 
 if TYPE_CHECKING:
-    from core.settings import Settings
+    from core.readings import ReadingFields
 
 
 class DeadlineError(ValueError):
@@ -95,7 +95,7 @@ class DeadlineResult:
     Attributes:
         rule: the rulebook deadline (article, description…).
         reading: the reading applied (the chosen one unless another was asked for).
-        length: the length counted (settings give it when the law does not).
+        length: the length counted (the legal readings give it when the law does not).
         start: the start date (excluded from the count).
         final_date: the last day to act (or the last day of the measure).
         steps: every day walked, in order; the last one is ``final_date``.
@@ -224,8 +224,8 @@ def compute_deadline(
         rule_id: the deadline's id (see ``models.rulebooks.RULES``), e.g. ``cp-43-recurso``.
         start: the date of the start event (excluded from the count). Hours deadlines need an aware
             ``datetime``; other deadlines accept a ``datetime`` too and use its civil date.
-        calendar: the business-day calendar (``BusinessCalendar.from_settings(settings)``).
-        choices: the configurable legal choices (``DeadlineChoices.from_settings(settings)``); defaults if omitted.
+        calendar: the business-day calendar (``BusinessCalendar.of(city)``).
+        choices: the configurable legal choices (``DeadlineChoices.of(city.readings)``); defaults if omitted.
         reading: compute this reading of an ambiguous rule instead of the chosen one (e.g. ``"business"``).
 
     Returns:
@@ -384,12 +384,12 @@ def applicable_windows(
     rulebook: str,
     start: dt.date,
     calendar: BusinessCalendar,
-    settings: Settings | None = None,
+    readings: ReadingFields | None = None,
     choices: DeadlineChoices | None = None,
 ) -> tuple[Window, ...]:
     """Every window a notice must show to the person notified, computed from its start.
 
-    For an ambiguous deadline every reading is returned, the one the settings choose marked ``CHOSEN`` and the
+    For an ambiguous deadline every reading is returned, the one the readings choose marked ``CHOSEN`` and the
     others ``ALTERNATIVE``. The Código de Posturas defence windows (Art. 24/25 VI, 37, 278 §2) are all shown; the
     one ``BALCAO_CP_DEFENCE_WINDOW`` selects (by default the one that closes last) is ``CHOSEN``.
 
@@ -399,8 +399,8 @@ def applicable_windows(
         start: the date of ciência (for an *edital*, its publication; the windows counted from the ciência then
             start from the ciência the edital gives, :func:`cp_edital_ciencia`).
         calendar: the business-day calendar.
-        settings: the deployment's settings (for the choices), unless ``choices`` is given.
-        choices: the legal choices to apply; from ``settings`` (or the defaults) when omitted.
+        readings: the deployment's legal readings (for the choices), unless ``choices`` is given.
+        choices: the legal choices to apply; from ``readings`` (or the defaults) when omitted.
 
     Raises:
         DeadlineError: this rulebook has no such notice.
@@ -414,7 +414,7 @@ def applicable_windows(
         known = ", ".join(f"{book}/{kind.value}" for book, kind in _NOTICE_WINDOWS)
         raise DeadlineError(f"no windows for {rulebook}/{notice.value}; known: {known}")
     if choices is None:
-        choices = DeadlineChoices.from_settings(settings) if settings is not None else DeadlineChoices()
+        choices = DeadlineChoices.of(readings) if readings is not None else DeadlineChoices()
 
     computed: list[tuple[DeadlineResult, str | None, bool]] = []  # (result, group, selected reading)
     # CP Art. 278 §2 counts from the notificação: served by edital, from the ciência that edital gives, not from

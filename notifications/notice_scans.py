@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from core.settings import Settings
+from core.municipality import Cities
 from models.notices.authority import deciders_to_warn
 from models.notices.delivery import close_running_editals, scan_electronic_deliveries
 from models.notices.reminders import due_reminders, limit_warnings, notice_staff
@@ -36,31 +36,30 @@ def polite_moment(now: dt.datetime, tz: ZoneInfo) -> dt.datetime:
 
 
 @scan("notice-ciencia")
-async def notice_ciencia(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
+async def notice_ciencia(*, session: AsyncSession, now: dt.datetime, cities: Cities) -> int:
     """Tacit ciência after ``BALCAO_TACIT_CIENCIA_DAYS``, or the staff list; editals whose period ended."""
-    changed = await scan_electronic_deliveries(session=session, settings=settings, now=now)
-    return changed + await close_running_editals(session=session, settings=settings, now=now)
+    changed = await scan_electronic_deliveries(session=session, cities=cities, now=now)
+    return changed + await close_running_editals(session=session, cities=cities, now=now)
 
 
 @scan("notice-reminders")
-async def notice_reminders(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
+async def notice_reminders(*, session: AsyncSession, now: dt.datetime, cities: Cities) -> int:
     """Remind the offender ``BALCAO_NOTICE_REMINDER_DAYS`` days before each open window closes."""
     count = 0
-    when = polite_moment(now, settings.tz)
-    for reminder in await due_reminders(session=session, settings=settings, now=now):
+    for reminder in await due_reminders(session=session, cities=cities, now=now):
         notice = reminder.notice
         assert notice.id is not None and notice.person_id is not None
         count += int(await enqueue_reminder(
             session=session, person_id=notice.person_id, notice_id=notice.id, number=notice.number,
             rule_id=reminder.window.rule.id, final_date=reminder.window.final_date,
-            dedupe_key=reminder.dedupe_key, not_before=when))
+            dedupe_key=reminder.dedupe_key, not_before=polite_moment(now, cities.of(notice.municipality).tz)))
     return count
 
 
 @scan("notice-limit-warnings")
-async def notice_limit_warnings(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
+async def notice_limit_warnings(*, session: AsyncSession, now: dt.datetime, cities: Cities) -> int:
     """Warn clerks, inspectors and admins before a Lei 1.533 notice passes its 90-day limit (Art. 22 §1)."""
-    warnings = await limit_warnings(session=session, settings=settings, now=now)
+    warnings = await limit_warnings(session=session, cities=cities, now=now)
     if not warnings:
         return 0
     count = 0
@@ -72,18 +71,18 @@ async def notice_limit_warnings(*, session: AsyncSession, now: dt.datetime, sett
                 dedupe_key=f"notice:{notice.id}:limit:{warning.window.final_date.isoformat()}:{person_id}",
                 payload={"notice_id": notice.id, "number": notice.number,
                          "final_date": warning.window.final_date.isoformat()},
-                not_before=polite_moment(now, settings.tz)))
+                not_before=polite_moment(now, cities.of(notice.municipality).tz)))
     return count
 
 
 @scan("notice-decision-warnings")
-async def notice_decision_warnings(*, session: AsyncSession, now: dt.datetime, settings: Settings) -> int:
+async def notice_decision_warnings(*, session: AsyncSession, now: dt.datetime, cities: Cities) -> int:
     """Warn the competent authority before (and on) the last day to decide a reclamação or an appeal.
 
     A reclamação (CP Art. 40, or §2 after vista) goes to the Chefe do Departamento, an appeal (Art. 45) to the
     Prefeito; never to an impeded member (:func:`models.notices.authority.deciders_to_warn`).
     """
-    warnings = await decision_warnings(session=session, settings=settings, now=now)
+    warnings = await decision_warnings(session=session, cities=cities, now=now)
     if not warnings:
         return 0
     count = 0
@@ -95,5 +94,5 @@ async def notice_decision_warnings(*, session: AsyncSession, now: dt.datetime, s
                 payload={"number": warning.notice.number, "filing_id": warning.filing.id,
                          "filing_kind": warning.filing.kind.value,
                          "rule": warning.window.rule.id, "final_date": warning.window.final_date.isoformat()},
-                not_before=polite_moment(now, settings.tz)))
+                not_before=polite_moment(now, cities.of(warning.notice.municipality).tz)))
     return count

@@ -56,6 +56,9 @@ def test_the_tree_keeps_every_contract() -> None:
     ("handlers/chat/notice_filing.py", "from models import drafts", "Only the form engine"),
     ("handlers/web/console/cases.py", "from models.drafts import claim_submission", "Only the form engine"),
     ("handlers/chat/my_data.py", "from handlers.chat.engine.drafts import save", "Only the form engine"),
+    # a notice's domain takes its municipality, never the deployment's settings (issue 19 §3)
+    ("models/notices/status.py", "from core.settings import Settings", "take no Settings"),
+    ("notifications/notice_scans.py", "import core.settings", "take no Settings"),
 ])
 def test_a_forbidden_import_breaks_the_contract(tree_copy: Path, module: str, line: str, contract: str) -> None:
     target = tree_copy / module

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 from bot.cli.errors import CommandError, unknown_municipality
 from bot.cli.output import cli_translator
 from core.i18n import Translator
+from core.municipality import cities_of
 from core.settings import get_settings
 from models import when
 from models.calendar import BusinessCalendar
@@ -97,13 +98,13 @@ async def _prazo(args: argparse.Namespace) -> int:
     if args.municipio is not None and args.municipio not in served:
         raise unknown_municipality(tr, option="--municipio", value=args.municipio, served=served)
     owner = served.with_rulebook(rule.rulebook)
-    settings = settings.for_municipality(args.municipio or (owner.slug if owner is not None else None))
-    start = parse_start(args.inicio, settings.tz, tr, now=utcnow())
+    city = cities_of(settings).of(args.municipio or (owner.slug if owner is not None else None))
+    start = parse_start(args.inicio, city.tz, tr, now=utcnow())
     if rule.readings[0].unit is Unit.HOURS and not isinstance(start, dt.datetime):
         raise CommandError(tr._("{rule} is counted in hours: give --inicio with a time, e.g. 2027-01-04T14:30").format(
             rule=rule.id))
-    calendar = BusinessCalendar.from_settings(settings)
-    choices = DeadlineChoices.from_settings(settings)
+    calendar = BusinessCalendar.of(city)
+    choices = DeadlineChoices.of(city.readings)
     result = compute_deadline(rule_id=rule.id, start=start, calendar=calendar, choices=choices, reading=args.leitura)
     alternatives = tuple(
         compute_deadline(rule_id=rule.id, start=start, calendar=calendar, choices=choices, reading=reading.key)

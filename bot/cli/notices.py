@@ -25,6 +25,7 @@ from bot.cli.output import cli_translator
 from core import migrate
 from core.db import database
 from core.i18n import N_, Translator
+from core.municipality import Publication, cities_of
 from core.settings import get_settings
 from models import when
 from models.columns import utcnow
@@ -189,9 +190,11 @@ async def _issue(args: argparse.Namespace) -> int:
             infringed_provision=args.dispositivo, platform_name=args.plataforma,
         )
         try:
-            await require_issuer(session=session, settings=settings, telegram_user_id=args.como, rulebook=args.rulebook,
-                                 allowed=frozenset({Role.INSPECTOR, Role.CLERK}))
-            issued = await issue_notice(session=session, settings=settings, data=data, actor=f"staff:{args.como}",
+            cities = cities_of(settings)
+            await require_issuer(session=session, cities=cities, city=cities.default, telegram_user_id=args.como,
+                                 rulebook=args.rulebook, allowed=frozenset({Role.INSPECTOR, Role.CLERK}))
+            issued = await issue_notice(session=session, cities=cities, publication=Publication.of(settings), data=data,
+                                        actor=f"staff:{args.como}",
                                         issuer_telegram_id=args.como, late_confirmed=args.confirmar_prazo)
         except PermissionDenied:
             raise CommandError(tr._("--como {id}: not a staff member who may issue notices under this law there.")

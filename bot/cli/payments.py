@@ -15,6 +15,7 @@ from bot.cli.output import cli_translator
 from core import migrate
 from core.db import database
 from core.i18n import Translator
+from core.municipality import cities_of
 from core.settings import get_settings
 from models.columns import utcnow
 from models.municipalities import sync_municipalities
@@ -61,7 +62,7 @@ async def _record(args: argparse.Namespace) -> int:
         await sync_municipalities(session=session, served=settings.municipalities)
         try:
             recorded = await record_payment(
-                session=session, settings=settings, number=args.number, amount=parse_amount(args.valor),
+                session=session, cities=cities_of(settings), number=args.number, amount=parse_amount(args.valor),
                 paid_on=parse_day(args.data, today=municipal_today(settings.tz, now=utcnow())),
                 reference=args.id_transacao, actor=ACTOR, staff_telegram_id=None, now=utcnow())
         except PaymentRefused as refused:
@@ -88,7 +89,7 @@ async def _import(args: argparse.Namespace) -> int:
     async with database(settings.database_url) as (_engine, sessions), sessions() as session:
         await sync_municipalities(session=session, served=settings.municipalities)
         try:
-            result = await import_payments(session=session, settings=settings, content=text, actor=ACTOR,
+            result = await import_payments(session=session, cities=cities_of(settings), content=text, actor=ACTOR,
                                            staff_telegram_id=None, now=utcnow())
         except PaymentFileRefused as refused:
             lines = [tr._("Line {line}: {reason}").format(line=line, reason=reason.render(tr))

@@ -12,6 +12,7 @@ from bot.cli.output import cli_translator
 from bot.running import serve
 from bot.single_run import AlreadyRunning
 from core.i18n import N_, Translator
+from core.municipality import cities_of
 from core.settings import get_settings
 from models.signatures.pades import SigningError, check_certificates
 
@@ -60,7 +61,7 @@ async def _run(args: argparse.Namespace) -> int:
     if settings.telegram_token is None:
         raise CommandError(cli_translator(settings)._(HOW_TO_GET_A_BOT))
     try:
-        unsigned = check_certificates(settings)
+        unsigned = check_certificates(cities_of(settings))
     except SigningError as error:
         raise CommandError(cli_translator(settings)._("Cannot start: the signing certificate of {reason}").format(
             reason=str(error))) from None

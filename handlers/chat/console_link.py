@@ -13,6 +13,7 @@ from telegram.constants import ParseMode
 from telegram.ext import Application
 
 from core.i18n import N_
+from core.municipality import ConsoleTimes
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.replies import esc, keyboard, menu_row, reply
@@ -38,7 +39,7 @@ async def console_command(update: Update, context: BalcaoContext) -> None:
     try:
         async with context.sessions() as session:
             link = await issue_link(session=session, telegram_user_id=context.person.telegram_user_id, now=utcnow(),
-                                    settings=context.settings)
+                                    times=ConsoleTimes.of(context.deployment_settings))
     except TooManyLinks:
         await reply(update, context, tr._("You asked for many links in the last hour. Wait a little and try again."),
                     markup=keyboard([menu_row(context)]))

@@ -112,7 +112,7 @@ async def record(update: Update, context: BalcaoContext, delivery_id: int, refus
         return
     try:
         async with context.sessions() as session:
-            done = await record_refusal(session=session, settings=context.settings, delivery_id=delivery_id,
+            done = await record_refusal(session=session, cities=context.cities, delivery_id=delivery_id,
                                         refusal=refusal, on=day, actor=f"staff:{context.person.telegram_user_id}")
     except DeliveryError as refused:
         await reply(update, context, tr._("Not recorded: {reason}").format(reason=esc(tr._(str(refused)))),

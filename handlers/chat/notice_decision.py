@@ -13,6 +13,7 @@ from typing import Any
 from telegram import Update
 
 from core.i18n import N_
+from core.municipality import Publication
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine import Filed, Forged, Question, Review, Step, Turn, begin, register_form
 from handlers.chat.notice_filings import show_filings
@@ -41,7 +42,7 @@ def _ask_text(turn: Turn) -> Question:
 
 def _text(typed: str, turn: Turn) -> dict[str, Any]:
     text = clean_text(typed, min_length=1, max_length=4000)
-    return {"text": check_motivation(text, turn.settings)}  # CP Art. 41; L9784 Art. 50: "ok" is no reason
+    return {"text": check_motivation(text, turn.city)}  # CP Art. 41; L9784 Art. 50: "ok" is no reason
 
 
 async def _review(turn: Turn) -> Review:
@@ -59,7 +60,9 @@ async def _submit(turn: Turn) -> Filed:
             if await outside(context, session, filing.notice_id if filing else None, DECIDERS):
                 raise PermissionDenied("another municipality's notice")  # CF Art. 30 I
             notice = await session.get(Notice, filing.notice_id) if filing is not None else None
-            await decide_filing(session=session, settings=context.settings, filing_id=int(data["filing_id"]),
+            await decide_filing(session=session, cities=context.cities,
+                                publication=Publication.of(context.deployment_settings),
+                                filing_id=int(data["filing_id"]),
                                 outcome=FilingOutcome(data["outcome"]), text=data["text"],
                                 decider_telegram_id=context.person.telegram_user_id)
     except FilingRefused as refused:
@@ -83,7 +86,7 @@ async def _open(arg: str, update: Update, context: BalcaoContext) -> None:
             filing = await session.get(NoticeFiling, int(filing_id))
             if await outside(context, session, filing.notice_id if filing else None, DECIDERS):
                 raise PermissionDenied("another municipality's notice")  # CF Art. 30 I
-            await may_decide(session=session, settings=context.settings, filing_id=int(filing_id),
+            await may_decide(session=session, cities=context.cities, filing_id=int(filing_id),
                              telegram_user_id=context.person.telegram_user_id)
     except NotCompetent as refused:
         await respond(update, context, esc(refused.render(tr)),

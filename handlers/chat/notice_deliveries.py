@@ -48,9 +48,8 @@ async def deliveries_command(update: Update, context: BalcaoContext) -> None:
 
 
 def _limit(notice: Notice, context: BalcaoContext) -> dt.date | None:
-    limit = delivery_limit(notice=notice, settings=context.settings,
-                           calendar=BusinessCalendar.from_settings(context.settings.for_municipality(
-                               notice.municipality)))
+    city = context.cities.of(notice.municipality)
+    limit = delivery_limit(notice=notice, city=city, calendar=BusinessCalendar.of(city))
     return limit.final_date if limit is not None else None
 
 

@@ -57,10 +57,10 @@ async def _submit(turn: Turn) -> Filed:
             if await outside(context, session, delivery.notice_id if delivery else None, ISSUERS):
                 raise PermissionDenied("another municipality's notice")  # CF Art. 30 I
             if data["how"] == "edital":
-                result = await record_edital(session=session, settings=context.settings,
+                result = await record_edital(session=session, cities=context.cities,
                                              delivery_id=int(data["delivery_id"]), published_on=day, actor=actor)
             else:
-                result = await record_staff_delivery(session=session, settings=context.settings,
+                result = await record_staff_delivery(session=session, cities=context.cities,
                                                      delivery_id=int(data["delivery_id"]),
                                                      how=CienciaKind(data["how"]), on=day, actor=actor)
     except DeliveryError as refused:

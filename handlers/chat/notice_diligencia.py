@@ -52,7 +52,7 @@ async def _submit(turn: Turn) -> Filed:
             if await outside(context, session, filing.notice_id if filing else None, DECIDERS):
                 raise PermissionDenied("another municipality's notice")  # CF Art. 30 I
             notice = await session.get(Notice, filing.notice_id) if filing is not None else None
-            await order_diligencia(session=session, settings=context.settings, filing_id=int(data["filing_id"]),
+            await order_diligencia(session=session, cities=context.cities, filing_id=int(data["filing_id"]),
                                    text=data["text"], decider_telegram_id=context.person.telegram_user_id)
     except FilingRefused as refused:
         raise InvalidInput(N_("Not recorded: {reason}"), reason=refused.render(turn.tr), fields=("text",)) from refused

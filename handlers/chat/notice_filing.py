@@ -110,7 +110,7 @@ def _start(turn: Turn) -> dict[str, Any]:
 async def _keep(context: BalcaoContext, content: bytes, name: str | None, caption: str | None,
                 already: list[int]) -> int:
     async with context.sessions() as session:
-        stored = await store_filing_attachment(session=session, settings=context.settings,
+        stored = await store_filing_attachment(session=session, city=context.city,
                                                person_id=context.person.id, content=content, file_name=name,
                                                already=already, caption=caption)
     assert stored.id is not None
@@ -122,7 +122,7 @@ async def submit(turn: Turn) -> Filed:
     data, context = turn.data, turn.context
     try:
         async with context.sessions() as session:
-            filing = await file_filing(session=session, settings=context.settings, notice_id=int(data["notice_id"]),
+            filing = await file_filing(session=session, cities=context.cities, notice_id=int(data["notice_id"]),
                                        person_id=context.person.id, text=data["text"],
                                        attachment_ids=[int(i) for i in data.get("files", [])])
     except FilingRefused as refused:
@@ -136,7 +136,7 @@ async def _confirm(turn: Turn, filing_id: int) -> None:
     context, tr, data = turn.context, turn.tr, turn.data
     async with context.sessions() as session:
         receipt = await signed_filing_receipt(session=session, filing_id=filing_id, tr=tr,
-                                              settings=context.deployment_settings)
+                                              cities=context.cities, tsa_url=context.deployment_settings.tsa_url)
     filing = receipt.filing
     text = tr._("Sent! We registered {kind} on {moment}. You will get the decision here.").format(
         kind=esc(tr._(FILING_LABELS[filing.kind])), moment=tr.datetime(filing.filed_at, "short"))
@@ -185,8 +185,9 @@ async def start_filing(update: Update, context: BalcaoContext, notice_id: int) -
             await respond(update, context, tr._("This notice is not addressed to you."))
             return
         try:
-            kind, last_day = await check_can_file(session=session, settings=context.settings, notice=notice,
-                                                  today=civil_date(utcnow(), context.settings))
+            city = context.cities.of(notice.municipality)
+            kind, last_day = await check_can_file(session=session, city=city, notice=notice,
+                                                  today=civil_date(utcnow(), city))
         except FilingRefused as refused:
             await respond(update, context, NotFiled(refused).render(tr), markup=keyboard([
                 [(tr._("◀ Back"), f"ntc:show:{notice_id}")], menu_row(context)]))

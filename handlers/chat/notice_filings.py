@@ -66,7 +66,8 @@ async def show_filing(update: Update, context: BalcaoContext, filing_id: int) ->
         if notice is not None and await outside(context, session, notice.id, DECIDERS):
             filing = notice = None  # another municipality's: as if it were not there
         files = await attachments_of(session=session, filing_id=filing_id) if filing is not None else []
-        view = None if notice is None else await notice_view(session=session, settings=context.settings,
+        view = None if notice is None else await notice_view(session=session,
+                                                             city=context.cities.of(notice.municipality),
                                                              notice=notice, today=city_today(context))
     if filing is None or notice is None or view is None or filing.decided_at is not None:
         await reply(update, context, tr._("This filing was already decided."), markup=keyboard([menu_row(context)]),
@@ -80,7 +81,8 @@ async def show_filing(update: Update, context: BalcaoContext, filing_id: int) ->
         tr._("Fine: {amount}").format(amount=money(tr, notice.fine_cents)),
     ]
     rows: list[list[tuple[str, str]]] = []
-    review, review_rows = review_lines(tr, filing, view, context.settings, city_today(context))  # CP Art. 40 §1, 42
+    review, review_rows = review_lines(  # CP Art. 40 §1, 42
+        tr, filing, view, context.cities.of(notice.municipality), city_today(context))
     lines += review
     rows += review_rows
     if files:

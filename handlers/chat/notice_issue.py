@@ -18,6 +18,7 @@ from typing import Any
 from telegram import InputFile, Update
 
 from core.i18n import N_
+from core.municipality import Publication
 from handlers.chat.commands import chat_command
 from handlers.chat.context import BalcaoContext
 from handlers.chat.engine import Answer, Filed, Forged, Form, Question, Step, Turn, begin, register_form, start
@@ -256,9 +257,11 @@ async def _submit(turn: Turn) -> Filed:
     context, data = turn.context, turn.data
     try:
         async with context.sessions() as session:
-            await require_issuer(session=session, settings=context.settings, allowed=ISSUERS,
+            await require_issuer(session=session, cities=context.cities, city=context.city, allowed=ISSUERS,
                                  telegram_user_id=context.person.telegram_user_id, rulebook=data.get("rulebook"))
-            issued = await issue_notice(session=session, settings=context.settings, data=notice_input(data),
+            issued = await issue_notice(session=session, cities=context.cities,
+                                        publication=Publication.of(context.deployment_settings),
+                                        data=notice_input(data),
                                         actor=f"staff:{context.person.telegram_user_id}",
                                         issuer_telegram_id=context.person.telegram_user_id,
                                         late_confirmed=bool(data.get("late_confirmed")))
@@ -292,7 +295,7 @@ async def _from_case(arg: str, update: Update, context: BalcaoContext) -> None:
         raise Forged(arg)
     async with context.sessions() as session:
         try:  # the signer is whoever issues it, at issue (issue 18 §2): not part of the prefilled elements
-            prefill = await input_from_case(session=session, settings=context.settings, case_id=int(arg),
+            prefill = await input_from_case(session=session, city=context.city, case_id=int(arg),
                                             issuer_name=None, now=utcnow())
         except LookupError:
             await respond(update, context, context.tr._("This case does not call for a notice."))

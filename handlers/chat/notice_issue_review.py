@@ -24,8 +24,8 @@ from models.notices.issuing import (
     NoticeInput,
     NoticeRefused,
     check_signing,
+    city_for_rulebook,
     prepare,
-    settings_for_rulebook,
 )
 from models.notices.pdf import format_document
 from models.notices.tables import NoticeType
@@ -154,7 +154,7 @@ async def review(turn: Turn) -> Review:
     lines = await _elements(turn)
     try:
         async with context.sessions() as session:
-            ready = await prepare(session=session, settings=context.settings, data=elements)
+            ready = await prepare(session=session, cities=context.cities, data=elements)
     except NoticeRefused as refused:
         lines += ["", tr._("<b>It cannot be issued yet:</b>")]
         lines += ["• " + esc(problem.render(tr)) for problem in refused.problems]
@@ -169,13 +169,13 @@ async def review(turn: Turn) -> Review:
         fine += "\n" + tr._("Earlier notice of the same nature: {number} ({article}).").format(
             number=esc(ready.recidivism_of.number), article=esc(ready.recidivism_of.infraction_article))
     lines += ["", fine]
-    if settings_for_rulebook(context.settings, elements.rulebook).fines_illustrative:
+    if city_for_rulebook(context.cities, elements.rulebook, otherwise=context.city).fines_illustrative:
         lines.append(tr._(ILLUSTRATIVE_FINE))  # only the demo issues with illustrative values
     lines.append(tr._("Delivery: in the bot.") if ready.person_id else
                  tr._("Delivery: nobody in the bot yet — it will go on the list for post or edital."))
     async with context.sessions() as session:  # issue 18 §2: who signs, and the L1533 Art. 22 §1 limit
         _signer, problems = await check_signing(
-            session=session, settings=settings_for_rulebook(context.settings, elements.rulebook),
+            session=session, cities=context.cities,
             rulebook=str(elements.rulebook), issuer_telegram_id=context.person.telegram_user_id,
             drawn_up_at=ready.drawn_up_at, now=utcnow(), late_confirmed=bool(data.get("late_confirmed")))
     lines += ["• " + esc(problem.render(tr)) for problem in problems]

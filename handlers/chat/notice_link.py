@@ -56,7 +56,8 @@ async def _submit(turn: Turn) -> Filed:
             if await outside(context, session, int(data["notice_id"]), ISSUERS):
                 raise PermissionDenied("another municipality's notice")  # CF Art. 30 I
             notice = await session.get(Notice, int(data["notice_id"]))
-            sent = await link_person(session=session, settings=context.settings, notice_id=int(data["notice_id"]),
+            sent = await link_person(session=session, cities=context.cities,
+                                     http_root=context.deployment_settings.http_root, notice_id=int(data["notice_id"]),
                                      telegram_user_id=int(data["telegram_user_id"]),
                                      actor=f"staff:{context.person.telegram_user_id}")
     except DeliveryError as refused:

@@ -99,7 +99,8 @@ async def submit(turn: Turn) -> Filed:
     """Record the acceptance (terms version and moment); documents waiting for the person come here."""
     context = turn.context
     async with context.sessions() as session:
-        sent = await accept_electronic_notices(session=session, settings=context.settings,
+        sent = await accept_electronic_notices(session=session, cities=context.cities,
+                                               http_root=context.deployment_settings.http_root,
                                                person_id=context.person.id, cpf=turn.data.get("cpf"))
 
     async def announce() -> None:

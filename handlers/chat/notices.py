@@ -226,7 +226,7 @@ async def show_list(update: Update, context: BalcaoContext, *, edit: bool = Fals
     async with context.sessions() as session:
         status = await optin_status(session=session, person_id=context.person.id)
         notices = await notices_of_person(session=session, person_id=context.person.id)
-        views = [await notice_view(session=session, settings=context.settings, notice=n, today=today)
+        views = [await notice_view(session=session, city=context.cities.of(n.municipality), notice=n, today=today)
                  for n in notices[:LIST_LIMIT]]
     lines = [tr._("<b>Your notices</b>")]
     rows: list[list[tuple[str, str]]] = []
@@ -259,7 +259,8 @@ async def _load_view(context: BalcaoContext, notice_id: int) -> NoticeView | Non
         notice = await notice_of_person(session=session, notice_id=notice_id, person_id=context.person.id)
         if notice is None:
             return None
-        return await notice_view(session=session, settings=context.settings, notice=notice, today=city_today(context))
+        return await notice_view(session=session, city=context.cities.of(notice.municipality), notice=notice,
+                                 today=city_today(context))
 
 
 async def show_notice(update: Update, context: BalcaoContext, notice_id: int, *, edit: bool = True) -> None:
@@ -310,7 +311,7 @@ async def on_ciencia(update: Update, context: BalcaoContext) -> None:
         return
     try:
         async with context.sessions() as session:
-            result = await record_explicit_ciencia(session=session, settings=context.settings,
+            result = await record_explicit_ciencia(session=session, cities=context.cities,
                                                    delivery_id=delivery_id, person_id=context.person.id)
     except DeliveryError:
         await reply(update, context, tr._("This document is no longer waiting for your confirmation here: it is "

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from telegram import Update
 
 from core.i18n import N_, Translator
-from core.settings import Settings
+from core.municipality import Municipality
 from handlers.chat.context import BalcaoContext
 from handlers.chat.replies import esc, reply
 from models.notices.filings import FilingRefused
@@ -28,7 +28,7 @@ SIDE_LABELS = {"autuado": N_("the person notified (autuado)"), "autuante": N_("t
 ShowFiling = Callable[[Update, BalcaoContext, int], Awaitable[None]]
 
 
-def review_lines(tr: Translator, filing: NoticeFiling, view: NoticeView, settings: Settings,
+def review_lines(tr: Translator, filing: NoticeFiling, view: NoticeView, city: Municipality,
                  today: dt.date) -> tuple[list[str], list[list[tuple[str, str]]]]:
     """The vista and diligência lines of a pending CP reclamação, and their buttons.
 
@@ -52,7 +52,7 @@ def review_lines(tr: Translator, filing: NoticeFiling, view: NoticeView, setting
                      + small(tr._("Código de Posturas, Art. 42: no appeal for lack of decision while it is pending")))
         rows.append([(tr._("Diligência concluded"), f"dfs:dild:{filing.id}")])
         return lines, rows
-    side = next_vista_side(filing, settings)
+    side = next_vista_side(filing, city)
     if side is not None and all(window.final_date < today for window in vistas):
         rows.append([(tr._("Give vista to {side} (3 days)").format(side=tr._(SIDE_LABELS[side])),
                       f"dfs:vis:{filing.id}")])
@@ -64,7 +64,7 @@ async def vista(update: Update, context: BalcaoContext, filing_id: int, show: Sh
     """Open the next vista (CP Art. 40 §1)."""
     try:
         async with context.sessions() as session:
-            await open_vista(session=session, settings=context.settings, filing_id=filing_id,
+            await open_vista(session=session, cities=context.cities, filing_id=filing_id,
                              decider_telegram_id=context.person.telegram_user_id)
     except FilingRefused as refused:
         await reply(update, context, esc(refused.render(context.tr)), edit=True)
@@ -76,7 +76,7 @@ async def diligencia_done(update: Update, context: BalcaoContext, filing_id: int
     """The diligência is concluded: the Art. 40 days run again."""
     try:
         async with context.sessions() as session:
-            await conclude_diligencia(session=session, settings=context.settings, filing_id=filing_id,
+            await conclude_diligencia(session=session, cities=context.cities, filing_id=filing_id,
                                       decider_telegram_id=context.person.telegram_user_id)
     except FilingRefused as refused:
         await reply(update, context, esc(refused.render(context.tr)), edit=True)

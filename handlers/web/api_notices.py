@@ -37,9 +37,10 @@ from typing import Any
 from aiohttp import web
 
 from core.i18n import translator
+from core.municipality import Publication
 from handlers import log_context
 from handlers.web.json_api import error, error_exception, json_object
-from handlers.web.keys import sessions_of, settings_of
+from handlers.web.keys import cities_of_request, sessions_of, settings_of
 from handlers.web.notice_json import decided_json, delivery_json, notice_json, review_json
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models import when
@@ -103,6 +104,7 @@ def _notice_number(request: web.Request) -> str:
 async def issue(request: web.Request) -> web.Response:
     """Issue a notice from its elements; 201 with the number, the verification code and the PDF (base64)."""
     settings = settings_of(request)
+    cities = cities_of_request(request)
     body = await json_object(request, not_json="The body is not JSON.")
     tr = translator(API_LOCALE, settings.timezone)
     document = None
@@ -136,21 +138,22 @@ async def issue(request: web.Request) -> web.Response:
             infringed_provision=_text(body, "infringed_provision"), platform_name=_text(body, "platform_name"),
         )
         try:
-            await require_issuer(session=session, settings=settings, telegram_user_id=request[STAFF_ID],
+            await require_issuer(session=session, cities=cities, city=cities.default,
+                                 telegram_user_id=request[STAFF_ID],
                                  rulebook=data.rulebook, allowed=frozenset(ISSUERS))
         except PermissionDenied:
             return error(403, "forbidden", "This staff member may not issue notices in that municipality.")
         try:
-            issued = await issue_notice(session=session, settings=settings, data=data,
+            issued = await issue_notice(session=session, cities=cities, publication=Publication.of(settings), data=data,
                                         actor=f"staff:{request[STAFF_ID]}", issuer_telegram_id=request[STAFF_ID],
                                         late_confirmed=body.get("confirm_late") is True)
         except NoticeRefused as exc:
             problems = [{"element": p.element, "message": p.render(tr), "citation": p.citation}
                         for p in exc.problems]
             return error(422, "refused", "The notice was not issued.", problems=problems)
-        view = await notice_view(session=session, settings=settings, notice=issued.notice,
-                                 today=civil_date(utcnow(), settings))
-    payload = notice_json(view, civil_date(utcnow(), settings))
+        city = cities.of(issued.notice.municipality)
+        view = await notice_view(session=session, city=city, notice=issued.notice, today=civil_date(utcnow(), city))
+    payload = notice_json(view, civil_date(utcnow(), city))
     payload.update(code=issued.code, pdf_base64=base64.b64encode(issued.pdf).decode("ascii"))
     return web.json_response(payload, status=201)
 
@@ -190,10 +193,12 @@ async def record_delivery(request: web.Request) -> web.Response:
     async with sessions_of(request)() as session:
         try:  # the act checks the caller's reach itself (models.notices.access)
             if how == "edital":
-                result = await record_edital(session=session, settings=settings, delivery_id=delivery_id,
+                result = await record_edital(session=session, cities=cities_of_request(request),
+                                             delivery_id=delivery_id,
                                              published_on=day, actor=actor, staff_telegram_id=request[STAFF_ID])
             else:
-                result = await record_staff_delivery(session=session, settings=settings, delivery_id=delivery_id,
+                result = await record_staff_delivery(session=session, cities=cities_of_request(request),
+                                                     delivery_id=delivery_id,
                                                      how=CienciaKind(how), on=day, actor=actor,
                                                      staff_telegram_id=request[STAFF_ID])
         except NoticeOutOfReach:
@@ -224,7 +229,8 @@ async def person(request: web.Request) -> web.Response:
         if notice is None or notice.id is None:
             return error(404, "not_found", "No notice has that number.")
         try:
-            sent = await link_person(session=session, settings=settings, notice_id=notice.id, person_id=person_id,
+            sent = await link_person(session=session, cities=cities_of_request(request), http_root=settings.http_root,
+                                     notice_id=notice.id, person_id=person_id,
                                      telegram_user_id=telegram_id, actor=f"staff:{request[STAFF_ID]}")
         except DeliveryError as exc:
             return error(409, "refused", str(exc))
@@ -249,7 +255,7 @@ async def _filing_act(request: web.Request, act: FilingAct, render: Callable[[No
     """The filing endpoints' one sequence: the act checks the reach (403) and the competence (409) itself."""
     async with sessions_of(request)() as session:
         try:
-            filing = await act(session=session, settings=settings_of(request),
+            filing = await act(session=session, cities=cities_of_request(request),
                                filing_id=int(request.match_info["filing_id"]), decider_telegram_id=request[STAFF_ID],
                                **arguments)
         except NoticeOutOfReach:
@@ -267,7 +273,8 @@ async def decision(request: web.Request) -> web.Response:
     outcome = _parse(body, "outcome", FilingOutcome)
     if outcome is None:
         return error(422, "bad_value", 'Send "outcome" (granted or denied) and "text".')
-    return await _filing_act(request, decide_filing, decided_json, outcome=outcome, text=str(body.get("text") or ""))
+    return await _filing_act(request, decide_filing, decided_json, outcome=outcome, text=str(body.get("text") or ""),
+                             publication=Publication.of(settings_of(request)))
 
 
 @routes.post("/api/notices/filings/{filing_id:\\d+}/vista")
@@ -312,8 +319,6 @@ async def chains(request: web.Request) -> web.Response:
 @staff_endpoint(*ISSUERS)
 async def show(request: web.Request) -> web.Response:
     """One notice: stage, deliveries with ciência, the windows of its stage, filings and decisions."""
-    settings = settings_of(request)
-    today = civil_date(utcnow(), settings)
     async with sessions_of(request)() as session:
         try:
             notice = await access_notice(session=session, number=_notice_number(request),
@@ -322,7 +327,9 @@ async def show(request: web.Request) -> web.Response:
             return error(403, "forbidden", OTHER_MUNICIPALITY)
         if notice is None:
             return error(404, "not_found", "No notice has that number.")
-        view = await notice_view(session=session, settings=settings, notice=notice, today=today)
+        city = cities_of_request(request).of(notice.municipality)
+        today = civil_date(utcnow(), city)
+        view = await notice_view(session=session, city=city, notice=notice, today=today)
         earlier = await session.get(Notice, notice.recidivism_of) if notice.recidivism_of is not None else None
     return web.json_response(notice_json(view, today, earlier.number if earlier is not None else None))
 

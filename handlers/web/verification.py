@@ -19,7 +19,7 @@ from urllib.parse import quote
 from aiohttp import web
 
 from core.i18n import Translator, translator
-from handlers.web.keys import sessions_of, settings_of
+from handlers.web.keys import cities_of_request, sessions_of, settings_of
 from models.authorities import ActAuthor
 from models.notices.codes import format_code, normalize_code
 from models.notices.labels import DECISION_LABELS as DECISION_NAMES
@@ -220,9 +220,10 @@ async def verification_result(request: web.Request) -> web.Response:
         proof = None if found is None else await run(session, notice_proof, found.notice_id)
         paid = None if found is None else await payment_of(session=session, notice_id=found.notice_id)
         signature = None if found is None else await notice_signature(session=session, notice_id=found.notice_id,
-                                                                      settings=settings)
+                                                                      cities=cities_of_request(request))
         decided = [] if found is None else [
-            (decision, await decision_signature(session=session, filing_id=decision.filing_id, settings=settings))
+            (decision, await decision_signature(session=session, filing_id=decision.filing_id,
+                                                  cities=cities_of_request(request)))
             for decision in found.decisions]
     if found is None:
         heading = _esc(tr._("Code not found"))

@@ -20,7 +20,7 @@ from models.cases.filing import FiledCase
 from models.cases.labels import KIND_LABELS
 from models.encarregado import encarregado_line
 from models.pdf_layout import a4_pdf
-from models.signatures.pades import SigningConfig, sign_pdf
+from models.signatures.pades import sign_pdf, signing_of
 
 SUMMARY_LIMIT = 1500
 REASON = N_("Filing receipt {protocol} issued by the {prefeitura}")
@@ -83,9 +83,8 @@ async def signed_receipt(filed: FiledCase, *, tr: Translator, cities: Cities, ti
     pdf = build_receipt(filed, tr=tr, municipality=city.name, follow=follow,
                         encarregado=encarregado_line(municipality=city.config, tr=tr))  # LGPD Art. 41 §1
     reason = tr._(REASON).format(protocol=filed.protocol, prefeitura=city.prefeitura)
-    signing = None if city.signing is None else SigningConfig(
-        certificate=city.signing, password=city.signing_password, tsa_url=timestamping.tsa_url)
-    return await sign_pdf(pdf, signing=signing, reason=reason, location=city.name)
+    return await sign_pdf(pdf, signing=signing_of(city, tsa_url=timestamping.tsa_url), reason=reason,
+                          location=city.name)
 
 
 def receipt_head(

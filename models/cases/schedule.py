@@ -18,7 +18,8 @@ import datetime as dt
 from core.municipality import Municipality
 from models.cases.tables import CaseKind
 from models.deadlines import compute_deadline
-from models.drivers.periods import deadline_choices, office_calendar
+from models.drivers.periods import office_calendar
+from models.rulebooks.deadline_rules import DeadlineChoices
 
 ANSWER_RULE = "ouvidoria-13460-resposta"
 EXTENSION_RULE = "ouvidoria-13460-prorrogacao"
@@ -35,7 +36,7 @@ def _rule(rule_id: str, start: dt.date, city: Municipality) -> dt.date:
         rule_id=rule_id,
         start=start,
         calendar=office_calendar(city),
-        choices=deadline_choices(city),
+        choices=DeadlineChoices.of(city.readings),
     ).final_date
 
 

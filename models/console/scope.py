@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from core.settings import Settings
+from core.municipality import Cities
 from models.people import ANY_MUNICIPALITY, PermissionDenied, Role, require_role, staff_roles
 from models.people import staff_municipalities as places_with_role
 
@@ -39,35 +39,34 @@ class ConsoleScope:
         return tuple(name for slug, name in self.places if slug in self.shown)
 
 
-async def staff_municipalities(*, session: AsyncSession, telegram_user_id: int, settings: Settings
+async def staff_municipalities(*, session: AsyncSession, telegram_user_id: int, cities: Cities
                                ) -> tuple[tuple[str, str], ...]:
     """The (slug, name) of the municipalities whose records this staff member may see and work.
 
     Args:
         session: database session.
         telegram_user_id: the staff member.
-        settings: the deployment's settings (its municipalities).
+        cities: the deployment's municipalities.
     """
     places = await places_with_role(session=session, telegram_user_id=telegram_user_id, allowed=frozenset(Role))
-    served = settings.municipalities
-    return tuple((slug, served[slug].name) for slug in served if places is None or slug in places)
+    return tuple((slug, city.name) for slug, city in cities.items() if places is None or slug in places)
 
 
-async def console_scope(*, session: AsyncSession, telegram_user_id: int, settings: Settings, allowed: frozenset[Role],
+async def console_scope(*, session: AsyncSession, telegram_user_id: int, cities: Cities, allowed: frozenset[Role],
                         chosen: str | None) -> ConsoleScope:
     """What the console shows a member on this request, the role checked now.
 
     Args:
         session: database session.
         telegram_user_id: the staff member.
-        settings: the deployment's settings.
+        cities: the deployment's municipalities.
         allowed: the console's roles.
         chosen: the municipality the member chose to look at (ignored unless the member works there).
 
     Raises:
         PermissionDenied: not active staff with a console role anywhere.
     """
-    places = await staff_municipalities(session=session, telegram_user_id=telegram_user_id, settings=settings)
+    places = await staff_municipalities(session=session, telegram_user_id=telegram_user_id, cities=cities)
     slugs = tuple(slug for slug, _name in places)
     held = await staff_roles(session=session, telegram_user_id=telegram_user_id)
     if chosen is not None and chosen in slugs:
@@ -100,7 +99,7 @@ def widest(roles: PlaceRoles) -> Role:
     return Role.ADMIN if Role.ADMIN in held else held[0]
 
 
-async def admin_of_every_municipality(*, session: AsyncSession, telegram_user_id: int, settings: Settings) -> bool:
+async def admin_of_every_municipality(*, session: AsyncSession, telegram_user_id: int, cities: Cities) -> bool:
     """Whether the member is an admin in every municipality the deployment serves (or deployment-wide).
 
     Pages about the whole deployment (the audit log, Open311 keys) are theirs alone; another role held elsewhere
@@ -108,7 +107,7 @@ async def admin_of_every_municipality(*, session: AsyncSession, telegram_user_id
     """
     places = await places_with_role(session=session, telegram_user_id=telegram_user_id,
                                     allowed=frozenset({Role.ADMIN}))
-    return places is None or all(slug in places for slug in settings.municipalities)
+    return places is None or all(slug in places for slug in cities)
 
 
 async def may_work_in(*, session: AsyncSession, telegram_user_id: int, municipality: str, shown: tuple[str, ...],

@@ -23,7 +23,7 @@ from sqlalchemy import func, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from core.settings import Settings
+from core.municipality import ConsoleTimes
 from models.audit import record
 from models.console.tables import ConsoleLink, ConsoleSession
 from models.people import ANY_MUNICIPALITY, Role, require_role
@@ -94,7 +94,7 @@ async def _find_link(session: AsyncSession, token: str) -> ConsoleLink | None:
 
 
 async def issue_link(
-    *, session: AsyncSession, telegram_user_id: int, now: dt.datetime, settings: Settings
+    *, session: AsyncSession, telegram_user_id: int, now: dt.datetime, times: ConsoleTimes
 ) -> IssuedLink:
     """A one-time sign-in link for an active staff member (audited; the token is never logged).
 
@@ -112,10 +112,10 @@ async def issue_link(
             )
         )
     ).one()
-    if recent >= settings.console_links_per_hour:
+    if recent >= times.links_per_hour:
         raise TooManyLinks
     token = secrets.token_urlsafe(32)
-    expires = now + dt.timedelta(minutes=settings.console_link_minutes)
+    expires = now + dt.timedelta(minutes=times.link_minutes)
     link = ConsoleLink(token_sha256=digest(token), telegram_user_id=telegram_user_id, created_at=now,
                        expires_at=expires)
     session.add(link)
@@ -190,7 +190,7 @@ async def redeem_link(
     return OpenedSession(token=secret, telegram_user_id=link.telegram_user_id)
 
 
-async def session_owner(*, session: AsyncSession, token: str, now: dt.datetime, settings: Settings) -> int | None:
+async def session_owner(*, session: AsyncSession, token: str, now: dt.datetime, times: ConsoleTimes) -> int | None:
     """The staff member of a live session (marked used now), or None: unknown, ended, idle or past its lifetime.
 
     An idle or too old session is ended here, so it cannot come back. The role is not checked here: the caller
@@ -201,8 +201,8 @@ async def session_owner(*, session: AsyncSession, token: str, now: dt.datetime, 
     if found is None or found.ended_at is not None or not hmac.compare_digest(found.token_sha256.encode(),
                                                                                 wanted.encode()):
         return None
-    idle = now - found.last_seen_at > dt.timedelta(minutes=settings.console_idle_minutes)
-    if idle or now - found.created_at >= dt.timedelta(hours=settings.console_session_hours):  # OWASP ASVS V3.3
+    idle = now - found.last_seen_at > dt.timedelta(minutes=times.idle_minutes)
+    if idle or now - found.created_at >= dt.timedelta(hours=times.session_hours):  # OWASP ASVS V3.3
         found.ended_at = now
         await session.commit()
         return None

@@ -10,14 +10,12 @@ Days are calendar days (Lei 1.533/2020 never says *dias úteis*); the office cal
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 from functools import lru_cache
 
 from core.municipalities import ShortDay
 from core.municipality import Municipality
 from models.calendar import BusinessCalendar
-from models.rulebooks.deadline_rules import DeadlineChoices
 
 
 @lru_cache(maxsize=8)
@@ -33,12 +31,6 @@ def office_calendar(city: Municipality) -> BusinessCalendar:
         tuple(city.holidays), city.state, city.readings.calendar_optional_days_off,
         tuple(city.short_days), city.readings.short_day_rule == "cpc_224",
     )
-
-
-def deadline_choices(city: Municipality) -> DeadlineChoices:
-    """The legal choices of the municipality's readings that its deadlines count with (one field per setting)."""
-    return DeadlineChoices(**{field.name: getattr(city.readings, field.name)
-                              for field in dataclasses.fields(DeadlineChoices)})
 
 
 def last_business_day(on_or_before: dt.date, calendar: BusinessCalendar) -> dt.date:

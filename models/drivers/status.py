@@ -39,7 +39,7 @@ from core.i18n import N_
 from core.municipality import Municipality
 from models.calendar import BusinessCalendar
 from models.deadlines import add_months, compute_deadline
-from models.drivers.periods import deadline_choices, last_business_day, office_calendar
+from models.drivers.periods import last_business_day, office_calendar
 from models.drivers.tables import Authorization, Inspection, InspectionResult, Vehicle
 from models.rulebooks import DeadlineChoices, get_rule
 
@@ -241,7 +241,7 @@ def _final_date(rule_id: str, start: dt.date, calendar: BusinessCalendar, choice
 
 def legal_deadline(rule_id: str, start: dt.date, city: Municipality) -> dt.date:
     """The last day of a Lei 1.533 rulebook deadline (Art. 3, 9, 13 XX, 16 §2, 24) counted from ``start``."""
-    return _final_date(rule_id, start, office_calendar(city), deadline_choices(city))
+    return _final_date(rule_id, start, office_calendar(city), DeadlineChoices.of(city.readings))
 
 
 def validity_end(fee_paid_on: dt.date, city: Municipality) -> dt.date:

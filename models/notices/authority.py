@@ -24,7 +24,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
 from core.municipalities import ActKind
-from core.settings import Settings
+from core.municipality import Cities, Municipality
 from models.authorities import ActAuthor, NotCompetent, competent_author, holders_of
 from models.calendar import BusinessCalendar
 from models.deadlines import compute_deadline
@@ -43,9 +43,9 @@ IMPEDED_AUTUANTE = "Lei 9.784/1999, Art. 18, I; CF, Art. 37"
 IMPEDED_FIRST_INSTANCE = "Lei 9.784/1999, Art. 13, II e Art. 56, §1º"
 
 
-async def access_decision(*, session: AsyncSession, settings: Settings, filing: NoticeFiling, notice: Notice,
+async def access_decision(*, session: AsyncSession, city: Municipality, filing: NoticeFiling, notice: Notice,
                           telegram_user_id: int) -> ActAuthor:
-    """The author of the decision on ``filing``, if the caller is competent for it and not impeded.
+    """The author of the decision on ``filing``, if the caller is competent for it in ``city`` (the notice's).
 
     Raises:
         NotCompetent: not the competent authority (citing the provision that names it), the autuante of this
@@ -53,7 +53,7 @@ async def access_decision(*, session: AsyncSession, settings: Settings, filing: 
             (L9784 Art. 13 II, Art. 56 §1).
     """
     act = ACT_OF_FILING[filing.kind]
-    municipality = settings.for_municipality(notice.municipality).municipality
+    municipality = city.config
     refusal = (N_("The appeal is decided by the {title} ({office}) in person; you do not hold that role here, and "
                   "it cannot be delegated.") if act == "segunda_instancia" else
                N_("This decision belongs to the {title} ({office}); you do not hold that role here."))
@@ -135,7 +135,7 @@ async def deciders_to_warn(*, session: AsyncSession, notice: Notice, filing: Not
     return [person_id for person_id in people if person_id is not None]
 
 
-async def may_decide(*, session: AsyncSession, settings: Settings, filing_id: int,
+async def may_decide(*, session: AsyncSession, cities: Cities, filing_id: int,
                      telegram_user_id: int) -> ActAuthor | None:
     """Before asking for the reasons: whether the caller may decide this pending filing (None: no such filing).
 
@@ -146,42 +146,39 @@ async def may_decide(*, session: AsyncSession, settings: Settings, filing_id: in
     notice = await session.get(Notice, filing.notice_id) if filing is not None else None
     if filing is None or notice is None or filing.decided_at is not None:
         return None
-    return await access_decision(session=session, settings=settings, filing=filing, notice=notice,
-                                 telegram_user_id=telegram_user_id)
+    return await access_decision(session=session, city=cities.of(notice.municipality), filing=filing,
+                                 notice=notice, telegram_user_id=telegram_user_id)
 
 
-def check_motivation(text: str, settings: Settings) -> str:
+def check_motivation(text: str, city: Municipality) -> str:
     """The decision's reasons, if they are reasons (CP Art. 41; L9784 Art. 50: explicit, clear motivation).
 
     Raises:
         NotCompetent: empty, or shorter than ``BALCAO_DECISION_MIN_REASONS`` characters.
     """
     reasons = " ".join(text.split())
-    if len(reasons) < settings.decision_min_reasons:
+    if len(reasons) < city.readings.decision_min_reasons:
         raise NotCompetent(
             N_("Write the reasons of the decision and its effects, in at least {n} characters: a word like \"ok\" "
                "is no motivation."),
-            citation=f"{LAW_TITLES[CP]}, Art. 41; Lei 9.784/1999, Art. 50", n=settings.decision_min_reasons)
+            citation=f"{LAW_TITLES[CP]}, Art. 41; Lei 9.784/1999, Art. 50", n=city.readings.decision_min_reasons)
     return text.strip()
 
 
-async def access_issue(*, session: AsyncSession, settings: Settings, telegram_user_id: int,
-                       rulebook: str | None) -> ActAuthor:
-    """The signer of a notice under ``rulebook``: the caller, if designated to draw up notices there.
+async def access_issue(*, session: AsyncSession, city: Municipality, telegram_user_id: int) -> ActAuthor:
+    """The signer of a notice in ``city`` (whose law it applies): the caller, if designated to draw up notices there.
 
     Raises:
         NotCompetent: no autuar competence in the municipality whose law it is (CP Art. 12; L1533 Art. 17–18).
     """
-    owner = settings.municipalities.with_rulebook(rulebook) if rulebook else None
-    municipality = owner or settings.municipality
     return await competent_author(
-        session=session, telegram_user_id=telegram_user_id, municipality=municipality, act="autuar",
+        session=session, telegram_user_id=telegram_user_id, municipality=city.config, act="autuar",
         refusal=N_("Only an agent designated to draw up notices ({title}, {office}) may issue it, and you are not "
                    "designated here."))
 
 
 def past_issue_limit(*, rulebook: str, drawn_up_at: dt.datetime, now: dt.datetime,
-                     settings: Settings) -> dt.date | None:
+                     city: Municipality) -> dt.date | None:
     """The last day of L1533 Art. 22 §1 (90 days from the drawing up) when it is already past, else None.
 
     Counted as every deadline is (rule ``l1533-22-entrega``, the reading from the lavratura, as the console's
@@ -191,7 +188,7 @@ def past_issue_limit(*, rulebook: str, drawn_up_at: dt.datetime, now: dt.datetim
     """
     if rulebook == CP:
         return None
-    lavratura = drawn_up_at.astimezone(settings.tz).date()
-    last = compute_deadline(rule_id="l1533-22-entrega", start=lavratura, calendar=BusinessCalendar.from_settings(
-        settings), choices=DeadlineChoices.from_settings(settings), reading="lavratura").final_date
-    return last if now.astimezone(settings.tz).date() > last else None
+    lavratura = drawn_up_at.astimezone(city.tz).date()
+    last = compute_deadline(rule_id="l1533-22-entrega", start=lavratura, calendar=BusinessCalendar.of(
+        city), choices=DeadlineChoices.of(city.readings), reading="lavratura").final_date
+    return last if now.astimezone(city.tz).date() > last else None

@@ -23,7 +23,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from core.i18n import N_, Translator, translator
-from core.settings import Settings
+from core.municipality import Municipality
 from models.authorities import ActAuthor
 from models.encarregado import encarregado_line
 from models.notices.act_elements import ELEMENTS_CITATION, goes_on_line, where_to_act_lines
@@ -105,7 +105,7 @@ def _para(text: str, style: ParagraphStyle) -> Paragraph:
 
 
 def render_decision_pdf(*, notice: Notice, filing: NoticeFiling, author: ActAuthor, terms: Sequence[dict[str, object]],
-                        final: bool, settings: Settings) -> bytes:
+                        final: bool, city: Municipality, http_root: str) -> bytes:
     """The decision's PDF, in the municipality's language (``pt_BR``); deterministic for the same input.
 
     Args:
@@ -114,11 +114,11 @@ def render_decision_pdf(*, notice: Notice, filing: NoticeFiling, author: ActAuth
         author: the competent authority who decided (:func:`models.notices.authority.access_decision`).
         terms: the windows the decision opens (``models.notices.delivery.decision_window_terms``).
         final: whether the decision closes the notice.
-        settings: the deployment (scoped to the notice's municipality here).
+        city: the notice's municipality (CF Art. 30 I: the act is its Prefeitura's).
+        http_root: the public root the document points to for verification (/verificar).
     """
     assert filing.decided_at is not None
-    scoped = settings.for_municipality(notice.municipality)
-    tr = translator(DOCUMENT_LOCALE, scoped.timezone)
+    tr = translator(DOCUMENT_LOCALE, city.tz.key)
     body, small, label, title, header = _styles()
     decided_at: dt.datetime = filing.decided_at
     rows = [
@@ -137,12 +137,12 @@ def render_decision_pdf(*, notice: Notice, filing: NoticeFiling, author: ActAuth
                                     ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.HexColor("#BBBBBB")),
                                     ("BOTTOMPADDING", (0, 0), (-1, -1), 4)]))
     story: list[Flowable] = [
-        _para(notice.issuer_authority or scoped.municipality.prefeitura, header),
+        _para(notice.issuer_authority or city.config.prefeitura, header),
         _para(LAW_TITLES[notice.rulebook], ParagraphStyle("law", parent=small, alignment=1)),
         Spacer(1, 4 * mm), _para(tr._(TITLES[filing.kind]), title), Spacer(1, 4 * mm), table,
     ]
-    office = scoped.municipality.office_for_notices
-    verify_url = f"{settings.http_root}/verificar"
+    office = city.config.office_for_notices
+    verify_url = f"{http_root}/verificar"
     if office is not None:  # L9784 Art. 26 §1 III and V: where, when and how to act; the process goes on
         story += [Spacer(1, 3 * mm), _para(tr._("Where, when and how to act"), label)]
         story += [_para("• " + line, small) for line in where_to_act_lines(office=office, public_url=verify_url, tr=tr)]
@@ -150,8 +150,8 @@ def render_decision_pdf(*, notice: Notice, filing: NoticeFiling, author: ActAuth
     story += [Spacer(1, 3 * mm), _para(tr._(
         "Check this decision at {url} with the verification code printed on notice {number}.").format(
         url=verify_url, number=notice.number), small)]
-    privacy = encarregado_line(municipality=scoped.municipality, tr=tr)  # LGPD Art. 41 §1
+    privacy = encarregado_line(municipality=city.config, tr=tr)  # LGPD Art. 41 §1
     if privacy:
         story += [Spacer(1, 3 * mm), _para(privacy, small)]
-    return a4_pdf(story, title=f"{tr._(TITLES[filing.kind])} {notice.number}", author=scoped.municipality_name,
+    return a4_pdf(story, title=f"{tr._(TITLES[filing.kind])} {notice.number}", author=city.name,
                   vertical_margin=18 * mm)

@@ -32,7 +32,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
-from core.settings import Settings
+from core.municipality import Cities, Municipality
 from models.audit import record
 from models.calendar import BusinessCalendar
 from models.columns import utcnow
@@ -75,14 +75,18 @@ class DeliveryError(Exception):
     """
 
 
-def civil_date(moment: dt.datetime, settings: Settings) -> dt.date:
+def civil_date(moment: dt.datetime, city: Municipality) -> dt.date:
     """The date in the deployment's time zone."""
-    return moment.astimezone(settings.tz).date()
+    return moment.astimezone(city.tz).date()
 
 
 def document_payload(*, notice: Notice, delivery: NoticeDelivery, filing: NoticeFiling | None,
-                     settings: Settings) -> dict[str, Any]:
-    """What the renderer of a delivered document needs (rendered later, in the reader's language)."""
+                     city: Municipality, http_root: str) -> dict[str, Any]:
+    """What the renderer of a delivered document needs (rendered later, in the reader's language).
+
+    ``city`` is the notice's municipality (its office, its means of payment); ``http_root`` the public root of
+    /verificar.
+    """
     payload: dict[str, Any] = {
         "delivery_id": delivery.id,
         "notice_id": notice.id,
@@ -92,13 +96,13 @@ def document_payload(*, notice: Notice, delivery: NoticeDelivery, filing: Notice
         "article": notice.infraction_article,
         "description": notice.infraction_description,
         "fine_cents": notice.fine_cents,
-        "tacit": notice.rulebook in settings.tacit_ciencia_rulebooks,
-        "tacit_days": settings.tacit_ciencia_days,
+        "tacit": notice.rulebook in city.readings.tacit_ciencia_rulebooks,
+        "tacit_days": city.readings.tacit_ciencia_days,
     }
     if filing is None:
         payload["pdf_name"] = f"{notice.number}.pdf"
         payload["pdf_b64"] = base64.b64encode(notice.pdf).decode("ascii")
-        payload.update(payment_payload(notice=notice, settings=settings))  # CP Art. 34 IV: how to pay
+        payload.update(payment_payload(notice=notice, city=city))  # CP Art. 34 IV: how to pay
     else:
         payload["filing_id"] = filing.id
         payload["filing_kind"] = filing.kind.value
@@ -110,24 +114,24 @@ def document_payload(*, notice: Notice, delivery: NoticeDelivery, filing: Notice
             payload["pdf_name"] = f"{notice.number}-decisao-{filing.id}.pdf"
             payload["pdf_b64"] = base64.b64encode(filing.decision_pdf).decode("ascii")
         payload["final"] = notice.stage is NoticeStage.CLOSED
-        payload["windows"] = decision_window_terms(notice=notice, final=payload["final"], settings=settings)
+        payload["windows"] = decision_window_terms(notice=notice, final=payload["final"], city=city)
         # CP Art. 46's deposit is not required to appeal (STF Súmula Vinculante 21): said, never asked for
         payload["no_deposit"] = notice.rulebook == CP and not payload["final"]
         # L9784 Art. 26 §1 III and V: a decision is an intimação too: where, when and how to act, and that it goes on
-        office = settings.for_municipality(notice.municipality).municipality.office_for_notices
+        office = city.office_for_notices
         payload["office"] = office.model_dump() if office is not None else None
-        payload["public_url"] = f"{settings.http_root}/verificar"
+        payload["public_url"] = f"{http_root}/verificar"
     return payload
 
 
-def decision_window_terms(*, notice: Notice, final: bool, settings: Settings) -> list[dict[str, Any]]:
+def decision_window_terms(*, notice: Notice, final: bool, city: Municipality) -> list[dict[str, Any]]:
     """The windows a decision opens, as terms (rule, length, unit) — their dates exist only after its ciência."""
     if final:
         payment = "cp-47-1-pagamento" if notice.rulebook == CP else "l1533-13xxiii-pagamento-final"
         rule_ids = [payment] if notice.outcome is not NoticeOutcome.ANNULLED else []
     else:
         rule_ids = ["cp-43-recurso"] if notice.rulebook == CP else ["l1533-22-recurso"]
-    choices = choices_for(notice, settings)
+    choices = choices_for(notice, city)
     terms = []
     for rule_id in rule_ids:
         reading = choices.selected(get_rule(rule_id))
@@ -151,15 +155,17 @@ async def _reachable_person(
 async def start_delivery(
     *,
     session: AsyncSession,
-    settings: Settings,
+    city: Municipality,
     notice: Notice,
     actor: str,
+    http_root: str,
     filing: NoticeFiling | None = None,
     now: dt.datetime | None = None,
 ) -> NoticeDelivery:
     """Deliver a notice (or the decision on ``filing``): in the bot when possible, else to the staff list.
 
-    The caller commits (the outbox row commits with the change that causes it).
+    ``city`` is the notice's municipality; ``http_root`` the public root the message points to (/verificar). The
+    caller commits (the outbox row commits with the change that causes it).
     """
     assert notice.id is not None
     moment = now or utcnow()
@@ -175,14 +181,14 @@ async def start_delivery(
                            data={"delivery_id": delivery.id, "document": document.value, "reason": reason.value})
         return delivery
     assert person is not None and person.id is not None
-    await _send_electronic(session=session, settings=settings, notice=notice, delivery=delivery, filing=filing,
-                           person_id=person.id, actor=actor, now=moment, outbox_key=f"notice:{notice.id}:delivery:"
-                           f"{delivery.id}")
+    await _send_electronic(session=session, city=city, http_root=http_root, notice=notice, delivery=delivery,
+                           filing=filing, person_id=person.id, actor=actor, now=moment,
+                           outbox_key=f"notice:{notice.id}:delivery:{delivery.id}")
     return delivery
 
 
 async def _send_electronic(
-    *, session: AsyncSession, settings: Settings, notice: Notice, delivery: NoticeDelivery,
+    *, session: AsyncSession, city: Municipality, http_root: str, notice: Notice, delivery: NoticeDelivery,
     filing: NoticeFiling | None, person_id: int, actor: str, now: dt.datetime, outbox_key: str
 ) -> None:
     assert notice.id is not None
@@ -194,7 +200,7 @@ async def _send_electronic(
         person_id=person_id,
         kind=DELIVERY_KIND if filing is None else DECISION_KIND,
         dedupe_key=outbox_key,
-        payload=document_payload(notice=notice, delivery=delivery, filing=filing, settings=settings),
+        payload=document_payload(notice=notice, delivery=delivery, filing=filing, city=city, http_root=http_root),
         mandatory=True,
     )
     await append_event(session=session, notice_id=notice.id, kind="delivery.electronic", actor=actor, at=now,
@@ -202,7 +208,7 @@ async def _send_electronic(
 
 
 async def redeliver_waiting(
-    *, session: AsyncSession, settings: Settings, person_id: int, actor: str, now: dt.datetime,
+    *, session: AsyncSession, cities: Cities, http_root: str, person_id: int, actor: str, now: dt.datetime,
     notice_id: int | None = None
 ) -> int:
     """Send to the bot the person's documents waiting on the staff list for want of the bot; the caller commits.
@@ -228,21 +234,23 @@ async def redeliver_waiting(
     for delivery, notice in rows:
         filing = await session.get(NoticeFiling, delivery.filing_id) if delivery.filing_id is not None else None
         stamp = now.astimezone(dt.UTC).strftime("%Y%m%dT%H%M%S")
-        await _send_electronic(session=session, settings=settings, notice=notice, delivery=delivery, filing=filing,
-                               person_id=person_id, actor=actor, now=now,
+        await _send_electronic(session=session, city=cities.of(notice.municipality), http_root=http_root,
+                               notice=notice, delivery=delivery, filing=filing, person_id=person_id, actor=actor,
+                               now=now,
                                outbox_key=f"notice:{notice.id}:delivery:{delivery.id}:{stamp}")
     return len(rows)
 
 
 async def accept_electronic_notices(
-    *, session: AsyncSession, settings: Settings, person_id: int, cpf: str | None = None,
+    *, session: AsyncSession, cities: Cities, http_root: str, person_id: int, cpf: str | None = None,
     now: dt.datetime | None = None
 ) -> int:
     """The person accepts the terms of electronic notification; what waited for it is sent to the bot; commits.
 
     Args:
         session: database session.
-        settings: the deployment.
+        cities: the deployment's municipalities (each waiting notice is sent in its own's name).
+        http_root: the public root the messages point to (/verificar).
         person_id: who accepts.
         cpf: their CPF (11 digits, already validated), optional (see :mod:`models.notices.optin`).
         now: the moment (server time); now when omitted.
@@ -252,7 +260,7 @@ async def accept_electronic_notices(
     """
     moment = now or utcnow()
     await record_acceptance(session=session, person_id=person_id, cpf=cpf, now=moment)
-    sent = await redeliver_waiting(session=session, settings=settings, person_id=person_id,
+    sent = await redeliver_waiting(session=session, cities=cities, http_root=http_root, person_id=person_id,
                                    actor=f"person:{person_id}", now=moment)
     await session.commit()
     return sent
@@ -265,7 +273,7 @@ async def person_by_telegram_id(*, session: AsyncSession, telegram_user_id: int)
 
 
 async def link_person(
-    *, session: AsyncSession, settings: Settings, notice_id: int, actor: str, person_id: int | None = None,
+    *, session: AsyncSession, cities: Cities, http_root: str, notice_id: int, actor: str, person_id: int | None = None,
     telegram_user_id: int | None = None, now: dt.datetime | None = None
 ) -> int:
     """Staff address an issued notice to a person of the bot (found later than the issue); commits.
@@ -275,7 +283,8 @@ async def link_person(
 
     Args:
         session: database session.
-        settings: the deployment.
+        cities: the deployment's municipalities.
+        http_root: the public root the messages point to (/verificar).
         notice_id: the notice.
         actor: ``"staff:<telegram id>"`` — the caller checked the role.
         person_id: the person, or
@@ -308,8 +317,8 @@ async def link_person(
                            data={"person_id": person_id})
         await record(session=session, actor=actor, action="notice.link_person", entity="notice",
                      entity_id=str(notice.id), details={"person_id": person_id})
-    sent = await redeliver_waiting(session=session, settings=settings, person_id=person_id, actor=actor, now=moment,
-                                   notice_id=notice.id)
+    sent = await redeliver_waiting(session=session, cities=cities, http_root=http_root, person_id=person_id,
+                                   actor=actor, now=moment, notice_id=notice.id)
     await session.commit()
     return sent
 
@@ -358,7 +367,7 @@ async def _set_ciencia(
 
 
 async def record_explicit_ciencia(
-    *, session: AsyncSession, settings: Settings, delivery_id: int, person_id: int, now: dt.datetime | None = None
+    *, session: AsyncSession, cities: Cities, delivery_id: int, person_id: int, now: dt.datetime | None = None
 ) -> CienciaResult:
     """The person pressed "Tomo ciência": record the moment (server time, UTC); idempotent; commits.
 
@@ -375,7 +384,8 @@ async def record_explicit_ciencia(
     if delivery.state is not DeliveryState.ELECTRONIC:
         raise DeliveryError(N_("This document is being delivered by other means."))
     await _set_ciencia(session=session, notice=notice, delivery=delivery, kind=CienciaKind.EXPLICIT, at=moment,
-                       on=civil_date(moment, settings), actor=f"person:{person_id}", event_at=moment)
+                       on=civil_date(moment, cities.of(notice.municipality)), actor=f"person:{person_id}",
+                       event_at=moment)
     await session.commit()
     return CienciaResult(notice=notice, delivery=delivery, already=False)
 
@@ -425,7 +435,7 @@ async def revoke_electronic_notices(*, session: AsyncSession, person_id: int, no
     return True
 
 
-async def scan_electronic_deliveries(*, session: AsyncSession, settings: Settings, now: dt.datetime) -> int:
+async def scan_electronic_deliveries(*, session: AsyncSession, cities: Cities, now: dt.datetime) -> int:
     """Follow every electronic delivery still waiting for ciência; the caller commits.
 
     - the outbox could not deliver it (blocked bot, deleted account, gave up): to the staff list;
@@ -448,9 +458,10 @@ async def scan_electronic_deliveries(*, session: AsyncSession, settings: Setting
             .order_by(col(NoticeDelivery.id))
         )
     ).all()
-    period = dt.timedelta(days=settings.tacit_ciencia_days)
     changed = 0
     for delivery, notice, message in rows:
+        city = cities.of(notice.municipality)
+        period = dt.timedelta(days=city.readings.tacit_ciencia_days)
         if message.status in FAILED_OUTBOX:
             await _to_staff(session=session, notice=notice, delivery=delivery, reason=StaffReason.UNREACHABLE,
                             actor="system", now=now)
@@ -472,16 +483,16 @@ async def scan_electronic_deliveries(*, session: AsyncSession, settings: Setting
             logger.error("notice delivery %s: its rows differ from the transparency log; no tacit ciência derived "
                          "(run notice verify)", delivery.id)
             continue
-        if notice.rulebook in settings.tacit_ciencia_rulebooks:
+        if notice.rulebook in city.readings.tacit_ciencia_rulebooks:
             await _set_ciencia(session=session, notice=notice, delivery=delivery, kind=CienciaKind.TACIT,
-                               at=deadline, on=civil_date(deadline, settings), actor="system", event_at=now,
+                               at=deadline, on=civil_date(deadline, city), actor="system", event_at=now,
                                extra={"sent_at": delivery.sent_at.astimezone(dt.UTC).isoformat()})
             assert notice.person_id is not None
             await enqueue(session=session, person_id=notice.person_id, kind=TACIT_KIND,
                           dedupe_key=f"notice:{notice.id}:tacit:{delivery.id}", mandatory=True,
                           payload={"notice_id": notice.id, "number": notice.number,
                                    "document": delivery.document.value,
-                                   "on": civil_date(deadline, settings).isoformat()})
+                                   "on": civil_date(deadline, city).isoformat()})
         else:
             await _to_staff(session=session, notice=notice, delivery=delivery,
                             reason=StaffReason.NOT_ACKNOWLEDGED, actor="system", now=now)
@@ -537,17 +548,17 @@ async def _staff_delivery(*, session: AsyncSession, delivery_id: int,
     return delivery, notice
 
 
-def _check_day(day: dt.date, *, notice: Notice, settings: Settings, now: dt.datetime) -> None:
-    if day > civil_date(now, settings):
+def _check_day(day: dt.date, *, notice: Notice, city: Municipality, now: dt.datetime) -> None:
+    if day > civil_date(now, city):
         raise DeliveryError(N_("The date is in the future."))
-    if day < civil_date(notice.issued_at, settings):
+    if day < civil_date(notice.issued_at, city):
         raise DeliveryError(N_("The date is before the notice was issued."))
 
 
 async def record_staff_delivery(
     *,
     session: AsyncSession,
-    settings: Settings,
+    cities: Cities,
     delivery_id: int,
     how: CienciaKind,
     on: dt.date,
@@ -568,7 +579,7 @@ async def record_staff_delivery(
     moment = now or utcnow()
     delivery, notice = await _staff_delivery(session=session, delivery_id=delivery_id,
                                              staff_telegram_id=staff_telegram_id)
-    _check_day(on, notice=notice, settings=settings, now=moment)
+    _check_day(on, notice=notice, city=cities.of(notice.municipality), now=moment)
     await _set_ciencia(session=session, notice=notice, delivery=delivery, kind=how, at=None, on=on, actor=actor,
                        event_at=moment)
     await record(session=session, actor=actor, action=f"notice.delivery.{how.value}", entity="notice",
@@ -580,7 +591,7 @@ async def record_staff_delivery(
 async def record_edital(
     *,
     session: AsyncSession,
-    settings: Settings,
+    cities: Cities,
     delivery_id: int,
     published_on: dt.date,
     actor: str,
@@ -600,13 +611,14 @@ async def record_edital(
     moment = now or utcnow()
     delivery, notice = await _staff_delivery(session=session, delivery_id=delivery_id,
                                              staff_telegram_id=staff_telegram_id)
-    _check_day(published_on, notice=notice, settings=settings, now=moment)
-    calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
-    on = edital_ciencia(notice=notice, published_on=published_on, settings=settings, calendar=calendar)
+    city = cities.of(notice.municipality)
+    _check_day(published_on, notice=notice, city=city, now=moment)
+    calendar = BusinessCalendar.of(city)
+    on = edital_ciencia(notice=notice, published_on=published_on, city=city, calendar=calendar)
     delivery.edital_published_on = published_on
     await _set_ciencia(session=session, notice=notice, delivery=delivery, kind=CienciaKind.EDITAL, at=None, on=on,
                        actor=actor, event_at=moment, extra={"published_on": published_on.isoformat()})
-    if on > civil_date(moment, settings):
+    if on > civil_date(moment, city):
         delivery.state = DeliveryState.EDITAL
     await record(session=session, actor=actor, action="notice.delivery.edital", entity="notice",
                  entity_id=str(notice.id),
@@ -615,9 +627,9 @@ async def record_edital(
     return CienciaResult(notice=notice, delivery=delivery, already=False)
 
 
-async def close_running_editals(*, session: AsyncSession, settings: Settings, now: dt.datetime) -> int:
+async def close_running_editals(*, session: AsyncSession, cities: Cities, now: dt.datetime) -> int:
     """Editals whose period is over leave the staff list (their ciência was fixed at publication); caller commits."""
-    today = civil_date(now, settings)
+    today = civil_date(now, cities.default)  # one civil time zone per deployment (BALCAO_TIMEZONE)
     rows = (
         await session.exec(
             select(NoticeDelivery).where(NoticeDelivery.state == DeliveryState.EDITAL,

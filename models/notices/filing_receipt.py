@@ -17,7 +17,7 @@ from reportlab.platypus import Paragraph, Spacer
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_, Translator
-from core.settings import Settings
+from core.municipality import Cities
 from models.cases.receipt_pdf import REASON, pdf_text, receipt_head
 from models.encarregado import encarregado_line
 from models.notices.filings import attachments_of
@@ -75,14 +75,15 @@ def build_filing_receipt(filing: NoticeFiling, notice: Notice, *, files: int, tr
 
 
 async def signed_filing_receipt(*, session: AsyncSession, filing_id: int, tr: Translator,
-                                settings: Settings) -> FilingReceipt:
+                                cities: Cities, tsa_url: str | None) -> FilingReceipt:
     """The receipt of a filed defence, reclamação or appeal, headed and signed by the notice's Prefeitura.
 
     Args:
         session: database session.
         filing_id: the filing (it has its protocol number).
         tr: the reader's translator (language and time zone).
-        settings: the deployment's settings (scoped here to the notice's municipality; CF Art. 30 I).
+        cities: the deployment's municipalities (the notice's heads and signs it; CF Art. 30 I).
+        tsa_url: the timestamp authority of the signature (``BALCAO_TSA_URL``), if any.
 
     Raises:
         LookupError: no such filing, or one filed before filings were numbered.
@@ -93,9 +94,9 @@ async def signed_filing_receipt(*, session: AsyncSession, filing_id: int, tr: Tr
     notice = await session.get(Notice, filing.notice_id)
     assert notice is not None
     files = len(await attachments_of(session=session, filing_id=filing_id))
-    scoped = settings.for_municipality(notice.municipality)
-    pdf = build_filing_receipt(filing, notice, files=files, tr=tr, municipality=scoped.municipality_name,
-                               encarregado=encarregado_line(municipality=scoped.municipality, tr=tr))
-    reason = tr._(REASON).format(protocol=filing.protocol, prefeitura=scoped.municipality.prefeitura)
-    signed = await sign_pdf(pdf, signing=signing_of(scoped), reason=reason, location=scoped.municipality_name)
+    scoped = cities.of(notice.municipality)
+    pdf = build_filing_receipt(filing, notice, files=files, tr=tr, municipality=scoped.name,
+                               encarregado=encarregado_line(municipality=scoped.config, tr=tr))
+    reason = tr._(REASON).format(protocol=filing.protocol, prefeitura=scoped.config.prefeitura)
+    signed = await sign_pdf(pdf, signing=signing_of(scoped, tsa_url=tsa_url), reason=reason, location=scoped.name)
     return FilingReceipt(filing=filing, protocol=filing.protocol, pdf=signed)

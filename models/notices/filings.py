@@ -32,7 +32,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_, Translator
-from core.settings import Settings
+from core.municipality import Cities, Municipality, Publication
 from models.audit import record
 from models.authorities import NotCompetent
 from models.calendar import BusinessCalendar
@@ -153,7 +153,7 @@ async def pending_filing(*, session: AsyncSession, notice_id: int) -> NoticeFili
 
 
 async def check_can_file(
-    *, session: AsyncSession, settings: Settings, notice: Notice, today: dt.date
+    *, session: AsyncSession, city: Municipality, notice: Notice, today: dt.date
 ) -> tuple[FilingKind, dt.date | None]:
     """What the offender may file today and the last day to do it (None: no last day, CP Art. 42).
 
@@ -162,12 +162,12 @@ async def check_can_file(
             closed (citing its article and last day).
     """
     assert notice.id is not None
-    calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
+    calendar = BusinessCalendar.of(city)
     if notice.stage is NoticeStage.AWAITING_CIENCIA:
         raise FilingRefused(N_("First confirm that you received the notice (Tomo ciência)."))
     if notice.stage is NoticeStage.UNDER_REVIEW:
         pending = await pending_filing(session=session, notice_id=notice.id)
-        opens = None if pending is None else art42_appeal_from(notice=notice, filing=pending, settings=settings,
+        opens = None if pending is None else art42_appeal_from(notice=notice, filing=pending, city=city,
                                                                  calendar=calendar)
         if opens is not None and today >= opens:
             return FilingKind.RECURSO, None  # CP Art. 42: no decision within the Art. 40 period
@@ -178,7 +178,7 @@ async def check_can_file(
     if notice.stage is NoticeStage.NOTIFIED:
         delivery = await _notice_delivery(session, notice.id, DocumentKind.NOTICE)
         assert delivery is not None
-        window = governing(first_instance_windows(notice=notice, delivery=delivery, settings=settings,
+        window = governing(first_instance_windows(notice=notice, delivery=delivery, city=city,
                                                   calendar=calendar)).defence
         kind = first_filing_kind(notice)
     else:  # DECIDED: the first-instance decision was given
@@ -187,7 +187,7 @@ async def check_can_file(
         delivery = await _notice_delivery(session, notice.id, DocumentKind.DECISION, decided.id)
         if delivery is None or delivery.ciencia_on is None:
             raise FilingRefused(N_("First confirm that you received the decision (Tomo ciência)."))
-        window = governing(decision_windows(notice=notice, delivery=delivery, final=False, settings=settings,
+        window = governing(decision_windows(notice=notice, delivery=delivery, final=False, city=city,
                                             calendar=calendar)).appeal
         kind = FilingKind.RECURSO
     if window is None:
@@ -203,7 +203,7 @@ async def check_can_file(
 
 
 async def store_filing_attachment(
-    *, session: AsyncSession, settings: Settings, person_id: int, content: bytes, file_name: str | None,
+    *, session: AsyncSession, city: Municipality, person_id: int, content: bytes, file_name: str | None,
     already: list[int], caption: str | None = None,
 ) -> NoticeAttachment:
     """Check and keep a file sent for a filing (CP Art. 38, 44: documents may be attached); commits.
@@ -215,7 +215,7 @@ async def store_filing_attachment(
     Raises:
         AttachmentRefused: too many, too big, not an accepted type, a recording too long, or the same file twice.
     """
-    limits = CaseLimits.of(settings)
+    limits = CaseLimits.of(city.readings)
     check_before_download(declared_size=len(content), count=len(already), limits=limits)
     # parsed as its type, every metadata block removed, in a worker thread (a large picture holds no one up)
     mime, content = await asyncio.to_thread(checked_file, content, limits)
@@ -247,7 +247,7 @@ async def attachments_of(*, session: AsyncSession, filing_id: int) -> list[Notic
 async def file_filing(
     *,
     session: AsyncSession,
-    settings: Settings,
+    cities: Cities,
     notice_id: int,
     person_id: int,
     text: str,
@@ -258,7 +258,7 @@ async def file_filing(
 
     Args:
         session: database session.
-        settings: the deployment.
+        cities: the deployment's municipalities (the notice's counts the windows).
         notice_id: the notice.
         person_id: who files (must be the notice's person).
         text: the petition (CP Art. 38, 44).
@@ -274,11 +274,12 @@ async def file_filing(
         raise FilingRefused(N_("This notice is not addressed to you."))
     if not text.strip():
         raise FilingRefused(N_("Write what you want to say before sending."))
-    kind, _last_day = await check_can_file(session=session, settings=settings, notice=notice,
-                                           today=civil_date(moment, settings))
+    city = cities.of(notice.municipality)
+    kind, _last_day = await check_can_file(session=session, city=city, notice=notice,
+                                           today=civil_date(moment, city))
     if kind is FilingKind.RECURSO and notice.stage is NoticeStage.UNDER_REVIEW:
         await _lapse_first_instance(session=session, notice_id=notice_id, person_id=person_id, now=moment)
-    prefix, year = FILING_PROTOCOL_PREFIX[kind], civil_date(moment, settings).year
+    prefix, year = FILING_PROTOCOL_PREFIX[kind], civil_date(moment, city).year
     number = await next_in_sequence(session=session, prefix=prefix, year=year)  # rolled back with a failed filing
     filing = NoticeFiling(notice_id=notice_id, kind=kind, text=text.strip()[:MAX_TEXT], person_id=person_id,
                           filed_by=f"person:{person_id}", filed_at=moment, protocol=f"{prefix}-{year:04d}-{number:06d}")
@@ -319,7 +320,8 @@ async def _lapse_first_instance(*, session: AsyncSession, notice_id: int, person
 async def decide_filing(
     *,
     session: AsyncSession,
-    settings: Settings,
+    cities: Cities,
+    publication: Publication,
     filing_id: int,
     outcome: FilingOutcome,
     text: str,
@@ -346,15 +348,16 @@ async def decide_filing(
     assert notice is not None and notice.id is not None
     # CF Art. 30 I: another municipality's notice is out of reach (NoticeOutOfReach), before any competence
     await check_notice_reach(session=session, notice=notice, telegram_user_id=decider_telegram_id, roles=STAFF_ROLES)
+    city = cities.of(notice.municipality)
     try:
-        author = await access_decision(session=session, settings=settings, filing=filing, notice=notice,
+        author = await access_decision(session=session, city=city, filing=filing, notice=notice,
                                        telegram_user_id=decider_telegram_id)
-        text = check_motivation(text, settings)
+        text = check_motivation(text, city)
     except NotCompetent as exc:
         raise FilingRefused(exc.message, citation=exc.citation, params=exc.params) from None
-    today = civil_date(moment, settings)
-    calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
-    running = [w for w in vista_windows(notice=notice, filing=filing, settings=settings, calendar=calendar)
+    today = civil_date(moment, city)
+    calendar = BusinessCalendar.of(city)
+    running = [w for w in vista_windows(notice=notice, filing=filing, city=city, calendar=calendar)
                if today <= w.final_date]
     if running:  # CP Art. 40 §1: the final arguments come before the decision
         raise FilingRefused(N_("The vista for final arguments runs until {date}: decide after it."),
@@ -378,10 +381,10 @@ async def decide_filing(
     session.add(notice)
     await session.flush()
     # Issue 18: the decision is a document of its own, signed by the Prefeitura, naming its author
-    terms = decision_window_terms(notice=notice, final=final, settings=settings)
+    terms = decision_window_terms(notice=notice, final=final, city=city)
     rendered = render_decision_pdf(notice=notice, filing=filing, author=author, terms=terms, final=final,
-                                   settings=settings)
-    filing.decision_pdf = await sign_decision_pdf(rendered, notice=notice, settings=settings)
+                                   city=city, http_root=publication.http_root)
+    filing.decision_pdf = await sign_decision_pdf(rendered, notice=notice, city=city, tsa_url=publication.tsa_url)
     filing.decision_pdf_sha256 = hashlib.sha256(filing.decision_pdf).hexdigest()
     session.add(filing)
     await append_event(session=session, notice_id=notice.id, kind="decision", actor=actor, at=moment, data={
@@ -391,7 +394,8 @@ async def decide_filing(
     })
     await record(session=session, actor=actor, action="notice.decision", entity="notice", entity_id=str(notice.id),
                  details={"filing_id": filing.id, "outcome": outcome.value, "final": final})
-    await start_delivery(session=session, settings=settings, notice=notice, actor=actor, filing=filing, now=moment)
+    await start_delivery(session=session, city=city, notice=notice, actor=actor, http_root=publication.http_root,
+                         filing=filing, now=moment)
     await session.commit()
     return filing
 

@@ -33,7 +33,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_, Translator, translator
-from core.settings import Settings
+from core.municipality import Cities, Municipality, Publication
 from models.audit import record
 from models.authorities import ActAuthor, NotCompetent
 from models.cases.handling import notice_handover
@@ -253,13 +253,13 @@ def _infraction_problems(data: NoticeInput, articles: dict[str, str]) -> list[Pr
     return problems
 
 
-def check_elements(data: NoticeInput, settings: Settings) -> list[Problem]:
+def check_elements(data: NoticeInput, city: Municipality) -> list[Problem]:
     """Every problem with the elements of a notice, each with the article that requires the element."""
     if data.type is None:
         return [Problem("type", N_("Choose the type of notice: notificação preliminar or auto de infração"))]
     if data.rulebook is None:
         return [Problem("rulebook", N_("Choose the law the notice applies"))]
-    if data.rulebook not in settings.rulebooks:
+    if data.rulebook not in city.rulebooks:
         return [Problem("rulebook", N_("The law {rulebook} is not in force in this deployment"),
                         params={"rulebook": data.rulebook})]
     if data.rulebook == L1533 and data.type is NoticeType.PRELIMINAR:
@@ -283,10 +283,10 @@ def check_elements(data: NoticeInput, settings: Settings) -> list[Problem]:
     return problems
 
 
-def drawn_up_moment(data: NoticeInput, settings: Settings) -> dt.datetime:
+def drawn_up_moment(data: NoticeInput, city: Municipality) -> dt.datetime:
     """The drawing-up day and hour, in the deployment's time zone, as an aware UTC moment."""
     assert data.drawn_up_on is not None and data.drawn_up_time is not None
-    local = dt.datetime.combine(data.drawn_up_on, data.drawn_up_time.replace(tzinfo=None), tzinfo=settings.tz)
+    local = dt.datetime.combine(data.drawn_up_on, data.drawn_up_time.replace(tzinfo=None), tzinfo=city.tz)
     return local.astimezone(dt.UTC)
 
 
@@ -336,43 +336,50 @@ ILLUSTRATIVE_FINE = N_("Demonstration: the unit values are illustrative, this is
 """Said on every fine the demo issues (issue 11 item 3)."""
 
 
-async def require_issuer(*, session: AsyncSession, settings: Settings, telegram_user_id: int, rulebook: str | None,
-                         allowed: frozenset[Role]) -> None:
+async def require_issuer(*, session: AsyncSession, cities: Cities, city: Municipality, telegram_user_id: int,
+                         rulebook: str | None, allowed: frozenset[Role]) -> None:
     """Check that a staff member may issue under a rulebook: a role in the municipality whose law it is.
 
     An inspector of Sapezal cannot draw up an auto under Nova Xavantina's Código de Posturas (CF Art. 30 I).
 
+    Args:
+        session: database session.
+        cities: the deployment's municipalities.
+        city: the member's municipality, where the role is checked while no rulebook is chosen.
+        telegram_user_id: the staff member.
+        rulebook: the law the notice applies, if chosen.
+        allowed: the roles that may issue.
+
     Raises:
         PermissionDenied: no allowed role there.
     """
-    owner = settings.municipalities.with_rulebook(rulebook) if rulebook else None
     await require_role(session=session, telegram_user_id=telegram_user_id, allowed=allowed,
-                       municipality=owner.slug if owner is not None else settings.municipality_slug)
+                       municipality=city_for_rulebook(cities, rulebook, otherwise=city).slug)
 
 
-def settings_for_rulebook(settings: Settings, rulebook: str | None) -> Settings:
-    """The settings of the municipality whose law a notice applies: the notice is that Prefeitura's act (CF Art. 30 I).
+def city_for_rulebook(cities: Cities, rulebook: str | None, *, otherwise: Municipality | None = None) -> Municipality:
+    """The municipality whose law a notice applies: the notice is that Prefeitura's act (CF Art. 30 I).
 
     A rulebook is in force in at most one municipality of a deployment (checked at start); when it is in none,
-    the settings stay as given and :func:`check_elements` refuses the rulebook.
+    ``otherwise`` (the default municipality if not given) and :func:`check_elements` refuses the rulebook.
     """
-    owner = settings.municipalities.with_rulebook(rulebook) if rulebook else None
-    return settings.for_municipality(owner.slug) if owner is not None else settings
+    owner = cities.with_rulebook(rulebook) if rulebook else None
+    return owner or otherwise or cities.default
 
 
-def _fine(data: NoticeInput, infraction: Infraction, on: dt.date, recidivism: Recidivism, settings: Settings,
+def _fine(data: NoticeInput, infraction: Infraction, on: dt.date, recidivism: Recidivism, city: Municipality,
           articles: dict[str, str]) -> tuple[Fine | None, list[Problem]]:
     if per_square_metre(infraction) and (data.quantity is None or data.quantity <= 0):
         return None, [Problem("quantity", N_("{code} is charged per m²: give the area occupied"),
                               articles["fine"], {"code": infraction.code})]
-    if settings.municipality.unit_values_illustrative and not settings.demo:
+    if city.config.unit_values_illustrative and not city.demo:
         # Issue 11 item 3: illustrative values (the demo's) never price a real fine.
         return None, [Problem("fine", N_("The values of {unit} for {city} are illustrative (the demo's): set the "
                                          "real ones in {setting} before issuing fines"), articles["fine"],
-                              {"unit": infraction.unit, "city": settings.municipality_name,
-                               "setting": settings.unit_value_setting(infraction.unit, on.year)})]
+                              {"unit": infraction.unit, "city": city.name,
+                               "setting": city.unit_value_setting(infraction.unit, on.year)})]
     try:
-        fine = compute_fine(infraction=infraction, on=on, unit_values=settings.unit_values,
+        fine = compute_fine(infraction=infraction, on=on, unit_values=city.unit_values,
                             recidivist=recidivism.recidivist, units=data.units, quantity=data.quantity,
                             prior_fine=recidivism.earlier_fined is not None,
                             warned=recidivism.warned_by is not None)  # CP Art. 57 §1: warned before, then fined
@@ -380,8 +387,8 @@ def _fine(data: NoticeInput, infraction: Infraction, on: dt.date, recidivism: Re
         # Issue 11 item 3: no fine until the value of the unit for that year is configured for that municipality.
         return None, [Problem("fine", N_("No value of {unit} for {year} is configured for {city}: set {setting} "
                                          "before issuing this fine"), articles["fine"],
-                              {"unit": infraction.unit, "year": on.year, "city": settings.municipality_name,
-                               "setting": settings.unit_value_setting(infraction.unit, on.year)})]
+                              {"unit": infraction.unit, "year": on.year, "city": city.name,
+                               "setting": city.unit_value_setting(infraction.unit, on.year)})]
     except MissingCatalogueValue:
         return None, [Problem("units", N_("The published table lost the value of {code}: give the fine in units"),
                               articles["fine"], {"code": infraction.code})]
@@ -413,9 +420,9 @@ def _first_fine_after_warning(notice: Notice) -> bool:
     return base is not None and Decimal(notice.fine_units) == base * Decimal(notice.quantity or 1)
 
 
-def deadline_lines(notice: Notice, settings: Settings, tr: Translator) -> list[str]:
+def deadline_lines(notice: Notice, city: Municipality, tr: Translator) -> list[str]:
     """The deadline element (CP Art. 25 VI) or the intimação (CP Art. 34 IV; L1533 Art. 22), in words."""
-    choices = choices_for(notice, settings)
+    choices = choices_for(notice, city)
     if notice.rulebook == L1533:
         rules = ["l1533-22-defesa", "l1533-22-recurso"]
     elif notice.type is NoticeType.PRELIMINAR:
@@ -463,7 +470,7 @@ LATE = "late"
 
 
 async def check_signing(
-    *, session: AsyncSession, settings: Settings, rulebook: str, issuer_telegram_id: int, drawn_up_at: dt.datetime,
+    *, session: AsyncSession, cities: Cities, rulebook: str, issuer_telegram_id: int, drawn_up_at: dt.datetime,
     now: dt.datetime, late_confirmed: bool = False,
 ) -> tuple[ActAuthor | None, list[Problem]]:
     """Who signs the act now, and what stops them (issue 18 §2): the same check for the preview and the issue.
@@ -473,17 +480,17 @@ async def check_signing(
         L1533 Art. 17–18), or a Lei 1.533 auto past the 90 days of Art. 22 §1 and not confirmed (element
         :data:`LATE`) or refused by ``BALCAO_L1533_ISSUE_LIMIT=refuse``.
     """
+    city = city_for_rulebook(cities, rulebook)
     try:
-        signer = await access_issue(session=session, settings=settings, telegram_user_id=issuer_telegram_id,
-                                    rulebook=rulebook)
+        signer = await access_issue(session=session, city=city, telegram_user_id=issuer_telegram_id)
     except NotCompetent as exc:
         return None, [Problem("issuer_name", exc.message, exc.citation, exc.params)]
-    late = past_issue_limit(rulebook=rulebook, drawn_up_at=drawn_up_at, now=now, settings=settings)
-    if late is None or (late_confirmed and settings.l1533_issue_limit == "confirm"):
+    late = past_issue_limit(rulebook=rulebook, drawn_up_at=drawn_up_at, now=now, city=city)
+    if late is None or (late_confirmed and city.readings.l1533_issue_limit == "confirm"):
         return signer, []
-    days = (now.astimezone(settings.tz).date() - drawn_up_at.astimezone(settings.tz).date()).days
+    days = (now.astimezone(city.tz).date() - drawn_up_at.astimezone(city.tz).date()).days
     message = (N_("This auto was drawn up {days} days ago: the law gives 90 days from the drawing up to deliver "
-                  "it, and they are over.") if settings.l1533_issue_limit == "refuse" else
+                  "it, and they are over.") if city.readings.l1533_issue_limit == "refuse" else
                N_("This auto was drawn up {days} days ago: the law gives 90 days from the drawing up to deliver "
                   "it. Confirm to issue it anyway."))
     return signer, [Problem(LATE, message, f"{LAW_TITLES[L1533]}, Art. 22, §1º", {"days": days})]
@@ -514,7 +521,7 @@ class PreparedNotice:
 
 
 async def prepare(
-    *, session: AsyncSession, settings: Settings, data: NoticeInput, now: dt.datetime | None = None
+    *, session: AsyncSession, cities: Cities, data: NoticeInput, now: dt.datetime | None = None
 ) -> PreparedNotice:
     """Check every element, find the person, decide recidivism (CP Art. 8) and compute the fine; writes nothing.
 
@@ -522,26 +529,26 @@ async def prepare(
         NoticeRefused: with every missing or wrong element and its article.
     """
     moment = now or utcnow()
-    settings = settings_for_rulebook(settings, data.rulebook)
-    problems = check_elements(data, settings)
+    city = city_for_rulebook(cities, data.rulebook)
+    problems = check_elements(data, city)
     if problems:
         raise NoticeRefused(problems)
     assert data.type is not None and data.rulebook is not None and data.infraction_code is not None
     articles = element_articles(data.rulebook, data.type)
     try:
-        office_for_notices(settings.municipality)
+        office_for_notices(city.config)
     except NoOfficeForNotices:  # L9784 Art. 26 §1 III, §5: without where to act the intimação is null
         raise NoticeRefused([Problem("office", N_("{city} has no office in the municipalities file where the "
                                                   "person notified can appear: add one before issuing"),
                                      "Lei nº 9.784/1999, Art. 26, §1º, III",
-                                     {"city": settings.municipality_name})]) from None
-    drawn_up_at = drawn_up_moment(data, settings)
+                                     {"city": city.name})]) from None
+    drawn_up_at = drawn_up_moment(data, city)
     if drawn_up_at > moment + dt.timedelta(minutes=5):
         raise NoticeRefused([Problem("drawn_up_on", N_("The day and hour it is drawn up are in the future"),
                                      articles["drawn_up_on"])])
     infraction = get_infraction(data.infraction_code)
     person_id, by_optin_cpf, person_problems = await resolve_person(
-        session=session, data=data, optin_cpf=settings.optin_cpf_delivery == "chat")
+        session=session, data=data, optin_cpf=city.readings.optin_cpf_delivery == "chat")
     if person_problems:
         raise NoticeRefused(person_problems)
     preliminar = None
@@ -550,22 +557,22 @@ async def prepare(
         if preliminar is None or preliminar.type is not NoticeType.PRELIMINAR or data.type is not NoticeType.AUTO:
             raise NoticeRefused([Problem("preliminar_id", N_("An auto can only follow a preliminary notice"),
                                          f"{LAW_TITLES[CP]}, Art. 28")])
-    given_on = data.infraction_on or (committed_on(preliminar, settings) if preliminar is not None else None)
+    given_on = data.infraction_on or (committed_on(preliminar, city) if preliminar is not None else None)
     infraction_on = given_on or data.drawn_up_on
     if given_on is not None and data.drawn_up_on is not None and given_on > data.drawn_up_on:
         raise NoticeRefused([Problem("infraction_on", N_("The infraction cannot come after the day it is drawn up"),
                                      articles["drawn_up_on"])])
     # CP Art. 8 par. único: "já autuada" when the new infraction was committed (its day, or the drawing up).
-    committed_before = (dt.datetime.combine(given_on, dt.time(), tzinfo=settings.tz).astimezone(dt.UTC)
+    committed_before = (dt.datetime.combine(given_on, dt.time(), tzinfo=city.tz).astimezone(dt.UTC)
                         if given_on is not None else drawn_up_at)
-    recidivism = await find_recidivism(session=session, settings=settings, infraction=infraction,
+    recidivism = await find_recidivism(session=session, city=city, infraction=infraction,
                                        offender_document=data.offender_document, person_id=person_id,
                                        committed_before=committed_before, follows=preliminar)
-    fine, fine_problems = _fine(data, infraction, infraction_on or moment.date(), recidivism, settings, articles)
+    fine, fine_problems = _fine(data, infraction, infraction_on or moment.date(), recidivism, city, articles)
     if fine is None:
         raise NoticeRefused(fine_problems)
     consequences = recidivism_consequences(infraction=infraction, recidivist=recidivism.recidivist,
-                                           choices=DeadlineChoices.from_settings(settings))
+                                           choices=DeadlineChoices.of(city.readings))
     # CP Art. 57 §3: a fine after the warning rests on that warning when no earlier auto makes it a repeat (Art. 8).
     rests_on = recidivism.earlier or (recidivism.warned_by if not fine.warning else None)
     return PreparedNotice(infraction=infraction, drawn_up_at=drawn_up_at, person_id=person_id,
@@ -573,19 +580,20 @@ async def prepare(
                           recidivism_of=rests_on, infraction_on=given_on, person_by_optin_cpf=by_optin_cpf)
 
 
-def committed_on(notice: Notice, settings: Settings) -> dt.date:
+def committed_on(notice: Notice, city: Municipality) -> dt.date:
     """The day a notice's infraction was committed: its recorded day, else its drawing-up day (local time).
 
     An auto that follows a notificação preliminar (CP Art. 28) is for the infraction the preliminar found: the
     unit value of that day's year applies to it (CP Art. 12; ``docs/LEGAL-CHOICES.md`` #15).
     """
-    return notice.infraction_on or notice.drawn_up_at.astimezone(settings.tz).date()
+    return notice.infraction_on or notice.drawn_up_at.astimezone(city.tz).date()
 
 
 async def issue_notice(
     *,
     session: AsyncSession,
-    settings: Settings,
+    cities: Cities,
+    publication: Publication,
     data: NoticeInput,
     actor: str,
     issuer_telegram_id: int,
@@ -602,7 +610,8 @@ async def issue_notice(
 
     Args:
         session: database session.
-        settings: the deployment (rulebooks in force, unit values, deadlines, public URL).
+        cities: the deployment's municipalities (the notice is the act of the one whose law it applies).
+        publication: the verification root printed on the PDF and the timestamp authority of its signature.
         data: the elements.
         actor: ``"staff:<telegram id>"``, ``"api"``, ``"cli"`` — for the audit log and the event chain.
         issuer_telegram_id: the authenticated staff member who issues and signs it.
@@ -615,16 +624,16 @@ async def issue_notice(
             notices; or an auto past the L1533 Art. 22 §1 limit (refused, or not confirmed).
     """
     moment = now or utcnow()
-    settings = settings_for_rulebook(settings, data.rulebook)
-    ready = await prepare(session=session, settings=settings, data=data, now=moment)
+    city = city_for_rulebook(cities, data.rulebook)
+    ready = await prepare(session=session, cities=cities, data=data, now=moment)
     assert data.type is not None and data.rulebook is not None
-    signer, problems = await check_signing(session=session, settings=settings, rulebook=data.rulebook,
+    signer, problems = await check_signing(session=session, cities=cities, rulebook=data.rulebook,
                                            issuer_telegram_id=issuer_telegram_id, drawn_up_at=ready.drawn_up_at,
                                            now=moment, late_confirmed=late_confirmed)
     if signer is None or problems:
         raise NoticeRefused(problems)
     late = past_issue_limit(rulebook=data.rulebook, drawn_up_at=ready.drawn_up_at, now=moment,
-                            settings=settings)
+                            city=city)
     data = replace(data, issuer_name=signer.name)  # the signer is the authenticated member, never free text
     assert data.type is not None and data.rulebook is not None
     infraction, fine, recidivist = ready.infraction, ready.fine, ready.recidivist
@@ -632,7 +641,7 @@ async def issue_notice(
     code = new_code()
     notice = Notice(
         number=PROVISIONAL_NUMBER_PREFIX + code_hash(code)[:16],
-        municipality=settings.municipality_slug,
+        municipality=city.slug,
         type=data.type,
         rulebook=data.rulebook,
         infraction_code=infraction.code,
@@ -659,10 +668,10 @@ async def issue_notice(
         warning_only=fine.warning,
         penalties="\n".join(f"{c.kind.value}|{c.article}" for c in consequences) or None,
         infringed_provision=(data.infringed_provision or "").strip() or None,
-        issuer_authority=settings.municipality.prefeitura,
+        issuer_authority=city.config.prefeitura,
         platform_name=(data.platform_name or "").strip() or None if data.rulebook == L1533 else None,
-        defence_days=printed_defence_days(rulebook=data.rulebook, notice_type=data.type, settings=settings),
-        payment_days=settings.l1533_payment_days if data.rulebook == L1533 else None,
+        defence_days=printed_defence_days(rulebook=data.rulebook, notice_type=data.type, city=city),
+        payment_days=city.readings.l1533_payment_days if data.rulebook == L1533 else None,
         case_id=data.case_id,
         preliminar_id=data.preliminar_id,
         code_hash=code_hash(code),
@@ -677,8 +686,8 @@ async def issue_notice(
     assert notice.id is not None
     notice.number = f"{NUMBER_PREFIX[data.type]}-{data.drawn_up_on.year if data.drawn_up_on else moment.year}-" \
                     f"{notice.id:06d}"
-    pdf = await sign_notice_pdf(render_pdf(notice=notice, code=code, settings=settings), notice=notice,
-                                settings=settings)
+    rendered = render_pdf(notice=notice, code=code, city=city, http_root=publication.http_root)
+    pdf = await sign_notice_pdf(rendered, notice=notice, city=city, tsa_url=publication.tsa_url)
     notice.pdf, notice.pdf_sha256 = pdf, hashlib.sha256(pdf).hexdigest()
     session.add(notice)
     await session.flush()
@@ -700,7 +709,8 @@ async def issue_notice(
     await record(session=session, actor=actor, action="notice.issue", entity="notice", entity_id=str(notice.id),
                  details={"number": notice.number, "type": notice.type.value, "infraction": notice.infraction_code,
                           "case_id": notice.case_id})
-    await start_delivery(session=session, settings=settings, notice=notice, actor=actor, now=moment)
+    await start_delivery(session=session, city=city, notice=notice, actor=actor, http_root=publication.http_root,
+                         now=moment)
     await start_platform_delivery(session=session, notice=notice, actor=actor, now=moment)  # L1533 Art. 22
     await session.commit()
     return IssuedNotice(notice=notice, code=format_code(code), pdf=pdf)
@@ -720,16 +730,15 @@ def signature_line(notice: Notice, tr: Translator) -> str:
         author=ActAuthor.from_data(notice.signer).line(tr))
 
 
-def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
-    """The notice's official PDF (in the municipality's language)."""
-    settings = settings.for_municipality(notice.municipality)
-    tr = translator(DOCUMENT_LOCALE, settings.timezone)
+def render_pdf(*, notice: Notice, code: str, city: Municipality, http_root: str) -> bytes:
+    """The notice's official PDF in ``city``'s name (the notice's municipality), verified under ``http_root``."""
+    tr = translator(DOCUMENT_LOCALE, city.tz.key)
     grouped = format_code(code)
     signed = signature_line(notice, tr)
-    lines = deadline_lines(notice, settings, tr)
+    lines = deadline_lines(notice, city, tr)
     penalties = penalty_lines(notice, tr)
-    verify_url = f"{settings.http_root}/verificar/{grouped}"
-    municipality = settings.municipality
+    verify_url = f"{http_root}/verificar/{grouped}"
+    municipality = city.config
     context = PdfContext(
         # L9784 Art. 26 §1 III, V; CP Art. 24, 25 III, 34 III, 36 I; LGPD Art. 41 §1 (models.notices.act_elements)
         provision_lines=provision_lines(notice=notice, tr=tr),
@@ -739,15 +748,15 @@ def render_pdf(*, notice: Notice, code: str, settings: Settings) -> bytes:
         goes_on=goes_on_line(tr),
         encarregado=encarregado_line(municipality=municipality, tr=tr),
         receipt_lines=receipt_lines(notice=notice, tr=tr),
-        municipality=settings.municipality_name,
+        municipality=city.name,
         law_title=LAW_TITLES[notice.rulebook],
         code=grouped,
         verify_url=verify_url,
         fine_detail=fine_detail(notice, tr) + ("\n" + "\n".join(penalties) if penalties else "")
-        + ("\n" + tr._(ILLUSTRATIVE_FINE) if settings.fines_illustrative else ""),
+        + ("\n" + tr._(ILLUSTRATIVE_FINE) if city.fines_illustrative else ""),
         deadline_lines=lines,
         signed_line=signed,
-        payment=payment_flowables(payment_instructions(notice=notice, settings=settings), tr=tr,
+        payment=payment_flowables(payment_instructions(notice=notice, city=city), tr=tr,
                                   amount=tr.money(money_of(notice.fine_cents))),
     )
     return render_notice_pdf(notice=notice, context=context, tr=tr)
@@ -778,7 +787,7 @@ class CasePrefill:
 
 
 async def input_from_case(
-    *, session: AsyncSession, settings: Settings, case_id: int, issuer_name: str | None, now: dt.datetime
+    *, session: AsyncSession, city: Municipality, case_id: int, issuer_name: str | None, now: dt.datetime
 ) -> CasePrefill:
     """The elements of the notice a decided representação calls for (CP Art. 32), for staff to complete and issue.
 
@@ -799,7 +808,7 @@ async def input_from_case(
         driver = await session.get(Driver, handover.driver_id)
         if driver is not None:
             name, document, person_id = driver.name, driver.cpf, driver.person_id
-    local = now.astimezone(settings.tz)
+    local = now.astimezone(city.tz)
     data = NoticeInput(
         type=NoticeType(handover.notice_type),
         rulebook=handover.rulebook,

@@ -18,7 +18,7 @@ from sqlmodel import Field, SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
-from core.settings import Settings
+from core.municipality import Cities
 from models.audit import record
 from models.columns import UTCDateTime, utcnow
 from models.notices.chain import append_event
@@ -81,7 +81,7 @@ async def pending_platform_deliveries(*, session: AsyncSession) -> list[tuple[No
     return list(rows.all())
 
 
-async def record_platform_delivery(*, session: AsyncSession, settings: Settings, delivery_id: int,
+async def record_platform_delivery(*, session: AsyncSession, cities: Cities, delivery_id: int,
                                    means: PlatformMeans, on: dt.date, actor: str,
                                    now: dt.datetime | None = None) -> Notice:
     """Staff record the day the platform received the notice, and how (L1533 Art. 22 §1); commits.
@@ -96,9 +96,10 @@ async def record_platform_delivery(*, session: AsyncSession, settings: Settings,
         raise DeliveryError(N_("No such delivery."))
     if delivery.delivered_on is not None:
         raise DeliveryError(N_("This document already has its ciência."))
-    if on > civil_date(moment, settings):
+    city = cities.of(notice.municipality)
+    if on > civil_date(moment, city):
         raise DeliveryError(N_("The date is in the future."))
-    if on < civil_date(notice.issued_at, settings):
+    if on < civil_date(notice.issued_at, city):
         raise DeliveryError(N_("The date is before the notice was issued."))
     delivery.means, delivery.delivered_on, delivery.recorded_by = means, on, actor
     session.add(delivery)

@@ -31,7 +31,7 @@ from sqlalchemy import or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from core.settings import Settings
+from core.municipality import Municipality
 from models.fines import WARNING_FIRST
 from models.notices.tables import Notice, NoticeOutcome, NoticeType
 from models.rulebooks.catalogue import CP, Infraction, load_infractions
@@ -58,9 +58,9 @@ class Recidivism:
         return self.earlier is not None
 
 
-def same_nature_codes(infraction: Infraction, settings: Settings) -> list[str]:
+def same_nature_codes(infraction: Infraction, city: Municipality) -> list[str]:
     """The catalogue codes of the same nature as ``infraction`` under ``BALCAO_CP_RECIDIVISM_NATURE``."""
-    nature = settings.cp_recidivism_nature if infraction.rulebook == CP else "codigo"
+    nature = city.readings.cp_recidivism_nature if infraction.rulebook == CP else "codigo"
     if nature == "codigo":
         return [infraction.code]
     rows = load_infractions(infraction.rulebook)
@@ -72,7 +72,7 @@ def same_nature_codes(infraction: Infraction, settings: Settings) -> list[str]:
 async def find_recidivism(
     *,
     session: AsyncSession,
-    settings: Settings,
+    city: Municipality,
     infraction: Infraction,
     offender_document: str | None,
     person_id: int | None,
@@ -83,7 +83,7 @@ async def find_recidivism(
 
     Args:
         session: database session.
-        settings: the deployment (``BALCAO_CP_RECIDIVISM_NATURE``).
+        city: the deployment (``BALCAO_CP_RECIDIVISM_NATURE``).
         infraction: the new notice's catalogue row.
         offender_document: the offender's CPF/CNPJ, if known.
         person_id: the offender as a person, if known.
@@ -106,7 +106,7 @@ async def find_recidivism(
     earlier = list((await session.exec(
         select(Notice)
         .where(
-            col(Notice.infraction_code).in_(same_nature_codes(infraction, settings)),
+            col(Notice.infraction_code).in_(same_nature_codes(infraction, city)),
             Notice.type == NoticeType.AUTO,
             col(Notice.drawn_up_at) < committed_before,  # CP Art. 8 par. único: "já autuada" when committing it
             standing,

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
-from core.settings import Settings
+from core.municipality import Cities
 from models.columns import utcnow
 from models.notices.chain import append_event
 from models.notices.delivery import DeliveryError, record_staff_delivery
@@ -67,7 +67,7 @@ class RefusalRecorded:
 
 
 async def record_refusal(
-    *, session: AsyncSession, settings: Settings, delivery_id: int, refusal: Refusal, on: dt.date, actor: str,
+    *, session: AsyncSession, cities: Cities, delivery_id: int, refusal: Refusal, on: dt.date, actor: str,
     now: dt.datetime | None = None,
 ) -> RefusalRecorded:
     """Record a delivery in person at which the person refused (or could not sign); commits.
@@ -87,7 +87,7 @@ async def record_refusal(
                        data={"delivery_id": delivery.id, "refusal": refusal.value, "article": ARTICLES[refusal],
                              "on": on.isoformat()})
     # CP Art. 26 sole paragraph: the refusal neither favours nor harms: the delivery in person stands that day.
-    result = await record_staff_delivery(session=session, settings=settings, delivery_id=delivery_id,
+    result = await record_staff_delivery(session=session, cities=cities, delivery_id=delivery_id,
                                          how=CienciaKind.PERSONAL, on=on, actor=actor, now=moment)
     # CP Art. 29: a person who refuses to take knowledge of the preliminar gets the auto at once.
     return RefusalRecorded(notice=result.notice, auto_due=notice.type is NoticeType.PRELIMINAR)

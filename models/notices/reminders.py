@@ -19,7 +19,7 @@ from sqlalchemy import or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from core.settings import Settings
+from core.municipality import Cities, Municipality
 from models.calendar import BusinessCalendar
 from models.deadlines import Window, WindowRole, delivery_windows
 from models.notices.delivery import civil_date
@@ -53,9 +53,8 @@ def reminder_offset(days_left: int, offsets: list[int]) -> int | None:
     return min(candidates) if candidates else None
 
 
-async def due_reminders(*, session: AsyncSession, settings: Settings, now: dt.datetime) -> list[Reminder]:
+async def due_reminders(*, session: AsyncSession, cities: Cities, now: dt.datetime) -> list[Reminder]:
     """Every reminder due now (the scan enqueues them; dedupe keys make repeats harmless)."""
-    today = civil_date(now, settings)
     stages = [NoticeStage.NOTIFIED, NoticeStage.DECIDED, NoticeStage.CLOSED]
     notices = (
         await session.exec(
@@ -65,7 +64,9 @@ async def due_reminders(*, session: AsyncSession, settings: Settings, now: dt.da
     ).all()
     found: list[Reminder] = []
     for notice in notices:
-        view = await notice_view(session=session, settings=settings, notice=notice, today=today)
+        city = cities.of(notice.municipality)
+        today = civil_date(now, city)
+        view = await notice_view(session=session, city=city, notice=notice, today=today)
         windows: list[Window] = []
         if notice.stage is NoticeStage.NOTIFIED:
             windows += [w for w in (view.acts.defence, view.acts.payment) if w is not None]
@@ -74,7 +75,7 @@ async def due_reminders(*, session: AsyncSession, settings: Settings, now: dt.da
         elif notice.stage is NoticeStage.CLOSED and view.acts.payment is not None:
             windows.append(view.acts.payment)
         for window in windows:
-            offset = reminder_offset((window.final_date - today).days, settings.notice_reminder_days)
+            offset = reminder_offset((window.final_date - today).days, city.readings.notice_reminder_days)
             if offset is not None:
                 found.append(Reminder(notice=notice, window=window, offset=offset))
     return found
@@ -88,7 +89,7 @@ class LimitWarning:
     window: Window
 
 
-def delivery_limit(*, notice: Notice, settings: Settings, calendar: BusinessCalendar) -> Window | None:
+def delivery_limit(*, notice: Notice, city: Municipality, calendar: BusinessCalendar) -> Window | None:
     """L1533 Art. 22 §§1–2: the last day to deliver the notice, as ``BALCAO_L1533_NOTICE_90D_START`` reads it.
 
     §1 counts from the drawing up of the auto (``drawn_up_at``); §2 from the *juntada* of the notice in the case
@@ -96,17 +97,16 @@ def delivery_limit(*, notice: Notice, settings: Settings, calendar: BusinessCale
     """
     if notice.rulebook != L1533:
         return None
-    windows = delivery_windows(lavratura=civil_date(notice.drawn_up_at, settings),
-                               juntada=civil_date(notice.issued_at, settings), calendar=calendar,
-                               choices=choices_for(notice, settings))
+    windows = delivery_windows(lavratura=civil_date(notice.drawn_up_at, city),
+                               juntada=civil_date(notice.issued_at, city), calendar=calendar,
+                               choices=choices_for(notice, city))
     return next((w for w in windows if w.role is not WindowRole.ALTERNATIVE), None)
 
 
-async def limit_warnings(*, session: AsyncSession, settings: Settings, now: dt.datetime) -> list[LimitWarning]:
+async def limit_warnings(*, session: AsyncSession, cities: Cities, now: dt.datetime) -> list[LimitWarning]:
     """Lei 1.533 notices without ciência whose delivery limit (Art. 22 §1) is near or past."""
-    if settings.municipalities.with_rulebook(L1533) is None:
+    if cities.with_rulebook(L1533) is None:
         return []
-    today = civil_date(now, settings)
     notices = (
         await session.exec(
             select(Notice).where(Notice.rulebook == L1533, Notice.stage == NoticeStage.AWAITING_CIENCIA)
@@ -114,9 +114,11 @@ async def limit_warnings(*, session: AsyncSession, settings: Settings, now: dt.d
     ).all()
     found = []
     for notice in notices:
-        calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
-        chosen = delivery_limit(notice=notice, settings=settings, calendar=calendar)
-        if chosen is not None and (chosen.final_date - today).days <= settings.notice_limit_warning_days:
+        city = cities.of(notice.municipality)
+        chosen = delivery_limit(notice=notice, city=city, calendar=BusinessCalendar.of(city))
+        if chosen is None:
+            continue
+        if (chosen.final_date - civil_date(now, city)).days <= city.readings.notice_limit_warning_days:
             found.append(LimitWarning(notice=notice, window=chosen))
     return found
 

@@ -20,7 +20,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
-from core.settings import Settings
+from core.municipality import Cities, Municipality
 from models.audit import record
 from models.authorities import NotCompetent
 from models.calendar import BusinessCalendar
@@ -44,7 +44,7 @@ def _citation(article: str) -> str:
     return f"{LAW_TITLES[CP]}, {article}"
 
 
-async def _reclamacao(session: AsyncSession, settings: Settings, filing_id: int,
+async def _reclamacao(session: AsyncSession, cities: Cities, filing_id: int,
                       telegram_user_id: int) -> tuple[NoticeFiling, Notice]:
     """The pending reclamação, if the caller is its judge.
 
@@ -59,29 +59,29 @@ async def _reclamacao(session: AsyncSession, settings: Settings, filing_id: int,
     # CF Art. 30 I: another municipality's notice is out of reach (NoticeOutOfReach), before any competence
     await check_notice_reach(session=session, notice=notice, telegram_user_id=telegram_user_id, roles=STAFF_ROLES)
     try:
-        await access_decision(session=session, settings=settings, filing=filing, notice=notice,
+        await access_decision(session=session, city=cities.of(notice.municipality), filing=filing, notice=notice,
                               telegram_user_id=telegram_user_id)
     except NotCompetent as exc:
         raise FilingRefused(exc.message, citation=exc.citation, params=exc.params) from None
     return filing, notice
 
 
-def next_vista_side(filing: NoticeFiling, settings: Settings) -> str | None:
+def next_vista_side(filing: NoticeFiling, city: Municipality) -> str | None:
     """The side the next vista goes to (``autuado`` or ``autuante``), or None when both had theirs."""
-    first, second = VISTA_SIDES[settings.cp_vista_order]
+    first, second = VISTA_SIDES[city.readings.cp_vista_order]
     if filing.vista_first_on is None:
         return first
     return second if filing.vista_second_on is None else None
 
 
-def running_vista(*, notice: Notice, filing: NoticeFiling, settings: Settings, calendar: BusinessCalendar,
+def running_vista(*, notice: Notice, filing: NoticeFiling, city: Municipality, calendar: BusinessCalendar,
                   today: dt.date) -> Window | None:
     """The vista period still running today, if any (CP Art. 40 §1: the decision waits for it)."""
-    return next((window for window in vista_windows(notice=notice, filing=filing, settings=settings,
+    return next((window for window in vista_windows(notice=notice, filing=filing, city=city,
                                                     calendar=calendar) if today <= window.final_date), None)
 
 
-async def open_vista(*, session: AsyncSession, settings: Settings, filing_id: int, decider_telegram_id: int,
+async def open_vista(*, session: AsyncSession, cities: Cities, filing_id: int, decider_telegram_id: int,
                      now: dt.datetime | None = None) -> NoticeFiling:
     """Give the next side vista of a reclamação for 3 days (CP Art. 40 §1); commits.
 
@@ -92,21 +92,22 @@ async def open_vista(*, session: AsyncSession, settings: Settings, filing_id: in
     """
     moment = now or utcnow()
     actor = f"staff:{decider_telegram_id}"
-    filing, notice = await _reclamacao(session, settings, filing_id, decider_telegram_id)
-    today = civil_date(moment, settings)
-    calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
-    side = next_vista_side(filing, settings)
+    filing, notice = await _reclamacao(session, cities, filing_id, decider_telegram_id)
+    city = cities.of(notice.municipality)
+    today = civil_date(moment, city)
+    calendar = BusinessCalendar.of(city)
+    side = next_vista_side(filing, city)
     if diligencia_pending(filing):
         raise FilingRefused(N_("The judgment was converted into a diligência: conclude it first."),
                             citation=_citation("Art. 42"))
     if side is None:
         raise FilingRefused(N_("Both sides have already had vista of this complaint."),
                             citation=_citation("Art. 40, §1º"))
-    if running_vista(notice=notice, filing=filing, settings=settings, calendar=calendar, today=today):
+    if running_vista(notice=notice, filing=filing, city=city, calendar=calendar, today=today):
         raise FilingRefused(N_("The other side's vista is still running: the second one follows it."),
                             citation=_citation("Art. 40, §1º"))
     if filing.vista_first_on is None:
-        due = decision_due(notice=notice, filing=filing, settings=settings, calendar=calendar)
+        due = decision_due(notice=notice, filing=filing, city=city, calendar=calendar)
         if due is not None and today > due.final_date:
             raise FilingRefused(N_("Vista must be given within the 10 days of Art. 40, which ended on {date}."),
                                 citation=_citation("Art. 40, §1º"), params={"date": due.final_date})
@@ -122,7 +123,7 @@ async def open_vista(*, session: AsyncSession, settings: Settings, filing_id: in
     return filing
 
 
-async def order_diligencia(*, session: AsyncSession, settings: Settings, filing_id: int, text: str,
+async def order_diligencia(*, session: AsyncSession, cities: Cities, filing_id: int, text: str,
                            decider_telegram_id: int, now: dt.datetime | None = None) -> NoticeFiling:
     """Convert the judgment of a reclamação into a diligência (CP Art. 42), with what is to be done; commits.
 
@@ -132,7 +133,7 @@ async def order_diligencia(*, session: AsyncSession, settings: Settings, filing_
     """
     moment = now or utcnow()
     actor = f"staff:{decider_telegram_id}"
-    filing, notice = await _reclamacao(session, settings, filing_id, decider_telegram_id)
+    filing, notice = await _reclamacao(session, cities, filing_id, decider_telegram_id)
     if not text.strip():
         raise FilingRefused(N_("Write what the diligência is for."), citation=_citation("Art. 42"))
     if diligencia_pending(filing):
@@ -148,7 +149,7 @@ async def order_diligencia(*, session: AsyncSession, settings: Settings, filing_
     return filing
 
 
-async def conclude_diligencia(*, session: AsyncSession, settings: Settings, filing_id: int,
+async def conclude_diligencia(*, session: AsyncSession, cities: Cities, filing_id: int,
                               decider_telegram_id: int, now: dt.datetime | None = None) -> NoticeFiling:
     """Record the diligência concluded: the 10 days of CP Art. 40 run again from today; commits.
 
@@ -158,7 +159,7 @@ async def conclude_diligencia(*, session: AsyncSession, settings: Settings, fili
     """
     moment = now or utcnow()
     actor = f"staff:{decider_telegram_id}"
-    filing, notice = await _reclamacao(session, settings, filing_id, decider_telegram_id)
+    filing, notice = await _reclamacao(session, cities, filing_id, decider_telegram_id)
     if not diligencia_pending(filing):
         raise FilingRefused(N_("No diligência is pending on this complaint."), citation=_citation("Art. 42"))
     filing.diligencia_done_at = moment
@@ -187,7 +188,7 @@ class DecisionWarning:
                 f"{self.window.final_date.isoformat()}:{self.offset}")
 
 
-async def decision_warnings(*, session: AsyncSession, settings: Settings, now: dt.datetime) -> list[DecisionWarning]:
+async def decision_warnings(*, session: AsyncSession, cities: Cities, now: dt.datetime) -> list[DecisionWarning]:
     """Pending reclamações and appeals whose decision is due within the reminder days, on the day, or late.
 
     ``BALCAO_NOTICE_REMINDER_DAYS`` sets the days. A reclamação is due on Art. 40's 10 days, or after vista on the
@@ -195,7 +196,6 @@ async def decision_warnings(*, session: AsyncSession, settings: Settings, now: d
     its filing (:func:`models.notices.windows.appeal_decision_due`). Late ones get one warning (offset 0) on the
     last day, and the key keeps it once.
     """
-    today = civil_date(now, settings)
     rows = (await session.exec(
         select(NoticeFiling, Notice).join(Notice, col(Notice.id) == NoticeFiling.notice_id)
         .where(col(NoticeFiling.decided_at).is_(None),
@@ -204,14 +204,15 @@ async def decision_warnings(*, session: AsyncSession, settings: Settings, now: d
     )).all()
     found = []
     for filing, notice in rows:
-        calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
-        due = (appeal_decision_due(notice=notice, filing=filing, settings=settings, calendar=calendar)
+        city = cities.of(notice.municipality)
+        calendar = BusinessCalendar.of(city)
+        due = (appeal_decision_due(notice=notice, filing=filing, city=city, calendar=calendar)
                if filing.kind is FilingKind.RECURSO else
-               decision_due(notice=notice, filing=filing, settings=settings, calendar=calendar))
+               decision_due(notice=notice, filing=filing, city=city, calendar=calendar))
         if due is None:
             continue
-        left = (due.final_date - today).days
-        offset = 0 if left <= 0 else reminder_offset(left, settings.notice_reminder_days)
+        left = (due.final_date - civil_date(now, city)).days
+        offset = 0 if left <= 0 else reminder_offset(left, city.readings.notice_reminder_days)
         if offset is not None:
             found.append(DecisionWarning(notice=notice, filing=filing, window=due, offset=offset))
     return found

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from core.settings import Settings
+from core.municipality import Municipality
 from models.calendar import BusinessCalendar
 from models.deadlines import Window
 from models.notices.delivery import civil_date, deliveries_of
@@ -91,7 +91,7 @@ def _latest(deliveries: list[NoticeDelivery], document: DocumentKind) -> NoticeD
     return found[-1] if found else None
 
 
-def _windows(*, notice: Notice, settings: Settings, calendar: BusinessCalendar, deliveries: list[NoticeDelivery],
+def _windows(*, notice: Notice, city: Municipality, calendar: BusinessCalendar, deliveries: list[NoticeDelivery],
              filings: list[NoticeFiling], today: dt.date) -> tuple[tuple[Window, ...], dt.date | None]:
     """The periods open at the notice's stage, and the day the CP Art. 42 appeal opened (if it is open today)."""
     delivery = _latest(deliveries, DocumentKind.NOTICE)
@@ -100,37 +100,37 @@ def _windows(*, notice: Notice, settings: Settings, calendar: BusinessCalendar, 
     pending = next((filing for filing in filings if filing.decided_at is None), None)
     art42_from = None
     if notice.stage in (NoticeStage.NOTIFIED, NoticeStage.UNDER_REVIEW) and delivery is not None:
-        windows = first_instance_windows(notice=notice, delivery=delivery, settings=settings, calendar=calendar)
-        due = None if pending is None else decision_due(notice=notice, filing=pending, settings=settings,
+        windows = first_instance_windows(notice=notice, delivery=delivery, city=city, calendar=calendar)
+        due = None if pending is None else decision_due(notice=notice, filing=pending, city=city,
                                                         calendar=calendar)
         if pending is not None:  # CP Art. 40 §1: vista periods; the decision due (Art. 40, §2); after it, Art. 42
-            windows = (*windows, *vista_windows(notice=notice, filing=pending, settings=settings, calendar=calendar))
+            windows = (*windows, *vista_windows(notice=notice, filing=pending, city=city, calendar=calendar))
         if pending is not None and due is not None:
             windows = (*windows, due)
         if pending is not None:  # CP Art. 42: open after the period, and kept open by a late diligência
-            opens = art42_appeal_from(notice=notice, filing=pending, settings=settings, calendar=calendar)
+            opens = art42_appeal_from(notice=notice, filing=pending, city=city, calendar=calendar)
             art42_from = opens if opens is not None and today >= opens else None
     elif notice.stage is NoticeStage.APPEALED and any(lapsed(filing) for filing in filings):
         windows = ()  # CP Art. 42: appealed without a decision, so there is no decision to count from
     elif notice.stage in (NoticeStage.DECIDED, NoticeStage.APPEALED) and decision_delivery is not None:
         first = next((d for d in reversed(deliveries) if d.document is DocumentKind.DECISION
                       and _filing_kind(filings, d.filing_id) is not FilingKind.RECURSO), decision_delivery)
-        windows = decision_windows(notice=notice, delivery=first, final=False, settings=settings, calendar=calendar)
+        windows = decision_windows(notice=notice, delivery=first, final=False, city=city, calendar=calendar)
     elif notice.stage is NoticeStage.CLOSED and notice.outcome is NoticeOutcome.UPHELD and decision_delivery:
-        windows = decision_windows(notice=notice, delivery=decision_delivery, final=True, settings=settings,
+        windows = decision_windows(notice=notice, delivery=decision_delivery, final=True, city=city,
                                    calendar=calendar)
     return windows, art42_from
 
 
-async def notice_view(*, session: AsyncSession, settings: Settings, notice: Notice, today: dt.date) -> NoticeView:
+async def notice_view(*, session: AsyncSession, city: Municipality, notice: Notice, today: dt.date) -> NoticeView:
     """Build the view of one notice for ``today`` (civil date)."""
     assert notice.id is not None
-    calendar = BusinessCalendar.from_settings(settings.for_municipality(notice.municipality))
+    calendar = BusinessCalendar.of(city)
     deliveries = await deliveries_of(session=session, notice_id=notice.id)
     filings = await filings_of(session=session, notice_id=notice.id)
     delivery = _latest(deliveries, DocumentKind.NOTICE)
     decision_delivery = _latest(deliveries, DocumentKind.DECISION)
-    windows, art42_from = _windows(notice=notice, settings=settings, calendar=calendar, deliveries=deliveries,
+    windows, art42_from = _windows(notice=notice, city=city, calendar=calendar, deliveries=deliveries,
                                    filings=filings, today=today)
     acts = governing(windows)
     paid = await payment_of(session=session, notice_id=notice.id)
@@ -139,12 +139,13 @@ async def notice_view(*, session: AsyncSession, settings: Settings, notice: Noti
         acts = replace(acts, payment=None)
     awaiting = next((d for d in reversed(deliveries) if d.state is DeliveryState.ELECTRONIC), None)
     tacit_on = None
-    if awaiting is not None and awaiting.sent_at is not None and notice.rulebook in settings.tacit_ciencia_rulebooks:
-        tacit_on = civil_date(awaiting.sent_at + dt.timedelta(days=settings.tacit_ciencia_days), settings)
+    tacit = notice.rulebook in city.readings.tacit_ciencia_rulebooks
+    if awaiting is not None and awaiting.sent_at is not None and tacit:
+        tacit_on = civil_date(awaiting.sent_at + dt.timedelta(days=city.readings.tacit_ciencia_days), city)
     can_file: FilingKind | None = None
     refusal: FilingRefused | None = None
     try:
-        can_file, _last = await check_can_file(session=session, settings=settings, notice=notice, today=today)
+        can_file, _last = await check_can_file(session=session, city=city, notice=notice, today=today)
     except FilingRefused as exc:
         refusal = exc
     return NoticeView(
@@ -161,9 +162,9 @@ async def notice_view(*, session: AsyncSession, settings: Settings, notice: Noti
         refusal=refusal,
         art42_from=art42_from,
         paid=paid,
-        after_ciencia=opened_by_ciencia(notice=notice, settings=settings, calendar=calendar, on=today)
+        after_ciencia=opened_by_ciencia(notice=notice, city=city, calendar=calendar, on=today)
         if notice.stage is NoticeStage.AWAITING_CIENCIA else (),
-        payment_later=payment_after_final(notice=notice, settings=settings)
+        payment_later=payment_after_final(notice=notice, city=city)
         if notice.stage in (NoticeStage.DECIDED, NoticeStage.APPEALED) and paid is None else None,
     )
 

@@ -29,7 +29,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from core.i18n import N_
-from core.settings import Settings
+from core.municipality import Municipality
 from models.calendar import BusinessCalendar
 from models.deadlines import (
     DEFENCE,
@@ -50,9 +50,9 @@ NO_DEPOSIT = N_("No deposit is needed to appeal: the deposit of half the fine of
 """What a Código de Posturas notice and decision say of Art. 46 (CF Art. 5 XXXIV and LV; STF SV 21)."""
 
 
-def choices_for(notice: Notice, settings: Settings) -> DeadlineChoices:
+def choices_for(notice: Notice, city: Municipality) -> DeadlineChoices:
     """The deployment's legal choices, with the lengths printed on this notice."""
-    choices = DeadlineChoices.from_settings(settings)
+    choices = DeadlineChoices.of(city.readings)
     if notice.payment_days is not None:
         choices = dataclasses.replace(choices, l1533_payment_days=notice.payment_days)
     if notice.defence_days is None:
@@ -62,9 +62,9 @@ def choices_for(notice: Notice, settings: Settings) -> DeadlineChoices:
     return dataclasses.replace(choices, l1533_defence_days=notice.defence_days)
 
 
-def printed_defence_days(*, rulebook: str, notice_type: Kind, settings: Settings) -> int | None:
+def printed_defence_days(*, rulebook: str, notice_type: Kind, city: Municipality) -> int | None:
     """The length the city sets and the notice prints: CP Art. 25 VI (preliminar), L1533 Art. 22 (defesa)."""
-    choices = DeadlineChoices.from_settings(settings)
+    choices = DeadlineChoices.of(city.readings)
     if rulebook == CP and notice_type is Kind.PRELIMINAR:
         return choices.cp_notice_defence_days
     if rulebook == L1533:
@@ -72,7 +72,7 @@ def printed_defence_days(*, rulebook: str, notice_type: Kind, settings: Settings
     return None
 
 
-def edital_ciencia(*, notice: Notice, published_on: dt.date, settings: Settings,
+def edital_ciencia(*, notice: Notice, published_on: dt.date, city: Municipality,
                    calendar: BusinessCalendar) -> dt.date:
     """The day an edital counts as the offender's ciência.
 
@@ -82,7 +82,7 @@ def edital_ciencia(*, notice: Notice, published_on: dt.date, settings: Settings,
     period: its publication.
     """
     if notice.rulebook == CP:
-        return cp_edital_ciencia(published_on=published_on, calendar=calendar, choices=choices_for(notice, settings))
+        return cp_edital_ciencia(published_on=published_on, calendar=calendar, choices=choices_for(notice, city))
     return published_on
 
 
@@ -90,7 +90,7 @@ ELECTRONIC_CIENCIA = frozenset({CienciaKind.EXPLICIT, CienciaKind.TACIT})
 """The ciências the bot records by itself, at any hour of any day (``Tomo ciência``, or the tacit period)."""
 
 
-def counted_from(*, delivery: NoticeDelivery, settings: Settings, calendar: BusinessCalendar) -> dt.date:
+def counted_from(*, delivery: NoticeDelivery, city: Municipality, calendar: BusinessCalendar) -> dt.date:
     """The day a delivery's windows count from: its ciência, moved off a day without office hours if electronic.
 
     L9784 Art. 66 caput counts "a partir da data da cientificação oficial"; it says nothing of a ciência
@@ -102,7 +102,7 @@ def counted_from(*, delivery: NoticeDelivery, settings: Settings, calendar: Busi
     its day) is recorded as it happened (``docs/LEGAL-CHOICES.md`` #75).
     """
     assert delivery.ciencia_on is not None
-    if settings.ciencia_day_off == "next_business_day" and delivery.ciencia_kind in ELECTRONIC_CIENCIA:
+    if city.readings.ciencia_day_off == "next_business_day" and delivery.ciencia_kind in ELECTRONIC_CIENCIA:
         return calendar.roll_forward(delivery.ciencia_on)  # L11419 Art. 5 §2, by analogy
     return delivery.ciencia_on
 
@@ -114,9 +114,9 @@ def _served_as(notice: Notice) -> NoticeType:
     return NoticeType.NOTIFICACAO_PRELIMINAR if notice.type is Kind.PRELIMINAR else NoticeType.AUTO_DE_INFRACAO
 
 
-def _served(notice: Notice, delivery: NoticeDelivery, settings: Settings,
+def _served(notice: Notice, delivery: NoticeDelivery, city: Municipality,
             calendar: BusinessCalendar) -> tuple[NoticeType, dt.date]:
-    start = counted_from(delivery=delivery, settings=settings, calendar=calendar)
+    start = counted_from(delivery=delivery, city=city, calendar=calendar)
     if (notice.rulebook != L1533 and notice.type is not Kind.PRELIMINAR
             and delivery.ciencia_kind is CienciaKind.EDITAL and delivery.edital_published_on is not None):
         return NoticeType.EDITAL, delivery.edital_published_on
@@ -124,7 +124,7 @@ def _served(notice: Notice, delivery: NoticeDelivery, settings: Settings,
 
 
 def opened_by_ciencia(
-    *, notice: Notice, settings: Settings, calendar: BusinessCalendar, on: dt.date
+    *, notice: Notice, city: Municipality, calendar: BusinessCalendar, on: dt.date
 ) -> tuple[Window, ...]:
     """The defence windows the notice's ciência will open, counted as if it were on ``on`` (issue 20 §3).
 
@@ -132,22 +132,22 @@ def opened_by_ciencia(
     exist once the ciência does (L9784 Art. 26 §1 V: the intimação says what the person may do, and by when).
     """
     return applicable_windows(notice_type=_served_as(notice), rulebook=notice.rulebook, start=on, calendar=calendar,
-                              choices=choices_for(notice, settings))
+                              choices=choices_for(notice, city))
 
 
 def first_instance_windows(
-    *, notice: Notice, delivery: NoticeDelivery, settings: Settings, calendar: BusinessCalendar
+    *, notice: Notice, delivery: NoticeDelivery, city: Municipality, calendar: BusinessCalendar
 ) -> tuple[Window, ...]:
     """The defence windows a served notice opens (empty before its ciência)."""
     if delivery.ciencia_on is None:
         return ()
-    kind, start = _served(notice, delivery, settings, calendar)
+    kind, start = _served(notice, delivery, city, calendar)
     return applicable_windows(notice_type=kind, rulebook=notice.rulebook, start=start, calendar=calendar,
-                              choices=choices_for(notice, settings))
+                              choices=choices_for(notice, city))
 
 
 def decision_windows(
-    *, notice: Notice, delivery: NoticeDelivery, final: bool, settings: Settings, calendar: BusinessCalendar
+    *, notice: Notice, delivery: NoticeDelivery, final: bool, city: Municipality, calendar: BusinessCalendar
 ) -> tuple[Window, ...]:
     """The windows a decision opens from its ciência: the appeal, or (final) the payment.
 
@@ -156,9 +156,9 @@ def decision_windows(
     if delivery.ciencia_on is None:
         return ()
     kind = NoticeType.DECISAO_DEFINITIVA if final else NoticeType.DECISAO
-    start = counted_from(delivery=delivery, settings=settings, calendar=calendar)
+    start = counted_from(delivery=delivery, city=city, calendar=calendar)
     return applicable_windows(notice_type=kind, rulebook=notice.rulebook, start=start,
-                              calendar=calendar, choices=choices_for(notice, settings))
+                              calendar=calendar, choices=choices_for(notice, city))
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,13 +170,13 @@ class LaterTerm:
     unit: Unit
 
 
-def payment_after_final(*, notice: Notice, settings: Settings) -> LaterTerm:
+def payment_after_final(*, notice: Notice, city: Municipality) -> LaterTerm:
     """The payment that follows the final decision (CP Art. 47 I; L1533 Art. 13 XXIII).
 
     Shown while the process goes on, so that a decided defence does not hide that the fine will be due (issue 20 §3).
     """
     rule = get_rule("cp-47-1-pagamento" if notice.rulebook == CP else "l1533-13xxiii-pagamento-final")
-    choices = choices_for(notice, settings)
+    choices = choices_for(notice, city)
     reading = choices.selected(rule)
     return LaterTerm(rule=rule, length=choices.length(reading), unit=reading.unit)
 
@@ -196,11 +196,11 @@ def _windows_of(rule_id: str, *, start: dt.date, choices: DeadlineChoices,
     return tuple(windows)
 
 
-def vista_windows(*, notice: Notice, filing: NoticeFiling, settings: Settings,
+def vista_windows(*, notice: Notice, filing: NoticeFiling, city: Municipality,
                   calendar: BusinessCalendar) -> tuple[Window, ...]:
     """CP Art. 40 §1: the vista periods opened on a reclamação (3 days each, from the day each was opened)."""
     opened = [day for day in (filing.vista_first_on, filing.vista_second_on) if day is not None]
-    choices = choices_for(notice, settings)
+    choices = choices_for(notice, city)
     return tuple(_windows_of("cp-40-1-vista", start=day, choices=choices, calendar=calendar)[0] for day in opened)
 
 
@@ -209,7 +209,7 @@ def diligencia_pending(filing: NoticeFiling) -> bool:
     return filing.diligencia_at is not None and filing.diligencia_done_at is None
 
 
-def decision_due(*, notice: Notice, filing: NoticeFiling, settings: Settings,
+def decision_due(*, notice: Notice, filing: NoticeFiling, city: Municipality,
                  calendar: BusinessCalendar) -> Window | None:
     """The last day for the first instance to decide a reclamação, or None while a diligência is pending.
 
@@ -220,36 +220,36 @@ def decision_due(*, notice: Notice, filing: NoticeFiling, settings: Settings,
     """
     if notice.rulebook != CP or filing.kind is not FilingKind.RECLAMACAO or diligencia_pending(filing):
         return None
-    due = _due_before_diligencia(notice=notice, filing=filing, settings=settings, calendar=calendar)
+    due = _due_before_diligencia(notice=notice, filing=filing, city=city, calendar=calendar)
     if filing.diligencia_done_at is None:
         return due
-    again = _windows_of("cp-40-decisao", start=filing.diligencia_done_at.astimezone(settings.tz).date(),
-                        choices=choices_for(notice, settings), calendar=calendar)[0]
+    again = _windows_of("cp-40-decisao", start=filing.diligencia_done_at.astimezone(city.tz).date(),
+                        choices=choices_for(notice, city), calendar=calendar)[0]
     return again if again.final_date >= due.final_date else due
 
 
-def _due_before_diligencia(*, notice: Notice, filing: NoticeFiling, settings: Settings,
+def _due_before_diligencia(*, notice: Notice, filing: NoticeFiling, city: Municipality,
                            calendar: BusinessCalendar) -> Window:
     """Art. 40 from the filing, or §2 after the last vista, as if no diligência had been ordered."""
-    choices = choices_for(notice, settings)
-    vistas = vista_windows(notice=notice, filing=filing, settings=settings, calendar=calendar)
+    choices = choices_for(notice, city)
+    vistas = vista_windows(notice=notice, filing=filing, city=city, calendar=calendar)
     if vistas:
         return _windows_of("cp-40-2-decisao-apos-vista", start=vistas[-1].final_date, choices=choices,
                            calendar=calendar)[0]
-    return _windows_of("cp-40-decisao", start=filing.filed_at.astimezone(settings.tz).date(), choices=choices,
+    return _windows_of("cp-40-decisao", start=filing.filed_at.astimezone(city.tz).date(), choices=choices,
                        calendar=calendar)[0]
 
 
-def appeal_decision_due(*, notice: Notice, filing: NoticeFiling, settings: Settings,
+def appeal_decision_due(*, notice: Notice, filing: NoticeFiling, city: Municipality,
                         calendar: BusinessCalendar) -> Window | None:
     """The last day for the second instance to decide a CP appeal (Art. 45: 10 days from its filing), else None."""
     if notice.rulebook != CP or filing.kind is not FilingKind.RECURSO:
         return None
-    return _windows_of("cp-45-decisao-recurso", start=filing.filed_at.astimezone(settings.tz).date(),
-                       choices=choices_for(notice, settings), calendar=calendar)[0]
+    return _windows_of("cp-45-decisao-recurso", start=filing.filed_at.astimezone(city.tz).date(),
+                       choices=choices_for(notice, city), calendar=calendar)[0]
 
 
-def art42_appeal_from(*, notice: Notice, filing: NoticeFiling, settings: Settings,
+def art42_appeal_from(*, notice: Notice, filing: NoticeFiling, city: Municipality,
                       calendar: BusinessCalendar) -> dt.date | None:
     """CP Art. 42: the first day the party may appeal a reclamação still undecided, or None when it may not.
 
@@ -261,10 +261,10 @@ def art42_appeal_from(*, notice: Notice, filing: NoticeFiling, settings: Setting
     if filing.decided_at is not None or notice.rulebook != CP or filing.kind is not FilingKind.RECLAMACAO:
         return None
     if filing.diligencia_at is not None:
-        before = _due_before_diligencia(notice=notice, filing=filing, settings=settings, calendar=calendar)
-        if filing.diligencia_at.astimezone(settings.tz).date() > before.final_date:  # already open: it stays
+        before = _due_before_diligencia(notice=notice, filing=filing, city=city, calendar=calendar)
+        if filing.diligencia_at.astimezone(city.tz).date() > before.final_date:  # already open: it stays
             return before.final_date + dt.timedelta(days=1)
-    due = decision_due(notice=notice, filing=filing, settings=settings, calendar=calendar)
+    due = decision_due(notice=notice, filing=filing, city=city, calendar=calendar)
     return due.final_date + dt.timedelta(days=1) if due is not None else None
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.municipalities import Office
-from core.settings import Settings
+from core.municipality import Municipality
 from models.notices.pdf import money_of
 from models.notices.tables import Notice
 from models.payments.pix import CITY_MAX, NAME_MAX, br_code, plain, txid_of
@@ -27,20 +27,19 @@ class PaymentInstructions:
     pix_code: str | None  # the "PIX copia e cola" payload (also drawn as a QR code), None without a PIX key
 
 
-def payment_instructions(*, notice: Notice, settings: Settings) -> PaymentInstructions | None:
-    """How to pay ``notice``; None when it has no fine or its municipality configured no means of payment."""
+def payment_instructions(*, notice: Notice, city: Municipality) -> PaymentInstructions | None:
+    """How to pay ``notice`` in ``city`` (the notice's); None when it has no fine or the city configured no means."""
     if not is_fine(notice):
         return None
-    scoped = settings.for_municipality(notice.municipality)
-    means = scoped.municipality.payment
+    means = city.payment
     if means is None:
         return None
     code = None
     if means.pix_key:
         code = br_code(
             key=means.pix_key, amount=money_of(notice.fine_cents),
-            merchant_name=means.pix_merchant_name or plain(f"Prefeitura {scoped.municipality_name}", NAME_MAX),
-            merchant_city=means.pix_merchant_city or plain(scoped.municipality_name, CITY_MAX),
+            merchant_name=means.pix_merchant_name or plain(f"Prefeitura {city.name}", NAME_MAX),
+            merchant_city=means.pix_merchant_city or plain(city.name, CITY_MAX),
             txid=txid_of(notice.number),
         )
     return PaymentInstructions(amount_cents=notice.fine_cents, dam_office=means.dam_office, pix_code=code)
@@ -51,9 +50,9 @@ def office_line(office: Office) -> str:
     return ", ".join(part for part in (office.name, office.address, office.hours) if part)
 
 
-def payment_payload(*, notice: Notice, settings: Settings) -> dict[str, Any]:
+def payment_payload(*, notice: Notice, city: Municipality) -> dict[str, Any]:
     """The ``payment`` entry of the chat message that delivers a fine notice (empty without instructions)."""
-    instructions = payment_instructions(notice=notice, settings=settings)
+    instructions = payment_instructions(notice=notice, city=city)
     if instructions is None:
         return {}
     return {"payment": {"dam_office": office_line(instructions.dam_office), "pix": instructions.pix_code}}

@@ -25,7 +25,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_
-from core.settings import Settings
+from core.municipality import Cities, Municipality
 from models import when
 from models.audit import record
 from models.invalid_input import InvalidInput
@@ -99,15 +99,15 @@ async def payment_of(*, session: AsyncSession, notice_id: int) -> NoticePayment 
     return (await payments_of(session=session, notice_ids=[notice_id])).get(notice_id)
 
 
-def _payable_cents(*, notice: Notice, settings: Settings, amount: Decimal, paid_on: dt.date,
+def _payable_cents(*, notice: Notice, city: Municipality, amount: Decimal, paid_on: dt.date,
                    now: dt.datetime) -> int:
     """The amount in cents, once the notice has a fine still due, the date is plausible and the amount covers it."""
     if not is_fine(notice):
         raise PaymentRefused(N_("{number} has no fine to pay."), number=notice.number)
     if notice.outcome is NoticeOutcome.ANNULLED:
         raise PaymentRefused(N_("{number} was cancelled: nothing is due."), number=notice.number)
-    today = now.astimezone(settings.tz).date()
-    if paid_on > today or paid_on < notice.issued_at.astimezone(settings.tz).date():
+    today = now.astimezone(city.tz).date()
+    if paid_on > today or paid_on < notice.issued_at.astimezone(city.tz).date():
         raise PaymentRefused(N_("The payment date {date} must be between the notice's issue and today."), date=paid_on)
     cents = int((amount * 100).to_integral_value())
     if cents < notice.fine_cents:
@@ -116,7 +116,7 @@ def _payable_cents(*, notice: Notice, settings: Settings, amount: Decimal, paid_
     return cents
 
 
-async def _record(*, session: AsyncSession, settings: Settings, reference_of_notice: str, amount: Decimal,
+async def _record(*, session: AsyncSession, cities: Cities, reference_of_notice: str, amount: Decimal,
                   paid_on: dt.date, reference: str, source: PaymentSource, actor: str,
                   staff_telegram_id: int | None, now: dt.datetime) -> RecordedPayment:
     notice = await notice_of_reference(session=session, number_or_txid=reference_of_notice)
@@ -139,7 +139,7 @@ async def _record(*, session: AsyncSession, settings: Settings, reference_of_not
         other = await session.get(Notice, elsewhere.notice_id)
         raise PaymentRefused(N_("The bank id {reference} is already recorded for {number}."), reference=reference,
                              number=other.number if other else "?")
-    cents = _payable_cents(notice=notice, settings=settings, amount=amount, paid_on=paid_on, now=now)
+    cents = _payable_cents(notice=notice, city=cities.of(notice.municipality), amount=amount, paid_on=paid_on, now=now)
     payment = NoticePayment(notice_id=notice.id, paid_on=paid_on, amount_cents=cents, reference=reference,
                             source=source, recorded_by=actor[:64], recorded_at=now)
     session.add(payment)
@@ -151,14 +151,14 @@ async def _record(*, session: AsyncSession, settings: Settings, reference_of_not
     return RecordedPayment(payment=payment, notice=notice, created=True)
 
 
-async def record_payment(*, session: AsyncSession, settings: Settings, number: str, amount: Decimal,
+async def record_payment(*, session: AsyncSession, cities: Cities, number: str, amount: Decimal,
                          paid_on: dt.date, reference: str, actor: str, staff_telegram_id: int | None,
                          now: dt.datetime) -> RecordedPayment:
     """A staff member records that a notice's fine was paid (commits); the same payment again changes nothing.
 
     Args:
         session: the database session.
-        settings: the deployment's settings (its time zone).
+        cities: the deployment's municipalities (the notice's gives the time zone).
         number: the notice's number or its PIX txid.
         amount: what was paid, in reais (not less than the fine).
         paid_on: the day of the payment (between the notice's issue and today).
@@ -171,7 +171,7 @@ async def record_payment(*, session: AsyncSession, settings: Settings, number: s
         PaymentRefused: no such notice, nothing to pay, already paid with another bank id, a bad date or amount.
         PermissionDenied: the staff member may not record payments there.
     """
-    recorded = await _record(session=session, settings=settings, reference_of_notice=number, amount=amount,
+    recorded = await _record(session=session, cities=cities, reference_of_notice=number, amount=amount,
                              paid_on=paid_on, reference=reference, source=PaymentSource.STAFF, actor=actor,
                              staff_telegram_id=staff_telegram_id, now=now)
     await session.commit()
@@ -213,7 +213,7 @@ def parse_day(text: str, *, today: dt.date) -> dt.date:
         raise PaymentRefused(N_("{value} is not a date (write 2026-03-10 or 10/03/2026)."), value=value[:20]) from exc
 
 
-async def import_payments(*, session: AsyncSession, settings: Settings, content: str, actor: str,
+async def import_payments(*, session: AsyncSession, cities: Cities, content: str, actor: str,
                           staff_telegram_id: int | None, now: dt.datetime) -> ImportResult:
     """Record every payment of the bank's file (commits), or none when a row is bad.
 
@@ -232,7 +232,7 @@ async def import_payments(*, session: AsyncSession, settings: Settings, content:
         raise PaymentFileRefused([(1, PaymentRefused(N_("Missing columns: {columns}."), columns=", ".join(missing)))])
     problems: list[tuple[int, InvalidInput]] = []
     recorded = already = 0
-    today = when.municipal_today(settings.tz, now=now)
+    today = when.municipal_today(cities.default.tz, now=now)  # one civil time zone per deployment
     for line, raw in enumerate(reader, start=2):
         if line > MAX_ROWS + 1:
             problems.append((line, PaymentRefused(N_("More than {n} rows: split the file."), n=MAX_ROWS)))
@@ -240,7 +240,7 @@ async def import_payments(*, session: AsyncSession, settings: Settings, content:
         row = {str(key).strip().lower(): (value or "").strip() for key, value in raw.items() if key is not None}
         try:
             result = await _record(
-                session=session, settings=settings, reference_of_notice=row.get("txid") or row.get("notificacao", ""),
+                session=session, cities=cities, reference_of_notice=row.get("txid") or row.get("notificacao", ""),
                 amount=parse_amount(row["valor"]), paid_on=parse_day(row["data_pagamento"], today=today),
                 reference=row["id_transacao"], source=PaymentSource.BANK_FILE, actor=actor,
                 staff_telegram_id=staff_telegram_id, now=now)

@@ -2,8 +2,8 @@
 
 The source is ``shared/law/DEADLINES.md`` (section numbers in each rule's ``source``). A rule has one or more
 :class:`Reading` s. Where the law is clear there is one; where it is ambiguous there is one per reading, the
-first being the literal text, and a setting (:class:`DeadlineChoices`, from ``Settings``) picks the one the
-system applies. Notices show every reading (see :func:`models.deadlines.applicable_windows`).
+first being the literal text, and a setting (:class:`DeadlineChoices`, from the deployment's legal readings) picks
+the one the system applies. Notices show every reading (see :func:`models.deadlines.applicable_windows`).
 
 Counting conventions (implemented in :mod:`models.deadlines`): the start day is excluded and the last day
 included (Código Civil Art. 132 caput; L9784 Art. 66); a deadline that ends on a day without office
@@ -58,7 +58,7 @@ from models.rulebooks.catalogue import CP, L1533, LAW_TITLES
 
 if TYPE_CHECKING:
     from core.i18n import Translator
-    from core.settings import Settings
+    from core.readings import ReadingFields
 
 OMBUDSMAN: Final = "lei-13460"
 
@@ -165,7 +165,7 @@ class Reading:
         unit: how the length is counted.
         start_event: the event counted from.
         length: the length, or ``None`` when a setting gives it (``length_setting``).
-        length_setting: the ``Settings`` field holding the length, when the law leaves it open.
+        length_setting: the legal reading (``core.readings``) holding the length, when the law leaves it open.
         after: id of a rule whose end fixes this reading's start: the business day after that period ends
             (the 30 days of an *edital*, CPC Art. 231 IV), itself excluded from the count (CPC Art. 224).
         basis: English msgid explaining the reading (shown when there are several).
@@ -191,7 +191,7 @@ class DeadlineRule:
         description: English msgid describing the deadline for the UI.
         obliged: who must act (or who the measure binds).
         readings: one per reading of the law; the first is the literal text.
-        setting: the ``Settings`` field choosing among several readings, or ``None``.
+        setting: the legal reading (``core.readings``) choosing among several readings, or ``None``.
         extends_to_business_day: whether an end on a non-business day moves to the next business day
             (true for acts someone must do; false for durations such as a suspension or a validity).
         source: the row of ``DEADLINES.md`` (or the law) this comes from.
@@ -257,19 +257,19 @@ class DeadlineChoices:
     month_end_rule: MonthEndRule = "next_day"
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> DeadlineChoices:
-        """The choices a deployment configured."""
+    def of(cls, readings: ReadingFields) -> DeadlineChoices:
+        """The choices a deployment configured (its legal readings)."""
         return cls(
-            cp_defence_window=settings.cp_defence_window,
-            cp_notice_defence_days=settings.cp_notice_defence_days,
-            cp_edital_start=settings.cp_edital_start,
-            l1533_notice_90d_start=settings.l1533_notice_90d_start,
-            l1533_repeat_suspension=settings.l1533_repeat_suspension,
-            l1533_defence_days=settings.l1533_defence_days,
-            l1533_appeal_days=settings.l1533_appeal_days,
-            l1533_payment_days=settings.l1533_payment_days,
-            ombudsman_complement_days=settings.ombudsman_complement_days,
-            month_end_rule=settings.month_end_rule,
+            cp_defence_window=readings.cp_defence_window,
+            cp_notice_defence_days=readings.cp_notice_defence_days,
+            cp_edital_start=readings.cp_edital_start,
+            l1533_notice_90d_start=readings.l1533_notice_90d_start,
+            l1533_repeat_suspension=readings.l1533_repeat_suspension,
+            l1533_defence_days=readings.l1533_defence_days,
+            l1533_appeal_days=readings.l1533_appeal_days,
+            l1533_payment_days=readings.l1533_payment_days,
+            ombudsman_complement_days=readings.ombudsman_complement_days,
+            month_end_rule=readings.month_end_rule,
         )
 
     def selected(self, rule: DeadlineRule) -> Reading:

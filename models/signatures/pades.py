@@ -17,7 +17,7 @@ from pyhanko.sign import fields, signers, timestamps
 from pyhanko.sign.general import SigningError as PyHankoSigningError
 
 from core.municipalities import SigningCertificate
-from core.settings import Settings
+from core.municipality import Cities, Municipality
 
 logger = logging.getLogger("balcao.signatures")
 
@@ -38,13 +38,12 @@ class SigningConfig:
     tsa_url: str | None
 
 
-def signing_of(settings: Settings) -> SigningConfig | None:
-    """The signing configuration of the municipality ``settings`` are scoped to; None when it has no certificate."""
-    certificate = settings.municipality.signing
+def signing_of(city: Municipality, *, tsa_url: str | None) -> SigningConfig | None:
+    """The signing configuration of ``city``, timestamped by ``tsa_url``; None when it has no certificate."""
+    certificate = city.signing
     if certificate is None:
         return None
-    return SigningConfig(certificate=certificate, password=settings.password_of(certificate),
-                         tsa_url=settings.tsa_url)
+    return SigningConfig(certificate=certificate, password=city.signing_password, tsa_url=tsa_url)
 
 
 def load_signer(config: SigningConfig) -> signers.SimpleSigner:
@@ -70,7 +69,7 @@ def load_signer(config: SigningConfig) -> signers.SimpleSigner:
     return signer
 
 
-def check_certificates(settings: Settings) -> list[str]:
+def check_certificates(cities: Cities) -> list[str]:
     """Load every municipality's certificate once, at start; return the slugs of those without one.
 
     A municipality without a certificate issues unsigned PDFs, and ``/verificar`` says "não assinada"
@@ -80,9 +79,8 @@ def check_certificates(settings: Settings) -> list[str]:
         SigningError: naming the municipality whose certificate cannot be used.
     """
     unsigned = []
-    for slug in settings.municipalities:
-        scoped = settings.for_municipality(slug)
-        config = signing_of(scoped)
+    for slug, city in cities.items():
+        config = signing_of(city, tsa_url=None)
         if config is None:
             unsigned.append(slug)
             continue

@@ -12,6 +12,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import ConsoleTimes
 from core.settings import Settings
 from handlers.web.console.guard import COOKIE as COOKIE_NAME
 from models.columns import utcnow
@@ -24,7 +25,8 @@ CSRF = re.compile(r'name="csrf" value="([0-9a-f]{64})"')
 async def new_link(sessions: SessionFactory, settings: Settings, telegram_user_id: int) -> str:
     """A fresh one-time sign-in path for a staff member."""
     async with sessions() as session:
-        link = await issue_link(session=session, telegram_user_id=telegram_user_id, now=utcnow(), settings=settings)
+        link = await issue_link(session=session, telegram_user_id=telegram_user_id, now=utcnow(),
+                                times=ConsoleTimes.of(settings))
     return f"/painel/entrar/{link.token}"
 
 

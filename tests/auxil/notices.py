@@ -9,6 +9,7 @@ from typing import Any
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import Publication, cities_of
 from core.settings import Settings
 from models.authorities import authorities_of, grant_authority
 from models.notices.issuing import IssuedNotice, NoticeInput, issue_notice
@@ -135,7 +136,8 @@ async def issue(session: AsyncSession, settings: Settings, data: NoticeInput, *,
         await cast(session, settings)
     else:
         await designate(session, settings, signer)
-    return await issue_notice(session=session, settings=settings, data=data, actor=actor, issuer_telegram_id=signer,
+    return await issue_notice(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                              data=data, actor=actor, issuer_telegram_id=signer,
                               late_confirmed=late_confirmed, now=now)
 
 

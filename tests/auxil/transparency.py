@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from core.municipality import cities_of
+from core.municipality import Publication, cities_of
 from core.settings import Settings
 from models.cases.citizen import rate
 from models.cases.filing import (
@@ -129,16 +129,19 @@ async def _notices(session: AsyncSession, settings: Settings, cast: Cast) -> Non
     await opted_in(session, maria, cpf=MARIA_CPF, now=cuiaba(dt.date(2026, 2, 1)))
     day = dt.date(2026, 2, 23)
     auto = await issue(session, settings, cp_auto(person_id=maria, drawn_up_on=day), now=cuiaba(day, 11))
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=await _last_delivery(session),
+    await record_explicit_ciencia(session=session, cities=cities_of(settings),
+                                  delivery_id=await _last_delivery(session),
                                   person_id=maria, now=cuiaba(day, 12))
     assert auto.notice.id is not None
-    filing = await file_filing(session=session, settings=settings, notice_id=auto.notice.id, person_id=maria,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=auto.notice.id, person_id=maria,
                                text="O terreno foi limpo no dia seguinte.", now=cuiaba(dt.date(2026, 2, 24)))
     assert filing.id is not None
-    await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+    await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                        filing_id=filing.id, outcome=FilingOutcome.DENIED,
                         text="As fotos mostram o mato alto na data da autuação.", decider_telegram_id=CHEFE,
                         now=cuiaba(dt.date(2026, 2, 26)))
     await issue(session, settings, cp_preliminar(person_id=maria, drawn_up_on=day), now=cuiaba(day, 13))
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=await _last_delivery(session),
+    await record_explicit_ciencia(session=session, cities=cities_of(settings),
+                                  delivery_id=await _last_delivery(session),
                                   person_id=maria, now=cuiaba(day, 14))
     await issue(session, settings, l1533_auto(offender_document=None, drawn_up_on=day), now=cuiaba(day, 15))

@@ -1,11 +1,13 @@
 """Business days: weekends, national and Mato Grosso holidays (the holidays library), municipal ones from settings."""
 
 import datetime as dt
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from core.i18n import translator
-from core.settings import Settings
+from core.municipalities import MunicipalityConfig
+from core.municipality import LegalReadings, Municipality
 from models.calendar import BusinessCalendar, DayOffKind
 
 D = dt.date
@@ -52,9 +54,11 @@ def test_carnaval_and_other_pontos_facultativos_are_business_days_unless_configu
     assert not closed.is_business_day(D(2027, 5, 27))  # Corpus Christi
 
 
-def test_municipal_holidays_come_from_settings() -> None:
-    settings = Settings(municipal_holidays="2027-03-10,2027-07-26", calendar_optional_days_off=False)
-    calendar = BusinessCalendar.from_settings(settings)
+def test_municipal_holidays_come_from_the_municipality() -> None:
+    config = MunicipalityConfig(slug="sapezal", name="Sapezal", holidays={2027: (D(2027, 3, 10), D(2027, 7, 26))})
+    city = Municipality(config=config, readings=LegalReadings(calendar_optional_days_off=False),
+                        tz=ZoneInfo("America/Cuiaba"))
+    calendar = BusinessCalendar.of(city)
     off = calendar.day_off(D(2027, 3, 10))
     assert off is not None and off.kind is DayOffKind.MUNICIPAL
     assert calendar.why_not(D(2027, 3, 10)) == "feriado municipal"

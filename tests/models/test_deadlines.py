@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.i18n import translator
-from core.settings import Settings
+from core.municipality import LegalReadings
 from models.calendar import BusinessCalendar, DayOffKind
 from models.deadlines import (
     DeadlineError,
@@ -314,7 +314,7 @@ def test_lei_1533_notices_and_unknown_combinations(calendar: BusinessCalendar) -
 def test_windows_follow_the_settings(calendar: BusinessCalendar) -> None:
     """BALCAO_CP_EDITAL_START=publicacao (with Art. 37 governing) makes the literal Art. 37 reading the chosen one."""
     windows = applicable_windows(notice_type="edital", rulebook="nx-posturas", start=D(2027, 3, 1), calendar=calendar,
-                                 settings=Settings(cp_edital_start="publicacao", cp_defence_window="art37"))
+                                 readings=LegalReadings(cp_edital_start="publicacao", cp_defence_window="art37"))
     assert [(w.result.reading.key, w.role) for w in windows[:2]] == [
         ("publicacao", WindowRole.CHOSEN),
         ("fim_do_edital", WindowRole.ALTERNATIVE),

@@ -10,6 +10,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import translator
+from core.municipality import Publication, cities_of
 from core.settings import Settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing
@@ -30,7 +31,8 @@ CLARK, OTHER_CHEFE, ADMIN = 97020, 97021, 97022
 async def _ack_last(session: AsyncSession, settings: Settings, person_id: int, day: dt.date) -> None:
     delivery = (await session.exec(select(NoticeDelivery).order_by(NoticeDelivery.id.desc()))).first()  # type: ignore[union-attr]
     assert delivery is not None and delivery.id is not None
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id, person_id=person_id,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
+                                  person_id=person_id,
                                   now=cuiaba(day, 12))
 
 
@@ -57,23 +59,28 @@ async def test_cp_art_40_and_45_each_warning_goes_to_who_may_decide_it(
     await competent(session, settings, OTHER_CHEFE, "primeira_instancia", name="Chefe de Sapezal",
                     municipality="sapezal")
     await _ack_last(session, settings, maria.id, dt.date(2026, 4, 6))
-    reclamacao = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+    reclamacao = await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id,
                                    person_id=maria.id, text="Reclamação.", now=cuiaba(dt.date(2026, 4, 7)))
     assert reclamacao.id is not None
     # Art. 40: due Fri 17/4, warned on 14/4 (3 days before)
-    assert await notice_decision_warnings(session=session, now=cuiaba(dt.date(2026, 4, 14)), settings=settings) == 1
+    assert await notice_decision_warnings(session=session, now=cuiaba(dt.date(2026, 4, 14)),
+                                          cities=cities_of(settings)) == 1
     assert await _recipients(session) == {"cp-40-decisao": {people[CHEFE]}}
-    await decide_filing(session=session, settings=settings, filing_id=reclamacao.id, outcome=FilingOutcome.DENIED,
+    await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                        filing_id=reclamacao.id, outcome=FilingOutcome.DENIED,
                         text="Improcedente: as fotos do auto mostram o mato alto na data da vistoria.",
                         decider_telegram_id=CHEFE, now=cuiaba(dt.date(2026, 4, 15)))
     await _ack_last(session, settings, maria.id, dt.date(2026, 4, 15))
-    appeal = await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=maria.id,
+    appeal = await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id,
+                               person_id=maria.id,
                                text="Recorro.", now=cuiaba(dt.date(2026, 4, 16)))
     # The Chefe also holds the second-instance competence, but decided the first (L9784 Art. 13 II, 56 §1)
     await competent(session, settings, CHEFE, "segunda_instancia", name="Carlos Chefe")
     # Art. 45: 10 days from the filing, Sun 26/4 → Mon 27/4; warned on Fri 24/4 (3 days before) to the Prefeito alone
-    assert await notice_decision_warnings(session=session, now=cuiaba(dt.date(2026, 4, 23)), settings=settings) == 0
-    assert await notice_decision_warnings(session=session, now=cuiaba(dt.date(2026, 4, 24)), settings=settings) == 1
+    assert await notice_decision_warnings(session=session, now=cuiaba(dt.date(2026, 4, 23)),
+                                          cities=cities_of(settings)) == 0
+    assert await notice_decision_warnings(session=session, now=cuiaba(dt.date(2026, 4, 24)),
+                                          cities=cities_of(settings)) == 1
     assert (await _recipients(session))["cp-45-decisao-recurso"] == {people[PREFEITO]}
     [*_, last] = await outbox(session, "notice.decision_warning")
     assert last.payload["filing_id"] == appeal.id
@@ -95,7 +102,8 @@ async def test_with_nobody_competent_the_admins_are_told(session: AsyncSession, 
     admin = await person(session, ADMIN, "Admin")
     await staff(session, ADMIN, "Admin", Role.ADMIN)
     await _ack_last(session, settings, maria.id, dt.date(2026, 4, 6))
-    await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=maria.id,
+    await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id, person_id=maria.id,
                       text="Reclamação.", now=cuiaba(dt.date(2026, 4, 7)))
-    assert await notice_decision_warnings(session=session, now=cuiaba(dt.date(2026, 4, 14)), settings=settings) == 1
+    assert await notice_decision_warnings(session=session, now=cuiaba(dt.date(2026, 4, 14)),
+                                          cities=cities_of(settings)) == 1
     assert await _recipients(session) == {"cp-40-decisao": {admin.id}}

@@ -8,6 +8,7 @@ import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import translator
+from core.municipality import Publication, cities_of
 from core.settings import Settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing
@@ -65,12 +66,13 @@ async def test_the_decision_states_the_appeal_and_that_no_deposit_is_required(
     session: AsyncSession, settings: Settings
 ) -> None:
     payload = await _delivery_payload(session, settings, cp_auto(offender_document=None, person_telegram_id=9001))
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=int(payload["delivery_id"]),  # type: ignore[call-overload]
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=int(payload["delivery_id"]),  # type: ignore[call-overload]
                                   person_id=1, now=NOW)
-    filing = await file_filing(session=session, settings=settings, notice_id=int(payload["notice_id"]),  # type: ignore[call-overload]
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=int(payload["notice_id"]),  # type: ignore[call-overload]
                                person_id=1, text="Não fui eu.", now=NOW)
     assert filing.id is not None
-    await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+    await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                        filing_id=filing.id, outcome=FilingOutcome.DENIED,
                         text="Fotos confirmam. Vistos os fatos e as provas dos autos.",
                         decider_telegram_id=CHEFE, now=NOW)
     [message] = await outbox(session, DECISION)

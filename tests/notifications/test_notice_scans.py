@@ -9,6 +9,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import translator
+from core.municipality import Publication, cities_of
 from core.settings import Settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing
@@ -53,7 +54,8 @@ async def _acknowledged(session: AsyncSession, settings: Settings, person_id: in
                          signer=signer)
     delivery = (await session.exec(select(NoticeDelivery).order_by(NoticeDelivery.id.desc()))).first()  # type: ignore[union-attr]
     assert delivery is not None and delivery.id is not None
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id, person_id=person_id,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
+                                  person_id=person_id,
                                   now=cuiaba(day, 12))
     assert issued.notice.id is not None
     return issued.notice.id
@@ -74,7 +76,7 @@ async def test_tacit_ciencia_through_the_registered_scan(session: AsyncSession, 
     delivery = (await session.exec(select(NoticeDelivery))).one()
     await session.refresh(delivery)
     assert delivery.ciencia_kind is CienciaKind.TACIT
-    assert await notice_ciencia(session=session, now=NOW + dt.timedelta(days=31), settings=settings) == 0
+    assert await notice_ciencia(session=session, now=NOW + dt.timedelta(days=31), cities=cities_of(settings)) == 0
 
 
 async def test_reminders_3_and_1_days_before_the_defence_window_closes(
@@ -83,11 +85,11 @@ async def test_reminders_3_and_1_days_before_the_defence_window_closes(
     """CP auto acknowledged Mon 2/3/2026: the governing window (Art. 278 §2) closes Wed 1/4/2026."""
     maria = await _maria(session)
     await _acknowledged(session, settings, maria, dt.date(2026, 3, 2))
-    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 28)), settings=settings) == 0
-    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 29)), settings=settings) == 1
-    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 30)), settings=settings) == 0
-    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 31)), settings=settings) == 1
-    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 4, 2)), settings=settings) == 0
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 28)), cities=cities_of(settings)) == 0
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 29)), cities=cities_of(settings)) == 1
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 30)), cities=cities_of(settings)) == 0
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 31)), cities=cities_of(settings)) == 1
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 4, 2)), cities=cities_of(settings)) == 0
     reminders = await outbox(session, "notice.reminder")
     assert [r.payload["rule"] for r in reminders] == ["cp-278-defesa", "cp-278-defesa"]
     assert {r.payload["final_date"] for r in reminders} == {"2026-04-01"}
@@ -97,7 +99,7 @@ async def test_a_late_ciencia_gets_only_the_nearest_reminder(session: AsyncSessi
     maria = await _maria(session)
     await _acknowledged(session, settings, maria, dt.date(2026, 3, 2), l1533_auto(person_id=maria))
     # Lei 1.533 defence: 10 days → Thu 12/3/2026; on 11/3 only the 1-day reminder is due
-    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 11)), settings=settings) == 1
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 11)), cities=cities_of(settings)) == 1
     [reminder] = await outbox(session, "notice.reminder")
     assert reminder.dedupe_key.endswith(":1")
 
@@ -107,20 +109,21 @@ async def test_no_reminder_once_the_defence_is_filed_then_only_the_appeal_remind
 ) -> None:
     maria = await _maria(session)
     notice_id = await _acknowledged(session, settings, maria, dt.date(2026, 4, 6))
-    filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=maria,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=notice_id, person_id=maria,
                                text="Reclamação.", now=cuiaba(dt.date(2026, 4, 7)))
-    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 5, 4)), settings=settings) == 0
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 5, 4)), cities=cities_of(settings)) == 0
     assert filing.id is not None
-    await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+    await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                        filing_id=filing.id, outcome=FilingOutcome.DENIED,
                         text="Improcedente. Vistos os fatos e as provas dos autos.",
                         decider_telegram_id=CHEFE, now=cuiaba(dt.date(2026, 4, 16)))
     decision = (await session.exec(select(NoticeDelivery).order_by(NoticeDelivery.id.desc()))).first()  # type: ignore[union-attr]
     assert decision is not None and decision.id is not None
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=decision.id, person_id=maria,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=decision.id, person_id=maria,
                                   now=cuiaba(dt.date(2026, 4, 17)))
     # appeal (Art. 43) closes Tue 5/5; no deposit reminder for Mon 27/4 (Art. 46 is not applied: STF SV 21)
-    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 4, 24)), settings=settings) == 0
-    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 5, 2)), settings=settings) == 1
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 4, 24)), cities=cities_of(settings)) == 0
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 5, 2)), cities=cities_of(settings)) == 1
     rules = [r.payload["rule"] for r in await outbox(session, "notice.reminder")]
     assert rules == ["cp-43-recurso"]
 
@@ -142,9 +145,12 @@ async def test_staff_are_warned_before_the_90_day_limit_of_lei_1533_art_22(
     await staff(session, 9103, "Otávio", Role.OMBUDSMAN)
     await issue(session, settings, l1533_auto(offender_document=None), now=NOW, signer=9101)
     await issue(session, settings, cp_auto(offender_document=None), now=NOW, signer=9101)  # the CP has no limit
-    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 16)), settings=settings) == 0
-    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 17)), settings=settings) == 2
-    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 18)), settings=settings) == 0
+    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 16)),
+                                       cities=cities_of(settings)) == 0
+    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 17)),
+                                       cities=cities_of(settings)) == 2
+    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 18)),
+                                       cities=cities_of(settings)) == 0
     warnings = await outbox(session, "notice.limit_warning")
     assert {w.person_id for w in warnings} == {ines.id, clara.id}
     assert {w.payload["final_date"] for w in warnings} == {"2026-06-01"}
@@ -154,7 +160,8 @@ async def test_no_warning_once_the_notice_is_delivered(session: AsyncSession, se
     await staff(session, 9102, "Clara", Role.CLERK)
     maria = await _maria(session)
     await _acknowledged(session, settings, maria, dt.date(2026, 3, 2), l1533_auto(person_id=maria))
-    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 30)), settings=settings) == 0
+    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 30)),
+                                       cities=cities_of(settings)) == 0
     assert (await session.exec(select(OutboxMessage).where(OutboxMessage.kind == "notice.limit_warning"))).all() == []
 
 
@@ -165,8 +172,10 @@ async def test_under_the_juntada_reading_the_90_days_run_from_the_issue_lei_1533
     juntada = settings.model_copy(update={"l1533_notice_90d_start": "juntada"})
     await staff(session, 9102, "Clara", Role.CLERK)
     await issue(session, juntada, l1533_auto(offender_document=None), now=cuiaba(dt.date(2026, 3, 12)), signer=9102)
-    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 25)), settings=juntada) == 0
-    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 26)), settings=juntada) == 1
+    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 25)),
+                                       cities=cities_of(juntada)) == 0
+    assert await notice_limit_warnings(session=session, now=cuiaba(dt.date(2026, 5, 26)),
+                                       cities=cities_of(juntada)) == 1
     [warning] = await outbox(session, "notice.limit_warning")
     assert warning.payload["final_date"] == "2026-06-10"
 
@@ -182,9 +191,9 @@ async def test_lei_1533_art_13_xxiii_the_notice_states_the_payment_deadline_and_
     assert notice is not None and notice.payment_days == 30
     assert "Art. 13, XXIII" in pdf_text(notice.pdf)
     longer = settings.model_copy(update={"l1533_payment_days": 60})  # a later change does not move this notice
-    await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 9)), settings=longer)
-    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 29)), settings=longer) == 1
-    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 31)), settings=longer) == 1
+    await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 9)), cities=cities_of(longer))
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 29)), cities=cities_of(longer)) == 1
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 31)), cities=cities_of(longer)) == 1
     rules = [(r.payload["rule"], r.payload["final_date"]) for r in await outbox(session, "notice.reminder")]
     assert rules[-2:] == [("l1533-13xxiii-pagamento", "2026-04-01")] * 2
 
@@ -199,7 +208,7 @@ async def test_cp_art_40_the_decision_due_is_warned_to_clerks_by_the_registered_
     await competent(session, settings, CHEFE, "primeira_instancia", name="Carlos Chefe", role=Role.OMBUDSMAN)
     maria = await _maria(session)
     notice_id = await _acknowledged(session, settings, maria, dt.date(2026, 4, 6), signer=9102)
-    filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=maria,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=notice_id, person_id=maria,
                                text="Reclamação.", now=cuiaba(dt.date(2026, 4, 7)))
     assert "notice-decision-warnings" in SCANS
     counts = [await run_scan("notice-decision-warnings", session=session, now=cuiaba(dt.date(2026, 4, day)),
@@ -213,7 +222,7 @@ async def test_cp_art_40_the_decision_due_is_warned_to_clerks_by_the_registered_
     assert filing.id is not None
     # CP Art. 40: the warnings go to the Chefe, who decides; Clara drew the auto up and may not (L9784 Art. 18 I)
     assert {row.person_id for row in await outbox(session, "notice.decision_warning")} == {chefe.id}
-    await open_vista(session=session, settings=settings, filing_id=filing.id, decider_telegram_id=CHEFE,
+    await open_vista(session=session, cities=cities_of(settings), filing_id=filing.id, decider_telegram_id=CHEFE,
                      now=cuiaba(dt.date(2026, 4, 15)))  # vista: 3 days end Sat 18/4 → Mon 20/4
     # §2: 5 days after the vista end on Sat 25/4 → Mon 27/4; warned 3 days before, on Fri 24/4
     assert await run_scan("notice-decision-warnings", session=session, now=cuiaba(dt.date(2026, 4, 23)),

@@ -14,7 +14,7 @@ from handlers.web.console.guard import console_page
 from handlers.web.console.infractions import ISSUERS
 from handlers.web.console.rendering import render
 from handlers.web.console.staff import staff_of
-from handlers.web.keys import SETTINGS
+from handlers.web.keys import cities_of_request
 from models.notices.access import access_delivery, check_notice_reach
 from models.notices.delivery import DeliveryError, StaffListItem, record_edital, record_staff_delivery, staff_list
 from models.notices.platform_delivery import (
@@ -62,7 +62,7 @@ async def record_delivery(request: web.Request) -> web.StreamResponse:
     """Record a delivery in person, the AR date, or the edital's publication (audited in the notice's chain)."""
     staff = staff_of(request)
     tr = staff.tr
-    settings = request.config_dict[SETTINGS]
+    cities = cities_of_request(request)
     how = await form_text(request, "how", 20)
     try:
         day = typed_day(request, await form_text(request, "date", 20))
@@ -78,15 +78,15 @@ async def record_delivery(request: web.Request) -> web.StreamResponse:
     async with db(request)() as session:
         try:
             if refusal is not None:  # CP Art. 25, 26 sole paragraphs, 34 §3; a refused preliminar: the auto (Art. 29)
-                done = await record_refusal(session=session, settings=settings, delivery_id=delivery_id,
+                done = await record_refusal(session=session, cities=cities, delivery_id=delivery_id,
                                             refusal=Refusal(refusal), on=day, actor=staff.actor)
                 if done.auto_due:
                     raise web.HTTPSeeOther(f"/painel/notificacoes/nova?preliminar={done.notice.number}")
             elif how == "edital":
-                await record_edital(session=session, settings=settings, delivery_id=delivery_id, published_on=day,
+                await record_edital(session=session, cities=cities, delivery_id=delivery_id, published_on=day,
                                     actor=staff.actor)
             else:
-                await record_staff_delivery(session=session, settings=settings, delivery_id=delivery_id,
+                await record_staff_delivery(session=session, cities=cities, delivery_id=delivery_id,
                                             how=CienciaKind(how), on=day, actor=staff.actor)
         except DeliveryError as refused:
             return await _deliveries_refused(request, tr._(str(refused)))
@@ -134,7 +134,7 @@ async def record_platform(request: web.Request) -> web.StreamResponse:
                                      roles=frozenset(ISSUERS), shown=staff.shown)
     async with db(request)() as session:
         try:
-            await record_platform_delivery(session=session, settings=request.config_dict[SETTINGS],
+            await record_platform_delivery(session=session, cities=cities_of_request(request),
                                            delivery_id=delivery_id, means=PlatformMeans(means), on=day,
                                            actor=staff.actor)
         except DeliveryError as refused:

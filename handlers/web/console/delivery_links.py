@@ -14,7 +14,7 @@ from handlers.web.console.forms import db
 from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.rendering import message_page
 from handlers.web.console.staff import staff_of
-from handlers.web.keys import SETTINGS
+from handlers.web.keys import SETTINGS, cities_of_request
 from models.notices.delivery import DeliveryError, StaffListItem, cpf_claimant, link_person
 from models.notices.tables import Notice
 from models.people import Person, Role
@@ -51,7 +51,8 @@ async def link_claimant(request: web.Request) -> web.StreamResponse:
             return message_page(request, title=tr._("Deliveries to make"),
                                 text=tr._("Nobody of the bot claims this notice's CPF any more."), status=409)
         try:
-            await link_person(session=session, settings=request.config_dict[SETTINGS], notice_id=notice_id,
+            await link_person(session=session, cities=cities_of_request(request),
+                              http_root=request.config_dict[SETTINGS].http_root, notice_id=notice_id,
                               actor=staff.actor, person_id=claimant.id)
         except DeliveryError as refused:
             return message_page(request, title=tr._("Deliveries to make"), text=tr._(str(refused)), status=409)

@@ -12,12 +12,13 @@ import asyncio
 from aiohttp import web
 
 from core.i18n import N_, Translator
+from core.municipality import Publication
 from handlers.web.citizen_files import citizen_file
 from handlers.web.console.forms import city_today, db, form_text
 from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import staff_of
-from handlers.web.keys import SETTINGS
+from handlers.web.keys import SETTINGS, cities_of_request
 from models.cases.previews import PREVIEW_TYPES, NoPreview, image_preview
 from models.notices.decision_documents import decision_document
 from models.notices.filing_record import FilingFile, filing_file, filing_record
@@ -40,13 +41,14 @@ def _reason(refused: FilingRefused, tr: Translator) -> str:
 
 async def _page(request: web.Request, *, error: str = "", error_id: int | None = None, status: int = 200,
                 typed: str = "") -> web.Response:
-    settings = request.config_dict[SETTINGS]
+    cities = cities_of_request(request)
     today = city_today(request)
     async with db(request)() as session:
         shown = staff_of(request).shown
         rows = [(filing, notice) for filing, notice in await pending_filings(session=session)
                 if notice.municipality in shown]
-        views = [await notice_view(session=session, settings=settings, notice=notice, today=today)
+        views = [await notice_view(session=session, city=cities.of(notice.municipality), notice=notice,
+                                 today=today)
                  for _filing, notice in rows]
         records = [await filing_record(session=session, filing=filing, number=notice.number)
                    for filing, notice in rows]
@@ -85,7 +87,8 @@ async def decide(request: web.Request) -> web.StreamResponse:
         return elsewhere(request)
     async with db(request)() as session:
         try:
-            await decide_filing(session=session, settings=request.config_dict[SETTINGS], filing_id=filing_id,
+            await decide_filing(session=session, cities=cities_of_request(request),
+                                publication=Publication.of(request.config_dict[SETTINGS]), filing_id=filing_id,
                                 outcome=outcome, text=text, decider_telegram_id=staff.telegram_user_id)
         except FilingRefused as refused:
             return await _page(request, error=_reason(refused, staff.tr), error_id=filing_id, status=422,

@@ -17,11 +17,12 @@ from aiohttp import web
 from sqlmodel import select
 
 from core.i18n import translator
+from core.municipality import ConsoleTimes
 from core.references import new_reference
 from handlers.web.console.forms import db
 from handlers.web.console.rendering import message_page, request_translator
 from handlers.web.console.staff import STAFF, ConsoleStaff, staff_of
-from handlers.web.keys import SETTINGS
+from handlers.web.keys import SETTINGS, cities_of_request
 from models.columns import utcnow
 from models.console.scope import admin_of_every_municipality, console_scope, may_work_in, roles_for_page, widest
 from models.console.signin import CONSOLE_ROLES, csrf_ok, csrf_token, session_owner
@@ -47,11 +48,11 @@ HEADERS = {
 async def _signed_in(request: web.Request, token: str) -> ConsoleStaff | None:
     settings = request.config_dict[SETTINGS]
     async with db(request)() as session:
-        owner = await session_owner(session=session, token=token, now=utcnow(), settings=settings)
+        owner = await session_owner(session=session, token=token, now=utcnow(), times=ConsoleTimes.of(settings))
         if owner is None:
             return None
         try:
-            scope = await console_scope(session=session, telegram_user_id=owner, settings=settings,
+            scope = await console_scope(session=session, telegram_user_id=owner, cities=cities_of_request(request),
                                         allowed=CONSOLE_ROLES, chosen=request.cookies.get(PLACE_COOKIE) or None)
         except PermissionDenied:
             return None
@@ -186,7 +187,7 @@ async def deployment_wide(request: web.Request) -> web.Response | None:
     staff = staff_of(request)
     async with db(request)() as session:
         if await admin_of_every_municipality(session=session, telegram_user_id=staff.telegram_user_id,
-                                             settings=request.config_dict[SETTINGS]):
+                                             cities=cities_of_request(request)):
             return None
     tr = staff.tr
     return message_page(request, status=403, title=tr._("Not for your role"), text=tr._(

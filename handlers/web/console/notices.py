@@ -15,13 +15,14 @@ from aiohttp import web
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_, Translator
+from core.municipality import Publication
 from handlers.web.console.forms import db, form_text, typed_day
 from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.infractions import ISSUERS, choice, code_label, found, issuing_rulebooks, named, no_match
 from handlers.web.console.labels import CIENCIA_NAMES
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import ConsoleStaff, staff_of
-from handlers.web.keys import SETTINGS
+from handlers.web.keys import SETTINGS, cities_of_request
 from models.cases.protocol import normalize_protocol
 from models.cases.tables import Case
 from models.cases.timeline import CaseNotFound, get_case
@@ -106,7 +107,6 @@ async def _form(request: web.Request, values: dict[str, str], errors: dict[str, 
 async def new_notice(request: web.Request) -> web.Response:
     """The issue form; ``?caso=ID`` fills it from a decided case's hand-over (without the author)."""
     staff = staff_of(request)
-    settings = request.config_dict[SETTINGS]
     raw = request.query.get("caso", "")
     values: dict[str, str] = {}  # the signer is who issues it, when they issue it (issue 18 §2)
     reference = None
@@ -126,7 +126,8 @@ async def new_notice(request: web.Request) -> web.Response:
             return elsewhere(request)
         async with db(request)() as session:
             try:
-                prefill = await input_from_case(session=session, settings=settings, case_id=int(raw),
+                prefill = await input_from_case(session=session, city=cities_of_request(request).default,
+                                                case_id=int(raw),
                                                 issuer_name=staff.name, now=utcnow())
             except LookupError:
                 return message_page(request, status=404, title=staff.tr._("Case not found"), text=staff.tr._(
@@ -149,7 +150,7 @@ async def _reference(request: web.Request, protocol: str) -> CaseReference | Non
         return None
     async with db(request)() as session:
         try:
-            prefill = await input_from_case(session=session, settings=request.config_dict[SETTINGS], case_id=case_id,
+            prefill = await input_from_case(session=session, city=cities_of_request(request).default, case_id=case_id,
                                             issuer_name=staff_of(request).name, now=utcnow())
         except LookupError:
             return None
@@ -279,7 +280,8 @@ async def issue(request: web.Request) -> web.StreamResponse:
         if owner is not None and not await works_in(request, owner.slug, ISSUERS):
             return elsewhere(request)  # CF Art. 30 I: an auto under a city's law is that city hall's act (a role there)
         try:
-            issued = await issue_notice(session=session, settings=settings, data=data, actor=staff.actor,
+            issued = await issue_notice(session=session, cities=cities_of_request(request),
+                                        publication=Publication.of(settings), data=data, actor=staff.actor,
                                         issuer_telegram_id=staff.telegram_user_id,
                                         late_confirmed=values["confirm_late"] == "sim")
         except NoticeRefused as refused:

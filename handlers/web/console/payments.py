@@ -12,7 +12,7 @@ from handlers.web.console.forms import city_today, db, form_text
 from handlers.web.console.guard import console_page
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import staff_of
-from handlers.web.keys import SETTINGS
+from handlers.web.keys import cities_of_request
 from models.columns import utcnow
 from models.payments.recording import (
     PaymentFileRefused,
@@ -60,7 +60,7 @@ async def record(request: web.Request) -> web.StreamResponse:
     try:
         async with db(request)() as session:
             recorded = await record_payment(
-                session=session, settings=request.config_dict[SETTINGS], number=values["number"],
+                session=session, cities=cities_of_request(request), number=values["number"],
                 amount=parse_amount(values["amount"]), paid_on=parse_day(values["paid_on"], today=city_today(request)),
                 reference=values["reference"], actor=staff.actor, staff_telegram_id=staff.telegram_user_id,
                 now=utcnow())
@@ -89,7 +89,7 @@ async def import_file(request: web.Request) -> web.Response:
             "The file is not UTF-8; export it again as UTF-8 CSV. Nothing was changed."))
     try:
         async with db(request)() as session:
-            result = await import_payments(session=session, settings=request.config_dict[SETTINGS], content=text,
+            result = await import_payments(session=session, cities=cities_of_request(request), content=text,
                                            actor=staff.actor, staff_telegram_id=staff.telegram_user_id,
                                            now=utcnow())
     except PaymentFileRefused as refused:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from aiohttp import web
 from yarl import URL
 
+from core.municipality import ConsoleTimes
 from handlers.web.console.forms import db
 from handlers.web.console.guard import COOKIE, PLACE_COOKIE
 from handlers.web.console.rendering import message_page, render, request_translator
@@ -49,7 +50,8 @@ async def _current_owner(request: web.Request) -> int | None:
     if not token:
         return None
     async with db(request)() as session:
-        return await session_owner(session=session, token=token, now=utcnow(), settings=request.config_dict[SETTINGS])
+        return await session_owner(session=session, token=token, now=utcnow(),
+                                   times=ConsoleTimes.of(request.config_dict[SETTINGS]))
 
 
 @routes.get("/entrar/{token}")

@@ -12,6 +12,7 @@ import pytest
 
 from bot.cli import main
 from core.db import database as db_database
+from core.municipality import ConsoleTimes
 from core.settings import get_settings
 from models.columns import utcnow
 from models.console.api_tokens import issue_api_token, token_holder
@@ -49,9 +50,11 @@ def test_staff_remove_ends_the_role_signs_out_and_revokes_everything_the_member_
     async def hold_everything() -> tuple[str, str]:
         settings = get_settings()
         async with db_database(url) as (_engine, sessions), sessions() as session:
-            link = await issue_link(session=session, telegram_user_id=5002, now=utcnow(), settings=settings)
+            link = await issue_link(session=session, telegram_user_id=5002, now=utcnow(),
+                                    times=ConsoleTimes.of(settings))
             opened = await redeem_link(session=session, token=link.token, now=utcnow(), signed_in_as=None)
-            await issue_link(session=session, telegram_user_id=5002, now=utcnow(), settings=settings)  # unused
+            await issue_link(session=session, telegram_user_id=5002, now=utcnow(),
+                             times=ConsoleTimes.of(settings))  # unused
             token = await issue_api_token(session=session, telegram_user_id=5002, label="planilha", now=utcnow())
         return opened.token, token.token
 
@@ -66,7 +69,7 @@ def test_staff_remove_ends_the_role_signs_out_and_revokes_everything_the_member_
     async def still_working() -> tuple[int | None, int | None]:
         settings = get_settings()
         async with db_database(url) as (_engine, sessions), sessions() as session:
-            return (await session_owner(session=session, token=cookie, now=utcnow(), settings=settings),
+            return (await session_owner(session=session, token=cookie, now=utcnow(), times=ConsoleTimes.of(settings)),
                     await token_holder(session=session, token=token, now=utcnow()))
 
     assert asyncio.run(still_working()) == (None, None)

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlmodel import select
 
+from core.municipality import cities_of
 from models.columns import utcnow
 from models.notices.chain import events_of
 from models.notices.delivery import civil_date
@@ -55,7 +56,7 @@ async def test_a_refused_ciente_of_a_preliminar_is_recorded_in_the_chat_and_the_
     assert "Art. 25, parágrafo único" in options.text and "Art. 26, parágrafo único" in options.text
     assert f"nrf:r:{delivery_id}:sign" not in talk.buttons(options)  # Art. 34 §3 is the auto's, not the preliminar's
     day = await talk.press_and_edit(options, f"nrf:r:{delivery_id}:ciente", "Em que dia foi a entrega pessoal")
-    today = civil_date(utcnow(), settings)
+    today = civil_date(utcnow(), cities_of(settings).default)
     done = await talk.press_and_edit(day, f"nrf:c:{delivery_id}:ciente:{today.isoformat()}", "Registrado")
     assert "Art. 29" in done.text and "/emitir" in done.text  # CP Art. 29: the auto at once
     async with sessions() as session:
@@ -84,7 +85,7 @@ async def test_an_auto_refused_signature_is_recorded_and_a_future_day_is_refused
     async with sessions() as session:
         delivery = await session.get(NoticeDelivery, delivery_id)
         assert delivery is not None and delivery.ciencia_on is None
-    today = civil_date(utcnow(), settings)
+    today = civil_date(utcnow(), cities_of(settings).default)
     await _forged(talk, future, f"nrf:c:{delivery_id}:sign:{today.isoformat()}", "Registrado")
     async with sessions() as session:
         delivery = await session.get(NoticeDelivery, delivery_id)
@@ -102,7 +103,8 @@ async def test_lei_1533_offers_no_refusal_and_a_citizen_cannot_record_one(
     citizen = emulator.add_user(850304, "Pedro", language_code="pt-br")
     other = Talk(emulator, citizen)
     start = await other.send("/start", "O que você quer fazer?")
-    await _forged(other, start, f"nrf:c:{delivery_id}:receipt:{civil_date(utcnow(), settings).isoformat()}",
+    today = civil_date(utcnow(), cities_of(settings).default)
+    await _forged(other, start, f"nrf:c:{delivery_id}:receipt:{today.isoformat()}",
                   "Só servidores com o perfil certo")
     async with sessions() as session:
         delivery = await session.get(NoticeDelivery, delivery_id)

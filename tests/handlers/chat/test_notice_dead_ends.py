@@ -217,9 +217,9 @@ async def test_the_autuante_is_refused_in_the_chat_before_writing_a_word_l9784_a
         issued = await issue(session, settings, cp_auto(person_id=maria.id, drawn_up_on=yesterday),
                              now=utcnow(), signer=830601)
         delivery = (await session.exec(select(NoticeDelivery))).one()
-        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id or 0,
+        await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id or 0,
                                       person_id=maria.id, now=utcnow())
-        filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id or 0,
+        filing = await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id or 0,
                                    person_id=maria.id, text="O terreno não é meu.", now=utcnow())
     listing = await clara.send("/defesas", "Defesas e recursos a decidir")
     detail = await clara.press_and_edit(listing, f"dfs:fil:{filing.id}", "protocolo em")

@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlmodel import select
 
+from core.municipality import cities_of
 from models.columns import utcnow
 from models.notices.chain import events_of
 from models.notices.delivery import record_explicit_ciencia
@@ -32,9 +33,9 @@ async def _filing(emulator: Any, settings: Any, sessions: Any) -> tuple[Talk, An
         issued = await issue(session, settings, cp_auto(person_id=maria.id), now=utcnow())
         delivery = (await session.exec(select(NoticeDelivery))).one()
         assert delivery.id is not None and issued.notice.id is not None
-        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+        await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                       person_id=maria.id, now=utcnow())
-        filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+        filing = await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id,
                                    person_id=maria.id, text="Não é meu terreno.")
     assert filing.id is not None
     listing = await clara.send("/defesas", "Defesas e recursos a decidir")

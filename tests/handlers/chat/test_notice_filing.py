@@ -13,6 +13,7 @@ from typing import Any
 from sqlmodel import col, select
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.drafts import get_draft
 from models.notices.delivery import record_explicit_ciencia
@@ -35,7 +36,7 @@ async def _notified_auto(sessions: SessionFactory, settings: Settings, telegram_
         await opted_in(session, maria.id, now=yesterday)
         issued = await issue(session, settings, cp_auto(offender_document=None, person_id=maria.id), now=yesterday)
         delivery = (await session.exec(select(NoticeDelivery))).one()
-        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+        await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                       person_id=maria.id, now=yesterday)
         assert issued.notice.id is not None
         return maria.id, issued.notice.id

@@ -6,6 +6,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
+from core.municipality import cities_of
 from models.payments.recording import record_payment
 from tests.auxil.case_chat import Talk
 from tests.auxil.notices import cp_auto, issue, opted_in, person
@@ -21,7 +22,7 @@ async def test_the_person_sees_the_fine_paid(emulator: Any, bot_app: Any, settin
         await opted_in(session, maria.id, now=now - dt.timedelta(days=2))
         issued = await issue(session, settings, cp_auto(offender_document=None, person_id=maria.id),
                              now=now - dt.timedelta(days=1))
-        await record_payment(session=session, settings=settings, number=issued.notice.number,
+        await record_payment(session=session, cities=cities_of(settings), number=issued.notice.number,
                              amount=Decimal("378.00"), paid_on=now.astimezone(settings.tz).date(),
                              reference="E2E-CHAT", actor="test", staff_telegram_id=None, now=now)
     listing = await talk.send("/notificacoes", "Suas notificações")

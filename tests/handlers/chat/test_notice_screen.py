@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlmodel import select
 
+from core.municipality import Publication, cities_of
 from models.deadlines import WindowRole
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.status import notice_view
@@ -32,9 +33,10 @@ async def test_the_citizen_sees_one_window_per_right_and_no_other_reading(
         await opted_in(session, maria.id, now=now)
         issued = await issue(session, settings, cp_preliminar(offender_document=None, person_id=maria.id), now=now)
         delivery = (await session.exec(select(NoticeDelivery))).one()
-        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+        await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                       person_id=maria.id, now=now)
-        view = await notice_view(session=session, settings=settings, notice=issued.notice, today=now.date())
+        view = await notice_view(session=session, city=cities_of(settings).of(issued.notice.municipality),
+                                 notice=issued.notice, today=now.date())
     readings = [w for w in view.windows if w.role is WindowRole.ALTERNATIVE]
     assert readings, "this notice has another reading of its defence window (the case this test is about)"
     listing = await talk.send("/notificacoes", "Suas notificações")
@@ -61,9 +63,9 @@ async def test_cancelling_an_appeal_names_it_an_appeal(
         await opted_in(session, maria.id, now=past)
         issued = await issue(session, settings, cp_auto(offender_document=None, person_id=maria.id), now=past)
         delivery = (await session.exec(select(NoticeDelivery))).one()
-        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+        await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                       person_id=maria.id, now=past)
-        await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=maria.id,
+        await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id, person_id=maria.id,
                           text="O terreno foi limpo.", now=past + dt.timedelta(days=1))
     listing = await talk.send("/notificacoes", "Suas notificações")
     screen = await talk.press_and_edit(listing, f"ntc:show:{issued.notice.id}", "Você já pode recorrer")
@@ -111,7 +113,7 @@ async def test_each_deadline_says_what_it_counts_from_so_the_pdf_and_the_chat_ag
                              now=issued_at)
         delivery = (await session.exec(select(NoticeDelivery))).one()
         ciencia = dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)
-        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+        await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                       person_id=maria.id, now=ciencia)
         delivery = (await session.exec(select(NoticeDelivery))).one()
     listing = await talk.send("/notificacoes", "Suas notificações")
@@ -139,11 +141,12 @@ async def test_the_payment_stays_visible_after_a_defence_decision(
         await opted_in(session, maria.id, now=past)
         issued = await issue(session, settings, cp_auto(offender_document=None, person_id=maria.id), now=past)
         delivery = (await session.exec(select(NoticeDelivery))).one()
-        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+        await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                       person_id=maria.id, now=past)
-        filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+        filing = await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id,
                                    person_id=maria.id, text="O terreno foi limpo.", now=past + dt.timedelta(days=1))
-        await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+        await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                            filing_id=filing.id, outcome=FilingOutcome.DENIED,
                             text="Improcedente: as fotos da fiscalização mostram o mato alto no dia.",
                             decider_telegram_id=CHEFE, now=past + dt.timedelta(days=2))
     listing = await talk.send("/notificacoes", "Suas notificações")

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlmodel import select
 
+from core.municipality import cities_of
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import file_filing
 from models.notices.optin import optin_status
@@ -90,9 +91,9 @@ async def test_cp_art_42_the_bot_offers_the_appeal_when_the_complaint_was_not_de
         assert issued.notice.id is not None
         delivery = (await session.exec(select(NoticeDelivery))).one()
         assert delivery.id is not None
-        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+        await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                       person_id=maria.id, now=past)
-        await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=maria.id,
+        await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id, person_id=maria.id,
                           text="O terreno foi limpo.", now=past + dt.timedelta(days=1))
     listing = await talk.send("/notificacoes", "Suas notificações")
     assert "Sem decisão no prazo" in listing.text

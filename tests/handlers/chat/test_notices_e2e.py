@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlmodel import select
 
+from core.municipality import cities_of
 from models.columns import utcnow
 from models.notices.chain import events_of
 from models.notices.delivery import record_explicit_ciencia
@@ -133,7 +134,7 @@ async def test_after_the_window_the_bot_refuses_and_cites_the_article(
         issued = await issue(session, settings, l1533_auto(offender_document=None, person_id=joao.id), now=past)
         delivery = (await session.exec(select(NoticeDelivery))).one()
         assert delivery.id is not None
-        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+        await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                       person_id=joao.id, now=past)
     listing = await talk.send("/notificacoes", "Suas notificações")
     assert issued.notice.number in listing.text and "Você recebe notificações aqui" in listing.text
@@ -205,9 +206,9 @@ async def test_staff_give_vista_and_order_a_diligencia_in_defesas_cp_art_40_par_
         issued = await issue(session, settings, cp_auto(person_id=maria.id), now=utcnow())
         delivery = (await session.exec(select(NoticeDelivery))).one()
         assert delivery.id is not None and issued.notice.id is not None
-        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+        await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                       person_id=maria.id, now=utcnow())
-        filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+        filing = await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id,
                                    person_id=maria.id, text="Não é meu terreno.")
     listing = await clara.send("/defesas", "Defesas e recursos a decidir")
     detail = await clara.press_and_edit(listing, f"dfs:fil:{filing.id}", "protocolo em")

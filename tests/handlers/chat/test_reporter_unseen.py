@@ -82,7 +82,8 @@ async def test_a_notice_from_a_representacao_carries_none_of_the_citizens_words(
         notice = (await session.exec(select(Notice))).one()
         assert notice.facts == "Terreno com vegetação alta, verificado em vistoria no local."
         assert notice.id is not None
-        await link_person(session=session, settings=settings, notice_id=notice.id, actor="test",
+        await link_person(session=session, cities=cities_of(settings), http_root=settings.http_root,
+                          notice_id=notice.id, actor="test",
                           telegram_user_id=maria_user.id)
     await deliver(settings, sessions, emulator)
     delivered = await emulator.wait_for_message(maria_user.id, lambda m: "Tomo ciência" in (m.text or ""), after=0)

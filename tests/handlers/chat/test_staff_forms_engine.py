@@ -14,6 +14,7 @@ from typing import Any
 import time_machine
 from sqlmodel import select
 
+from core.municipality import cities_of
 from models.columns import utcnow
 from models.drafts import get_draft
 from models.notices.delivery import record_explicit_ciencia
@@ -167,9 +168,9 @@ async def test_two_taps_on_confirm_the_decision_decide_once_and_return_to_defesa
         yesterday = (utcnow().astimezone(settings.tz) - dt.timedelta(days=1)).date()
         issued = await issue(session, settings, cp_auto(person_id=maria.id, drawn_up_on=yesterday), now=utcnow())
         delivery = (await session.exec(select(NoticeDelivery))).one()
-        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id or 0,
+        await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id or 0,
                                       person_id=maria.id, now=utcnow())
-        filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id or 0,
+        filing = await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id or 0,
                                    person_id=maria.id, text="O terreno não é meu.", now=utcnow())
     listing = await clara.send("/defesas", "Defesas e recursos a decidir")
     detail = await clara.press_and_edit(listing, f"dfs:fil:{filing.id}", "protocolo em")

@@ -16,6 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import file_filing
@@ -122,9 +123,10 @@ async def test_a_clerk_decides_a_reclamacao(
                                headers=_headers(CLARA))
     assert (await linked.json())["sent_to_bot"] == 1
     now = dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.UTC)
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery_id, person_id=maria.id,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery_id,
+                                  person_id=maria.id,
                                   now=now)
-    filing = await file_filing(session=session, settings=settings, notice_id=1, person_id=maria.id,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=1, person_id=maria.id,
                                text="Não é meu terreno.", now=now)
     pending = await (await client.get("/api/notices/filings", headers=_headers(CLARA))).json()
     assert [f["id"] for f in pending["filings"]] == [filing.id]
@@ -170,9 +172,10 @@ async def test_vista_and_diligencia_through_the_api_cp_art_40_par_1_and_art_42(
     body = {**BODY, "person_telegram_id": 9001, "infraction_date": "2026-02-27"}
     issued = await (await client.post("/api/notices", json=body, headers=_headers(INES))).json()
     now = dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.UTC)
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=issued["deliveries"][0]["id"],
+    await record_explicit_ciencia(session=session, cities=cities_of(settings),
+                                  delivery_id=issued["deliveries"][0]["id"],
                                   person_id=maria.id, now=now)
-    filing = await file_filing(session=session, settings=settings, notice_id=1, person_id=maria.id,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=1, person_id=maria.id,
                                text="Não é meu terreno.", now=now)
     route = f"/api/notices/filings/{filing.id}"
     assert (await client.post(f"{route}/vista", headers=_headers(INES))).status == 403
@@ -249,9 +252,10 @@ async def test_through_the_api_the_impeded_are_refused_and_each_decision_names_i
     await client.post("/api/notices/AI-2026-000001/person", json={"person_telegram_id": 9001},
                       headers=_headers(CLARA))
     now = dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.UTC)
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=issued["deliveries"][0]["id"],
+    await record_explicit_ciencia(session=session, cities=cities_of(settings),
+                                  delivery_id=issued["deliveries"][0]["id"],
                                   person_id=maria.id, now=now)
-    reclamacao = await file_filing(session=session, settings=settings, notice_id=1, person_id=maria.id,
+    reclamacao = await file_filing(session=session, cities=cities_of(settings), notice_id=1, person_id=maria.id,
                                    text="Não é meu terreno.", now=now)
 
     async def decide(filing_id: int | None, who: int, text: str = REASONS) -> tuple[int, dict[str, Any]]:
@@ -268,9 +272,9 @@ async def test_through_the_api_the_impeded_are_refused_and_each_decision_names_i
     assert (await decide(reclamacao.id, chefe))[0] == 200
 
     decision = (await session.exec(select(NoticeDelivery).where(NoticeDelivery.filing_id == reclamacao.id))).one()
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=decision.id or 0,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=decision.id or 0,
                                   person_id=maria.id, now=now)
-    recurso = await file_filing(session=session, settings=settings, notice_id=1, person_id=maria.id,
+    recurso = await file_filing(session=session, cities=cities_of(settings), notice_id=1, person_id=maria.id,
                                 text="Recorro ao Prefeito.", now=now)
     status, body = await decide(recurso.id, chefe)
     assert status == 409 and "Art. 13, II" in body["citation"]

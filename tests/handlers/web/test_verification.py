@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import Publication, cities_of
 from core.settings import Settings, load_settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing
@@ -109,11 +110,12 @@ async def test_the_page_names_the_author_of_each_decision(
     await opted_in(session, maria.id, now=NOW)
     issued = await issue(session, settings, cp_auto(person_id=maria.id), now=NOW)
     delivery = (await session.exec(select(NoticeDelivery))).one()
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id or 0,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id or 0,
                                   person_id=maria.id, now=NOW)
-    filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id or 0,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id or 0,
                                person_id=maria.id, text="Não é meu terreno.", now=NOW)
-    await decide_filing(session=session, settings=settings, filing_id=filing.id or 0, outcome=FilingOutcome.DENIED,
+    await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                        filing_id=filing.id or 0, outcome=FilingOutcome.DENIED,
                         text="Improcedente: a certidão mostra o imóvel em nome da autuada.",
                         decider_telegram_id=CHEFE, now=NOW + dt.timedelta(days=3))
     page = await (await client.get(f"/verificar/{issued.code}")).text()

@@ -14,6 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import build_web_app
 from core.db import SessionFactory
+from core.municipality import Publication, cities_of
 from core.settings import Settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import decide_filing, file_filing
@@ -38,12 +39,15 @@ async def _decided(session: AsyncSession, settings: Settings) -> tuple[str, Noti
     issued = await issue(session, settings, cp_auto(person_id=maria.id), now=NOW)
     delivery = (await session.exec(select(NoticeDelivery))).one()
     assert delivery.id is not None and issued.notice.id is not None
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id, person_id=maria.id,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
+                                  person_id=maria.id,
                                   now=NOW)
-    filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=maria.id,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id,
+                               person_id=maria.id,
                                text="Não sou a proprietária.", now=NOW)
     assert filing.id is not None
-    decided = await decide_filing(session=session, settings=settings, filing_id=filing.id,
+    decided = await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                                  filing_id=filing.id,
                                   outcome=FilingOutcome.DENIED, text=REASONS, decider_telegram_id=CHEFE, now=NOW)
     return issued.code, decided
 

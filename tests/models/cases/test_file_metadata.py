@@ -9,6 +9,7 @@ import pytest
 from PIL import Image, PngImagePlugin
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import cities_of
 from core.settings import Settings
 from models.cases.attachments import store_attachment
 from models.cases.file_metadata import UnreadableFile, clean_file, strip_metadata
@@ -76,7 +77,7 @@ def test_a_clean_pdf_is_written_anew_and_a_truncated_jpeg_is_not_a_picture() -> 
 async def test_a_photo_sent_with_a_defence_loses_its_metadata_too(
     session: AsyncSession, settings: Settings, cast: Cast
 ) -> None:
-    stored = await store_filing_attachment(session=session, settings=settings, person_id=cast.maria.id,
+    stored = await store_filing_attachment(session=session, city=cities_of(settings).default, person_id=cast.maria.id,
                                            content=_jpeg_with_exif(), file_name="terreno.jpg", already=[])
     assert OWNER.encode() not in stored.content and b"Exif" not in stored.content
     assert _pixels(stored.content) == _pixels(_jpeg_with_exif())

@@ -10,6 +10,7 @@ import pytest
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import Publication, cities_of
 from core.settings import Settings
 from models.notices.access import NoticeOutOfReach, access_delivery, access_filing, access_notice, notices_reach
 from models.notices.delivery import record_explicit_ciencia
@@ -30,10 +31,10 @@ async def _reclamacao(session: AsyncSession, settings: Settings, cast: Cast) -> 
     issued = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=at_cuiaba(dt.date(2026, 4, 6), 11))
     delivery = (await session.exec(select(NoticeDelivery))).first()
     assert delivery is not None
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                   person_id=cast.maria.id, now=at_cuiaba(dt.date(2026, 4, 6)))
     assert issued.notice.id is not None
-    filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id,
                                person_id=cast.maria.id, text="Não sou a proprietária.",
                                now=at_cuiaba(dt.date(2026, 4, 7)))
     await add_staff(session=session, telegram_user_id=SAPEZAL_CHEFE, role=Role.CLERK, name="Chefe de Sapezal",
@@ -48,18 +49,22 @@ async def test_the_acts_on_a_filing_refuse_staff_of_another_municipality_themsel
     notice, filing = await _reclamacao(session, settings, cast)
     assert filing.id is not None
     with pytest.raises(NoticeOutOfReach):  # competent in Sapezal, not here: no decision, no vista, no diligência
-        await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.GRANTED,
+        await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                            filing_id=filing.id, outcome=FilingOutcome.GRANTED,
                             text=REASONS, decider_telegram_id=SAPEZAL_CHEFE, now=at_cuiaba(dt.date(2026, 4, 9)))
     with pytest.raises(NoticeOutOfReach):
-        await open_vista(session=session, settings=settings, filing_id=filing.id, decider_telegram_id=SAPEZAL_CHEFE,
+        await open_vista(session=session, cities=cities_of(settings), filing_id=filing.id,
+                         decider_telegram_id=SAPEZAL_CHEFE,
                          now=at_cuiaba(dt.date(2026, 4, 9)))
     with pytest.raises(NoticeOutOfReach):
-        await order_diligencia(session=session, settings=settings, filing_id=filing.id, text="Vistoriar de novo.",
+        await order_diligencia(session=session, cities=cities_of(settings), filing_id=filing.id,
+                               text="Vistoriar de novo.",
                                decider_telegram_id=SAPEZAL_CHEFE, now=at_cuiaba(dt.date(2026, 4, 9)))
     await session.refresh(filing)
     assert filing.decided_at is None and filing.vista_first_on is None and filing.diligencia_at is None
     await designate(session, settings, CHEFE, "primeira_instancia")  # the Chefe of Nova Xavantina decides
-    decided = await decide_filing(session=session, settings=settings, filing_id=filing.id,
+    decided = await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                                  filing_id=filing.id,
                                   outcome=FilingOutcome.DENIED, text=REASONS, decider_telegram_id=CHEFE,
                                   now=at_cuiaba(dt.date(2026, 4, 9)))
     assert decided.outcome is FilingOutcome.DENIED and notice.municipality == "nova-xavantina"
@@ -95,16 +100,16 @@ async def test_recording_a_delivery_refuses_staff_of_another_municipality_before
     delivery = (await session.exec(select(NoticeDelivery))).one()
     assert delivery.id is not None and issued.notice.municipality == "nova-xavantina"
     with pytest.raises(NoticeOutOfReach):
-        await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id,
+        await record_staff_delivery(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                     how=CienciaKind.POSTAL, on=dt.date(2026, 4, 8), actor=f"staff:{SAPEZAL_CHEFE}",
                                     now=at_cuiaba(dt.date(2026, 4, 9)), staff_telegram_id=SAPEZAL_CHEFE)
     with pytest.raises(NoticeOutOfReach):
-        await record_edital(session=session, settings=settings, delivery_id=delivery.id,
+        await record_edital(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                             published_on=dt.date(2026, 4, 8), actor=f"staff:{SAPEZAL_CHEFE}",
                             now=at_cuiaba(dt.date(2026, 4, 9)), staff_telegram_id=SAPEZAL_CHEFE)
     await session.refresh(delivery)
     assert delivery.ciencia_on is None and delivery.edital_published_on is None
-    done = await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id,
+    done = await record_staff_delivery(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                        how=CienciaKind.POSTAL, on=dt.date(2026, 4, 8),
                                        actor=f"staff:{cast.ines.telegram_user_id}",
                                        now=at_cuiaba(dt.date(2026, 4, 9)),

@@ -11,6 +11,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import translator
+from core.municipality import Publication, cities_of
 from core.settings import Settings, load_settings
 from models.notices.chain import events_of
 from models.notices.delivery import DeliveryError, record_explicit_ciencia
@@ -146,13 +147,14 @@ async def test_a_decision_sent_in_the_chat_says_where_and_how_to_act_and_that_th
     issued = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=at_cuiaba(day, 11))
     delivery = (await session.exec(select(NoticeDelivery))).one()
     assert delivery.id is not None and issued.notice.id is not None
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                   person_id=cast.maria.id, now=at_cuiaba(day, 12))
-    filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id,
                                person_id=cast.maria.id, text="Não sou a proprietária.",
                                now=at_cuiaba(day + dt.timedelta(days=1)))
     assert filing.id is not None
-    await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+    await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                        filing_id=filing.id, outcome=FilingOutcome.DENIED,
                         text="Improcedente: a matrícula do imóvel está em seu nome.", decider_telegram_id=CHEFE,
                         now=at_cuiaba(day + dt.timedelta(days=3)))
     [message] = await outbox(session, "notice.decision")
@@ -170,16 +172,19 @@ async def test_refusals_are_recorded_as_the_code_provides_for_each_act(
     auto = await issue(session, settings, cp_auto(), now=NOW)
     preliminar = await issue(session, settings, cp_preliminar(offender_document=None), now=NOW)
     deliveries = {d.notice_id: d for d in (await session.exec(select(NoticeDelivery))).all()}
-    signed = await record_refusal(session=session, settings=settings, delivery_id=deliveries[auto.notice.id].id,
+    signed = await record_refusal(session=session, cities=cities_of(settings),
+                                  delivery_id=deliveries[auto.notice.id].id,
                                   refusal=Refusal.SIGN, on=NOW.date(), actor="staff:9101", now=NOW)
     assert not signed.auto_due  # an auto is the auto already
     # CP Art. 25 sole paragraph concerns the preliminar's "ciente": an auto has none.
     with pytest.raises(DeliveryError):
-        await record_refusal(session=session, settings=settings, delivery_id=deliveries[preliminar.notice.id].id,
+        await record_refusal(session=session, cities=cities_of(settings),
+                             delivery_id=deliveries[preliminar.notice.id].id,
                              refusal=Refusal.SIGN, on=NOW.date(), actor="staff:9101", now=NOW)
     await session.rollback()
     # CP Art. 25 sole paragraph and Art. 29: the refused "ciente" is noted, and the auto is due at once.
-    ciente = await record_refusal(session=session, settings=settings, delivery_id=deliveries[preliminar.notice.id].id,
+    ciente = await record_refusal(session=session, cities=cities_of(settings),
+                                  delivery_id=deliveries[preliminar.notice.id].id,
                                   refusal=Refusal.CIENTE, on=NOW.date(), actor="staff:9101", now=NOW)
     assert ciente.auto_due
     [event] = [e for e in await events_of(session=session, notice_id=preliminar.notice.id)

@@ -11,6 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import translator
 from core.municipalities import CP_TITLE, L1533_TITLE
+from core.municipality import Publication, cities_of
 from core.settings import Settings
 from models.authorities import ActAuthor, NotCompetent, grant_authority
 from models.notices.authority import deciders_to_warn
@@ -45,7 +46,8 @@ REASONS = "Improcedente: as fotos do auto mostram o mato alto na data da vistori
 async def _ack_last(session: AsyncSession, settings: Settings, person_id: int, day: dt.date) -> None:
     delivery = (await session.exec(select(NoticeDelivery).order_by(NoticeDelivery.id.desc()))).first()  # type: ignore[union-attr]
     assert delivery is not None and delivery.id is not None
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id, person_id=person_id,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
+                                  person_id=person_id,
                                   now=at_cuiaba(day))
 
 
@@ -53,7 +55,7 @@ async def _reclamacao(session: AsyncSession, settings: Settings, people: Cast) -
     issued = await issue(session, settings, cp_auto(person_id=people.maria.id), now=at_cuiaba(dt.date(2026, 4, 6), 11))
     await _ack_last(session, settings, people.maria.id, dt.date(2026, 4, 6))
     assert issued.notice.id is not None
-    filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id,
                                person_id=people.maria.id, text="Não sou a proprietária.",
                                now=at_cuiaba(dt.date(2026, 4, 7)))
     assert filing.id is not None
@@ -67,11 +69,13 @@ async def test_l9784_art_18_the_autuante_cannot_decide_the_reclamacao_against_th
     _notice_id, filing_id = await _reclamacao(session, settings, cast)
     await designate(session, settings, AUTUANTE, "primeira_instancia")
     with pytest.raises(FilingRefused) as impeded:
-        await decide_filing(session=session, settings=settings, filing_id=filing_id, outcome=FilingOutcome.GRANTED,
+        await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                            filing_id=filing_id, outcome=FilingOutcome.GRANTED,
                             text=REASONS, decider_telegram_id=AUTUANTE, now=at_cuiaba(dt.date(2026, 4, 9)))
     assert "Art. 18, I" in impeded.value.citation and "CF, Art. 37" in impeded.value.citation
     assert "drew up this notice" in impeded.value.render(translator("en"))
-    decided = await decide_filing(session=session, settings=settings, filing_id=filing_id,
+    decided = await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                                  filing_id=filing_id,
                                   outcome=FilingOutcome.DENIED, text=REASONS, decider_telegram_id=CHEFE,
                                   now=at_cuiaba(dt.date(2026, 4, 9)))
     assert decided.decider is not None and decided.decider["name"] == "Carlos Chefe"
@@ -90,12 +94,13 @@ async def test_l9784_art_18_the_agent_of_the_preliminar_cannot_decide_the_reclam
                        now=at_cuiaba(dt.date(2026, 4, 6), 11))
     await _ack_last(session, settings, cast.maria.id, dt.date(2026, 4, 6))
     assert auto.notice.id is not None
-    filing = await file_filing(session=session, settings=settings, notice_id=auto.notice.id,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=auto.notice.id,
                                person_id=cast.maria.id, text="Não sou a proprietária.",
                                now=at_cuiaba(dt.date(2026, 4, 7)))
     assert filing.id is not None
     with pytest.raises(FilingRefused) as impeded:
-        await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+        await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                            filing_id=filing.id, outcome=FilingOutcome.DENIED,
                             text=REASONS, decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 4, 9)))
     assert "Art. 18, I" in impeded.value.citation
     assert "preliminary notice this auto follows" in impeded.value.render(translator("en"))
@@ -110,7 +115,8 @@ async def test_cp_art_40_a_clerk_without_the_heads_competence_does_not_decide(
     """Clara is a clerk: the role opens the screens, but the reclamação is the Chefe do Departamento's (Art. 40)."""
     _notice_id, filing_id = await _reclamacao(session, settings, cast)
     with pytest.raises(FilingRefused) as refused:
-        await decide_filing(session=session, settings=settings, filing_id=filing_id, outcome=FilingOutcome.DENIED,
+        await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                            filing_id=filing_id, outcome=FilingOutcome.DENIED,
                             text=REASONS, decider_telegram_id=cast.clara.telegram_user_id)
     assert refused.value.citation == f"{LAW_TITLES[CP]}, Art. 40"
     assert "Chefe do Departamento" in refused.value.render(translator("pt_BR"))
@@ -123,23 +129,28 @@ async def test_l9784_art_13_ii_the_first_instance_decider_cannot_decide_the_appe
     decision, and nobody without the second-instance competence decides it (not delegable, L9784 Art. 13 II)."""
     notice_id, filing_id = await _reclamacao(session, settings, cast)
     await designate(session, settings, CHEFE, "segunda_instancia")
-    await decide_filing(session=session, settings=settings, filing_id=filing_id, outcome=FilingOutcome.DENIED,
+    await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                        filing_id=filing_id, outcome=FilingOutcome.DENIED,
                         text=REASONS, decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 4, 9)))
     await _ack_last(session, settings, cast.maria.id, dt.date(2026, 4, 10))
-    appeal = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+    appeal = await file_filing(session=session, cities=cities_of(settings), notice_id=notice_id,
+                               person_id=cast.maria.id,
                                text="Recorro ao Prefeito.", now=at_cuiaba(dt.date(2026, 4, 13)))
     assert appeal.id is not None
     with pytest.raises(FilingRefused) as impeded:
-        await decide_filing(session=session, settings=settings, filing_id=appeal.id, outcome=FilingOutcome.GRANTED,
+        await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                            filing_id=appeal.id, outcome=FilingOutcome.GRANTED,
                             text=REASONS, decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 4, 14)))
     assert "Art. 13, II" in impeded.value.citation
     assert "own decision" in impeded.value.render(translator("en"))
     with pytest.raises(FilingRefused) as not_competent:
-        await decide_filing(session=session, settings=settings, filing_id=appeal.id, outcome=FilingOutcome.GRANTED,
+        await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                            filing_id=appeal.id, outcome=FilingOutcome.GRANTED,
                             text=REASONS, decider_telegram_id=cast.clara.telegram_user_id)
     assert not_competent.value.citation.endswith("Lei 9.784/1999, Art. 13, II")
     assert "Art. 43 e 45" in not_competent.value.citation
-    final = await decide_filing(session=session, settings=settings, filing_id=appeal.id,
+    final = await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                                filing_id=appeal.id,
                                 outcome=FilingOutcome.DENIED, text=REASONS, decider_telegram_id=PREFEITO,
                                 now=at_cuiaba(dt.date(2026, 4, 14)))
     assert final.decider is not None and final.decider["title"] == "Prefeito(a) Municipal"
@@ -151,7 +162,8 @@ async def test_cp_art_41_and_l9784_art_50_a_word_is_no_motivation(
 ) -> None:
     _notice_id, filing_id = await _reclamacao(session, settings, cast)
     with pytest.raises(FilingRefused) as refused:
-        await decide_filing(session=session, settings=settings, filing_id=filing_id, outcome=FilingOutcome.DENIED,
+        await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                            filing_id=filing_id, outcome=FilingOutcome.DENIED,
                             text=reasons, decider_telegram_id=CHEFE)
     assert "Art. 41" in refused.value.citation and "Lei 9.784/1999, Art. 50" in refused.value.citation
     assert "40" in refused.value.render(translator("pt_BR"))  # BALCAO_DECISION_MIN_REASONS, the default
@@ -160,7 +172,8 @@ async def test_cp_art_41_and_l9784_art_50_a_word_is_no_motivation(
 async def test_the_minimum_motivation_is_configurable(session: AsyncSession, settings: Settings, cast: Cast) -> None:
     _notice_id, filing_id = await _reclamacao(session, settings, cast)
     shorter = settings.model_copy(update={"decision_min_reasons": 10})
-    decided = await decide_filing(session=session, settings=shorter, filing_id=filing_id,
+    decided = await decide_filing(session=session, cities=cities_of(shorter), publication=Publication.of(shorter),
+                                  filing_id=filing_id,
                                   outcome=FilingOutcome.DENIED, text="Mato alto, provado.", decider_telegram_id=CHEFE)
     assert decided.decided_at is not None
 
@@ -170,7 +183,8 @@ async def test_the_decision_names_its_author_with_office_registration_and_design
 ) -> None:
     """Issue 18 §1: today's render_decision names nobody; the decision message now names its author."""
     _notice_id, filing_id = await _reclamacao(session, settings, cast)
-    await decide_filing(session=session, settings=settings, filing_id=filing_id, outcome=FilingOutcome.DENIED,
+    await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                        filing_id=filing_id, outcome=FilingOutcome.DENIED,
                         text=REASONS, decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 4, 9)))
     [message] = await outbox(session, "notice.decision")
     text = render_decision(message.payload, translator("pt_BR")).text
@@ -185,7 +199,8 @@ async def test_cp_art_12_only_a_designated_agent_issues_and_the_signer_is_not_fr
     """Inês is an inspector without a designation: refused. The designated agent signs under her own name, whatever
     ``issuer_name`` says."""
     with pytest.raises(NoticeRefused) as refused:
-        await issue_notice(session=session, settings=settings, data=cp_auto(), actor="test",
+        await issue_notice(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                           data=cp_auto(), actor="test",
                            issuer_telegram_id=cast.ines.telegram_user_id, now=at_cuiaba(dt.date(2026, 3, 2), 11))
     [problem] = refused.value.problems
     assert problem.citation == f"{LAW_TITLES[CP]}, Art. 12"
@@ -217,7 +232,8 @@ async def test_the_act_is_signed_by_the_member_who_issues_it_at_the_real_issue_t
     no longer "lavrada … eletronicamente, em 02/03/2026" (issue 18 §2)."""
     await cast_and_clock(session, settings)
     with time_machine.travel(dt.datetime(2026, 3, 20, 15, 0, tzinfo=dt.UTC), tick=False):
-        issued = await issue_notice(session=session, settings=settings, data=cp_auto(), actor="test",
+        issued = await issue_notice(session=session, cities=cities_of(settings),
+                                    publication=Publication.of(settings), data=cp_auto(), actor="test",
                                     issuer_telegram_id=AUTUANTE)
     notice = issued.notice
     assert notice.signed_at == dt.datetime(2026, 3, 20, 15, 0, tzinfo=dt.UTC)
@@ -293,10 +309,12 @@ async def test_a_staff_member_of_another_municipality_holds_no_competence_here(
                           actor="test", designation_kind="Portaria", designation_number="1/2026",
                           designation_on=dt.date(2026, 1, 5))
     with pytest.raises(NoticeRefused) as refused:
-        await issue_notice(session=session, settings=settings, data=cp_auto(), actor="test", issuer_telegram_id=9300,
+        await issue_notice(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                           data=cp_auto(), actor="test", issuer_telegram_id=9300,
                            now=at_cuiaba(dt.date(2026, 3, 2), 11))
     assert refused.value.problems[0].citation == f"{LAW_TITLES[CP]}, Art. 12"
-    assert (await issue_notice(session=session, settings=settings, data=l1533_auto(), actor="test",
+    assert (await issue_notice(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                               data=l1533_auto(), actor="test",
                                issuer_telegram_id=9300, now=at_cuiaba(dt.date(2026, 3, 2), 11))).notice.signer
 
 
@@ -313,13 +331,14 @@ async def test_cp_art_40_par_1_and_art_42_vista_and_diligencia_are_the_judges_ac
     _notice_id, filing_id = await _reclamacao(session, settings, cast)
     await designate(session, settings, AUTUANTE, "primeira_instancia")
     with pytest.raises(FilingRefused) as impeded:
-        await open_vista(session=session, settings=settings, filing_id=filing_id, decider_telegram_id=AUTUANTE,
+        await open_vista(session=session, cities=cities_of(settings), filing_id=filing_id, decider_telegram_id=AUTUANTE,
                          now=at_cuiaba(dt.date(2026, 4, 8)))
     assert "Art. 18, I" in impeded.value.citation
     with pytest.raises(FilingRefused) as refused:
-        await order_diligencia(session=session, settings=settings, filing_id=filing_id, text="Vistoria.",
+        await order_diligencia(session=session, cities=cities_of(settings), filing_id=filing_id, text="Vistoria.",
                                decider_telegram_id=cast.clara.telegram_user_id)
     assert "Chefe do Departamento" in refused.value.render(translator("pt_BR"))
-    opened = await open_vista(session=session, settings=settings, filing_id=filing_id, decider_telegram_id=CHEFE,
+    opened = await open_vista(session=session, cities=cities_of(settings), filing_id=filing_id,
+                              decider_telegram_id=CHEFE,
                               now=at_cuiaba(dt.date(2026, 4, 8)))
     assert opened.vista_first_on == dt.date(2026, 4, 8)

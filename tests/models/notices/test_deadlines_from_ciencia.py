@@ -10,6 +10,7 @@ import datetime as dt
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import Publication, cities_of
 from core.settings import Settings
 from models.deadlines import WindowRole
 from models.notices.delivery import record_explicit_ciencia, record_staff_delivery
@@ -31,7 +32,8 @@ async def _view(session: AsyncSession, settings: Settings, notice_id: int, today
     notice = await session.get(Notice, notice_id)
     assert notice is not None
     await session.refresh(notice)
-    return await notice_view(session=session, settings=settings, notice=notice, today=today)
+    return await notice_view(session=session, city=cities_of(settings).of(notice.municipality), notice=notice,
+                             today=today)
 
 
 def _finals(view: NoticeView) -> dict[str, tuple[dt.date, WindowRole]]:
@@ -42,7 +44,7 @@ async def _notified(session: AsyncSession, settings: Settings, cast: Cast, data:
     issued = await issue(session, settings, data, now=at_cuiaba(ciencia) - dt.timedelta(minutes=10))  # type: ignore[arg-type]
     delivery = (await session.exec(__import__("sqlmodel").select(NoticeDelivery))).all()[-1]
     assert delivery.id is not None
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                   person_id=cast.maria.id, now=at_cuiaba(ciencia))
     assert issued.notice.id is not None
     return issued.notice.id
@@ -91,15 +93,17 @@ async def test_cp_art_43_appeal_from_the_ciencia_of_the_decision_and_no_art_46_d
     No Art. 46 deposit window: a deposit cannot condition the appeal (STF Súmula Vinculante 21; CF Art. 5 LV).
     """
     notice_id = await _notified(session, settings, cast, cp_auto(person_id=cast.maria.id), dt.date(2026, 4, 6))
-    filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=notice_id,
+                               person_id=cast.maria.id,
                                text="Limpei o terreno.", now=at_cuiaba(dt.date(2026, 4, 8)))
     assert filing.id is not None
-    await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+    await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                        filing_id=filing.id, outcome=FilingOutcome.DENIED,
                         text="Fotos mostram o mato alto. Vistos os fatos e as provas dos autos.",
                         decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 4, 16)))
     decision = (await session.exec(__import__("sqlmodel").select(NoticeDelivery))).all()[-1]
     assert decision.id is not None
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=decision.id,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=decision.id,
                                   person_id=cast.maria.id, now=at_cuiaba(dt.date(2026, 4, 17)))
     view = await _view(session, settings, notice_id, dt.date(2026, 4, 17))
     finals = _finals(view)
@@ -114,7 +118,8 @@ async def test_cp_art_36_ii_postal_delivery_counts_from_the_ar_date(
     issued = await issue(session, settings, cp_auto(offender_document=None), now=at_cuiaba(dt.date(2026, 12, 1)))
     delivery = (await session.exec(__import__("sqlmodel").select(NoticeDelivery))).one()
     assert delivery.id is not None and issued.notice.id is not None
-    await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id, how=CienciaKind.POSTAL,
+    await record_staff_delivery(session=session, cities=cities_of(settings), delivery_id=delivery.id,
+                                how=CienciaKind.POSTAL,
                                 on=dt.date(2026, 12, 30), actor="staff:9102", now=at_cuiaba(dt.date(2027, 1, 4)))
     finals = _finals(await _view(session, settings, issued.notice.id, dt.date(2027, 1, 4)))
     assert finals["cp-37-reclamacao"][0] == dt.date(2027, 1, 12)
@@ -146,15 +151,17 @@ async def test_lei_11419_art_5_2_decision_acknowledged_on_a_sunday_appeal_counts
     """Decision acknowledged in the bot on Sun 19/4/2026: CP Art. 43's 10 business days count from Mon 20/4
     (skipping Tiradentes 21/4 and 1 May) and end Wed 6/5, not Tue 5/5 as counted from the Sunday."""
     notice_id = await _notified(session, settings, cast, cp_auto(person_id=cast.maria.id), dt.date(2026, 4, 6))
-    filing = await file_filing(session=session, settings=settings, notice_id=notice_id, person_id=cast.maria.id,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=notice_id,
+                               person_id=cast.maria.id,
                                text="Limpei o terreno.", now=at_cuiaba(dt.date(2026, 4, 8)))
     assert filing.id is not None
-    await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+    await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                        filing_id=filing.id, outcome=FilingOutcome.DENIED,
                         text="Fotos mostram o mato alto. Vistos os fatos e as provas dos autos.",
                         decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 4, 16)))
     decision = (await session.exec(__import__("sqlmodel").select(NoticeDelivery))).all()[-1]
     assert decision.id is not None
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=decision.id,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=decision.id,
                                   person_id=cast.maria.id, now=at_cuiaba(dt.date(2026, 4, 19)))
     finals = _finals(await _view(session, settings, notice_id, dt.date(2026, 4, 19)))
     assert finals["cp-43-recurso"] == (dt.date(2026, 5, 6), WindowRole.ONLY)
@@ -168,7 +175,7 @@ async def test_cp_art_36_i_delivery_in_person_on_a_saturday_keeps_its_day(
     issued = await issue(session, settings, cp_auto(offender_document=None), now=at_cuiaba(dt.date(2026, 12, 1)))
     delivery = (await session.exec(__import__("sqlmodel").select(NoticeDelivery))).one()
     assert delivery.id is not None and issued.notice.id is not None
-    await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id,
+    await record_staff_delivery(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                 how=CienciaKind.PERSONAL, on=dt.date(2026, 12, 5), actor="staff:9102",
                                 now=at_cuiaba(dt.date(2026, 12, 7)))
     finals = _finals(await _view(session, settings, issued.notice.id, dt.date(2026, 12, 7)))

@@ -12,6 +12,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import translator
+from core.municipality import Publication, cities_of
 from core.settings import Settings
 from models.notices.chain import events_of
 from models.notices.delivery import record_explicit_ciencia
@@ -33,13 +34,14 @@ async def _decided(session: AsyncSession, settings: Settings, people: Cast, *, l
     issued = await issue(session, settings, data, now=at_cuiaba(dt.date(2026, 4, 6), 11))
     delivery = (await session.exec(select(NoticeDelivery))).one()
     assert delivery.id is not None and issued.notice.id is not None
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                   person_id=people.maria.id, now=at_cuiaba(dt.date(2026, 4, 6), 12))
-    filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id,
                                person_id=people.maria.id, text="Não sou a proprietária.",
                                now=at_cuiaba(dt.date(2026, 4, 7)))
     assert filing.id is not None
-    return await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+    return await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                               filing_id=filing.id, outcome=FilingOutcome.DENIED,
                                text=REASONS, decider_telegram_id=CHEFE, now=at_cuiaba(dt.date(2026, 4, 8)))
 
 
@@ -52,7 +54,7 @@ async def test_a_lei_1533_decision_is_sapezals_act_and_cites_its_own_law(
     assert decided.decision_pdf is not None and decided.id is not None
     signing = signed_settings.municipalities["sapezal"].signing
     assert signing is not None
-    report = await decision_signature(session=session, filing_id=decided.id, settings=signed_settings)
+    report = await decision_signature(session=session, filing_id=decided.id, cities=cities_of(signed_settings))
     assert report.intact and report.trusted and report.signer == "Prefeitura Municipal de Sapezal"
     assert read_roots(signing.trust_roots)
     words = pdf_plain_text(decided.decision_pdf)
@@ -96,7 +98,7 @@ async def test_a_decision_given_before_this_version_stays_valid_as_unsigned(
         {"id": filing_id})
     await session.commit()
     session.expire_all()
-    report = await decision_signature(session=session, filing_id=filing_id, settings=signed_settings)
+    report = await decision_signature(session=session, filing_id=filing_id, cities=cities_of(signed_settings))
     assert not report.signed
     message = (await outbox(session, DECISION))[-1]
     message.payload.pop("pdf_b64")

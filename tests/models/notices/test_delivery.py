@@ -8,6 +8,7 @@ import pytest
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from core.municipality import cities_of
 from core.settings import Settings
 from models.notices.chain import events_of
 from models.notices.delivery import (
@@ -45,12 +46,12 @@ async def test_tomo_ciencia_records_the_server_moment_once(
     delivery = await _delivery(session)
     assert delivery.id is not None
     moment = NOW + dt.timedelta(hours=3)
-    result = await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+    result = await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                            person_id=cast.maria.id, now=moment)
     assert not result.already
     assert (result.delivery.ciencia_kind, result.delivery.ciencia_at) == (CienciaKind.EXPLICIT, moment)
     assert result.delivery.ciencia_on == dt.date(2026, 3, 2) and result.notice.stage is NoticeStage.NOTIFIED
-    again = await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+    again = await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                           person_id=cast.maria.id, now=moment + dt.timedelta(days=2))
     assert again.already and again.delivery.ciencia_at == moment
     assert issued.notice.id is not None
@@ -63,7 +64,7 @@ async def test_only_the_notified_person_can_take_ciencia(session: AsyncSession, 
     delivery = await _delivery(session)
     assert delivery.id is not None
     with pytest.raises(DeliveryError):
-        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+        await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                       person_id=cast.joao.id, now=NOW)
 
 
@@ -72,19 +73,22 @@ async def test_lei_1533_tacit_ciencia_30_days_after_sending_ctb_282a_model(
 ) -> None:
     """Sent Mon 2/3/2026 11:00 Cuiabá; not acknowledged; tacit ciência on Wed 1/4/2026 at the same hour."""
     await issue(session, settings, l1533_auto(person_id=cast.maria.id), now=NOW)
-    assert await scan_electronic_deliveries(session=session, settings=settings, now=NOW) == 0  # not sent yet
+    assert await scan_electronic_deliveries(session=session, cities=cities_of(settings), now=NOW) == 0  # not sent yet
     sent = NOW + dt.timedelta(hours=1)
     await mark_outbox_sent(session, at=sent)
-    assert await scan_electronic_deliveries(session=session, settings=settings, now=sent + dt.timedelta(days=29)) == 0
+    assert await scan_electronic_deliveries(session=session, cities=cities_of(settings),
+                                            now=sent + dt.timedelta(days=29)) == 0
     await session.commit()
-    assert await scan_electronic_deliveries(session=session, settings=settings, now=sent + dt.timedelta(days=30)) == 1
+    assert await scan_electronic_deliveries(session=session, cities=cities_of(settings),
+                                            now=sent + dt.timedelta(days=30)) == 1
     await session.commit()
     delivery = await _delivery(session)
     assert delivery.ciencia_kind is CienciaKind.TACIT
     assert delivery.ciencia_at == sent + dt.timedelta(days=30) and delivery.ciencia_on == dt.date(2026, 4, 1)
     [message] = await outbox(session, "notice.tacit_ciencia")
     assert message.mandatory and message.payload["on"] == "2026-04-01"
-    assert await scan_electronic_deliveries(session=session, settings=settings, now=sent + dt.timedelta(days=40)) == 0
+    assert await scan_electronic_deliveries(session=session, cities=cities_of(settings),
+                                            now=sent + dt.timedelta(days=40)) == 0
 
 
 async def _tamper(session: AsyncSession, statement: str, **params: object) -> None:
@@ -109,9 +113,9 @@ async def test_an_outbox_row_said_sent_31_days_ago_fabricates_no_tacit_ciencia(
     await issue(session, settings, l1533_auto(person_id=cast.maria.id), now=NOW)
     await _tamper(session, "UPDATE outbox_message SET status = 'SENT', sent_at = :at", at=NOW - dt.timedelta(days=31))
     later = NOW + dt.timedelta(hours=1)
-    assert await scan_electronic_deliveries(session=session, settings=settings, now=later) == 0
+    assert await scan_electronic_deliveries(session=session, cities=cities_of(settings), now=later) == 0
     await session.commit()
-    assert await scan_electronic_deliveries(session=session, settings=settings, now=later) == 0
+    assert await scan_electronic_deliveries(session=session, cities=cities_of(settings), now=later) == 0
     await session.commit()
     delivery = await _delivery(session)
     assert delivery.ciencia_kind is None and delivery.sent_at == NOW  # the notice's own logged issue
@@ -123,10 +127,11 @@ async def test_a_sent_at_changed_behind_the_log_fabricates_no_tacit_ciencia(
 ) -> None:
     await issue(session, settings, l1533_auto(person_id=cast.maria.id), now=NOW)
     await mark_outbox_sent(session, at=NOW)
-    await scan_electronic_deliveries(session=session, settings=settings, now=NOW)
+    await scan_electronic_deliveries(session=session, cities=cities_of(settings), now=NOW)
     await session.commit()
     await _tamper(session, "UPDATE notice_delivery SET sent_at = :at", at=NOW - dt.timedelta(days=31))
-    assert await scan_electronic_deliveries(session=session, settings=settings, now=NOW + dt.timedelta(days=1)) == 0
+    assert await scan_electronic_deliveries(session=session, cities=cities_of(settings),
+                                            now=NOW + dt.timedelta(days=1)) == 0
     await session.commit()
     assert (await _delivery(session)).ciencia_kind is None
     assert not (await verify(session)).ok
@@ -137,9 +142,9 @@ async def test_cp_art_36_a_notice_not_acknowledged_goes_to_post_instead_of_tacit
 ) -> None:
     await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
     await mark_outbox_sent(session, at=NOW)
-    await scan_electronic_deliveries(session=session, settings=settings, now=NOW)  # the scan that sees it sent
+    await scan_electronic_deliveries(session=session, cities=cities_of(settings), now=NOW)  # the scan that sees it sent
     await session.commit()
-    await scan_electronic_deliveries(session=session, settings=settings, now=NOW + dt.timedelta(days=30))
+    await scan_electronic_deliveries(session=session, cities=cities_of(settings), now=NOW + dt.timedelta(days=30))
     await session.commit()
     [item] = await staff_list(session=session)
     assert (item.delivery.state, item.delivery.staff_reason) == (DeliveryState.STAFF, StaffReason.NOT_ACKNOWLEDGED)
@@ -153,9 +158,10 @@ async def test_the_tacit_period_and_its_rulebooks_are_settings(
                                        "tacit_ciencia_rulebooks": ["sapezal-1533", "nx-posturas"]})
     await issue(session, both, cp_auto(person_id=cast.maria.id), now=NOW)
     await mark_outbox_sent(session, at=NOW)
-    await scan_electronic_deliveries(session=session, settings=both, now=NOW)  # the scan that sees it sent
+    await scan_electronic_deliveries(session=session, cities=cities_of(both), now=NOW)  # the scan that sees it sent
     await session.commit()
-    assert await scan_electronic_deliveries(session=session, settings=both, now=NOW + dt.timedelta(days=10)) == 1
+    assert await scan_electronic_deliveries(session=session, cities=cities_of(both),
+                                            now=NOW + dt.timedelta(days=10)) == 1
     await session.commit()
     assert (await _delivery(session)).ciencia_kind is CienciaKind.TACIT
 
@@ -168,7 +174,7 @@ async def test_an_unreachable_person_goes_to_the_staff_list(
     message.status = OutboxStatus.UNREACHABLE
     session.add(message)
     await session.commit()
-    assert await scan_electronic_deliveries(session=session, settings=settings, now=NOW) == 1
+    assert await scan_electronic_deliveries(session=session, cities=cities_of(settings), now=NOW) == 1
     await session.commit()
     [item] = await staff_list(session=session)
     assert item.delivery.staff_reason is StaffReason.UNREACHABLE
@@ -195,7 +201,8 @@ async def test_accepting_electronic_notices_later_sends_what_waited_on_the_staff
     [item] = await staff_list(session=session)
     assert item.delivery.staff_reason is StaffReason.NO_OPTIN and await outbox(session, "notice.delivery") == []
     later = NOW + dt.timedelta(days=2)
-    assert await accept_electronic_notices(session=session, settings=settings, person_id=cast.joao.id,
+    assert await accept_electronic_notices(session=session, cities=cities_of(settings), http_root=settings.http_root,
+                                           person_id=cast.joao.id,
                                            now=later) == 1
     assert await staff_list(session=session) == []
     delivery = await _delivery(session)
@@ -208,7 +215,8 @@ async def test_accepting_electronic_notices_later_sends_what_waited_on_the_staff
     assert kinds == ["issued", "delivery.staff", "delivery.electronic"]
     assert (await verify(session)).ok
     # accepting again (new terms) finds nothing more to send
-    assert await accept_electronic_notices(session=session, settings=settings, person_id=cast.joao.id,
+    assert await accept_electronic_notices(session=session, cities=cities_of(settings), http_root=settings.http_root,
+                                           person_id=cast.joao.id,
                                            now=later) == 0
 
 
@@ -218,11 +226,12 @@ async def test_a_document_not_acknowledged_in_time_stays_with_staff_after_a_new_
     """CP Art. 36: the bot had its chance; the letter with AR is now the way, whatever the person does."""
     await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
     await mark_outbox_sent(session, at=NOW)
-    await scan_electronic_deliveries(session=session, settings=settings, now=NOW)  # the scan that sees it sent
+    await scan_electronic_deliveries(session=session, cities=cities_of(settings), now=NOW)  # the scan that sees it sent
     await session.commit()
-    await scan_electronic_deliveries(session=session, settings=settings, now=NOW + dt.timedelta(days=30))
+    await scan_electronic_deliveries(session=session, cities=cities_of(settings), now=NOW + dt.timedelta(days=30))
     await session.commit()
-    assert await accept_electronic_notices(session=session, settings=settings, person_id=cast.maria.id,
+    assert await accept_electronic_notices(session=session, cities=cities_of(settings), http_root=settings.http_root,
+                                           person_id=cast.maria.id,
                                            now=NOW + dt.timedelta(days=31)) == 0
     [item] = await staff_list(session=session)
     assert item.delivery.staff_reason is StaffReason.NOT_ACKNOWLEDGED
@@ -235,16 +244,19 @@ async def test_staff_link_a_person_found_after_the_issue(
     issued = await issue(session, settings, cp_auto(offender_document=None), now=NOW)
     assert issued.notice.id is not None and issued.notice.person_id is None
     with pytest.raises(DeliveryError, match="Nobody"):
-        await link_person(session=session, settings=settings, notice_id=issued.notice.id, telegram_user_id=424242,
+        await link_person(session=session, cities=cities_of(settings), http_root=settings.http_root,
+                          notice_id=issued.notice.id, telegram_user_id=424242,
                           actor="staff:9101", now=NOW)
-    assert await link_person(session=session, settings=settings, notice_id=issued.notice.id,
+    assert await link_person(session=session, cities=cities_of(settings), http_root=settings.http_root,
+                             notice_id=issued.notice.id,
                              telegram_user_id=9001, actor="staff:9101", now=NOW) == 1
     notice = await session.get(Notice, issued.notice.id)
     assert notice is not None and notice.person_id == cast.maria.id
     [message] = await outbox(session, "notice.delivery")
     assert message.person_id == cast.maria.id
     with pytest.raises(DeliveryError, match="another person"):
-        await link_person(session=session, settings=settings, notice_id=issued.notice.id, person_id=cast.joao.id,
+        await link_person(session=session, cities=cities_of(settings), http_root=settings.http_root,
+                          notice_id=issued.notice.id, person_id=cast.joao.id,
                           actor="staff:9101", now=NOW)
     kinds = [e.kind for e in await events_of(session=session, notice_id=issued.notice.id)]
     assert kinds == ["issued", "delivery.staff", "person.linked", "delivery.electronic"]
@@ -256,12 +268,14 @@ async def test_a_person_linked_without_opt_in_stays_on_the_staff_list(
 ) -> None:
     issued = await issue(session, settings, cp_auto(offender_document=None), now=NOW)
     assert issued.notice.id is not None
-    assert await link_person(session=session, settings=settings, notice_id=issued.notice.id,
+    assert await link_person(session=session, cities=cities_of(settings), http_root=settings.http_root,
+                             notice_id=issued.notice.id,
                              person_id=cast.joao.id, actor="staff:9101", now=NOW) == 0
     [item] = await staff_list(session=session)
     assert item.notice.person_id == cast.joao.id and item.delivery.staff_reason is StaffReason.NO_PERSON
     # when João accepts, it comes to him
-    assert await accept_electronic_notices(session=session, settings=settings, person_id=cast.joao.id, now=NOW) == 1
+    assert await accept_electronic_notices(session=session, cities=cities_of(settings), http_root=settings.http_root,
+                                           person_id=cast.joao.id, now=NOW) == 1
 
 
 async def test_cp_art_36_i_and_ii_staff_record_the_delivery_in_person_or_the_ar_date(
@@ -271,18 +285,18 @@ async def test_cp_art_36_i_and_ii_staff_record_the_delivery_in_person_or_the_ar_
     delivery = await _delivery(session)
     assert delivery.id is not None
     with pytest.raises(DeliveryError, match="future"):
-        await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id,
+        await record_staff_delivery(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                     how=CienciaKind.POSTAL, on=dt.date(2026, 3, 9), actor="staff:9102", now=NOW)
     with pytest.raises(DeliveryError, match="before"):
-        await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id,
+        await record_staff_delivery(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                     how=CienciaKind.POSTAL, on=dt.date(2026, 3, 1), actor="staff:9102", now=NOW)
-    result = await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id,
+    result = await record_staff_delivery(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                          how=CienciaKind.POSTAL, on=dt.date(2026, 3, 5), actor="staff:9102",
                                          now=NOW + dt.timedelta(days=5))
     assert (result.delivery.ciencia_kind, result.delivery.ciencia_on) == (CienciaKind.POSTAL, dt.date(2026, 3, 5))
     assert result.notice.stage is NoticeStage.NOTIFIED and await staff_list(session=session) == []
     with pytest.raises(DeliveryError, match="already"):
-        await record_staff_delivery(session=session, settings=settings, delivery_id=delivery.id,
+        await record_staff_delivery(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                     how=CienciaKind.PERSONAL, on=dt.date(2026, 3, 5), actor="staff:9102",
                                     now=NOW + dt.timedelta(days=5))
     assert (await verify(session)).ok
@@ -298,15 +312,15 @@ async def test_cp_art_36_iii_edital_counts_after_its_30_days_and_stays_listed_me
     delivery = await _delivery(session)
     assert delivery.id is not None
     published = dt.datetime(2026, 11, 30, 15, tzinfo=dt.UTC)
-    result = await record_edital(session=session, settings=settings, delivery_id=delivery.id,
+    result = await record_edital(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                  published_on=dt.date(2026, 11, 30), actor="staff:9102", now=published)
     assert result.delivery.ciencia_on == dt.date(2026, 12, 31) and result.delivery.state is DeliveryState.EDITAL
     [running] = await staff_list(session=session)
     assert running.delivery.edital_published_on == dt.date(2026, 11, 30)
-    assert await close_running_editals(session=session, settings=settings, now=published) == 0
-    assert await close_running_editals(session=session, settings=settings,
+    assert await close_running_editals(session=session, cities=cities_of(settings), now=published) == 0
+    assert await close_running_editals(session=session, cities=cities_of(settings),
                                        now=dt.datetime(2026, 12, 30, 15, tzinfo=dt.UTC)) == 0
-    assert await close_running_editals(session=session, settings=settings,
+    assert await close_running_editals(session=session, cities=cities_of(settings),
                                        now=dt.datetime(2026, 12, 31, 15, tzinfo=dt.UTC)) == 1
     await session.commit()
     assert await staff_list(session=session) == []
@@ -318,7 +332,7 @@ async def test_lei_1533_edital_counts_from_its_publication(session: AsyncSession
     await issue(session, settings, l1533_auto(offender_document=None), now=NOW)
     delivery = await _delivery(session)
     assert delivery.id is not None
-    result = await record_edital(session=session, settings=settings, delivery_id=delivery.id,
+    result = await record_edital(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                  published_on=dt.date(2026, 3, 2), actor="cli", now=NOW)
     assert result.delivery.ciencia_on == dt.date(2026, 3, 2) and result.delivery.state is DeliveryState.DONE
 
@@ -335,12 +349,13 @@ async def test_cp_art_278_after_an_edital_never_closes_before_its_ciencia(
                          now=dt.datetime(2026, 11, 27, 15, tzinfo=dt.UTC))
     delivery = await _delivery(session)
     assert delivery.id is not None
-    await record_edital(session=session, settings=chosen, delivery_id=delivery.id,
+    await record_edital(session=session, cities=cities_of(chosen), delivery_id=delivery.id,
                         published_on=dt.date(2026, 11, 30), actor="staff:9102",
                         now=dt.datetime(2026, 11, 30, 15, tzinfo=dt.UTC))
     notice = await session.get(Notice, issued.notice.id)
     assert notice is not None
-    view = await notice_view(session=session, settings=chosen, notice=notice, today=dt.date(2027, 1, 4))
+    view = await notice_view(session=session, city=cities_of(chosen).of(notice.municipality), notice=notice,
+                             today=dt.date(2027, 1, 4))
     defence = governing(view.windows).defence
     assert defence is not None and defence.final_date == closes and defence.final_date > dt.date(2026, 12, 31)
     art278 = next(w for w in view.windows if w.rule.id == "cp-278-defesa")

@@ -10,6 +10,7 @@ import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import translator
+from core.municipality import Municipality, cities_of
 from core.settings import Settings
 from models.notices.issuing import NoticeRefused, prepare
 from models.notices.recidivism import same_nature_codes
@@ -62,25 +63,26 @@ async def test_cp_art_8_recidivism_is_an_infraction_of_the_same_nature_not_the_s
 ) -> None:
     """Art. 8 par. único "infração da mesma natureza": by default the same fining article (Art. 53, Tabela I)."""
     weeds = (await issue(session, settings, cp_auto(drawn_up_on=dt.date(2026, 2, 2)), now=NOW)).notice
-    ready = await prepare(session=session, settings=settings, data=cp_auto(infraction_code="CP-I-2"), now=NOW)
+    ready = await prepare(session=session, cities=cities_of(settings), data=cp_auto(infraction_code="CP-I-2"), now=NOW)
     assert ready.recidivist and ready.fine.doubled  # stagnant water: another row, the same article
     assert ready.recidivism_of is not None and ready.recidivism_of.number == weeds.number  # shown to staff
-    other_chapter = await prepare(session=session, settings=settings, data=cp_auto(infraction_code="CP-II-1"),
+    other_chapter = await prepare(session=session, cities=cities_of(settings), data=cp_auto(infraction_code="CP-II-1"),
                                   now=NOW)
     assert not other_chapter.recidivist
     only_code = settings.model_copy(update={"cp_recidivism_nature": "codigo"})
-    assert not (await prepare(session=session, settings=only_code, data=cp_auto(infraction_code="CP-I-2"),
+    assert not (await prepare(session=session, cities=cities_of(only_code), data=cp_auto(infraction_code="CP-I-2"),
                               now=NOW)).recidivist
 
 
 def test_the_natures_of_the_setting(settings: Settings) -> None:
     """BALCAO_CP_RECIDIVISM_NATURE: codigo ⊆ artigo ⊆ capitulo; Lei 1.533 repeats are per inciso (same row)."""
     row = get_infraction("CP-I-1")
-    code = same_nature_codes(row, settings.model_copy(update={"cp_recidivism_nature": "codigo"}))
-    article = same_nature_codes(row, settings)
-    chapter = same_nature_codes(row, settings.model_copy(update={"cp_recidivism_nature": "capitulo"}))
+    def city(nature: str) -> Municipality:
+        return cities_of(settings.model_copy(update={"cp_recidivism_nature": nature})).default
+
+    code, article, chapter = (same_nature_codes(row, city(nature)) for nature in ("codigo", "artigo", "capitulo"))
     assert code == ["CP-I-1"] and set(code) < set(article) <= set(chapter)
-    assert same_nature_codes(get_infraction("L1533-26-IV"), settings) == ["L1533-26-IV"]
+    assert same_nature_codes(get_infraction("L1533-26-IV"), cities_of(settings).default) == ["L1533-26-IV"]
 
 
 async def test_cp_art_57_an_earlier_sewage_auto_is_no_reason_to_skip_the_warning(
@@ -108,10 +110,10 @@ async def test_cp_art_57_a_warning_on_a_notificacao_preliminar_is_the_first_step
     warning = (await issue(session, settings, cp_preliminar(drawn_up_on=dt.date(2026, 1, 5), **water),
                            now=NOW)).notice
     assert warning.warning_only and warning.fine_cents == 0
-    repeat = await prepare(session=session, settings=settings, data=cp_auto(**water), now=NOW)
+    repeat = await prepare(session=session, cities=cities_of(settings), data=cp_auto(**water), now=NOW)
     assert not repeat.fine.warning and repeat.fine.amount == Decimal("378.00")  # today's main: R$ 0 again
     assert not repeat.fine.doubled and repeat.recidivism_of is not None and repeat.recidivism_of.id == warning.id
-    following = await prepare(session=session, settings=settings,
+    following = await prepare(session=session, cities=cities_of(settings),
                               data=cp_auto(preliminar_id=warning.id, **water), now=NOW)
     assert following.fine.amount == Decimal("378.00")  # Art. 28: the auto after the preliminar that warned
     notice = (await issue(session, settings, cp_auto(**water), now=NOW)).notice
@@ -126,10 +128,10 @@ async def test_cp_art_8_already_autuada_when_the_new_offence_was_committed(
     Auto of 10/2/2026; a second offence committed on 5/2 and drawn up on 2/3 is fined once (12 UPF-NX, R$ 504),
     not doubled (R$ 1.008) as today's main did (it compared the drawing-up days); one committed on 20/2 is doubled."""
     await issue(session, settings, cp_auto(drawn_up_on=dt.date(2026, 2, 10)), now=NOW)
-    before = await prepare(session=session, settings=settings,
+    before = await prepare(session=session, cities=cities_of(settings),
                            data=cp_auto(infraction_code="CP-I-2", infraction_on=dt.date(2026, 2, 5)), now=NOW)
     assert not before.recidivist and before.recidivism_of is None
-    after = await prepare(session=session, settings=settings,
+    after = await prepare(session=session, cities=cities_of(settings),
                           data=cp_auto(infraction_code="CP-I-2", infraction_on=dt.date(2026, 2, 20)), now=NOW)
     assert after.recidivist and after.fine.doubled
     assert (before.fine.amount, after.fine.amount) == (Decimal("504.00"), Decimal("1008.00"))

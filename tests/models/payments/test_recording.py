@@ -11,6 +11,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import translator
+from core.municipality import cities_of
 from core.settings import Settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.status import notice_view
@@ -37,7 +38,7 @@ def cuiaba(day: dt.date, hour: int = 10) -> dt.datetime:
 
 async def pay(session: AsyncSession, settings: Settings, number: str, *, amount: str = "378.00",
               reference: str = "E2E-1", staff_id: int | None = None) -> bool:
-    recorded = await record_payment(session=session, settings=settings, number=number, amount=Decimal(amount),
+    recorded = await record_payment(session=session, cities=cities_of(settings), number=number, amount=Decimal(amount),
                                     paid_on=dt.date(2026, 3, 9), reference=reference, actor="test",
                                     staff_telegram_id=staff_id, now=LATER)
     return recorded.created
@@ -95,17 +96,20 @@ async def test_a_paid_notice_stops_its_payment_reminders_and_shows_paid(
     issued = await issue(session, settings, l1533_auto(person_id=maria.id), now=cuiaba(dt.date(2026, 3, 2), 11))
     delivery = (await session.exec(select(NoticeDelivery))).first()
     assert delivery is not None and delivery.id is not None
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id, person_id=maria.id,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
+                                  person_id=maria.id,
                                   now=cuiaba(dt.date(2026, 3, 2), 12))
     notice = await session.get(Notice, issued.notice.id)
     assert notice is not None
-    before = await notice_view(session=session, settings=settings, notice=notice, today=dt.date(2026, 3, 9))
+    before = await notice_view(session=session, city=cities_of(settings).of(notice.municipality), notice=notice,
+                               today=dt.date(2026, 3, 9))
     assert before.acts.payment is not None and before.paid is None
     await pay(session, settings, notice.number, amount=str(Decimal(notice.fine_cents) / 100))
-    after = await notice_view(session=session, settings=settings, notice=notice, today=dt.date(2026, 3, 29))
+    after = await notice_view(session=session, city=cities_of(settings).of(notice.municipality), notice=notice,
+                              today=dt.date(2026, 3, 29))
     assert after.acts.payment is None and after.paid is not None
-    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 29)), settings=settings) == 0
-    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 31)), settings=settings) == 0
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 29)), cities=cities_of(settings)) == 0
+    assert await notice_reminders(session=session, now=cuiaba(dt.date(2026, 3, 31)), cities=cities_of(settings)) == 0
     reminded = [r.payload["rule"] for r in await outbox(session, "notice.reminder")]
     assert "l1533-13xxiii-pagamento" not in reminded
 
@@ -122,10 +126,10 @@ async def test_the_bank_file_is_imported_once_and_a_second_import_changes_nothin
     first = await issue(session, settings, cp_auto(), now=NOW)
     second = await issue(session, settings, cp_auto(), now=NOW)
     content = BANK_FILE.format(first=first.notice.number.replace("-", ""), second=second.notice.number)
-    result = await import_payments(session=session, settings=settings, content=content, actor="test",
+    result = await import_payments(session=session, cities=cities_of(settings), content=content, actor="test",
                                    staff_telegram_id=None, now=LATER)
     assert (result.recorded, result.already) == (2, 0)
-    again = await import_payments(session=session, settings=settings, content=content, actor="test",
+    again = await import_payments(session=session, cities=cities_of(settings), content=content, actor="test",
                                   staff_telegram_id=None, now=LATER)
     assert (again.recorded, again.already) == (0, 2)
     assert len((await session.exec(select(NoticePayment))).all()) == 2
@@ -142,7 +146,7 @@ async def test_a_bank_file_with_bad_rows_changes_nothing_and_names_each_line(
                f"2026-03-09,trezentos,{good.notice.number},E2E-B\n"
                f"2026-03-09,378.00,AI-2026-999999,E2E-C\n")
     with pytest.raises(PaymentFileRefused) as refused:
-        await import_payments(session=session, settings=settings, content=content, actor="test",
+        await import_payments(session=session, cities=cities_of(settings), content=content, actor="test",
                               staff_telegram_id=None, now=LATER)
     lines = [(line, reason.render(translator("pt_BR"))) for line, reason in refused.value.problems]
     assert [line for line, _ in lines] == [3, 4]
@@ -152,7 +156,7 @@ async def test_a_bank_file_with_bad_rows_changes_nothing_and_names_each_line(
 
 async def test_a_file_without_the_columns_is_refused(session: AsyncSession, settings: Settings) -> None:
     with pytest.raises(PaymentFileRefused) as refused:
-        await import_payments(session=session, settings=settings, content="data;valor\n2026-03-09;1,00\n",
+        await import_payments(session=session, cities=cities_of(settings), content="data;valor\n2026-03-09;1,00\n",
                               actor="test", staff_telegram_id=None, now=LATER)
     [(line, reason)] = refused.value.problems
     assert line == 1 and "data_pagamento" in reason.render(translator("en"))

@@ -107,7 +107,7 @@ def test_lengths_left_open_by_the_law_come_from_settings_with_matching_defaults(
 
 def test_choices_follow_the_settings() -> None:
     settings = Settings(cp_edital_start="publicacao", l1533_notice_90d_start="juntada", l1533_defence_days=20)
-    choices = DeadlineChoices.from_settings(settings)
+    choices = DeadlineChoices.of(settings)
     assert choices.selected(get_rule("cp-37-reclamacao-edital")).key == "publicacao"
     assert choices.selected(get_rule("l1533-22-entrega")).start_event is StartEvent.JUNTADA_NOTIFICACAO
     assert choices.length(get_rule("l1533-22-defesa").readings[0]) == 20

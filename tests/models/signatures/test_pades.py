@@ -25,7 +25,7 @@ from core.settings import Settings, load_settings
 from models.cases.filing import FiledCase
 from models.cases.receipt_pdf import signed_receipt
 from models.cases.tables import CaseKind
-from models.signatures.pades import SigningConfig, SigningError, sign_pdf
+from models.signatures.pades import SigningError, sign_pdf, signing_of
 from models.signatures.validation import check_pdf_signature, read_roots
 from tests.auxil.municipalities import write_municipalities
 from tests.auxil.notices import cp_auto, issue, l1533_auto
@@ -132,18 +132,17 @@ async def test_a_pkcs12_certificate_with_its_password_from_the_environment(
     extra = (f'[municipality.signing]\npkcs12_file = "{tmp_path / "nx.p12"}"\n'
              f'password_env = "NX_CERT_PASSWORD"\ntrust_roots = ["{tmp_path / "ca" / "ca.pem"}"]\n')
     settings = load_settings(database_url=db_url, municipalities_file=write_municipalities(tmp_path, nx_extra=extra))
-    nx = settings.for_municipality("nova-xavantina")
-    assert nx.municipality.signing is not None
     monkeypatch.setenv("NX_CERT_PASSWORD", "errada")
+    nx = cities_of(settings)["nova-xavantina"]  # the password is read when the value is built
+    assert nx.signing is not None
     with pytest.raises(SigningError, match="NX_CERT_PASSWORD"):
-        await sign_pdf(b"%PDF-", signing=SigningConfig(nx.municipality.signing, nx.password_of(
-            nx.municipality.signing), None), reason="r", location="l")
+        await sign_pdf(b"%PDF-", signing=signing_of(nx, tsa_url=None), reason="r", location="l")
     monkeypatch.setenv("NX_CERT_PASSWORD", "s3nha")
     filed = FiledCase(case_id=1, protocol="REP-2026-000124", kind=CaseKind.REPRESENTATION, received_at=NOW,
                       due_on=dt.date(2026, 3, 12), summary="x", legal_refs=(), municipality="nova-xavantina")
     pdf = await signed_receipt(filed, tr=translator("pt_BR"), cities=cities_of(settings),
                                timestamping=Timestamping.of(settings))
-    report = await check_pdf_signature(pdf, trust_roots=read_roots(nx.municipality.signing.trust_roots))
+    report = await check_pdf_signature(pdf, trust_roots=read_roots(nx.signing.trust_roots))
     assert report.intact and report.trusted
 
 

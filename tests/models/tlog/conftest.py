@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from core.municipality import Timestamping, cities_of
+from core.municipality import Publication, Timestamping, cities_of
 from core.settings import Settings
 from models.audit import record
 from models.notices.delivery import record_explicit_ciencia
@@ -45,7 +45,8 @@ class Life:
 async def _acknowledge_last(session: AsyncSession, settings: Settings, person_id: int, day: dt.date) -> None:
     delivery = (await session.exec(select(NoticeDelivery).order_by(col(NoticeDelivery.id).desc()))).first()
     assert delivery is not None and delivery.id is not None
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id, person_id=person_id,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
+                                  person_id=person_id,
                                   now=at_cuiaba(day, 12))
 
 
@@ -55,13 +56,15 @@ async def life(session: AsyncSession, settings: Settings, cast: Cast) -> Life:  
     notice = issued.notice
     assert notice.id is not None
     await _acknowledge_last(session, settings, cast.maria.id, DAY)
-    photo = await store_filing_attachment(session=session, settings=settings, person_id=cast.maria.id,
+    photo = await store_filing_attachment(session=session, city=cities_of(settings).default, person_id=cast.maria.id,
                                           content=png(), file_name="foto.png", already=[])
-    filing = await file_filing(session=session, settings=settings, notice_id=notice.id, person_id=cast.maria.id,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=notice.id,
+                               person_id=cast.maria.id,
                                text="Reclamo: o terreno foi limpo.", attachment_ids=[photo.id or 0],
                                now=at_cuiaba(DAY + dt.timedelta(days=1)))
     assert filing.id is not None and photo.id is not None
-    await decide_filing(session=session, settings=settings, filing_id=filing.id, outcome=FilingOutcome.DENIED,
+    await decide_filing(session=session, cities=cities_of(settings), publication=Publication.of(settings),
+                        filing_id=filing.id, outcome=FilingOutcome.DENIED,
                         text="Improcedente. Vistos os fatos e as provas dos autos.",
                         decider_telegram_id=CHEFE, now=at_cuiaba(DAY + dt.timedelta(days=2)))
     await _acknowledge_last(session, settings, cast.maria.id, DAY + dt.timedelta(days=3))

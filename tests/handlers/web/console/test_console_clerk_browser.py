@@ -223,9 +223,11 @@ async def test_an_appeal_shows_its_files_the_reclamacao_it_follows_and_the_decis
     download), and the reclamação before it with its own file and the decision it appeals against."""
     issued = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
     assert issued.notice.id is not None
-    first_file = await store_filing_attachment(session=session, settings=settings, person_id=cast.maria.id,
+    first_file = await store_filing_attachment(session=session, city=cities_of(settings).default,
+                                               person_id=cast.maria.id,
                                                content=png(), file_name="terreno.png", already=[])
-    appeal_file = await store_filing_attachment(session=session, settings=settings, person_id=cast.maria.id,
+    appeal_file = await store_filing_attachment(session=session, city=cities_of(settings).default,
+                                                person_id=cast.maria.id,
                                                 content=png(seed=1), file_name="recibo.png", already=[])
     reclamacao = NoticeFiling(notice_id=issued.notice.id, kind=FilingKind.RECLAMACAO, person_id=cast.maria.id,
                               text="O terreno foi limpo no dia seguinte.", filed_by="person", filed_at=NOW,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from handlers.web.citizen_files import SANDBOX
 from models.notices.filings import store_filing_attachment
@@ -24,7 +25,7 @@ async def test_a_filings_file_is_a_sandboxed_download_for_clerks_only(
     cast = await make_cast(session)
     issued = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
     assert issued.notice.id is not None
-    photo = await store_filing_attachment(session=session, settings=settings, person_id=cast.maria.id,
+    photo = await store_filing_attachment(session=session, city=cities_of(settings).default, person_id=cast.maria.id,
                                           content=png(), file_name="Maria Aparecida.png", already=[])
     filing = NoticeFiling(notice_id=issued.notice.id, kind=FilingKind.DEFESA, person_id=cast.maria.id,
                           text="O terreno foi limpo.", filed_by="person", filed_at=NOW)

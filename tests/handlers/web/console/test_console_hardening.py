@@ -15,7 +15,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.db import SessionFactory
-from core.municipality import cities_of
+from core.municipality import ConsoleTimes, cities_of
 from core.settings import Settings
 from models.cases.filing import file_ombudsman_case
 from models.cases.tables import Case
@@ -104,4 +104,5 @@ async def test_a_session_ends_at_its_absolute_lifetime_however_busy(
         traveller.shift(dt.timedelta(minutes=20))  # 12 hours after sign-in
         assert (await client.get("/painel/")).status == 401
         async with sessions() as session:
-            assert await session_owner(session=session, token=token, now=NOW, settings=settings) is None  # ended
+            assert await session_owner(session=session, token=token, now=NOW,
+                                       times=ConsoleTimes.of(settings)) is None  # ended

@@ -97,9 +97,11 @@ async def world(session: AsyncSession, settings: Settings) -> World:
     electronic = (await session.exec(select(NoticeDelivery).where(
         NoticeDelivery.notice_id == issued.notice.id))).one()
     assert electronic.id is not None
-    await record_explicit_ciencia(session=session, settings=settings, delivery_id=electronic.id, person_id=maria.id,
+    await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=electronic.id,
+                                  person_id=maria.id,
                                   now=NOW)
-    filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=maria.id,
+    filing = await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id,
+                               person_id=maria.id,
                                text="O terreno foi limpo no dia seguinte.", now=TODAY)
     paper = (await session.exec(select(NoticeDelivery).where(NoticeDelivery.notice_id == on_paper.notice.id))).one()
     await import_drivers(session=session, text=demo_csv(TODAY.date()), actor="test", cities=cities_of(settings),

@@ -139,9 +139,9 @@ async def test_a_clerk_decides_a_reclamacao_with_its_windows_shown(
         issued = await issue(session, settings, cp_auto(person_id=cast.maria.id), now=NOW)
         delivery = (await session.exec(select(NoticeDelivery))).one()
         assert delivery.id is not None and issued.notice.id is not None
-        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+        await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                       person_id=cast.maria.id, now=NOW)
-        filing = await file_filing(session=session, settings=settings, notice_id=issued.notice.id,
+        filing = await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id,
                                    person_id=cast.maria.id, text="O terreno foi limpo no dia seguinte.", now=TODAY)
     csrf = await sign_in(client, sessions, settings, CLARA)
     page = await (await client.get("/painel/defesas")).text()

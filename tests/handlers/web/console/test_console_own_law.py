@@ -13,6 +13,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.db import SessionFactory
+from core.municipality import cities_of
 from core.settings import Settings
 from models.notices.chain import events_of
 from models.notices.delivery import record_explicit_ciencia
@@ -50,9 +51,10 @@ async def test_a_lei_1533_defence_is_decided_under_lei_1533_not_the_codigo_de_po
         issued = await issue(session, settings, l1533_auto(person_id=cast.maria.id), now=NOW)
         delivery = (await session.exec(select(NoticeDelivery))).one()
         assert delivery.id is not None and issued.notice.id is not None
-        await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+        await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                       person_id=cast.maria.id, now=NOW)
-        await file_filing(session=session, settings=settings, notice_id=issued.notice.id, person_id=cast.maria.id,
+        await file_filing(session=session, cities=cities_of(settings), notice_id=issued.notice.id,
+                          person_id=cast.maria.id,
                           text="Eu estava aguardando a chamada no aplicativo.", now=TODAY)
     await sign_in(client, sessions, settings, CLARA)
     page = await (await client.get("/painel/defesas")).text()

@@ -26,6 +26,7 @@ from pyhanko_certvalidator import ValidationContext
 from sqlmodel import col, select
 
 from core.db import SessionFactory
+from core.municipality import Publication, cities_of
 from core.settings import Settings
 from models.notices.delivery import record_explicit_ciencia
 from models.notices.filings import FilingRefused, decide_filing, file_filing
@@ -121,16 +122,17 @@ async def test_console_auto_first_instance_and_appeal_each_a_signed_pdf_naming_i
         async with sessions() as session:
             delivery = await delivery_of(sessions, notice.id, DocumentKind.NOTICE)
             assert delivery.id is not None
-            await record_explicit_ciencia(session=session, settings=settings, delivery_id=delivery.id,
+            await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=delivery.id,
                                           person_id=maria_id, now=NOW)
-            reclamacao = await file_filing(session=session, settings=settings, notice_id=notice.id,
+            reclamacao = await file_filing(session=session, cities=cities_of(settings), notice_id=notice.id,
                                            person_id=maria_id, text="O terreno foi limpo no dia seguinte.", now=NOW)
             assert reclamacao.id is not None and reclamacao.kind is FilingKind.RECLAMACAO
             # L9784 Art. 18 I, CF Art. 37: the autuante, even holding the first-instance competence, may not
             # judge a reclamação against their own auto; the console does not even open the page to an inspector.
             await designate(session, settings, AUTUANTE, "primeira_instancia")
             with pytest.raises(FilingRefused) as impeded:
-                await decide_filing(session=session, settings=settings, filing_id=reclamacao.id,
+                await decide_filing(session=session, cities=cities_of(settings),
+                                    publication=Publication.of(settings), filing_id=reclamacao.id,
                                     outcome=FilingOutcome.DENIED, text="Improcedente: " + "x" * 40,
                                     decider_telegram_id=AUTUANTE, now=NOW)
         assert impeded.value.citation == "Lei 9.784/1999, Art. 18, I; CF, Art. 37"
@@ -169,9 +171,10 @@ async def test_console_auto_first_instance_and_appeal_each_a_signed_pdf_naming_i
             assert base64.b64decode(sent[0].payload["pdf_b64"]) == first.decision_pdf
             decision_delivery = await delivery_of(sessions, notice.id, DocumentKind.DECISION)
             assert decision_delivery.id is not None
-            await record_explicit_ciencia(session=session, settings=settings, delivery_id=decision_delivery.id,
+            await record_explicit_ciencia(session=session, cities=cities_of(settings), delivery_id=decision_delivery.id,
                                           person_id=maria_id, now=NOW)
-            appeal = await file_filing(session=session, settings=settings, notice_id=notice.id, person_id=maria_id,
+            appeal = await file_filing(session=session, cities=cities_of(settings), notice_id=notice.id,
+                                       person_id=maria_id,
                                        text="Recorro: limpei o terreno antes do prazo.", now=NOW)
             assert appeal.id is not None and appeal.kind is FilingKind.RECURSO
             await designate(session, settings, CHEFE, "segunda_instancia")

@@ -16,7 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import build_web_app
 from core.db import SessionFactory
-from core.municipality import cities_of
+from core.municipality import ConsoleTimes, cities_of
 from core.settings import Settings
 from models.audit import AuditEvent
 from models.cases.filing import file_representation
@@ -108,14 +108,14 @@ async def test_link_requests_are_rate_limited_and_only_for_staff(sessions: Sessi
                                                                  cast: Cast) -> None:
     async with sessions() as session:
         with pytest.raises(PermissionDenied):
-            await issue_link(session=session, telegram_user_id=JOAO, now=NOW, settings=settings)
+            await issue_link(session=session, telegram_user_id=JOAO, now=NOW, times=ConsoleTimes.of(settings))
         for _ in range(settings.console_links_per_hour):
-            await issue_link(session=session, telegram_user_id=CLARA, now=NOW, settings=settings)
+            await issue_link(session=session, telegram_user_id=CLARA, now=NOW, times=ConsoleTimes.of(settings))
         with pytest.raises(TooManyLinks):
             await issue_link(session=session, telegram_user_id=CLARA, now=NOW + dt.timedelta(minutes=59),
-                             settings=settings)
+                             times=ConsoleTimes.of(settings))
         await issue_link(session=session, telegram_user_id=CLARA, now=NOW + dt.timedelta(minutes=61),
-                         settings=settings)
+                         times=ConsoleTimes.of(settings))
 
 
 async def test_no_session_and_an_idle_session_get_nothing(
