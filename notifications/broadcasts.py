@@ -19,13 +19,14 @@ import datetime as dt
 import html
 from dataclasses import dataclass
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import case, literal, or_, true, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.i18n import N_, Translator, translator
-from core.settings import Settings
+from core.municipality import Cities, Municipality
 from models import when
 from models.audit import record
 from models.broadcasts import Broadcast, BroadcastStatus, cancel_broadcast, status_counts
@@ -160,9 +161,9 @@ class ProgressEdit:
 # --- how a notice reads ---------------------------------------------------------------------------
 
 
-def notice_payload(text: str, settings: Settings) -> dict[str, Any]:
-    """What the notice renderer needs: the staff's text and the municipality."""
-    return {"text": text, "city": settings.municipality_name}
+def notice_payload(text: str, city: Municipality) -> dict[str, Any]:
+    """What the notice renderer needs: the staff's text and the municipality that sends it."""
+    return {"text": text, "city": city.name}
 
 
 @renderer(BROADCAST_KIND, topic=ANNOUNCEMENTS.name)
@@ -232,9 +233,9 @@ def progress_buttons(view: BroadcastView, tr: Translator) -> list[list[tuple[str
     return []
 
 
-def preview(text: str, tr: Translator, settings: Settings) -> Rendered:
-    """The notice exactly as a recipient reading in ``tr``'s language will see it."""
-    return render_notice(notice_payload(text, settings), tr)
+def preview(text: str, tr: Translator, city: Municipality) -> Rendered:
+    """The notice ``city`` sends, exactly as a recipient reading in ``tr``'s language will see it."""
+    return render_notice(notice_payload(text, city), tr)
 
 
 def check_text(text: str, *, is_html: bool) -> str:
@@ -280,15 +281,14 @@ def resolve_audience(choice: AudienceChoice) -> Audience:
     return found
 
 
-def broadcast_scope(settings: Settings) -> tuple[str, bool] | None:
-    """The municipality a broadcast made with these settings reaches, and whether it is the default one.
+def broadcast_scope(city: Municipality, cities: Cities) -> tuple[str, bool] | None:
+    """The municipality a broadcast of ``city`` reaches, and whether it is the default one of ``cities``.
 
     ``None`` when the deployment serves one municipality (everyone is its).
     """
-    served = settings.municipalities
-    if not served.several:
+    if not cities.several:
         return None
-    return settings.municipality_slug, settings.municipality_slug == served.default.slug
+    return city.slug, city.slug == cities.default.slug
 
 
 async def people_of(*, session: AsyncSession, municipality: str, default: bool) -> set[int]:
@@ -369,7 +369,8 @@ class CreatedBroadcast:
 async def create_broadcast(
     *,
     session: AsyncSession,
-    settings: Settings,
+    city: Municipality,
+    cities: Cities,
     choice: AudienceChoice,
     text: str,
     actor: str,
@@ -383,8 +384,8 @@ async def create_broadcast(
 
     Args:
         session: database session.
-        settings: the settings of the municipality that sends it (``settings.for_municipality``): the broadcast
-            belongs to it and is headed by its name.
+        city: the municipality that sends it: the broadcast belongs to it and is headed by its name.
+        cities: every municipality served (with several, the broadcast reaches ``city``'s people only).
         choice: the audience and its parameters.
         text: the notice as Telegram HTML (pass it through :func:`check_text` first).
         actor: who asks, for the audit log (``staff:<telegram id>``, ``api:staff:<id>``, ``cli``).
@@ -410,11 +411,11 @@ async def create_broadcast(
         raise ValueError("send_at must be timezone-aware")
     if send_at < now - dt.timedelta(minutes=1):
         raise BroadcastRefused("in_the_past")
-    size = await audience_size(session=session, choice=choice, now=now, municipality=broadcast_scope(settings))
+    size = await audience_size(session=session, choice=choice, now=now, municipality=broadcast_scope(city, cities))
     if not size.recipients:
         raise BroadcastRefused("nobody")
     broadcast = Broadcast(
-        municipality=settings.municipality_slug,
+        municipality=city.slug,
         audience=choice.name,
         audience_days=choice.days,
         audience_topic=choice.topic,
@@ -539,7 +540,7 @@ async def notice_texts(*, session: AsyncSession, broadcast_ids: set[int]) -> dic
 
 
 async def follow_progress(
-    *, session: AsyncSession, settings: Settings, now: dt.datetime, scope: BotScope | None = None
+    *, session: AsyncSession, cities: Cities, now: dt.datetime, scope: BotScope | None = None
 ) -> tuple[list[ProgressEdit], int]:
     """Finish broadcasts with nothing left to send and list the progress messages due for an edit (commits).
 
@@ -613,7 +614,7 @@ async def follow_progress(
             if not won.rowcount:
                 continue
         if broadcast.progress_chat_id is not None and broadcast.progress_message_id is not None:
-            tr = translator(person.locale if person else "pt_BR", settings.timezone)
+            tr = translator(person.locale if person else "pt_BR", cities.of(broadcast.municipality).tz.key)
             edits.append(
                 ProgressEdit(
                     chat_id=broadcast.progress_chat_id,
@@ -629,7 +630,7 @@ async def follow_progress(
 # --- dates and times as staff type them ------------------------------------------------------------
 
 
-def parse_when(text: str, *, now: dt.datetime, settings: Settings) -> dt.datetime | None:
+def parse_when(text: str, *, now: dt.datetime, tz: ZoneInfo) -> dt.datetime | None:
     """A send moment as staff type it (``amanhã 8h``, ``25/12 às 8h``, ``sábado 14h30``, ISO).
 
     Read by :func:`models.when.parse_moment`, towards the future, in the municipality's time zone.
@@ -638,6 +639,6 @@ def parse_when(text: str, *, now: dt.datetime, settings: Settings) -> dt.datetim
         The moment (aware, UTC), or None when the text is not a date and time.
     """
     try:
-        return when.parse_moment(text, now=now, tz=settings.tz, towards="future")
+        return when.parse_moment(text, now=now, tz=tz, towards="future")
     except InvalidInput:
         return None

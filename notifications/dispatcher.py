@@ -57,6 +57,7 @@ from core import metrics
 from core.database_wait import describe as database_cause
 from core.db import SessionFactory
 from core.i18n import translator
+from core.municipality import cities_of
 from core.settings import Settings
 from models.columns import utcnow
 from models.outbox import OutboxStatus
@@ -281,6 +282,7 @@ class Dispatcher:
         self.scope = scope
         self.bot = bot
         self.settings = settings
+        self.cities = cities_of(settings)  # built once: the broadcasts' municipalities
         self.worker = worker or new_worker_id()
         self.clock = clock
         self.sleep = sleep
@@ -600,7 +602,8 @@ class Dispatcher:
         """Render the row in its person's language into a job; a renderer's bug fails that row only."""
         payload = row.payload
         if row.kind == broadcasts.BROADCAST_KIND and row.broadcast_id in texts:
-            payload = {**payload, **broadcasts.notice_payload(texts[row.broadcast_id], self.settings)}
+            sender = self.cities.of(self.settings.municipality_slug)
+            payload = {**payload, **broadcasts.notice_payload(texts[row.broadcast_id], sender)}
         try:
             rendered = kind.render(payload, translator(person.locale, self.settings.timezone))
             units = units_of(rendered)[row.parts_sent :]
@@ -844,7 +847,7 @@ class Dispatcher:
         """Queue due progress edits (paced like any send) and finish broadcasts; return edits + reports."""
         async with self.sessions() as session:
             edits, reports = await broadcasts.follow_progress(
-                session=session, settings=self.settings, now=self.now(), scope=self.scope
+                session=session, cities=self.cities, now=self.now(), scope=self.scope
             )
         for edit in edits:
             unit = _Unit("edit", text=edit.text, markup=_markup(edit.buttons), message_id=edit.message_id)

@@ -27,7 +27,7 @@ from core.settings import Settings
 
 ScanFunction = Callable[..., Awaitable[int]]
 
-OPTIONAL_INPUTS = ("cities", "timestamping", "settings")
+OPTIONAL_INPUTS = ("cities", "timestamping")
 """What a scan may name besides ``session`` and ``now``; it is given exactly those it names."""
 
 
@@ -65,12 +65,11 @@ class ScanInputs:
 
     cities: Cities
     timestamping: Timestamping
-    settings: Settings | None = None
 
     @classmethod
     def of(cls, settings: Settings) -> ScanInputs:
         """The inputs of a deployment's scans: its municipalities and timestamping, built once."""
-        return cls(cities=cities_of(settings), timestamping=Timestamping.of(settings), settings=settings)
+        return cls(cities=cities_of(settings), timestamping=Timestamping.of(settings))
 
 
 async def run_scan(name: str, *, session: AsyncSession, now: dt.datetime, inputs: ScanInputs) -> int:

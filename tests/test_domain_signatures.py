@@ -16,15 +16,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-CONVERTED = ("models/cases", "models/drivers", "models/open311", "notifications")
-"""The packages whose functions take a municipality (the city-rest part of issue 19 §3)."""
+CONVERTED = ("models", "notifications")
+"""The domain and the notification engine: their functions take a municipality (issue 19 §3)."""
 
 STILL_SETTINGS = {
     "notifications/dispatcher.py": "builds the sending bot from the token and the deployment's dispatch rates",
     "notifications/service.py": "the notification engine of `run`: builds the scans' inputs and the dispatchers",
-    "notifications/scans.py": "ScanInputs.of builds the scans' inputs once; the notice scans still name settings",
-    "notifications/broadcasts.py": "not converted yet (its callers are the dispatcher and the broadcast screens)",
-    "notifications/notice_scans.py": "the notice scans (converted on the city-core branch)",
+    "notifications/scans.py": "ScanInputs.of builds the scans' inputs once, from the settings the engine is given",
 }
 """Modules of those packages that still take ``Settings``, and why."""
 

@@ -22,6 +22,7 @@ from core import migrate
 from core.database_wait import wait_for_database
 from core.db import database
 from core.i18n import N_, Translator
+from core.municipality import cities_of
 from core.settings import get_settings
 from models.columns import utcnow
 from models.municipalities import sync_municipalities
@@ -178,7 +179,7 @@ async def _broadcast(args: argparse.Namespace) -> int:
     now = utcnow()
     send_at = None
     if args.at:
-        send_at = parse_when(args.at, now=now, settings=settings)
+        send_at = parse_when(args.at, now=now, tz=settings.tz)
         if send_at is None:
             raise CommandError(
                 tr._("--at '{value}': use 'YYYY-MM-DD HH:MM' or 'DD/MM/YYYY HH:MM' ({timezone}).").format(
@@ -187,14 +188,15 @@ async def _broadcast(args: argparse.Namespace) -> int:
     if args.municipality is not None and args.municipality not in settings.municipalities:
         raise unknown_municipality(tr, option="--municipality", value=args.municipality,
                                    served=settings.municipalities)
-    settings = settings.for_municipality(args.municipality)
+    cities = cities_of(settings)
     choice = AudienceChoice(name=args.audience, days=args.days, topic=args.topic)
     try:
         text = check_text(args.text, is_html=args.html)
         async with database(settings.database_url) as (_engine, sessions), sessions() as session:
             await sync_municipalities(session=session, served=settings.municipalities)
             created = await create_broadcast(
-                session=session, settings=settings, choice=choice, text=text, actor="cli", now=now, send_at=send_at
+                session=session, city=cities.of(args.municipality), cities=cities, choice=choice, text=text,
+                actor="cli", now=now, send_at=send_at,
             )
     except BroadcastRefused as refused:
         raise CommandError(tr._(REFUSALS[refused.code]).format(detail=refused.detail, limit=refused.limit)) from refused

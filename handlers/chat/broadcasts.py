@@ -90,7 +90,7 @@ def _text(_typed: str, turn: Turn) -> Answer:
     except BroadcastRefused as refused:
         raise _refused(refused) from refused
     tr = turn.tr
-    shown = preview(text, tr, turn.settings).text
+    shown = preview(text, tr, turn.city).text
     return Answer({"text": text}, note=tr._("Preview — this is exactly how people will receive it:") + "\n\n" + shown)
 
 
@@ -158,7 +158,7 @@ async def _size(turn: Turn) -> tuple[int, int]:
     """Who the chosen audience reaches now, and how many it leaves out (notices off, data erased)."""
     async with turn.context.sessions() as session:
         size = await audience_size(session=session, choice=_choice(turn.data), now=utcnow(),
-                                   municipality=broadcast_scope(turn.settings))
+                                   municipality=broadcast_scope(turn.city, turn.cities))
     return len(size.recipients), size.left_out
 
 
@@ -207,9 +207,9 @@ def _ask_when(turn: Turn) -> Question:
     rows: Rows = []
     if count:
         rows.append([(tr._("📤 Send now"), "aviso:now")])
-        tomorrow = (utcnow().astimezone(turn.settings.tz) + dt.timedelta(days=1)).date()
+        tomorrow = (utcnow().astimezone(turn.city.tz) + dt.timedelta(days=1)).date()
         for hour in QUICK_HOURS:
-            moment = dt.datetime.combine(tomorrow, dt.time(hour), tzinfo=turn.settings.tz)
+            moment = dt.datetime.combine(tomorrow, dt.time(hour), tzinfo=turn.city.tz)
             rows.append([(tr._("Tomorrow at {time}").format(time=tr.time(moment)),
                           f"aviso:at:{moment.strftime('%Y%m%d%H%M')}")])
         lines += ["", tr._("When should it go? Choose below, or type the date and time like 25/12 08:00.")]
@@ -230,7 +230,7 @@ def _when(typed: str, turn: Turn) -> dict[str, Any]:
     if typed.strip().lower().rstrip("!.") in NOW_WORDS:
         return _moment(None, turn)
     try:
-        moment = parse_moment(typed, now=utcnow(), tz=turn.settings.tz, towards="future")
+        moment = parse_moment(typed, now=utcnow(), tz=turn.city.tz, towards="future")
     except InvalidInput as refused:
         raise InvalidInput(N_("I did not understand that date. Type it like 25/12 08:00.")) from refused
     return _moment(moment, turn)
@@ -246,7 +246,7 @@ def _at(arg: str, turn: Turn) -> dict[str, Any]:
     """``aviso:at:<YYYYmmddHHMM>`` (local time): a quick choice of date and time."""
     if not (len(arg) == 12 and arg.isdigit()):
         raise Forged(arg)
-    local = dt.datetime.strptime(arg, "%Y%m%d%H%M").replace(tzinfo=turn.settings.tz)
+    local = dt.datetime.strptime(arg, "%Y%m%d%H%M").replace(tzinfo=turn.city.tz)
     return _moment(local.astimezone(dt.UTC), turn)
 
 
@@ -263,7 +263,7 @@ async def _review(turn: Turn) -> Review:
     count, left_out = await _size(turn)
     send_at = _send_at(data)
     lines = [tr._("Preview — this is exactly how people will receive it:"), "",
-             preview(data["text"], tr, turn.settings).text, ""]
+             preview(data["text"], tr, turn.city).text, ""]
     if send_at is None:
         question = tr.ngettext("Send this notice now to {n} person ({audience})?",
                                "Send this notice now to {n} people ({audience})?", count)
@@ -292,7 +292,7 @@ async def _submit(turn: Turn) -> Filed:
     try:
         async with context.sessions() as session:
             created = await create_broadcast(
-                session=session, settings=context.settings, choice=_choice(data), text=data["text"],
+                session=session, city=context.city, cities=context.cities, choice=_choice(data), text=data["text"],
                 actor=f"staff:{context.person.telegram_user_id}", now=now, send_at=_send_at(data),
                 requester_person_id=context.person.id, progress_chat_id=chat_id,
                 request_key=f"aviso:{context.person.id}:{data['key']}",

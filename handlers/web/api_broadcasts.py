@@ -20,9 +20,9 @@ from aiohttp import web
 from sqlmodel import select
 
 from core.i18n import SUPPORTED_LOCALES, translator
-from core.settings import Settings
+from core.municipality import Municipality
 from handlers.web.json_api import error, json_object
-from handlers.web.keys import sessions_of, settings_of
+from handlers.web.keys import cities_of_request, sessions_of
 from handlers.web.staff_auth import STAFF_ID, staff_endpoint
 from models.columns import utcnow
 from models.people import Person, Role, staff_municipalities
@@ -102,22 +102,23 @@ async def list_audiences(request: web.Request) -> web.Response:
     return web.json_response({"audiences": listed})
 
 
-async def _sender(request: web.Request, session: Any) -> Settings | None:
-    """The settings of the municipality a staff member broadcasts for, or ``None`` if they hold no role there.
+async def _sender(request: web.Request, session: Any) -> Municipality | None:
+    """The municipality a staff member broadcasts for, or ``None`` if they hold no role there.
 
-    ``municipality`` in the body, else the only one where they hold a role (a role is held in one municipality).
+    ``municipality`` in the body, else the only one where they hold a role (a role is held in one municipality),
+    else the deployment's default one.
     """
-    settings = settings_of(request)
+    cities = cities_of_request(request)
     wanted = request[BODY].get("municipality")
     reach = await staff_municipalities(session=session, telegram_user_id=request[STAFF_ID],
                                        allowed=frozenset({Role.CLERK}))
-    if isinstance(wanted, str) and wanted in settings.municipalities:
-        return settings.for_municipality(wanted) if reach is None or wanted in reach else None
+    if isinstance(wanted, str) and wanted in cities:
+        return cities[wanted] if reach is None or wanted in reach else None
     if wanted is not None:
         return None
     if reach is not None and len(reach) == 1:
-        return settings.for_municipality(next(iter(reach)))
-    return settings if reach is None or settings.municipality_slug in reach else None
+        return cities[next(iter(reach))]
+    return cities.default if reach is None or cities.default.slug in reach else None
 
 
 @routes.post("/api/broadcasts/preview")
@@ -133,15 +134,14 @@ async def preview_broadcast(request: web.Request) -> web.Response:
             if sender is None:
                 return error(403, "forbidden", "This staff member may not broadcast for that municipality.")
             size = await audience_size(session=session, choice=choice, now=utcnow(),
-                                       municipality=broadcast_scope(sender))
+                                       municipality=broadcast_scope(sender, cities_of_request(request)))
     except BadBody as exc:
         return error(400, "bad_request", str(exc))
     except BroadcastRefused as refused:
         return _refused(refused)
     locale = request[BODY].get("locale")
     locale = locale if locale in SUPPORTED_LOCALES else "pt_BR"
-    settings = settings_of(request)
-    rendered = preview(text, translator(locale, settings.timezone), settings)
+    rendered = preview(text, translator(locale, sender.tz.key), sender)
     return web.json_response({"recipients": len(size.recipients), "left_out": size.left_out, "locale": locale,
                               "preview": rendered.text})
 
@@ -151,7 +151,6 @@ async def preview_broadcast(request: web.Request) -> web.Response:
 async def create(request: web.Request) -> web.Response:
     """Create a broadcast; the dispatcher sends it now or at ``at``."""
     load_all()
-    settings = settings_of(request)
     now = utcnow()
     try:
         choice, raw_text = await _body(request)
@@ -163,7 +162,7 @@ async def create(request: web.Request) -> web.Response:
     at: Any = request[BODY].get("at")
     send_at = None
     if at is not None:
-        send_at = parse_when(at, now=now, settings=settings) if isinstance(at, str) else None
+        send_at = parse_when(at, now=now, tz=cities_of_request(request).default.tz) if isinstance(at, str) else None
         if send_at is None:
             return error(400, "bad_request", '"at" must be a date and time, like "2027-01-04T08:00-04:00".')
     key = request.headers.get("Idempotency-Key")
@@ -176,7 +175,8 @@ async def create(request: web.Request) -> web.Response:
         try:
             created = await create_broadcast(
                 session=session,
-                settings=sender,
+                city=sender,
+                cities=cities_of_request(request),
                 choice=choice,
                 text=text,
                 actor=f"api:staff:{staff_id}",

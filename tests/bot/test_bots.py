@@ -21,6 +21,7 @@ from models.outbox import OutboxMessage, OutboxStatus, enqueue
 from models.people import Person
 from notifications.broadcasts import AudienceChoice, create_broadcast
 from notifications.outbox_claims import claim_due
+from tests.auxil.broadcasts import sent_by
 from tests.notifications.conftest import add_people
 
 SAPEZAL_TOKEN = "222222222:SAPEZAL-own-bot-token"
@@ -105,7 +106,7 @@ async def test_one_run_process_serves_two_bots_each_with_its_people_and_its_own_
             for person_id in own:
                 (await session.get(Person, person_id)).bot_key = "sapezal"
             await session.commit()
-            await create_broadcast(session=session, settings=run_settings, choice=AudienceChoice("everyone"),
+            await create_broadcast(session=session, **sent_by(run_settings), choice=AudienceChoice("everyone"),
                                    text="Prazo de renovação termina sexta.", actor="test", now=utcnow())
 
         def delivered(token: str) -> Counter[int]:

@@ -21,6 +21,7 @@ from models.columns import utcnow
 from models.outbox import OutboxMessage, OutboxStatus
 from notifications.broadcasts import AudienceChoice, create_broadcast
 from notifications.dispatcher import Dispatcher, build_bot
+from tests.auxil.broadcasts import sent_by
 from tests.notifications.conftest import add_people
 
 RECIPIENTS = 40
@@ -39,7 +40,7 @@ async def test_a_broadcast_restored_from_a_backup_taken_mid_sending_completes_on
     settings = tg_settings.model_copy(update={"dispatch_global_rate": 40.0})
     people = await add_people(sessions, emu, RECIPIENTS)
     async with sessions() as session:
-        created = await create_broadcast(session=session, settings=settings, choice=AudienceChoice("everyone"),
+        created = await create_broadcast(session=session, **sent_by(settings), choice=AudienceChoice("everyone"),
                                          text="Vistoria anual: traga o veículo até sexta.", actor="test",
                                          now=utcnow())
     chat_of = dict(zip(people, [emu.user(700_000_000 + i).id for i in range(RECIPIENTS)], strict=True))

@@ -10,6 +10,7 @@ from sqlmodel import select
 
 from core.db import SessionFactory
 from core.i18n import translator
+from core.municipality import cities_of
 from core.settings import Settings
 from models.broadcasts import Broadcast, BroadcastStatus
 from models.columns import utcnow
@@ -33,6 +34,7 @@ from notifications.broadcasts import (
     stop_broadcast,
 )
 from notifications.telegram_text import html_problem, split_html, visible_length
+from tests.auxil.broadcasts import sent_by
 from tests.notifications.conftest import add_people
 
 NOW = dt.datetime(2027, 1, 4, 15, 0, tzinfo=dt.UTC)  # 11:00 in Cuiabá
@@ -57,14 +59,14 @@ async def all_people(*, session: Any, now: dt.datetime, params: AudienceParams) 
     ],
 )
 def test_dates_and_times_as_staff_type_them(typed: str, expected: str | None, settings: Settings) -> None:
-    moment = parse_when(typed, now=NOW, settings=settings)
+    moment = parse_when(typed, now=NOW, tz=settings.tz)
     assert (moment.isoformat() if moment else None) == expected
 
 
 def test_a_29_february_already_past_with_no_leap_year_next_stays_in_the_past(settings: Settings) -> None:
     """It used to raise (2029 has no 29/02); now /aviso answers that the moment has passed."""
     march = dt.datetime(2028, 3, 5, 12, tzinfo=dt.UTC)
-    moment = parse_when("29/02 08:00", now=march, settings=settings)
+    moment = parse_when("29/02 08:00", now=march, tz=settings.tz)
     assert moment is not None and moment.isoformat() == "2028-02-29T12:00:00+00:00"
 
 
@@ -111,12 +113,12 @@ async def test_the_audience_leaves_out_those_who_muted_notices_or_erased_their_d
 async def test_nobody_and_the_past_are_refused(sessions: SessionFactory, settings: Settings) -> None:
     async with sessions() as session:
         with pytest.raises(BroadcastRefused, match="nobody"):
-            await create_broadcast(session=session, settings=settings, choice=AudienceChoice("everyone"),
+            await create_broadcast(session=session, **sent_by(settings), choice=AudienceChoice("everyone"),
                                    text="x", actor="test", now=NOW)
     await add_people(sessions, None, 1)
     async with sessions() as session:
         with pytest.raises(BroadcastRefused, match="in_the_past"):
-            await create_broadcast(session=session, settings=settings, choice=AudienceChoice("everyone"),
+            await create_broadcast(session=session, **sent_by(settings), choice=AudienceChoice("everyone"),
                                    text="x", actor="test", now=NOW, send_at=NOW - dt.timedelta(hours=1))
 
 
@@ -125,14 +127,14 @@ async def test_progress_is_edited_at_most_every_two_seconds_and_the_finish_happe
 ) -> None:
     people = await add_people(sessions, None, 3)
     async with sessions() as session:
-        created = await create_broadcast(session=session, settings=settings, choice=AudienceChoice("everyone"),
+        created = await create_broadcast(session=session, **sent_by(settings), choice=AudienceChoice("everyone"),
                                          text="Aviso.", actor="staff:1", now=NOW, requester_person_id=people[0],
                                          progress_chat_id=555)
         await attach_progress_message(session=session, broadcast_id=created.id, chat_id=555, message_id=7)
-        edits, reports = await follow_progress(session=session, settings=settings, now=NOW)
+        edits, reports = await follow_progress(session=session, cities=cities_of(settings), now=NOW)
         assert [(e.chat_id, e.message_id) for e in edits] == [(555, 7)] and reports == 0
         assert "0%" in edits[0].text and [data for _label, data in edits[0].buttons[0]] == [f"aviso:stop:{created.id}"]
-        again, _ = await follow_progress(session=session, settings=settings, now=NOW + dt.timedelta(seconds=1))
+        again, _ = await follow_progress(session=session, cities=cities_of(settings), now=NOW + dt.timedelta(seconds=1))
         assert again == []  # throttled
         rows = (await session.exec(select(OutboxMessage))).all()
         for row in rows:
@@ -140,10 +142,11 @@ async def test_progress_is_edited_at_most_every_two_seconds_and_the_finish_happe
         rows[0].status = OutboxStatus.UNREACHABLE
         await session.commit()
         later = NOW + dt.timedelta(seconds=3)
-        final, reports = await follow_progress(session=session, settings=settings, now=later)
+        final, reports = await follow_progress(session=session, cities=cities_of(settings), now=later)
         assert reports == 1 and "concluído" in final[0].text and "Entregues: 2 de 3" in final[0].text
         assert final[0].buttons == []
-        nothing, more = await follow_progress(session=session, settings=settings, now=later + dt.timedelta(seconds=5))
+        nothing, more = await follow_progress(session=session, cities=cities_of(settings),
+                                              now=later + dt.timedelta(seconds=5))
         assert nothing == [] and more == 0  # finished once, reported once
         report = (await session.exec(select(OutboxMessage).where(OutboxMessage.kind == REPORT_KIND))).one()
         assert report.person_id == people[0] and report.mandatory and report.payload["counts"]["unreachable"] == 1
@@ -154,7 +157,7 @@ async def test_progress_is_edited_at_most_every_two_seconds_and_the_finish_happe
 async def test_stopping_cancels_what_is_not_sent_and_only_once(sessions: SessionFactory, settings: Settings) -> None:
     await add_people(sessions, None, 2)
     async with sessions() as session:
-        created = await create_broadcast(session=session, settings=settings, choice=AudienceChoice("everyone"),
+        created = await create_broadcast(session=session, **sent_by(settings), choice=AudienceChoice("everyone"),
                                          text="Aviso.", actor="test", now=NOW)
         first = (await session.exec(select(OutboxMessage))).first()
         first.status = OutboxStatus.SENT
@@ -168,7 +171,7 @@ async def test_stopping_cancels_what_is_not_sent_and_only_once(sessions: Session
 @pytest.mark.parametrize(("count", "expected"), [(0, "0 pessoa."), (1, "1 pessoa."), (2, "2 pessoas.")])
 def test_the_notice_reads_in_portuguese_with_two_plural_forms(count: int, expected: str, settings: Settings) -> None:
     tr = translator("pt_BR")
-    rendered = preview("Vacinação no sábado.", tr, settings)
+    rendered = preview("Vacinação no sábado.", tr, cities_of(settings).default)
     assert rendered.text.startswith("📢 <b>Aviso da Prefeitura de Sapezal</b>\n\nVacinação no sábado.")
     assert "/lembretes" in rendered.text
     sentence = tr.ngettext("This notice will go to {n} person.", "This notice will go to {n} people.", count)

@@ -16,13 +16,14 @@ from core.settings import Settings
 from models.columns import utcnow
 from models.outbox import OutboxMessage, OutboxStatus
 from notifications.broadcasts import AudienceChoice, create_broadcast
+from tests.auxil.broadcasts import sent_by
 from tests.notifications.conftest import FIRST_USER_ID, add_people
 from tests.notifications.processes import dispatch_env, finish, stamp_head, start_dispatch
 
 
 async def _broadcast_to_everyone(sessions: SessionFactory, settings: Settings) -> int:
     async with sessions() as session:
-        created = await create_broadcast(session=session, settings=settings, choice=AudienceChoice("everyone"),
+        created = await create_broadcast(session=session, **sent_by(settings), choice=AudienceChoice("everyone"),
                                          text="Aviso de teste.", actor="test", now=utcnow())
     return created.recipients
 

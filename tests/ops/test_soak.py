@@ -42,6 +42,7 @@ from models.columns import utcnow
 from models.outbox import OutboxMessage, OutboxStatus
 from models.people import DEFAULT_BOT_KEY, Person
 from notifications.broadcasts import BROADCAST_KIND, AudienceChoice, create_broadcast
+from tests.auxil.broadcasts import sent_by
 from tests.auxil.municipalities import write_municipalities
 from tests.auxil.postgres import ThrowawayCluster
 from tests.auxil.processes import clean_env, commands
@@ -169,7 +170,7 @@ async def _soak(emulator: BotApiEmulator, processes: Any, url: str) -> None:
                                  municipalities_file=Path(processes.env["BALCAO_MUNICIPALITIES_FILE"]))
         emulator.limits(per_chat_per_second=1, global_per_second=CAP)  # Telegram's flood control, per bot
         async with sessions() as session:
-            created = await create_broadcast(session=session, settings=settings, choice=AudienceChoice("everyone"),
+            created = await create_broadcast(session=session, **sent_by(settings), choice=AudienceChoice("everyone"),
                                              text=NOTICE, actor="soak", now=utcnow())
             rows = (await session.exec(select(OutboxMessage.id, Person.chat_id, Person.bot_key).join(
                 Person, col(Person.id) == col(OutboxMessage.person_id)).where(

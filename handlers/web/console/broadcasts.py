@@ -23,12 +23,12 @@ from markupsafe import Markup, escape
 from sqlmodel import col, select
 
 from core.i18n import Translator
-from core.settings import Settings
+from core.municipality import Municipality
 from handlers.web.console.forms import db, form_text
 from handlers.web.console.guard import console_page, elsewhere, works_in
 from handlers.web.console.rendering import message_page, render
 from handlers.web.console.staff import ConsoleStaff, staff_of
-from handlers.web.keys import SETTINGS
+from handlers.web.keys import cities_of_request
 from models.broadcasts import Broadcast, BroadcastStatus, past_broadcast_ids
 from models.columns import utcnow
 from models.outbox import OutboxStatus
@@ -65,8 +65,8 @@ def telegram_preview(text: str) -> Markup:
     return Markup(_KEPT_TAGS.sub(r"<\1\2>", str(escape(text))))  # noqa: S704
 
 
-async def _sender(request: web.Request) -> Settings:
-    """The settings of the municipality that sends a broadcast made here: the one shown where the member is a clerk.
+async def _sender(request: web.Request) -> Municipality:
+    """The municipality that sends a broadcast made here: the one shown where the member is a clerk.
 
     When it shows several, the deployment's default one (as the staff API does); an admin of several chooses another
     at the top of the page.
@@ -76,15 +76,15 @@ async def _sender(request: web.Request) -> Settings:
             shows none where the member may broadcast.
     """
     staff = staff_of(request)
-    settings = request.config_dict[SETTINGS]
+    cities = cities_of_request(request)
     fits = [slug for slug in staff.shown if await works_in(request, slug, (Role.CLERK,))]
-    if len(fits) > 1 and settings.municipality_slug in fits:  # as the staff API: the deployment's default one
-        fits = [settings.municipality_slug]
+    if len(fits) > 1 and cities.default.slug in fits:  # as the staff API: the deployment's default one
+        fits = [cities.default.slug]
     if len(fits) > 1:
         raise BroadcastRefused("choose_municipality")
     if not fits:
         raise BroadcastRefused("nobody")
-    return settings.for_municipality(fits[0])
+    return cities[fits[0]]
 
 
 def _refusal(tr: Translator, refused: BroadcastRefused) -> str:
@@ -148,7 +148,7 @@ async def count(request: web.Request) -> web.Response:
         sender = await _sender(request)
         async with db(request)() as session:
             size = await audience_size(session=session, choice=choice, now=utcnow(),
-                                       municipality=broadcast_scope(sender))
+                                       municipality=broadcast_scope(sender, cities_of_request(request)))
     except BroadcastRefused as refused:
         return web.json_response({"error": _refusal(staff_of(request).tr, refused)}, status=422)
     tr = staff_of(request).tr
@@ -158,17 +158,17 @@ async def count(request: web.Request) -> web.Response:
 
 
 async def _checked(request: web.Request, staff: ConsoleStaff, values: dict[str, str]
-                   ) -> tuple[str, Any, Any, Settings]:
+                   ) -> tuple[str, Any, Any, Municipality]:
     sender = await _sender(request)
     text = check_text(values["text"], is_html=False)
     send_at = None
     if values["at"].strip():
-        send_at = parse_when(values["at"], now=utcnow(), settings=request.config_dict[SETTINGS])
+        send_at = parse_when(values["at"], now=utcnow(), tz=sender.tz)
         if send_at is None:
             raise BroadcastRefused("in_the_past")
     async with db(request)() as session:
         size = await audience_size(session=session, choice=_choice(values), now=utcnow(),
-                                   municipality=broadcast_scope(sender))
+                                   municipality=broadcast_scope(sender, cities_of_request(request)))
     if not size.recipients:
         raise BroadcastRefused("nobody")
     return text, send_at, size, sender
@@ -205,7 +205,7 @@ async def send(request: web.Request) -> web.StreamResponse:
             person = (await session.exec(select(Person).where(
                 Person.telegram_user_id == staff.telegram_user_id))).first()
             created = await create_broadcast(
-                session=session, settings=sender, choice=_choice(values), text=text,
+                session=session, city=sender, cities=cities_of_request(request), choice=_choice(values), text=text,
                 actor=staff.actor, now=utcnow(), send_at=send_at, requester_person_id=person.id if person else None,
                 request_key=f"console:{staff.telegram_user_id}:{key}" if key else None,
             )

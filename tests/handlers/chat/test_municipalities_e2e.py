@@ -21,6 +21,7 @@ from models.cases.tables import Case, CaseKind
 from models.people import PermissionDenied, Person, Role, add_staff
 from models.rulebooks.catalogue import get_infraction
 from tests.auxil.bot_harness import running_bot
+from tests.auxil.broadcasts import sent_by
 from tests.auxil.case_chat import Talk
 from tests.auxil.municipalities import write_municipalities
 from tests.auxil.notices import cp_auto, issue, l1533_auto
@@ -162,9 +163,9 @@ async def test_a_broadcast_belongs_to_its_municipality_and_reaches_its_people(
                   for index, (name, place) in enumerate((("Sá", "sapezal"), ("Nina", "nova-xavantina"), ("Zé", None)))}
         session.add_all(people.values())
         await session.commit()
-        nx = await create_broadcast(session=session, settings=two_cities.for_municipality("nova-xavantina"),
+        nx = await create_broadcast(session=session, **sent_by(two_cities, "nova-xavantina"),
                                     choice=AudienceChoice("everyone"), text="Vacinação", actor="test", now=NOW)
-        sapezal = await create_broadcast(session=session, settings=two_cities, choice=AudienceChoice("everyone"),
+        sapezal = await create_broadcast(session=session, **sent_by(two_cities), choice=AudienceChoice("everyone"),
                                          text="Feira", actor="test", now=NOW)
         rows = {row.id: row.municipality for row in (await session.exec(select(Broadcast))).all()}
     assert nx.recipients == 1 and sapezal.recipients == 2

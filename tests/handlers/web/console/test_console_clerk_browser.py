@@ -33,6 +33,7 @@ from models.notices.tables import FilingKind, FilingOutcome, NoticeFiling
 from models.outbox import OutboxMessage, OutboxStatus
 from notifications.broadcasts import AudienceChoice, create_broadcast
 from notifications.plugins import load_all
+from tests.auxil.broadcasts import sent_by
 from tests.auxil.browser import axe_violations, chromium, overflows_horizontally, require_axe, require_browser
 from tests.auxil.case_files import png
 from tests.auxil.case_people import ANA, NOW, Cast, make_cast, representation
@@ -155,7 +156,7 @@ async def _broadcast(session: AsyncSession, settings: Settings, outcomes: list[O
     """A broadcast to the linked drivers whose messages ended as ``outcomes`` (the dispatcher has not yet noticed
     that nothing waits, so the broadcast is still active and has no end time)."""
     load_all()  # the audiences
-    created = await create_broadcast(session=session, settings=settings, choice=AudienceChoice("drivers"),
+    created = await create_broadcast(session=session, **sent_by(settings), choice=AudienceChoice("drivers"),
                                      text="Vistoria anual na sexta.", actor="staff:7101", now=NOW)
     messages = (await session.exec(select(OutboxMessage).where(OutboxMessage.broadcast_id == created.id)
                                    .order_by(col(OutboxMessage.id)))).all()

@@ -36,6 +36,7 @@ from models.open311.tables import Open311Client
 from models.people import Role, add_staff
 from notifications.broadcasts import AudienceChoice, create_broadcast
 from notifications.plugins import load_all
+from tests.auxil.broadcasts import sent_by
 from tests.auxil.case_people import NOW, ombudsman, representation
 from tests.auxil.console import sign_in
 from tests.auxil.notices import cp_auto, issue, opted_in, person
@@ -111,7 +112,7 @@ async def world(session: AsyncSession, settings: Settings) -> World:
     driver.person_id = joao.id
     await session.commit()
     authorization = (await session.exec(select(Authorization).where(Authorization.driver_id == driver.id))).one()
-    made = await create_broadcast(session=session, settings=settings.for_municipality(SA),
+    made = await create_broadcast(session=session, **sent_by(settings, SA),
                                   choice=AudienceChoice("drivers"), text="Vistoria anual.", actor="test", now=NOW,
                                   send_at=NOW + dt.timedelta(days=1))
     assert cases[filed.protocol].municipality == NX and cases[sa_ouv.protocol].municipality == SA
