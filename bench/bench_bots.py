@@ -65,6 +65,7 @@ async def bench(per_bot: int, cap: float) -> int:
     from sqlalchemy import update
 
     from bot.bots import configured_bots, senders
+    from core.municipality import cities_of
     from core.settings import load_settings
     from models.columns import utcnow
     from models.people import Person
@@ -89,7 +90,8 @@ async def bench(per_bot: int, cap: float) -> int:
                 await session.exec(update(Person).where(  # type: ignore[call-overload]
                     Person.id > index * per_bot, Person.id <= (index + 1) * per_bot).values(bot_key=key))
             await session.commit()
-            created = await create_broadcast(session=session, settings=settings, choice=AudienceChoice("everyone"),
+            created = await create_broadcast(session=session, city=cities_of(settings).default,
+                                             cities=cities_of(settings), choice=AudienceChoice("everyone"),
                                              text="Bench: aviso de teste.", actor="bench", now=utcnow())
         assert created.recipients == people
         deployment = configured_bots(settings, [(k, SecretStr(t)) for k, t in TOKENS.items() if k != "default"])

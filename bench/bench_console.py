@@ -93,6 +93,7 @@ async def measure(path: Path, n: int) -> None:
 
     from bot.web import build_web_app
     from core.db import create_engine, session_factory
+    from core.municipality import ConsoleTimes
     from core.settings import load_settings
     from models.console.case_list import CaseFilters, list_cases
     from models.console.signin import issue_link
@@ -122,7 +123,7 @@ async def measure(path: Path, n: int) -> None:
         async with TestClient(TestServer(build_web_app(settings, sessions))) as client:
             async with sessions() as session:
                 link = await issue_link(session=session, telegram_user_id=ADMIN,
-                                        now=dt.datetime.now(dt.UTC), settings=settings)
+                                        now=dt.datetime.now(dt.UTC), times=ConsoleTimes.of(settings))
             signed = await client.post(f"/painel/entrar/{link.token}")
             assert signed.status == 200
 

@@ -102,7 +102,7 @@ async def _measure(path: Path, today: dt.date, last_scanned: dt.date) -> dict[st
     from core.settings import load_settings
     from models.drivers.tables import ReminderScanMark
     from notifications.driver_reminders import SCAN_NAME
-    from notifications.scans import run_scan
+    from notifications.scans import ScanInputs, run_scan
 
     url = f"sqlite+aiosqlite:///{path}"
     settings = load_settings(database_url=url, municipal_holidays=[])
@@ -124,7 +124,7 @@ async def _measure(path: Path, today: dt.date, last_scanned: dt.date) -> dict[st
     now = dt.datetime.combine(today, dt.time(6, 0), tzinfo=settings.tz)
     async with sessions() as session:
         started = time.perf_counter()
-        enqueued = await run_scan(SCAN_NAME, session=session, now=now, settings=settings)
+        enqueued = await run_scan(SCAN_NAME, session=session, now=now, inputs=ScanInputs.of(settings))
         scan_seconds = time.perf_counter() - started
     await engine.dispose()
     return {

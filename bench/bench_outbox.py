@@ -193,6 +193,7 @@ def busiest_second(times: list[float]) -> int:
 async def bench_send(directory: Path, count: int, cap: float, *, paid: bool) -> SendResult:
     from pydantic import SecretStr
 
+    from core.municipality import cities_of
     from core.settings import load_settings
     from models.columns import utcnow
     from notifications.broadcasts import AudienceChoice, create_broadcast
@@ -214,7 +215,8 @@ async def bench_send(directory: Path, count: int, cap: float, *, paid: bool) -> 
         dispatch_paid_rate=cap,
     )
     async with sessions() as session:
-        created = await create_broadcast(session=session, settings=settings, choice=AudienceChoice("everyone"),
+        created = await create_broadcast(session=session, city=cities_of(settings).default,
+                                             cities=cities_of(settings), choice=AudienceChoice("everyone"),
                                          text="Bench: aviso de teste.", actor="bench", now=utcnow())
     assert created.recipients == count
     started = time.perf_counter()
