@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Final, Literal
+from typing import Annotated, Final, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 
@@ -392,14 +392,26 @@ class MunicipalitiesFile(_Strict):
         return self
 
 
-class Municipalities(Mapping[str, MunicipalityConfig]):
-    """The municipalities of a deployment by slug, in the file's order (the first is the default)."""
+class _Served(Protocol):
+    @property
+    def slug(self) -> str: ...
 
-    def __init__(self, items: tuple[MunicipalityConfig, ...], *, source: str) -> None:
+    @property
+    def rulebooks(self) -> tuple[str, ...]: ...
+
+
+Served = TypeVar("Served", bound=_Served)
+
+
+class BySlug(Mapping[str, Served]):
+    """Municipalities by slug, in the file's order (the first is the default): their configs or their values."""
+
+    def __init__(self, items: tuple[Served, ...]) -> None:
+        if not items:
+            raise ValueError("a deployment serves at least one municipality")
         self._items = {item.slug: item for item in items}
-        self.source = source
 
-    def __getitem__(self, slug: str) -> MunicipalityConfig:
+    def __getitem__(self, slug: str) -> Served:
         return self._items[slug]
 
     def __iter__(self) -> Iterator[str]:
@@ -409,7 +421,7 @@ class Municipalities(Mapping[str, MunicipalityConfig]):
         return len(self._items)
 
     @property
-    def default(self) -> MunicipalityConfig:
+    def default(self) -> Served:
         """The first municipality: existing rows go to it on upgrade, and a single deployment has only it."""
         return next(iter(self._items.values()))
 
@@ -418,9 +430,17 @@ class Municipalities(Mapping[str, MunicipalityConfig]):
         """Whether people must choose their city (the deployment serves more than one)."""
         return len(self._items) > 1
 
-    def with_rulebook(self, rulebook: str) -> MunicipalityConfig | None:
-        """The municipality where a rulebook is in force (at most one), or ``None``."""
+    def with_rulebook(self, rulebook: str) -> Served | None:
+        """The municipality where a rulebook is in force (at most one: its law, CF Art. 30 I), or ``None``."""
         return next((item for item in self._items.values() if rulebook in item.rulebooks), None)
+
+
+class Municipalities(BySlug[MunicipalityConfig]):
+    """The municipalities' configs, and the file (or variables) they were read from."""
+
+    def __init__(self, items: tuple[MunicipalityConfig, ...], *, source: str) -> None:
+        super().__init__(items)
+        self.source = source
 
 
 def _problems(exc: ValidationError, prefix: str) -> list[str]:

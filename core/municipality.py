@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
@@ -26,6 +26,7 @@ from zoneinfo import ZoneInfo
 
 from core.municipalities import (
     Authorities,
+    BySlug,
     MunicipalityConfig,
     Office,
     Ouvidoria,
@@ -154,32 +155,8 @@ class Municipality:
         return f'{where}, unit_values.{unit} = {{ {year} = "0.00" }}'
 
 
-class Cities(Mapping[str, Municipality]):
-    """The municipalities of a deployment by slug, in the file's order (the first is the default)."""
-
-    def __init__(self, items: tuple[Municipality, ...]) -> None:
-        if not items:
-            raise ValueError("a deployment serves at least one municipality")
-        self._items = {item.slug: item for item in items}
-
-    def __getitem__(self, slug: str) -> Municipality:
-        return self._items[slug]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._items)
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    @property
-    def default(self) -> Municipality:
-        """The first municipality: existing rows go to it on upgrade, and a single deployment has only it."""
-        return next(iter(self._items.values()))
-
-    @property
-    def several(self) -> bool:
-        """Whether people must choose their city (the deployment serves more than one)."""
-        return len(self._items) > 1
+class Cities(BySlug[Municipality]):
+    """The municipalities of a deployment by slug, as typed values (built once by :func:`cities_of`)."""
 
     def of(self, slug: str | None) -> Municipality:
         """The municipality of ``slug``; the default one for ``None`` or an empty slug.
@@ -187,11 +164,7 @@ class Cities(Mapping[str, Municipality]):
         Raises:
             KeyError: the deployment does not serve it.
         """
-        return self._items[slug] if slug else self.default
-
-    def with_rulebook(self, rulebook: str) -> Municipality | None:
-        """The municipality where a rulebook is in force (its law: CF Art. 30 I), or None when none serves it."""
-        return next((item for item in self._items.values() if rulebook in item.rulebooks), None)
+        return self[slug] if slug else self.default
 
 
 @dataclass(frozen=True)

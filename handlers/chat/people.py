@@ -19,7 +19,7 @@ async def load_person(update: Update, context: BalcaoContext) -> None:
     log_context.bind(update_id=update.update_id)
     if user is None or user.is_bot:
         return
-    token = context.settings.telegram_token
+    token = context.deployment_settings.telegram_token  # the deployment's, not a municipality's copy
     log_context.bind(person=log_context.pseudonym(user.id, key=token.get_secret_value() if token else ""))
     chat_id = chat.id if chat is not None and chat.type == ChatType.PRIVATE else user.id
     context.person = await person_for_update(
@@ -31,4 +31,4 @@ async def load_person(update: Update, context: BalcaoContext) -> None:
         language_code=user.language_code,
         bot_key=context.bot_key,
     )
-    context.tr = translator(context.person.locale, context.settings.timezone)
+    context.tr = translator(context.person.locale, context.deployment_settings.timezone)
