@@ -8,9 +8,9 @@ An area registers its scans::
     async def driver_reminders(*, session: AsyncSession, now: dt.datetime, cities: Cities) -> int:
         ...  # returns how many messages it enqueued
 
-A scan is given the municipalities (``cities``); one that timestamps also names ``timestamping`` (the deployment's
-RFC 3161 authority, no city's). ``settings`` is given only to a scan that still names it (the notice scans, until
-they take ``cities`` too).
+A scan names what it needs besides ``session`` and ``now``: the municipalities (``cities``) and, one that
+timestamps, ``timestamping`` (the deployment's RFC 3161 authority, no city's). Registering a scan that names
+anything else is refused at import, not found out when the scan first runs.
 """
 
 from __future__ import annotations
@@ -53,6 +53,9 @@ def scan(name: str) -> Callable[[ScanFunction], ScanFunction]:
     def decorate(function: ScanFunction) -> ScanFunction:
         if name in SCANS:
             raise ValueError(f"scan {name!r} registered twice")
+        unknown = set(inspect.signature(function).parameters) - {"session", "now", *OPTIONAL_INPUTS}
+        if unknown:
+            raise TypeError(f"scan {name!r} names inputs no scan is given: {sorted(unknown)}")
         SCANS[name] = Scan(name=name, run=function)
         return function
 

@@ -19,7 +19,7 @@ from core.settings import Settings
 from models.outbox import OutboxMessage, enqueue
 from models.people import Person
 from notifications.rendering import Rendered, renderer
-from notifications.scans import SCANS, Scan
+from notifications.scans import SCANS, scan
 from notifications.service import Sender, build_scheduler, notification_service, run_scans
 from tests.notifications.conftest import FIRST_USER_ID, add_people
 
@@ -32,7 +32,7 @@ def render_welcome(payload: dict[str, Any], tr: Translator) -> Rendered:
     return Rendered(text="Welcome, one day later.")
 
 
-async def welcome_scan(*, session: Any, now: dt.datetime, settings: Settings) -> int:
+async def welcome_scan(*, session: Any, now: dt.datetime) -> int:
     """Everyone who joined at least a day ago gets one welcome, due a day after joining (from state alone)."""
     people = (await session.exec(select(Person).where(Person.created_at <= now - DAY))).all()
     count = 0
@@ -42,15 +42,15 @@ async def welcome_scan(*, session: Any, now: dt.datetime, settings: Settings) ->
     return count
 
 
-def failing_scan(**_kwargs: Any) -> Any:
+async def failing_scan(*, session: Any, now: dt.datetime) -> int:
     raise RuntimeError("this scan is broken")
 
 
 @pytest.fixture
 def scans() -> Iterator[None]:
     """Register the test scans for one test only (other tests run every registered scan)."""
-    SCANS["test-welcome"] = Scan("test-welcome", welcome_scan)
-    SCANS["test-broken"] = Scan("test-broken", failing_scan)
+    scan("test-welcome")(welcome_scan)
+    scan("test-broken")(failing_scan)
     yield
     del SCANS["test-welcome"], SCANS["test-broken"]
 
@@ -70,6 +70,15 @@ async def test_a_scan_after_downtime_catches_up_once(scans: None, sessions: Sess
     async with sessions() as session:
         due = sorted(row.not_before for row in (await session.exec(select(OutboxMessage))).all())
     assert due == [start + DAY, start + 2 * DAY, start + 3 * DAY]  # due when they should have been: now
+
+
+def test_a_scan_naming_an_input_no_scan_is_given_is_refused_at_registration() -> None:
+    async def wants_settings(*, session: Any, now: dt.datetime, settings: Settings) -> int:
+        return 0
+
+    with pytest.raises(TypeError, match="settings"):
+        scan("test-wants-settings")(wants_settings)
+    assert "test-wants-settings" not in SCANS
 
 
 def test_the_scheduler_runs_in_cuiaba_time_scans_at_start_and_every_interval(settings: Settings) -> None:
