@@ -9,13 +9,7 @@ import pytest
 from bot.sandbox.demo import DEMO_MUNICIPALITIES_FILE
 from core.settings import SettingsError, load_settings
 
-
-@pytest.fixture(autouse=True)
-def _clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.chdir(tmp_path)
-    for name in list(__import__("os").environ):
-        if name.startswith("BALCAO_"):
-            monkeypatch.delenv(name)
+pytestmark = pytest.mark.usefixtures("clean_environment")
 
 
 def test_the_demo_file_serves_sapezal_and_nova_xavantina_each_with_its_law() -> None:

@@ -12,13 +12,7 @@ from core.readings import ReadingFields
 from core.settings import Settings, load_settings
 from tests.auxil.municipalities import write_municipalities
 
-
-@pytest.fixture(autouse=True)
-def _clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.chdir(tmp_path)
-    for name in list(__import__("os").environ):
-        if name.startswith("BALCAO_"):
-            monkeypatch.delenv(name)
+pytestmark = pytest.mark.usefixtures("clean_environment")
 
 
 def _settings(tmp_path: Path, **overrides: object) -> Settings:

@@ -8,13 +8,7 @@ import pytest
 from bot.cli import main
 from core.settings import SettingsError, get_settings, load_settings, unknown_variables
 
-
-@pytest.fixture(autouse=True)
-def _clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.chdir(tmp_path)
-    for name in list(__import__("os").environ):
-        if name.startswith("BALCAO_"):
-            monkeypatch.delenv(name)
+pytestmark = pytest.mark.usefixtures("clean_environment")
 
 
 def test_defaults_follow_the_design_contract() -> None:
