@@ -32,7 +32,8 @@ from models.columns import utcnow
 from models.invalid_input import InvalidInput
 from models.municipalities import sync_municipalities
 from models.notices.documents import offender_document
-from models.notices.issuing import IssuedNotice, NoticeInput, NoticeRefused, issue_notice, require_issuer
+from models.notices.elements import NoticeInput, NoticeRefused
+from models.notices.issuing import IssuedNotice, issue_notice, require_issuer
 from models.notices.status import notice_by_number
 from models.notices.tables import DeliveryState, NoticeDelivery, NoticeType
 from models.people import PermissionDenied, Role

@@ -6,7 +6,7 @@ CP Art. 12); a row charged per m² asks the area, a row the table lost asks the 
 (the person, recidivism, the fine doubled for a repeat offender, CP Art. 8) and the signing check (issue 18 §2;
 L1533 Art. 22 §1), and offers Issue only when the act can be issued; Issue is claimed once per form key, so a
 burst of taps issues one notice and later presses get its number. ``emit:case:<case id>`` starts it prefilled from
-a decided representação (``models.notices.issuing.input_from_case``), at the elements the case left blank.
+a decided representação (``models.notices.from_case.input_from_case``), at the elements the case left blank.
 The role is checked on every update (``Form.roles``). Buttons: ``emit:…``; the review's text:
 ``handlers.chat.notice_issue_review``.
 """
@@ -31,15 +31,9 @@ from models.columns import utcnow
 from models.invalid_input import InvalidInput
 from models.notices.amounts import positive_amount
 from models.notices.documents import offender_document
-from models.notices.issuing import (
-    COORDINATES,
-    LIMITS,
-    PLACE_NOT_COORDINATES,
-    NoticeRefused,
-    input_from_case,
-    issue_notice,
-    require_issuer,
-)
+from models.notices.elements import COORDINATES, LIMITS, PLACE_NOT_COORDINATES, NoticeRefused
+from models.notices.from_case import input_from_case
+from models.notices.issuing import issue_notice, require_issuer
 from models.notices.tables import NoticeType
 from models.rulebooks.catalogue import L1533, LAW_TITLES, CatalogueError, get_infraction
 from models.when import parse_time

@@ -18,17 +18,11 @@ from handlers.chat.engine import Review, Turn
 from handlers.chat.replies import esc
 from models.columns import utcnow
 from models.fines import per_square_metre
-from models.notices.issuing import (
-    ILLUSTRATIVE_FINE,
-    LATE,
-    NoticeInput,
-    NoticeRefused,
-    check_signing,
-    city_for_rulebook,
-    prepare,
-)
+from models.notices.elements import NoticeInput, NoticeRefused
+from models.notices.issuing import LATE, check_signing, city_for_rulebook, prepare
 from models.notices.pdf import format_document
 from models.notices.tables import NoticeType
+from models.notices.wording import ILLUSTRATIVE_FINE
 from models.people import StaffMember
 from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
 from notifications.notice_messages import TYPE_LABELS

@@ -32,7 +32,6 @@ from models.notices.filings import (
     first_filing_kind,
     lapsed,
 )
-from models.notices.issuing import ILLUSTRATIVE_FINE
 from models.notices.optin import optin_status
 from models.notices.status import NoticeView, notice_of_person, notice_view, notices_of_person
 from models.notices.tables import (
@@ -45,6 +44,7 @@ from models.notices.tables import (
     NoticeStage,
 )
 from models.notices.windows import NO_DEPOSIT
+from models.notices.wording import ILLUSTRATIVE_FINE
 from models.rulebooks.catalogue import CP, LAW_TITLES
 from models.rulebooks.deadline_rules import unit_phrase
 from notifications.notice_messages import FILING_LABELS, TYPE_LABELS, ciencia_data, money

@@ -57,8 +57,9 @@ from models.notices.delivery import (
     staff_list,
 )
 from models.notices.documents import offender_document
+from models.notices.elements import NoticeInput, NoticeRefused
 from models.notices.filings import FilingRefused, decide_filing, pending_filings
-from models.notices.issuing import NoticeInput, NoticeRefused, issue_notice, require_issuer
+from models.notices.issuing import issue_notice, require_issuer
 from models.notices.review import conclude_diligencia, open_vista, order_diligencia
 from models.notices.status import notice_by_number, notice_view
 from models.notices.tables import CienciaKind, FilingOutcome, Notice, NoticeFiling, NoticeType

@@ -1,17 +1,6 @@
-"""Issuing a notice (issue 6, item 3): check every element the law requires, apply the fine, write the PDF.
+"""Issuing a notice (issue 6, item 3): check its elements, apply the fine, sign and write the PDF.
 
-Elements checked, each refused with its article when missing:
-
-- Código de Posturas, notificação preliminar (Art. 25): I the name of the person notified; II the day, month,
-  year, hour and place it is drawn up; III the facts and the provision infringed; IV the notifying agent;
-  V the fine; VI the deadline for the defence (``BALCAO_CP_NOTICE_DEFENCE_DAYS``, printed on it);
-- Código de Posturas, auto de infração (Art. 34): I place, day, month and hour; II the offender's name (and
-  witnesses, if any); III the facts, the provision infringed (and the termo de fiscalização, when there is
-  one); IV the intimação to pay or defend within the deadlines (written from the rulebook's windows); V the
-  agent who drew it up;
-- Lei 1.533/2020: the auto de infração and its notificação de penalidade (Art. 22–23) — the Law lists no
-  elements, so the auto's are required, citing Art. 22; the fine is the class value of Art. 25. Lei 1.533 has
-  no notificação preliminar.
+The elements are checked by :mod:`models.notices.elements`; the act is written by :mod:`models.notices.wording`.
 
 The fine is :func:`models.fines.compute_fine` for the year of the infraction (``infraction_on``, recorded apart
 from the drawing up; the drawing-up day when not given), doubled for a repeat offender of the Código de Posturas
@@ -24,27 +13,19 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import re
-from dataclasses import dataclass, field, replace
-from decimal import Decimal
-from typing import Any
+from dataclasses import dataclass, replace
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from core.i18n import N_, Translator, translator
+from core.i18n import N_
 from core.municipality import Cities, Municipality, Publication
 from models.audit import record
 from models.authorities import ActAuthor, NotCompetent
-from models.cases.handling import notice_handover
 from models.columns import utcnow
 from models.drivers.tables import Driver
-from models.encarregado import encarregado_line
 from models.fines import (
-    CONSEQUENCE_LABELS,
-    WARNING_FIRST,
     Consequence,
-    ConsequenceKind,
     Fine,
     FineError,
     MissingCatalogueValue,
@@ -55,239 +36,32 @@ from models.fines import (
 )
 from models.notices.act_elements import (
     NoOfficeForNotices,
-    appear_line,
-    goes_on_line,
     office_for_notices,
-    provision_lines,
-    receipt_lines,
-    where_to_act_lines,
 )
 from models.notices.authority import access_issue, past_issue_limit
 from models.notices.chain import ISSUED, append_event, elements_digest
 from models.notices.codes import code_hash, format_code, new_code
 from models.notices.delivery import start_delivery
+from models.notices.elements import (
+    NoticeInput,
+    NoticeRefused,
+    Problem,
+    check_elements,
+    drawn_up_moment,
+    element_articles,
+)
 from models.notices.optin import person_by_cpf
-from models.notices.pdf import PdfContext, money_of, render_notice_pdf
 from models.notices.platform_delivery import start_platform_delivery
 from models.notices.recidivism import Recidivism, find_recidivism
 from models.notices.signing import sign_notice_pdf
 from models.notices.tables import PROVISIONAL_NUMBER_PREFIX, Notice, NoticeType
-from models.notices.windows import NO_DEPOSIT, choices_for, printed_defence_days
-from models.payments.instructions import payment_instructions
-from models.payments.pdf_block import payment_flowables
+from models.notices.windows import printed_defence_days
+from models.notices.wording import render_pdf
 from models.people import Person, Role, require_role
-from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, CatalogueError, Infraction, get_infraction
-from models.rulebooks.deadline_rules import START_EVENT_LABELS, DeadlineChoices, Unit, get_rule, unit_phrase
+from models.rulebooks.catalogue import CP, L1533, LAW_TITLES, Infraction, get_infraction
+from models.rulebooks.deadline_rules import DeadlineChoices
 
-COORDINATES = re.compile(r"-?\d{1,3}(?:[.,]\d+)?\s*[,;]\s*-?\d{1,3}(?:[.,]\d+)?")
-"""A place typed as latitude, longitude (what a case's map pin gives)."""
-PLACE_NOT_COORDINATES = N_("Give the place as an address (street, number, district), not coordinates")
-DOCUMENT_LOCALE = "pt_BR"
-"""The language of the official document (the PDF)."""
 NUMBER_PREFIX = {NoticeType.PRELIMINAR: "NP", NoticeType.AUTO: "AI"}
-LIMITS = {"offender_name": 160, "place": 200, "facts": 4000, "issuer_name": 160, "witnesses": 1000,
-          "inspection_term": 64, "offender_address": 300, "infringed_provision": 200, "platform_name": 160}
-"""The longest text each element may have (the columns' lengths)."""
-ELEMENT_LABELS = {  # the document's own labels (see models.notices.pdf)
-    "offender_name": N_("Offender"),
-    "place": N_("Place"),
-    "facts": N_("Facts"),
-    "issuer_name": N_("Drawn up by"),
-    "witnesses": N_("Witnesses"),
-    "inspection_term": N_("Inspection record (termo de fiscalização)"),
-    "offender_address": N_("Address"),
-    "infringed_provision": N_("Provision infringed"),
-    "platform_name": N_("Technology platform"),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class NoticeInput:
-    """What staff give to issue a notice (every field may be missing; :func:`issue_notice` says which are needed).
-
-    Attributes:
-        type: preliminar or auto.
-        rulebook: ``nx-posturas`` or ``sapezal-1533``.
-        infraction_code: the catalogue item (``CP-I-1``, ``L1533-26-IV``): the provision infringed.
-        offender_name: the person or company notified, or a designation that identifies them.
-        place: where the notice is drawn up.
-        drawn_up_on: the day it is drawn up (civil date in the deployment's time zone).
-        drawn_up_time: the hour it is drawn up.
-        facts: what happened.
-        issuer_name: the agent who draws it up (the signature, Art. 25 IV / Art. 34 V).
-        offender_document: CPF or CNPJ, digits only (already validated).
-        offender_address: for postal delivery (Art. 36 II).
-        witnesses: names of the witnesses, if any (Art. 34 II).
-        inspection_term: the termo de fiscalização, when there is one (Art. 34 III).
-        person_id: the person (Telegram) to deliver to.
-        person_telegram_id: the same, by Telegram user id.
-        case_id: the representação case that led to the notice (CP Art. 32).
-        preliminar_id: the notificação preliminar this auto follows (CP Art. 28, 277).
-        units: the fine in units, only for a catalogue row whose value the published table lost.
-        infraction_on: the day the infraction was committed, when it differs from the drawing up (its year's
-            unit value applies).
-        quantity: the m² for a row charged per m² (Tabela III items 2–4).
-        infringed_provision: the provision the conduct infringes, in the inspector's words (``Art. 126, II``):
-            required on the rows that name no conduct ("Outros"), optional elsewhere to narrow the row's own
-            (CP Art. 25 III, 34 III; L9784 Art. 26 §1 VI).
-        platform_name: the technology platform the driver works through; a Lei 1.533 notice goes to it too
-            (L1533 Art. 22).
-    """
-
-    type: NoticeType | None = None
-    rulebook: str | None = None
-    infraction_code: str | None = None
-    offender_name: str | None = None
-    place: str | None = None
-    drawn_up_on: dt.date | None = None
-    drawn_up_time: dt.time | None = None
-    facts: str | None = None
-    issuer_name: str | None = None
-    offender_document: str | None = None
-    offender_address: str | None = None
-    witnesses: str | None = None
-    inspection_term: str | None = None
-    person_id: int | None = None
-    person_telegram_id: int | None = None
-    case_id: int | None = None
-    preliminar_id: int | None = None
-    units: Decimal | None = None
-    infraction_on: dt.date | None = None
-    quantity: Decimal | None = None
-    infringed_provision: str | None = None
-    platform_name: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """Why a notice cannot be issued: a missing or wrong element, with the article that requires it."""
-
-    element: str
-    message: str  # English msgid
-    citation: str = ""  # e.g. "CP Art. 25, II"
-    params: dict[str, Any] = field(default_factory=dict)
-    msgid_params: tuple[str, ...] = ()  # params that are msgids themselves, translated before formatting
-
-    def render(self, tr: Translator) -> str:
-        """The problem in the reader's language, with its article."""
-        values = {key: tr._(value) if key in self.msgid_params else value for key, value in self.params.items()}
-        text = tr._(self.message).format(**values)
-        return f"{text} ({self.citation})" if self.citation else text
-
-
-class NoticeRefused(Exception):
-    """The notice was not issued; ``problems`` says why, each with its article."""
-
-    def __init__(self, problems: list[Problem]) -> None:
-        super().__init__("; ".join(f"{p.element}: {p.message} {p.citation}".strip() for p in problems))
-        self.problems = problems
-
-
-ELEMENT_MESSAGES = {
-    "offender_name": N_("The name of the offender (or a designation that identifies them) is missing"),
-    "drawn_up_on": N_("The day it is drawn up is missing"),
-    "drawn_up_time": N_("The hour it is drawn up is missing"),
-    "place": N_("The place it is drawn up is missing"),
-    "facts": N_("The description of the facts is missing"),
-    "infraction_code": N_("The provision infringed (the infraction) is missing"),
-}
-"""The agent (CP Art. 25 IV, 34 V) is not among them: the act is signed by the authenticated staff member who
-issues it (:func:`issue_notice`), never typed."""
-
-
-def element_articles(rulebook: str, notice_type: NoticeType) -> dict[str, str]:
-    """The article that requires each element, for a rulebook and a type of notice."""
-    if rulebook == L1533:
-        law = LAW_TITLES[L1533]
-        return {name: f"{law}, Art. 22–23" for name in (*ELEMENT_MESSAGES, "fine")}
-    law = LAW_TITLES[CP]
-    if notice_type is NoticeType.PRELIMINAR:
-        return {
-            "offender_name": f"{law}, Art. 25, I",
-            "drawn_up_on": f"{law}, Art. 25, II",
-            "drawn_up_time": f"{law}, Art. 25, II",
-            "place": f"{law}, Art. 25, II",
-            "facts": f"{law}, Art. 25, III",
-            "infraction_code": f"{law}, Art. 25, III",
-            "issuer_name": f"{law}, Art. 25, IV",
-            "fine": f"{law}, Art. 25, V",
-            "deadline": f"{law}, Art. 25, VI",
-        }
-    return {
-        "drawn_up_on": f"{law}, Art. 34, I",
-        "drawn_up_time": f"{law}, Art. 34, I",
-        "place": f"{law}, Art. 34, I",
-        "offender_name": f"{law}, Art. 34, II",
-        "facts": f"{law}, Art. 34, III",
-        "infraction_code": f"{law}, Art. 34, III",
-        "fine": f"{law}, Art. 34, IV",
-        "deadline": f"{law}, Art. 34, IV",
-        "issuer_name": f"{law}, Art. 34, V",
-    }
-
-
-def _blank(value: object) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
-
-
-def _infraction_problems(data: NoticeInput, articles: dict[str, str]) -> list[Problem]:
-    """The catalogue's item: it exists, belongs to the notice's law, and names a conduct (or the provision does)."""
-    problems: list[Problem] = []
-    if _blank(data.infraction_code):
-        return problems
-    try:
-        infraction = get_infraction(str(data.infraction_code))
-    except CatalogueError:
-        problems.append(Problem("infraction_code", N_("There is no infraction {code} in the catalogue"),
-                                articles["infraction_code"], {"code": data.infraction_code}))
-    else:
-        if infraction.rulebook != data.rulebook:
-            problems.append(Problem("infraction_code", N_("The infraction {code} belongs to another law"),
-                                    articles["infraction_code"], {"code": infraction.code}))
-        elif infraction.provision_required and _blank(data.infringed_provision):
-            # CP Art. 25 III, 34 III; L9784 Art. 26 §1 VI: "Outros" names no conduct, the act must.
-            problems.append(Problem("infringed_provision",
-                                    N_("The item {code} names no conduct: give the provision infringed "
-                                       "(article and inciso)"),
-                                    articles["infraction_code"], {"code": infraction.code}))
-    return problems
-
-
-def check_elements(data: NoticeInput, city: Municipality) -> list[Problem]:
-    """Every problem with the elements of a notice, each with the article that requires the element."""
-    if data.type is None:
-        return [Problem("type", N_("Choose the type of notice: notificação preliminar or auto de infração"))]
-    if data.rulebook is None:
-        return [Problem("rulebook", N_("Choose the law the notice applies"))]
-    if data.rulebook not in city.rulebooks:
-        return [Problem("rulebook", N_("The law {rulebook} is not in force in this deployment"),
-                        params={"rulebook": data.rulebook})]
-    if data.rulebook == L1533 and data.type is NoticeType.PRELIMINAR:
-        return [Problem("type", N_("Lei 1.533/2020 has no preliminary notice: issue an auto de infração"),
-                        f"{LAW_TITLES[L1533]}, Art. 22")]
-    articles = element_articles(data.rulebook, data.type)
-    problems = [
-        Problem(name, message, articles[name])
-        for name, message in ELEMENT_MESSAGES.items()
-        if _blank(getattr(data, name))
-    ]
-    for name, limit in LIMITS.items():
-        value = getattr(data, name)
-        if isinstance(value, str) and len(value.strip()) > limit:
-            problems.append(Problem(name, N_("{name}: too long, keep it under {n} characters"),
-                                    params={"name": ELEMENT_LABELS[name], "n": limit}, msgid_params=("name",)))
-    if not _blank(data.place) and COORDINATES.fullmatch(str(data.place).strip()):
-        # CP Art. 25 II, 34 I: "o local" a person can find and contest, not a point on a map
-        problems.append(Problem("place", PLACE_NOT_COORDINATES, articles["place"]))
-    problems += _infraction_problems(data, articles)
-    return problems
-
-
-def drawn_up_moment(data: NoticeInput, city: Municipality) -> dt.datetime:
-    """The drawing-up day and hour, in the deployment's time zone, as an aware UTC moment."""
-    assert data.drawn_up_on is not None and data.drawn_up_time is not None
-    local = dt.datetime.combine(data.drawn_up_on, data.drawn_up_time.replace(tzinfo=None), tzinfo=city.tz)
-    return local.astimezone(dt.UTC)
 
 
 async def resolve_person(
@@ -330,10 +104,6 @@ async def resolve_person(
         if claimant is not None:
             return claimant, True, []
     return None, False, []
-
-
-ILLUSTRATIVE_FINE = N_("Demonstration: the unit values are illustrative, this is not a real fine.")
-"""Said on every fine the demo issues (issue 11 item 3)."""
 
 
 async def require_issuer(*, session: AsyncSession, cities: Cities, city: Municipality, telegram_user_id: int,
@@ -395,74 +165,6 @@ def _fine(data: NoticeInput, infraction: Infraction, on: dt.date, recidivism: Re
     except FineError as exc:  # its msgid and values: translated like every refusal
         return None, [Problem("fine", exc.message, articles["fine"], dict(exc.params))]
     return fine, []
-
-
-def fine_detail(notice: Notice, tr: Translator) -> str:
-    """The fine as the document and the messages state it: units, area, amount, doubling, or the warning."""
-    if notice.warning_only:
-        return tr._("Warning (advertência), no fine: a first offence (Art. 57, §1º). A repeat is fined and "
-                    "reported to the authorities (Art. 57, §3º).")
-    text = tr._("{amount} ({units} {unit})").format(
-        amount=tr.money(money_of(notice.fine_cents)), units=tr.number(Decimal(notice.fine_units)),
-        unit=notice.fine_unit)
-    if notice.quantity is not None:
-        text += " — " + tr._("{quantity} m² of public road").format(quantity=tr.number(Decimal(notice.quantity)))
-    if notice.recidivist and notice.rulebook == CP and not _first_fine_after_warning(notice):
-        text += " — " + tr._("doubled for repeat offence (Art. 8)")
-    return text
-
-
-def _first_fine_after_warning(notice: Notice) -> bool:
-    """CP Art. 57 §3: the fine after the warning is the table value, not doubled (``docs/LEGAL-CHOICES.md`` #13)."""
-    if notice.infraction_code not in WARNING_FIRST:
-        return False
-    base = get_infraction(notice.infraction_code).units
-    return base is not None and Decimal(notice.fine_units) == base * Decimal(notice.quantity or 1)
-
-
-def deadline_lines(notice: Notice, city: Municipality, tr: Translator) -> list[str]:
-    """The deadline element (CP Art. 25 VI) or the intimação (CP Art. 34 IV; L1533 Art. 22), in words."""
-    choices = choices_for(notice, city)
-    if notice.rulebook == L1533:
-        rules = ["l1533-22-defesa", "l1533-22-recurso"]
-    elif notice.type is NoticeType.PRELIMINAR:
-        rules = ["cp-24-defesa-notificacao", "cp-278-defesa"]
-    else:
-        rules = ["cp-37-reclamacao", "cp-278-defesa", "cp-43-recurso"]
-    lines = []
-    for rule_id in rules:
-        rule = get_rule(rule_id)
-        reading = choices.selected(rule)
-        length = choices.length(reading)
-        lines.append(tr._("{what}: {length} from the {start} ({article})").format(
-            what=tr._(rule.description), length=unit_phrase(tr, reading.unit, length),
-            start=tr._(START_EVENT_LABELS[reading.start_event]), article=rule.article))
-    if notice.rulebook == L1533 and notice.payment_days is not None:
-        rule = get_rule("l1533-13xxiii-pagamento")
-        lines.append(tr._("{what}: {length} from the {start} ({article})").format(
-            what=tr._(rule.description), length=unit_phrase(tr, Unit.CALENDAR_DAYS, notice.payment_days),
-            start=tr._(START_EVENT_LABELS[rule.readings[0].start_event]), article=rule.article))
-    if notice.rulebook == CP and notice.type is NoticeType.AUTO:
-        lines.append(tr._(NO_DEPOSIT))
-    if notice.type is NoticeType.AUTO:
-        intro = tr._("You are summoned to pay the fine or to present a defence and evidence within:")
-        return [intro, *lines]
-    return lines
-
-
-def penalty_lines(notice: Notice, tr: Translator) -> list[str]:
-    """The sanctions besides the fine, in words with their articles."""
-    return [f"{tr._(CONSEQUENCE_LABELS[kind])} ({article})" for kind, article in _penalties(notice)]
-
-
-def _penalties(notice: Notice) -> list[tuple[ConsequenceKind, str]]:
-    if not notice.penalties:
-        return []
-    pairs = []
-    for item in notice.penalties.split("\n"):
-        kind, _, article = item.partition("|")
-        pairs.append((ConsequenceKind(kind), article))
-    return pairs
 
 
 LATE = "late"
@@ -714,113 +416,3 @@ async def issue_notice(
     await start_platform_delivery(session=session, notice=notice, actor=actor, now=moment)  # L1533 Art. 22
     await session.commit()
     return IssuedNotice(notice=notice, code=format_code(code), pdf=pdf)
-
-
-def signature_line(notice: Notice, tr: Translator) -> str:
-    """Who signed the act and when (issue 18 §2): "assinada eletronicamente em … por …", apart from the lavratura.
-
-    A notice issued before signers were recorded says so, with its issue moment: it was not signed by a named
-    member at issue, and nothing pretends otherwise.
-    """
-    if notice.signer is None or notice.signed_at is None:
-        return tr._("{name} — issued on {date} at {time}, before signatures were recorded (unsigned)").format(
-            name=notice.issuer_name, date=tr.short_date(notice.issued_at), time=tr.time(notice.issued_at))
-    return tr._("Signed electronically on {date} at {time} by {author}").format(
-        date=tr.short_date(notice.signed_at), time=tr.time(notice.signed_at),
-        author=ActAuthor.from_data(notice.signer).line(tr))
-
-
-def render_pdf(*, notice: Notice, code: str, city: Municipality, http_root: str) -> bytes:
-    """The notice's official PDF in ``city``'s name (the notice's municipality), verified under ``http_root``."""
-    tr = translator(DOCUMENT_LOCALE, city.tz.key)
-    grouped = format_code(code)
-    signed = signature_line(notice, tr)
-    lines = deadline_lines(notice, city, tr)
-    penalties = penalty_lines(notice, tr)
-    verify_url = f"{http_root}/verificar/{grouped}"
-    municipality = city.config
-    context = PdfContext(
-        # L9784 Art. 26 §1 III, V; CP Art. 24, 25 III, 34 III, 36 I; LGPD Art. 41 §1 (models.notices.act_elements)
-        provision_lines=provision_lines(notice=notice, tr=tr),
-        authority=notice.issuer_authority or municipality.prefeitura,
-        appear_line=appear_line(notice=notice, municipality=municipality, tr=tr),
-        where_to_act=where_to_act_lines(office=office_for_notices(municipality), public_url=verify_url, tr=tr),
-        goes_on=goes_on_line(tr),
-        encarregado=encarregado_line(municipality=municipality, tr=tr),
-        receipt_lines=receipt_lines(notice=notice, tr=tr),
-        municipality=city.name,
-        law_title=LAW_TITLES[notice.rulebook],
-        code=grouped,
-        verify_url=verify_url,
-        fine_detail=fine_detail(notice, tr) + ("\n" + "\n".join(penalties) if penalties else "")
-        + ("\n" + tr._(ILLUSTRATIVE_FINE) if city.fines_illustrative else ""),
-        deadline_lines=lines,
-        signed_line=signed,
-        payment=payment_flowables(payment_instructions(notice=notice, city=city), tr=tr,
-                                  amount=tr.money(money_of(notice.fine_cents))),
-    )
-    return render_notice_pdf(notice=notice, context=context, tr=tr)
-
-
-
-@dataclass(frozen=True, slots=True)
-class CaseReference:
-    """What the citizen reported, shown to the inspector beside the form as a reference, never copied into the act.
-
-    The act's facts are the inspector's own account (CP Art. 25 III, 34 III: "os fatos", verified by the agent); the
-    citizen's words may name them ("do lado da minha casa", "minha filha tem asma") and would reach the accused in
-    the PDF (LGPD Art. 6 III; CP Art. 31 keeps the author apart from the accused).
-    """
-
-    protocol: str
-    accused: str
-    place: str
-    facts: str
-
-
-@dataclass(frozen=True, slots=True)
-class CasePrefill:
-    """The elements a decided case fills in, and the citizen's report beside them for reference."""
-
-    data: NoticeInput
-    reference: CaseReference
-
-
-async def input_from_case(
-    *, session: AsyncSession, city: Municipality, case_id: int, issuer_name: str | None, now: dt.datetime
-) -> CasePrefill:
-    """The elements of the notice a decided representação calls for (CP Art. 32), for staff to complete and issue.
-
-    The case hands over (``models.cases.handling.notice_handover``) the type, law and infraction; the accused, the
-    place and the facts as the citizen told them are only a :class:`CaseReference` for the inspector, who writes
-    the act's own (issue 18 §6). A registered driver named in a ride-hailing report gives the name, CPF and
-    Telegram link (the registry's, not the citizen's words). The drawing up is ``now``; staff check and complete
-    the rest before issuing. Never the author.
-
-    Raises:
-        LookupError: the case is not decided for a notice (archived, or still open).
-    """
-    handover = await notice_handover(session=session, case_id=case_id)
-    if handover is None:
-        raise LookupError(f"case {case_id} does not call for a notice")
-    name, document, person_id = None, None, None
-    if handover.driver_id is not None:
-        driver = await session.get(Driver, handover.driver_id)
-        if driver is not None:
-            name, document, person_id = driver.name, driver.cpf, driver.person_id
-    local = now.astimezone(city.tz)
-    data = NoticeInput(
-        type=NoticeType(handover.notice_type),
-        rulebook=handover.rulebook,
-        infraction_code=handover.infraction_code,
-        offender_name=name,
-        offender_document=document,
-        person_id=person_id,
-        drawn_up_on=local.date(),
-        drawn_up_time=local.time().replace(second=0, microsecond=0),
-        issuer_name=issuer_name,
-        case_id=case_id,
-    )
-    reference = CaseReference(protocol=handover.protocol, accused=handover.accused or "", place=handover.place,
-                              facts=handover.facts)
-    return CasePrefill(data=data, reference=reference)

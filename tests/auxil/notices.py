@@ -12,7 +12,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from core.municipality import Publication, cities_of
 from core.settings import Settings
 from models.authorities import authorities_of, grant_authority
-from models.notices.issuing import IssuedNotice, NoticeInput, issue_notice
+from models.notices.elements import NoticeInput
+from models.notices.issuing import IssuedNotice, issue_notice
 from models.notices.optin import record_acceptance
 from models.notices.tables import NoticeType
 from models.outbox import OutboxMessage, OutboxStatus

@@ -3,7 +3,7 @@
 The form has every element of CP Art. 25 (notificação preliminar) / Art. 34 (auto de infração) and Lei 1.533/2020
 Art. 22; it calls :func:`models.notices.issuing.issue_notice`, the function the bot, the API and the CLI call, and a
 refusal is shown next to each field with its article. A decided case opens the form already filled from its
-hand-over (:func:`models.notices.issuing.input_from_case`), never with the author.
+hand-over (:func:`models.notices.from_case.input_from_case`), never with the author.
 """
 
 from __future__ import annotations
@@ -32,7 +32,9 @@ from models.invalid_input import InvalidInput
 from models.notices.access import access_notice
 from models.notices.decision_documents import decision_documents
 from models.notices.documents import offender_document
-from models.notices.issuing import CaseReference, NoticeInput, NoticeRefused, input_from_case, issue_notice
+from models.notices.elements import NoticeInput, NoticeRefused
+from models.notices.from_case import CaseReference, input_from_case
+from models.notices.issuing import issue_notice
 from models.notices.labels import DECISION_LABELS as DECISION_NAMES
 from models.notices.tables import NoticeType
 from models.payments.recording import payments_of

@@ -137,7 +137,7 @@ async def test_notices_are_headed_and_priced_by_the_municipality_whose_law_they_
 async def test_outside_the_demo_a_fine_needs_its_years_unit_value(two_cities: Settings,
                                                                  sessions: SessionFactory) -> None:
     """Issue 11 item 3: no fine for 2027 until UPF-NX 2027 is configured for Nova Xavantina; the setting is named."""
-    from models.notices.issuing import NoticeRefused
+    from models.notices.elements import NoticeRefused
 
     moment = dt.datetime(2027, 3, 2, 14, 0, tzinfo=dt.UTC)
     async with sessions() as session:

@@ -15,8 +15,8 @@ from core.municipality import Publication, cities_of
 from core.settings import Settings, load_settings
 from models.notices.chain import events_of
 from models.notices.delivery import DeliveryError, record_explicit_ciencia
+from models.notices.elements import NoticeRefused
 from models.notices.filings import decide_filing, file_filing
-from models.notices.issuing import NoticeRefused
 from models.notices.platform_delivery import pending_platform_deliveries
 from models.notices.refusals import Refusal, record_refusal
 from models.notices.tables import FilingOutcome, NoticeDelivery

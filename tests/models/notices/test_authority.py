@@ -17,9 +17,11 @@ from models.authorities import ActAuthor, NotCompetent, grant_authority
 from models.notices.authority import deciders_to_warn
 from models.notices.chain import events_of
 from models.notices.delivery import record_explicit_ciencia
+from models.notices.elements import NoticeRefused
 from models.notices.filings import FilingRefused, decide_filing, file_filing
-from models.notices.issuing import NoticeRefused, issue_notice, signature_line
+from models.notices.issuing import issue_notice
 from models.notices.tables import FilingOutcome, Notice, NoticeDelivery
+from models.notices.wording import signature_line
 from models.people import Person, Role, StaffMember, add_staff
 from models.rulebooks.catalogue import CP, LAW_TITLES
 from notifications.notice_messages import render_decision

@@ -12,7 +12,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from core.i18n import translator
 from core.municipality import Municipality, cities_of
 from core.settings import Settings
-from models.notices.issuing import NoticeRefused, prepare
+from models.notices.elements import NoticeRefused
+from models.notices.issuing import prepare
 from models.notices.recidivism import same_nature_codes
 from models.rulebooks import get_infraction
 from tests.auxil.notices import cp_auto, cp_preliminar, issue, pdf_text

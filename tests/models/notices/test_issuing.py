@@ -16,7 +16,7 @@ from models.drivers.tables import Driver
 from models.notices.chain import events_of
 from models.notices.codes import code_hash
 from models.notices.delivery import cpf_claimant, staff_list
-from models.notices.issuing import NoticeRefused
+from models.notices.elements import NoticeRefused
 from models.notices.tables import DeliveryState, Notice, NoticeDelivery, NoticeType, StaffReason
 from models.tlog.coverage import parse_leaf
 from models.tlog.proofs import entries_of_row, run

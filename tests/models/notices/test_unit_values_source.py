@@ -10,7 +10,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.sandbox.demo import DEMO_MUNICIPALITIES_FILE
 from core.i18n import translator
 from core.settings import Settings, load_settings
-from models.notices.issuing import NoticeRefused
+from models.notices.elements import NoticeRefused
 from tests.auxil.notices import cp_auto, issue, l1533_auto, pdf_text
 
 NOW = dt.datetime(2026, 3, 2, 14, 0, tzinfo=dt.UTC)
