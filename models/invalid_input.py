@@ -4,7 +4,7 @@ A leaf of the models (it imports only :mod:`core.i18n`), so any area raises it: 
 registry's identifiers and import. The reader's side translates first, then formats (:meth:`InvalidInput.render`).
 
 ``fields`` names what the refusal is about, in the vocabulary of the thing refused (a form's fields, a notice's
-elements as ``models.notices.issuing.Problem.element``): a form offers "change this answer" from it, never from the
+elements as ``models.notices.elements.Problem.element``): a form offers "change this answer" from it, never from the
 wording of the message, so a reworded msgid keeps its button.
 """
 

@@ -111,7 +111,7 @@ class NoticeHandover:
     def notice_fields(self) -> dict[str, object]:
         """The elements a penalty notice can start from, named as the notices' issue form names them.
 
-        The keys are those of ``models.notices.issuing.NoticeInput`` and of the staff API ``POST /api/notices``;
+        The keys are those of ``models.notices.elements.NoticeInput`` and of the staff API ``POST /api/notices``;
         staff complete the rest (the offender, the place and the facts they found, the issuer, the date…). The
         accused, place and facts as the citizen told them are the hand-over's own fields, a reference for the
         inspector: never copied into the act, where they could tell the accused who reported them (CP Art. 31;
