@@ -24,8 +24,8 @@ from models.drafts import Draft
 from models.people import PermissionDenied, require_role
 
 
-async def allowed(form: Form, update: Update, context: BalcaoContext) -> bool:
-    """Whether the person may use the form now (``Form.roles``); if not, say so."""
+async def allowed(form: Form, update: Update, context: BalcaoContext, *, draft: Draft | None = None) -> bool:
+    """Whether the person may use the form now (``Form.roles``); if not, close ``draft`` and then say so."""
     if form.roles is None:
         return True
     try:
@@ -33,6 +33,8 @@ async def allowed(form: Form, update: Update, context: BalcaoContext) -> bool:
             await require_role(session=session, telegram_user_id=context.person.telegram_user_id,
                                allowed=form.roles, municipality=context.person.municipality)
     except PermissionDenied:
+        if draft is not None:  # the role was withdrawn mid-form: nothing half-done waits for a role to come back
+            await discard(context)  # before the answer, so whoever reads the answer finds the draft closed
         await respond(update, context, context.tr._("Only staff with the right role can do this."),
                       markup=keyboard([menu_row(context)]))
         return False
@@ -67,9 +69,7 @@ async def checked(
     form: Form, update: Update, context: BalcaoContext, draft: Draft | None, *, cancelling: bool = False,
 ) -> bool:
     """The checks for an update of the form; False: it was answered here and stops (a refused draft is closed)."""
-    if not await allowed(form, update, context):
-        if draft is not None:  # the role was withdrawn mid-form: nothing half-done waits for a role to come back
-            await discard(context)
+    if not await allowed(form, update, context, draft=draft):
         return False
     if draft is not None and idle(form, draft, context.settings):
         await close_idle(form, update, context)

@@ -70,7 +70,7 @@ async def test_typed_voltar_in_emitir_asks_the_step_before_again_and_is_never_th
 async def test_a_role_withdrawn_in_the_middle_of_emitir_stops_the_next_answer(
     emulator: Any, bot_app: Any, settings: Any, sessions: Any
 ) -> None:
-    """The role is checked on every update of the form (Form.roles), not only at /emitir."""
+    """The role is checked on every update of the form (Form.roles), not only at /emitir; the draft is closed."""
     talk = await _staff(emulator, sessions, settings, INES, "Inês")
     await _up_to_the_name(talk)
     async with sessions() as session:
@@ -79,8 +79,9 @@ async def test_a_role_withdrawn_in_the_middle_of_emitir_stops_the_next_answer(
             session.add(member)
         await session.commit()
     await talk.send("Depósito Bom Preço Ltda.", "Só servidores com o perfil certo")
-    draft = await _draft(sessions, INES)
-    assert draft.step == "name" and "name" not in draft.data  # nothing taken
+    assert await _draft(sessions, INES) is None  # nothing taken, nothing half-done waiting for the role
+    async with sessions() as session:
+        assert (await session.exec(select(Notice))).all() == []
 
 
 async def test_an_emitir_draft_idle_past_the_configured_hours_is_closed_saying_what_was_kept(
